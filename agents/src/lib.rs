@@ -1,0 +1,1 @@
+//! Agents for the stickdice games.

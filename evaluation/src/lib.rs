@@ -1,0 +1,1 @@
+//! The stickdice arena, tournaments and statistics.

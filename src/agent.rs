@@ -1,0 +1,155 @@
+//! The agent interface: anything that chooses an action for the seat to move.
+//!
+//! [`Agent`] is object-safe, so an arena or a front end holds `Box<dyn Agent<G>>` without
+//! knowing concrete agents. Agents own their seeded random number generator; the arena
+//! alone throws the sticks and tells agents what happened through the `observe_*` hooks.
+//! A closure becomes an agent with [`agent_fn`].
+
+use core::fmt;
+
+use crate::game::{ActionList, Game, Node, Seat};
+use crate::Throw;
+
+/// Why an agent gave no action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AgentError {
+    /// The game is over: there is nothing to choose.
+    GameOver,
+    /// A throw is due, not a decision.
+    ThrowDue {
+        /// The seat that must throw.
+        seat: Seat,
+    },
+    /// The agent cannot play this game or position (for example a solver for a seat
+    /// count it cannot solve).
+    Unsupported(String),
+}
+
+impl fmt::Display for AgentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentError::GameOver => write!(f, "the game is over: there is no action to choose"),
+            AgentError::ThrowDue { seat } => write!(
+                f,
+                "a throw by P{} is due, not a decision: throw the sticks first",
+                seat + 1
+            ),
+            AgentError::Unsupported(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl std::error::Error for AgentError {}
+
+/// Something that chooses actions.
+pub trait Agent<G: Game>: Send {
+    /// A short name for reports (usually the spec it was built from).
+    fn name(&self) -> String;
+
+    /// The action for the seat to decide in `state`.
+    ///
+    /// # Errors
+    /// [`AgentError::GameOver`] or [`AgentError::ThrowDue`] when `state` is not a decision
+    /// node; an agent may also refuse a game it cannot play.
+    fn choose(&mut self, game: &G, state: &G::State) -> Result<G::Action, AgentError>;
+
+    /// A new game starts, with this agent in `seat`.
+    fn new_game(&mut self, _game: &G, _seat: Seat) {}
+
+    /// `throw` was thrown in `before` (any seat's throw).
+    fn observe_throw(&mut self, _game: &G, _before: &G::State, _throw: crate::Throw) {}
+
+    /// `action` was chosen in `before` (any seat's action, this agent's own included).
+    fn observe_action(&mut self, _game: &G, _before: &G::State, _action: G::Action) {}
+}
+
+impl<G: Game> Agent<G> for Box<dyn Agent<G>> {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn choose(&mut self, game: &G, state: &G::State) -> Result<G::Action, AgentError> {
+        (**self).choose(game, state)
+    }
+    fn new_game(&mut self, game: &G, seat: Seat) {
+        (**self).new_game(game, seat)
+    }
+    fn observe_throw(&mut self, game: &G, before: &G::State, throw: Throw) {
+        (**self).observe_throw(game, before, throw)
+    }
+    fn observe_action(&mut self, game: &G, before: &G::State, action: G::Action) {
+        (**self).observe_action(game, before, action)
+    }
+}
+
+/// The checks every agent makes first: the state must be a decision node. Returns the
+/// legal actions (so an agent can answer at once when there is only one).
+///
+/// # Errors
+/// [`AgentError::GameOver`] or [`AgentError::ThrowDue`].
+pub fn decision_actions<G: Game>(
+    game: &G,
+    state: &G::State,
+    out: &mut ActionList<G::Action>,
+) -> Result<Seat, AgentError> {
+    match game.node(state) {
+        Node::End => Err(AgentError::GameOver),
+        Node::Throw(seat) => Err(AgentError::ThrowDue { seat }),
+        Node::Decide(seat) => {
+            game.legal_actions(state, out);
+            Ok(seat)
+        }
+    }
+}
+
+/// An agent made from a closure `|game, state| action`. The closure is only called at
+/// decision nodes.
+pub struct FnAgent<F> {
+    name: String,
+    f: F,
+}
+
+impl<F> fmt::Debug for FnAgent<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FnAgent").field("name", &self.name).finish()
+    }
+}
+
+/// Makes an agent from a closure, for front ends and tests.
+///
+/// ```
+/// use stickdice::{agent_fn, Agent, Game, Issiren, ActionList};
+/// let game = Issiren::with_seats(2).unwrap();
+/// // Always the first legal action.
+/// let mut first = agent_fn("first", |g: &Issiren, s: &<Issiren as Game>::State| {
+///     let mut list = ActionList::new();
+///     g.legal_actions(s, &mut list);
+///     list[0]
+/// });
+/// # let _ = &mut first;
+/// ```
+pub fn agent_fn<G, F>(name: impl Into<String>, f: F) -> FnAgent<F>
+where
+    G: Game,
+    F: FnMut(&G, &G::State) -> G::Action + Send,
+{
+    FnAgent {
+        name: name.into(),
+        f,
+    }
+}
+
+impl<G, F> Agent<G> for FnAgent<F>
+where
+    G: Game,
+    F: FnMut(&G, &G::State) -> G::Action + Send,
+{
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, game: &G, state: &G::State) -> Result<G::Action, AgentError> {
+        let mut legal = ActionList::new();
+        decision_actions(game, state, &mut legal)?;
+        Ok((self.f)(game, state))
+    }
+}

@@ -1,0 +1,579 @@
+//! The game interface: a rules object ([`Game`]) that answers questions about plain,
+//! small, `Copy` states.
+//!
+//! A game is a tree of three kinds of node ([`Node`]): a **throw** is due (a chance node,
+//! whose outcomes and exact probabilities come from [`Game::throw_outcomes`]), a **seat
+//! decides** (a decision node, with at least one legal action — a pass when nothing can
+//! move), or the game has **ended** (with a [`Ranking`] of the seats).
+//!
+//! Hot paths ([`Game::node`], [`Game::legal_actions`], [`Game::apply_throw_unchecked`],
+//! [`Game::apply_action_unchecked`]) never allocate: states are fixed-size data and action
+//! lists live in a caller-owned [`ActionList`] on the stack.
+
+use core::fmt;
+use core::hash::{BuildHasher, Hash, Hasher};
+
+use rand::Rng;
+use smallvec::SmallVec;
+
+use crate::dice::{Outcome, Sticks, Throw};
+
+/// The most seats any game here allows.
+pub const MAX_SEATS: usize = 8;
+
+/// The capacity of an [`ActionList`] before it would spill to the heap. The largest
+/// decision in any game here is Issiren's: one action per piece, at most 12.
+pub const MAX_ACTIONS: usize = 16;
+
+/// A seat at the table, 0-based (shown to people as P1, P2, …). Seat 0 throws first.
+pub type Seat = usize;
+
+/// A caller-owned list of legal actions, on the stack.
+pub type ActionList<A> = SmallVec<[A; MAX_ACTIONS]>;
+
+/// A value per seat (scores, rewards); entries past the seat count are 0.
+pub type SeatValues = [f64; MAX_SEATS];
+
+/// What happens next in a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Node {
+    /// `seat` throws the sticks next (a chance node).
+    Throw(Seat),
+    /// `seat` chooses an action next (a decision node).
+    Decide(Seat),
+    /// The game is over.
+    End,
+}
+
+impl Node {
+    /// The seat that throws or decides, if the game goes on.
+    pub fn seat(self) -> Option<Seat> {
+        match self {
+            Node::Throw(s) | Node::Decide(s) => Some(s),
+            Node::End => None,
+        }
+    }
+}
+
+/// The final order of the seats. Lower place is better; equal places are ties.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Ranking {
+    places: [u8; MAX_SEATS],
+    seats: u8,
+}
+
+impl Ranking {
+    /// Ranks seats by a sort key each (`keys[s]`, lower is better, equal keys tie).
+    /// A seat's place is the number of seats with a strictly better key, so ties share
+    /// the better place ("1224" ranking).
+    ///
+    /// # Panics
+    /// If `keys` is empty or longer than [`MAX_SEATS`].
+    pub fn from_keys(keys: &[u32]) -> Self {
+        assert!(!keys.is_empty() && keys.len() <= MAX_SEATS, "1 to {MAX_SEATS} seats");
+        let mut places = [0u8; MAX_SEATS];
+        for (s, k) in keys.iter().enumerate() {
+            places[s] = keys.iter().filter(|other| *other < k).count() as u8;
+        }
+        Ranking {
+            places,
+            seats: keys.len() as u8,
+        }
+    }
+
+    /// The number of seats ranked.
+    pub fn seats(&self) -> usize {
+        self.seats as usize
+    }
+
+    /// The place of `seat`: 0 is first; tied seats share a place.
+    pub fn place(&self, seat: Seat) -> usize {
+        self.places[seat] as usize
+    }
+
+    /// The places of all seats, in seat order.
+    pub fn places(&self) -> &[u8] {
+        &self.places[..self.seats as usize]
+    }
+
+    /// The seat's score: the fraction of the other seats it ranks above, ties counting
+    /// half (1 = beat everyone, 0 = beat no one). With one seat, 1.
+    pub fn score(&self, seat: Seat) -> f64 {
+        let n = self.seats as usize;
+        if n == 1 {
+            return 1.0;
+        }
+        let me = self.places[seat];
+        let mut points = 0.0;
+        for (other, &p) in self.places[..n].iter().enumerate() {
+            if other == seat {
+                continue;
+            }
+            if me < p {
+                points += 1.0;
+            } else if me == p {
+                points += 0.5;
+            }
+        }
+        points / (n - 1) as f64
+    }
+
+    /// Every seat's score (see [`Ranking::score`]); entries past the seat count are 0.
+    pub fn scores(&self) -> SeatValues {
+        let mut out = [0.0; MAX_SEATS];
+        for (s, v) in out.iter_mut().enumerate().take(self.seats as usize) {
+            *v = self.score(s);
+        }
+        out
+    }
+
+    /// Whether `seat` ranks strictly first (above every other seat).
+    pub fn is_sole_winner(&self, seat: Seat) -> bool {
+        self.places[seat] == 0 && self.places().iter().filter(|&&p| p == 0).count() == 1
+    }
+}
+
+impl fmt::Debug for Ranking {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Ranking{:?}", self.places())
+    }
+}
+
+impl fmt::Display for Ranking {
+    /// Seats from best to worst, ties joined by `=`: `P2 > P1 = P3`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.seats as usize;
+        let mut order: Vec<Seat> = (0..n).collect();
+        order.sort_by_key(|&s| (self.places[s], s));
+        for (i, &s) in order.iter().enumerate() {
+            if i > 0 {
+                let sep = if self.places[s] == self.places[order[i - 1]] { " = " } else { " > " };
+                f.write_str(sep)?;
+            }
+            write!(f, "P{}", s + 1)?;
+        }
+        Ok(())
+    }
+}
+
+/// A rule option or seat count that the game does not accept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigError {
+    /// No game has this name.
+    UnknownGame {
+        /// The name given.
+        name: String,
+    },
+    /// The game does not allow this many seats.
+    Players {
+        /// The game.
+        game: &'static str,
+        /// The count asked for.
+        players: usize,
+        /// The fewest seats allowed.
+        min: usize,
+        /// The most seats allowed.
+        max: usize,
+    },
+    /// The game has no rule option of this name.
+    UnknownOption {
+        /// The game.
+        game: &'static str,
+        /// The key given.
+        key: String,
+        /// The options the game has.
+        known: &'static [&'static str],
+    },
+    /// The option exists but the value is not one it takes.
+    BadValue {
+        /// The option.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What the option takes.
+        expected: &'static str,
+    },
+    /// An option was not written `key=value`.
+    Malformed {
+        /// The text given.
+        text: String,
+    },
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::UnknownGame { name } => write!(
+                f,
+                "unknown game `{name}`: the games are {}",
+                crate::GameKind::ALL
+                    .iter()
+                    .map(|k| k.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            ConfigError::Players {
+                game,
+                players,
+                min,
+                max,
+            } => {
+                if min == max {
+                    write!(f, "{game} is played by exactly {min} players, not {players}")
+                } else {
+                    write!(f, "{game} is played by {min} to {max} players, not {players}")
+                }
+            }
+            ConfigError::UnknownOption { game, key, known } => write!(
+                f,
+                "{game} has no rule option `{key}`; its options are: {}",
+                known.join(", ")
+            ),
+            ConfigError::BadValue {
+                key,
+                value,
+                expected,
+            } => write!(f, "rule option `{key}` takes {expected}, not `{value}`"),
+            ConfigError::Malformed { text } => {
+                write!(f, "`{text}` is not a rule option: write key=value")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// An action that is not legal in the state it was applied to. The state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    /// The game is over.
+    GameOver,
+    /// A throw is due, not a decision.
+    ThrowDue {
+        /// The seat that must throw.
+        seat: Seat,
+    },
+    /// A decision is due, not a throw.
+    DecisionDue {
+        /// The seat that must decide.
+        seat: Seat,
+    },
+    /// The action is not among the legal ones.
+    NotLegal {
+        /// The action, in notation.
+        action: String,
+        /// The legal actions, in notation.
+        legal: Vec<String>,
+    },
+    /// The throw is not one the game's sticks can show.
+    ImpossibleThrow {
+        /// The throw given.
+        throw: Throw,
+        /// The number of sticks.
+        sticks: u8,
+    },
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::GameOver => write!(f, "the game is over"),
+            IllegalMove::ThrowDue { seat } => {
+                write!(f, "P{} must throw the sticks now, not choose an action", seat + 1)
+            }
+            IllegalMove::DecisionDue { seat } => {
+                write!(f, "P{} must choose an action now, not throw", seat + 1)
+            }
+            IllegalMove::NotLegal { action, legal } => write!(
+                f,
+                "`{action}` is not a legal action here; the legal actions are: {}",
+                legal.join(", ")
+            ),
+            IllegalMove::ImpossibleThrow { throw, sticks } => write!(
+                f,
+                "{throw} marked sides up is impossible with {sticks} sticks"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// An action in notation that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotationError {
+    /// The text given.
+    pub text: String,
+    /// What the notation looks like.
+    pub expected: &'static str,
+}
+
+impl fmt::Display for NotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` is not an action: expected {}", self.text, self.expected)
+    }
+}
+
+impl std::error::Error for NotationError {}
+
+/// A state that breaks the game's invariants; each entry names one problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidState {
+    /// One sentence per problem found.
+    pub problems: Vec<String>,
+}
+
+impl InvalidState {
+    /// `Ok` if no problem was found, else the list.
+    pub fn check(problems: Vec<String>) -> Result<(), InvalidState> {
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(InvalidState { problems })
+        }
+    }
+}
+
+impl fmt::Display for InvalidState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid state: {}", self.problems.join("; "))
+    }
+}
+
+impl std::error::Error for InvalidState {}
+
+#[cfg(feature = "serde")]
+mod serde_bound {
+    /// Serde support, required of states and actions when the `serde` feature is on.
+    pub trait MaybeSerde: serde::Serialize + serde::de::DeserializeOwned {}
+    impl<T: serde::Serialize + serde::de::DeserializeOwned> MaybeSerde for T {}
+}
+#[cfg(not(feature = "serde"))]
+mod serde_bound {
+    /// Serde support, required of states and actions when the `serde` feature is on.
+    pub trait MaybeSerde {}
+    impl<T> MaybeSerde for T {}
+}
+pub use serde_bound::MaybeSerde;
+
+/// The rules of one game, with its rule options and seat count, answering questions about
+/// states.
+///
+/// Required methods are the rules; provided methods are correct by default and built on
+/// them. Implementations must keep the hot-path methods allocation-free.
+pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
+    /// A position, plus whatever the rules need to remember (whose turn, pending throws,
+    /// the throw count). Plain fixed-size data.
+    type State: Copy + fmt::Debug + PartialEq + Eq + Hash + Send + Sync + MaybeSerde + 'static;
+    /// A choice at a decision node. Its `Display` is its notation, read back by
+    /// [`Game::parse_action`].
+    type Action: Copy
+        + fmt::Debug
+        + fmt::Display
+        + PartialEq
+        + Eq
+        + Hash
+        + Send
+        + Sync
+        + MaybeSerde
+        + 'static;
+
+    /// The game's name on the command line (`sig-wa-duqqan`, …).
+    const NAME: &'static str;
+    /// The game's name for people.
+    const TITLE: &'static str;
+    /// The most legal actions any decision node can have.
+    const MAX_ACTIONS: usize;
+    /// The fewest and most seats the game allows.
+    const SEATS: (usize, usize);
+    /// The names of the rule options [`Game::set_option`] accepts.
+    const OPTIONS: &'static [&'static str];
+
+    /// The game with default rules for `seats` players.
+    ///
+    /// # Errors
+    /// [`ConfigError::Players`] if the game does not allow that many seats.
+    fn with_seats(seats: usize) -> Result<Self, ConfigError>;
+
+    /// Sets a rule option from text. On error, nothing changes.
+    ///
+    /// # Errors
+    /// [`ConfigError::UnknownOption`] or [`ConfigError::BadValue`].
+    fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError>;
+
+    /// Every rule option with its current value, as `set_option` reads it.
+    fn options(&self) -> Vec<(&'static str, String)>;
+
+    /// The number of seats.
+    fn seats(&self) -> usize;
+
+    /// The state before the first throw.
+    fn initial_state(&self) -> Self::State;
+
+    /// What happens next.
+    fn node(&self, state: &Self::State) -> Node;
+
+    /// The sticks thrown at a throw node.
+    fn sticks(&self) -> Sticks;
+
+    /// The legal actions at a decision node, appended to `out` after clearing it. Never
+    /// empty at a decision node; empty elsewhere.
+    fn legal_actions(&self, state: &Self::State, out: &mut ActionList<Self::Action>);
+
+    /// Applies a throw at a throw node, with everything it causes up to the next node.
+    /// The caller guarantees the node is a throw and the throw possible; otherwise the
+    /// result is unspecified (but memory-safe).
+    fn apply_throw_unchecked(&self, state: &mut Self::State, throw: Throw);
+
+    /// Applies a legal action at a decision node. The caller guarantees legality.
+    fn apply_action_unchecked(&self, state: &mut Self::State, action: Self::Action);
+
+    /// The ranking, once the game has ended.
+    fn ranking(&self, state: &Self::State) -> Option<Ranking>;
+
+    /// The number of throws made so far in the game (bonus throws included).
+    fn throws_made(&self, state: &Self::State) -> u32;
+
+    /// Reads an action from notation.
+    ///
+    /// # Errors
+    /// [`NotationError`] naming the text and the expected form.
+    fn parse_action(&self, text: &str) -> Result<Self::Action, NotationError>;
+
+    /// Checks a state (for example one loaded from a file) against every invariant.
+    ///
+    /// # Errors
+    /// [`InvalidState`] listing every problem found.
+    fn validate(&self, state: &Self::State) -> Result<(), InvalidState>;
+
+    /// The board drawn as text for people, in its real shape.
+    fn render(&self, state: &Self::State) -> String;
+
+    /// A throw described for people in the game's own words ("1 white side up: sig, moves
+    /// 1, throw again").
+    fn describe_throw(&self, state: &Self::State, throw: Throw) -> String;
+
+    // ---- provided -------------------------------------------------------------------
+
+    /// The possible throws at a throw node with their exact probabilities (all positive,
+    /// summing to exactly 1).
+    #[inline]
+    fn throw_outcomes(&self) -> &'static [Outcome] {
+        self.sticks().outcomes()
+    }
+
+    /// Whether the game has ended.
+    #[inline]
+    fn is_over(&self, state: &Self::State) -> bool {
+        self.node(state) == Node::End
+    }
+
+    /// Each seat's score at the end (see [`Ranking::score`]).
+    fn scores(&self, state: &Self::State) -> Option<SeatValues> {
+        self.ranking(state).map(|r| r.scores())
+    }
+
+    /// Checks that `throw` may be applied now.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] if no throw is due or the sticks cannot show it.
+    fn check_throw(&self, state: &Self::State, throw: Throw) -> Result<(), IllegalMove> {
+        match self.node(state) {
+            Node::End => Err(IllegalMove::GameOver),
+            Node::Decide(seat) => Err(IllegalMove::DecisionDue { seat }),
+            Node::Throw(_) if !self.sticks().can_show(throw) => Err(IllegalMove::ImpossibleThrow {
+                throw,
+                sticks: self.sticks().count(),
+            }),
+            Node::Throw(_) => Ok(()),
+        }
+    }
+
+    /// Applies a throw after checking it; on error the state is unchanged.
+    ///
+    /// # Errors
+    /// See [`Game::check_throw`].
+    fn apply_throw(&self, state: &mut Self::State, throw: Throw) -> Result<(), IllegalMove> {
+        self.check_throw(state, throw)?;
+        self.apply_throw_unchecked(state, throw);
+        Ok(())
+    }
+
+    /// Checks that `action` is legal now.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] if no decision is due or the action is not legal.
+    fn check_action(&self, state: &Self::State, action: Self::Action) -> Result<(), IllegalMove> {
+        match self.node(state) {
+            Node::End => Err(IllegalMove::GameOver),
+            Node::Throw(seat) => Err(IllegalMove::ThrowDue { seat }),
+            Node::Decide(_) => {
+                let mut legal = ActionList::new();
+                self.legal_actions(state, &mut legal);
+                if legal.contains(&action) {
+                    Ok(())
+                } else {
+                    Err(IllegalMove::NotLegal {
+                        action: action.to_string(),
+                        legal: legal.iter().map(|a| a.to_string()).collect(),
+                    })
+                }
+            }
+        }
+    }
+
+    /// Applies an action after checking it; on error the state is unchanged.
+    ///
+    /// # Errors
+    /// See [`Game::check_action`].
+    fn apply_action(&self, state: &mut Self::State, action: Self::Action) -> Result<(), IllegalMove> {
+        self.check_action(state, action)?;
+        self.apply_action_unchecked(state, action);
+        Ok(())
+    }
+
+    /// Throws the sticks with `rng` (a helper on top of the exact distribution: each stick
+    /// is one uniformly random bit).
+    #[inline]
+    fn sample_throw<R: Rng + ?Sized>(&self, rng: &mut R) -> Throw
+    where
+        Self: Sized,
+    {
+        self.sticks().throw_from_bits(rng.next_u64())
+    }
+
+    /// A 64-bit key of the state for transposition tables (equal states, equal keys;
+    /// stable within one build of the library).
+    fn state_key(&self, state: &Self::State) -> u64 {
+        let mut h = ahash::RandomState::with_seeds(
+            0x243f_6a88_85a3_08d3,
+            0x1319_8a2e_0370_7344,
+            0xa409_3822_299f_31d0,
+            0x082e_fa98_ec4e_6c89,
+        )
+        .build_hasher();
+        state.hash(&mut h);
+        h.finish()
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_follow_the_fraction_of_seats_ranked_below() {
+        let r = Ranking::from_keys(&[2, 0, 2, 5]);
+        assert_eq!(r.places(), &[1, 0, 1, 3]);
+        assert_eq!(r.score(1), 1.0);
+        assert_eq!(r.score(0), 1.5 / 3.0);
+        assert_eq!(r.score(2), 1.5 / 3.0);
+        assert_eq!(r.score(3), 0.0);
+        assert_eq!(r.to_string(), "P2 > P1 = P3 > P4");
+        let two = Ranking::from_keys(&[7, 7]);
+        assert_eq!((two.score(0), two.score(1)), (0.5, 0.5));
+        assert!(!two.is_sole_winner(0));
+    }
+}

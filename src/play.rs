@@ -1,0 +1,95 @@
+//! Playing whole games: random playouts (allocation-free) and a driver for agents.
+
+use rand::RngExt as _;
+
+use crate::agent::{Agent, AgentError};
+use crate::game::{ActionList, Game, Node, Ranking};
+use crate::Throw;
+
+/// Plays `state` to the end with uniformly random actions and random throws, and returns
+/// the ranking. Allocates nothing.
+pub fn random_playout<G: Game, R: rand::Rng + ?Sized>(
+    game: &G,
+    state: &mut G::State,
+    rng: &mut R,
+) -> Ranking {
+    let mut actions = ActionList::new();
+    loop {
+        match game.node(state) {
+            Node::Throw(_) => {
+                let t = game.sample_throw(rng);
+                game.apply_throw_unchecked(state, t);
+            }
+            Node::Decide(_) => {
+                game.legal_actions(state, &mut actions);
+                let a = if actions.len() == 1 {
+                    actions[0]
+                } else {
+                    actions[rng.random_range(0..actions.len())]
+                };
+                game.apply_action_unchecked(state, a);
+            }
+            Node::End => return game.ranking(state).expect("an ended game has a ranking"),
+        }
+    }
+}
+
+/// One event of a played game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event<A> {
+    /// A seat threw the sticks.
+    Throw(crate::Seat, Throw),
+    /// A seat chose an action.
+    Action(crate::Seat, A),
+}
+
+/// Plays a game from `state` between `agents` (one per seat), throwing the sticks with
+/// `throws(seat, state)`, and calls `on_event` after every event with the new state.
+///
+/// # Errors
+/// The first agent error, with the seat that made it. An illegal action from an agent is
+/// reported as [`AgentError::Unsupported`] naming the action.
+pub fn play_game<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    agents: &mut [Box<dyn Agent<G>>],
+    mut throws: impl FnMut(crate::Seat, &G::State) -> Throw,
+    mut on_event: impl FnMut(Event<G::Action>, &G::State),
+) -> Result<Ranking, (crate::Seat, AgentError)> {
+    for (seat, agent) in agents.iter_mut().enumerate() {
+        agent.new_game(game, seat);
+    }
+    loop {
+        match game.node(state) {
+            Node::Throw(seat) => {
+                let t = throws(seat, state);
+                let before = *state;
+                game.apply_throw(state, t)
+                    .map_err(|e| (seat, AgentError::Unsupported(e.to_string())))?;
+                for agent in agents.iter_mut() {
+                    agent.observe_throw(game, &before, t);
+                }
+                on_event(Event::Throw(seat, t), state);
+            }
+            Node::Decide(seat) => {
+                let a = agents[seat].choose(game, state).map_err(|e| (seat, e))?;
+                let before = *state;
+                game.apply_action(state, a)
+                    .map_err(|e| (seat, AgentError::Unsupported(e.to_string())))?;
+                for agent in agents.iter_mut() {
+                    agent.observe_action(game, &before, a);
+                }
+                on_event(Event::Action(seat, a), state);
+            }
+            Node::End => return Ok(game.ranking(state).expect("an ended game has a ranking")),
+        }
+    }
+}
+
+/// Throws for [`play_game`] from a seeded generator.
+pub fn rng_throws<S>(
+    sticks: crate::Sticks,
+    rng: &mut crate::Rng,
+) -> impl FnMut(crate::Seat, &S) -> Throw + '_ {
+    move |_, _| sticks.throw_from_bits(rand::Rng::next_u64(rng))
+}
