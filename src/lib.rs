@@ -37,8 +37,8 @@ pub use agent::{agent_fn, decision_actions, Agent, AgentError, FnAgent};
 pub use config::{AnyGame, GameKind};
 pub use dice::{Outcome, Sticks, Throw};
 pub use game::{
-    ActionList, ConfigError, Game, IllegalMove, InvalidState, Node, NotationError, Ranking,
-    Seat, SeatValues, MAX_ACTIONS, MAX_SEATS,
+    ActionList, ConfigError, Game, IllegalMove, InvalidState, Node, NotationError, Ranking, Seat,
+    SeatValues, MAX_ACTIONS, MAX_SEATS,
 };
 pub use games::{Issiren, SigElOued, SigWaDuqqan};
 
