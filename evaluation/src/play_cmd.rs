@@ -78,13 +78,12 @@ fn play_one<G: Game>(game: &G, args: &PlayArgs) -> Result<(), String> {
         "ranking after {} throws: {ranking}",
         game.throws_made(&state)
     );
-    let scores = ranking.scores();
     for s in 0..game.seats() {
         println!(
             "  P{}: place {}, score {:.3}",
             s + 1,
             ranking.place(s) + 1,
-            scores[s]
+            ranking.score(s)
         );
     }
     Ok(())
