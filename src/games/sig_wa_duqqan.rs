@@ -239,7 +239,7 @@ impl SigWaDuqqan {
         let n = self.seats as usize;
         let mut s = seat;
         for _ in 0..n {
-            s = if s + 1 == n { 0 } else { s + 1 };
+            s = if s + 1 >= n { 0 } else { s + 1 };
             if !matches!(state.pieces[s], Piece::Buried(_)) {
                 return s;
             }
@@ -328,7 +328,10 @@ impl Game for SigWaDuqqan {
     fn options(&self) -> Vec<(&'static str, String)> {
         vec![
             ("max_throws", self.max_throws.to_string()),
-            ("exact_waiting_square", self.exact_waiting_square.to_string()),
+            (
+                "exact_waiting_square",
+                self.exact_waiting_square.to_string(),
+            ),
         ]
     }
 
@@ -529,9 +532,8 @@ impl Game for SigWaDuqqan {
             }
         }
         if max_burial > 0 && state.ghoula.is_none() {
-            problems.push(
-                "a piece is buried but the Ghoula has never entered the board".to_string(),
-            );
+            problems
+                .push("a piece is buried but the Ghoula has never entered the board".to_string());
         }
 
         if let Some(g) = state.ghoula {
@@ -590,7 +592,7 @@ impl Game for SigWaDuqqan {
         }
         if let Some(g) = state.ghoula {
             if let Some(c) = contents.get_mut(g as usize) {
-                if c.len() < W - 1 {
+                if !c.is_empty() && c.len() < W - 1 {
                     c.push(' ');
                 }
                 c.push('G');
@@ -732,7 +734,9 @@ impl Game for SigWaDuqqan {
                 format!("P{who} moves from idx {p} to idx {}", p + 1)
             }
             Piece::Racing(15..=18) if w == THREE => "the Ghoula moves 3 steps".to_string(),
-            Piece::Racing(15..=18) => format!("past the waiting square only a sig or a 3 counts: P{who} waits"),
+            Piece::Racing(15..=18) => {
+                format!("past the waiting square only a sig or a 3 counts: P{who} waits")
+            }
             Piece::Arrived(_) if w == ZERO => {
                 "on the Ka'aba a 0 counts 2: the Ghoula moves 2 steps".to_string()
             }
