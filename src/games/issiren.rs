@@ -738,7 +738,7 @@ impl Game for Issiren {
             }
             if let Some(p) = s.pieces[seat][n..].iter().position(|p| *p != Piece::default()) {
                 problems.push(format!(
-                    "{who}'s unused piece entry {} (past its {n} pieces) is not blank",
+                    "{who}'s piece entry {} is not blank, though {who} has only {n} pieces",
                     n + p
                 ));
             }
@@ -872,7 +872,7 @@ impl Game for Issiren {
         let mut text = match g {
             0 => format!("no green side up (six white): move {v}"),
             1 => format!("1 green side up (five white): move {v}"),
-            4 => format!("4 green sides up: move {v}; the only throw that frees an unmoved piece"),
+            4 => format!("4 green sides up: move {v} (the only throw that frees an unmoved piece)"),
             _ => format!("{g} green sides up: move {v}"),
         };
         if grants_extra_throw(throw) {
