@@ -23,7 +23,11 @@ pub enum GameKind {
 
 impl GameKind {
     /// Every game.
-    pub const ALL: [GameKind; 3] = [GameKind::SigWaDuqqan, GameKind::SigElOued, GameKind::Issiren];
+    pub const ALL: [GameKind; 3] = [
+        GameKind::SigWaDuqqan,
+        GameKind::SigElOued,
+        GameKind::Issiren,
+    ];
 
     /// The command-line name.
     pub fn name(self) -> &'static str {
@@ -75,7 +79,9 @@ impl FromStr for GameKind {
         GameKind::ALL
             .into_iter()
             .find(|k| k.name() == s.trim())
-            .ok_or_else(|| ConfigError::UnknownGame { name: s.to_string() })
+            .ok_or_else(|| ConfigError::UnknownGame {
+                name: s.to_string(),
+            })
     }
 }
 

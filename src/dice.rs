@@ -72,7 +72,9 @@ impl FromStr for Throw {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim().parse::<u8>() {
             Ok(k) if k <= MAX_STICKS => Ok(Throw(k)),
-            _ => Err(ThrowNotationError { text: s.to_string() }),
+            _ => Err(ThrowNotationError {
+                text: s.to_string(),
+            }),
         }
     }
 }
@@ -177,15 +179,33 @@ mod tests {
 
     #[test]
     fn four_sticks_match_the_sig_wa_duqqan_table() {
-        let p: Vec<f64> = Sticks::FOUR.outcomes().iter().map(|o| o.probability).collect();
-        assert_eq!(p, [1.0 / 16.0, 4.0 / 16.0, 6.0 / 16.0, 4.0 / 16.0, 1.0 / 16.0]);
+        let p: Vec<f64> = Sticks::FOUR
+            .outcomes()
+            .iter()
+            .map(|o| o.probability)
+            .collect();
+        assert_eq!(
+            p,
+            [1.0 / 16.0, 4.0 / 16.0, 6.0 / 16.0, 4.0 / 16.0, 1.0 / 16.0]
+        );
     }
 
     #[test]
     fn six_sticks_are_binomial_over_64() {
-        let p: Vec<f64> = Sticks::SIX.outcomes().iter().map(|o| o.probability * 64.0).collect();
+        let p: Vec<f64> = Sticks::SIX
+            .outcomes()
+            .iter()
+            .map(|o| o.probability * 64.0)
+            .collect();
         assert_eq!(p, [1.0, 6.0, 15.0, 20.0, 15.0, 6.0, 1.0]);
-        assert_eq!(Sticks::SIX.outcomes().iter().map(|o| o.probability).sum::<f64>(), 1.0);
+        assert_eq!(
+            Sticks::SIX
+                .outcomes()
+                .iter()
+                .map(|o| o.probability)
+                .sum::<f64>(),
+            1.0
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //! lists live in a caller-owned [`ActionList`] on the stack.
 
 use core::fmt;
-use core::hash::{BuildHasher, Hash, Hasher};
+use core::hash::Hash;
 
 use rand::Rng;
 use smallvec::SmallVec;
@@ -71,7 +71,10 @@ impl Ranking {
     /// # Panics
     /// If `keys` is empty or longer than [`MAX_SEATS`].
     pub fn from_keys(keys: &[u32]) -> Self {
-        assert!(!keys.is_empty() && keys.len() <= MAX_SEATS, "1 to {MAX_SEATS} seats");
+        assert!(
+            !keys.is_empty() && keys.len() <= MAX_SEATS,
+            "1 to {MAX_SEATS} seats"
+        );
         let mut places = [0u8; MAX_SEATS];
         for (s, k) in keys.iter().enumerate() {
             places[s] = keys.iter().filter(|other| *other < k).count() as u8;
@@ -148,7 +151,11 @@ impl fmt::Display for Ranking {
         order.sort_by_key(|&s| (self.places[s], s));
         for (i, &s) in order.iter().enumerate() {
             if i > 0 {
-                let sep = if self.places[s] == self.places[order[i - 1]] { " = " } else { " > " };
+                let sep = if self.places[s] == self.places[order[i - 1]] {
+                    " = "
+                } else {
+                    " > "
+                };
                 f.write_str(sep)?;
             }
             write!(f, "P{}", s + 1)?;
@@ -220,9 +227,15 @@ impl fmt::Display for ConfigError {
                 max,
             } => {
                 if min == max {
-                    write!(f, "{game} is played by exactly {min} players, not {players}")
+                    write!(
+                        f,
+                        "{game} is played by exactly {min} players, not {players}"
+                    )
                 } else {
-                    write!(f, "{game} is played by {min} to {max} players, not {players}")
+                    write!(
+                        f,
+                        "{game} is played by {min} to {max} players, not {players}"
+                    )
                 }
             }
             ConfigError::UnknownOption { game, key, known } => write!(
@@ -280,7 +293,11 @@ impl fmt::Display for IllegalMove {
         match self {
             IllegalMove::GameOver => write!(f, "the game is over"),
             IllegalMove::ThrowDue { seat } => {
-                write!(f, "P{} must throw the sticks now, not choose an action", seat + 1)
+                write!(
+                    f,
+                    "P{} must throw the sticks now, not choose an action",
+                    seat + 1
+                )
             }
             IllegalMove::DecisionDue { seat } => {
                 write!(f, "P{} must choose an action now, not throw", seat + 1)
@@ -311,7 +328,11 @@ pub struct NotationError {
 
 impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "`{}` is not an action: expected {}", self.text, self.expected)
+        write!(
+            f,
+            "`{}` is not an action: expected {}",
+            self.text, self.expected
+        )
     }
 }
 
@@ -527,7 +548,11 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     ///
     /// # Errors
     /// See [`Game::check_action`].
-    fn apply_action(&self, state: &mut Self::State, action: Self::Action) -> Result<(), IllegalMove> {
+    fn apply_action(
+        &self,
+        state: &mut Self::State,
+        action: Self::Action,
+    ) -> Result<(), IllegalMove> {
         self.check_action(state, action)?;
         self.apply_action_unchecked(state, action);
         Ok(())
@@ -546,18 +571,15 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// A 64-bit key of the state for transposition tables (equal states, equal keys;
     /// stable within one build of the library).
     fn state_key(&self, state: &Self::State) -> u64 {
-        let mut h = ahash::RandomState::with_seeds(
+        ahash::RandomState::with_seeds(
             0x243f_6a88_85a3_08d3,
             0x1319_8a2e_0370_7344,
             0xa409_3822_299f_31d0,
             0x082e_fa98_ec4e_6c89,
         )
-        .build_hasher();
-        state.hash(&mut h);
-        h.finish()
+        .hash_one(state)
     }
 }
-
 
 #[cfg(test)]
 mod tests {

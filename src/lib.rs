@@ -30,6 +30,7 @@ pub mod dice;
 pub mod game;
 pub mod games;
 pub mod play;
+pub mod seed;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -37,8 +38,8 @@ pub use agent::{agent_fn, decision_actions, Agent, AgentError, FnAgent};
 pub use config::{AnyGame, GameKind};
 pub use dice::{Outcome, Sticks, Throw};
 pub use game::{
-    ActionList, ConfigError, Game, IllegalMove, InvalidState, Node, NotationError, Ranking,
-    Seat, SeatValues, MAX_ACTIONS, MAX_SEATS,
+    ActionList, ConfigError, Game, IllegalMove, InvalidState, Node, NotationError, Ranking, Seat,
+    SeatValues, MAX_ACTIONS, MAX_SEATS,
 };
 pub use games::{Issiren, SigElOued, SigWaDuqqan};
 

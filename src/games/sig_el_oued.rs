@@ -41,27 +41,64 @@ impl Game for SigElOued {
 
     fn with_seats(seats: usize) -> Result<Self, ConfigError> {
         check_seats::<Self>(seats)?;
-        Ok(SigElOued { seats: seats as u8, max_throws: DEFAULT_MAX_THROWS })
+        Ok(SigElOued {
+            seats: seats as u8,
+            max_throws: DEFAULT_MAX_THROWS,
+        })
     }
     fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         match key {
             "max_throws" => self.max_throws = parse_max_throws(value)?,
-            _ => return Err(ConfigError::UnknownOption { game: Self::NAME, key: key.into(), known: Self::OPTIONS }),
+            _ => {
+                return Err(ConfigError::UnknownOption {
+                    game: Self::NAME,
+                    key: key.into(),
+                    known: Self::OPTIONS,
+                })
+            }
         }
         Ok(())
     }
-    fn options(&self) -> Vec<(&'static str, String)> { vec![("max_throws", self.max_throws.to_string())] }
-    fn seats(&self) -> usize { self.seats as usize }
-    fn initial_state(&self) -> State { State { throws: 0 } }
-    fn node(&self, _s: &State) -> Node { todo!() }
-    fn sticks(&self) -> Sticks { Sticks::SIX }
-    fn legal_actions(&self, _s: &State, _out: &mut ActionList<Action>) { todo!() }
-    fn apply_throw_unchecked(&self, _s: &mut State, _t: Throw) { todo!() }
-    fn apply_action_unchecked(&self, _s: &mut State, _a: Action) { todo!() }
-    fn ranking(&self, _s: &State) -> Option<Ranking> { todo!() }
-    fn throws_made(&self, s: &State) -> u32 { s.throws }
-    fn parse_action(&self, _t: &str) -> Result<Action, NotationError> { todo!() }
-    fn validate(&self, _s: &State) -> Result<(), InvalidState> { todo!() }
-    fn render(&self, _s: &State) -> String { todo!() }
-    fn describe_throw(&self, _s: &State, _t: Throw) -> String { todo!() }
+    fn options(&self) -> Vec<(&'static str, String)> {
+        vec![("max_throws", self.max_throws.to_string())]
+    }
+    fn seats(&self) -> usize {
+        self.seats as usize
+    }
+    fn initial_state(&self) -> State {
+        State { throws: 0 }
+    }
+    fn node(&self, _s: &State) -> Node {
+        todo!()
+    }
+    fn sticks(&self) -> Sticks {
+        Sticks::SIX
+    }
+    fn legal_actions(&self, _s: &State, _out: &mut ActionList<Action>) {
+        todo!()
+    }
+    fn apply_throw_unchecked(&self, _s: &mut State, _t: Throw) {
+        todo!()
+    }
+    fn apply_action_unchecked(&self, _s: &mut State, _a: Action) {
+        todo!()
+    }
+    fn ranking(&self, _s: &State) -> Option<Ranking> {
+        todo!()
+    }
+    fn throws_made(&self, s: &State) -> u32 {
+        s.throws
+    }
+    fn parse_action(&self, _t: &str) -> Result<Action, NotationError> {
+        todo!()
+    }
+    fn validate(&self, _s: &State) -> Result<(), InvalidState> {
+        todo!()
+    }
+    fn render(&self, _s: &State) -> String {
+        todo!()
+    }
+    fn describe_throw(&self, _s: &State, _t: Throw) -> String {
+        todo!()
+    }
 }

@@ -1,0 +1,289 @@
+//! The conformance suite every game must pass (feature `testing`).
+//!
+//! [`conformance`] plays seeded random games of one configured game and checks, at every
+//! node, the contract of [`Game`]: exact throw probabilities, well-formed action lists,
+//! checked application that accepts exactly the legal actions and leaves the state
+//! unchanged otherwise, notation and serde round trips, valid states, the throw cap, and
+//! well-formed rankings. [`configurations`] lists a game under every rule option and
+//! allowed seat count, so a game's test is one loop:
+//!
+//! ```
+//! # #[cfg(feature = "testing")] {
+//! use stickdice::{testing, Issiren};
+//! for game in testing::configurations::<Issiren>() {
+//!     testing::conformance(&game, 3, 1);
+//! }
+//! # }
+//! ```
+//!
+//! Failures panic with a message naming the game, the seed and what broke: this module is
+//! for tests.
+
+use std::collections::HashSet;
+
+use rand::{RngExt as _, SeedableRng};
+
+use crate::dice::{Throw, MAX_STICKS};
+use crate::game::{ActionList, Game, Node};
+
+/// Every configuration of `G` worth testing: each allowed seat count, each subset of its
+/// yes/no rule options, and the throw cap at its default and at a small value (so capped
+/// endings are exercised).
+pub fn configurations<G: Game>() -> Vec<G> {
+    let (min, max) = G::SEATS;
+    let base = G::with_seats(min).expect("the fewest seats are allowed");
+    let flags: Vec<&str> = G::OPTIONS
+        .iter()
+        .copied()
+        .filter(|k| base.clone().set_option(k, "true").is_ok())
+        .collect();
+    let mut out = Vec::new();
+    for seats in min..=max {
+        for mask in 0..(1u32 << flags.len()) {
+            for cap in [None, Some("40")] {
+                let mut g = G::with_seats(seats).expect("seat count in range");
+                for (i, f) in flags.iter().enumerate() {
+                    let on = if mask & (1 << i) != 0 {
+                        "true"
+                    } else {
+                        "false"
+                    };
+                    g.set_option(f, on).expect("flag option accepts true/false");
+                }
+                if let Some(cap) = cap {
+                    g.set_option("max_throws", cap)
+                        .expect("max_throws is an option of every game");
+                }
+                out.push(g);
+            }
+        }
+    }
+    out
+}
+
+fn max_throws<G: Game>(game: &G) -> u32 {
+    game.options()
+        .iter()
+        .find(|(k, _)| *k == "max_throws")
+        .and_then(|(_, v)| v.parse().ok())
+        .expect("every game has a max_throws option")
+}
+
+/// Plays `games` seeded random games of `game` from its initial state and checks the
+/// [`Game`] contract at every node.
+///
+/// # Panics
+/// On the first broken rule of the contract, naming the game, seed and node.
+pub fn conformance<G: Game>(game: &G, games: usize, seed: u64) {
+    let ctx = format!("{} {:?}", G::NAME, game.options());
+    check_static(game, &ctx);
+    let cap = max_throws(game);
+    let mut rng = crate::Rng::seed_from_u64(seed);
+    let mut seen_actions: Vec<G::Action> = Vec::new();
+    for g in 0..games {
+        let mut state = game.initial_state();
+        let mut nodes = 0u64;
+        loop {
+            nodes += 1;
+            let here = format!("{ctx}, seed {seed}, game {g}, node {nodes}");
+            check_state(game, &state, &mut seen_actions, &here);
+            assert!(
+                game.throws_made(&state) <= cap,
+                "{here}: {} throws made, cap {cap}",
+                game.throws_made(&state)
+            );
+            match game.node(&state) {
+                Node::Throw(_) => {
+                    let t = game.sample_throw(&mut rng);
+                    game.apply_throw(&mut state, t)
+                        .unwrap_or_else(|e| panic!("{here}: throw {t} refused: {e}"));
+                }
+                Node::Decide(_) => {
+                    let mut legal = ActionList::new();
+                    game.legal_actions(&state, &mut legal);
+                    let a = legal[rng.random_range(0..legal.len())];
+                    game.apply_action(&mut state, a)
+                        .unwrap_or_else(|e| panic!("{here}: legal action {a} refused: {e}"));
+                }
+                Node::End => break,
+            }
+        }
+    }
+}
+
+fn check_static<G: Game>(game: &G, ctx: &str) {
+    let outcomes = game.throw_outcomes();
+    let mut total = 0.0;
+    let mut throws = HashSet::new();
+    for o in outcomes {
+        assert!(
+            o.probability > 0.0,
+            "{ctx}: throw {} has probability {}",
+            o.throw,
+            o.probability
+        );
+        assert!(
+            throws.insert(o.throw),
+            "{ctx}: throw {} listed twice",
+            o.throw
+        );
+        assert_eq!(
+            o.throw.to_string().parse::<Throw>().ok(),
+            Some(o.throw),
+            "{ctx}: throw notation"
+        );
+        total += o.probability;
+    }
+    assert_eq!(
+        total, 1.0,
+        "{ctx}: throw probabilities sum to {total}, not exactly 1"
+    );
+    assert!(
+        game.seats() >= G::SEATS.0 && game.seats() <= G::SEATS.1,
+        "{ctx}: seat count"
+    );
+    let reread = crate::config::build::<G, String>(
+        game.seats(),
+        &game
+            .options()
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>(),
+    )
+    .unwrap_or_else(|e| panic!("{ctx}: options do not read back: {e}"));
+    assert_eq!(&reread, game, "{ctx}: options read back to another game");
+    let mut copy = game.clone();
+    assert!(
+        copy.set_option("no_such_option", "1").is_err(),
+        "{ctx}: unknown option accepted"
+    );
+    assert!(
+        copy.set_option("max_throws", "0").is_err(),
+        "{ctx}: max_throws=0 accepted"
+    );
+    assert_eq!(&copy, game, "{ctx}: a refused option changed the game");
+    assert!(
+        G::with_seats(G::SEATS.1 + 1).is_err(),
+        "{ctx}: too many seats accepted"
+    );
+    assert!(
+        G::with_seats(G::SEATS.0 - 1).is_err(),
+        "{ctx}: too few seats accepted"
+    );
+}
+
+fn check_state<G: Game>(game: &G, state: &G::State, seen: &mut Vec<G::Action>, here: &str) {
+    if let Err(e) = game.validate(state) {
+        panic!("{here}: a reachable state fails validation: {e}\n{state:?}");
+    }
+    assert_eq!(
+        game.state_key(state),
+        game.state_key(&state.clone()),
+        "{here}: state key"
+    );
+    #[cfg(feature = "serde")]
+    {
+        let json = crate::save_state::<G>(state);
+        let back = crate::load_state(game, &json).unwrap_or_else(|e| panic!("{here}: {e}"));
+        assert_eq!(&back, state, "{here}: serde round trip");
+    }
+    let mut legal = ActionList::new();
+    game.legal_actions(state, &mut legal);
+    let node = game.node(state);
+    match node {
+        Node::Decide(seat) => {
+            assert!(
+                seat < game.seats(),
+                "{here}: deciding seat {seat} out of range"
+            );
+            assert!(!legal.is_empty(), "{here}: decision node without actions");
+            assert!(
+                legal.len() <= G::MAX_ACTIONS,
+                "{here}: more than MAX_ACTIONS actions"
+            );
+            for (i, a) in legal.iter().enumerate() {
+                assert!(!legal[..i].contains(a), "{here}: action {a} listed twice");
+                let text = a.to_string();
+                assert_eq!(
+                    game.parse_action(&text).ok(),
+                    Some(*a),
+                    "{here}: notation `{text}`"
+                );
+                let mut s = *state;
+                game.apply_action(&mut s, *a)
+                    .unwrap_or_else(|e| panic!("{here}: listed action {a} refused: {e}"));
+                if !seen.contains(a) {
+                    seen.push(*a);
+                }
+            }
+            for a in seen.iter().filter(|a| !legal.contains(a)) {
+                let mut s = *state;
+                assert!(
+                    game.apply_action(&mut s, *a).is_err(),
+                    "{here}: unlisted action {a} accepted"
+                );
+                assert_eq!(&s, state, "{here}: refused action {a} changed the state");
+            }
+            let mut s = *state;
+            assert!(
+                game.apply_throw(&mut s, Throw::new(0)).is_err(),
+                "{here}: throw accepted at a decision"
+            );
+            assert_eq!(&s, state, "{here}: refused throw changed the state");
+            assert!(
+                game.ranking(state).is_none(),
+                "{here}: ranking before the end"
+            );
+        }
+        Node::Throw(seat) => {
+            assert!(
+                seat < game.seats(),
+                "{here}: throwing seat {seat} out of range"
+            );
+            assert!(legal.is_empty(), "{here}: actions listed at a throw");
+            let mut s = *state;
+            let impossible = Throw::new(game.sticks().count() + 1);
+            if impossible.marked() <= MAX_STICKS + 1 {
+                assert!(
+                    game.apply_throw(&mut s, impossible).is_err(),
+                    "{here}: impossible throw accepted"
+                );
+            }
+            for a in seen.iter() {
+                assert!(
+                    game.apply_action(&mut s, *a).is_err(),
+                    "{here}: action {a} accepted at a throw"
+                );
+            }
+            assert_eq!(&s, state, "{here}: refused input changed the state");
+            assert!(
+                game.ranking(state).is_none(),
+                "{here}: ranking before the end"
+            );
+        }
+        Node::End => {
+            assert!(legal.is_empty(), "{here}: actions listed after the end");
+            let ranking = game
+                .ranking(state)
+                .unwrap_or_else(|| panic!("{here}: ended without a ranking"));
+            assert_eq!(ranking.seats(), game.seats(), "{here}: ranking size");
+            let total: f64 = ranking.scores().iter().sum();
+            assert!(
+                (total - game.seats() as f64 / 2.0).abs() < 1e-9,
+                "{here}: scores sum to {total}, not half the seats"
+            );
+            let mut s = *state;
+            assert!(
+                game.apply_throw(&mut s, Throw::new(0)).is_err(),
+                "{here}: throw accepted after the end"
+            );
+            for a in seen.iter() {
+                assert!(
+                    game.apply_action(&mut s, *a).is_err(),
+                    "{here}: action accepted after the end"
+                );
+            }
+            assert_eq!(&s, state, "{here}: refused input changed an ended game");
+        }
+    }
+}
