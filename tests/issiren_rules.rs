@@ -50,7 +50,14 @@ fn bystanders() -> Vec<Piece> {
 fn seat0_table() -> Vec<String> {
     let cols = "abcdefghijkl".as_bytes();
     // (row number in notation, right to left?)
-    let runs = [(1, true), (2, false), (3, true), (4, false), (3, true), (2, false)];
+    let runs = [
+        (1, true),
+        (2, false),
+        (3, true),
+        (4, false),
+        (3, true),
+        (2, false),
+    ];
     let mut out = Vec::new();
     for (row, rtl) in runs {
         for k in 0..12 {
@@ -209,7 +216,10 @@ fn start_twelve_unmoved_pieces_on_each_home_row() {
             s.piece_at(sq(&format!("{c}1"))),
             Some((0, Piece::start(11 - col as u8)))
         );
-        assert_eq!(s.piece_at(sq(&format!("{c}4"))), Some((1, Piece::start(col as u8))));
+        assert_eq!(
+            s.piece_at(sq(&format!("{c}4"))),
+            Some((1, Piece::start(col as u8)))
+        );
         assert_eq!(s.piece_at(sq(&format!("{c}2"))), None);
         assert_eq!(s.piece_at(sq(&format!("{c}3"))), None);
     }
@@ -221,10 +231,22 @@ fn start_twelve_unmoved_pieces_on_each_home_row() {
 #[test]
 fn throws_value_and_extra_throw_follow_the_table() {
     // g: (steps, extra throw) from RULES.md.
-    let table = [(0u8, 4u8, true), (1, 5, true), (2, 2, false), (3, 3, false), (4, 1, true), (5, 5, false), (6, 6, true)];
+    let table = [
+        (0u8, 4u8, true),
+        (1, 5, true),
+        (2, 2, false),
+        (3, 3, false),
+        (4, 1, true),
+        (5, 5, false),
+        (6, 6, true),
+    ];
     let g = game();
     assert_eq!(g.sticks().count(), 6);
-    let probs: Vec<f64> = g.throw_outcomes().iter().map(|o| o.probability * 64.0).collect();
+    let probs: Vec<f64> = g
+        .throw_outcomes()
+        .iter()
+        .map(|o| o.probability * 64.0)
+        .collect();
     assert_eq!(probs, [1.0, 6.0, 15.0, 20.0, 15.0, 6.0, 1.0]);
     for (green, steps, extra) in table {
         // A lone moved P1 piece on a2 (position 12).
@@ -294,7 +316,12 @@ fn moves_only_four_green_sides_release_an_unmoved_piece() {
 fn moves_a_throw_of_four_also_moves_a_moved_piece_one_step() {
     let g = game();
     // P1: unmoved on a1 (11), moved on i2 (20).
-    let s = deciding(state(&[Piece::start(11), Piece::moved(20)], &bystanders()), 0, 4, 1);
+    let s = deciding(
+        state(&[Piece::start(11), Piece::moved(20)], &bystanders()),
+        0,
+        4,
+        1,
+    );
     assert_eq!(legal(&g, &s), ["a1", "i2"]);
     let mut after = s;
     g.apply_action(&mut after, mv("i2")).unwrap();
@@ -303,7 +330,12 @@ fn moves_a_throw_of_four_also_moves_a_moved_piece_one_step() {
     assert_eq!(after, expected);
     assert_eq!(after.piece_at(sq("j2")), Some((0, Piece::moved(21))));
     // Other throws: only the moved piece.
-    let s = deciding(state(&[Piece::start(11), Piece::moved(20)], &bystanders()), 0, 2, 1);
+    let s = deciding(
+        state(&[Piece::start(11), Piece::moved(20)], &bystanders()),
+        0,
+        2,
+        1,
+    );
     assert_eq!(legal(&g, &s), ["i2"]);
 }
 
@@ -451,7 +483,10 @@ fn end_the_game_ends_at_once_on_the_twelfth_capture() {
     g.legal_actions(&after, &mut list);
     assert!(list.is_empty());
     let mut end = after;
-    assert_eq!(g.apply_throw(&mut end, Throw::new(3)), Err(IllegalMove::GameOver));
+    assert_eq!(
+        g.apply_throw(&mut end, Throw::new(3)),
+        Err(IllegalMove::GameOver)
+    );
     assert_eq!(end, after);
     assert!(g.render(&after).contains("P1 wins"));
 
@@ -548,7 +583,12 @@ fn problems(g: &Issiren, s: &State) -> Vec<String> {
 #[test]
 fn validate_accepts_hand_built_positions() {
     let g = game();
-    let s = deciding(state(&moved(&[12, 71]), &[Piece::start(3), Piece::moved(40)]), 1, 5, 44);
+    let s = deciding(
+        state(&moved(&[12, 71]), &[Piece::start(3), Piece::moved(40)]),
+        1,
+        5,
+        44,
+    );
     assert_eq!(g.validate(&s), Ok(()));
 }
 
@@ -572,15 +612,25 @@ fn validate_rejects_two_pieces_of_one_seat_on_one_square() {
     let g = game();
     let s = state(&moved(&[14, 14, 20]), &bystanders());
     let p = problems(&g, &s);
-    assert_eq!(p, ["two pieces of P1 on square c2 (a square holds one piece)"]);
+    assert_eq!(
+        p,
+        ["two pieces of P1 on square c2 (a square holds one piece)"]
+    );
     // P2's position 20 is seat-0 position 56, d3.
     let s = state(&[Piece::moved(5)], &moved(&[20, 20, 20]));
     let p = problems(&g, &s);
-    assert_eq!(p, ["3 pieces of P2 on square d3 (a square holds one piece)"]);
+    assert_eq!(
+        p,
+        ["3 pieces of P2 on square d3 (a square holds one piece)"]
+    );
     // Positions 20 and 68 are both i2.
     let s = state(&moved(&[20, 68]), &bystanders());
     let p = problems(&g, &s);
-    assert!(p.iter().any(|m| m.contains("two pieces of P1 on square i2")), "{p:?}");
+    assert!(
+        p.iter()
+            .any(|m| m.contains("two pieces of P1 on square i2")),
+        "{p:?}"
+    );
 }
 
 #[test]
@@ -589,7 +639,10 @@ fn validate_rejects_two_pieces_of_different_seats_on_one_square() {
     // P1 position 14 and P2 position 50 are both c2.
     let s = state(&moved(&[14]), &moved(&[50]));
     let p = problems(&g, &s);
-    assert_eq!(p, ["a piece of P1 and a piece of P2 on square c2 (a square holds one piece)"]);
+    assert_eq!(
+        p,
+        ["a piece of P1 and a piece of P2 on square c2 (a square holds one piece)"]
+    );
 }
 
 #[test]
@@ -599,7 +652,8 @@ fn validate_rejects_a_position_off_the_circuit() {
     s.pieces[1][0].pos = 72;
     let p = problems(&g, &s);
     assert!(
-        p.iter().any(|m| m.contains("P2's piece 0 is at circuit position 72, off the 72-step circuit")),
+        p.iter()
+            .any(|m| m.contains("P2's piece 0 is at circuit position 72, off the 72-step circuit")),
         "{p:?}"
     );
     s.pieces[1][0].pos = 255;
@@ -612,8 +666,18 @@ fn validate_rejects_an_unmoved_piece_off_its_home_row_start() {
     let s = state(&[Piece::start(12)], &[Piece::start(47)]);
     let p = problems(&g, &s);
     assert_eq!(p.len(), 2, "{p:?}");
-    assert!(p[0].contains("P1's piece 0 is marked unmoved but stands at circuit position 12 (square a2)"), "{p:?}");
-    assert!(p[1].contains("P2's piece 0 is marked unmoved but stands at circuit position 47 (square a1)"), "{p:?}");
+    assert!(
+        p[0].contains(
+            "P1's piece 0 is marked unmoved but stands at circuit position 12 (square a2)"
+        ),
+        "{p:?}"
+    );
+    assert!(
+        p[1].contains(
+            "P2's piece 0 is marked unmoved but stands at circuit position 47 (square a1)"
+        ),
+        "{p:?}"
+    );
 }
 
 #[test]
@@ -687,7 +751,10 @@ fn json_states_round_trip_and_bad_ones_are_rejected() {
 
     let thirteen = format!(
         r#"{{"pieces": [[{}], []]}}"#,
-        (0..13).map(|p| format!(r#"{{"pos": {p}}}"#)).collect::<Vec<_>>().join(",")
+        (0..13)
+            .map(|p| format!(r#"{{"pos": {p}}}"#))
+            .collect::<Vec<_>>()
+            .join(",")
     );
     let err = stickdice::load_state(&g, &thirteen).unwrap_err();
     assert!(err.contains("P1 has 13 pieces"), "{err}");
@@ -696,7 +763,13 @@ fn json_states_round_trip_and_bad_ones_are_rejected() {
     let err = stickdice::load_state(&g, dup).unwrap_err();
     assert!(err.contains("square c2"), "{err}");
 
-    for junk in ["", "{}", r#"{"pieces": 3}"#, r#"{"pieces": [[{"pos": 300}], []]}"#, r#"{"pieces": [[], []], "colour": 1}"#] {
+    for junk in [
+        "",
+        "{}",
+        r#"{"pieces": 3}"#,
+        r#"{"pieces": [[{"pos": 300}], []]}"#,
+        r#"{"pieces": [[], []], "colour": 1}"#,
+    ] {
         assert!(stickdice::load_state(&g, junk).is_err(), "{junk}");
     }
 
@@ -731,7 +804,10 @@ fn notation_round_trips_and_rejects_junk() {
     for bad in ["", "a", "a0", "a5", "m1", "1a", "a10", "pas", "c1 d1", "é1"] {
         let err = g.parse_action(bad).unwrap_err();
         assert_eq!(err.text, bad);
-        assert!(err.expected.contains("a1 to l4") && err.expected.contains("pass"), "{err}");
+        assert!(
+            err.expected.contains("a1 to l4") && err.expected.contains("pass"),
+            "{err}"
+        );
     }
 }
 
@@ -744,18 +820,35 @@ fn render_draws_the_board_with_home_rows_and_status() {
     let text = g.render(&s);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0].trim(), "a  b  c  d  e  f  g  h  i  j  k  l");
-    assert!(lines[1].starts_with("  4 > 2* 2*") && lines[1].contains("P2's home row"), "{text}");
+    assert!(
+        lines[1].starts_with("  4 > 2* 2*") && lines[1].contains("P2's home row"),
+        "{text}"
+    );
     assert!(lines[2].starts_with("  3 < .  ."), "{text}");
-    assert!(lines[4].starts_with("  1 < 1* 1*") && lines[4].contains("P1's home row"), "{text}");
+    assert!(
+        lines[4].starts_with("  1 < 1* 1*") && lines[4].contains("P1's home row"),
+        "{text}"
+    );
     assert!(text.contains("P1 to throw"), "{text}");
 
     // A moved piece, one on the way back, and the pending throw.
-    let s = deciding(state(&[Piece::start(11), Piece::moved(13), Piece::moved(60)], &moved(&[30])), 0, 4, 3);
+    let s = deciding(
+        state(
+            &[Piece::start(11), Piece::moved(13), Piece::moved(60)],
+            &moved(&[30]),
+        ),
+        0,
+        4,
+        3,
+    );
     let text = g.render(&s);
     let row2 = text.lines().nth(3).unwrap();
     // a2 = P1 on the way back (60), b2 = P1 outward (13); g2 = P2 (30, outward).
     assert!(row2.starts_with("  2 > 1' 1  .  .  .  .  2  "), "{text}");
-    assert!(text.contains("P1 to move: threw 4 green sides up: move 1"), "{text}");
+    assert!(
+        text.contains("P1 to move: threw 4 green sides up: move 1"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -771,8 +864,14 @@ fn describe_throw_in_the_games_words() {
         "4 green sides up: move 1 (the only throw that frees an unmoved piece), throw again"
     );
     let s = state(&moved(&[12]), &bystanders());
-    assert_eq!(g.describe_throw(&s, Throw::new(3)), "3 green sides up: move 3");
-    assert_eq!(g.describe_throw(&s, Throw::new(6)), "6 green sides up: move 6, throw again");
+    assert_eq!(
+        g.describe_throw(&s, Throw::new(3)),
+        "3 green sides up: move 3"
+    );
+    assert_eq!(
+        g.describe_throw(&s, Throw::new(6)),
+        "6 green sides up: move 6, throw again"
+    );
 }
 
 // ---- random play ----------------------------------------------------------------------
@@ -827,6 +926,14 @@ fn random_playouts_stay_valid_and_rank_consistently() {
     assert!(wins[0] > 0 && wins[1] > 0, "wins {wins:?}, draws {draws}");
 }
 
+/// This thread's time on a CPU so far, in seconds (Linux), if known: on a shared machine
+/// it measures the work done, where wall time also counts waiting for a core.
+fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e9)
+}
+
 /// Speed measurement (not an assertion): `cargo test --release --test issiren_rules --
 /// --ignored --nocapture speed`.
 #[test]
@@ -836,6 +943,7 @@ fn speed_random_playouts() {
     let g = game();
     let mut rng = stickdice::Rng::seed_from_u64(1);
     let games = 200_000;
+    let cpu_start = thread_cpu_seconds();
     let start = std::time::Instant::now();
     let mut throws = 0u64;
     let mut decided = 0u64;
@@ -845,11 +953,33 @@ fn speed_random_playouts() {
         throws += s.throws as u64;
         decided += (r.places()[0] != r.places()[1]) as u64;
     }
-    let secs = start.elapsed().as_secs_f64();
+    let wall = start.elapsed().as_secs_f64();
     println!(
-        "{games} playouts, {throws} throws ({:.0} per game), {decided} decided, {:.2}s: {:.1} M throws/s",
-        throws as f64 / games as f64,
-        secs,
-        throws as f64 / secs / 1e6
+        "{games} playouts, {throws} throws ({:.0} per game), {decided} decided by capture",
+        throws as f64 / games as f64
     );
+    println!(
+        "wall {wall:.2}s: {:.1} M throws/s",
+        throws as f64 / wall / 1e6
+    );
+    if let (Some(a), Some(b)) = (cpu_start, thread_cpu_seconds()) {
+        println!(
+            "cpu  {:.2}s: {:.1} M throws/s",
+            b - a,
+            throws as f64 / (b - a) / 1e6
+        );
+    }
+}
+
+// ---- the generic conformance suite ----------------------------------------------------
+
+#[test]
+fn conformance_on_every_configuration() {
+    let configurations = stickdice::testing::configurations::<Issiren>();
+    // Two players only; the cap at its default and at a small value.
+    assert_eq!(configurations.len(), 2);
+    for (i, game) in configurations.iter().enumerate() {
+        assert_eq!(game.seats(), 2);
+        stickdice::testing::conformance(game, 10, 77 + i as u64);
+    }
 }

@@ -394,9 +394,8 @@ impl State {
     /// pieces into square order, blanks the unused entries and recomputes the bitboards.
     /// A count above 12 is left for [`Game::validate`] to report.
     pub fn normalize(&mut self) {
-        for seat in 0..2 {
+        for (seat, table) in SQUARE_OF.iter().enumerate() {
             let n = (self.count[seat] as usize).min(PIECES);
-            let table = &SQUARE_OF[seat];
             let list = &mut self.pieces[seat];
             list[..n].sort_unstable_by_key(|p| (table[p.pos as usize], p.pos, p.unmoved));
             for p in &mut list[n..] {
@@ -629,7 +628,9 @@ impl Game for Issiren {
 
     #[inline]
     fn apply_action_unchecked(&self, s: &mut State, action: Action) {
-        let Some(throw) = s.pending.take() else { return };
+        let Some(throw) = s.pending.take() else {
+            return;
+        };
         let seat = (s.turn & 1) as usize;
         let g = (throw.marked() & 7) as usize;
         if let Action::Move(from) = action {
@@ -729,14 +730,21 @@ impl Game for Issiren {
             }
             for (idx, &k) in on_square.iter().enumerate() {
                 if k > 1 {
-                    let number = if k == 2 { "two".to_string() } else { k.to_string() };
+                    let number = if k == 2 {
+                        "two".to_string()
+                    } else {
+                        k.to_string()
+                    };
                     problems.push(format!(
                         "{number} pieces of {who} on square {} (a square holds one piece)",
                         Square(idx as u8)
                     ));
                 }
             }
-            if let Some(p) = s.pieces[seat][n..].iter().position(|p| *p != Piece::default()) {
+            if let Some(p) = s.pieces[seat][n..]
+                .iter()
+                .position(|p| *p != Piece::default())
+            {
                 problems.push(format!(
                     "{who}'s piece entry {} is not blank, though {who} has only {n} pieces",
                     n + p
