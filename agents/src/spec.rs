@@ -11,6 +11,7 @@ use core::str::FromStr;
 use stickdice::Agent;
 
 use crate::eval::Evaluate;
+use crate::solve::Exact;
 
 /// One parameter an agent takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -324,14 +325,14 @@ pub fn info(name: &str) -> Option<&'static AgentInfo> {
     AGENTS.iter().find(|a| a.name == name)
 }
 
-static AGENTS: &[AgentInfo] = &[crate::random::INFO];
+static AGENTS: &[AgentInfo] = &[crate::random::INFO, crate::perfect::INFO];
 
 /// Builds the agent a spec names, for `game`, with its random number generator seeded
 /// from `seed`.
 ///
 /// # Errors
 /// A [`SpecError`] naming what is wrong and what is accepted.
-pub fn build<G: Evaluate>(
+pub fn build<G: Evaluate + Exact>(
     spec: &AgentSpec,
     game: &G,
     seed: u64,
@@ -342,6 +343,9 @@ pub fn build<G: Evaluate>(
         "random" => Ok(Box::new(crate::random::RandomAgent::from_params(
             &params, seed,
         )?)),
+        "perfect" => Ok(Box::new(crate::perfect::PerfectAgent::from_params(
+            &params, game,
+        )?)),
         other => unreachable!("agent {other} is listed but not built"),
     }
 }
@@ -350,7 +354,7 @@ pub fn build<G: Evaluate>(
 ///
 /// # Errors
 /// As [`AgentSpec::from_str`] and [`build`].
-pub fn build_str<G: Evaluate>(
+pub fn build_str<G: Evaluate + Exact>(
     text: &str,
     game: &G,
     seed: u64,
