@@ -323,7 +323,12 @@ const fn cost_row(cairo_always_three: bool, kind: Kind, djinn: bool) -> CostRow 
 }
 
 const fn cost_rows(cairo_always_three: bool) -> [[CostRow; 2]; 4] {
-    let kinds = [Kind::Plain, Kind::RegularSig, Kind::GreatSig, Kind::Leftover];
+    let kinds = [
+        Kind::Plain,
+        Kind::RegularSig,
+        Kind::GreatSig,
+        Kind::Leftover,
+    ];
     let mut out = [[[0; TRACK_LEN]; 2]; 4];
     let mut k = 0;
     while k < 4 {
@@ -400,7 +405,8 @@ impl SigElOued {
         } else {
             return Walk::Done;
         };
-        let row = &COSTS[self.cairo_always_three as usize][kind as usize][(piece == DJINN) as usize];
+        let row =
+            &COSTS[self.cairo_always_three as usize][kind as usize][(piece == DJINN) as usize];
         let from = pcs[piece];
         let mut pos = from as usize;
         let mut rest = budget;
@@ -568,8 +574,7 @@ impl Game for SigElOued {
     fn node(&self, s: &State) -> Node {
         if let Pending::Leftover { .. } = s.pending {
             Node::Decide(s.turn as usize)
-        } else if s.finished as usize + 1 >= self.seats as usize || s.throws >= self.max_throws
-        {
+        } else if s.finished as usize + 1 >= self.seats as usize || s.throws >= self.max_throws {
             Node::End
         } else {
             Node::Throw(s.turn as usize)
@@ -650,8 +655,7 @@ impl Game for SigElOued {
             return;
         }
         s.pending = Pending::FirstThrow;
-        if action == Action::Decline || self.walk(s, seat, rest, Kind::Leftover) != Walk::Choice
-        {
+        if action == Action::Decline || self.walk(s, seat, rest, Kind::Leftover) != Walk::Choice {
             self.end_turn(s);
         }
     }
@@ -844,49 +848,43 @@ impl Game for SigElOued {
 
     fn render(&self, s: &State) -> String {
         let n = self.seats as usize;
-        // Cell texts: a label line and a pieces line, by (row, col).
-        let mut label: [[String; 5]; 11] = Default::default();
-        let mut body: [[String; 5]; 11] = Default::default();
+        // Each square's cell: its label, then its pieces, three seats to a line.
+        let mut cells: [[Vec<String>; 5]; 11] = Default::default();
         for idx in 0..=MECCA {
             let (r, c) = square_cell(idx).unwrap_or((0, 0));
             let star = if is_sig_square(idx) { "*" } else { "" };
-            label[r as usize][c as usize] = match square_name(idx) {
+            let mut lines = vec![match square_name(idx) {
                 Some(name) => format!("{idx}{star} {name}"),
                 None => format!("{idx}{star}"),
-            };
-            let mut text = String::new();
-            for seat in 0..n {
-                let here: String = (0..PIECES)
-                    .filter(|&i| s.pieces[seat][i] == idx)
-                    .map(|i| PIECE_LETTERS[i])
-                    .collect();
-                if !here.is_empty() {
-                    if !text.is_empty() {
-                        text.push(' ');
-                    }
-                    let _ = write!(text, "{}{here}", seat + 1);
-                }
-            }
-            body[r as usize][c as usize] = text;
+            }];
+            let groups: Vec<String> = (0..n)
+                .filter_map(|seat| {
+                    let here: String = (0..PIECES)
+                        .filter(|&i| s.pieces[seat][i] == idx)
+                        .map(|i| PIECE_LETTERS[i])
+                        .collect();
+                    (!here.is_empty()).then(|| format!("{}{here}", seat + 1))
+                })
+                .collect();
+            lines.extend(groups.chunks(3).map(|g| g.join(" ")));
+            cells[r as usize][c as usize] = lines;
         }
         let present = |r: usize, c: usize| r <= 4 || (r <= 10 && c == 4);
-        let mut width = [0usize; 5];
-        for r in 0..11 {
-            for c in 0..5 {
-                if present(r, c) {
-                    width[c] = width[c]
-                        .max(label[r][c].chars().count())
-                        .max(body[r][c].chars().count());
-                }
-            }
-        }
+        let width = cells
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|l| l.chars().count())
+            .max()
+            .unwrap_or(0);
+        // The border line between row `r` and row `r - 1` (rows outside 0..=10 are empty).
         let border = |out: &mut String, r: usize| {
-            let on = |c: usize| present(r, c) || (r > 0 && present(r - 1, c));
+            let on = |c: usize| present(r, c) || (r >= 1 && present(r - 1, c));
             for c in 0..5 {
                 let corner = on(c) || (c > 0 && on(c - 1));
                 out.push(if corner { '+' } else { ' ' });
                 let fill = if on(c) { '-' } else { ' ' };
-                out.extend(core::iter::repeat_n(fill, width[c] + 2));
+                out.extend(core::iter::repeat_n(fill, width + 2));
             }
             out.push(if on(4) { '+' } else { ' ' });
             while out.ends_with(' ') {
@@ -894,36 +892,30 @@ impl Game for SigElOued {
             }
             out.push('\n');
         };
-        let line = |out: &mut String, r: usize, cells: &[[String; 5]; 11]| {
-            for c in 0..5 {
-                let bar = present(r, c) || (c > 0 && present(r, c - 1));
-                out.push(if bar { '|' } else { ' ' });
-                let text = if present(r, c) { cells[r][c].as_str() } else { "" };
-                let _ = write!(out, " {text:<w$} ", w = width[c]);
-            }
-            out.push(if present(r, 4) { '|' } else { ' ' });
-            while out.ends_with(' ') {
-                out.pop();
-            }
-            out.push('\n');
-        };
         let mut out = String::new();
-        // Top border of the tower: drawn as the border "above" row 10.
-        {
-            let on = |c: usize| c == 4;
-            for c in 0..5 {
-                out.push(if on(c) || (c > 0 && on(c - 1)) { '+' } else { ' ' });
-                let fill = if on(c) { '-' } else { ' ' };
-                out.extend(core::iter::repeat_n(fill, width[c] + 2));
-            }
-            out.push('+');
-            out.push('\n');
-        }
         for r in (0..11).rev() {
-            line(&mut out, r, &label);
-            line(&mut out, r, &body);
-            border(&mut out, r);
+            border(&mut out, r + 1);
+            let height = (0..5)
+                .filter(|&c| present(r, c))
+                .map(|c| cells[r][c].len())
+                .max()
+                .unwrap_or(1)
+                .max(2);
+            for l in 0..height {
+                for c in 0..5 {
+                    let bar = present(r, c) || (c > 0 && present(r, c - 1));
+                    out.push(if bar { '|' } else { ' ' });
+                    let text = match cells[r][c].get(l) {
+                        Some(t) if present(r, c) => t.as_str(),
+                        _ => "",
+                    };
+                    let _ = write!(out, " {text:<width$} ");
+                }
+                out.push('|');
+                out.push('\n');
+            }
         }
+        border(&mut out, 0);
         out.push_str(
             "* sig square: a step into or out of it needs a sig. Pieces: seat number, then F father, D djinn, M mother.\n",
         );
@@ -954,7 +946,11 @@ impl Game for SigElOued {
 
         // Whose turn, and what is pending.
         let p = s.turn as usize + 1;
-        let _ = write!(out, "Throw {} of at most {}. ", s.throws, self.max_throws);
+        let _ = write!(
+            out,
+            "Throws made: {} of at most {}. ",
+            s.throws, self.max_throws
+        );
         if self.game_over(s) {
             let r = self.ranking(s).map(|r| r.to_string()).unwrap_or_default();
             if s.throws >= self.max_throws && (s.finished as usize + 1) < n {
