@@ -1142,7 +1142,7 @@ fn conformance_suite_passes_for_every_configuration() {
 #[ignore]
 fn throughput_of_random_playouts() {
     let mut rng = stickdice::Rng::seed_from_u64(1);
-    for seats in [2usize, 4] {
+    for seats in [2usize, 4, 8] {
         let g = game(seats);
         let start = std::time::Instant::now();
         let mut total = 0u64;
@@ -1168,14 +1168,11 @@ fn unused_constants_are_consistent() {
 }
 
 #[test]
-fn zz_show_render() {
-    let g = game(3);
-    let mut s = position(&[[M, 13, 0], [5, 0, 0], [M, 26, 0]]);
-    s.throws = 3;
-    println!("{}", g.render(&s));
-    let mut s = position(&[[24, 0, 0], [0, 0, 0]]);
-    let g = game(2);
-    throws(&g, &mut s, &[6, 3]);
-    println!("{}", g.render(&s));
-    println!("{}", g.render(&g.initial_state()));
+fn render_wraps_a_crowded_start_three_seats_to_a_line() {
+    let g = game(8);
+    let text = g.render(&g.initial_state());
+    assert!(text.contains("| 1FDM 2FDM 3FDM |"), "{text}");
+    assert!(text.contains("| 4FDM 5FDM 6FDM |"), "{text}");
+    assert!(text.contains("| 7FDM 8FDM "), "{text}");
+    assert!(text.contains("P8: father on the start"), "{text}");
 }

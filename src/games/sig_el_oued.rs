@@ -308,9 +308,8 @@ const fn cost_row(cairo_always_three: bool, kind: Kind, djinn: bool) -> CostRow 
             } else {
                 2
             }
-        } else if matches!(kind, Kind::Plain) {
-            BLOCKED
-        } else if pos == START && matches!(kind, Kind::GreatSig) {
+        } else if matches!(kind, Kind::Plain) || (pos == START && matches!(kind, Kind::GreatSig)) {
+            // A plain budget pays no sig step; a sig of six or twelve cannot leave the start.
             BLOCKED
         } else if next == CAIRO && (great || cairo_always_three) {
             6
@@ -902,10 +901,10 @@ impl Game for SigElOued {
                 .unwrap_or(1)
                 .max(2);
             for l in 0..height {
-                for c in 0..5 {
+                for (c, cell) in cells[r].iter().enumerate() {
                     let bar = present(r, c) || (c > 0 && present(r, c - 1));
                     out.push(if bar { '|' } else { ' ' });
-                    let text = match cells[r][c].get(l) {
+                    let text = match cell.get(l) {
                         Some(t) if present(r, c) => t.as_str(),
                         _ => "",
                     };
