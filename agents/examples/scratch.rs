@@ -3,7 +3,7 @@ use stickdice_agents::solve;
 fn main() {
     let what = std::env::args().nth(1).unwrap_or_default();
     if what == "tb" {
-        let (tb, st) = solve::tablebase::Tablebase::build_with_progress(|l, s, r| eprintln!("layer {l} sweep {s} residual {r:e}"));
+        let t0 = std::time::Instant::now(); let (tb, st) = solve::tablebase::Tablebase::build_with_progress(|l, s, r| eprintln!("{:?} layer {l} sweep {s} residual {r:e}", t0.elapsed()));
         println!("{st:?} bytes {}", tb.bytes());
         return;
     }
