@@ -11,9 +11,11 @@
 //! A position that is not reachable from the game's initial state (one loaded from a file,
 //! say) is solved on its own the first time it is met.
 
+use std::any::Any;
 use std::sync::Arc;
 
-use stickdice::{decision_actions, ActionList, Agent, AgentError};
+use stickdice::{decision_actions, ActionList, Agent, AgentError, Game};
+use stickdice::{Issiren, SigElOued, SigWaDuqqan};
 
 use crate::solve::{self, Exact, Solution};
 use crate::spec::{AgentInfo, Params, SpecError};
@@ -96,4 +98,33 @@ impl<G: Exact> Agent<G> for PerfectAgent<G> {
         self.local = Some(local);
         Ok(a)
     }
+}
+
+/// Builds the perfect agent for any game type: the game is matched at run time against the
+/// games the solver knows ([`Exact`]), so [`crate::spec::build`] needs no extra bound.
+///
+/// # Errors
+/// [`SpecError::Unsupported`] when the game or seat count cannot be solved.
+pub fn build<G: Game>(params: &Params<'_>, game: &G) -> Result<Box<dyn Agent<G>>, SpecError> {
+    fn as_game<E: Exact, G: Game>(
+        params: &Params<'_>,
+        game: &G,
+    ) -> Option<Result<Box<dyn Agent<G>>, SpecError>> {
+        let exact = (game as &dyn Any).downcast_ref::<E>()?;
+        Some(PerfectAgent::from_params(params, exact).map(|agent| {
+            let boxed: Box<dyn Agent<E>> = Box::new(agent);
+            *(Box::new(boxed) as Box<dyn Any>)
+                .downcast::<Box<dyn Agent<G>>>()
+                .expect("E and G are the same type")
+        }))
+    }
+    as_game::<SigWaDuqqan, G>(params, game)
+        .or_else(|| as_game::<SigElOued, G>(params, game))
+        .or_else(|| as_game::<Issiren, G>(params, game))
+        .unwrap_or_else(|| {
+            Err(SpecError::Unsupported {
+                agent: INFO.name,
+                why: format!("the exact solver does not know the game {}", G::NAME),
+            })
+        })
 }

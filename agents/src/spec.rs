@@ -11,7 +11,6 @@ use core::str::FromStr;
 use stickdice::Agent;
 
 use crate::eval::Evaluate;
-use crate::solve::Exact;
 
 /// One parameter an agent takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -332,7 +331,7 @@ static AGENTS: &[AgentInfo] = &[crate::random::INFO, crate::perfect::INFO];
 ///
 /// # Errors
 /// A [`SpecError`] naming what is wrong and what is accepted.
-pub fn build<G: Evaluate + Exact>(
+pub fn build<G: Evaluate>(
     spec: &AgentSpec,
     game: &G,
     seed: u64,
@@ -343,9 +342,7 @@ pub fn build<G: Evaluate + Exact>(
         "random" => Ok(Box::new(crate::random::RandomAgent::from_params(
             &params, seed,
         )?)),
-        "perfect" => Ok(Box::new(crate::perfect::PerfectAgent::from_params(
-            &params, game,
-        )?)),
+        "perfect" => crate::perfect::build(&params, game),
         other => unreachable!("agent {other} is listed but not built"),
     }
 }
@@ -354,7 +351,7 @@ pub fn build<G: Evaluate + Exact>(
 ///
 /// # Errors
 /// As [`AgentSpec::from_str`] and [`build`].
-pub fn build_str<G: Evaluate + Exact>(
+pub fn build_str<G: Evaluate>(
     text: &str,
     game: &G,
     seed: u64,

@@ -826,6 +826,28 @@ impl<G: Exact> ExactValues<G> for Solution<G> {
     }
 }
 
+/// The exact values named by a searching agent's `tablebase` parameter, for any game type
+/// (matched at run time against the games in [`games`]; only Issiren has a tablebase).
+///
+/// # Errors
+/// A message when the game has no tablebase or the source cannot be loaded.
+pub fn exact_values_for<G: Game>(source: &str) -> Result<Arc<dyn ExactValues<G>>, String> {
+    fn as_game<E: Exact, G: Game>(source: &str) -> Option<Result<Arc<dyn ExactValues<G>>, String>> {
+        if core::any::TypeId::of::<E>() != core::any::TypeId::of::<G>() {
+            return None;
+        }
+        Some(E::exact_values(source).map(|values| {
+            *(Box::new(values) as Box<dyn std::any::Any>)
+                .downcast::<Arc<dyn ExactValues<G>>>()
+                .expect("E and G are the same type")
+        }))
+    }
+    as_game::<stickdice::Issiren, G>(source)
+        .or_else(|| as_game::<stickdice::SigWaDuqqan, G>(source))
+        .or_else(|| as_game::<stickdice::SigElOued, G>(source))
+        .unwrap_or_else(|| Err(format!("{} has no endgame tablebase", G::NAME)))
+}
+
 /// A solution shared between agents and threads.
 pub type SharedSolution<G> = Arc<Solution<G>>;
 
