@@ -75,7 +75,8 @@ use stickdice::{
 
 use crate::eval::Evaluate;
 use crate::mcts::{
-    bad, check_budget, playout_fn, ActionStats, Analysis, Budget, Playout, PlayoutFn,
+    bad, check_budget, playout_fn, random_playout, ActionStats, Analysis, Budget, Playout,
+    PlayoutFn,
 };
 use crate::spec::{AgentInfo, ParamInfo, Params, SpecError};
 
@@ -239,8 +240,50 @@ impl<G: Evaluate> IsmctsAgent<G> {
     /// [`SpecError::BadValue`] if the configuration is out of range (see
     /// [`IsmctsConfig::check`]).
     pub fn new(config: IsmctsConfig, seed: u64) -> Result<Self, SpecError> {
-        config.check()?;
         let (playout, epsilon) = playout_fn::<G>(config.playout);
+        Self::build(config, seed, playout, epsilon)
+    }
+
+    /// From a checked spec.
+    ///
+    /// # Errors
+    /// [`SpecError::BadValue`] for a value out of range.
+    pub fn from_params(params: &Params<'_>, seed: u64) -> Result<Self, SpecError> {
+        Self::new(IsmctsConfig::from_params(params)?, seed)
+    }
+}
+
+impl<G: Game> IsmctsAgent<G> {
+    /// An agent with random playouts for any game, also one without an [`Evaluate`]
+    /// implementation.
+    ///
+    /// # Errors
+    /// [`SpecError::BadValue`] if the configuration is out of range;
+    /// [`SpecError::Unsupported`] if it asks for greedy playouts (they need [`Evaluate`]:
+    /// use [`IsmctsAgent::new`]).
+    pub fn with_random_playouts(config: IsmctsConfig, seed: u64) -> Result<Self, SpecError>
+    where
+        G: Game,
+    {
+        if config.playout != Playout::Random {
+            return Err(SpecError::Unsupported {
+                agent: "ismcts",
+                why: format!(
+                    "greedy playouts need an evaluation of {}; use random playouts",
+                    G::TITLE
+                ),
+            });
+        }
+        Self::build(config, seed, random_playout::<G>, 0.0)
+    }
+
+    fn build(
+        config: IsmctsConfig,
+        seed: u64,
+        playout: PlayoutFn<G>,
+        epsilon: f64,
+    ) -> Result<Self, SpecError> {
+        config.check()?;
         Ok(IsmctsAgent {
             config,
             rng: stickdice::Rng::seed_from_u64(seed),
@@ -257,16 +300,6 @@ impl<G: Evaluate> IsmctsAgent<G> {
         })
     }
 
-    /// From a checked spec.
-    ///
-    /// # Errors
-    /// [`SpecError::BadValue`] for a value out of range.
-    pub fn from_params(params: &Params<'_>, seed: u64) -> Result<Self, SpecError> {
-        Self::new(IsmctsConfig::from_params(params)?, seed)
-    }
-}
-
-impl<G: Game> IsmctsAgent<G> {
     /// The configuration.
     pub fn config(&self) -> &IsmctsConfig {
         &self.config

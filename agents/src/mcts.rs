@@ -34,7 +34,8 @@
 //!
 //! # Reproducibility
 //!
-//! The agent owns one [`stickdice::Rng`] per tree, tree `i` seeded from `(seed, i)`. With
+//! The agent owns one [`stickdice::Rng`] per tree, tree `i` seeded with
+//! [`stickdice::seed::derive`]`(seed, &[i])`. With
 //! an `iterations` budget the choices depend only on the seed, the thread count and the
 //! games played — never on timing or thread scheduling: trees never share state, and the
 //! merge adds their root statistics in tree order. A `millis` budget is the documented
@@ -212,7 +213,7 @@ pub(crate) fn playout_fn<G: Evaluate>(playout: Playout) -> (PlayoutFn<G>, f64) {
     }
 }
 
-fn random_playout<G: Game>(
+pub(crate) fn random_playout<G: Game>(
     game: &G,
     state: &mut G::State,
     rng: &mut stickdice::Rng,
@@ -764,14 +765,6 @@ impl<G: Game> fmt::Debug for MctsAgent<G> {
     }
 }
 
-/// The seed of tree `index` for an agent seeded with `seed` (SplitMix64 of both).
-fn tree_seed(seed: u64, index: usize) -> u64 {
-    let mut z = seed ^ (index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 impl<G: Evaluate> MctsAgent<G> {
     /// An agent with `config`, its trees seeded from `seed`.
     ///
@@ -779,17 +772,8 @@ impl<G: Evaluate> MctsAgent<G> {
     /// [`SpecError::BadValue`] if the configuration is out of range (see
     /// [`MctsConfig::check`]).
     pub fn new(config: MctsConfig, seed: u64) -> Result<Self, SpecError> {
-        config.check()?;
         let (playout, epsilon) = playout_fn::<G>(config.playout);
-        Ok(MctsAgent {
-            config,
-            trees: (0..config.threads)
-                .map(|i| Tree::new(tree_seed(seed, i)))
-                .collect(),
-            playout,
-            epsilon,
-            analysis: Analysis::empty(),
-        })
+        Self::build(config, seed, playout, epsilon)
     }
 
     /// From a checked spec.
@@ -802,6 +786,47 @@ impl<G: Evaluate> MctsAgent<G> {
 }
 
 impl<G: Game> MctsAgent<G> {
+    /// An agent with random playouts for any game, also one without an [`Evaluate`]
+    /// implementation.
+    ///
+    /// # Errors
+    /// [`SpecError::BadValue`] if the configuration is out of range;
+    /// [`SpecError::Unsupported`] if it asks for greedy playouts (they need [`Evaluate`]:
+    /// use [`MctsAgent::new`]).
+    pub fn with_random_playouts(config: MctsConfig, seed: u64) -> Result<Self, SpecError>
+    where
+        G: Game,
+    {
+        if config.playout != Playout::Random {
+            return Err(SpecError::Unsupported {
+                agent: "mcts",
+                why: format!(
+                    "greedy playouts need an evaluation of {}; use random playouts",
+                    G::TITLE
+                ),
+            });
+        }
+        Self::build(config, seed, random_playout::<G>, 0.0)
+    }
+
+    fn build(
+        config: MctsConfig,
+        seed: u64,
+        playout: PlayoutFn<G>,
+        epsilon: f64,
+    ) -> Result<Self, SpecError> {
+        config.check()?;
+        Ok(MctsAgent {
+            config,
+            trees: (0..config.threads)
+                .map(|i| Tree::new(stickdice::seed::derive(seed, &[i as u64])))
+                .collect(),
+            playout,
+            epsilon,
+            analysis: Analysis::empty(),
+        })
+    }
+
     /// The configuration.
     pub fn config(&self) -> &MctsConfig {
         &self.config
@@ -1090,6 +1115,27 @@ mod tests {
         ] {
             assert!(MctsAgent::<Race>::new(bad, 1).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn random_playouts_need_no_evaluation_but_greedy_ones_do() {
+        let game = Race::new(2, 60);
+        let s = decision_positions(&game, 1, 1)[0];
+        let mut a = MctsAgent::<Race>::with_random_playouts(iterations(50), 3).unwrap();
+        game.check_action(&s, a.choose(&game, &s).unwrap()).unwrap();
+        // Same seed, same search as through `new`.
+        let mut b = mcts(iterations(50), 3);
+        b.choose(&game, &s).unwrap();
+        assert_eq!(a.last_analysis(), b.last_analysis());
+        let greedy = MctsConfig {
+            playout: Playout::Greedy { epsilon: 0.1 },
+            ..iterations(50)
+        };
+        let e = MctsAgent::<Race>::with_random_playouts(greedy, 3).unwrap_err();
+        assert!(
+            matches!(e, SpecError::Unsupported { agent: "mcts", .. }),
+            "{e}"
+        );
     }
 
     #[test]
