@@ -14,7 +14,7 @@
 //! * at a **throw** (chance) node the throw is sampled with its exact probability (one
 //!   uniformly random bit per stick) and the walk follows the child for that throw; all
 //!   throws are children, so the tree's statistics average over the dice correctly;
-//! * at the **end** the reward vector is [`Game::scores`](stickdice::Game::scores).
+//! * at the **end** the reward vector is [`Game::scores`].
 //!
 //! A new node's first visit is scored by a playout from it. After the budget, the action
 //! chosen is the root child with the **most visits** (ties: the higher mean, then the order
@@ -338,7 +338,7 @@ pub struct ActionStats<A> {
 }
 
 /// What a search found at the root: every legal action, in the order of
-/// [`Game::legal_actions`](stickdice::Game::legal_actions), with its visits and mean value.
+/// [`Game::legal_actions`], with its visits and mean value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis<A> {
     /// The seat deciding at the root.
