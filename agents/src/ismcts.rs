@@ -51,18 +51,22 @@
 //! # Example
 //!
 //! ```
-//! use stickdice::{Agent, Game, Issiren};
+//! use stickdice::{Agent, Game, Issiren, Throw};
 //! use stickdice_agents::ismcts::{IsmctsAgent, IsmctsConfig};
 //!
 //! let game = Issiren::with_seats(2).unwrap();
 //! let mut state = game.initial_state();
-//! game.apply_throw(&mut state, stickdice::Throw::new(4)).unwrap();
+//! let mut legal = stickdice::ActionList::new();
+//! game.apply_throw(&mut state, Throw::new(4)).unwrap(); // one legal action
+//! game.legal_actions(&state, &mut legal);
+//! game.apply_action(&mut state, legal[0]).unwrap();
+//! game.apply_throw(&mut state, Throw::new(4)).unwrap(); // a real choice
 //! let config = IsmctsConfig { iterations: Some(300), ..IsmctsConfig::default() };
-//! let mut agent = IsmctsAgent::new(config, 11).unwrap();
+//! let mut agent = IsmctsAgent::with_random_playouts(config, 11).unwrap();
 //! let action = agent.choose(&game, &state).unwrap();
 //! game.check_action(&state, action).unwrap();
-//! let mut agent = stickdice_agents::build_str("ismcts:iterations=300", &game, 11).unwrap();
-//! game.check_action(&state, agent.choose(&game, &state).unwrap()).unwrap();
+//! let analysis = agent.last_analysis();
+//! assert_eq!(analysis.actions.iter().map(|a| a.visits).sum::<u64>(), 300);
 //! ```
 
 use core::fmt;

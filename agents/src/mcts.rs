@@ -62,22 +62,37 @@
 //! # Example
 //!
 //! ```
-//! use stickdice::{Agent, Game, Issiren, Node};
+//! use stickdice::{Agent, Game, Issiren, Throw};
 //! use stickdice_agents::mcts::{MctsAgent, MctsConfig};
+//! use stickdice_agents::AgentSpec;
 //!
 //! let game = Issiren::with_seats(2).unwrap();
 //! let mut state = game.initial_state();
-//! game.apply_throw(&mut state, stickdice::Throw::new(4)).unwrap(); // a sig: pieces can move
-//! let config = MctsConfig { iterations: Some(300), ..MctsConfig::default() };
-//! let mut agent = MctsAgent::new(config, 7).unwrap();
-//! let analysis = agent.analyze(&game, &state).unwrap();
-//! assert_eq!(analysis.iterations, 300);
-//! let best = analysis.best().unwrap().action;
-//! game.check_action(&state, best).unwrap();
-//! // Or through the registry:
-//! let mut agent = stickdice_agents::build_str("mcts:iterations=300,c=1.4", &game, 7).unwrap();
+//! // Four green sides (a 1, throw again) twice: the first time only the front piece can
+//! // step off, the second time there is a choice.
+//! let mut legal = stickdice::ActionList::new();
+//! game.apply_throw(&mut state, Throw::new(4)).unwrap();
+//! game.legal_actions(&state, &mut legal);
+//! game.apply_action(&mut state, legal[0]).unwrap();
+//! game.apply_throw(&mut state, Throw::new(4)).unwrap();
+//! game.legal_actions(&state, &mut legal);
+//! assert!(legal.len() > 1);
+//!
+//! // From a spec string, as the command line and the arena do.
+//! let spec: AgentSpec = "mcts:iterations=300,c=1.4".parse().unwrap();
+//! let config = MctsConfig::from_params(&spec.checked_params().unwrap()).unwrap();
+//! assert_eq!(config.iterations, Some(300));
+//! let mut agent = MctsAgent::with_random_playouts(config, 7).unwrap();
 //! let action = agent.choose(&game, &state).unwrap();
 //! game.check_action(&state, action).unwrap();
+//!
+//! // The analysis behind the choice, for a front end: visits and mean score per action.
+//! let analysis = agent.last_analysis();
+//! assert_eq!(analysis.iterations, 300);
+//! assert_eq!(analysis.best().unwrap().action, action);
+//! for a in &analysis.actions {
+//!     println!("{}: {} visits, mean score {:.3}", a.action, a.visits, a.mean);
+//! }
 //! ```
 
 use core::fmt;
