@@ -11,7 +11,7 @@
 //! lists live in a caller-owned [`ActionList`] on the stack.
 
 use core::fmt;
-use core::hash::{BuildHasher, Hash, Hasher};
+use core::hash::Hash;
 
 use rand::Rng;
 use smallvec::SmallVec;
@@ -571,15 +571,13 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// A 64-bit key of the state for transposition tables (equal states, equal keys;
     /// stable within one build of the library).
     fn state_key(&self, state: &Self::State) -> u64 {
-        let mut h = ahash::RandomState::with_seeds(
+        ahash::RandomState::with_seeds(
             0x243f_6a88_85a3_08d3,
             0x1319_8a2e_0370_7344,
             0xa409_3822_299f_31d0,
             0x082e_fa98_ec4e_6c89,
         )
-        .build_hasher();
-        state.hash(&mut h);
-        h.finish()
+        .hash_one(state)
     }
 }
 

@@ -30,6 +30,7 @@ pub mod dice;
 pub mod game;
 pub mod games;
 pub mod play;
+pub mod seed;
 #[cfg(feature = "testing")]
 pub mod testing;
 

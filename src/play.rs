@@ -86,6 +86,44 @@ pub fn play_game<G: Game>(
     }
 }
 
+/// Duplicate dice: the throw for seat `s` at its `t`-th throw of a game depends only on
+/// `(seed, s, t)`, so when the same seed is replayed with the seats rotated, each seat
+/// position meets exactly the same throws whatever the agents do ("duplicate" play, as in
+/// duplicate bridge). This is how the arena and `stickdice play` throw the sticks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeededDice {
+    seed: u64,
+    thrown: [u32; crate::MAX_SEATS],
+}
+
+impl SeededDice {
+    /// Dice for the game seeded `seed`.
+    pub fn new(seed: u64) -> Self {
+        SeededDice {
+            seed,
+            thrown: [0; crate::MAX_SEATS],
+        }
+    }
+
+    /// The throw of `sticks` for `seat`'s next throw.
+    pub fn throw(&mut self, seat: crate::Seat, sticks: crate::Sticks) -> Throw {
+        let t = self.thrown[seat];
+        self.thrown[seat] += 1;
+        sticks.throw_from_bits(crate::seed::derive(
+            self.seed,
+            &[SEAT_THROWS, seat as u64, t as u64],
+        ))
+    }
+
+    /// How many throws `seat` has made.
+    pub fn thrown(&self, seat: crate::Seat) -> u32 {
+        self.thrown[seat]
+    }
+}
+
+/// The path tag of seeded throws in [`crate::seed::derive`].
+const SEAT_THROWS: u64 = 0x7468_726f_7773; // "throws"
+
 /// Throws for [`play_game`] from a seeded generator.
 pub fn rng_throws<S>(
     sticks: crate::Sticks,

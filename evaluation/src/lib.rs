@@ -1,1 +1,4 @@
-//! The stickdice arena, tournaments and statistics.
+//! The stickdice arena, tournaments and statistics, and the pieces of the `stickdice`
+//! command.
+
+pub mod cli;

@@ -1,1 +1,72 @@
-fn main() {}
+//! `stickdice`: play, compare and analyse agents on the stick-dice games of the Sahara.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod play_cmd;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "stickdice",
+    version,
+    about = "Play, compare and analyse agents on the stick-dice games of the Sahara"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play one game between agents, printing every throw, action and the board.
+    Play(play_cmd::PlayArgs),
+    /// List the games with their seat counts and rule options.
+    Games,
+    /// List the agents with their parameters and defaults.
+    Agents,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Play(args) => play_cmd::run(&args),
+        Command::Games => {
+            list_games();
+            Ok(())
+        }
+        Command::Agents => {
+            list_agents();
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn list_games() {
+    for kind in stickdice::GameKind::ALL {
+        let (min, max) = kind.seat_range();
+        let seats = if min == max {
+            format!("{min} players")
+        } else {
+            format!("{min}-{max} players")
+        };
+        println!("{:<14} {} ({seats})", kind.name(), kind.title());
+        println!("{:<14} options: {}", "", kind.option_names().join(", "));
+    }
+}
+
+fn list_agents() {
+    for a in stickdice_agents::agents() {
+        println!("{:<11} {}", a.name, a.summary);
+        for p in a.params {
+            println!("    {:<10} default {:<8} {}", p.key, p.default, p.help);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! Command-line pieces shared by the `stickdice` subcommands.
+
+use clap::Args;
+use stickdice::{AnyGame, ConfigError};
+
+/// Choosing a game: `--game NAME [--players N] [--option key=value]...`.
+#[derive(Args, Clone, Debug)]
+pub struct GameArgs {
+    /// The game: sig-wa-duqqan, sig-el-oued or issiren.
+    #[arg(long, short = 'g', default_value = "issiren")]
+    pub game: String,
+    /// Number of players (default: the game's fewest).
+    #[arg(long, short = 'p')]
+    pub players: Option<usize>,
+    /// A rule option, key=value (repeatable), e.g. --option max_throws=500.
+    #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+}
+
+impl GameArgs {
+    /// The configured game.
+    ///
+    /// # Errors
+    /// An unknown game, a seat count it does not allow, or a bad option.
+    pub fn build(&self) -> Result<AnyGame, ConfigError> {
+        AnyGame::new(&self.game, self.players, &self.options)
+    }
+}

@@ -1,0 +1,90 @@
+//! `stickdice play`: one game, shown move by move.
+
+use clap::Args;
+use stickdice::play::{play_game, Event, SeededDice};
+use stickdice::{with_game, Agent, Game};
+use stickdice_evaluation::cli::GameArgs;
+
+/// Arguments of `stickdice play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Seed of the throws and the agents: the same seed gives the same game.
+    #[arg(long, short = 's', default_value_t = 1)]
+    seed: u64,
+    /// Only print the throws and actions, not the board after each.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(args: &PlayArgs) -> Result<(), String> {
+    let any = args.game.build().map_err(|e| e.to_string())?;
+    with_game!(&any, |g| play_one(g, args))
+}
+
+fn play_one<G: Game>(game: &G, args: &PlayArgs) -> Result<(), String> {
+    let mut agents: Vec<Box<dyn Agent<G>>> = (0..game.seats())
+        .map(|s| {
+            Box::new(stickdice_agents::RandomAgent::new(stickdice::seed::derive(
+                args.seed,
+                &[1, s as u64],
+            ))) as Box<dyn Agent<G>>
+        })
+        .collect();
+    let options: Vec<String> = game
+        .options()
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    println!(
+        "{} — {} players, seed {}, {}",
+        G::TITLE,
+        game.seats(),
+        args.seed,
+        options.join(" ")
+    );
+    let start = game.initial_state();
+    if !args.quiet {
+        println!("{}", game.render(&start));
+    }
+    let mut state = start;
+    let mut dice = SeededDice::new(args.seed);
+    let sticks = game.sticks();
+    let mut before = state;
+    let ranking = play_game(
+        game,
+        &mut state,
+        &mut agents,
+        |seat, _| dice.throw(seat, sticks),
+        |event, after| {
+            match event {
+                Event::Throw(seat, t) => println!(
+                    "throw {:>4}  P{}: {}",
+                    game.throws_made(after),
+                    seat + 1,
+                    game.describe_throw(&before, t)
+                ),
+                Event::Action(seat, a) => println!("            P{} plays {a}", seat + 1),
+            }
+            if !args.quiet {
+                println!("{}", game.render(after));
+            }
+            before = *after;
+        },
+    )
+    .map_err(|(seat, e)| format!("P{}'s agent failed: {e}", seat + 1))?;
+    println!(
+        "ranking after {} throws: {ranking}",
+        game.throws_made(&state)
+    );
+    for s in 0..game.seats() {
+        println!(
+            "  P{}: place {}, score {:.3}",
+            s + 1,
+            ranking.place(s) + 1,
+            ranking.score(s)
+        );
+    }
+    Ok(())
+}
