@@ -114,3 +114,203 @@ mod tests {
         assert_eq!((v[0], v[1]), (0.25, 0.75));
     }
 }
+
+// ---- Issiren --------------------------------------------------------------------------
+
+mod issiren_eval {
+    use std::sync::LazyLock;
+
+    use stickdice::games::issiren::{circuit_square, throw_value, CIRCUIT_LEN};
+    use stickdice::{Issiren, Node, SeatValues, Sticks, MAX_SEATS};
+
+    /// `DEST[seat][pos]`: the square bit of circuit position `pos mod 72` (for `pos` up to
+    /// 71 + 6, so a move never needs a wrap).
+    static DEST: LazyLock<[[u64; 80]; 2]> = LazyLock::new(|| {
+        let mut t = [[0u64; 80]; 2];
+        for (seat, row) in t.iter_mut().enumerate() {
+            for (pos, bit) in row.iter_mut().enumerate() {
+                let sq = circuit_square(seat, (pos % CIRCUIT_LEN as usize) as u8)
+                    .expect("positions mod 72 are on the circuit");
+                *bit = sq.bit();
+            }
+        }
+        t
+    });
+
+    /// `P_VALUE[v]`: the probability that a throw moves `v` steps (1..=6).
+    static P_VALUE: LazyLock<[f64; 7]> = LazyLock::new(|| {
+        let mut p = [0.0; 7];
+        for o in Sticks::SIX.outcomes() {
+            p[throw_value(o.throw).expect("six sticks") as usize] += o.probability;
+        }
+        p
+    });
+
+    /// Which move values (bit `v`) let `seat` land on an enemy piece.
+    fn capturing_values(s: &stickdice::games::issiren::State, seat: usize) -> u8 {
+        let dest = &DEST[seat];
+        let enemy = s.occupied[seat ^ 1];
+        let mut values = 0u8;
+        for p in s.pieces_of(seat) {
+            let pos = p.pos as usize % CIRCUIT_LEN as usize;
+            if p.unmoved {
+                if dest[pos + 1] & enemy != 0 {
+                    values |= 1 << 1;
+                }
+            } else {
+                for v in 1..=6 {
+                    if dest[pos + v] & enemy != 0 {
+                        values |= 1 << v;
+                    }
+                }
+            }
+        }
+        values
+    }
+
+    fn chance_of(values: u8) -> f64 {
+        let p = &*P_VALUE;
+        (1..=6)
+            .filter(|v| values & (1 << v) != 0)
+            .map(|v| p[v])
+            .sum()
+    }
+
+    /// Issiren: material first, then threats, then mobility.
+    ///
+    /// Each side's *effective material* is its pieces left, plus 0.03 per moved piece
+    /// (unmoved pieces wait for a throw of four green sides), minus the chance that the
+    /// enemy captures one of them with its next throw: the side to throw (or to decide, with
+    /// the pending throw) counts that chance in full, the side after it at 40%, since the
+    /// side to move may flee or strike first. With `r` the share of seat 0's effective
+    /// material in both sides', seat 0's estimate is `r² / (r² + (1 − r)²)` — even at equal
+    /// material, sharper as the ratio grows (3 pieces to 1 is 0.9) — and seat 1's is one
+    /// minus it.
+    pub(super) fn evaluate(game: &Issiren, s: &stickdice::games::issiren::State) -> SeatValues {
+        use stickdice::Game as _;
+        if let Some(scores) = game.scores(s) {
+            return scores;
+        }
+        let mover = match game.node(s) {
+            Node::Throw(seat) | Node::Decide(seat) => seat,
+            Node::End => unreachable!("ended games have scores"),
+        };
+        let mut threat = [0.0f64; 2]; // threat[s]: chance that s captures with its next throw
+        for (seat, t) in threat.iter_mut().enumerate() {
+            let values = capturing_values(s, seat);
+            *t = match (seat == mover, s.pending) {
+                (true, Some(g)) => {
+                    let v = throw_value(g).unwrap_or(0);
+                    if values & (1 << v) != 0 {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                }
+                _ => chance_of(values),
+            };
+        }
+        let mut eff = [0.0f64; 2];
+        for (seat, e) in eff.iter_mut().enumerate() {
+            let pieces = s.pieces_of(seat);
+            let moved = pieces.iter().filter(|p| !p.unmoved).count();
+            let enemy = seat ^ 1;
+            let weight = if enemy == mover { 1.0 } else { 0.4 };
+            *e = (pieces.len() as f64 + 0.03 * moved as f64 - weight * threat[enemy]).max(0.05);
+        }
+        let r = eff[0] / (eff[0] + eff[1]);
+        let (a, b) = (r * r, (1.0 - r) * (1.0 - r));
+        let v0 = (a / (a + b)).clamp(0.0, 1.0);
+        let mut out = [0.0; MAX_SEATS];
+        out[0] = v0;
+        out[1] = 1.0 - v0;
+        out
+    }
+}
+
+impl Evaluate for stickdice::Issiren {
+    fn evaluate(&self, state: &Self::State) -> SeatValues {
+        issiren_eval::evaluate(self, state)
+    }
+}
+
+// ---- Sig wa Duqqan ----------------------------------------------------------------------
+
+mod duqqan_eval {
+    use stickdice::games::sig_wa_duqqan::{Piece, KAABA, SIGS_TO_LEAVE, WAITING_SQUARE};
+    use stickdice::{Game as _, SeatValues, SigWaDuqqan, MAX_SEATS};
+
+    use super::{pairwise_scores, SeatStanding};
+
+    /// The expected number of the seat's own throws its piece still needs, from the
+    /// throw table: a sig (1 in 4) to leave the start, 26/16 squares per throw on idx
+    /// 1..=13, the missing sigs on the waiting square, one sig per square from idx 15.
+    fn throws_to_go(idx: u8, sigs: u8) -> f64 {
+        const PER_SIG: f64 = 4.0;
+        const MEAN_STEP: f64 = 26.0 / 16.0;
+        let waiting = PER_SIG * f64::from(SIGS_TO_LEAVE);
+        let home_stretch = PER_SIG * f64::from(KAABA - WAITING_SQUARE - 1);
+        match idx {
+            0 => PER_SIG + f64::from(WAITING_SQUARE - 1) / MEAN_STEP + waiting + home_stretch,
+            i if i < WAITING_SQUARE => {
+                f64::from(WAITING_SQUARE - i) / MEAN_STEP + waiting + home_stretch
+            }
+            i if i == WAITING_SQUARE => {
+                PER_SIG * f64::from(SIGS_TO_LEAVE.saturating_sub(sigs)) + home_stretch
+            }
+            i => PER_SIG * f64::from(KAABA.saturating_sub(i)),
+        }
+    }
+
+    /// Sig wa Duqqan: arrivals and burials are settled in the ranking; a racing piece's
+    /// strength is the share of the expected throws to the Ka'aba already behind it, less a
+    /// danger term while the Ghoula drags it (standing on its square) — larger the closer it
+    /// is to the start, where the burial happens — or stands within six squares behind it
+    /// while some seat on idx 15 or beyond drives the Ghoula.
+    pub(super) fn evaluate(
+        game: &SigWaDuqqan,
+        s: &stickdice::games::sig_wa_duqqan::State,
+    ) -> SeatValues {
+        if let Some(scores) = game.scores(s) {
+            return scores;
+        }
+        let n = game.seats();
+        let full = throws_to_go(0, 0);
+        let driven = s.pieces[..n].iter().any(|p| {
+            matches!(p, Piece::Arrived(_)) || matches!(p, Piece::Racing(i) if *i > WAITING_SQUARE)
+        });
+        let mut standing = [SeatStanding::Racing(0.0); MAX_SEATS];
+        for seat in 0..n {
+            standing[seat] = match s.pieces[seat] {
+                Piece::Arrived(k) => SeatStanding::Finished(u32::from(k)),
+                Piece::Buried(k) => SeatStanding::Out(u32::from(k)),
+                Piece::Racing(i) => {
+                    let progress = 1.0 - throws_to_go(i, s.sigs[seat]) / full;
+                    let danger = match s.ghoula {
+                        Some(g) if (1..=WAITING_SQUARE).contains(&i) && g == i => {
+                            0.5 * (1.0 - f64::from(i) / f64::from(WAITING_SQUARE + 1))
+                        }
+                        Some(g)
+                            if driven
+                                && (1..=WAITING_SQUARE).contains(&i)
+                                && g < i
+                                && i - g <= 6 =>
+                        {
+                            0.1
+                        }
+                        None if driven && (1..=6).contains(&i) => 0.05,
+                        _ => 0.0,
+                    };
+                    SeatStanding::Racing((progress - danger).clamp(0.0, 1.0))
+                }
+            };
+        }
+        pairwise_scores(&standing[..n])
+    }
+}
+
+impl Evaluate for stickdice::SigWaDuqqan {
+    fn evaluate(&self, state: &Self::State) -> SeatValues {
+        duqqan_eval::evaluate(self, state)
+    }
+}
