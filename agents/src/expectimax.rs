@@ -874,13 +874,16 @@ impl<G: Evaluate> Expectimax<G> {
     ) -> (f64, Option<G::Action>) {
         let mut legal = ActionList::new();
         game.legal_actions(state, &mut legal);
+        let maximize = self.is_max(seat);
+        let prune = self.pruning != Pruning::None;
+        if prune && d >= 2 && legal.len() > 1 {
+            self.order_by_evaluation(game, state, maximize, &mut legal);
+        }
         if let Some(h) = hint {
             if let Some(i) = legal.iter().position(|&a| a == h) {
                 legal[..=i].rotate_right(1);
             }
         }
-        let maximize = self.is_max(seat);
-        let prune = self.pruning != Pruning::None;
         let (mut a, mut b) = (alpha, beta);
         let mut best = if maximize {
             f64::NEG_INFINITY
@@ -926,6 +929,35 @@ impl<G: Evaluate> Expectimax<G> {
         (best, Some(best_move))
     }
 
+    /// Sorts `legal` best first for the mover by the evaluation of the state each action
+    /// leads to (stable, so equal actions keep the game's order). Used where a subtree
+    /// is worth far more than one evaluation per action.
+    fn order_by_evaluation(
+        &self,
+        game: &G,
+        state: &G::State,
+        maximize: bool,
+        legal: &mut ActionList<G::Action>,
+    ) {
+        let mut keys = [0.0f64; stickdice::MAX_ACTIONS];
+        let n = legal.len().min(stickdice::MAX_ACTIONS);
+        for (k, &a) in keys.iter_mut().zip(legal.iter()) {
+            let mut c = *state;
+            game.apply_action_unchecked(&mut c, a);
+            let v = self.scalar_leaf(&game.evaluate(&c));
+            *k = if maximize { -v } else { v };
+        }
+        // Insertion sort: at most a dozen actions, no allocation.
+        for i in 1..n {
+            let mut j = i;
+            while j > 0 && keys[j - 1] > keys[j] {
+                keys.swap(j - 1, j);
+                legal.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+
     /// The depth a throw's outcome is searched with: a decision after it uses up the
     /// depth itself; anything else (another throw, the end) counts the throw as one.
     #[inline]
@@ -967,16 +999,25 @@ impl<G: Evaluate> Expectimax<G> {
         // bounds on that side it cannot help.
         let can_cut_high = beta <= HI;
         let can_cut_low = alpha >= LO;
+        let mut vals = [0.0; stickdice::dice::MAX_THROW_OUTCOMES];
+        let mut searched = [false; stickdice::dice::MAX_THROW_OUTCOMES];
         if self.pruning == Pruning::Star2 && (can_cut_high || can_cut_low) {
-            // Probing: one action of each outcome's decision bounds that outcome.
+            // Probing: one action of each outcome's decision bounds that outcome. An
+            // outcome that ends the game, or whose decision has a single action, is
+            // searched outright (the probe would be the whole search), and kept.
+            let mut legal = ActionList::new();
             for &i in &order[..n] {
                 let c = &children[i];
                 let cd = Self::child_depth(game, c, d);
-                let Node::Decide(seat) = game.node(c) else {
-                    continue;
+                let (maximize, whole) = match game.node(c) {
+                    Node::Throw(_) => continue,
+                    Node::End => (true, true),
+                    Node::Decide(seat) => {
+                        game.legal_actions(c, &mut legal);
+                        (self.is_max(seat), legal.len() == 1)
+                    }
                 };
-                let maximize = self.is_max(seat);
-                if (maximize && !can_cut_high) || (!maximize && !can_cut_low) {
+                if !whole && ((maximize && !can_cut_high) || (!maximize && !can_cut_low)) {
                     continue;
                 }
                 let mut rest_lo = 0.0;
@@ -989,20 +1030,37 @@ impl<G: Evaluate> Expectimax<G> {
                 }
                 let wa = (alpha - rest_hi) / p(i) - EPS;
                 let wb = (beta - rest_lo) / p(i) + EPS;
-                let first = self.first_action(game, c, cd);
-                let mut gc = *c;
-                game.apply_action_unchecked(&mut gc, first);
-                let w = self.ab(game, &gc, cd - 1, wa, wb);
-                if self.aborted {
-                    return 0.5;
-                }
-                if maximize {
-                    // The outcome is worth at least this action's value.
-                    if w > wa && w > lo[i] {
-                        lo[i] = w.min(HI);
+                if whole {
+                    let w = self.ab(game, c, cd, wa, wb);
+                    if self.aborted {
+                        return 0.5;
                     }
-                } else if w < wb && w < hi[i] {
-                    hi[i] = w.max(LO);
+                    if w <= wa {
+                        hi[i] = w.clamp(LO, hi[i]);
+                    } else if w >= wb {
+                        lo[i] = w.clamp(lo[i], HI);
+                    } else {
+                        vals[i] = w;
+                        lo[i] = w;
+                        hi[i] = w;
+                        searched[i] = true;
+                    }
+                } else {
+                    let first = self.first_action(game, c, cd, maximize, &mut legal);
+                    let mut gc = *c;
+                    game.apply_action_unchecked(&mut gc, first);
+                    let w = self.ab(game, &gc, cd - 1, wa, wb);
+                    if self.aborted {
+                        return 0.5;
+                    }
+                    if maximize {
+                        // The outcome is worth at least this action's value.
+                        if w > wa && w > lo[i] {
+                            lo[i] = w.min(HI);
+                        }
+                    } else if w < wb && w < hi[i] {
+                        hi[i] = w.max(LO);
+                    }
                 }
                 let sum_lo: f64 = (0..n).map(|j| p(j) * lo[j]).sum();
                 if sum_lo >= beta + TINY {
@@ -1016,10 +1074,14 @@ impl<G: Evaluate> Expectimax<G> {
         }
 
         // Star1: each outcome with the window that would let it decide the node.
-        let mut vals = [0.0; stickdice::dice::MAX_THROW_OUTCOMES];
-        let mut done = 0.0;
-        let mut searched = [false; stickdice::dice::MAX_THROW_OUTCOMES];
+        let mut done: f64 = (0..n)
+            .filter(|&j| searched[j])
+            .map(|j| p(j) * vals[j])
+            .sum();
         for &i in &order[..n] {
+            if searched[i] {
+                continue;
+            }
             let mut rest_lo = 0.0;
             let mut rest_hi = 0.0;
             for j in 0..n {
@@ -1053,8 +1115,17 @@ impl<G: Evaluate> Expectimax<G> {
         sum
     }
 
-    /// The action a probe tries: the best one the table knows, else the first legal one.
-    fn first_action(&self, game: &G, state: &G::State, d: u32) -> G::Action {
+    /// The action a probe tries: the best one the table knows, else (with a subtree
+    /// below worth it) the best by evaluation, else the first legal one. `legal` holds the
+    /// state's legal actions.
+    fn first_action(
+        &self,
+        game: &G,
+        state: &G::State,
+        d: u32,
+        maximize: bool,
+        legal: &mut ActionList<G::Action>,
+    ) -> G::Action {
         if self.config.tt {
             let k = game.state_key(state);
             for dd in [d, d.saturating_sub(1)] {
@@ -1067,8 +1138,9 @@ impl<G: Evaluate> Expectimax<G> {
                 }
             }
         }
-        let mut legal = ActionList::new();
-        game.legal_actions(state, &mut legal);
+        if d >= 2 {
+            self.order_by_evaluation(game, state, maximize, legal);
+        }
         legal[0]
     }
 
