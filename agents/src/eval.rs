@@ -280,8 +280,8 @@ mod duqqan_eval {
             matches!(p, Piece::Arrived(_)) || matches!(p, Piece::Racing(i) if *i > WAITING_SQUARE)
         });
         let mut standing = [SeatStanding::Racing(0.0); MAX_SEATS];
-        for seat in 0..n {
-            standing[seat] = match s.pieces[seat] {
+        for (seat, st) in standing.iter_mut().enumerate().take(n) {
+            *st = match s.pieces[seat] {
                 Piece::Arrived(k) => SeatStanding::Finished(u32::from(k)),
                 Piece::Buried(k) => SeatStanding::Out(u32::from(k)),
                 Piece::Racing(i) => {
@@ -369,9 +369,9 @@ mod el_oued_eval {
         let n = game.seats();
         let full: f64 = (0..PIECES).map(|p| turns_to_go(0, p == DJINN)).sum();
         let mut standing = [SeatStanding::Racing(0.0); MAX_SEATS];
-        for seat in 0..n {
+        for (seat, st) in standing.iter_mut().enumerate().take(n) {
             if s.finish_place[seat] > 0 {
-                standing[seat] = SeatStanding::Finished(u32::from(s.finish_place[seat]));
+                *st = SeatStanding::Finished(u32::from(s.finish_place[seat]));
                 continue;
             }
             let pieces = &s.pieces[seat];
@@ -397,7 +397,7 @@ mod el_oued_eval {
                     }
                 }
             }
-            standing[seat] = SeatStanding::Racing((1.0 - togo / full - risk).clamp(0.0, 1.0));
+            *st = SeatStanding::Racing((1.0 - togo / full - risk).clamp(0.0, 1.0));
         }
         pairwise_scores(&standing[..n])
     }
