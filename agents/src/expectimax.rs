@@ -44,6 +44,15 @@
 //! the most likely down. With max^n over more than two seats there is no safe pruning of
 //! this kind, so `pruning` is ignored there.
 //!
+//! Details that make the pruning pay: at decisions with at least two decisions to go the
+//! actions are tried best first by the evaluation of the state each leads to (after the
+//! table's best action, if any); a probe tries that best action; outcomes that end the
+//! game or leave a single action are searched outright during probing and kept; the probed
+//! action's result is handed to the full search of its outcome instead of being searched
+//! again; and probing is skipped where it cannot cut (a window reaching past `[0, 1]` on
+//! the side the probe bounds) or rarely does (after a decision's first action, where the
+//! window comes from above rather than from a sibling).
+//!
 //! # Budgets and iterative deepening
 //!
 //! * `depth=D` alone: a search to depth `D` (default 3 when no budget is given).
@@ -376,6 +385,8 @@ pub struct Expectimax<G: Game> {
     aborted: bool,
     horizon: bool,
     order: [usize; stickdice::dice::MAX_THROW_OUTCOMES],
+    late: bool,
+    reuse: Option<Reuse<G::State, G::Action>>,
 }
 
 impl<G: Game> fmt::Debug for Expectimax<G> {
@@ -385,6 +396,19 @@ impl<G: Game> fmt::Debug for Expectimax<G> {
             .field("tt_entries", &(self.scalar_tt.len() + self.vector_tt.len()))
             .finish_non_exhaustive()
     }
+}
+
+/// A Star2 probe's result, handed to the full search of the same outcome so the probed
+/// action is not searched twice: `action` in `child` was worth `value` searched with the
+/// window `(lo, hi)` (fail-soft), which contains the full search's window.
+#[derive(Clone, Copy, Debug)]
+struct Reuse<S, A> {
+    child: S,
+    action: A,
+    value: f64,
+    lo: f64,
+    hi: f64,
+    horizon: bool,
 }
 
 /// What a root search found, before ties are broken.
@@ -419,6 +443,8 @@ impl<G: Evaluate> Expectimax<G> {
             aborted: false,
             horizon: false,
             order: [0; stickdice::dice::MAX_THROW_OUTCOMES],
+            late: true,
+            reuse: None,
         }
     }
 
@@ -781,6 +807,7 @@ impl<G: Evaluate> Expectimax<G> {
     /// lower bound, anything between is exact (and bit-for-bit what plain expectimax
     /// computes). Plain search ignores the window.
     fn ab(&mut self, game: &G, state: &G::State, d: u32, alpha: f64, beta: f64) -> f64 {
+        let reuse = self.reuse.take().filter(|r| r.child == *state);
         if self.tick() {
             return 0.5;
         }
@@ -825,7 +852,7 @@ impl<G: Evaluate> Expectimax<G> {
         let horizon_before = self.horizon;
         self.horizon = false;
         let (value, best) = match node {
-            Node::Decide(seat) => self.ab_decide(game, state, seat, d, alpha, beta, hint),
+            Node::Decide(seat) => self.ab_decide(game, state, seat, d, alpha, beta, hint, reuse),
             Node::Throw(_) => (self.ab_throw(game, state, d, alpha, beta), None),
             Node::End => unreachable!("handled above"),
         };
@@ -871,6 +898,7 @@ impl<G: Evaluate> Expectimax<G> {
         alpha: f64,
         beta: f64,
         hint: Option<G::Action>,
+        reuse: Option<Reuse<G::State, G::Action>>,
     ) -> (f64, Option<G::Action>) {
         let mut legal = ActionList::new();
         game.legal_actions(state, &mut legal);
@@ -879,7 +907,9 @@ impl<G: Evaluate> Expectimax<G> {
         if prune && d >= 2 && legal.len() > 1 {
             self.order_by_evaluation(game, state, maximize, &mut legal);
         }
-        if let Some(h) = hint {
+        // The probed action first (its value is known), else the table's best.
+        let reuse = reuse.filter(|r| r.lo <= alpha && beta <= r.hi);
+        if let Some(h) = reuse.map(|r| r.action).or(hint) {
             if let Some(i) = legal.iter().position(|&a| a == h) {
                 legal[..=i].rotate_right(1);
             }
@@ -891,10 +921,19 @@ impl<G: Evaluate> Expectimax<G> {
             f64::INFINITY
         };
         let mut best_move = legal[0];
-        for &act in &legal {
+        for (k, &act) in legal.iter().enumerate() {
             let mut child = *state;
             game.apply_action_unchecked(&mut child, act);
-            let v = self.ab(game, &child, d - 1, a, b);
+            let v = match reuse {
+                Some(r) if k == 0 && r.action == act => {
+                    self.horizon |= r.horizon;
+                    r.value
+                }
+                _ => {
+                    self.late = k > 0;
+                    self.ab(game, &child, d - 1, a, b)
+                }
+            };
             if self.aborted {
                 return (0.5, None);
             }
@@ -997,11 +1036,14 @@ impl<G: Evaluate> Expectimax<G> {
         // A probe of a maximising outcome can only prove a cut above `beta`, of a
         // minimising one only below `alpha`; at a node whose window reaches past the
         // bounds on that side it cannot help.
+        let late = core::mem::replace(&mut self.late, true);
         let can_cut_high = beta <= HI;
         let can_cut_low = alpha >= LO;
         let mut vals = [0.0; stickdice::dice::MAX_THROW_OUTCOMES];
         let mut searched = [false; stickdice::dice::MAX_THROW_OUTCOMES];
-        if self.pruning == Pruning::Star2 && (can_cut_high || can_cut_low) {
+        let mut probes: [Option<Reuse<G::State, G::Action>>; stickdice::dice::MAX_THROW_OUTCOMES] =
+            [None; stickdice::dice::MAX_THROW_OUTCOMES];
+        if self.pruning == Pruning::Star2 && late && (can_cut_high || can_cut_low) {
             // Probing: one action of each outcome's decision bounds that outcome. An
             // outcome that ends the game, or whose decision has a single action, is
             // searched outright (the probe would be the whole search), and kept.
@@ -1049,10 +1091,21 @@ impl<G: Evaluate> Expectimax<G> {
                     let first = self.first_action(game, c, cd, maximize, &mut legal);
                     let mut gc = *c;
                     game.apply_action_unchecked(&mut gc, first);
+                    let outer = core::mem::replace(&mut self.horizon, false);
+                    self.late = false;
                     let w = self.ab(game, &gc, cd - 1, wa, wb);
                     if self.aborted {
                         return 0.5;
                     }
+                    probes[i] = Some(Reuse {
+                        child: *c,
+                        action: first,
+                        value: w,
+                        lo: wa,
+                        hi: wb,
+                        horizon: self.horizon,
+                    });
+                    self.horizon |= outer;
                     if maximize {
                         // The outcome is worth at least this action's value.
                         if w > wa && w > lo[i] {
@@ -1093,6 +1146,7 @@ impl<G: Evaluate> Expectimax<G> {
             let wa = (alpha - done - rest_hi) / p(i) - EPS;
             let wb = (beta - done - rest_lo) / p(i) + EPS;
             let c = &children[i];
+            self.reuse = probes[i];
             let v = self.ab(game, c, Self::child_depth(game, c, d), wa, wb);
             if self.aborted {
                 return 0.5;
