@@ -171,6 +171,10 @@ pub const MAX_DEPTH: u32 = 64;
 /// The most entries the transposition table holds before it is cleared.
 pub const TT_MAX_ENTRIES: usize = 1 << 20;
 
+/// The table keeps only nodes with at least this many decisions to go: below that a
+/// subtree costs about as much to search again as to look up.
+const TT_MIN_DEPTH: u32 = 2;
+
 /// Windows are widened by this much at throw nodes, so rounding can never turn a cut
 /// into a wrong one (values are in `[0, 1]`; rounding errors are near 1e-16).
 const EPS: f64 = 1e-9;
@@ -820,7 +824,7 @@ impl<G: Evaluate> Expectimax<G> {
             }
             _ => {}
         }
-        let key = if self.config.tt {
+        let key = if self.config.tt && d >= TT_MIN_DEPTH {
             Some(game.state_key(state))
         } else {
             None
@@ -841,7 +845,7 @@ impl<G: Evaluate> Expectimax<G> {
                     hint = e.best;
                 }
             }
-            if hint.is_none() && d > 1 {
+            if hint.is_none() && d > TT_MIN_DEPTH {
                 if let Some(e) = self.scalar_tt.get(&(k, d - 1)) {
                     if e.state == *state {
                         hint = e.best;
@@ -1180,9 +1184,9 @@ impl<G: Evaluate> Expectimax<G> {
         maximize: bool,
         legal: &mut ActionList<G::Action>,
     ) -> G::Action {
-        if self.config.tt {
+        if self.config.tt && d >= TT_MIN_DEPTH {
             let k = game.state_key(state);
-            for dd in [d, d.saturating_sub(1)] {
+            for dd in [d, d - 1].into_iter().filter(|&dd| dd >= TT_MIN_DEPTH) {
                 if let Some(e) = self.scalar_tt.get(&(k, dd)) {
                     if e.state == *state {
                         if let Some(b) = e.best {
@@ -1214,7 +1218,7 @@ impl<G: Evaluate> Expectimax<G> {
             }
             _ => {}
         }
-        let key = if self.config.tt {
+        let key = if self.config.tt && d >= TT_MIN_DEPTH {
             Some(game.state_key(state))
         } else {
             None
