@@ -2,6 +2,35 @@
 //!
 //! Every agent implements [`stickdice::Agent`] and is built from a spec string
 //! ([`spec::build`]), so the arena and front ends hold `Box<dyn Agent<G>>`.
+//!
+//! | spec | what it does | cost per decision | module |
+//! |---|---|---|---|
+//! | `random` | uniform among the legal actions | one action listing | [`random`] |
+//! | `greedy` | the action whose resulting state evaluates best for the mover | one evaluation per action | [`greedy`] |
+//! | `expectimax:depth=3` | depth-limited search over throws and decisions, max^n or paranoid, Star1/Star2 pruning, transposition table, iterative deepening under `nodes=` or `millis=` | 10⁴–10⁷ nodes at 10⁷ nodes/s | [`expectimax`] |
+//!
+//! The evaluations all three share (and MCTS playouts may use) are in [`eval`]: one per
+//! game, in `[0, 1]` on the scale of the final scores and equal to them at the end.
+//! [`agents`] lists every agent with its parameters, defaults and help.
+//!
+//! ```
+//! use stickdice::{play::play_game, Agent, Game, Issiren};
+//! use rand::SeedableRng;
+//!
+//! let game = Issiren::with_seats(2).unwrap();
+//! let mut agents: Vec<Box<dyn Agent<Issiren>>> = vec![
+//!     stickdice_agents::build_str("expectimax:nodes=5000", &game, 1).unwrap(),
+//!     stickdice_agents::build_str("greedy", &game, 2).unwrap(),
+//! ];
+//! let mut dice = stickdice::Rng::seed_from_u64(3);
+//! let mut state = game.initial_state();
+//! let ranking = play_game(&game, &mut state, &mut agents, |_, _| game.sample_throw(&mut dice), |_, _| {})
+//!     .unwrap();
+//! assert_eq!(ranking.seats(), 2);
+//! for info in stickdice_agents::agents() {
+//!     println!("{}: {}", info.name, info.summary);
+//! }
+//! ```
 
 pub mod eval;
 pub mod expectimax;

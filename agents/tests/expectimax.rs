@@ -375,3 +375,30 @@ fn a_single_legal_action_is_answered_without_search() {
     assert_eq!(a.choose(&g, &s), Ok(DashMove(1)));
     assert!(matches!(g.node(&s), Node::Decide(0)));
 }
+
+#[test]
+fn the_registry_lists_greedy_and_expectimax_with_defaults() {
+    let names: Vec<_> = stickdice_agents::agents().iter().map(|a| a.name).collect();
+    assert!(
+        names.contains(&"greedy") && names.contains(&"expectimax"),
+        "{names:?}"
+    );
+    let x = stickdice_agents::spec::info("expectimax").unwrap();
+    let keys: Vec<_> = x.params.iter().map(|p| (p.key, p.default)).collect();
+    assert_eq!(
+        keys,
+        [
+            ("depth", "-"),
+            ("nodes", "-"),
+            ("millis", "-"),
+            ("mode", "maxn"),
+            ("pruning", "star2"),
+            ("tt", "true")
+        ]
+    );
+    assert!(x.params.iter().all(|p| !p.help.is_empty()));
+    let g = Dash::new(2, 6, 200);
+    let a = build_str("expectimax:depth=4,pruning=star1,tt=false", &g, 0).unwrap();
+    assert_eq!(a.name(), "expectimax:depth=4,pruning=star1,tt=false");
+    assert_eq!(build_str("greedy", &g, 0).unwrap().name(), "greedy");
+}
