@@ -316,7 +316,7 @@ pub struct SearchResult<A> {
     pub best: A,
     /// Its value for the mover: the expected score under the search's model.
     pub value: f64,
-    /// Every seat's value. Two seats: `[v, 1 − v]`; max^n: the vector of the chosen line;
+    /// Every seat's value. Two seats: `[v, 1 − v]`; max^n: the vector of the chosen action;
     /// paranoid with more seats: the mover's value, and the rest of the total score
     /// (`seats / 2 − v`) shared equally among the others, who are searched as one side.
     pub values: SeatValues,
@@ -422,10 +422,9 @@ struct RootOutcome<A> {
     values: Vec<(A, f64)>,
     /// The best value for the mover.
     value: f64,
-    /// Every seat's value.
-    values_all: SeatValues,
-    /// The actions with the best value.
-    ties: ActionList<A>,
+    /// The actions with the best value, each with every seat's value (under max^n, tied
+    /// actions can differ for the other seats).
+    ties: Vec<(A, SeatValues)>,
 }
 
 impl<G: Evaluate> Expectimax<G> {
@@ -706,7 +705,7 @@ impl<G: Evaluate> Expectimax<G> {
     }
 
     fn finish(&mut self, root: RootOutcome<G::Action>, depth: u32) -> SearchResult<G::Action> {
-        let best = if root.ties.len() == 1 {
+        let (best, values) = if root.ties.len() == 1 {
             root.ties[0]
         } else {
             root.ties[self.rng.random_range(0..root.ties.len())]
@@ -714,7 +713,7 @@ impl<G: Evaluate> Expectimax<G> {
         SearchResult {
             best,
             value: root.value,
-            values: root.values_all,
+            values,
             ties: root.ties.len(),
             depth,
             nodes: self.nodes,
@@ -736,9 +735,8 @@ impl<G: Evaluate> Expectimax<G> {
         full: bool,
     ) -> Option<RootOutcome<G::Action>> {
         let mut values = Vec::with_capacity(order.len());
-        let mut ties: ActionList<G::Action> = ActionList::new();
+        let mut ties: Vec<(G::Action, SeatValues)> = Vec::new();
         let mut best_mover = f64::NEG_INFINITY;
-        let mut best_all = [0.0; MAX_SEATS];
         if self.is_scalar() {
             let maximize = self.is_max(seat);
             let mut best = if maximize {
@@ -765,13 +763,12 @@ impl<G: Evaluate> Expectimax<G> {
                 if better {
                     best = v;
                     ties.clear();
-                    ties.push(a);
+                    ties.push((a, self.scalar_values(v)));
                 } else if v == best {
-                    ties.push(a);
+                    ties.push((a, self.scalar_values(v)));
                 }
             }
             best_mover = self.mover_value(seat, best);
-            best_all = self.scalar_values(best);
         } else {
             for &a in order {
                 let mut child = *state;
@@ -783,11 +780,10 @@ impl<G: Evaluate> Expectimax<G> {
                 values.push((a, v[seat]));
                 if v[seat] > best_mover {
                     best_mover = v[seat];
-                    best_all = v;
                     ties.clear();
-                    ties.push(a);
+                    ties.push((a, v));
                 } else if v[seat] == best_mover {
-                    ties.push(a);
+                    ties.push((a, v));
                 }
             }
         }
@@ -795,11 +791,10 @@ impl<G: Evaluate> Expectimax<G> {
         // the search order.
         let mut legal = ActionList::new();
         game.legal_actions(state, &mut legal);
-        ties.sort_by_key(|a| legal.iter().position(|b| b == a));
+        ties.sort_by_key(|(a, _)| legal.iter().position(|b| b == a));
         Some(RootOutcome {
             values,
             value: best_mover,
-            values_all: best_all,
             ties,
         })
     }
@@ -1151,6 +1146,7 @@ impl<G: Evaluate> Expectimax<G> {
             let wb = (beta - done - rest_lo) / p(i) + EPS;
             let c = &children[i];
             self.reuse = probes[i];
+            self.late = true;
             let v = self.ab(game, c, Self::child_depth(game, c, d), wa, wb);
             if self.aborted {
                 return 0.5;
