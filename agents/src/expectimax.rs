@@ -70,7 +70,7 @@
 //! The transposition table (`tt=true`, default) maps (state, remaining depth) — keyed by
 //! [`Game::state_key`] and checked against the stored state, so a key collision can never
 //! return a wrong value — to a value or bound and the best action, in an ahash map of at
-//! most 2^20 entries (cleared when full, and when a new game starts). Values found in the
+//! most 2^18 entries (cleared when full, and when a new game starts). Values found in the
 //! table are the ones the search would recompute, so the table changes node counts, never
 //! values.
 //!
@@ -87,8 +87,11 @@
 //! # Cost and when to use it
 //!
 //! The tree grows by (actions × throw outcomes) per decision: in Issiren up to 12 × 7 = 84,
-//! so depth 3 is some 10⁴–10⁵ nodes and depth 5 some 10⁷–10⁸ before pruning; Star2 removes a
-//! large share of that. Use it for strong, reproducible play under a node budget, for exact
+//! though most positions have far fewer movable pieces. Measured on twelve random Issiren
+//! positions (opening, middle game, endgame), plain expectimax visits on average about 2,000
+//! nodes at depth 3, 45,000 at depth 4 and 1.1 million at depth 5; Star2 visits 52%, 36% and
+//! 22% of those, at 14 to 26 million nodes per second on one core of the development
+//! machine (`cargo bench -p stickdice-agents --bench expectimax`). Use it for strong, reproducible play under a node budget, for exact
 //! analysis of endgames (with a depth that reaches the end, the value is the exact expected
 //! score; [`Expectimax::analyse`] gives every action's value) and for Sig wa Duqqan win
 //! probabilities ([`Expectimax::value`]). It allocates nothing per node beyond the table.
@@ -169,10 +172,11 @@ pub const DEFAULT_DEPTH: u32 = 3;
 /// The deepest iteration of iterative deepening.
 pub const MAX_DEPTH: u32 = 64;
 /// The most entries the transposition table holds before it is cleared.
-pub const TT_MAX_ENTRIES: usize = 1 << 20;
+pub const TT_MAX_ENTRIES: usize = 1 << 18;
 
 /// The table keeps only nodes with at least this many decisions to go: below that a
-/// subtree costs about as much to search again as to look up.
+/// subtree costs about as much to search again as to look up. (So a node one decision
+/// from the leaves is never in the table, and its entry is never probed.)
 const TT_MIN_DEPTH: u32 = 2;
 
 /// Windows are widened by this much at throw nodes, so rounding can never turn a cut

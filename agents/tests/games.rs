@@ -356,3 +356,47 @@ fn evaluations_prefer_the_better_position() {
     s.pieces[1] = [20, 0, 0];
     assert!(g.evaluate(&s)[0] > 0.5);
 }
+
+/// Greedy's choice evaluates (for the mover) as well as the best action does, computed
+/// here by applying every action and evaluating the result directly; its ties are broken
+/// among exactly the best actions.
+#[test]
+fn greedy_picks_an_action_with_the_best_evaluation() {
+    fn check<G: Evaluate>(seats: usize, min_throws: u32) {
+        let g = G::with_seats(seats).unwrap();
+        let mut seen = 0;
+        for seed in 0..200u64 {
+            let Some(s) = random_decision(&g, seed, min_throws, 2) else {
+                continue;
+            };
+            seen += 1;
+            let Node::Decide(mover) = g.node(&s) else {
+                unreachable!()
+            };
+            let mut legal = ActionList::new();
+            g.legal_actions(&s, &mut legal);
+            let value = |a| {
+                let mut c = s;
+                g.apply_action(&mut c, a).unwrap();
+                g.evaluate(&c)[mover]
+            };
+            let best = legal
+                .iter()
+                .map(|&a| value(a))
+                .fold(f64::NEG_INFINITY, f64::max);
+            let mut agent = GreedyAgent::new(seed);
+            for _ in 0..4 {
+                let a = stickdice::Agent::choose(&mut agent, &g, &s).unwrap();
+                assert_eq!(value(a), best, "{} seed {seed}", G::NAME);
+            }
+            if seen == 25 {
+                break;
+            }
+        }
+        assert!(seen > 0, "{}: no decision found", G::NAME);
+    }
+    check::<Issiren>(2, 0);
+    check::<Issiren>(2, 150);
+    check::<SigElOued>(2, 0);
+    check::<SigElOued>(4, 0);
+}
