@@ -402,3 +402,28 @@ fn the_registry_lists_greedy_and_expectimax_with_defaults() {
     assert_eq!(a.name(), "expectimax:depth=4,pruning=star1,tt=false");
     assert_eq!(build_str("greedy", &g, 0).unwrap().name(), "greedy");
 }
+
+/// The table is kept from one search to the next (and across iterations); what it holds
+/// never changes a value: a long-lived search gives the fresh search's values.
+#[test]
+fn a_table_kept_across_searches_changes_no_value() {
+    let g = Dash::new(2, 8, 400);
+    let positions: Vec<DashState> = (0..40)
+        .filter_map(|seed| random_decision(&g, seed, 5, 2))
+        .collect();
+    let mut kept = Expectimax::<Dash>::new(ExpectimaxConfig::default(), 0);
+    for round in 0..2 {
+        for (i, s) in positions.iter().enumerate() {
+            let depth = 2 + (i as u32 + round) % 3;
+            let fresh = Expectimax::<Dash>::new(config(Pruning::None, false), 0)
+                .search(&g, s, depth)
+                .unwrap();
+            let r = kept.search(&g, s, depth).unwrap();
+            assert_eq!(
+                (r.value, r.ties),
+                (fresh.value, fresh.ties),
+                "round {round}, {i}"
+            );
+        }
+    }
+}
