@@ -55,7 +55,9 @@
 //!
 //! # Budgets and iterative deepening
 //!
-//! * `depth=D` alone: a search to depth `D` (default 3 when no budget is given).
+//! * `depth=D` alone: a search to depth `D` (default 3 when no budget is given). With
+//!   pruning it deepens 1, 2, …, `D` for the move ordering, which changes the work, not
+//!   the value at depth `D`; plain and max^n searches go straight to `D`.
 //! * `nodes=N`: iterative deepening (depth 1, 2, …, up to `depth` if given, else 64) until
 //!   the nodes visited in all iterations exceed `N`; the deepest finished iteration decides.
 //!   Reproducible: node counts do not depend on the clock.
@@ -70,7 +72,8 @@
 //! The transposition table (`tt=true`, default) maps (state, remaining depth) — keyed by
 //! [`Game::state_key`] and checked against the stored state, so a key collision can never
 //! return a wrong value — to a value or bound and the best action, in an ahash map of at
-//! most 2^18 entries (cleared when full, and when a new game starts). Values found in the
+//! most 2^18 entries (cleared when full, and when a new game starts), holding only nodes
+//! at least two decisions from the leaves. Values found in the
 //! table are the ones the search would recompute, so the table changes node counts, never
 //! values.
 //!
