@@ -2,14 +2,14 @@
 //! opening, a middle-game and an endgame position (one tree, one core).
 //!
 //! `cargo bench -p stickdice-agents --bench mcts`. The target on one core: at least
-//! 100,000 iterations per second from the middle game. Also measured: ISMCTS from the middle
-//! game, for comparison.
+//! 100,000 iterations per second from the middle game. Also measured from the middle game,
+//! for comparison: greedy (ε = 0.1) playouts, and ISMCTS with random playouts.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand::{RngExt as _, SeedableRng};
 use stickdice::{ActionList, Game, Issiren, Node};
 use stickdice_agents::ismcts::{IsmctsAgent, IsmctsConfig};
-use stickdice_agents::mcts::{MctsAgent, MctsConfig};
+use stickdice_agents::mcts::{MctsAgent, MctsConfig, Playout};
 
 const ITERATIONS: u64 = 2_000;
 
@@ -66,6 +66,21 @@ fn mcts(c: &mut Criterion) {
         });
     }
     let (_, middle) = positions(&game)[1];
+    let greedy = MctsConfig {
+        iterations: Some(ITERATIONS),
+        reuse: false,
+        playout: Playout::Greedy { epsilon: 0.1 },
+        ..MctsConfig::default()
+    };
+    let mut agent = MctsAgent::new(greedy, 1).expect("valid config");
+    group.bench_function("greedy-playouts/middle", |b| {
+        b.iter(|| {
+            agent
+                .analyze(&game, &middle)
+                .expect("a decision")
+                .iterations
+        })
+    });
     let config = IsmctsConfig {
         iterations: Some(ITERATIONS),
         ..IsmctsConfig::default()

@@ -67,6 +67,9 @@
 //! game.check_action(&state, action).unwrap();
 //! let analysis = agent.last_analysis();
 //! assert_eq!(analysis.actions.iter().map(|a| a.visits).sum::<u64>(), 300);
+//!
+//! let mut boxed = stickdice_agents::build_str("ismcts:iterations=300,c=0.7", &game, 11).unwrap();
+//! game.check_action(&state, boxed.choose(&game, &state).unwrap()).unwrap();
 //! ```
 
 use core::fmt;

@@ -95,6 +95,12 @@
 //! for a in &analysis.actions {
 //!     println!("{}: {} visits, mean score {:.3}", a.action, a.visits, a.mean);
 //! }
+//!
+//! // Or as a boxed agent straight from the registry (greedy playouts use the game's
+//! // evaluation).
+//! let mut boxed = stickdice_agents::build_str("mcts:iterations=200,playout=greedy", &game, 7)
+//!     .unwrap();
+//! game.check_action(&state, boxed.choose(&game, &state).unwrap()).unwrap();
 //! ```
 
 use core::fmt;

@@ -14,9 +14,7 @@
 use rand::SeedableRng;
 use rayon::prelude::*;
 use stickdice::{Agent, Game, Issiren};
-use stickdice_agents::ismcts::{IsmctsAgent, IsmctsConfig};
-use stickdice_agents::mcts::{MctsAgent, MctsConfig};
-use stickdice_agents::RandomAgent;
+use stickdice_agents::{build_str, RandomAgent};
 
 const GAMES: u64 = 100;
 const REQUIRED_WINS: u64 = 75;
@@ -78,11 +76,12 @@ fn the_null_probability_is_what_the_docs_say() {
 #[cfg_attr(debug_assertions, ignore = "heavy: run with --release")]
 fn mcts_beats_random_on_issiren() {
     let won = wins(|g| {
-        let config = MctsConfig {
-            iterations: Some(ITERATIONS),
-            ..MctsConfig::default()
-        };
-        Box::new(MctsAgent::with_random_playouts(config, g).unwrap())
+        build_str(
+            &format!("mcts:iterations={ITERATIONS}"),
+            &Issiren::with_seats(2).unwrap(),
+            g,
+        )
+        .unwrap()
     });
     assert!(
         won >= REQUIRED_WINS,
@@ -96,11 +95,12 @@ fn mcts_beats_random_on_issiren() {
 #[cfg_attr(debug_assertions, ignore = "heavy: run with --release")]
 fn ismcts_beats_random_on_issiren() {
     let won = wins(|g| {
-        let config = IsmctsConfig {
-            iterations: Some(ITERATIONS),
-            ..IsmctsConfig::default()
-        };
-        Box::new(IsmctsAgent::with_random_playouts(config, g).unwrap())
+        build_str(
+            &format!("ismcts:iterations={ITERATIONS}"),
+            &Issiren::with_seats(2).unwrap(),
+            g,
+        )
+        .unwrap()
     });
     assert!(
         won >= REQUIRED_WINS,
