@@ -19,6 +19,10 @@ const SPECS: &[&str] = &[
     "expectimax:depth=2,mode=paranoid",
     "expectimax:depth=2,pruning=star1,tt=false",
     "expectimax:nodes=300,pruning=none",
+    "mcts:iterations=60",
+    "mcts:iterations=40,playout=greedy,threads=2,reuse=false",
+    "ismcts:iterations=60",
+    "ismcts:iterations=40,playout=greedy",
 ];
 
 fn check<G: Evaluate>(
