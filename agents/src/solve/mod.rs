@@ -848,6 +848,37 @@ pub fn exact_values_for<G: Game>(source: &str) -> Result<Arc<dyn ExactValues<G>>
         .unwrap_or_else(|| Err(format!("{} has no endgame tablebase", G::NAME)))
 }
 
+/// The `tablebase` parameter of the searching agents (expectimax, MCTS).
+pub const TABLEBASE_PARAM: crate::spec::ParamInfo = crate::spec::ParamInfo {
+    key: "tablebase",
+    default: "-",
+    help: "issiren only: exact values for positions with at most two pieces a side, from `build` \
+           (built in memory at first use, about 30 s in a release build) or a file written by \
+           `stickdice analyze --game issiren --write-tablebase FILE`",
+};
+
+/// Reads a searching agent's `tablebase` parameter: `None` when not given, else the source
+/// text and its exact values (loaded or built once per process).
+///
+/// # Errors
+/// [`crate::SpecError::BadValue`] when the game has no tablebase or the file cannot be
+/// loaded.
+pub fn tablebase_param<G: Game>(
+    params: &crate::spec::Params<'_>,
+) -> Result<Option<(String, Arc<dyn ExactValues<G>>)>, crate::SpecError> {
+    let Some(source) = params.given(TABLEBASE_PARAM.key) else {
+        return Ok(None);
+    };
+    exact_values_for::<G>(source)
+        .map(|values| Some((source.to_string(), values)))
+        .map_err(|why| crate::SpecError::BadValue {
+            agent: params.info().name,
+            key: TABLEBASE_PARAM.key,
+            value: source.to_string(),
+            expected: format!("`build` or a tablebase file ({why})"),
+        })
+}
+
 /// A solution shared between agents and threads.
 pub type SharedSolution<G> = Arc<Solution<G>>;
 

@@ -580,8 +580,8 @@ impl Tablebase {
         Ok(Tablebase { tables })
     }
 
-    /// Whether the position is in the tablebase: one or two pieces a side, or a game over
-    /// after such a position.
+    /// Whether the position is in the tablebase: one or two pieces a side (in a table that
+    /// was built), or a game over with at most two pieces left.
     pub fn covers(&self, state: &State) -> bool {
         let mover = (state.turn & 1) as usize;
         let (a, b) = (
@@ -643,10 +643,7 @@ impl Tablebase {
         }
         let mover = (state.turn & 1) as usize;
         let v = if state.pending.is_some() {
-            self.action_values(state)?
-                .into_iter()
-                .map(|(_, v)| v)
-                .fold(f64::NEG_INFINITY, f64::max)
+            self.decision_value(state)?
         } else {
             self.throw_node_value(state)?
         };
@@ -657,6 +654,36 @@ impl Tablebase {
     fn throw_node_value(&self, state: &State) -> Option<f64> {
         let (l, i) = self.entry(state)?;
         self.tables[l].get(i).map(|&q| f64::from(q) / SCALE)
+    }
+
+    /// The mover's chance of winning after `action` at a decision node (the action must be
+    /// legal). Allocates nothing.
+    fn after_action(&self, game: &Issiren, state: &State, mover: usize, action: Action) -> Option<f64> {
+        let mut child = *state;
+        game.apply_action_unchecked(&mut child, action);
+        match game.node(&child) {
+            Node::End => Some(if child.count[mover] > 0 { 1.0 } else { 0.0 }),
+            Node::Throw(next) => {
+                let v = self.throw_node_value(&child)?;
+                Some(if next == mover { v } else { 1.0 - v })
+            }
+            Node::Decide(_) => None,
+        }
+    }
+
+    /// The mover's chance at a decision node: the best action's. Allocates nothing.
+    fn decision_value(&self, state: &State) -> Option<f64> {
+        let game = uncapped();
+        let Node::Decide(mover) = game.node(state) else {
+            return None;
+        };
+        let mut actions = ActionList::new();
+        game.legal_actions(state, &mut actions);
+        let mut best = f64::NEG_INFINITY;
+        for &a in &actions {
+            best = best.max(self.after_action(game, state, mover, a)?);
+        }
+        Some(best)
     }
 
     /// The mover's chance of winning after each legal action at a decision node, in the
@@ -671,32 +698,10 @@ impl Tablebase {
         };
         let mut actions = ActionList::new();
         game.legal_actions(state, &mut actions);
-        let mut out = Vec::with_capacity(actions.len());
-        for &a in &actions {
-            let mut child = *state;
-            game.apply_action_unchecked(&mut child, a);
-            child.throws = 0;
-            let v = match game.node(&child) {
-                Node::End => {
-                    if child.count[mover] > 0 {
-                        1.0
-                    } else {
-                        0.0
-                    }
-                }
-                Node::Throw(next) => {
-                    let v = self.throw_node_value(&child)?;
-                    if next == mover {
-                        v
-                    } else {
-                        1.0 - v
-                    }
-                }
-                Node::Decide(_) => return None,
-            };
-            out.push((a, v));
-        }
-        Some(out)
+        actions
+            .iter()
+            .map(|&a| Some((a, self.after_action(game, state, mover, a)?)))
+            .collect()
     }
 
     /// The best action at a decision node (the first listed among equal values).
