@@ -87,6 +87,11 @@
 //! `pruning=none|star1|star2`, `tt=true|false`. For example `expectimax:depth=4`,
 //! `expectimax:nodes=200000`, `expectimax:millis=100,mode=paranoid`.
 //!
+//! `tablebase=build|FILE` (Issiren only): positions with at most two pieces a side are
+//! leaves valued exactly from the endgame tablebase ([`crate::solve::tablebase`]), whatever
+//! the depth left; `build` builds it in memory at first use (once per process), a file is
+//! one written by `stickdice analyze --game issiren --write-tablebase FILE`.
+//!
 //! # Cost and when to use it
 //!
 //! The tree grows by (actions × throw outcomes) per decision: in Issiren up to 12 × 7 = 84,
@@ -122,6 +127,7 @@
 
 use core::fmt;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand::{RngExt as _, SeedableRng};
@@ -130,6 +136,7 @@ use stickdice::{
 };
 
 use crate::eval::Evaluate;
+use crate::solve::ExactValues;
 use crate::spec::{AgentInfo, ParamInfo, Params, SpecError};
 
 /// The expectimax agent's spec entry.
@@ -167,6 +174,7 @@ pub const INFO: AgentInfo = AgentInfo {
             default: "true",
             help: "transposition table (ahash, keyed by state and depth): true or false",
         },
+        crate::solve::TABLEBASE_PARAM,
     ],
 };
 
@@ -398,6 +406,9 @@ pub struct Expectimax<G: Game> {
     order: [usize; stickdice::dice::MAX_THROW_OUTCOMES],
     late: bool,
     reuse: Option<Reuse<G::State, G::Action>>,
+    /// Exact values (the `tablebase` parameter): a covered position is a leaf with its
+    /// exact value, whatever the depth left.
+    exact: Option<(String, Arc<dyn ExactValues<G>>)>,
 }
 
 impl<G: Game> fmt::Debug for Expectimax<G> {
@@ -455,7 +466,21 @@ impl<G: Evaluate> Expectimax<G> {
             order: [0; stickdice::dice::MAX_THROW_OUTCOMES],
             late: true,
             reuse: None,
+            exact: None,
         }
+    }
+
+    /// Uses exact values (a tablebase) for the positions they cover: such a position is
+    /// searched no further and valued exactly. `source` names them in [`Agent::name`].
+    pub fn with_exact_values(mut self, source: &str, values: Arc<dyn ExactValues<G>>) -> Self {
+        self.exact = Some((source.to_string(), values));
+        self
+    }
+
+    /// The exact scores of `state`, if a tablebase is in use and covers it.
+    #[inline]
+    fn exact_scores(&self, game: &G, state: &G::State) -> Option<SeatValues> {
+        self.exact.as_ref()?.1.scores(game, state)
     }
 
     /// From a checked spec.
@@ -463,7 +488,11 @@ impl<G: Evaluate> Expectimax<G> {
     /// # Errors
     /// See [`ExpectimaxConfig::from_params`].
     pub fn from_params(params: &Params<'_>, seed: u64) -> Result<Self, SpecError> {
-        Ok(Self::new(ExpectimaxConfig::from_params(params)?, seed))
+        let agent = Self::new(ExpectimaxConfig::from_params(params)?, seed);
+        Ok(match crate::solve::tablebase_param::<G>(params)? {
+            Some((source, values)) => agent.with_exact_values(&source, values),
+            None => agent,
+        })
     }
 
     /// The settings.
@@ -820,6 +849,15 @@ impl<G: Evaluate> Expectimax<G> {
         let node = game.node(state);
         match node {
             Node::End => return self.scalar_leaf(&game.evaluate(state)),
+            _ if self.exact.is_some() => {
+                if let Some(x) = self.exact_scores(game, state) {
+                    return self.scalar_leaf(&x);
+                }
+                if d == 0 {
+                    self.horizon = true;
+                    return self.scalar_leaf(&game.evaluate(state));
+                }
+            }
             _ if d == 0 => {
                 self.horizon = true;
                 return self.scalar_leaf(&game.evaluate(state));
@@ -1215,6 +1253,15 @@ impl<G: Evaluate> Expectimax<G> {
         let node = game.node(state);
         match node {
             Node::End => return game.evaluate(state),
+            _ if self.exact.is_some() => {
+                if let Some(x) = self.exact_scores(game, state) {
+                    return x;
+                }
+                if d == 0 {
+                    self.horizon = true;
+                    return game.evaluate(state);
+                }
+            }
             _ if d == 0 => {
                 self.horizon = true;
                 return game.evaluate(state);
@@ -1302,7 +1349,13 @@ fn check_depth(depth: u32) -> Result<(), AgentError> {
 
 impl<G: Evaluate> Agent<G> for Expectimax<G> {
     fn name(&self) -> String {
-        self.config.to_string()
+        match &self.exact {
+            Some((source, _)) if self.config.to_string().contains(':') => {
+                format!("{},tablebase={source}", self.config)
+            }
+            Some((source, _)) => format!("{}:tablebase={source}", self.config),
+            None => self.config.to_string(),
+        }
     }
 
     fn choose(&mut self, game: &G, state: &G::State) -> Result<G::Action, AgentError> {

@@ -31,6 +31,7 @@
 //! | `epsilon` | 0.1 | ε of greedy playouts (ignored by random playouts) |
 //! | `threads` | 1 | root parallelism: this many independent trees, searched in parallel (rayon), merged by visit counts |
 //! | `reuse` | `true` | keep the subtree under the actual throws and actions for the next decision |
+//! | `tablebase` | – | Issiren only: `build` or a file; a position below the root with at most two pieces a side is a leaf scored with its exact values from the endgame tablebase ([`crate::solve::tablebase`]) instead of a playout |
 //!
 //! # Reproducibility
 //!
@@ -105,6 +106,7 @@
 //! ```
 
 use core::fmt;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand::{RngExt as _, SeedableRng};
@@ -115,6 +117,7 @@ use stickdice::{
 };
 
 use crate::eval::Evaluate;
+use crate::solve::ExactValues;
 use crate::spec::{AgentInfo, ParamInfo, Params, SpecError};
 
 /// The MCTS agent's spec entry.
@@ -157,6 +160,7 @@ pub const INFO: AgentInfo = AgentInfo {
             default: "true",
             help: "keep the subtree under the actual throws and actions for the next decision (true/false)",
         },
+        crate::solve::TABLEBASE_PARAM,
     ],
 };
 
@@ -549,6 +553,8 @@ struct Tree<G: Game> {
     root_state: Option<G::State>,
     /// The most nodes this tree may hold.
     cap: usize,
+    /// Exact values (the `tablebase` parameter) for the positions they cover.
+    exact: Option<Arc<dyn ExactValues<G>>>,
 }
 
 impl<G: Game> Tree<G> {
@@ -561,6 +567,7 @@ impl<G: Game> Tree<G> {
             rng: stickdice::Rng::seed_from_u64(seed),
             root: 0,
             root_state: None,
+            exact: None,
         }
     }
 
@@ -645,6 +652,22 @@ impl<G: Game> Tree<G> {
         done
     }
 
+    /// The score of a new leaf: its exact values when a tablebase covers it, else a
+    /// playout's.
+    #[inline]
+    fn leaf(
+        &mut self,
+        game: &G,
+        state: &mut G::State,
+        playout: PlayoutFn<G>,
+        epsilon: f64,
+    ) -> SeatValues {
+        if let Some(x) = self.exact.as_ref().and_then(|e| e.scores(game, state)) {
+            return x;
+        }
+        playout(game, state, &mut self.rng, epsilon)
+    }
+
     /// One iteration: select down the tree, add one level, play out, back up.
     fn iterate(
         &mut self,
@@ -660,11 +683,16 @@ impl<G: Game> Tree<G> {
         self.path.clear();
         self.path.push(0);
         let rewards = loop {
+            if idx != 0 {
+                if let Some(x) = self.exact.as_ref().and_then(|e| e.scores(game, &state)) {
+                    break x;
+                }
+            }
             match game.node(&state) {
                 GameNode::End => break game.scores(&state).expect("an ended game has scores"),
                 GameNode::Throw(seat) => {
                     if self.nodes[idx].children == 0 && !self.expand_throws(game, idx, seat) {
-                        break playout(game, &mut state, &mut self.rng, epsilon);
+                        break self.leaf(game, &mut state, playout, epsilon);
                     }
                     let t = game.sample_throw(&mut self.rng);
                     let range = self.nodes[idx].child_range();
@@ -678,7 +706,7 @@ impl<G: Game> Tree<G> {
                     if self.nodes[idx].children == 0 {
                         game.legal_actions(&state, &mut actions);
                         if !self.expand_actions(idx, seat, &mut actions) {
-                            break playout(game, &mut state, &mut self.rng, epsilon);
+                            break self.leaf(game, &mut state, playout, epsilon);
                         }
                     }
                     idx = self.select(idx, c);
@@ -690,7 +718,7 @@ impl<G: Game> Tree<G> {
             }
             self.path.push(idx as u32);
             if self.nodes[idx].visits == 0 {
-                break playout(game, &mut state, &mut self.rng, epsilon);
+                break self.leaf(game, &mut state, playout, epsilon);
             }
         };
         for &i in &self.path {
@@ -779,6 +807,7 @@ pub struct MctsAgent<G: Game> {
     playout: PlayoutFn<G>,
     epsilon: f64,
     analysis: Analysis<G::Action>,
+    exact_source: Option<String>,
 }
 
 impl<G: Game> fmt::Debug for MctsAgent<G> {
@@ -809,7 +838,11 @@ impl<G: Evaluate> MctsAgent<G> {
     /// # Errors
     /// [`SpecError::BadValue`] for a value out of range.
     pub fn from_params(params: &Params<'_>, seed: u64) -> Result<Self, SpecError> {
-        Self::new(MctsConfig::from_params(params)?, seed)
+        let agent = Self::new(MctsConfig::from_params(params)?, seed)?;
+        Ok(match crate::solve::tablebase_param::<G>(params)? {
+            Some((source, values)) => agent.with_exact_values(&source, values),
+            None => agent,
+        })
     }
 }
 
@@ -857,12 +890,25 @@ impl<G: Game> MctsAgent<G> {
             playout,
             epsilon,
             analysis: Analysis::empty(),
+            exact_source: None,
         })
     }
 
     /// The configuration.
     pub fn config(&self) -> &MctsConfig {
         &self.config
+    }
+
+    /// Uses exact values (a tablebase) for the positions they cover: a position below the
+    /// root that they cover is a leaf scored exactly, with no playout. `source` names them
+    /// in [`Agent::name`].
+    pub fn with_exact_values(mut self, source: &str, values: Arc<dyn ExactValues<G>>) -> Self {
+        for tree in &mut self.trees {
+            tree.exact = Some(values.clone());
+            tree.forget();
+        }
+        self.exact_source = Some(source.to_string());
+        self
     }
 
     /// Searches `state` within the budget and returns every legal action's statistics
@@ -946,7 +992,10 @@ impl<G: Game> MctsAgent<G> {
 
 impl<G: Game> Agent<G> for MctsAgent<G> {
     fn name(&self) -> String {
-        self.config.spec()
+        match &self.exact_source {
+            Some(source) => format!("{},tablebase={source}", self.config.spec()),
+            None => self.config.spec(),
+        }
     }
 
     fn choose(&mut self, game: &G, state: &G::State) -> Result<G::Action, AgentError> {
