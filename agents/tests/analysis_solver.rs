@@ -41,10 +41,26 @@ fn duqqan_race_from_idx_18_is_solved_as_by_hand() {
     let game = SigWaDuqqan::with_seats(2).unwrap();
     let start = duqqan(&[Piece::Racing(18), Piece::Racing(18)], Some(14), 0);
     let sol = solve::solve_from(&game, &start).unwrap();
-    close(sol.first_probability(&start, 0).unwrap(), 7.0 / 12.0, "P(P1 first)");
-    close(sol.first_probability(&start, 1).unwrap(), 5.0 / 12.0, "P(P2 first)");
-    close(sol.success_probability(&start, 1).unwrap(), 1.0, "P(P2 arrives)");
-    close(sol.expected_throws(&start).unwrap(), 13.6, "expected throws");
+    close(
+        sol.first_probability(&start, 0).unwrap(),
+        7.0 / 12.0,
+        "P(P1 first)",
+    );
+    close(
+        sol.first_probability(&start, 1).unwrap(),
+        5.0 / 12.0,
+        "P(P2 first)",
+    );
+    close(
+        sol.success_probability(&start, 1).unwrap(),
+        1.0,
+        "P(P2 arrives)",
+    );
+    close(
+        sol.expected_throws(&start).unwrap(),
+        13.6,
+        "expected throws",
+    );
     let scores = sol.expected_scores(&start).unwrap();
     close(scores[0], 7.0 / 12.0, "P1's expected score");
     // Every outcome has both pieces on the Ka'aba.
@@ -74,9 +90,21 @@ fn duqqan_certain_burial_is_solved_as_by_hand() {
     let game = SigWaDuqqan::with_seats(2).unwrap();
     let start = duqqan(&[Piece::Arrived(1), Piece::Racing(1)], Some(0), 0);
     let sol = solve::solve_from(&game, &start).unwrap();
-    close(sol.first_probability(&start, 0).unwrap(), 1.0, "P(P1 first)");
-    close(sol.success_probability(&start, 1).unwrap(), 0.0, "P(P2 arrives)");
-    close(sol.expected_throws(&start).unwrap(), 1.25, "expected throws");
+    close(
+        sol.first_probability(&start, 0).unwrap(),
+        1.0,
+        "P(P1 first)",
+    );
+    close(
+        sol.success_probability(&start, 1).unwrap(),
+        0.0,
+        "P(P2 arrives)",
+    );
+    close(
+        sol.expected_throws(&start).unwrap(),
+        1.25,
+        "expected throws",
+    );
     let d = sol.distribution(&start).unwrap();
     let buried: f64 = sol
         .classes()
@@ -106,7 +134,11 @@ fn el_oued_mothers_on_medina_are_solved_as_by_hand() {
     start.pending = Pending::FirstThrow;
     game.validate(&start).unwrap();
     let sol = solve::solve_from(&game, &start).unwrap();
-    close(sol.first_probability(&start, 0).unwrap(), 32.0 / 57.0, "P(P1 first)");
+    close(
+        sol.first_probability(&start, 0).unwrap(),
+        32.0 / 57.0,
+        "P(P1 first)",
+    );
     let r = 52.0 / 64.0;
     let turn = 1.0 + (1.0 / 64.0) * 1.0 + (1.0 / 64.0) * (1.0 + r + r * r);
     close(
@@ -136,7 +168,10 @@ fn two_player_races_solve_completely() {
         let p0 = sol.first_probability(&s0, 0).unwrap();
         let p1 = sol.first_probability(&s0, 1).unwrap();
         close(p0 + p1, 1.0, "win probabilities");
-        assert!(sol.expected_throws(&s0).unwrap() > 40.0, "the cap is lifted");
+        assert!(
+            sol.expected_throws(&s0).unwrap() > 40.0,
+            "the cap is lifted"
+        );
     }
     for cairo in ["false", "true"] {
         let mut game = SigElOued::with_seats(2).unwrap();

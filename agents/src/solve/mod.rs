@@ -790,7 +790,8 @@ impl<G: Exact> Solution<G> {
             return None;
         }
         let mut actions = ActionList::new();
-        self.game.legal_actions(&self.states[e as usize], &mut actions);
+        self.game
+            .legal_actions(&self.states[e as usize], &mut actions);
         actions.get(self.policy[e as usize] as usize).copied()
     }
 
@@ -857,6 +858,9 @@ pub const TABLEBASE_PARAM: crate::spec::ParamInfo = crate::spec::ParamInfo {
            `stickdice analyze --game issiren --write-tablebase FILE`",
 };
 
+/// Exact values with the text that named them (a `tablebase` parameter's value).
+pub type NamedExactValues<G> = (String, Arc<dyn ExactValues<G>>);
+
 /// Reads a searching agent's `tablebase` parameter: `None` when not given, else the source
 /// text and its exact values (loaded or built once per process).
 ///
@@ -865,7 +869,7 @@ pub const TABLEBASE_PARAM: crate::spec::ParamInfo = crate::spec::ParamInfo {
 /// loaded.
 pub fn tablebase_param<G: Game>(
     params: &crate::spec::Params<'_>,
-) -> Result<Option<(String, Arc<dyn ExactValues<G>>)>, crate::SpecError> {
+) -> Result<Option<NamedExactValues<G>>, crate::SpecError> {
     let Some(source) = params.given(TABLEBASE_PARAM.key) else {
         return Ok(None);
     };

@@ -231,10 +231,7 @@ impl Tables {
         let mut capture: [Vec<Vec<(u32, u32)>>; 3] = Default::default();
         for n in 1..=2 {
             capture[n] = vec![Vec::new(); 48];
-            for t in 0..SIDE[n] {
-                if !valid[n][t] {
-                    continue;
-                }
+            for (t, _) in valid[n].iter().enumerate().filter(|(_, &ok)| ok) {
                 let (cs, k) = configs_of(n, t);
                 for j in 0..k {
                     let rest = if k == 2 { cs[1 - j] as u32 } else { 0 };
@@ -252,7 +249,9 @@ impl Tables {
     }
 
     fn entry_valid(&self, a: usize, b: usize, m: usize, t: usize) -> bool {
-        self.valid[a][m] && self.valid[b][t] && self.side_mask(a, 0, m) & self.side_mask(b, 1, t) == 0
+        self.valid[a][m]
+            && self.valid[b][t]
+            && self.side_mask(a, 0, m) & self.side_mask(b, 1, t) == 0
     }
 }
 
@@ -399,9 +398,7 @@ impl Tablebase {
     /// Builds the tablebase in memory (about 200 MB while building; see the README section
     /// "Exact analysis" for the time), calling `progress(layer group, sweep, residual)`
     /// after every sweep.
-    pub fn build_with_progress(
-        progress: impl FnMut(usize, usize, f64),
-    ) -> (Tablebase, BuildStats) {
+    pub fn build_with_progress(progress: impl FnMut(usize, usize, f64)) -> (Tablebase, BuildStats) {
         Self::build_partial(3, progress)
     }
 
@@ -530,7 +527,9 @@ impl Tablebase {
         let bad = |why: &str| LoadError::Format(why.to_string());
         let header = 8 + 4 + 4 + 8 * 4;
         if bytes.len() < header + 8 || &bytes[..8] != MAGIC {
-            return Err(bad("the file does not start with the tablebase magic `SDTBISS1`"));
+            return Err(bad(
+                "the file does not start with the tablebase magic `SDTBISS1`",
+            ));
         }
         let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
         let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
@@ -584,10 +583,7 @@ impl Tablebase {
     /// was built), or a game over with at most two pieces left.
     pub fn covers(&self, state: &State) -> bool {
         let mover = (state.turn & 1) as usize;
-        let (a, b) = (
-            state.count[mover] as usize,
-            state.count[1 - mover] as usize,
-        );
+        let (a, b) = (state.count[mover] as usize, state.count[1 - mover] as usize);
         if a > 2 || b > 2 {
             false
         } else if a == 0 || b == 0 {
@@ -658,7 +654,13 @@ impl Tablebase {
 
     /// The mover's chance of winning after `action` at a decision node (the action must be
     /// legal). Allocates nothing.
-    fn after_action(&self, game: &Issiren, state: &State, mover: usize, action: Action) -> Option<f64> {
+    fn after_action(
+        &self,
+        game: &Issiren,
+        state: &State,
+        mover: usize,
+        action: Action,
+    ) -> Option<f64> {
         let mut child = *state;
         game.apply_action_unchecked(&mut child, action);
         match game.node(&child) {
