@@ -2,3 +2,4 @@
 //! command.
 
 pub mod cli;
+pub mod protocol;

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod play_cmd;
+mod serve_cmd;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -25,12 +26,16 @@ enum Command {
     Games,
     /// List the agents with their parameters and defaults.
     Agents,
+    /// Serve the front-end protocol: JSON requests on stdin, one JSON response per line on
+    /// stdout (docs/protocol.md).
+    Serve(serve_cmd::ServeArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Play(args) => play_cmd::run(&args),
+        Command::Serve(args) => serve_cmd::run(&args),
         Command::Games => {
             list_games();
             Ok(())
