@@ -17,8 +17,8 @@
 //!   and answered with the code `internal`, the session unchanged;
 //! * the output is flushed after every response.
 //!
-//! One session is generic code, [`Session<G>`](Session), written once for every game and
-//! held in an enum over the three games.
+//! A session is generic code (`Session<G: Game>`), written once for every game and held
+//! in an enum over the three games.
 //!
 //! Reproducibility: the engine's dice are [`SeededDice`] seeded by `new_game`'s seed, so a
 //! seeded game played through the protocol throws exactly what the same seeded game
@@ -251,7 +251,10 @@ const COMMANDS: &[(&str, &[&str])] = &[
 ];
 
 /// The protocol server: at most one game session, answering request lines.
-#[derive(Debug, Default)]
+///
+/// Equal servers answer every request alike (the tests compare a server before and after
+/// an error).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Server {
     session: Option<AnySession>,
 }
@@ -262,10 +265,10 @@ impl Server {
         Server::default()
     }
 
-    /// Answers one request line (without its line break). `None` for a blank line, which
-    /// is not a request.
+    /// Answers one request line (without its line break). `None` for a blank line (only
+    /// spaces, tabs and carriage returns), which is not a request.
     pub fn handle_line(&mut self, line: &str) -> Option<Reply> {
-        let text = line.trim();
+        let text = line.trim_matches(|c| matches!(c, ' ' | '\t' | '\r'));
         if text.is_empty() {
             return None;
         }
@@ -640,18 +643,26 @@ fn hello() -> Value {
 }
 
 /// One game in progress: the rules, the state, the engine's dice and the undo history.
-#[derive(Clone, Debug)]
-pub struct Session<G: Game> {
+#[derive(Clone, Debug, PartialEq)]
+struct Session<G: Game> {
     game: G,
     seed: u64,
     state: G::State,
     dice: SeededDice,
-    /// Every earlier (state, dice), oldest first; `undo` pops them.
-    history: Vec<(G::State, SeededDice)>,
+    /// Every earlier point of the game, oldest first; `undo` pops them.
+    history: Vec<Snapshot<G>>,
+}
+
+/// What `undo` restores: everything a step may change.
+#[derive(Clone, Debug, PartialEq)]
+struct Snapshot<G: Game> {
+    state: G::State,
+    dice: SeededDice,
+    seed: u64,
 }
 
 /// A session of whichever game was chosen.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 enum AnySession {
     SigWaDuqqan(Session<SigWaDuqqan>),
     SigElOued(Session<SigElOued>),
@@ -687,7 +698,7 @@ impl AnySession {
 
 impl<G: Game> Session<G> {
     /// A new game of `game` whose engine dice are seeded `seed`.
-    pub fn new(game: G, seed: u64) -> Self {
+    fn new(game: G, seed: u64) -> Self {
         Session {
             state: game.initial_state(),
             game,
@@ -697,16 +708,16 @@ impl<G: Game> Session<G> {
         }
     }
 
-    /// The current state.
-    pub fn state(&self) -> &G::State {
-        &self.state
-    }
-
-    /// Commits a step: the current state and dice go on the undo stack.
-    fn commit(&mut self, state: G::State, dice: SeededDice) {
-        let old_dice = core::mem::replace(&mut self.dice, dice);
-        self.history.push((self.state, old_dice));
+    /// Commits a step: the current point goes on the undo stack.
+    fn commit(&mut self, state: G::State, dice: SeededDice, seed: u64) {
+        let dice = core::mem::replace(&mut self.dice, dice);
+        self.history.push(Snapshot {
+            state: self.state,
+            dice,
+            seed: self.seed,
+        });
         self.state = state;
+        self.seed = seed;
     }
 
     /// The `state` result: everything a front end shows.
@@ -809,7 +820,7 @@ impl<G: Game> Session<G> {
         let mut state = self.state;
         self.game.apply_throw(&mut state, throw)?;
         let description = self.game.describe_throw(&self.state, throw);
-        self.commit(state, dice);
+        self.commit(state, dice, self.seed);
         self.view_with(
             "thrown",
             json!({
@@ -835,7 +846,7 @@ impl<G: Game> Session<G> {
         let mut state = self.state;
         self.game.apply_action(&mut state, action)?;
         let dice = self.dice.clone();
-        self.commit(state, dice);
+        self.commit(state, dice, self.seed);
         self.view_with(
             "played",
             json!({ "seat": seat, "action": action.to_string() }),
@@ -847,8 +858,7 @@ impl<G: Game> Session<G> {
         let state = stickdice::load_state(&self.game, text)
             .map_err(|e| ProtocolError::new(ErrorCode::InvalidState, e))?;
         let seed = seed.unwrap_or(self.seed);
-        self.commit(state, SeededDice::new(seed));
-        self.seed = seed;
+        self.commit(state, SeededDice::new(seed), seed);
         self.view()
     }
 
@@ -872,10 +882,11 @@ impl<G: Game> Session<G> {
             ));
         }
         let keep = made - steps as usize;
-        let (state, dice) = self.history[keep].clone();
+        let back = self.history[keep].clone();
         self.history.truncate(keep);
-        self.state = state;
-        self.dice = dice;
+        self.state = back.state;
+        self.dice = back.dice;
+        self.seed = back.seed;
         self.view_with("undone", json!(steps))
     }
 }
@@ -943,7 +954,7 @@ impl<G: Game> Session<G> {
         });
         if apply {
             let dice = self.dice.clone();
-            self.commit(state, dice);
+            self.commit(state, dice, self.seed);
             self.view_with("move", chosen)
         } else {
             Ok(json!({ "move": chosen }))
