@@ -379,7 +379,7 @@ fn bad_input_through_the_pipe_gets_one_error_each_and_the_server_goes_on() {
         (b"null", "bad_request"),
         (b"\"hello\"", "bad_request"),
         (b"{\"cmd\":\"act\"}", "missing_field"),
-        (b"{\"cmd\":\"act\",\"action\":7}", "throw_due"),
+        (b"{\"cmd\":\"act\",\"action\":7}", "wrong_type"),
         (b"{\"cmd\":\"throw\",\"marked\":\"3\"}", "wrong_type"),
         (b"{\"cmd\":\"throw\",\"marked\":7}", "impossible_throw"),
         (b"{\"cmd\":\"throw\",\"marked\":-1}", "wrong_type"),
