@@ -919,7 +919,8 @@ impl<G: Game> Session<G> {
                 format!("agent `{spec}` gave no action: {why}"),
             ),
         })?;
-        let time_ms = start.elapsed().as_secs_f64() * 1000.0;
+        // Milliseconds, to the microsecond.
+        let time_ms = start.elapsed().as_micros() as f64 / 1000.0;
         let mut state = self.state;
         self.game.apply_action(&mut state, action).map_err(|e| {
             ProtocolError::new(
