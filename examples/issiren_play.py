@@ -113,7 +113,7 @@ def show_end(view):
 
 def play_auto(engine, args, hello):
     """Agent against agent; returns the exit status."""
-    agents = [args.agent or best_agent(hello), args.opponent or args.agent or best_agent(hello)]
+    agents = [args.agent or "random", args.opponent or args.agent or "random"]
     options = {"max_throws": args.max_throws} if args.max_throws else {}
     view = engine.request("new_game", game="issiren", seed=args.seed, options=options)
     print(f"Issiren, seed {args.seed}: P1 = {agents[0]}, P2 = {agents[1]}")
@@ -130,7 +130,7 @@ def play_auto(engine, args, hello):
                 print(f"{seat_name(seat)} throws: {thrown['description']}")
         else:
             legal = view["legal_actions"]
-            view = engine.request("agent_move", agent=agents[seat], apply=True)
+            view = engine.request("agent_move", agent=agents[seat], apply=True, analysis=True)
             action = view["move"]["action"]
             if action not in legal:
                 print(f"{seat_name(seat)}'s agent played {action}, not among {legal}", file=sys.stderr)
@@ -142,6 +142,9 @@ def play_auto(engine, args, hello):
         print(view["board"])
     print(f"{moves} decisions made.")
     show_end(view)
+    if sum(view["ranking"]["scores"]) != 1:
+        print(f"two players' scores should sum to 1: {view['ranking']}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -181,14 +184,17 @@ def play_interactive(engine, args, hello):
             print(f"{seat_name(seat)} throws: {view['thrown']['description']}")
         elif seat == me:
             legal = view["legal_actions"]
-            if legal == ["pass"]:
-                print("No piece can move: you pass.")
-                view = engine.request("act", action="pass")
+            if len(legal) == 1:
+                only = "No piece can move: you pass." if legal == ["pass"] else f"Your only move: {legal[0]}."
+                print(only)
+                view = engine.request("act", action=legal[0])
                 continue
             if not my_decisions or my_decisions[-1] != view["undo_steps"]:
                 my_decisions.append(view["undo_steps"])
-            print(view["board"])
+                print(view["board"])
             text = ask(f"your move ({', '.join(legal)}; hint, undo, quit): ").lower()
+            if text == "":
+                continue
             if text == "quit":
                 return 0
             if text == "hint":
@@ -204,7 +210,7 @@ def play_interactive(engine, args, hello):
                     continue
                 # Back to my previous decision; its throw stays (the dice are restored too).
                 view = engine.request("undo", steps=view["undo_steps"] - earlier[-1])
-                my_decisions = earlier
+                my_decisions = earlier[:-1]
                 print(f"  taken back: your move again after {seat_name(me)}'s same throw")
             else:
                 try:
@@ -223,7 +229,7 @@ def play_interactive(engine, args, hello):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--binary", help="the stickdice binary (default: target/release or target/debug, else PATH)")
-    parser.add_argument("--agent", help="the agent spec you play against (default: the strongest offered)")
+    parser.add_argument("--agent", help="the agent spec you play against (default: the strongest offered; with --auto, P1's agent, default random)")
     parser.add_argument("--opponent", help="with --auto: P2's agent spec (default: the same as --agent)")
     parser.add_argument("--seat", type=int, choices=(1, 2), default=1, help="your seat: 1 throws first (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="the seed of the engine's throws and the agents (default 1)")
