@@ -236,7 +236,7 @@ fn run_step(server: &mut Server, step: &Step) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
     fn every_line_gets_one_well_formed_response_and_errors_change_nothing(

@@ -642,22 +642,26 @@ fn hello() -> Value {
     })
 }
 
-/// One game in progress: the rules, the state, the engine's dice and the undo history.
+/// One game in progress: the rules, the current point and the undo history.
+///
+/// Every command that changes the game first works out the next point and its response,
+/// and only then commits (pushes the current point on the history), so an error or a
+/// panic on the way leaves the session untouched.
 #[derive(Clone, Debug, PartialEq)]
 struct Session<G: Game> {
     game: G,
-    seed: u64,
-    state: G::State,
-    dice: SeededDice,
+    now: Point<G>,
     /// Every earlier point of the game, oldest first; `undo` pops them.
-    history: Vec<Snapshot<G>>,
+    history: Vec<Point<G>>,
 }
 
-/// What `undo` restores: everything a step may change.
+/// A point of a game: everything a step may change, and `undo` restores.
 #[derive(Clone, Debug, PartialEq)]
-struct Snapshot<G: Game> {
+struct Point<G: Game> {
     state: G::State,
+    /// The engine's dice (their seed and each seat's throw count).
     dice: SeededDice,
+    /// The seed of the dice, also the root of agents' seeds.
     seed: u64,
 }
 
@@ -700,30 +704,36 @@ impl<G: Game> Session<G> {
     /// A new game of `game` whose engine dice are seeded `seed`.
     fn new(game: G, seed: u64) -> Self {
         Session {
-            state: game.initial_state(),
+            now: Point {
+                state: game.initial_state(),
+                dice: SeededDice::new(seed),
+                seed,
+            },
             game,
-            seed,
-            dice: SeededDice::new(seed),
             history: Vec::new(),
         }
     }
 
-    /// Commits a step: the current point goes on the undo stack.
-    fn commit(&mut self, state: G::State, dice: SeededDice, seed: u64) {
-        let dice = core::mem::replace(&mut self.dice, dice);
-        self.history.push(Snapshot {
-            state: self.state,
-            dice,
-            seed: self.seed,
-        });
-        self.state = state;
-        self.seed = seed;
+    /// Steps to `next`: works out its view (with `key: value` added), then commits.
+    fn advance(&mut self, next: Point<G>, extra: Option<(&str, Value)>) -> Result<Value> {
+        let mut view = self.view_at(&next, self.history.len() + 1)?;
+        if let (Value::Object(map), Some((key, value))) = (&mut view, extra) {
+            map.insert(key.to_string(), value);
+        }
+        let before = core::mem::replace(&mut self.now, next);
+        self.history.push(before);
+        Ok(view)
     }
 
     /// The `state` result: everything a front end shows.
     fn view(&self) -> Result<Value> {
+        self.view_at(&self.now, self.history.len())
+    }
+
+    /// The view of `point`, with `undo_steps` steps behind it.
+    fn view_at(&self, point: &Point<G>, undo_steps: usize) -> Result<Value> {
         let g = &self.game;
-        let s = &self.state;
+        let s = &point.state;
         let node = g.node(s);
         let (kind, seat) = match node {
             Node::Throw(seat) => ("throw", Some(seat)),
@@ -769,10 +779,10 @@ impl<G: Game> Session<G> {
             "game": G::NAME,
             "players": g.seats(),
             "options": options,
-            "seed": self.seed,
+            "seed": point.seed,
             "node": { "kind": kind, "seat": seat },
             "throws_made": g.throws_made(s),
-            "undo_steps": self.history.len(),
+            "undo_steps": undo_steps,
             "state": state,
             "board": g.render(s),
             "legal_actions": legal,
@@ -781,24 +791,15 @@ impl<G: Game> Session<G> {
         }))
     }
 
-    /// Adds `key: value` to a view object.
-    fn view_with(&self, key: &str, value: Value) -> Result<Value> {
-        let mut view = self.view()?;
-        if let Value::Object(map) = &mut view {
-            map.insert(key.to_string(), value);
-        }
-        Ok(view)
-    }
-
     /// `throw`: the client's throw (`marked` sides up) or the engine's.
     fn throw(&mut self, marked: Option<u64>) -> Result<Value> {
-        let seat = match self.game.node(&self.state) {
+        let seat = match self.game.node(&self.now.state) {
             Node::Throw(seat) => seat,
             Node::Decide(seat) => return Err(IllegalMove::DecisionDue { seat }.into()),
             Node::End => return Err(IllegalMove::GameOver.into()),
         };
         let sticks = self.game.sticks();
-        let mut dice = self.dice.clone();
+        let mut dice = self.now.dice.clone();
         // The client's throw takes the slot of the engine's, so the engine's later throws
         // are the same whoever threw before.
         let engine = dice.throw(seat, sticks);
@@ -817,24 +818,26 @@ impl<G: Game> Session<G> {
                 }
             },
         };
-        let mut state = self.state;
+        let mut state = self.now.state;
         self.game.apply_throw(&mut state, throw)?;
-        let description = self.game.describe_throw(&self.state, throw);
-        self.commit(state, dice, self.seed);
-        self.view_with(
-            "thrown",
-            json!({
-                "seat": seat,
-                "marked": throw.marked(),
-                "description": description,
-                "source": source,
-            }),
-        )
+        let description = self.game.describe_throw(&self.now.state, throw);
+        let next = Point {
+            state,
+            dice,
+            seed: self.now.seed,
+        };
+        let thrown = json!({
+            "seat": seat,
+            "marked": throw.marked(),
+            "description": description,
+            "source": source,
+        });
+        self.advance(next, Some(("thrown", thrown)))
     }
 
     /// `act`: an action in notation.
     fn act(&mut self, text: &str) -> Result<Value> {
-        let seat = match self.game.node(&self.state) {
+        let seat = match self.game.node(&self.now.state) {
             Node::Decide(seat) => seat,
             Node::Throw(seat) => return Err(IllegalMove::ThrowDue { seat }.into()),
             Node::End => return Err(IllegalMove::GameOver.into()),
@@ -843,23 +846,27 @@ impl<G: Game> Session<G> {
             .game
             .parse_action(text)
             .map_err(|e| ProtocolError::new(ErrorCode::BadNotation, e.to_string()))?;
-        let mut state = self.state;
+        let mut state = self.now.state;
         self.game.apply_action(&mut state, action)?;
-        let dice = self.dice.clone();
-        self.commit(state, dice, self.seed);
-        self.view_with(
-            "played",
-            json!({ "seat": seat, "action": action.to_string() }),
-        )
+        let next = Point {
+            state,
+            ..self.now.clone()
+        };
+        let played = json!({ "seat": seat, "action": action.to_string() });
+        self.advance(next, Some(("played", played)))
     }
 
     /// `load_state`: a serialized state, validated.
     fn load(&mut self, text: &str, seed: Option<u64>) -> Result<Value> {
         let state = stickdice::load_state(&self.game, text)
             .map_err(|e| ProtocolError::new(ErrorCode::InvalidState, e))?;
-        let seed = seed.unwrap_or(self.seed);
-        self.commit(state, SeededDice::new(seed), seed);
-        self.view()
+        let seed = seed.unwrap_or(self.now.seed);
+        let next = Point {
+            state,
+            dice: SeededDice::new(seed),
+            seed,
+        };
+        self.advance(next, None)
     }
 
     /// `undo`: takes back `steps` steps.
@@ -883,11 +890,13 @@ impl<G: Game> Session<G> {
         }
         let keep = made - steps as usize;
         let back = self.history[keep].clone();
+        let mut view = self.view_at(&back, keep)?;
+        if let Value::Object(map) = &mut view {
+            map.insert("undone".to_string(), json!(steps));
+        }
         self.history.truncate(keep);
-        self.state = back.state;
-        self.dice = back.dice;
-        self.seed = back.seed;
-        self.view_with("undone", json!(steps))
+        self.now = back;
+        Ok(view)
     }
 }
 
@@ -901,27 +910,29 @@ impl<G: Game> Session<G> {
         want_analysis: bool,
         apply: bool,
     ) -> Result<Value> {
-        let seat = match self.game.node(&self.state) {
+        let seat = match self.game.node(&self.now.state) {
             Node::Decide(seat) => seat,
             Node::Throw(seat) => return Err(IllegalMove::ThrowDue { seat }.into()),
             Node::End => return Err(IllegalMove::GameOver.into()),
         };
-        let seed = seed.unwrap_or_else(|| agent_seed(self.seed, self.history.len()));
+        let seed = seed.unwrap_or_else(|| agent_seed(self.now.seed, self.history.len()));
         let mut agent = build_agent(spec, &self.game, seed)
             .map_err(|e| ProtocolError::new(ErrorCode::BadAgent, e.to_string()))?;
         agent.new_game(&self.game, seat);
         let start = Instant::now();
-        let action = agent.choose(&self.game, &self.state).map_err(|e| match e {
-            AgentError::GameOver => IllegalMove::GameOver.into(),
-            AgentError::ThrowDue { seat } => IllegalMove::ThrowDue { seat }.into(),
-            AgentError::Unsupported(why) => ProtocolError::new(
-                ErrorCode::AgentFailed,
-                format!("agent `{spec}` gave no action: {why}"),
-            ),
-        })?;
+        let action = agent
+            .choose(&self.game, &self.now.state)
+            .map_err(|e| match e {
+                AgentError::GameOver => IllegalMove::GameOver.into(),
+                AgentError::ThrowDue { seat } => IllegalMove::ThrowDue { seat }.into(),
+                AgentError::Unsupported(why) => ProtocolError::new(
+                    ErrorCode::AgentFailed,
+                    format!("agent `{spec}` gave no action: {why}"),
+                ),
+            })?;
         // Milliseconds, to the microsecond.
         let time_ms = start.elapsed().as_micros() as f64 / 1000.0;
-        let mut state = self.state;
+        let mut state = self.now.state;
         self.game.apply_action(&mut state, action).map_err(|e| {
             ProtocolError::new(
                 ErrorCode::AgentFailed,
@@ -954,9 +965,11 @@ impl<G: Game> Session<G> {
             "applied": apply,
         });
         if apply {
-            let dice = self.dice.clone();
-            self.commit(state, dice, self.seed);
-            self.view_with("move", chosen)
+            let next = Point {
+                state,
+                ..self.now.clone()
+            };
+            self.advance(next, Some(("move", chosen)))
         } else {
             Ok(json!({ "move": chosen }))
         }
