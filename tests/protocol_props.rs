@@ -88,6 +88,9 @@ enum Step {
     Throw,
     /// An agent move, applied.
     AgentMove,
+    /// `load_state` of the current state with its `i`-th number replaced by `value`
+    /// (often breaking a rule, sometimes not), or unchanged when `value` is `None`.
+    LoadChanged(usize, Option<i64>),
 }
 
 fn any_json() -> impl Strategy<Value = Value> {
@@ -124,39 +127,96 @@ fn any_json() -> impl Strategy<Value = Value> {
     })
 }
 
-fn request() -> impl Strategy<Value = Value> {
-    let cmds = prop::sample::select(vec![
-        "hello",
-        "new_game",
-        "state",
-        "throw",
-        "act",
+/// A value for a field: mostly of the kind the field takes (valid or not), sometimes anything.
+fn field_value(key: &'static str) -> BoxedStrategy<Value> {
+    let typed: BoxedStrategy<Value> = match key {
+        "game" => prop::sample::select(vec!["issiren", "sig-wa-duqqan", "sig-el-oued", "chess"])
+            .prop_map(|s| json!(s))
+            .boxed(),
+        "players" | "marked" | "steps" => (0u64..10).prop_map(|n| json!(n)).boxed(),
+        "seed" => any::<u64>().prop_map(|n| json!(n)).boxed(),
+        "options" => prop_oneof![
+            (0u64..50).prop_map(|n| json!({ "max_throws": n })),
+            any::<bool>().prop_map(|b| json!({ "cairo_always_three": b })),
+            any::<bool>().prop_map(|b| json!({ "exact_waiting_square": b })),
+            Just(json!(["max_throws=3"])),
+            Just(json!(["max_throws"])),
+        ]
+        .boxed(),
+        "action" => prop_oneof![
+            prop::sample::select(vec!["pass", "use", "decline", "z9", "", "a0"])
+                .prop_map(|s| json!(s)),
+            ("[a-l]", 1u8..5).prop_map(|(c, r)| json!(format!("{c}{r}"))),
+        ]
+        .boxed(),
+        "agent" => {
+            prop::sample::select(vec!["random", "random:x=1", "wizard", "", "a b", "random:"])
+                .prop_map(|s| json!(s))
+                .boxed()
+        }
+        "budget" => prop::sample::select(vec![
+            json!({}),
+            json!({"iterations": 10}),
+            json!({"x": [1]}),
+        ])
+        .boxed(),
+        "analysis" | "apply" => any::<bool>().prop_map(Value::Bool).boxed(),
+        _ => any_json().boxed(),
+    };
+    prop_oneof![4 => typed, 1 => any_json()].boxed()
+}
+
+/// The fields each command takes.
+const COMMANDS: &[(&str, &[&str])] = &[
+    ("hello", &[]),
+    ("new_game", &["game", "players", "options", "seed"]),
+    ("state", &[]),
+    ("throw", &["marked"]),
+    ("act", &["action"]),
+    (
         "agent_move",
-        "load_state",
-        "undo",
-        "quit",
-        "Hello",
-        "",
-    ]);
-    let keys = prop::sample::select(vec![
-        "game", "players", "options", "seed", "marked", "action", "agent", "budget", "analysis",
-        "apply", "state", "steps", "cmd", "extra",
-    ]);
+        &["agent", "budget", "seed", "analysis", "apply"],
+    ),
+    ("load_state", &["state", "seed"]),
+    ("undo", &["steps"]),
+    ("quit", &[]),
+];
+
+/// A request of a random command with some of its fields (and now and then a field it
+/// does not take, a misspelt command or none).
+fn request() -> impl Strategy<Value = Value> {
+    let command = prop::sample::select(COMMANDS.to_vec()).prop_flat_map(|(cmd, keys)| {
+        let fields: Vec<BoxedStrategy<Option<(&'static str, Value)>>> = keys
+            .iter()
+            .map(|&k| prop::option::of(field_value(k).prop_map(move |v| (k, v))).boxed())
+            .collect();
+        (Just(cmd), fields)
+    });
     (
         prop::option::of(any_json()),
-        prop::option::weighted(0.9, cmds),
-        prop::collection::vec((keys, any_json()), 0..4),
+        command,
+        prop::option::weighted(0.05, prop::sample::select(vec!["Hello", "", "cmd"])),
+        prop::option::weighted(0.05, ("[a-z_]{1,6}", any_json())),
     )
-        .prop_map(|(id, cmd, fields)| {
+        .prop_map(|(id, (cmd, fields), bad_cmd, extra)| {
             let mut map = serde_json::Map::new();
             if let Some(id) = id {
                 map.insert("id".into(), id);
             }
-            if let Some(cmd) = cmd {
-                map.insert("cmd".into(), json!(cmd));
+            match bad_cmd {
+                Some("cmd") => {}
+                Some(other) => {
+                    map.insert("cmd".into(), json!(other));
+                }
+                None => {
+                    map.insert("cmd".into(), json!(cmd));
+                }
             }
-            for (k, v) in fields {
+            for (k, v) in fields.into_iter().flatten() {
                 map.insert(k.into(), v);
+            }
+            if let Some((k, v)) = extra {
+                map.insert(k, v);
             }
             Value::Object(map)
         })
@@ -171,6 +231,7 @@ fn step() -> impl Strategy<Value = Step> {
         3 => any::<usize>().prop_map(Step::LegalAct),
         3 => Just(Step::Throw),
         1 => Just(Step::AgentMove),
+        2 => (any::<usize>(), prop::option::weighted(0.8, -2i64..40)).prop_map(|(i, v)| Step::LoadChanged(i, v)),
     ]
 }
 
@@ -197,6 +258,16 @@ fn new_game() -> impl Strategy<Value = Value> {
         })
 }
 
+/// Every number in a JSON value, to change one.
+fn collect_numbers<'a>(v: &'a mut Value, out: &mut Vec<&'a mut Value>) {
+    match v {
+        Value::Number(_) => out.push(v),
+        Value::Array(items) => items.iter_mut().for_each(|x| collect_numbers(x, out)),
+        Value::Object(map) => map.values_mut().for_each(|x| collect_numbers(x, out)),
+        _ => {}
+    }
+}
+
 fn run_step(server: &mut Server, step: &Step) -> bool {
     let bytes: Vec<u8> = match step {
         Step::Bytes(b) => b.clone(),
@@ -220,6 +291,20 @@ fn run_step(server: &mut Server, step: &Step) -> bool {
         }
         Step::Throw => br#"{"id":1,"cmd":"throw"}"#.to_vec(),
         Step::AgentMove => br#"{"id":2,"cmd":"agent_move","agent":"random","apply":true}"#.to_vec(),
+        Step::LoadChanged(i, value) => {
+            let mut st = state(server).map_or(json!({}), |v| v["state"].clone());
+            if let Some(value) = value {
+                let mut numbers = Vec::new();
+                collect_numbers(&mut st, &mut numbers);
+                if !numbers.is_empty() {
+                    let n = numbers.len();
+                    *numbers.swap_remove(i % n) = json!(value);
+                }
+            }
+            json!({"id": 3, "cmd": "load_state", "state": st})
+                .to_string()
+                .into_bytes()
+        }
     };
     // A line break would make two requests; the protocol reads lines.
     let bytes: Vec<u8> = bytes.into_iter().filter(|&b| b != b'\n').collect();
