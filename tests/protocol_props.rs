@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use stickdice_evaluation::protocol::{serve, ErrorCode, Server, MAX_LINE_BYTES};
+use stickdice_evaluation::protocol::{serve, ErrorCode, Server, COMMANDS, MAX_LINE_BYTES};
 
 /// The codes a response may carry (`internal` is a bug, so it is not among them).
 fn known_code(code: &str) -> bool {
@@ -165,22 +165,6 @@ fn field_value(key: &'static str) -> BoxedStrategy<Value> {
     };
     prop_oneof![4 => typed, 1 => any_json()].boxed()
 }
-
-/// The fields each command takes.
-const COMMANDS: &[(&str, &[&str])] = &[
-    ("hello", &[]),
-    ("new_game", &["game", "players", "options", "seed"]),
-    ("state", &[]),
-    ("throw", &["marked"]),
-    ("act", &["action"]),
-    (
-        "agent_move",
-        &["agent", "budget", "seed", "analysis", "apply"],
-    ),
-    ("load_state", &["state", "seed"]),
-    ("undo", &["steps"]),
-    ("quit", &[]),
-];
 
 /// A request of a random command with some of its fields (and now and then a field it
 /// does not take, a misspelt command or none).
@@ -480,4 +464,29 @@ fn serve_answers_line_by_line_and_stops_at_quit() {
     let mut output = Vec::new();
     serve(&b"{\"id\":5,\"cmd\":\"hello\"}"[..], &mut output).unwrap();
     assert_eq!(String::from_utf8(output).unwrap().lines().count(), 1);
+}
+
+#[test]
+fn the_specification_lists_every_error_code_and_command() {
+    let spec = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/protocol.md"))
+        .expect("docs/protocol.md");
+    for code in ErrorCode::ALL {
+        assert!(
+            spec.contains(&format!("| `{}` |", code.as_str())),
+            "docs/protocol.md does not list the error code {}",
+            code.as_str()
+        );
+    }
+    for (cmd, fields) in COMMANDS {
+        assert!(
+            spec.contains(&format!("### `{cmd}`")),
+            "no section on {cmd}"
+        );
+        for field in *fields {
+            assert!(
+                spec.contains(&format!("| `{field}` |")),
+                "docs/protocol.md does not describe the field {field} of {cmd}"
+            );
+        }
+    }
 }

@@ -235,7 +235,7 @@ fn error_line(id: &Value, e: &ProtocolError) -> String {
 }
 
 /// The commands, each with the fields it takes (besides `id` and `cmd`).
-const COMMANDS: &[(&str, &[&str])] = &[
+pub const COMMANDS: &[(&str, &[&str])] = &[
     ("hello", &[]),
     ("new_game", &["game", "players", "options", "seed"]),
     ("state", &[]),
@@ -555,6 +555,12 @@ impl Fields {
         let mut params: Vec<(String, String)> = spec.params().to_vec();
         for (k, v) in budget {
             let v = scalar_text("budget", &k, v)?;
+            if [&k, &v].iter().any(|t| t.contains([',', '=', ':'])) {
+                return Err(ProtocolError::new(
+                    ErrorCode::BadAgent,
+                    format!("budget `{k}`: `{v}` is not a parameter value (no `,`, `=` or `:`)"),
+                ));
+            }
             match params.iter_mut().find(|(pk, _)| *pk == k) {
                 Some(p) => p.1 = v,
                 None => params.push((k, v)),
@@ -1076,4 +1082,48 @@ fn build_agent<G: Game>(
     Ok(Box::new(stickdice_agents::RandomAgent::from_params(
         &params, seed,
     )?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec_of(request: Value) -> Result<AgentSpec> {
+        let Value::Object(map) = request else {
+            unreachable!()
+        };
+        Fields(map).agent_spec()
+    }
+
+    #[test]
+    fn a_budget_adds_to_the_spec_or_replaces_its_parameters() {
+        let spec =
+            spec_of(json!({"agent": "mcts:iterations=10,c=1.4", "budget": {"iterations": 500}}));
+        assert_eq!(spec.unwrap().to_string(), "mcts:iterations=500,c=1.4");
+        let spec = spec_of(json!({"agent": "expectimax", "budget": {"depth": 3, "x": true}}));
+        assert_eq!(spec.unwrap().to_string(), "expectimax:depth=3,x=true");
+        let spec = spec_of(json!({"agent": "random"}));
+        assert_eq!(spec.unwrap().to_string(), "random");
+        for (budget, code) in [
+            (json!({"iterations": "5,c=3"}), ErrorCode::BadAgent),
+            (json!({"a=b": 1}), ErrorCode::BadAgent),
+            (json!({"iterations": [1]}), ErrorCode::WrongType),
+            (json!(12), ErrorCode::WrongType),
+        ] {
+            let e = spec_of(json!({"agent": "mcts", "budget": budget})).unwrap_err();
+            assert_eq!(e.code, code, "{budget}: {e}");
+        }
+        assert_eq!(
+            spec_of(json!({"agent": "a b"})).unwrap_err().code,
+            ErrorCode::BadAgent
+        );
+    }
+
+    #[test]
+    fn every_code_has_its_own_name() {
+        let mut names: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ErrorCode::ALL.len());
+    }
 }
