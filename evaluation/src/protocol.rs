@@ -36,7 +36,7 @@ use stickdice::{
     ActionList, AgentError, AnyGame, Game, GameKind, IllegalMove, Issiren, Node, SigElOued,
     SigWaDuqqan, Throw,
 };
-use stickdice_agents::AgentSpec;
+use stickdice_agents::{AgentSpec, Evaluate};
 
 /// Runs generic code on the session an [`AnySession`] holds.
 macro_rules! with_session {
@@ -906,7 +906,7 @@ impl<G: Game> Session<G> {
     }
 }
 
-impl<G: Game> Session<G> {
+impl<G: Evaluate> Session<G> {
     /// `agent_move`: the action an agent chooses here, optionally with its analysis, and
     /// optionally applied.
     fn agent_move(
@@ -922,7 +922,7 @@ impl<G: Game> Session<G> {
             Node::End => return Err(IllegalMove::GameOver.into()),
         };
         let seed = seed.unwrap_or_else(|| agent_seed(self.now.seed, self.history.len()));
-        let mut agent = build_agent(spec, &self.game, seed)
+        let mut agent = stickdice_agents::build(spec, &self.game, seed)
             .map_err(|e| ProtocolError::new(ErrorCode::BadAgent, e.to_string()))?;
         agent.new_game(&self.game, seat);
         let start = Instant::now();
@@ -1070,18 +1070,6 @@ pub fn serve<R: BufRead, W: Write>(mut input: R, mut output: W) -> io::Result<()
             }
         }
     }
-}
-
-// TEMPORARY until the games implement `Evaluate`: only the random agent.
-fn build_agent<G: Game>(
-    spec: &AgentSpec,
-    _game: &G,
-    seed: u64,
-) -> Result<Box<dyn stickdice::Agent<G>>, stickdice_agents::SpecError> {
-    let params = spec.checked_params()?;
-    Ok(Box::new(stickdice_agents::RandomAgent::from_params(
-        &params, seed,
-    )?))
 }
 
 #[cfg(test)]

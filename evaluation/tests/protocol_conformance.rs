@@ -473,3 +473,48 @@ fn the_server_ends_at_the_end_of_its_input() {
     assert_eq!(lines[1]["id"], 2);
     assert_eq!(lines[1]["error"]["code"], "no_game");
 }
+
+#[test]
+fn searching_agents_report_their_analysis() {
+    let mut client = Client::start();
+    client.ok(json!({"cmd": "new_game", "game": "issiren", "seed": 5}));
+    // Free two pieces of P1 (4 green sides: move 1, throw again), then throw a 3: a choice
+    // between the two freed pieces, a1 and b1 (RULES.md, Issiren).
+    client.ok(json!({"cmd": "throw", "marked": 4}));
+    client.ok(json!({"cmd": "act", "action": "a1"}));
+    client.ok(json!({"cmd": "throw", "marked": 4}));
+    let view = client.ok(json!({"cmd": "state"}));
+    let freed = view["legal_actions"].as_array().unwrap().clone();
+    client.ok(json!({"cmd": "act", "action": freed[0]}));
+    let view = client.ok(json!({"cmd": "throw", "marked": 3}));
+    let legal = view["legal_actions"].clone();
+    assert_eq!(legal.as_array().unwrap().len(), 2, "{legal}");
+    let r = client.ok(json!({
+        "cmd": "agent_move", "agent": "mcts:iterations=100", "budget": {"iterations": 300},
+        "analysis": true,
+    }));
+    let m = &r["move"];
+    assert_eq!(m["agent"], "mcts:iterations=300");
+    let analysis = m["analysis"].as_array().expect("MCTS analyses");
+    let actions: Vec<&Value> = analysis.iter().map(|a| &a["action"]).collect();
+    assert_eq!(json!(actions), legal);
+    // Every iteration goes through exactly one root action.
+    let visits: u64 = analysis.iter().map(|a| a["visits"].as_u64().unwrap()).sum();
+    assert_eq!(visits, 300);
+    for a in analysis {
+        let v = a["value"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&v), "{a}");
+    }
+    // The chosen action is a most visited one.
+    let max = analysis.iter().map(|a| a["visits"].as_u64().unwrap()).max();
+    let chosen = analysis
+        .iter()
+        .find(|a| a["action"] == m["action"])
+        .unwrap();
+    assert_eq!(chosen["visits"].as_u64(), max);
+    // Agents that do not analyse say so with null.
+    let r = client.ok(json!({"cmd": "agent_move", "agent": "greedy", "analysis": true}));
+    assert_eq!(r["move"]["analysis"], Value::Null);
+    assert!(legal.as_array().unwrap().contains(&r["move"]["action"]));
+    client.quit();
+}
