@@ -1,54 +1,319 @@
-//! Sig wa Duqqan (Houmt al-Arbah) — SKELETON, to be replaced by the real implementation.
-#![allow(missing_docs, clippy::todo)]
+//! Sig wa Duqqan (Houmt al-Arbah), Djerba, Tunisia: a race to the Ka'aba with one piece
+//! per player, threatened by the Ghoula, a neutral piece (RULES.md section 1).
+//!
+//! # The rules as implemented
+//!
+//! * **Players:** 2 to 8, one piece each. Seat 0 throws first.
+//! * **Track:** 20 squares, idx 0..=19: the start (idx 0, top-left of a 4x4 grid), a
+//!   boustrophedon path down the grid, the *waiting square* (idx 14, the 15th space), idx 15
+//!   (bottom-left corner of the grid), three extension squares (idx 16..=18) and the
+//!   **Ka'aba** (idx 19), the goal, at the far end of the extension left of the bottom row.
+//! * **Throws:** four sticks; the number of white sides up `w` gives the value
+//!   (`w` = 0, 1, 2, 3, 4 → 6, 1 "sig", 0, 3, 4). A 6, a sig and a 4 grant an extra throw,
+//!   whether or not the throw moved anything.
+//! * **What a throw does**, by where the thrower's piece stands:
+//!   1. on the start: a sig moves it to idx 1; anything else does nothing;
+//!   2. on idx 1..=13: it moves forward by the value, stopping on idx 14 if it would pass
+//!      it (rule option `exact_waiting_square`: such a move is not made at all);
+//!   3. on idx 14: each sig adds one to its *sig count*; the 7th sig moves it to idx 15 and
+//!      the count resets. The sig that brought it onto idx 14 does not count; the count is
+//!      kept across turns and reset to 0 when the Ghoula drags the piece off idx 14;
+//!   4. on idx 15..=18: a sig moves it forward 1 (from idx 18 onto the Ka'aba); a 3 moves
+//!      the Ghoula 3 steps; 0, 4 and 6 do nothing;
+//!   5. on the Ka'aba: the Ghoula moves by the value, a 0 counting as 2 (that throw still
+//!      grants no extra throw).
+//! * **The Ghoula** starts off the board, just before idx 0; its first step puts it on
+//!   idx 0. It moves one step at a time. Before each step: if it stands on idx 1..=14 with
+//!   one or more pieces, it steps back one square carrying all of them; otherwise it steps
+//!   forward. It never goes past idx 14. Pieces on the start are never carried; pieces
+//!   carried from idx 1 onto idx 0 are *buried* and their owners eliminated. Pieces on
+//!   idx 15 and beyond are out of its reach. A carried piece is not held: it moves as usual
+//!   on its owner's turn.
+//! * **Turn order:** seats in order, skipping eliminated (buried) seats; an extra throw keeps
+//!   the turn. A seat on the Ka'aba keeps taking turns while any piece races.
+//! * **End and ranking:** the game ends when no piece races. Arrivals at the Ka'aba rank
+//!   first, in arrival order; buried seats after them, a later burial above an earlier one,
+//!   pieces buried by the same Ghoula step tied. At the throw cap (`max_throws`) the seats
+//!   still racing tie between the two groups.
+//! * **Decisions:** none. [`Action`] is uninhabited; the game is a pure chance process.
+//!
+//! # Readings chosen where RULES.md leaves room
+//!
+//! * **Lost steps at idx 14.** When the Ghoula stands on idx 14 with no piece there, a
+//!   forward step is lost; as nothing can change before its next step, the rest of its move
+//!   is lost too.
+//! * **Burial steps are numbered.** Each Ghoula step that buries pieces gets the next
+//!   number (1, 2, …) over the whole game ([`Piece::Buried`]); a higher number ranks higher,
+//!   equal numbers tie.
+//! * **Arrival by a sig.** The sig that carries a piece onto the Ka'aba grants its extra
+//!   throw as usual, and the seat (now on the Ka'aba) takes it to drive the Ghoula, unless no
+//!   piece is still racing, when the game ends.
+//! * **A thrower is never buried by its own throw**: its throw moves the Ghoula only while
+//!   its piece is on idx 15 or beyond, out of reach. So the seat to throw is always a seat
+//!   still in the game, and at least one seat is never eliminated.
+//! * **Sole survivor.** When every other seat is buried, the remaining seat takes every
+//!   turn until its piece reaches the Ka'aba (the Ghoula does not move while it races on
+//!   idx 0..=14, so nothing can stop it).
+//! * **Value 0 on the track** (idx 1..=13) moves nothing; a 0, 3, 4 or 6 on the waiting
+//!   square moves nothing.
+//! * **Throws past the cap.** States whose throw count exceeds the game's `max_throws` are
+//!   rejected by [`SigWaDuqqan::validate`](crate::Game::validate).
+//! * **Unused seats.** The state has room for 8 seats; entries past the seat count must
+//!   hold a piece on the start with no sigs (the value of the initial state).
 
-use crate::config::{check_seats, parse_max_throws, DEFAULT_MAX_THROWS};
+use core::fmt::{self, Write as _};
+
+use crate::config::{check_seats, parse_flag, parse_max_throws, DEFAULT_MAX_THROWS};
 use crate::dice::{Sticks, Throw};
-use crate::game::{ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking};
+use crate::game::{
+    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, MAX_SEATS,
+};
 
+/// The start square, where every piece begins.
+pub const START: u8 = 0;
+/// The waiting square (the 15th space), where a piece needs seven sigs to move on.
+pub const WAITING_SQUARE: u8 = 14;
+/// The Ka'aba, the goal.
+pub const KAABA: u8 = 19;
+/// The number of squares on the track.
+pub const TRACK_LEN: u8 = 20;
+/// The sigs a piece needs on the waiting square; the last of them moves it to idx 15.
+pub const SIGS_TO_LEAVE: u8 = 7;
+
+/// The rules of Sig wa Duqqan (Houmt al-Arbah) for a number of seats, with its rule
+/// options: `max_throws` (default 10 000) and `exact_waiting_square` (default false).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SigWaDuqqan {
     seats: u8,
     max_throws: u32,
+    exact_waiting_square: bool,
 }
 
+impl SigWaDuqqan {
+    /// The throw cap (`max_throws`).
+    pub fn max_throws(&self) -> u32 {
+        self.max_throws
+    }
+
+    /// Whether a move from idx 1..=13 that would pass the waiting square is not made at all
+    /// (`exact_waiting_square`), instead of stopping on it.
+    pub fn exact_waiting_square(&self) -> bool {
+        self.exact_waiting_square
+    }
+}
+
+/// Where one seat's piece is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Piece {
+    /// Still racing, on this idx of the track (0..=18; 0 is the start, 14 the waiting
+    /// square).
+    Racing(u8),
+    /// On the Ka'aba (idx 19); the number is its arrival order (1 = first to arrive).
+    Arrived(u8),
+    /// Buried by the Ghoula, its owner eliminated; the number is the burial step (the
+    /// first Ghoula step in the game that buried anything is 1, the next such step 2, …).
+    /// Pieces buried by the same step share the number.
+    Buried(u8),
+}
+
+impl Piece {
+    /// The idx of the square the piece stands on, if it is on the board (the Ka'aba is 19).
+    pub fn square(self) -> Option<u8> {
+        match self {
+            Piece::Racing(i) => Some(i),
+            Piece::Arrived(_) => Some(KAABA),
+            Piece::Buried(_) => None,
+        }
+    }
+
+    /// Whether the piece is still racing.
+    pub fn is_racing(self) -> bool {
+        matches!(self, Piece::Racing(_))
+    }
+}
+
+/// A position of Sig wa Duqqan: plain data, 32 bytes, with everything the rules remember.
+///
+/// Entries past the seat count hold `Piece::Racing(0)` and a sig count of 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct State {
-    throws: u32,
+    /// Each seat's piece.
+    pub pieces: [Piece; MAX_SEATS],
+    /// Each seat's sig count on the waiting square (0..=6; 0 unless the piece is on idx 14).
+    pub sigs: [u8; MAX_SEATS],
+    /// The Ghoula's square (idx 0..=14), or `None` while it is still off the board, just
+    /// before idx 0.
+    pub ghoula: Option<u8>,
+    /// The seat to throw next (after the end: the seat that threw last, or would have).
+    pub turn: u8,
+    /// The number of throws made so far, extra throws included.
+    pub throws: u32,
 }
 
+/// A choice at a decision node. Sig wa Duqqan has none: every throw plays itself, so this
+/// type has no values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Action {
-    Pass,
+pub enum Action {}
+
+impl fmt::Display for Action {
+    fn fmt(&self, _f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {}
+    }
 }
 
-impl core::fmt::Display for Action {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("pass")
+/// What each count of white sides up is worth: (value, extra throw). Counts 5..=7 cannot be
+/// thrown with four sticks; they are listed as "nothing" so that the unchecked path never
+/// indexes out of bounds.
+const THROWS: [(u8, bool); 8] = [
+    (6, true),
+    (1, true),
+    (0, false),
+    (3, false),
+    (4, true),
+    (0, false),
+    (0, false),
+    (0, false),
+];
+
+/// The number of white sides up that makes a sig.
+const SIG: u8 = 1;
+/// The number of white sides up that makes a 3.
+const THREE: u8 = 3;
+/// The number of white sides up that makes a 0.
+const ZERO: u8 = 2;
+
+impl SigWaDuqqan {
+    /// Whether some piece still races.
+    #[inline]
+    fn any_racing(&self, state: &State) -> bool {
+        state.pieces[..self.seats as usize]
+            .iter()
+            .any(|p| p.is_racing())
+    }
+
+    /// Moves the Ghoula `steps` steps, carrying and burying pieces.
+    fn move_ghoula(&self, state: &mut State, steps: u8) {
+        let n = self.seats as usize;
+        for _ in 0..steps {
+            let g = match state.ghoula {
+                None => {
+                    state.ghoula = Some(START);
+                    continue;
+                }
+                Some(g) => g,
+            };
+            if (1..=WAITING_SQUARE).contains(&g) {
+                let here = Piece::Racing(g);
+                if state.pieces[..n].contains(&here) {
+                    let onto = if g == 1 {
+                        Piece::Buried(next_burial(&state.pieces[..n]))
+                    } else {
+                        Piece::Racing(g - 1)
+                    };
+                    for s in 0..n {
+                        if state.pieces[s] == here {
+                            state.pieces[s] = onto;
+                            state.sigs[s] = 0;
+                        }
+                    }
+                    state.ghoula = Some(g - 1);
+                    continue;
+                }
+            }
+            if g >= WAITING_SQUARE {
+                // It never goes past idx 14; nothing changes before its next step, so the
+                // rest of the move is lost as well.
+                break;
+            }
+            state.ghoula = Some(g + 1);
+        }
+    }
+
+    /// The next seat still in the game after `seat`, or `seat` itself if it is the only one.
+    #[inline]
+    fn next_seat(&self, state: &State, seat: usize) -> usize {
+        let n = self.seats as usize;
+        let mut s = seat;
+        for _ in 0..n {
+            s = if s + 1 >= n { 0 } else { s + 1 };
+            if !matches!(state.pieces[s], Piece::Buried(_)) {
+                return s;
+            }
+        }
+        seat
+    }
+}
+
+/// The number of the next burial step: one more than the highest so far.
+fn next_burial(pieces: &[Piece]) -> u8 {
+    let mut max = 0;
+    for p in pieces {
+        if let Piece::Buried(b) = *p {
+            max = max.max(b);
+        }
+    }
+    max.saturating_add(1)
+}
+
+/// The number of the next arrival: one more than the arrivals so far.
+fn next_arrival(pieces: &[Piece]) -> u8 {
+    1 + pieces
+        .iter()
+        .filter(|p| matches!(p, Piece::Arrived(_)))
+        .count() as u8
+}
+
+/// An ordinal for people: 1st, 2nd, 3rd, 4th, …
+fn ordinal(n: u8) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// The grid cell of a track square: (row, column), row 3 at the top, column 0 the grid's
+/// left edge, the extension at columns -1 … -4.
+pub fn square_cell(idx: u8) -> (i8, i8) {
+    let i = idx as i8;
+    match idx {
+        0..=3 => (3, i),
+        4..=7 => (2, 7 - i),
+        8..=11 => (1, i - 8),
+        _ => (0, 15 - i),
     }
 }
 
 impl Game for SigWaDuqqan {
     type State = State;
     type Action = Action;
+
     const NAME: &'static str = "sig-wa-duqqan";
     const TITLE: &'static str = "Sig wa Duqqan (Houmt al-Arbah)";
-    const MAX_ACTIONS: usize = 12;
+    const MAX_ACTIONS: usize = 0;
     const SEATS: (usize, usize) = (2, 8);
-    const OPTIONS: &'static [&'static str] = &["max_throws"];
+    const OPTIONS: &'static [&'static str] = &["max_throws", "exact_waiting_square"];
 
     fn with_seats(seats: usize) -> Result<Self, ConfigError> {
         check_seats::<Self>(seats)?;
         Ok(SigWaDuqqan {
             seats: seats as u8,
             max_throws: DEFAULT_MAX_THROWS,
+            exact_waiting_square: false,
         })
     }
+
     fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         match key {
             "max_throws" => self.max_throws = parse_max_throws(value)?,
+            "exact_waiting_square" => self.exact_waiting_square = parse_flag(key, value)?,
             _ => {
                 return Err(ConfigError::UnknownOption {
                     game: Self::NAME,
@@ -59,46 +324,426 @@ impl Game for SigWaDuqqan {
         }
         Ok(())
     }
+
     fn options(&self) -> Vec<(&'static str, String)> {
-        vec![("max_throws", self.max_throws.to_string())]
+        vec![
+            ("max_throws", self.max_throws.to_string()),
+            (
+                "exact_waiting_square",
+                self.exact_waiting_square.to_string(),
+            ),
+        ]
     }
+
     fn seats(&self) -> usize {
         self.seats as usize
     }
+
     fn initial_state(&self) -> State {
-        State { throws: 0 }
+        State {
+            pieces: [Piece::Racing(START); MAX_SEATS],
+            sigs: [0; MAX_SEATS],
+            ghoula: None,
+            turn: 0,
+            throws: 0,
+        }
     }
-    fn node(&self, _s: &State) -> Node {
-        todo!()
+
+    #[inline]
+    fn node(&self, state: &State) -> Node {
+        if state.throws >= self.max_throws || !self.any_racing(state) {
+            Node::End
+        } else {
+            Node::Throw(state.turn as usize)
+        }
     }
+
     fn sticks(&self) -> Sticks {
         Sticks::FOUR
     }
-    fn legal_actions(&self, _s: &State, _out: &mut ActionList<Action>) {
-        todo!()
+
+    fn legal_actions(&self, _state: &State, out: &mut ActionList<Action>) {
+        out.clear();
     }
-    fn apply_throw_unchecked(&self, _s: &mut State, _t: Throw) {
-        todo!()
+
+    fn apply_throw_unchecked(&self, state: &mut State, throw: Throw) {
+        state.throws = state.throws.wrapping_add(1);
+        let w = throw.marked();
+        let (value, extra) = THROWS[(w & 7) as usize];
+        let seat = state.turn as usize;
+        let Some(&piece) = state.pieces.get(seat) else {
+            return;
+        };
+        match piece {
+            Piece::Racing(START) => {
+                if w == SIG {
+                    state.pieces[seat] = Piece::Racing(1);
+                }
+            }
+            Piece::Racing(p @ 1..=13) => {
+                if value > 0 {
+                    let to = p + value;
+                    if to <= WAITING_SQUARE {
+                        state.pieces[seat] = Piece::Racing(to);
+                    } else if !self.exact_waiting_square {
+                        state.pieces[seat] = Piece::Racing(WAITING_SQUARE);
+                    }
+                }
+            }
+            Piece::Racing(WAITING_SQUARE) => {
+                if w == SIG {
+                    let count = state.sigs[seat].saturating_add(1);
+                    if count >= SIGS_TO_LEAVE {
+                        state.pieces[seat] = Piece::Racing(WAITING_SQUARE + 1);
+                        state.sigs[seat] = 0;
+                    } else {
+                        state.sigs[seat] = count;
+                    }
+                }
+            }
+            Piece::Racing(p @ 15..=18) => {
+                if w == SIG {
+                    state.pieces[seat] = if p + 1 == KAABA {
+                        Piece::Arrived(next_arrival(&state.pieces[..self.seats as usize]))
+                    } else {
+                        Piece::Racing(p + 1)
+                    };
+                } else if w == THREE {
+                    self.move_ghoula(state, 3);
+                }
+            }
+            // Off the track: `validate` rejects it; do nothing rather than panic.
+            Piece::Racing(_) => {}
+            Piece::Arrived(_) => {
+                let steps = if w == ZERO { 2 } else { value };
+                self.move_ghoula(state, steps);
+            }
+            Piece::Buried(_) => {}
+        }
+        if !extra {
+            state.turn = self.next_seat(state, seat) as u8;
+        }
     }
-    fn apply_action_unchecked(&self, _s: &mut State, _a: Action) {
-        todo!()
+
+    fn apply_action_unchecked(&self, _state: &mut State, action: Action) {
+        match action {}
     }
-    fn ranking(&self, _s: &State) -> Option<Ranking> {
-        todo!()
+
+    fn ranking(&self, state: &State) -> Option<Ranking> {
+        if self.node(state) != Node::End {
+            return None;
+        }
+        let n = self.seats as usize;
+        let mut keys = [0u32; MAX_SEATS];
+        for (key, piece) in keys.iter_mut().zip(&state.pieces[..n]) {
+            *key = match *piece {
+                Piece::Arrived(k) => u32::from(k),
+                Piece::Racing(_) => 1_000,
+                Piece::Buried(b) => 2_000 - u32::from(b),
+            };
+        }
+        Some(Ranking::from_keys(&keys[..n]))
     }
-    fn throws_made(&self, s: &State) -> u32 {
-        s.throws
+
+    fn throws_made(&self, state: &State) -> u32 {
+        state.throws
     }
-    fn parse_action(&self, _t: &str) -> Result<Action, NotationError> {
-        todo!()
+
+    fn parse_action(&self, text: &str) -> Result<Action, NotationError> {
+        Err(NotationError {
+            text: text.to_string(),
+            expected: "no action at all: Sig wa Duqqan has no actions, every throw plays itself",
+        })
     }
-    fn validate(&self, _s: &State) -> Result<(), InvalidState> {
-        todo!()
+
+    fn validate(&self, state: &State) -> Result<(), InvalidState> {
+        let n = self.seats as usize;
+        let mut problems = Vec::new();
+
+        for s in 0..n {
+            let who = s + 1;
+            match state.pieces[s] {
+                Piece::Racing(i) if i >= KAABA => problems.push(format!(
+                    "P{who}'s racing piece is at idx {i}, but racing pieces stand on idx 0 to 18 \
+                     (idx 19, the Ka'aba, is written Arrived)"
+                )),
+                Piece::Arrived(0) => problems.push(format!(
+                    "P{who} arrived as number 0, but arrivals count from 1"
+                )),
+                Piece::Buried(0) => problems.push(format!(
+                    "P{who} was buried at burial step 0, but burial steps count from 1"
+                )),
+                _ => {}
+            }
+            let sigs = state.sigs[s];
+            if sigs >= SIGS_TO_LEAVE {
+                problems.push(format!(
+                    "P{who}'s sig count {sigs} is more than 6 (the 7th sig moves the piece on)"
+                ));
+            }
+            if sigs > 0 && state.pieces[s] != Piece::Racing(WAITING_SQUARE) {
+                problems.push(format!(
+                    "P{who} has a sig count of {sigs} but its piece is not on the waiting square \
+                     (idx 14)"
+                ));
+            }
+        }
+
+        // Arrival order: exactly 1..=a, each once.
+        let arrivals: Vec<(usize, u8)> = (0..n)
+            .filter_map(|s| match state.pieces[s] {
+                Piece::Arrived(k) if k > 0 => Some((s, k)),
+                _ => None,
+            })
+            .collect();
+        let arrived_count = (0..n)
+            .filter(|&s| matches!(state.pieces[s], Piece::Arrived(_)))
+            .count();
+        for (i, &(s, k)) in arrivals.iter().enumerate() {
+            if usize::from(k) > arrived_count {
+                problems.push(format!(
+                    "P{} arrived as number {k}, but only {arrived_count} piece(s) have arrived",
+                    s + 1
+                ));
+            }
+            if let Some(&(other, _)) = arrivals[..i].iter().find(|&&(_, k2)| k2 == k) {
+                problems.push(format!(
+                    "P{} and P{} both arrived as number {k}",
+                    other + 1,
+                    s + 1
+                ));
+            }
+        }
+
+        // Burial steps: the numbers used are exactly 1..=m.
+        let max_burial = (0..n)
+            .filter_map(|s| match state.pieces[s] {
+                Piece::Buried(b) => Some(b),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        for b in 1..max_burial {
+            if !state.pieces[..n].contains(&Piece::Buried(b)) {
+                problems.push(format!(
+                    "no piece was buried at burial step {b}, yet a later burial step \
+                     ({max_burial}) is recorded"
+                ));
+            }
+        }
+        if max_burial > 0 && state.ghoula.is_none() {
+            problems
+                .push("a piece is buried but the Ghoula has never entered the board".to_string());
+        }
+
+        if let Some(g) = state.ghoula {
+            if g > WAITING_SQUARE {
+                problems.push(format!(
+                    "the Ghoula is at idx {g}, but it never goes past idx 14"
+                ));
+            }
+        }
+
+        let turn = state.turn as usize;
+        if turn >= n {
+            problems.push(format!(
+                "the turn is P{}'s, but there are only {n} seats",
+                turn + 1
+            ));
+        } else if matches!(state.pieces[turn], Piece::Buried(_)) {
+            problems.push(format!(
+                "the turn is P{}'s, but P{} is buried (eliminated)",
+                turn + 1,
+                turn + 1
+            ));
+        }
+
+        if state.throws > self.max_throws {
+            problems.push(format!(
+                "{} throws have been made, more than the throw cap of {}",
+                state.throws, self.max_throws
+            ));
+        }
+
+        for s in n..MAX_SEATS {
+            if state.pieces[s] != Piece::Racing(START) || state.sigs[s] != 0 {
+                problems.push(format!(
+                    "P{} does not play in this {n}-player game, but its entry is not the unused \
+                     default (piece Racing(0), sig count 0)",
+                    s + 1
+                ));
+            }
+        }
+
+        InvalidState::check(problems)
     }
-    fn render(&self, _s: &State) -> String {
-        todo!()
+
+    fn render(&self, state: &State) -> String {
+        const W: usize = 9;
+        let n = self.seats as usize;
+        // Contents of every square: the seats standing there, then the Ghoula.
+        let mut contents: [String; TRACK_LEN as usize] = Default::default();
+        for s in 0..n {
+            if let Some(i) = state.pieces[s].square() {
+                if let Some(c) = contents.get_mut(i as usize) {
+                    c.push(char::from(b'1' + s as u8));
+                }
+            }
+        }
+        if let Some(g) = state.ghoula {
+            if let Some(c) = contents.get_mut(g as usize) {
+                if !c.is_empty() && c.len() < W - 1 {
+                    c.push(' ');
+                }
+                c.push('G');
+            }
+        }
+        let label = |i: u8| -> String {
+            match i {
+                START => "0 start".to_string(),
+                WAITING_SQUARE => "14 wait".to_string(),
+                KAABA => "19 Ka'aba".to_string(),
+                _ => i.to_string(),
+            }
+        };
+        // The square at (row, col), if any.
+        let square_at = |row: i8, col: i8| (0..TRACK_LEN).find(|&i| square_cell(i) == (row, col));
+
+        let mut out = String::new();
+        let margin = 4 * (W + 1);
+        let border = |cols: usize| format!("+{}", format!("{}+", "-".repeat(W)).repeat(cols));
+        for row in (0..=3i8).rev() {
+            let (lo, pad) = if row == 0 { (-4i8, 0) } else { (0i8, margin) };
+            let cols = (3 - lo + 1) as usize;
+            // Top border of the row (the bottom row's is the wider one).
+            let _ = writeln!(out, "{:pad$}{}", "", border(cols));
+            let mut labels = String::from("|");
+            let mut cells = String::from("|");
+            for col in lo..=3 {
+                if let Some(i) = square_at(row, col) {
+                    let _ = write!(labels, "{:<W$}|", label(i));
+                    let _ = write!(cells, "{:<W$}|", contents[i as usize]);
+                }
+            }
+            let _ = writeln!(out, "{:pad$}{labels}", "");
+            if row == 3 && state.ghoula.is_none() {
+                let note = "Ghoula off the board: G ->";
+                let _ = writeln!(out, "{note:>pad$}{cells}");
+            } else {
+                let _ = writeln!(out, "{:pad$}{cells}", "");
+            }
+        }
+        let _ = writeln!(out, "{}", border(8));
+        out.push_str(
+            "start = idx 0; wait = waiting square (idx 14, 7 sigs to move on); \
+             Ka'aba = goal (idx 19)\n\
+             digits = pieces by seat (1 = P1); G = the Ghoula\n",
+        );
+
+        // Status.
+        let ghoula = match state.ghoula {
+            None => "off the board, just before idx 0".to_string(),
+            Some(g) => format!("on idx {g}"),
+        };
+        match self.ranking(state) {
+            Some(r) => {
+                let why = if self.any_racing(state) {
+                    " at the throw cap"
+                } else {
+                    ""
+                };
+                let _ = writeln!(
+                    out,
+                    "Game over{why} after {} throws: {r}. Ghoula {ghoula}.",
+                    state.throws
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "P{} to throw (throw {} of at most {}). Ghoula {ghoula}.",
+                    state.turn as usize + 1,
+                    state.throws + 1,
+                    self.max_throws
+                );
+            }
+        }
+        let mut parts = Vec::with_capacity(n);
+        for s in 0..n {
+            let what = match state.pieces[s] {
+                Piece::Racing(START) => "on the start".to_string(),
+                Piece::Racing(WAITING_SQUARE) => format!(
+                    "on the waiting square (idx 14), {} of 7 sigs",
+                    state.sigs[s]
+                ),
+                Piece::Racing(i) => format!("on idx {i}"),
+                Piece::Arrived(k) => format!("on the Ka'aba ({} to arrive)", ordinal(k)),
+                Piece::Buried(b) => format!("buried (burial step {b})"),
+            };
+            parts.push(format!("P{} {what}", s + 1));
+        }
+        let _ = writeln!(out, "{}", parts.join("; "));
+        out
     }
-    fn describe_throw(&self, _s: &State, _t: Throw) -> String {
-        todo!()
+
+    fn describe_throw(&self, state: &State, throw: Throw) -> String {
+        let w = throw.marked();
+        let base = match w {
+            0 => "no white side up: 6, throw again".to_string(),
+            1 => "1 white side up: sig (1), throw again".to_string(),
+            2 => "2 white sides up: 0".to_string(),
+            3 => "3 white sides up: 3".to_string(),
+            4 => "4 white sides up: 4, throw again".to_string(),
+            _ => return format!("{w} white sides up: impossible with four sticks"),
+        };
+        let Node::Throw(seat) = self.node(state) else {
+            return base;
+        };
+        let Some(&piece) = state.pieces.get(seat) else {
+            return base;
+        };
+        let who = seat + 1;
+        let value = THROWS[w as usize].0;
+        let effect = match piece {
+            Piece::Racing(START) if w == SIG => format!("P{who} leaves the start for idx 1"),
+            Piece::Racing(START) => format!("P{who} needs a sig to leave the start"),
+            Piece::Racing(p @ 1..=13) => {
+                if value == 0 {
+                    format!("P{who} does not move")
+                } else if p + value <= WAITING_SQUARE {
+                    format!("P{who} moves from idx {p} to idx {}", p + value)
+                } else if self.exact_waiting_square {
+                    format!("P{who} would pass the waiting square, so stays on idx {p}")
+                } else {
+                    format!("P{who} stops on the waiting square (idx 14)")
+                }
+            }
+            Piece::Racing(WAITING_SQUARE) if w == SIG => {
+                let count = state.sigs[seat].saturating_add(1);
+                if count >= SIGS_TO_LEAVE {
+                    format!("P{who}'s 7th sig on the waiting square: it moves on to idx 15")
+                } else {
+                    format!("P{who}'s sig {count} of 7 on the waiting square")
+                }
+            }
+            Piece::Racing(WAITING_SQUARE) => {
+                format!("only sigs count on the waiting square: P{who} waits")
+            }
+            Piece::Racing(18) if w == SIG => format!("P{who} reaches the Ka'aba"),
+            Piece::Racing(p @ 15..=17) if w == SIG => {
+                format!("P{who} moves from idx {p} to idx {}", p + 1)
+            }
+            Piece::Racing(15..=18) if w == THREE => "the Ghoula moves 3 steps".to_string(),
+            Piece::Racing(15..=18) => {
+                format!("past the waiting square only a sig or a 3 counts: P{who} waits")
+            }
+            Piece::Arrived(_) if w == ZERO => {
+                "on the Ka'aba a 0 counts 2: the Ghoula moves 2 steps".to_string()
+            }
+            Piece::Arrived(_) if value == 1 => "the Ghoula moves 1 step".to_string(),
+            Piece::Arrived(_) => format!("the Ghoula moves {value} steps"),
+            Piece::Racing(_) | Piece::Buried(_) => return base,
+        };
+        format!("{base}; {effect}")
     }
 }
