@@ -295,13 +295,15 @@ impl Report {
             })
             .collect();
         let lengths: Vec<u32> = games.iter().map(|g| g.throws).collect();
-        let methods = vec![
+        let mut methods = vec![
             "Score: a seat's score is the fraction of the other seats it ranks above, ties counting half (win 1, draw 0.5, loss 0 with two players). A failing agent (panic, illegal action, error) ranks last alone; the others share first place.".to_string(),
             "Score intervals: mean ± 1.96·s/√n over rotations (one observation per table rotation: the agent's mean score over the rotation's games, which share their throws).".to_string(),
             format!("Elo: Bradley–Terry (logistic) maximum likelihood on every pair of seats in every game, ties half, with a first-seat term for the earlier seat of each pair; each pair of seats weighs 1/(players−1), so a game weighs players/2; {ELO_PRIOR} virtual draws between every two agents that met (half with each seated first). Ratings are relative to the field's mean. 95% intervals: Wald, ±1.96·√variance from the inverse observed Fisher information (comparisons treated as independent)."),
             "Game length: throws per game; median of an even count is the mean of the middle two; p90 by nearest rank.".to_string(),
-            "SPRT: generalised SPRT, normal approximation (fishtest's LLR_logistic) on the first agent's mean score per rotation: LLR = n(s1−s0)(2x̄−s0−s1)/(2v), v the variance (divisor n, floored at 0.01), s_i = 1/(1+10^(−elo_i/400)); bounds ln(β/(1−α)) and ln((1−β)/α).".to_string(),
         ];
+        if sprt.is_some() {
+            methods.push("SPRT: generalised SPRT, normal approximation (fishtest's LLR_logistic) on the first agent's mean score per rotation: LLR = n(s1−s0)(2x̄−s0−s1)/(2v), v the variance (divisor n, floored at 0.01), s_i = 1/(1+10^(−elo_i/400)); bounds ln(β/(1−α)) and ln((1−β)/α).".to_string());
+        }
         Report {
             tournament: config.clone(),
             agents: labels.to_vec(),
