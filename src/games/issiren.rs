@@ -1,10 +1,497 @@
-//! Issiren (Ishighän) — SKELETON, to be replaced by the real implementation.
-#![allow(missing_docs, clippy::todo)]
+//! Issiren (Ishighän) — the capture game of the Kel Ajjer Tuareg (Illizi, Algeria),
+//! RULES.md section 3.
+//!
+//! # The rules as implemented
+//!
+//! * **Seats:** exactly two. P1 (seat 0) sits at the bottom, row 1 in notation; P2 (seat 1)
+//!   at the top, row 4. P1 throws first.
+//! * **Board:** 4 rows × 12 columns, at most one piece per square. Squares are written
+//!   column letter + row number as P1 sees the board: columns `a`..`l` (left to right),
+//!   rows `1`..`4` (P1's home row is `1`, P2's is `4`), so `a1` is P1's front-left corner.
+//! * **Circuit:** each piece walks its owner's 72-step circuit, which loops forever:
+//!   right to left along its home row, left to right along the next row, right to left
+//!   along the third, left to right along the opponent's home row, then back down: right
+//!   to left along the third row, left to right along the second, and round again along its
+//!   home row. Seat 0's positions map to squares as RULES.md tabulates them; seat 1's
+//!   position `p` is seat 0's position `(p + 36) mod 72`. [`circuit_square`] is that map.
+//!   Both sides therefore run the *same* loop half a lap apart, and every row is crossed in
+//!   one direction only, whoever moves (row 1 and row 3 right to left as P1 sees them,
+//!   rows 2 and 4 left to right). Rows 2 and 3 are crossed twice per lap (once outward,
+//!   once on the way back), so each piece keeps its own circuit position ([`Piece::pos`]).
+//! * **Start:** each side's twelve pieces stand on its home row at positions 0–11, all
+//!   *unmoved*.
+//! * **Throws:** six green/white sticks; the count `g` of green sides up gives the move:
+//!
+//!   | g | 0 | 1 | 2 | 3 | 4 | 5 | 6 |
+//!   |---|---|---|---|---|---|---|---|
+//!   | move | 4 | 5 | 2 | 3 | 1 | 5 | 6 |
+//!   | extra throw | yes | yes | no | no | yes | no | yes |
+//!
+//!   ([`throw_value`], [`grants_extra_throw`]).
+//! * **Moves:** after every throw the thrower decides ([`Node::Decide`]): one piece moves
+//!   forward along its circuit by exactly the value. An unmoved piece may move only on a
+//!   throw of four green sides (its one step makes it a moved piece); a moved piece may
+//!   move on any throw, four green sides included. The destination must not hold one of
+//!   the mover's own pieces; squares passed over are ignored (they neither block nor
+//!   capture); landing on an enemy piece captures it (it leaves the game). If no piece can
+//!   move, the only action is [`Action::Pass`]. Moving is compulsory otherwise.
+//! * **Turns:** a throw that grants an extra throw keeps the turn whether or not a piece
+//!   moved (also after a pass); otherwise the other side throws next.
+//! * **End:** the side that captures all twelve enemy pieces wins at once (an extra throw
+//!   still due is not made). At the throw cap (rule option `max_throws`, default 10 000)
+//!   the game ends as a draw once the cap-th throw's decision has been made.
+//!
+//! # Notation
+//!
+//! An action is the square of the piece to move (`a1`, `l4`, …) or `pass`, exactly as
+//! [`Action`]'s `Display` prints it; parsing ignores case and surrounding spaces.
+//! Legal actions are listed in square order (`a1`, `b1`, …, `l1`, `a2`, …), a pass alone.
+//!
+//! # Readings chosen where RULES.md leaves room
+//!
+//! * A throw of four green sides is a move of one step for *any* piece; the player chooses
+//!   between releasing an unmoved piece and stepping a moved one. The release step itself
+//!   must obey the own-piece rule, so at the start only the front piece of the home row
+//!   (position 11: `a1` for P1, `l4` for P2) can be released.
+//! * Any enemy piece can be captured by landing on it, unmoved pieces on their home row
+//!   included, and a piece can land anywhere on its circuit, its own home row included
+//!   (after a lap a piece is simply a moved piece on its home row).
+//! * The throw count counts every throw, extra throws included. When the 12th capture
+//!   comes from the cap-th throw, the capture decides the game (a win, not a draw).
+//! * When the game ends on a capture, the turn stays with the capturing seat and no throw
+//!   is pending.
+//!
+//! # State
+//!
+//! [`State`] is plain `Copy` data: each side's pieces (circuit position and unmoved
+//! flag), listed in square order so equal positions are equal states, the live count, an
+//! occupancy bitboard per side (bit `row * 12 + col`), whose turn it is, the pending throw
+//! between a throw and its decision, and the throw count. Build positions with
+//! [`State::from_pieces`] (or edit the fields and call [`State::normalize`]), then check
+//! them with [`Game::validate`]. In JSON a state is written without the derived parts:
+//! `{"pieces": [[{"pos": 11, "unmoved": true}, …], […]], "turn": 0, "pending": null,
+//! "throws": 0}` (`pending` is the number of green sides of the throw awaiting its move).
+
+use core::fmt;
+use core::str::FromStr;
 
 use crate::config::{check_seats, parse_max_throws, DEFAULT_MAX_THROWS};
 use crate::dice::{Sticks, Throw};
-use crate::game::{ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking};
+use crate::game::{
+    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, Seat,
+};
 
+/// Pieces per side at the start.
+pub const PIECES: usize = 12;
+/// Steps in one lap of a circuit.
+pub const CIRCUIT_LEN: u8 = 72;
+/// Rows of the board.
+pub const ROWS: u8 = 4;
+/// Columns of the board.
+pub const COLS: u8 = 12;
+/// The number of green sides up that releases an unmoved piece.
+pub const RELEASE_THROW: Throw = Throw::new(4);
+
+/// Move value by number of green sides up (index `g & 7`; entry 7 is unused).
+const VALUE: [u8; 8] = [4, 5, 2, 3, 1, 5, 6, 0];
+/// Whether the throw grants an extra throw (index `g & 7`).
+const EXTRA: [bool; 8] = [true, true, false, false, true, false, true, false];
+
+/// The square index (`row * 12 + col`) of seat 0's circuit position `pos mod 72`.
+const fn seat0_square(pos: usize) -> u8 {
+    let p = pos % CIRCUIT_LEN as usize;
+    let k = (p % 12) as u8;
+    match p / 12 {
+        0 => 11 - k,      // home row, right to left
+        1 => 12 + k,      // row 1, left to right
+        2 => 24 + 11 - k, // row 2, right to left
+        3 => 36 + k,      // opponent's home row, left to right
+        4 => 24 + 11 - k, // row 2 again, right to left
+        _ => 12 + k,      // row 1 again, left to right
+    }
+}
+
+/// `SQUARE_OF[seat][pos]`: the square index of `pos mod 72` on `seat`'s circuit. Indexed by
+/// any `u8`, so no lookup can go out of bounds.
+static SQUARE_OF: [[u8; 256]; 2] = {
+    let mut t = [[0u8; 256]; 2];
+    let mut i = 0;
+    while i < 256 {
+        t[0][i] = seat0_square(i);
+        t[1][i] = seat0_square(i % CIRCUIT_LEN as usize + 36);
+        i += 1;
+    }
+    t
+};
+
+/// Position `pos` moved `steps` forward, wrapping round the circuit (for `pos` < 72).
+#[inline(always)]
+fn advance(pos: u8, steps: u8) -> u8 {
+    let q = pos as u16 + steps as u16;
+    if q >= CIRCUIT_LEN as u16 {
+        (q - CIRCUIT_LEN as u16) as u8
+    } else {
+        q as u8
+    }
+}
+
+/// The square a piece of `seat` stands on at circuit position `pos` (0..71), or `None` if
+/// the seat is not 0 or 1 or the position is off the circuit.
+///
+/// ```
+/// use stickdice::games::issiren::circuit_square;
+/// assert_eq!(circuit_square(0, 0).unwrap().to_string(), "l1");
+/// assert_eq!(circuit_square(0, 36).unwrap().to_string(), "a4");
+/// assert_eq!(circuit_square(1, 0).unwrap().to_string(), "a4");
+/// assert_eq!(circuit_square(0, 72), None);
+/// ```
+pub fn circuit_square(seat: Seat, pos: u8) -> Option<Square> {
+    if seat < 2 && pos < CIRCUIT_LEN {
+        Some(Square(SQUARE_OF[seat][pos as usize]))
+    } else {
+        None
+    }
+}
+
+/// How many steps a throw moves, or `None` for a count six sticks cannot show.
+pub fn throw_value(throw: Throw) -> Option<u8> {
+    (throw.marked() <= 6).then(|| VALUE[throw.marked() as usize])
+}
+
+/// Whether a throw grants an extra throw (0, 1, 4 or 6 green sides up).
+pub fn grants_extra_throw(throw: Throw) -> bool {
+    throw.marked() <= 6 && EXTRA[throw.marked() as usize]
+}
+
+/// A square of the board, written column letter + row number as P1 sees it (`a1` .. `l4`).
+/// Its index is `row * 12 + col`, the bit in the occupancy bitboards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(into = "String", try_from = "String"))]
+pub struct Square(u8);
+
+impl Square {
+    /// The square on `row` (0..3, 0 = P1's home row) and `col` (0..11, 0 = `a`), if on the
+    /// board.
+    pub const fn new(row: u8, col: u8) -> Option<Square> {
+        if row < ROWS && col < COLS {
+            Some(Square(row * COLS + col))
+        } else {
+            None
+        }
+    }
+
+    /// The square with index `row * 12 + col` (0..47), if on the board.
+    pub const fn from_index(index: u8) -> Option<Square> {
+        if index < ROWS * COLS {
+            Some(Square(index))
+        } else {
+            None
+        }
+    }
+
+    /// The index, `row * 12 + col` (0..47).
+    pub const fn index(self) -> u8 {
+        self.0
+    }
+
+    /// The row, 0 (P1's home row, `1` in notation) to 3 (P2's home row, `4`).
+    pub const fn row(self) -> u8 {
+        self.0 / COLS
+    }
+
+    /// The column, 0 (`a`) to 11 (`l`).
+    pub const fn col(self) -> u8 {
+        self.0 % COLS
+    }
+
+    /// The square's bit in an occupancy bitboard.
+    pub const fn bit(self) -> u64 {
+        1u64 << self.0
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.col()) as char, self.row() + 1)
+    }
+}
+
+const SQUARE_EXPECTED: &str =
+    "a square from a1 to l4 (column letter a-l, row number 1-4, as P1 sees the board)";
+const ACTION_EXPECTED: &str =
+    "the square of the piece to move, from a1 to l4 (column letter a-l, row number 1-4, \
+     as P1 sees the board), or `pass`";
+
+impl FromStr for Square {
+    type Err = NotationError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let err = || NotationError {
+            text: s.to_string(),
+            expected: SQUARE_EXPECTED,
+        };
+        match s.trim().as_bytes() {
+            &[c, r] => {
+                let c = c.to_ascii_lowercase();
+                if !(b'a'..b'a' + COLS).contains(&c) || !(b'1'..b'1' + ROWS).contains(&r) {
+                    return Err(err());
+                }
+                Square::new(r - b'1', c - b'a').ok_or_else(err)
+            }
+            _ => Err(err()),
+        }
+    }
+}
+
+impl From<Square> for String {
+    fn from(sq: Square) -> String {
+        sq.to_string()
+    }
+}
+
+impl TryFrom<String> for Square {
+    type Error = NotationError;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
+/// A choice after a throw: move the piece standing on a square, or pass (only when no
+/// piece can move). Notation: the square (`c1`) or `pass`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(into = "String", try_from = "String"))]
+pub enum Action {
+    /// Move the mover's piece on this square forward by the throw's value.
+    Move(Square),
+    /// No piece can move: the throw is spent without a move.
+    Pass,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Move(sq) => sq.fmt(f),
+            Action::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+impl FromStr for Action {
+    type Err = NotationError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s.trim().eq_ignore_ascii_case("pass") {
+            return Ok(Action::Pass);
+        }
+        s.parse::<Square>()
+            .map(Action::Move)
+            .map_err(|_| NotationError {
+                text: s.to_string(),
+                expected: ACTION_EXPECTED,
+            })
+    }
+}
+
+impl From<Action> for String {
+    fn from(a: Action) -> String {
+        a.to_string()
+    }
+}
+
+impl TryFrom<String> for Action {
+    type Error = NotationError;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
+/// One piece on the board: where it is on its owner's circuit and whether it has moved yet.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct Piece {
+    /// Circuit position, 0..71, on its owner's circuit (see [`circuit_square`]).
+    pub pos: u8,
+    /// Still on its start square, never moved: it can move only on a throw of four green
+    /// sides. Only positions 0..11 (the home row) can hold an unmoved piece.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub unmoved: bool,
+}
+
+impl Piece {
+    /// A piece that has moved, at circuit position `pos`.
+    pub const fn moved(pos: u8) -> Piece {
+        Piece {
+            pos,
+            unmoved: false,
+        }
+    }
+
+    /// An unmoved piece on its start square, circuit position `pos` (0..11).
+    pub const fn start(pos: u8) -> Piece {
+        Piece { pos, unmoved: true }
+    }
+}
+
+/// A position of Issiren and the bookkeeping of whose turn it is.
+///
+/// Invariants (checked by [`Game::validate`]): each side has at most 12 pieces; the first
+/// `count[seat]` entries of `pieces[seat]` are that side's pieces, listed in square order,
+/// and the rest are blank (`Piece::default()`); positions are on the circuit; unmoved pieces
+/// stand on their home row (positions 0..11); no two pieces share a square; `occupied`
+/// matches the pieces. [`State::normalize`] restores the derived parts after hand edits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(into = "StateRepr", try_from = "StateRepr"))]
+pub struct State {
+    /// Each side's pieces still in the game (first `count[seat]` entries, in square order).
+    pub pieces: [[Piece; PIECES]; 2],
+    /// How many pieces each side still has on the board.
+    pub count: [u8; 2],
+    /// Occupancy bitboards: bit `row * 12 + col` is set where the side has a piece.
+    pub occupied: [u64; 2],
+    /// The seat to throw, or to decide while a throw is pending.
+    pub turn: u8,
+    /// The throw made and not yet acted on (its number of green sides up); `Some` exactly
+    /// at a decision node.
+    pub pending: Option<Throw>,
+    /// Throws made so far in the game, extra throws included.
+    pub throws: u32,
+}
+
+impl State {
+    /// A state with these pieces for P1 and P2 (in any order), P1 to throw, no throw made.
+    /// The pieces are put in square order and the bitboards filled in; run
+    /// [`Game::validate`] to check the position itself.
+    ///
+    /// # Errors
+    /// [`InvalidState`] if a side is given more than 12 pieces.
+    pub fn from_pieces(p1: &[Piece], p2: &[Piece]) -> Result<State, InvalidState> {
+        let mut problems = Vec::new();
+        for (seat, list) in [p1, p2].iter().enumerate() {
+            if list.len() > PIECES {
+                problems.push(too_many(seat, list.len()));
+            }
+        }
+        InvalidState::check(problems)?;
+        let mut s = State {
+            pieces: [[Piece::default(); PIECES]; 2],
+            count: [p1.len() as u8, p2.len() as u8],
+            occupied: [0; 2],
+            turn: 0,
+            pending: None,
+            throws: 0,
+        };
+        s.pieces[0][..p1.len()].copy_from_slice(p1);
+        s.pieces[1][..p2.len()].copy_from_slice(p2);
+        s.normalize();
+        Ok(s)
+    }
+
+    /// Restores the derived parts after the pieces were edited by hand: sorts each side's
+    /// pieces into square order, blanks the unused entries and recomputes the bitboards.
+    /// A count above 12 is left for [`Game::validate`] to report.
+    pub fn normalize(&mut self) {
+        for (seat, table) in SQUARE_OF.iter().enumerate() {
+            let n = (self.count[seat] as usize).min(PIECES);
+            let list = &mut self.pieces[seat];
+            list[..n].sort_unstable_by_key(|p| (table[p.pos as usize], p.pos, p.unmoved));
+            for p in &mut list[n..] {
+                *p = Piece::default();
+            }
+            self.occupied[seat] = list[..n]
+                .iter()
+                .filter(|p| p.pos < CIRCUIT_LEN)
+                .fold(0, |m, p| m | 1u64 << table[p.pos as usize]);
+        }
+    }
+
+    /// The pieces `seat` still has, in square order (empty for a seat other than 0 or 1).
+    pub fn pieces_of(&self, seat: Seat) -> &[Piece] {
+        match self.pieces.get(seat) {
+            Some(list) => &list[..(self.count[seat] as usize).min(PIECES)],
+            None => &[],
+        }
+    }
+
+    /// The piece on `square`, with its owner.
+    pub fn piece_at(&self, square: Square) -> Option<(Seat, Piece)> {
+        (0..2).find_map(|seat| {
+            self.pieces_of(seat)
+                .iter()
+                .find(|p| p.pos < CIRCUIT_LEN && SQUARE_OF[seat][p.pos as usize] == square.0)
+                .map(|&p| (seat, p))
+        })
+    }
+
+    /// How many enemy pieces `seat` has captured.
+    pub fn captured_by(&self, seat: Seat) -> u8 {
+        match seat {
+            0 | 1 => (PIECES as u8).saturating_sub(self.count[1 - seat]),
+            _ => 0,
+        }
+    }
+
+    /// Removes the piece of `seat` standing on square index `sq` (keeping square order).
+    #[inline]
+    fn remove_at(&mut self, seat: usize, sq: u8) {
+        let n = (self.count[seat] as usize).min(PIECES);
+        let table = &SQUARE_OF[seat];
+        let list = &mut self.pieces[seat];
+        if let Some(j) = list[..n].iter().position(|p| table[p.pos as usize] == sq) {
+            list.copy_within(j + 1..n, j);
+            list[n - 1] = Piece::default();
+            self.count[seat] -= 1;
+            self.occupied[seat] &= !(1u64 << sq);
+        }
+    }
+}
+
+fn too_many(seat: usize, n: usize) -> String {
+    format!("P{} has {n} pieces; a side has at most {PIECES}", seat + 1)
+}
+
+/// The JSON form of a [`State`]: the derived parts (count, bitboards, order) are rebuilt.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateRepr {
+    pieces: [Vec<Piece>; 2],
+    #[serde(default)]
+    turn: u8,
+    #[serde(default)]
+    pending: Option<Throw>,
+    #[serde(default)]
+    throws: u32,
+}
+
+#[cfg(feature = "serde")]
+impl From<State> for StateRepr {
+    fn from(s: State) -> StateRepr {
+        StateRepr {
+            pieces: [s.pieces_of(0).to_vec(), s.pieces_of(1).to_vec()],
+            turn: s.turn,
+            pending: s.pending,
+            throws: s.throws,
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<StateRepr> for State {
+    type Error = InvalidState;
+    fn try_from(r: StateRepr) -> Result<State, InvalidState> {
+        let mut s = State::from_pieces(&r.pieces[0], &r.pieces[1])?;
+        s.turn = r.turn;
+        s.pending = r.pending;
+        s.throws = r.throws;
+        Ok(s)
+    }
+}
+
+/// Issiren for two players, with its throw cap.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Issiren {
@@ -12,21 +499,27 @@ pub struct Issiren {
     max_throws: u32,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct State {
-    throws: u32,
-}
+impl Issiren {
+    /// The throw cap (rule option `max_throws`).
+    pub fn max_throws(&self) -> u32 {
+        self.max_throws
+    }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Action {
-    Pass,
-}
+    /// Whether `seat` has a piece that can move on `throw` in `state`.
+    pub fn can_move(&self, state: &State, seat: Seat, throw: Throw) -> bool {
+        if seat > 1 || throw.marked() > 6 {
+            return false;
+        }
+        let g = throw.marked() as usize;
+        let table = &SQUARE_OF[seat];
+        let own = state.occupied[seat];
+        state.pieces_of(seat).iter().any(|p| {
+            (!p.unmoved || g == 4) && own & (1u64 << table[advance(p.pos, VALUE[g]) as usize]) == 0
+        })
+    }
 
-impl core::fmt::Display for Action {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("pass")
+    fn game_over_by_capture(s: &State) -> bool {
+        s.count[0] == 0 || s.count[1] == 0
     }
 }
 
@@ -35,7 +528,7 @@ impl Game for Issiren {
     type Action = Action;
     const NAME: &'static str = "issiren";
     const TITLE: &'static str = "Issiren (Ishighän)";
-    const MAX_ACTIONS: usize = 12;
+    const MAX_ACTIONS: usize = PIECES;
     const SEATS: (usize, usize) = (2, 2);
     const OPTIONS: &'static [&'static str] = &["max_throws"];
 
@@ -46,6 +539,7 @@ impl Game for Issiren {
             max_throws: DEFAULT_MAX_THROWS,
         })
     }
+
     fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         match key {
             "max_throws" => self.max_throws = parse_max_throws(value)?,
@@ -59,46 +553,343 @@ impl Game for Issiren {
         }
         Ok(())
     }
+
     fn options(&self) -> Vec<(&'static str, String)> {
         vec![("max_throws", self.max_throws.to_string())]
     }
+
     fn seats(&self) -> usize {
         self.seats as usize
     }
+
     fn initial_state(&self) -> State {
-        State { throws: 0 }
+        let start: [Piece; PIECES] = core::array::from_fn(|i| Piece::start(i as u8));
+        let mut s = State {
+            pieces: [start; 2],
+            count: [PIECES as u8; 2],
+            occupied: [0; 2],
+            turn: 0,
+            pending: None,
+            throws: 0,
+        };
+        s.normalize();
+        s
     }
-    fn node(&self, _s: &State) -> Node {
-        todo!()
+
+    #[inline]
+    fn node(&self, s: &State) -> Node {
+        if Self::game_over_by_capture(s) {
+            Node::End
+        } else if s.pending.is_some() {
+            Node::Decide(s.turn as Seat)
+        } else if s.throws >= self.max_throws {
+            Node::End
+        } else {
+            Node::Throw(s.turn as Seat)
+        }
     }
+
     fn sticks(&self) -> Sticks {
         Sticks::SIX
     }
-    fn legal_actions(&self, _s: &State, _out: &mut ActionList<Action>) {
-        todo!()
+
+    #[inline]
+    fn legal_actions(&self, s: &State, out: &mut ActionList<Action>) {
+        out.clear();
+        let Some(throw) = s.pending else { return };
+        if Self::game_over_by_capture(s) {
+            return;
+        }
+        let seat = (s.turn & 1) as usize;
+        let g = (throw.marked() & 7) as usize;
+        let steps = VALUE[g];
+        let release = g == 4;
+        let table = &SQUARE_OF[seat];
+        let own = s.occupied[seat];
+        for p in s.pieces_of(seat) {
+            if p.unmoved && !release {
+                continue;
+            }
+            let to = table[advance(p.pos, steps) as usize];
+            if own & (1u64 << to) == 0 {
+                out.push(Action::Move(Square(table[p.pos as usize])));
+            }
+        }
+        if out.is_empty() {
+            out.push(Action::Pass);
+        }
     }
-    fn apply_throw_unchecked(&self, _s: &mut State, _t: Throw) {
-        todo!()
+
+    #[inline]
+    fn apply_throw_unchecked(&self, s: &mut State, throw: Throw) {
+        s.pending = Some(throw);
+        s.throws = s.throws.saturating_add(1);
     }
-    fn apply_action_unchecked(&self, _s: &mut State, _a: Action) {
-        todo!()
+
+    #[inline]
+    fn apply_action_unchecked(&self, s: &mut State, action: Action) {
+        let Some(throw) = s.pending.take() else {
+            return;
+        };
+        let seat = (s.turn & 1) as usize;
+        let g = (throw.marked() & 7) as usize;
+        if let Action::Move(from) = action {
+            let n = (s.count[seat] as usize).min(PIECES);
+            let table = &SQUARE_OF[seat];
+            if let Some(mut i) = s.pieces[seat][..n]
+                .iter()
+                .position(|p| table[p.pos as usize] == from.0)
+            {
+                let pos = advance(s.pieces[seat][i].pos, VALUE[g]);
+                let to = table[pos as usize];
+                let enemy = seat ^ 1;
+                if s.occupied[enemy] & (1u64 << to) != 0 {
+                    s.remove_at(enemy, to);
+                }
+                s.occupied[seat] = (s.occupied[seat] & !from.bit()) | (1u64 << to);
+                let list = &mut s.pieces[seat];
+                list[i] = Piece::moved(pos);
+                // Keep square order: bubble the moved piece to its place.
+                while i + 1 < n && table[list[i + 1].pos as usize] < to {
+                    list.swap(i, i + 1);
+                    i += 1;
+                }
+                while i > 0 && table[list[i - 1].pos as usize] > to {
+                    list.swap(i, i - 1);
+                    i -= 1;
+                }
+                if s.count[enemy] == 0 {
+                    return; // the 12th capture: the game ends at once
+                }
+            }
+        }
+        if !EXTRA[g] {
+            s.turn = (seat ^ 1) as u8;
+        }
     }
-    fn ranking(&self, _s: &State) -> Option<Ranking> {
-        todo!()
+
+    fn ranking(&self, s: &State) -> Option<Ranking> {
+        if self.node(s) != Node::End {
+            return None;
+        }
+        let keys = match (s.count[0], s.count[1]) {
+            (a, 0) if a > 0 => [0, 1],
+            (0, b) if b > 0 => [1, 0],
+            _ => [0, 0], // the throw cap: a draw
+        };
+        Some(Ranking::from_keys(&keys))
     }
+
     fn throws_made(&self, s: &State) -> u32 {
         s.throws
     }
-    fn parse_action(&self, _t: &str) -> Result<Action, NotationError> {
-        todo!()
+
+    fn parse_action(&self, text: &str) -> Result<Action, NotationError> {
+        text.parse()
     }
-    fn validate(&self, _s: &State) -> Result<(), InvalidState> {
-        todo!()
+
+    fn validate(&self, s: &State) -> Result<(), InvalidState> {
+        let mut problems = Vec::new();
+        if s.turn > 1 {
+            problems.push(format!(
+                "turn seat {} is out of range: Issiren has seats 0 (P1) and 1 (P2)",
+                s.turn
+            ));
+        }
+        let mut found = [0u64; 2];
+        for seat in 0..2 {
+            let who = format!("P{}", seat + 1);
+            let count = s.count[seat] as usize;
+            if count > PIECES {
+                problems.push(too_many(seat, count));
+            }
+            let n = count.min(PIECES);
+            let table = &SQUARE_OF[seat];
+            let mut on_square = [0u8; 48];
+            let mut all_on_circuit = true;
+            for (i, p) in s.pieces[seat][..n].iter().enumerate() {
+                if p.pos >= CIRCUIT_LEN {
+                    all_on_circuit = false;
+                    problems.push(format!(
+                        "{who}'s piece {i} is at circuit position {}, off the 72-step circuit \
+                         (positions 0 to 71)",
+                        p.pos
+                    ));
+                    continue;
+                }
+                let sq = Square(table[p.pos as usize]);
+                if p.unmoved && p.pos >= PIECES as u8 {
+                    problems.push(format!(
+                        "{who}'s piece {i} is marked unmoved but stands at circuit position {} \
+                         (square {sq}), not on a start square of its home row (positions 0 to 11)",
+                        p.pos
+                    ));
+                }
+                on_square[sq.0 as usize] += 1;
+                found[seat] |= sq.bit();
+            }
+            for (idx, &k) in on_square.iter().enumerate() {
+                if k > 1 {
+                    let number = if k == 2 {
+                        "two".to_string()
+                    } else {
+                        k.to_string()
+                    };
+                    problems.push(format!(
+                        "{number} pieces of {who} on square {} (a square holds one piece)",
+                        Square(idx as u8)
+                    ));
+                }
+            }
+            if let Some(p) = s.pieces[seat][n..]
+                .iter()
+                .position(|p| *p != Piece::default())
+            {
+                problems.push(format!(
+                    "{who}'s piece entry {} is not blank, though {who} has only {n} pieces",
+                    n + p
+                ));
+            }
+            if all_on_circuit {
+                let list = &s.pieces[seat][..n];
+                let key = |p: &Piece| (table[p.pos as usize], p.pos, p.unmoved);
+                if list.windows(2).any(|w| key(&w[0]) > key(&w[1])) {
+                    problems.push(format!(
+                        "{who}'s pieces are not listed in square order (State::normalize sorts them)"
+                    ));
+                }
+                if s.occupied[seat] != found[seat] {
+                    problems.push(format!(
+                        "{who}'s occupancy bitboard {:#x} does not match its pieces, which stand \
+                         on {:#x} (State::normalize recomputes it)",
+                        s.occupied[seat], found[seat]
+                    ));
+                }
+            }
+        }
+        let shared = found[0] & found[1];
+        for idx in 0..48u8 {
+            if shared & (1u64 << idx) != 0 {
+                problems.push(format!(
+                    "a piece of P1 and a piece of P2 on square {} (a square holds one piece)",
+                    Square(idx)
+                ));
+            }
+        }
+        if s.count[0] == 0 && s.count[1] == 0 {
+            problems.push(
+                "neither side has a piece left; the game ends when the first side loses its last"
+                    .to_string(),
+            );
+        }
+        if let Some(t) = s.pending {
+            if t.marked() > 6 {
+                problems.push(format!(
+                    "the pending throw shows {} green sides, impossible with six sticks",
+                    t.marked()
+                ));
+            }
+            if s.throws == 0 {
+                problems.push("a throw is pending but the throw count is 0".to_string());
+            }
+            if let Some(loser) = (0..2).find(|&seat| s.count[seat] == 0) {
+                problems.push(format!(
+                    "a throw is pending but P{} has no pieces left, so the game is over",
+                    loser + 1
+                ));
+            }
+        }
+        if s.throws > self.max_throws {
+            problems.push(format!(
+                "throw count {} is past the throw cap of {}",
+                s.throws, self.max_throws
+            ));
+        }
+        InvalidState::check(problems)
     }
-    fn render(&self, _s: &State) -> String {
-        todo!()
+
+    fn render(&self, s: &State) -> String {
+        let mut out = String::new();
+        let header = "      a  b  c  d  e  f  g  h  i  j  k  l\n";
+        out.push_str(header);
+        for row in (0..ROWS).rev() {
+            // Everyone crosses row 1 and row 3 right to left, rows 2 and 4 left to right.
+            let arrow = if row % 2 == 0 { '<' } else { '>' };
+            out.push_str(&format!("  {} {} ", row + 1, arrow));
+            for col in 0..COLS {
+                let sq = Square(row * COLS + col);
+                match s.piece_at(sq) {
+                    Some((seat, p)) => {
+                        let mark = if p.unmoved {
+                            '*'
+                        } else if p.pos >= 48 {
+                            '\''
+                        } else {
+                            ' '
+                        };
+                        out.push_str(&format!("{}{} ", seat + 1, mark));
+                    }
+                    None => out.push_str(".  "),
+                }
+            }
+            out.push_str(&format!("{}", row + 1));
+            match row {
+                3 => out.push_str("   P2's home row"),
+                0 => out.push_str("   P1's home row"),
+                _ => {}
+            }
+            out.push('\n');
+        }
+        out.push_str(header);
+        out.push_str(
+            "1/2 = a piece of P1/P2;  * = unmoved (only 4 green sides free it);  \
+             ' = on the way back (second crossing of rows 2-3);  < > = direction of travel\n",
+        );
+        out.push_str(&format!(
+            "Pieces left: P1 {}, P2 {}.  Throws made: {} of {}.\n",
+            s.count[0], s.count[1], s.throws, self.max_throws
+        ));
+        match self.node(s) {
+            Node::End => match self.ranking(s).map(|r| r.places()[0]) {
+                Some(0) if s.count[1] == 0 => {
+                    out.push_str("Game over: P1 wins, having captured all 12 of P2's pieces.\n")
+                }
+                Some(1) => {
+                    out.push_str("Game over: P2 wins, having captured all 12 of P1's pieces.\n")
+                }
+                _ => out.push_str("Game over at the throw cap: a draw.\n"),
+            },
+            Node::Throw(seat) => out.push_str(&format!("P{} to throw.\n", seat + 1)),
+            Node::Decide(seat) => {
+                let t = s.pending.unwrap_or(Throw::new(0));
+                out.push_str(&format!(
+                    "P{} to move: threw {}.\n",
+                    seat + 1,
+                    self.describe_throw(s, t)
+                ));
+            }
+        }
+        out
     }
-    fn describe_throw(&self, _s: &State, _t: Throw) -> String {
-        todo!()
+
+    fn describe_throw(&self, s: &State, throw: Throw) -> String {
+        let g = throw.marked();
+        let Some(v) = throw_value(throw) else {
+            return format!("{g} green sides up: impossible with six sticks");
+        };
+        let mut text = match g {
+            0 => format!("no green side up (six white): move {v}"),
+            1 => format!("1 green side up (five white): move {v}"),
+            4 => format!("4 green sides up: move {v} (the only throw that frees an unmoved piece)"),
+            _ => format!("{g} green sides up: move {v}"),
+        };
+        if grants_extra_throw(throw) {
+            text.push_str(", throw again");
+        }
+        let seat = (s.turn & 1) as usize;
+        if !Self::game_over_by_capture(s) && !self.can_move(s, seat, throw) {
+            text.push_str(&format!("; no piece of P{} can move: pass", seat + 1));
+        }
+        text
     }
 }

@@ -1,32 +1,523 @@
-//! Sig (El Oued) — SKELETON, to be replaced by the real implementation.
-#![allow(missing_docs, clippy::todo)]
+//! Sig (El Oued), Algeria (RULES.md section 2; seeds `003_…`, `002_…`).
+//!
+//! A race to Mecca. Each player walks three pieces — the **father**, the **djinn** and
+//! the **mother**, in that order — along a shared 31-square track, and passing an opponent
+//! sends it back to the start.
+//!
+//! # The rules as implemented
+//!
+//! **Players:** 2 to 8 (default 2). Seat 0 throws first.
+//!
+//! **Track:** idx 0..30 on a 5x5 grid (row 0 at the bottom) with six squares rising from
+//! its top-right corner: idx 0–4 row 0 left to right, 5–9 row 1 right to left, 10–14 row 2,
+//! 15–19 row 3, 20–24 row 4, then 25–30 up the tower. idx 0 is the start, idx 12 (the grid
+//! centre) the **Minaret**, idx 28 **Cairo**, idx 29 **Medina**, idx 30 **Mecca** (the goal).
+//! *Sig squares* are the Minaret and the six tower squares (idx 12 and 25–30).
+//!
+//! **Pieces:** all three start on idx 0. Only the *active* piece moves: the father; once he
+//! is on Mecca, the djinn; once she is on Mecca, the mother. Pieces on Mecca stay there, so
+//! at any time a seat has a prefix of its pieces on Mecca, the active piece anywhere, and
+//! the rest on the start ([`State::pieces`]).
+//!
+//! **Throws:** six sticks; the count `k` of polished sides up (probability `C(6,k)/64`).
+//! The first throw of a turn:
+//! * `k` = 2, 3, 4: a **plain budget** of `k` points; the turn ends.
+//! * `k` = 1 or 5, a **regular sig**: a *sig budget* of 1 point, moved at once; then one
+//!   bonus throw whose value is a plain budget; the turn ends.
+//! * `k` = 6, a **sig of six**: one bonus throw; then a sig budget of 6 + its value.
+//! * `k` = 0, a **sig of twelve**: up to three bonus throws; then a sig budget of 12 +
+//!   their values — or 13 as soon as one of them is a regular sig (no more are thrown).
+//!
+//! A bonus throw is worth its count (0, 2, 3, 4, 6), a regular sig (`k` = 1 or 5) 1. Bonus
+//! throws are throw nodes of the same seat ([`Pending`]), count as throws and never grant
+//! further throws. A sig of six followed by a regular sig is worth 7.
+//!
+//! **Moving** spends the budget step by step on the active piece, as far as it goes (there
+//! is no choice). Budgets are kept in **half-points** so the djinn's ½-point steps are exact.
+//! * A step *needs a sig* if it leaves the start, leaves a sig square or enters one; a plain
+//!   budget stops before such a step (the rest is lost).
+//! * Only the regular sig's point, or a leftover (below), takes a piece off the start; a
+//!   sig of six or twelve cannot.
+//! * A step costs 1 point; the djinn's steps that need no sig cost ½ point (with any kind of
+//!   budget). Steps that need a sig cost 1 point for every piece. Entering Cairo costs 3
+//!   points from a sig of six or twelve (or a leftover, which always comes from one); from a
+//!   regular sig it costs 1 point — unless the option `cairo_always_three` is set, when it
+//!   always costs 3, so a regular sig can never enter Cairo.
+//! * When the next step costs more than what is left, the piece stops; the rest is lost.
+//! * **Capture by passing:** after the move, every opponent piece on a square *strictly
+//!   between* the start and the stop square of the move goes back to the start. Ending on
+//!   or starting from an opponent's square captures nothing; any number of pieces share a
+//!   square; pieces on the start and on Mecca are never captured.
+//! * **Leftover at Mecca:** when the active piece reaches Mecca with at least 1 point left
+//!   and its owner has another piece (it was the father or the djinn), its owner chooses
+//!   ([`Action::Use`] / [`Action::Decline`], notation `use` / `decline`) whether to walk the
+//!   next piece off the start with the rest. Its walk follows the same rules (Cairo costs 3
+//!   on it); its captures span its own walk, from the start to where it stops. The arriving
+//!   piece's captures happen before the choice. A leftover walk can reach Mecca with points
+//!   left again, which offers the next choice. A declined rest, or a rest under 1 point, is
+//!   lost. This is the game's only decision node.
+//!
+//! **End and ranking:** a seat with all three pieces on Mecca has *finished*: it takes the
+//! next finishing place and leaves the turn order at once (a bonus throw still due is not
+//! made). The game ends when at most one seat is still racing; it ranks last. Finishers rank
+//! in order of finishing. With two players the first finisher wins.
+//!
+//! **Throw cap** (`max_throws`, default 10 000): once that many throws have been made, the
+//! game ends where the next throw (first or bonus) would be due. The cap-th throw's own move
+//! and a leftover choice it calls for are still finished. So: a regular sig as the cap-th
+//! throw moves its point, and its bonus throw is not made; a sig of six or twelve whose
+//! bonus throws are cut off by the cap **moves nothing**, since its budget is never complete
+//! (the sig of twelve's budget is complete, and moved, when a regular sig comes up among the
+//! bonus throws made before the cap). At the cap the seats still racing tie, below every
+//! finisher.
+//!
+//! # Readings chosen where RULES.md leaves room
+//!
+//! 1. Bonus throws are always made, even when their budget cannot move anything (for
+//!    example a sig of six while the active piece is still on the start): the throw is
+//!    simply lost, but it was thrown and counts toward the cap.
+//! 2. A regular sig among the bonus throws of a sig of six or twelve is only a value (1, or
+//!    the sig of twelve's 13); the pooled budget is still a sig of six or twelve's, so it
+//!    cannot take a piece off the start. The "13" of a sig of twelve is the whole budget,
+//!    not 12 + 13.
+//! 3. The regular sig's point is moved before its bonus throw is made; a sig of six or
+//!    twelve moves once, after all its bonus throws.
+//! 4. When the regular sig's point brings the father or the djinn onto Mecca, the bonus
+//!    throw is still made (its plain budget cannot take the next piece off the start, so it
+//!    is lost). When it brings the mother there the seat finishes and the bonus throw is not
+//!    made.
+//! 5. The djinn's half-price steps are its steps that need no sig, whatever the budget; a
+//!    step that needs a sig, and the step into Cairo, cost the djinn the same as any piece.
+//! 6. When the mother reaches Mecca the seat finishes and any rest is lost (there is no next
+//!    piece to offer it to).
+//! 7. After a seat finishes, the turn passes to the next seat still racing; after the game
+//!    ends that way, [`State::turn`] names the last seat racing and [`State::pending`] is
+//!    [`Pending::FirstThrow`].
+//! 8. A state whose throw count is past the cap is rejected by `validate` (it cannot be
+//!    reached); at exactly the cap a pending bonus throw is allowed (it will never be made).
 
-use crate::config::{check_seats, parse_max_throws, DEFAULT_MAX_THROWS};
+use core::fmt;
+use core::fmt::Write as _;
+
+use crate::config::{check_seats, parse_flag, parse_max_throws, DEFAULT_MAX_THROWS};
 use crate::dice::{Sticks, Throw};
-use crate::game::{ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking};
+use crate::game::{
+    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, MAX_SEATS,
+};
 
+/// The number of squares on the track (idx 0..30).
+pub const TRACK_LEN: usize = 31;
+/// idx of the start square, where every piece begins.
+pub const START: u8 = 0;
+/// idx of the Minaret, the grid's centre square (a sig square).
+pub const MINARET: u8 = 12;
+/// idx of the grid's top-right corner, from which the tower rises.
+pub const CORNER: u8 = 24;
+/// idx of Cairo (the tower's 4th square): a sig of six or twelve pays 3 points to enter.
+pub const CAIRO: u8 = 28;
+/// idx of Medina (the tower's 5th square).
+pub const MEDINA: u8 = 29;
+/// idx of Mecca, the goal (the tower's top square).
+pub const MECCA: u8 = 30;
+
+/// The number of pieces each player walks.
+pub const PIECES: usize = 3;
+/// Index of the father in a seat's pieces (the first to walk).
+pub const FATHER: usize = 0;
+/// Index of the djinn in a seat's pieces (the second to walk; ½-point ordinary steps).
+pub const DJINN: usize = 1;
+/// Index of the mother in a seat's pieces (the last to walk).
+pub const MOTHER: usize = 2;
+/// The pieces' names, by index.
+pub const PIECE_NAMES: [&str; PIECES] = ["father", "djinn", "mother"];
+/// The pieces' one-letter marks on the board, by index.
+pub const PIECE_LETTERS: [char; PIECES] = ['F', 'D', 'M'];
+
+/// Whether a step into or out of square `idx` needs a sig (the Minaret and the six tower
+/// squares, idx 12 and 25–30).
+#[inline]
+pub const fn is_sig_square(idx: u8) -> bool {
+    idx == MINARET || (idx > CORNER && idx <= MECCA)
+}
+
+/// The name of a square, if it has one (start, Minaret, Cairo, Medina, Mecca).
+pub const fn square_name(idx: u8) -> Option<&'static str> {
+    match idx {
+        START => Some("start"),
+        MINARET => Some("Minaret"),
+        CAIRO => Some("Cairo"),
+        MEDINA => Some("Medina"),
+        MECCA => Some("Mecca"),
+        _ => None,
+    }
+}
+
+/// The (row, column) of square `idx` on the board: rows 0–4 are the grid (row 0 at the
+/// bottom, column 0 at the left); rows 5–10 are the tower above column 4. `None` off the
+/// track.
+pub const fn square_cell(idx: u8) -> Option<(u8, u8)> {
+    match idx {
+        0..=4 => Some((0, idx)),
+        5..=9 => Some((1, 9 - idx)),
+        10..=14 => Some((2, idx - 10)),
+        15..=19 => Some((3, 19 - idx)),
+        20..=24 => Some((4, idx - 20)),
+        25..=30 => Some((idx - 20, 4)),
+        _ => None,
+    }
+}
+
+/// What the seat to play owes next: the first throw of its turn, a bonus throw, or the
+/// leftover choice at Mecca.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Pending {
+    /// The first throw of the turn is due.
+    #[default]
+    FirstThrow,
+    /// A regular sig has moved its point; its bonus throw (a plain budget) is due.
+    SigBonus,
+    /// A sig of six was thrown; its bonus throw is due (then a sig budget of 6 + its value).
+    SixBonus,
+    /// A sig of twelve was thrown; `left` (1..=3) of its bonus throws are still due, and
+    /// those made so far (none of them a regular sig) add up to `sum`.
+    TwelveBonus {
+        /// Bonus throws still due, 1 to 3.
+        left: u8,
+        /// The value of the bonus throws made so far.
+        sum: u8,
+    },
+    /// The active piece reached Mecca with `rest` half-points (at least 2) of a sig of six
+    /// or twelve left: its owner decides whether the next piece walks with them.
+    Leftover {
+        /// The rest, in half-points.
+        rest: u8,
+    },
+}
+
+/// A position of Sig (El Oued), plus whose turn it is and what is pending. Plain data:
+/// build it by hand (start from [`Game::initial_state`]) and check it with
+/// [`Game::validate`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct State {
+    /// Where each seat's pieces stand, by seat then piece ([`FATHER`], [`DJINN`],
+    /// [`MOTHER`]): an idx 0..=30. Pieces on Mecca (idx 30) come first, then the active
+    /// piece, then pieces on the start. Entries of seats past the seat count are 0.
+    pub pieces: [[u8; PIECES]; MAX_SEATS],
+    /// Each seat's finishing place, 1 for the first to bring all three pieces to Mecca, 2
+    /// for the next…; 0 while the seat is still racing.
+    pub finish_place: [u8; MAX_SEATS],
+    /// The number of seats that have finished.
+    pub finished: u8,
+    /// The seat whose turn it is (always a seat still racing).
+    pub turn: u8,
+    /// What that seat owes next.
+    pub pending: Pending,
+    /// Throws made so far in the game, bonus throws included.
+    pub throws: u32,
+}
+
+impl State {
+    /// The index of `seat`'s active piece ([`FATHER`], [`DJINN`] or [`MOTHER`]), or `None`
+    /// when all three are on Mecca.
+    #[inline]
+    pub fn active_piece(&self, seat: usize) -> Option<usize> {
+        self.pieces[seat].iter().position(|&p| p != MECCA)
+    }
+}
+
+/// The leftover choice at Mecca, the game's one decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Action {
+    /// Walk the next piece off the start with the rest (notation `use`).
+    Use,
+    /// Let the rest go (notation `decline`).
+    Decline,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Action::Use => "use",
+            Action::Decline => "decline",
+        })
+    }
+}
+
+/// Sig (El Oued): the rules, with the seat count and rule options.
+///
+/// Options: `max_throws` (the throw cap, default 10 000) and `cairo_always_three` (entering
+/// Cairo costs 3 points from every budget, so a regular sig never enters it; default
+/// false).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SigElOued {
     seats: u8,
     max_throws: u32,
+    cairo_always_three: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct State {
-    throws: u32,
+impl SigElOued {
+    /// The throw cap.
+    pub fn max_throws(&self) -> u32 {
+        self.max_throws
+    }
+
+    /// Whether entering Cairo always costs 3 points (option `cairo_always_three`).
+    pub fn cairo_always_three(&self) -> bool {
+        self.cairo_always_three
+    }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Action {
-    Pass,
+// ---- movement ---------------------------------------------------------------------------
+
+/// The kind of budget a walk spends; it decides which steps may be paid and what they cost.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A plain budget (first throw of 2, 3, 4, or the regular sig's bonus throw).
+    Plain = 0,
+    /// The regular sig's 1 point.
+    RegularSig = 1,
+    /// A sig of six or twelve.
+    GreatSig = 2,
+    /// The rest of a sig of six or twelve at Mecca, walking the next piece off the start.
+    Leftover = 3,
 }
 
-impl core::fmt::Display for Action {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("pass")
+/// A step no budget of this kind may pay.
+const BLOCKED: u8 = u8::MAX;
+
+/// The cost in half-points of the step from each idx to the next, for one budget kind and
+/// piece; [`BLOCKED`] where it cannot be paid (and from Mecca).
+type CostRow = [u8; TRACK_LEN];
+
+const fn cost_row(cairo_always_three: bool, kind: Kind, djinn: bool) -> CostRow {
+    let mut row = [BLOCKED; TRACK_LEN];
+    let mut pos: u8 = 0;
+    while pos < MECCA {
+        let next = pos + 1;
+        let needs_sig = pos == START || is_sig_square(pos) || is_sig_square(next);
+        let great = matches!(kind, Kind::GreatSig | Kind::Leftover);
+        row[pos as usize] = if !needs_sig {
+            if djinn {
+                1
+            } else {
+                2
+            }
+        } else if matches!(kind, Kind::Plain) || (pos == START && matches!(kind, Kind::GreatSig)) {
+            // A plain budget pays no sig step; a sig of six or twelve cannot leave the start.
+            BLOCKED
+        } else if next == CAIRO && (great || cairo_always_three) {
+            6
+        } else {
+            2
+        };
+        pos += 1;
+    }
+    row
+}
+
+const fn cost_rows(cairo_always_three: bool) -> [[CostRow; 2]; 4] {
+    let kinds = [
+        Kind::Plain,
+        Kind::RegularSig,
+        Kind::GreatSig,
+        Kind::Leftover,
+    ];
+    let mut out = [[[0; TRACK_LEN]; 2]; 4];
+    let mut k = 0;
+    while k < 4 {
+        out[k][0] = cost_row(cairo_always_three, kinds[k], false);
+        out[k][1] = cost_row(cairo_always_three, kinds[k], true);
+        k += 1;
+    }
+    out
+}
+
+/// Step costs by `[cairo_always_three][kind][is djinn][idx]`.
+static COSTS: [[[CostRow; 2]; 4]; 2] = [cost_rows(false), cost_rows(true)];
+
+/// How a walk ended.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Walk {
+    /// The piece moved (or could not); nothing else follows from the walk.
+    Done,
+    /// The mother reached Mecca: the seat has finished.
+    Finished,
+    /// The piece reached Mecca with a rest: the leftover choice is now pending.
+    Choice,
+}
+
+/// A bonus throw's value: its count, a regular sig counting 1.
+#[inline]
+const fn bonus_value(k: u8) -> u8 {
+    if is_regular_sig(k) {
+        1
+    } else {
+        k
+    }
+}
+
+#[inline]
+const fn is_regular_sig(k: u8) -> bool {
+    k == 1 || k == 5
+}
+
+/// The sums two bonus throws of a sig of twelve can make without a regular sig (bit `s`).
+const TWO_BONUS_SUMS: u32 = {
+    let vals = [0u32, 2, 3, 4, 6];
+    let mut mask = 0u32;
+    let mut i = 0;
+    while i < 5 {
+        let mut j = 0;
+        while j < 5 {
+            mask |= 1 << (vals[i] + vals[j]);
+            j += 1;
+        }
+        i += 1;
+    }
+    mask
+};
+/// The values one bonus throw can add without being a regular sig (bit `s`).
+const ONE_BONUS_SUMS: u32 = 1 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 6;
+
+/// The largest rest a walk can leave at Mecca, in half-points: a budget of at most 30
+/// points (12 + 6 + 6 + 6) less the 1 point of the step onto Mecca.
+const MAX_REST: u8 = 58;
+
+impl SigElOued {
+    /// Walks `seat`'s active piece with `budget` half-points of `kind`, makes its captures,
+    /// and handles its arrival at Mecca (finishing, or offering the rest).
+    #[inline]
+    fn walk(&self, s: &mut State, seat: usize, budget: u8, kind: Kind) -> Walk {
+        let pcs = s.pieces[seat];
+        let piece = if pcs[FATHER] != MECCA {
+            FATHER
+        } else if pcs[DJINN] != MECCA {
+            DJINN
+        } else if pcs[MOTHER] != MECCA {
+            MOTHER
+        } else {
+            return Walk::Done;
+        };
+        let row =
+            &COSTS[self.cairo_always_three as usize][kind as usize][(piece == DJINN) as usize];
+        let from = pcs[piece];
+        let mut pos = from as usize;
+        let mut rest = budget;
+        while pos < MECCA as usize {
+            let c = row[pos];
+            if c > rest {
+                break;
+            }
+            rest -= c;
+            pos += 1;
+        }
+        let to = pos as u8;
+        if to == from {
+            return Walk::Done;
+        }
+        s.pieces[seat][piece] = to;
+        if to > from + 1 {
+            self.capture(s, seat, from, to);
+        }
+        if to == MECCA {
+            if piece == MOTHER {
+                s.finished += 1;
+                s.finish_place[seat] = s.finished;
+                return Walk::Finished;
+            }
+            if rest >= 2 {
+                s.pending = Pending::Leftover { rest };
+                return Walk::Choice;
+            }
+        }
+        Walk::Done
+    }
+
+    /// Sends home every opponent piece strictly between `from` and `to`.
+    #[inline]
+    fn capture(&self, s: &mut State, seat: usize, from: u8, to: u8) {
+        let n = self.seats as usize;
+        for (other, pcs) in s.pieces[..n].iter_mut().enumerate() {
+            if other == seat {
+                continue;
+            }
+            for p in pcs.iter_mut() {
+                if *p > from && *p < to {
+                    *p = START;
+                }
+            }
+        }
+    }
+
+    /// Ends the turn: the next seat still racing owes its first throw.
+    #[inline]
+    fn end_turn(&self, s: &mut State) {
+        s.pending = Pending::FirstThrow;
+        let n = self.seats;
+        let mut t = s.turn;
+        for _ in 0..n {
+            t = if t + 1 >= n { 0 } else { t + 1 };
+            if s.finish_place[t as usize] == 0 {
+                break;
+            }
+        }
+        s.turn = t;
+    }
+
+    /// Moves a sig of six or twelve's pooled budget of `points`, then ends the turn unless
+    /// a leftover choice is pending.
+    #[inline]
+    fn great_sig(&self, s: &mut State, seat: usize, points: u8) {
+        if self.walk(s, seat, points.saturating_mul(2), Kind::GreatSig) != Walk::Choice {
+            self.end_turn(s);
+        }
+    }
+
+    fn game_over(&self, s: &State) -> bool {
+        !matches!(s.pending, Pending::Leftover { .. })
+            && (s.finished as usize + 1 >= self.seats as usize || s.throws >= self.max_throws)
+    }
+}
+
+/// Half-points written for people: `5` → `2½`, `1` → `½`, `4` → `2`.
+fn half_points(h: u8) -> String {
+    match (h / 2, h % 2) {
+        (0, 1) => "½".to_string(),
+        (p, 0) => p.to_string(),
+        (p, _) => format!("{p}½"),
+    }
+}
+
+fn points_word(h: u8) -> &'static str {
+    if h == 2 {
+        "point"
+    } else {
+        "points"
+    }
+}
+
+fn ordinal(n: u8) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+fn polished(k: u8) -> String {
+    match k {
+        0 => "no polished side up (six rough)".to_string(),
+        1 => "1 polished side up (five rough)".to_string(),
+        _ => format!("{k} polished sides up"),
     }
 }
 
@@ -35,20 +526,23 @@ impl Game for SigElOued {
     type Action = Action;
     const NAME: &'static str = "sig-el-oued";
     const TITLE: &'static str = "Sig (El Oued)";
-    const MAX_ACTIONS: usize = 12;
+    const MAX_ACTIONS: usize = 2;
     const SEATS: (usize, usize) = (2, 8);
-    const OPTIONS: &'static [&'static str] = &["max_throws"];
+    const OPTIONS: &'static [&'static str] = &["max_throws", "cairo_always_three"];
 
     fn with_seats(seats: usize) -> Result<Self, ConfigError> {
         check_seats::<Self>(seats)?;
         Ok(SigElOued {
             seats: seats as u8,
             max_throws: DEFAULT_MAX_THROWS,
+            cairo_always_three: false,
         })
     }
+
     fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         match key {
             "max_throws" => self.max_throws = parse_max_throws(value)?,
+            "cairo_always_three" => self.cairo_always_three = parse_flag(key, value)?,
             _ => {
                 return Err(ConfigError::UnknownOption {
                     game: Self::NAME,
@@ -59,46 +553,493 @@ impl Game for SigElOued {
         }
         Ok(())
     }
+
     fn options(&self) -> Vec<(&'static str, String)> {
-        vec![("max_throws", self.max_throws.to_string())]
+        vec![
+            ("max_throws", self.max_throws.to_string()),
+            ("cairo_always_three", self.cairo_always_three.to_string()),
+        ]
     }
+
     fn seats(&self) -> usize {
         self.seats as usize
     }
+
     fn initial_state(&self) -> State {
-        State { throws: 0 }
+        State::default()
     }
-    fn node(&self, _s: &State) -> Node {
-        todo!()
+
+    #[inline]
+    fn node(&self, s: &State) -> Node {
+        if let Pending::Leftover { .. } = s.pending {
+            Node::Decide(s.turn as usize)
+        } else if s.finished as usize + 1 >= self.seats as usize || s.throws >= self.max_throws {
+            Node::End
+        } else {
+            Node::Throw(s.turn as usize)
+        }
     }
+
     fn sticks(&self) -> Sticks {
         Sticks::SIX
     }
-    fn legal_actions(&self, _s: &State, _out: &mut ActionList<Action>) {
-        todo!()
+
+    #[inline]
+    fn legal_actions(&self, s: &State, out: &mut ActionList<Action>) {
+        out.clear();
+        if let Pending::Leftover { .. } = s.pending {
+            out.push(Action::Use);
+            out.push(Action::Decline);
+        }
     }
-    fn apply_throw_unchecked(&self, _s: &mut State, _t: Throw) {
-        todo!()
+
+    fn apply_throw_unchecked(&self, s: &mut State, throw: Throw) {
+        let k = throw.marked().min(6);
+        let seat = s.turn as usize;
+        if seat >= MAX_SEATS {
+            return;
+        }
+        match s.pending {
+            Pending::FirstThrow => {
+                s.throws = s.throws.saturating_add(1);
+                match k {
+                    1 | 5 => {
+                        if self.walk(s, seat, 2, Kind::RegularSig) == Walk::Finished {
+                            self.end_turn(s);
+                        } else {
+                            s.pending = Pending::SigBonus;
+                        }
+                    }
+                    6 => s.pending = Pending::SixBonus,
+                    0 => s.pending = Pending::TwelveBonus { left: 3, sum: 0 },
+                    _ => {
+                        self.walk(s, seat, 2 * k, Kind::Plain);
+                        self.end_turn(s);
+                    }
+                }
+            }
+            Pending::SigBonus => {
+                s.throws = s.throws.saturating_add(1);
+                self.walk(s, seat, 2 * bonus_value(k), Kind::Plain);
+                self.end_turn(s);
+            }
+            Pending::SixBonus => {
+                s.throws = s.throws.saturating_add(1);
+                self.great_sig(s, seat, 6 + bonus_value(k));
+            }
+            Pending::TwelveBonus { left, sum } => {
+                s.throws = s.throws.saturating_add(1);
+                if is_regular_sig(k) {
+                    self.great_sig(s, seat, 13);
+                } else if left <= 1 {
+                    self.great_sig(s, seat, 12u8.saturating_add(sum).saturating_add(k));
+                } else {
+                    s.pending = Pending::TwelveBonus {
+                        left: left - 1,
+                        sum: sum.saturating_add(k),
+                    };
+                }
+            }
+            // Not a throw node: nothing to apply.
+            Pending::Leftover { .. } => {}
+        }
     }
-    fn apply_action_unchecked(&self, _s: &mut State, _a: Action) {
-        todo!()
+
+    fn apply_action_unchecked(&self, s: &mut State, action: Action) {
+        let Pending::Leftover { rest } = s.pending else {
+            return;
+        };
+        let seat = s.turn as usize;
+        if seat >= MAX_SEATS {
+            return;
+        }
+        s.pending = Pending::FirstThrow;
+        if action == Action::Decline || self.walk(s, seat, rest, Kind::Leftover) != Walk::Choice {
+            self.end_turn(s);
+        }
     }
-    fn ranking(&self, _s: &State) -> Option<Ranking> {
-        todo!()
+
+    fn ranking(&self, s: &State) -> Option<Ranking> {
+        if !self.game_over(s) {
+            return None;
+        }
+        let n = self.seats as usize;
+        let mut keys = [0u32; MAX_SEATS];
+        for (key, &place) in keys[..n].iter_mut().zip(&s.finish_place) {
+            *key = if place == 0 {
+                s.finished as u32
+            } else {
+                place as u32 - 1
+            };
+        }
+        Some(Ranking::from_keys(&keys[..n]))
     }
+
     fn throws_made(&self, s: &State) -> u32 {
         s.throws
     }
-    fn parse_action(&self, _t: &str) -> Result<Action, NotationError> {
-        todo!()
+
+    fn parse_action(&self, text: &str) -> Result<Action, NotationError> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "use" => Ok(Action::Use),
+            "decline" => Ok(Action::Decline),
+            _ => Err(NotationError {
+                text: text.to_string(),
+                expected: "`use` (walk the next piece with the rest left at Mecca) or `decline`",
+            }),
+        }
     }
-    fn validate(&self, _s: &State) -> Result<(), InvalidState> {
-        todo!()
+
+    fn validate(&self, s: &State) -> Result<(), InvalidState> {
+        let n = self.seats as usize;
+        let mut problems = Vec::new();
+
+        // Seats past the seat count hold nothing.
+        for seat in n..MAX_SEATS {
+            if s.pieces[seat] != [0; PIECES] || s.finish_place[seat] != 0 {
+                problems.push(format!(
+                    "P{} has pieces off the start or a finishing place, but the game has only {n} seats",
+                    seat + 1
+                ));
+            }
+        }
+
+        // Pieces.
+        for seat in 0..n {
+            let pcs = s.pieces[seat];
+            let p = seat + 1;
+            for (i, &idx) in pcs.iter().enumerate() {
+                if idx > MECCA {
+                    problems.push(format!(
+                        "P{p}'s {} is at idx {idx}, off the 31-square track (idx 0..30)",
+                        PIECE_NAMES[i]
+                    ));
+                }
+            }
+            let on_mecca = pcs.iter().take_while(|&&x| x == MECCA).count();
+            for i in on_mecca + 1..PIECES {
+                if pcs[i] == MECCA {
+                    problems.push(format!(
+                        "P{p}'s {} is on Mecca but the {} is not: pieces reach Mecca in the order father, djinn, mother",
+                        PIECE_NAMES[i], PIECE_NAMES[on_mecca]
+                    ));
+                } else if pcs[i] != START && pcs[i] <= MECCA {
+                    problems.push(format!(
+                        "P{p}'s {} is on idx {} while the {} is still racing: only the active piece leaves the start",
+                        PIECE_NAMES[i], pcs[i], PIECE_NAMES[on_mecca]
+                    ));
+                }
+            }
+            let all_home = on_mecca == PIECES;
+            let place = s.finish_place[seat];
+            if all_home && place == 0 {
+                problems.push(format!(
+                    "P{p} has all three pieces on Mecca but no finishing place"
+                ));
+            }
+            if !all_home && place != 0 {
+                problems.push(format!(
+                    "P{p} has finishing place {place} but not all its pieces are on Mecca"
+                ));
+            }
+        }
+
+        // Finishing places.
+        let places = &s.finish_place[..n];
+        let count = places.iter().filter(|&&x| x != 0).count();
+        if count != s.finished as usize {
+            problems.push(format!(
+                "the finished count is {} but {count} seats have a finishing place",
+                s.finished
+            ));
+        }
+        let mut sorted: Vec<u8> = places.iter().copied().filter(|&x| x != 0).collect();
+        sorted.sort_unstable();
+        if sorted.iter().enumerate().any(|(i, &x)| x as usize != i + 1) {
+            problems.push(format!(
+                "the finishing places {sorted:?} are not 1 to {}, each once",
+                sorted.len()
+            ));
+        }
+        if count >= n {
+            problems.push(format!(
+                "all {n} seats have finished, but the game ends while one seat still races"
+            ));
+        }
+
+        // Turn.
+        let turn = s.turn as usize;
+        if turn >= n {
+            problems.push(format!(
+                "the turn is P{}'s, out of range for {n} seats",
+                turn + 1
+            ));
+        } else if s.finish_place[turn] != 0 {
+            problems.push(format!(
+                "the turn is P{}'s, but P{} has finished",
+                turn + 1,
+                turn + 1
+            ));
+        }
+
+        // What is pending.
+        if s.throws > self.max_throws {
+            problems.push(format!(
+                "{} throws have been made, past the cap of {}",
+                s.throws, self.max_throws
+            ));
+        }
+        if s.pending != Pending::FirstThrow {
+            if s.throws == 0 {
+                problems.push(format!(
+                    "{:?} is pending but no throw has been made",
+                    s.pending
+                ));
+            }
+            if count + 1 >= n && count < n {
+                problems.push(format!(
+                    "the game is over (one seat still races) but {:?} is pending",
+                    s.pending
+                ));
+            }
+        }
+        match s.pending {
+            Pending::TwelveBonus { left, sum } => {
+                let reachable = match left {
+                    3 => sum == 0,
+                    2 => sum < 32 && ONE_BONUS_SUMS & (1 << sum) != 0,
+                    1 => sum < 32 && TWO_BONUS_SUMS & (1 << sum) != 0,
+                    _ => {
+                        problems.push(format!(
+                            "a sig of twelve has {left} bonus throws left; it has 1 to 3"
+                        ));
+                        true
+                    }
+                };
+                if !reachable {
+                    problems.push(format!(
+                        "a sig of twelve's {} bonus throws cannot add up to {sum} without a regular sig",
+                        3 - left
+                    ));
+                }
+            }
+            Pending::Leftover { rest } => {
+                if !(2..=MAX_REST).contains(&rest) {
+                    problems.push(format!(
+                        "a leftover of {rest} half-points is offered; it must be 2 (1 point) to {MAX_REST}"
+                    ));
+                }
+                if turn < n {
+                    let pcs = s.pieces[turn];
+                    let on_mecca = pcs.iter().take_while(|&&x| x == MECCA).count();
+                    if on_mecca == 0 || on_mecca == PIECES || pcs[on_mecca] != START {
+                        problems.push(format!(
+                            "a leftover is offered to P{}, whose next piece is not waiting on the start behind a piece on Mecca",
+                            turn + 1
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+        InvalidState::check(problems)
     }
-    fn render(&self, _s: &State) -> String {
-        todo!()
+
+    fn render(&self, s: &State) -> String {
+        let n = self.seats as usize;
+        // Each square's cell: its label, then its pieces, three seats to a line.
+        let mut cells: [[Vec<String>; 5]; 11] = Default::default();
+        for idx in 0..=MECCA {
+            let (r, c) = square_cell(idx).unwrap_or((0, 0));
+            let star = if is_sig_square(idx) { "*" } else { "" };
+            let mut lines = vec![match square_name(idx) {
+                Some(name) => format!("{idx}{star} {name}"),
+                None => format!("{idx}{star}"),
+            }];
+            let groups: Vec<String> = (0..n)
+                .filter_map(|seat| {
+                    let here: String = (0..PIECES)
+                        .filter(|&i| s.pieces[seat][i] == idx)
+                        .map(|i| PIECE_LETTERS[i])
+                        .collect();
+                    (!here.is_empty()).then(|| format!("{}{here}", seat + 1))
+                })
+                .collect();
+            lines.extend(groups.chunks(3).map(|g| g.join(" ")));
+            cells[r as usize][c as usize] = lines;
+        }
+        let present = |r: usize, c: usize| r <= 4 || (r <= 10 && c == 4);
+        let width = cells
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|l| l.chars().count())
+            .max()
+            .unwrap_or(0);
+        // The border line between row `r` and row `r - 1` (rows outside 0..=10 are empty).
+        let border = |out: &mut String, r: usize| {
+            let on = |c: usize| present(r, c) || (r >= 1 && present(r - 1, c));
+            for c in 0..5 {
+                let corner = on(c) || (c > 0 && on(c - 1));
+                out.push(if corner { '+' } else { ' ' });
+                let fill = if on(c) { '-' } else { ' ' };
+                out.extend(core::iter::repeat_n(fill, width + 2));
+            }
+            out.push(if on(4) { '+' } else { ' ' });
+            while out.ends_with(' ') {
+                out.pop();
+            }
+            out.push('\n');
+        };
+        let mut out = String::new();
+        for r in (0..11).rev() {
+            border(&mut out, r + 1);
+            let height = (0..5)
+                .filter(|&c| present(r, c))
+                .map(|c| cells[r][c].len())
+                .max()
+                .unwrap_or(1)
+                .max(2);
+            for l in 0..height {
+                for (c, cell) in cells[r].iter().enumerate() {
+                    let bar = present(r, c) || (c > 0 && present(r, c - 1));
+                    out.push(if bar { '|' } else { ' ' });
+                    let text = match cell.get(l) {
+                        Some(t) if present(r, c) => t.as_str(),
+                        _ => "",
+                    };
+                    let _ = write!(out, " {text:<width$} ");
+                }
+                out.push('|');
+                out.push('\n');
+            }
+        }
+        border(&mut out, 0);
+        out.push_str(
+            "* sig square: a step into or out of it needs a sig. Pieces: seat number, then F father, D djinn, M mother.\n",
+        );
+
+        // Each seat's progress.
+        for seat in 0..n {
+            let pcs = s.pieces[seat];
+            let _ = write!(out, "P{}: ", seat + 1);
+            if s.finish_place[seat] != 0 {
+                let _ = writeln!(out, "finished {}", ordinal(s.finish_place[seat]));
+                continue;
+            }
+            let parts: Vec<String> = (0..PIECES)
+                .map(|i| {
+                    let at = match pcs[i] {
+                        MECCA => "on Mecca".to_string(),
+                        START => "on the start".to_string(),
+                        x => match square_name(x) {
+                            Some(name) => format!("on {name} (idx {x})"),
+                            None => format!("on idx {x}"),
+                        },
+                    };
+                    format!("{} {at}", PIECE_NAMES[i])
+                })
+                .collect();
+            let _ = writeln!(out, "{}", parts.join(", "));
+        }
+
+        // Whose turn, and what is pending.
+        let p = s.turn as usize + 1;
+        let _ = write!(
+            out,
+            "Throws made: {} of at most {}. ",
+            s.throws, self.max_throws
+        );
+        if self.game_over(s) {
+            let r = self.ranking(s).map(|r| r.to_string()).unwrap_or_default();
+            if s.throws >= self.max_throws && (s.finished as usize + 1) < n {
+                let _ = writeln!(out, "Game over at the throw cap: {r}");
+            } else {
+                let _ = writeln!(out, "Game over: {r}");
+            }
+            return out;
+        }
+        let _ = match s.pending {
+            Pending::FirstThrow => writeln!(out, "P{p} to throw: the first throw of the turn."),
+            Pending::SigBonus => writeln!(
+                out,
+                "P{p} to make the regular sig's bonus throw (a plain budget)."
+            ),
+            Pending::SixBonus => writeln!(
+                out,
+                "P{p} to make the sig of six's bonus throw (then a sig budget of 6 + its value)."
+            ),
+            Pending::TwelveBonus { left, sum } => writeln!(
+                out,
+                "P{p} to make the sig of twelve's bonus throw {} of 3 (12 + {sum} so far; a regular sig makes the budget 13).",
+                4 - left
+            ),
+            Pending::Leftover { rest } => {
+                let next = s
+                    .active_piece(s.turn as usize)
+                    .map_or("next piece", |i| PIECE_NAMES[i]);
+                writeln!(
+                    out,
+                    "P{p} decides: `use` the {} {} left at Mecca to walk the {next}, or `decline`.",
+                    half_points(rest),
+                    points_word(rest)
+                )
+            }
+        };
+        out
     }
-    fn describe_throw(&self, _s: &State, _t: Throw) -> String {
-        todo!()
+
+    fn describe_throw(&self, s: &State, throw: Throw) -> String {
+        let k = throw.marked();
+        if k > 6 {
+            return format!("{k} marked sides up is impossible with 6 sticks");
+        }
+        let up = polished(k);
+        let v = bonus_value(k);
+        let worth = if is_regular_sig(k) {
+            "a regular sig, worth 1".to_string()
+        } else {
+            format!("worth {v}")
+        };
+        match s.pending {
+            Pending::FirstThrow => match k {
+                2..=4 => format!("{up}: a plain budget of {k} points; the turn ends"),
+                1 | 5 => format!("{up}: a regular sig, 1 point with a sig, then a bonus throw"),
+                6 => format!(
+                    "{up}: a sig of six, one bonus throw, then a sig budget of 6 + its value"
+                ),
+                _ => format!(
+                    "{up}: a sig of twelve, three bonus throws, then a sig budget of 12 + their values (13 if one is a regular sig)"
+                ),
+            },
+            Pending::SigBonus => format!(
+                "regular sig's bonus throw, {up}: {worth}, a plain budget of {v} {}; the turn ends",
+                points_word(2 * v)
+            ),
+            Pending::SixBonus => format!(
+                "sig of six's bonus throw, {up}: {worth}, a sig budget of {} points",
+                6 + v
+            ),
+            Pending::TwelveBonus { left, sum } => {
+                let nth = 4 - left.min(3);
+                if is_regular_sig(k) {
+                    format!("sig of twelve's bonus throw {nth} of 3, {up}: a regular sig, a sig budget of 13 points")
+                } else if left <= 1 {
+                    format!(
+                        "sig of twelve's bonus throw 3 of 3, {up}: {worth}, a sig budget of {} points",
+                        12 + sum as u32 + k as u32
+                    )
+                } else {
+                    format!(
+                        "sig of twelve's bonus throw {nth} of 3, {up}: {worth} (12 + {} so far)",
+                        sum as u32 + k as u32
+                    )
+                }
+            }
+            Pending::Leftover { .. } => format!(
+                "{up}: no throw is due; P{} must choose `use` or `decline`",
+                s.turn as usize + 1
+            ),
+        }
     }
 }
