@@ -338,15 +338,48 @@ impl LogWriter {
     /// # Errors
     /// [`LogError::Io`].
     pub fn write_line(&mut self, line: &LogLine) -> Result<(), LogError> {
-        let mut text = serde_json::to_string(line).map_err(|e| LogError::Io {
-            path: self.path.clone(),
-            message: format!("cannot encode a log line: {e}"),
-        })?;
-        text.push('\n');
+        let text = encode(line);
+        self.write_encoded(&text)
+    }
+
+    /// Writes a line made by [`encode`] (so that encoding can happen outside a lock) and
+    /// flushes it to the operating system.
+    ///
+    /// # Errors
+    /// [`LogError::Io`].
+    pub fn write_encoded(&mut self, text: &str) -> Result<(), LogError> {
+        debug_assert!(text.ends_with('\n') && !text[..text.len() - 1].contains('\n'));
         // One write of the whole line: a kill leaves at most one torn last line.
         self.file
             .write_all(text.as_bytes())
             .and_then(|()| self.file.flush())
             .map_err(|e| io_error(&self.path, e))
+    }
+}
+
+/// A log line as text, with its newline.
+pub fn encode(line: &LogLine) -> String {
+    let mut text = serde_json::to_string(line).expect("log lines serialize");
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_are_numbers_for_throws_and_strings_for_actions() {
+        let e = vec![LoggedEvent::Throw(3), LoggedEvent::Action("run".into())];
+        assert_eq!(serde_json::to_string(&e).unwrap(), r#"[3,"run"]"#);
+        let back: Vec<LoggedEvent> = serde_json::from_str(r#"[0,"pass",6]"#).unwrap();
+        assert_eq!(
+            back,
+            [
+                LoggedEvent::Throw(0),
+                LoggedEvent::Action("pass".into()),
+                LoggedEvent::Throw(6)
+            ]
+        );
     }
 }

@@ -600,12 +600,16 @@ impl<G: Game> Tournament<G> {
                 if !st.take_ticket() {
                     return None;
                 }
-                let g = self.play_game(i);
+                let line = LogLine::Game(self.play_game(i));
+                let text = log::encode(&line);
+                let LogLine::Game(g) = line else {
+                    unreachable!("a game line")
+                };
                 let logged = st
                     .writer
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
-                    .write_line(&LogLine::Game(g.clone()));
+                    .write_encoded(&text);
                 let done = st.done_count.fetch_add(1, Ordering::SeqCst) + 1;
                 if let Some(p) = &st.progress {
                     p(Progress {
