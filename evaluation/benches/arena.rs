@@ -14,7 +14,7 @@ use stickdice_agents::RandomAgent;
 use stickdice_evaluation::{factory, Entrant, Format, RunOptions, Tournament};
 
 /// Games per tournament (one table of two random agents).
-const GAMES: usize = 400;
+const GAMES: usize = 1000;
 
 const GAMES_LIST: [(&str, usize); 4] = [
     ("sig-wa-duqqan", 2),
@@ -86,7 +86,9 @@ fn games_per_second<G: Game>(t: &Tournament<G>, label: &str, threads: usize) -> 
 }
 
 fn speedup_summary() {
-    println!("\ngames/s, best of 5 runs of {GAMES} random-vs-random games (log and report included):");
+    println!(
+        "\ngames/s, best of 5 runs of {GAMES} random-vs-random games (log and report included):"
+    );
     for (name, players) in GAMES_LIST {
         let any = AnyGame::new::<&str>(name, Some(players), &[]).expect("a game");
         let label = format!("{name}-{players}p");

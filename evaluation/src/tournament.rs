@@ -470,6 +470,7 @@ impl<G: Game> Tournament<G> {
             .map_err(|e| TournamentError::Setup(format!("cannot start worker threads: {e}")))?;
         let total = self.schedule.len();
         let state = RunState {
+            pending: Mutex::new(String::new()),
             writer: Mutex::new(writer),
             done_count: AtomicUsize::new(done.len()),
             played: AtomicUsize::new(0),
@@ -605,11 +606,7 @@ impl<G: Game> Tournament<G> {
                 let LogLine::Game(g) = line else {
                     unreachable!("a game line")
                 };
-                let logged = st
-                    .writer
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .write_encoded(&text);
+                let logged = st.log(&text);
                 let done = st.done_count.fetch_add(1, Ordering::SeqCst) + 1;
                 if let Some(p) = &st.progress {
                     p(Progress {
@@ -659,6 +656,8 @@ impl<G: Game> Tournament<G> {
 }
 
 struct RunState {
+    /// Encoded lines not yet written.
+    pending: Mutex<String>,
     writer: Mutex<LogWriter>,
     done_count: AtomicUsize,
     played: AtomicUsize,
@@ -668,6 +667,29 @@ struct RunState {
 }
 
 impl RunState {
+    /// Logs a finished game's line. The thread that holds the file writes every pending
+    /// line in one go; a thread that finds the file busy leaves its line to the holder,
+    /// which looks for pending lines again after letting the file go. So no thread waits
+    /// for another's write, and every line is written as soon as the file is free.
+    fn log(&self, text: &str) -> Result<(), LogError> {
+        lock(&self.pending).push_str(text);
+        loop {
+            let mut file = match self.writer.try_lock() {
+                Ok(f) => f,
+                Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+                Err(std::sync::TryLockError::WouldBlock) => return Ok(()),
+            };
+            let batch = std::mem::take(&mut *lock(&self.pending));
+            if !batch.is_empty() {
+                file.write_encoded(&batch)?;
+            }
+            drop(file);
+            if lock(&self.pending).is_empty() {
+                return Ok(());
+            }
+        }
+    }
+
     /// Claims the right to play one more game (false once the stop-after budget is spent).
     fn take_ticket(&self) -> bool {
         self.played
@@ -682,4 +704,8 @@ impl RunState {
         self.budget
             .is_some_and(|b| self.played.load(Ordering::SeqCst) >= b)
     }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
