@@ -368,6 +368,74 @@ pub fn encode(line: &LogLine) -> String {
 mod tests {
     use super::*;
 
+    fn config() -> TournamentConfig {
+        TournamentConfig {
+            game: "race".into(),
+            players: 2,
+            options: vec!["target=12".into()],
+            agents: vec!["run".into(), "walk".into()],
+            format: Format::RoundRobin,
+            games_per_table: 2,
+            seed: 1,
+            sprt: None,
+        }
+    }
+
+    fn read_text(name: &str, text: &str) -> Result<Option<LogContents>, LogError> {
+        let path =
+            std::env::temp_dir().join(format!("stickdice-log-{name}-{}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        let r = read(&path);
+        let _ = std::fs::remove_file(&path);
+        r
+    }
+
+    fn line_of(r: Result<Option<LogContents>, LogError>) -> (usize, String) {
+        match r {
+            Err(LogError::BadLine { line, message, .. }) => (line, message),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn headers_are_checked() {
+        let header = encode(&LogLine::Tournament {
+            version: LOG_VERSION,
+            config: config(),
+        });
+        assert_eq!(read_text("empty", "").unwrap(), None);
+        let c = read_text("ok", &header).unwrap().unwrap();
+        assert_eq!((c.config, c.games.len(), c.torn_tail), (config(), 0, None));
+        let (line, m) = line_of(read_text("twice", &format!("{header}{header}")));
+        assert_eq!(line, 2);
+        assert!(m.contains("second tournament header"), "{m}");
+        let old = header.replace("\"version\":1", "\"version\":9");
+        let (line, m) = line_of(read_text("version", &old));
+        assert_eq!(line, 1);
+        assert!(m.contains("version 9"), "{m}");
+        let (line, m) = line_of(read_text("torn", &header[..20]));
+        assert_eq!(line, 1);
+        assert!(m.contains("missing or cut off"), "{m}");
+        let (line, m) = line_of(read_text("foreign", "{\"hello\":1}\n"));
+        assert_eq!(line, 1);
+        assert!(m.contains("not a tournament log line"), "{m}");
+        // A torn last line after the header is not an error: it is reported back.
+        let c = read_text("tail", &format!("{header}{{\"type\":\"ga"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(c.torn_tail, Some((2, header.len() as u64)));
+    }
+
+    #[test]
+    fn differences_name_the_fields() {
+        let mut other = config();
+        other.seed = 2;
+        other.agents.push("random".into());
+        let d = config().differences(&other);
+        assert_eq!(d, ["agents: run walk vs run walk random", "seed: 1 vs 2"]);
+        assert!(config().differences(&config()).is_empty());
+    }
+
     #[test]
     fn events_are_numbers_for_throws_and_strings_for_actions() {
         let e = vec![LoggedEvent::Throw(3), LoggedEvent::Action("run".into())];

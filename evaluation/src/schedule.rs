@@ -13,7 +13,9 @@
 //! `((rotation · tables) + table) · N + j` — so a tournament stopped early (an SPRT
 //! decision) has played the tables evenly. Seeds: the game seed is
 //! `derive(tournament seed, [GAME, table, rotation])`, the agent seeds
-//! `derive(game seed, [AGENT, seat])` (see [`crate::arena::agent_seed`]).
+//! `derive(game seed, [AGENT, seat])` (see [`crate::arena::agent_seed`]). Agent seeds
+//! depend on the seat, not on who sits there, so two copies of one agent play mirrored
+//! games across a rotation and score exactly ½ — a sanity check of the arena.
 
 use serde::{Deserialize, Serialize};
 
