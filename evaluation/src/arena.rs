@@ -11,7 +11,7 @@
 //!   game: the game stops, that seat is ranked last alone and every other seat shares first
 //!   place. The [`Failure`] says who and why. Panics are caught with
 //!   [`std::panic::catch_unwind`]; the panic message still goes through the process's panic
-//!   hook (by default printed to stderr).
+//!   hook (by default printed to stderr), which can stay quiet when [`in_agent_call`].
 //! * **Time.** The wall-clock time of each seat's `new_game` and `choose` calls is summed
 //!   (the `observe_*` hooks are not timed: timing every hook would cost more than a random
 //!   agent's whole decision).
@@ -111,9 +111,23 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
+thread_local! {
+    static IN_AGENT: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+}
+
+/// Whether this thread is inside a call to an agent (or its factory) made by the arena,
+/// where a panic is caught and recorded as the agent's failure. A program's panic hook
+/// can use it to stay quiet about those panics.
+pub fn in_agent_call() -> bool {
+    IN_AGENT.with(|c| c.get())
+}
+
 /// Runs `f`, turning a panic into a [`Failure`] of `seat` that names `during`.
 fn guarded<T>(seat: Seat, during: &str, f: impl FnOnce() -> T) -> Result<T, Failure> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|p| Failure {
+    IN_AGENT.with(|c| c.set(true));
+    let r = catch_unwind(AssertUnwindSafe(f));
+    IN_AGENT.with(|c| c.set(false));
+    r.map_err(|p| Failure {
         seat,
         kind: FailureKind::Panic,
         message: format!("panicked {during}: {}", panic_message(&*p)),

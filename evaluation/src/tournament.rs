@@ -496,7 +496,7 @@ impl<G: Game> Tournament<G> {
             }
             Some(test) => {
                 let units = total / n;
-                let batch = pool.current_num_threads().max(1) * 2;
+                let batch = pool.current_num_threads().max(1) * 8;
                 loop {
                     // Evaluate the test over the complete prefix of rotations.
                     let mut prefix = 0;
