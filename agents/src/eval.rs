@@ -1,7 +1,22 @@
 //! Heuristic evaluation of positions, one implementation per game, shared by the greedy
 //! agent, expectimax's leaves and MCTS's greedy playouts.
+//!
+//! Every evaluation here is built the same way, so that it is on the scale of the final
+//! scores ([`stickdice::Ranking::score`]) and exactly equal to them once the game is over:
+//!
+//! 1. each seat gets a [`SeatStanding`]: already finished (in some order), already out (in
+//!    some order), or still racing with a *strength* in `[0, 1]` computed from the game's
+//!    features (progress along the track, pieces home, captured or buried, threats);
+//! 2. [`pairwise_scores`] turns the standings into, for each pair of seats, the chance
+//!    that one ranks above the other (certain when the order is already settled, and
+//!    `½ + ½·(strength difference)` between two racing seats), and each seat's estimate is
+//!    the average of its chances against the others, ties counting half as in the score.
+//!
+//! So every estimate lies in `[0, 1]`, the estimates of all seats sum to `seats / 2` as the
+//! scores do (with two seats: to 1), and a seat that has already beaten another is credited
+//! with that for certain.
 
-use stickdice::{Game, SeatValues};
+use stickdice::{Game, SeatValues, MAX_SEATS};
 
 /// A heuristic estimate of each seat's final score.
 pub trait Evaluate: Game {
@@ -10,4 +25,386 @@ pub trait Evaluate: Game {
     /// or captured, and threats. Entries past the seat count are 0. Values are bounded by
     /// `[0, 1]`, so searches may prune with those bounds.
     fn evaluate(&self, state: &Self::State) -> SeatValues;
+}
+
+/// Where a seat stands, for [`pairwise_scores`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SeatStanding {
+    /// Finished (reached the goal); a lower number finished earlier, equal numbers tie.
+    Finished(u32),
+    /// Out of the race (buried, eliminated); a higher number went out later, which ranks
+    /// higher, equal numbers tie.
+    Out(u32),
+    /// Still racing, with a strength in `[0, 1]` (clamped): the game's estimate of how well
+    /// the seat is doing.
+    Racing(f64),
+}
+
+impl SeatStanding {
+    /// The chance that a seat standing as `self` ends above one standing as `other`, ties
+    /// counting half. Finished seats rank above racing ones, racing ones above those out.
+    pub fn beats(self, other: SeatStanding) -> f64 {
+        use SeatStanding::*;
+        let order = |a: u32, b: u32| match a.cmp(&b) {
+            core::cmp::Ordering::Less => 1.0,
+            core::cmp::Ordering::Equal => 0.5,
+            core::cmp::Ordering::Greater => 0.0,
+        };
+        match (self, other) {
+            (Finished(a), Finished(b)) => order(a, b),
+            (Finished(_), _) => 1.0,
+            (_, Finished(_)) => 0.0,
+            (Out(a), Out(b)) => order(b, a),
+            (Out(_), _) => 0.0,
+            (_, Out(_)) => 1.0,
+            (Racing(x), Racing(y)) => {
+                (0.5 + 0.5 * (x.clamp(0.0, 1.0) - y.clamp(0.0, 1.0))).clamp(0.0, 1.0)
+            }
+        }
+    }
+}
+
+/// Each seat's estimated score from the seats' standings: the average over the other seats
+/// of [`SeatStanding::beats`]. In `[0, 1]`, summing to `seats / 2`; with one seat, 1.
+/// Entries past `standings.len()` are 0.
+///
+/// # Panics
+/// If `standings` is empty or longer than [`MAX_SEATS`].
+pub fn pairwise_scores(standings: &[SeatStanding]) -> SeatValues {
+    let n = standings.len();
+    assert!((1..=MAX_SEATS).contains(&n), "1 to {MAX_SEATS} seats");
+    let mut out = [0.0; MAX_SEATS];
+    if n == 1 {
+        out[0] = 1.0;
+        return out;
+    }
+    for i in 0..n {
+        for j in (i + 1)..n {
+            let p = standings[i].beats(standings[j]);
+            out[i] += p;
+            out[j] += 1.0 - p;
+        }
+    }
+    let scale = 1.0 / (n - 1) as f64;
+    for v in out.iter_mut().take(n) {
+        *v *= scale;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use SeatStanding::*;
+
+    #[test]
+    fn settled_orders_are_certain_and_racing_seats_share_by_strength() {
+        // P1 finished first, P2 racing strong, P3 racing weak, P4 buried.
+        let v = pairwise_scores(&[Finished(0), Racing(0.8), Racing(0.2), Out(0)]);
+        // P1 beats all three: 1. P2: 0 + (0.5 + 0.3) + 1 = 1.8 over 3. P3: 0 + 0.2 + 1.
+        assert_eq!(v[0], 1.0);
+        assert!((v[1] - 1.8 / 3.0).abs() < 1e-15);
+        assert!((v[2] - 1.2 / 3.0).abs() < 1e-15);
+        assert_eq!(v[3], 0.0);
+        assert!((v.iter().sum::<f64>() - 2.0).abs() < 1e-12);
+        // Two seats sum to 1; later burial ranks above earlier.
+        let v = pairwise_scores(&[Out(3), Out(1)]);
+        assert_eq!((v[0], v[1]), (1.0, 0.0));
+        let v = pairwise_scores(&[Racing(0.25), Racing(0.75)]);
+        assert_eq!((v[0], v[1]), (0.25, 0.75));
+    }
+}
+
+// ---- Issiren --------------------------------------------------------------------------
+
+mod issiren_eval {
+    use std::sync::LazyLock;
+
+    use stickdice::games::issiren::{circuit_square, throw_value, CIRCUIT_LEN};
+    use stickdice::{Issiren, Node, SeatValues, Sticks, MAX_SEATS};
+
+    /// `DEST[seat][pos]`: the square bit of circuit position `pos mod 72` (for `pos` up to
+    /// 71 + 6, so a move never needs a wrap).
+    static DEST: LazyLock<[[u64; 80]; 2]> = LazyLock::new(|| {
+        let mut t = [[0u64; 80]; 2];
+        for (seat, row) in t.iter_mut().enumerate() {
+            for (pos, bit) in row.iter_mut().enumerate() {
+                let sq = circuit_square(seat, (pos % CIRCUIT_LEN as usize) as u8)
+                    .expect("positions mod 72 are on the circuit");
+                *bit = sq.bit();
+            }
+        }
+        t
+    });
+
+    /// `P_VALUE[v]`: the probability that a throw moves `v` steps (1..=6).
+    static P_VALUE: LazyLock<[f64; 7]> = LazyLock::new(|| {
+        let mut p = [0.0; 7];
+        for o in Sticks::SIX.outcomes() {
+            p[throw_value(o.throw).expect("six sticks") as usize] += o.probability;
+        }
+        p
+    });
+
+    /// Which move values (bit `v`) let `seat` land on an enemy piece.
+    fn capturing_values(s: &stickdice::games::issiren::State, seat: usize) -> u8 {
+        let dest = &DEST[seat];
+        let enemy = s.occupied[seat ^ 1];
+        let mut values = 0u8;
+        for p in s.pieces_of(seat) {
+            let pos = p.pos as usize % CIRCUIT_LEN as usize;
+            if p.unmoved {
+                if dest[pos + 1] & enemy != 0 {
+                    values |= 1 << 1;
+                }
+            } else {
+                for v in 1..=6 {
+                    if dest[pos + v] & enemy != 0 {
+                        values |= 1 << v;
+                    }
+                }
+            }
+        }
+        values
+    }
+
+    fn chance_of(values: u8) -> f64 {
+        let p = &*P_VALUE;
+        (1..=6)
+            .filter(|v| values & (1 << v) != 0)
+            .map(|v| p[v])
+            .sum()
+    }
+
+    /// Issiren: material first, then threats, then mobility.
+    ///
+    /// Each side's *effective material* is its pieces left, plus 0.03 per moved piece
+    /// (unmoved pieces wait for a throw of four green sides), minus the chance that the
+    /// enemy captures one of them with its next throw: the side to throw (or to decide, with
+    /// the pending throw) counts that chance in full, the side after it at 40%, since the
+    /// side to move may flee or strike first. With `r` the share of seat 0's effective
+    /// material in both sides', seat 0's estimate is `r² / (r² + (1 − r)²)` — even at equal
+    /// material, sharper as the ratio grows (3 pieces to 1 is 0.9) — and seat 1's is one
+    /// minus it.
+    pub(super) fn evaluate(game: &Issiren, s: &stickdice::games::issiren::State) -> SeatValues {
+        use stickdice::Game as _;
+        if let Some(scores) = game.scores(s) {
+            return scores;
+        }
+        let mover = match game.node(s) {
+            Node::Throw(seat) | Node::Decide(seat) => seat,
+            Node::End => unreachable!("ended games have scores"),
+        };
+        let mut threat = [0.0f64; 2]; // threat[s]: chance that s captures with its next throw
+        for (seat, t) in threat.iter_mut().enumerate() {
+            let values = capturing_values(s, seat);
+            *t = match (seat == mover, s.pending) {
+                (true, Some(g)) => {
+                    let v = throw_value(g).unwrap_or(0);
+                    if values & (1 << v) != 0 {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                }
+                _ => chance_of(values),
+            };
+        }
+        let mut eff = [0.0f64; 2];
+        for (seat, e) in eff.iter_mut().enumerate() {
+            let pieces = s.pieces_of(seat);
+            let moved = pieces.iter().filter(|p| !p.unmoved).count();
+            let enemy = seat ^ 1;
+            let weight = if enemy == mover { 1.0 } else { 0.4 };
+            *e = (pieces.len() as f64 + 0.03 * moved as f64 - weight * threat[enemy]).max(0.05);
+        }
+        let r = eff[0] / (eff[0] + eff[1]);
+        let (a, b) = (r * r, (1.0 - r) * (1.0 - r));
+        let v0 = (a / (a + b)).clamp(0.0, 1.0);
+        let mut out = [0.0; MAX_SEATS];
+        out[0] = v0;
+        out[1] = 1.0 - v0;
+        out
+    }
+}
+
+impl Evaluate for stickdice::Issiren {
+    fn evaluate(&self, state: &Self::State) -> SeatValues {
+        issiren_eval::evaluate(self, state)
+    }
+}
+
+// ---- Sig wa Duqqan ----------------------------------------------------------------------
+
+mod duqqan_eval {
+    use stickdice::games::sig_wa_duqqan::{Piece, KAABA, SIGS_TO_LEAVE, WAITING_SQUARE};
+    use stickdice::{Game as _, SeatValues, SigWaDuqqan, MAX_SEATS};
+
+    use super::{pairwise_scores, SeatStanding};
+
+    /// The expected number of the seat's own throws its piece still needs, from the
+    /// throw table: a sig (1 in 4) to leave the start, 26/16 squares per throw on idx
+    /// 1..=13, the missing sigs on the waiting square, one sig per square from idx 15.
+    fn throws_to_go(idx: u8, sigs: u8) -> f64 {
+        const PER_SIG: f64 = 4.0;
+        const MEAN_STEP: f64 = 26.0 / 16.0;
+        let waiting = PER_SIG * f64::from(SIGS_TO_LEAVE);
+        let home_stretch = PER_SIG * f64::from(KAABA - WAITING_SQUARE - 1);
+        match idx {
+            0 => PER_SIG + f64::from(WAITING_SQUARE - 1) / MEAN_STEP + waiting + home_stretch,
+            i if i < WAITING_SQUARE => {
+                f64::from(WAITING_SQUARE - i) / MEAN_STEP + waiting + home_stretch
+            }
+            i if i == WAITING_SQUARE => {
+                PER_SIG * f64::from(SIGS_TO_LEAVE.saturating_sub(sigs)) + home_stretch
+            }
+            i => PER_SIG * f64::from(KAABA.saturating_sub(i)),
+        }
+    }
+
+    /// Sig wa Duqqan: arrivals and burials are settled in the ranking; a racing piece's
+    /// strength is the share of the expected throws to the Ka'aba already behind it, less a
+    /// danger term while the Ghoula drags it (standing on its square) — larger the closer it
+    /// is to the start, where the burial happens — or stands within six squares behind it
+    /// while some seat on idx 15 or beyond drives the Ghoula.
+    pub(super) fn evaluate(
+        game: &SigWaDuqqan,
+        s: &stickdice::games::sig_wa_duqqan::State,
+    ) -> SeatValues {
+        if let Some(scores) = game.scores(s) {
+            return scores;
+        }
+        let n = game.seats();
+        let full = throws_to_go(0, 0);
+        let driven = s.pieces[..n].iter().any(|p| {
+            matches!(p, Piece::Arrived(_)) || matches!(p, Piece::Racing(i) if *i > WAITING_SQUARE)
+        });
+        let mut standing = [SeatStanding::Racing(0.0); MAX_SEATS];
+        for (seat, st) in standing.iter_mut().enumerate().take(n) {
+            *st = match s.pieces[seat] {
+                Piece::Arrived(k) => SeatStanding::Finished(u32::from(k)),
+                Piece::Buried(k) => SeatStanding::Out(u32::from(k)),
+                Piece::Racing(i) => {
+                    let progress = 1.0 - throws_to_go(i, s.sigs[seat]) / full;
+                    let danger = match s.ghoula {
+                        Some(g) if (1..=WAITING_SQUARE).contains(&i) && g == i => {
+                            0.5 * (1.0 - f64::from(i) / f64::from(WAITING_SQUARE + 1))
+                        }
+                        Some(g)
+                            if driven
+                                && (1..=WAITING_SQUARE).contains(&i)
+                                && g < i
+                                && i - g <= 6 =>
+                        {
+                            0.1
+                        }
+                        None if driven && (1..=6).contains(&i) => 0.05,
+                        _ => 0.0,
+                    };
+                    SeatStanding::Racing((progress - danger).clamp(0.0, 1.0))
+                }
+            };
+        }
+        pairwise_scores(&standing[..n])
+    }
+}
+
+impl Evaluate for stickdice::SigWaDuqqan {
+    fn evaluate(&self, state: &Self::State) -> SeatValues {
+        duqqan_eval::evaluate(self, state)
+    }
+}
+
+// ---- Sig (El Oued) ----------------------------------------------------------------------
+
+mod el_oued_eval {
+    use stickdice::games::sig_el_oued::{is_sig_square, CORNER, DJINN, MECCA, MINARET, PIECES};
+    use stickdice::{Game as _, SeatValues, SigElOued, MAX_SEATS};
+
+    use super::{pairwise_scores, SeatStanding};
+
+    /// Expected turns to throw a sig of any kind (a count of 0, 1, 5 or 6: 14 in 64).
+    const SIG_WAIT: f64 = 64.0 / 14.0;
+    /// Expected turns to throw a regular sig (1 or 5: 12 in 64), the one way off the start.
+    const RELEASE_WAIT: f64 = 64.0 / 12.0;
+    /// Mean squares a plain budget (2, 3 or 4) moves.
+    const PLAIN_STEP: f64 = 3.0;
+
+    /// The expected turns a piece on `idx` still needs to reach Mecca: the wait for a
+    /// regular sig on the start, plain throws over ordinary squares (twice as far per point
+    /// for the djinn), and a sig for every step into or out of a sig square.
+    pub(super) fn turns_to_go(idx: u8, djinn: bool) -> f64 {
+        let step = if djinn { 2.0 * PLAIN_STEP } else { PLAIN_STEP };
+        let tower = f64::from(MECCA - CORNER) * SIG_WAIT;
+        let after_minaret = |from: u8| f64::from(CORNER.saturating_sub(from)) / step + tower;
+        match idx {
+            0 => {
+                RELEASE_WAIT
+                    + f64::from(MINARET - 2) / step
+                    + SIG_WAIT
+                    + SIG_WAIT
+                    + after_minaret(MINARET + 1)
+            }
+            i if i < MINARET => {
+                f64::from(MINARET - 1 - i) / step + SIG_WAIT + SIG_WAIT + after_minaret(MINARET + 1)
+            }
+            i if i == MINARET => SIG_WAIT + after_minaret(MINARET + 1),
+            i if i <= CORNER => after_minaret(i),
+            i if i < MECCA => f64::from(MECCA - i) * SIG_WAIT,
+            _ => 0.0,
+        }
+    }
+
+    /// Sig (El Oued): finishers are settled in the ranking; a racing seat's strength is the
+    /// share of its three pieces' expected turns to Mecca already behind it
+    /// ([`turns_to_go`]), less a risk term for an active piece on an ordinary square that an
+    /// opponent's active piece one to four squares behind could pass (sending it back).
+    pub(super) fn evaluate(
+        game: &SigElOued,
+        s: &stickdice::games::sig_el_oued::State,
+    ) -> SeatValues {
+        if let Some(scores) = game.scores(s) {
+            return scores;
+        }
+        let n = game.seats();
+        let full: f64 = (0..PIECES).map(|p| turns_to_go(0, p == DJINN)).sum();
+        let mut standing = [SeatStanding::Racing(0.0); MAX_SEATS];
+        for (seat, st) in standing.iter_mut().enumerate().take(n) {
+            if s.finish_place[seat] > 0 {
+                *st = SeatStanding::Finished(u32::from(s.finish_place[seat]));
+                continue;
+            }
+            let pieces = &s.pieces[seat];
+            let togo: f64 = (0..PIECES)
+                .map(|p| turns_to_go(pieces[p], p == DJINN))
+                .sum();
+            let mut risk = 0.0;
+            if let Some(a) = s.active_piece(seat) {
+                let i = pieces[a];
+                if i > 0 && i < CORNER && !is_sig_square(i) {
+                    let chased = (0..n).any(|o| {
+                        o != seat
+                            && s.finish_place[o] == 0
+                            && s.active_piece(o).is_some_and(|b| {
+                                let j = s.pieces[o][b];
+                                j > 0 && j < i && i - j <= 4
+                            })
+                    });
+                    if chased {
+                        // Being sent back loses the progress made since the start.
+                        risk =
+                            0.25 * (turns_to_go(0, a == DJINN) - turns_to_go(i, a == DJINN)) / full;
+                    }
+                }
+            }
+            *st = SeatStanding::Racing((1.0 - togo / full - risk).clamp(0.0, 1.0));
+        }
+        pairwise_scores(&standing[..n])
+    }
+}
+
+impl Evaluate for stickdice::SigElOued {
+    fn evaluate(&self, state: &Self::State) -> SeatValues {
+        el_oued_eval::evaluate(self, state)
+    }
 }

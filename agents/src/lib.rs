@@ -2,11 +2,54 @@
 //!
 //! Every agent implements [`stickdice::Agent`] and is built from a spec string
 //! ([`spec::build`]), so the arena and front ends hold `Box<dyn Agent<G>>`.
+//!
+//! | spec | what it does | cost per decision | module |
+//! |---|---|---|---|
+//! | `random` | uniform among the legal actions | one action listing | [`random`] |
+//! | `greedy` | the action whose resulting state evaluates best for the mover | one evaluation per action | [`greedy`] |
+//! | `expectimax:depth=3` | depth-limited search over throws and decisions, max^n or paranoid, Star1/Star2 pruning, transposition table, iterative deepening under `nodes=` or `millis=` | 10⁴–10⁷ nodes at 10⁷ nodes/s | [`expectimax`] |
+//! | `mcts:iterations=2000,c=1.4` | UCT with chance nodes in the tree, a reward per seat, random or ε-greedy playouts, subtree reuse, root-parallel trees (`threads=`), budget by `iterations=` or `millis=` | one playout to the end per iteration; ~10⁵ iterations/s | [`mcts`] |
+//! | `ismcts:iterations=2000` | single-observer information-set MCTS: future throws as hidden information, decision nodes only, availability counts | as MCTS | [`ismcts`] |
+//!
+//! The evaluations all three share (and MCTS playouts may use) are in [`eval`]: one per
+//! game, in `[0, 1]` on the scale of the final scores and equal to them at the end.
+//! [`agents`] lists every agent with its parameters, defaults and help.
+//!
+//! ```
+//! use stickdice::{play::play_game, Agent, Game, Issiren};
+//! use rand::SeedableRng;
+//!
+//! let game = Issiren::with_seats(2).unwrap();
+//! let mut agents: Vec<Box<dyn Agent<Issiren>>> = vec![
+//!     stickdice_agents::build_str("expectimax:nodes=5000", &game, 1).unwrap(),
+//!     stickdice_agents::build_str("greedy", &game, 2).unwrap(),
+//! ];
+//! let mut dice = stickdice::Rng::seed_from_u64(3);
+//! let mut state = game.initial_state();
+//! let ranking = play_game(&game, &mut state, &mut agents, |_, _| game.sample_throw(&mut dice), |_, _| {})
+//!     .unwrap();
+//! assert_eq!(ranking.seats(), 2);
+//! for info in stickdice_agents::agents() {
+//!     println!("{}: {}", info.name, info.summary);
+//! }
+//! ```
 
 pub mod eval;
+pub mod expectimax;
+pub mod greedy;
+pub mod ismcts;
+pub mod mcts;
 pub mod random;
 pub mod spec;
+#[doc(hidden)]
+pub mod testgame;
+#[cfg(test)]
+mod testgame_mcts;
 
 pub use eval::Evaluate;
+pub use expectimax::{Expectimax, ExpectimaxConfig, Mode, Pruning, SearchResult};
+pub use greedy::GreedyAgent;
+pub use ismcts::{IsmctsAgent, IsmctsConfig};
+pub use mcts::{ActionStats, Analysis, MctsAgent, MctsConfig, Playout};
 pub use random::RandomAgent;
 pub use spec::{agents, build, build_str, AgentInfo, AgentSpec, ParamInfo, Params, SpecError};

@@ -324,7 +324,13 @@ pub fn info(name: &str) -> Option<&'static AgentInfo> {
     AGENTS.iter().find(|a| a.name == name)
 }
 
-static AGENTS: &[AgentInfo] = &[crate::random::INFO];
+static AGENTS: &[AgentInfo] = &[
+    crate::random::INFO,
+    crate::greedy::INFO,
+    crate::expectimax::INFO,
+    crate::mcts::INFO,
+    crate::ismcts::INFO,
+];
 
 /// Builds the agent a spec names, for `game`, with its random number generator seeded
 /// from `seed`.
@@ -340,6 +346,18 @@ pub fn build<G: Evaluate>(
     let _ = game;
     match params.info().name {
         "random" => Ok(Box::new(crate::random::RandomAgent::from_params(
+            &params, seed,
+        )?)),
+        "greedy" => Ok(Box::new(crate::greedy::GreedyAgent::from_params(
+            &params, seed,
+        )?)),
+        "expectimax" => Ok(Box::new(crate::expectimax::Expectimax::<G>::from_params(
+            &params, seed,
+        )?)),
+        "mcts" => Ok(Box::new(crate::mcts::MctsAgent::<G>::from_params(
+            &params, seed,
+        )?)),
+        "ismcts" => Ok(Box::new(crate::ismcts::IsmctsAgent::<G>::from_params(
             &params, seed,
         )?)),
         other => unreachable!("agent {other} is listed but not built"),

@@ -2,7 +2,8 @@
 
 use clap::Args;
 use stickdice::play::{play_game, Event, SeededDice};
-use stickdice::{with_game, Agent, Game};
+use stickdice::{with_game, Agent};
+use stickdice_agents::Evaluate;
 use stickdice_evaluation::cli::GameArgs;
 
 /// Arguments of `stickdice play`.
@@ -13,6 +14,9 @@ pub struct PlayArgs {
     /// Seed of the throws and the agents: the same seed gives the same game.
     #[arg(long, short = 's', default_value_t = 1)]
     seed: u64,
+    /// Agent specs, one per seat or one for all (see `stickdice agents`).
+    #[arg(long, short = 'a', value_delimiter = ',', default_value = "random")]
+    agents: Vec<String>,
     /// Only print the throws and actions, not the board after each.
     #[arg(long)]
     quiet: bool,
@@ -23,15 +27,20 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
     with_game!(&any, |g| play_one(g, args))
 }
 
-fn play_one<G: Game>(game: &G, args: &PlayArgs) -> Result<(), String> {
-    let mut agents: Vec<Box<dyn Agent<G>>> = (0..game.seats())
-        .map(|s| {
-            Box::new(stickdice_agents::RandomAgent::new(stickdice::seed::derive(
-                args.seed,
-                &[1, s as u64],
-            ))) as Box<dyn Agent<G>>
-        })
-        .collect();
+fn play_one<G: Evaluate>(game: &G, args: &PlayArgs) -> Result<(), String> {
+    let n = game.seats();
+    if args.agents.len() != 1 && args.agents.len() != n {
+        return Err(format!(
+            "give one agent spec for every seat or one for all: {} given for {n} seats",
+            args.agents.len()
+        ));
+    }
+    let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(n);
+    for s in 0..n {
+        let spec = &args.agents[s % args.agents.len()];
+        let seed = stickdice::seed::derive(args.seed, &[1, s as u64]);
+        agents.push(stickdice_agents::build_str(spec, game, seed).map_err(|e| e.to_string())?);
+    }
     let options: Vec<String> = game
         .options()
         .iter()
@@ -44,6 +53,12 @@ fn play_one<G: Game>(game: &G, args: &PlayArgs) -> Result<(), String> {
         args.seed,
         options.join(" ")
     );
+    let names: Vec<String> = agents
+        .iter()
+        .enumerate()
+        .map(|(s, a)| format!("P{} {}", s + 1, a.name()))
+        .collect();
+    println!("agents: {}", names.join(", "));
     let start = game.initial_state();
     if !args.quiet {
         println!("{}", game.render(&start));

@@ -1,0 +1,105 @@
+//! MCTS search speed on Issiren: iterations per second with random playouts from an
+//! opening, a middle-game and an endgame position (one tree, one core).
+//!
+//! `cargo bench -p stickdice-agents --bench mcts`. The target on one core: at least
+//! 100,000 iterations per second from the middle game. Also measured from the middle game,
+//! for comparison: greedy (ε = 0.1) playouts, and ISMCTS with random playouts.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use rand::{RngExt as _, SeedableRng};
+use stickdice::{ActionList, Game, Issiren, Node};
+use stickdice_agents::ismcts::{IsmctsAgent, IsmctsConfig};
+use stickdice_agents::mcts::{MctsAgent, MctsConfig, Playout};
+
+const ITERATIONS: u64 = 2_000;
+
+/// The decision states (with at least two legal actions) of one random game.
+fn random_game_decisions(game: &Issiren, seed: u64) -> Vec<<Issiren as Game>::State> {
+    let mut rng = stickdice::Rng::seed_from_u64(seed);
+    let mut state = game.initial_state();
+    let mut legal = ActionList::new();
+    let mut out = Vec::new();
+    loop {
+        match game.node(&state) {
+            Node::Throw(_) => {
+                let t = game.sample_throw(&mut rng);
+                game.apply_throw_unchecked(&mut state, t);
+            }
+            Node::Decide(_) => {
+                game.legal_actions(&state, &mut legal);
+                if legal.len() >= 2 {
+                    out.push(state);
+                }
+                let a = legal[rng.random_range(0..legal.len())];
+                game.apply_action_unchecked(&mut state, a);
+            }
+            Node::End => return out,
+        }
+    }
+}
+
+/// Opening (the first real choice), middle game (half way through a random game's
+/// choices) and endgame (nine tenths of the way).
+fn positions(game: &Issiren) -> [(&'static str, <Issiren as Game>::State); 3] {
+    let decisions = random_game_decisions(game, 2024);
+    let at = |f: f64| decisions[((decisions.len() - 1) as f64 * f) as usize];
+    [
+        ("opening", decisions[0]),
+        ("middle", at(0.5)),
+        ("endgame", at(0.9)),
+    ]
+}
+
+fn mcts(c: &mut Criterion) {
+    let game = Issiren::with_seats(2).expect("two seats");
+    let mut group = c.benchmark_group("mcts-issiren");
+    group.throughput(Throughput::Elements(ITERATIONS));
+    for (label, state) in positions(&game) {
+        let config = MctsConfig {
+            iterations: Some(ITERATIONS),
+            reuse: false,
+            ..MctsConfig::default()
+        };
+        let mut agent = MctsAgent::with_random_playouts(config, 1).expect("valid config");
+        group.bench_function(format!("random-playouts/{label}"), |b| {
+            b.iter(|| agent.analyze(&game, &state).expect("a decision").iterations)
+        });
+    }
+    let (_, middle) = positions(&game)[1];
+    let greedy = MctsConfig {
+        iterations: Some(ITERATIONS),
+        reuse: false,
+        playout: Playout::Greedy { epsilon: 0.1 },
+        ..MctsConfig::default()
+    };
+    let mut agent = MctsAgent::new(greedy, 1).expect("valid config");
+    group.bench_function("greedy-playouts/middle", |b| {
+        b.iter(|| {
+            agent
+                .analyze(&game, &middle)
+                .expect("a decision")
+                .iterations
+        })
+    });
+    let config = IsmctsConfig {
+        iterations: Some(ITERATIONS),
+        ..IsmctsConfig::default()
+    };
+    let mut agent = IsmctsAgent::with_random_playouts(config, 1).expect("valid config");
+    group.bench_function("ismcts-random-playouts/middle", |b| {
+        b.iter(|| {
+            agent
+                .analyze(&game, &middle)
+                .expect("a decision")
+                .iterations
+        })
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20);
+    targets = mcts
+}
+criterion_main!(benches);

@@ -1,0 +1,121 @@
+//! The greedy agent: the action whose resulting state evaluates best for the mover.
+//!
+//! For each legal action it applies the action to a copy of the state and reads the
+//! mover's entry of [`Evaluate::evaluate`] on the result — whatever node comes next (the
+//! opponent's throw, the mover's own extra throw, or the end, where the evaluation is
+//! exactly the final score). Equal best values are broken uniformly at random by the
+//! agent's seeded generator, so the same seed gives the same choices.
+//!
+//! * **Parameters:** none (`greedy`).
+//! * **Cost:** one copy, one action application and one evaluation per legal action (at
+//!   most a dozen), no allocation: microseconds per decision.
+//! * **When to use it:** as a fast baseline that knows the game a little (it captures when
+//!   it can and keeps pieces out of reach by the evaluation's lights), as the ε-greedy
+//!   playout policy of MCTS, and as a sanity check: it should beat `random`.
+//!   It looks no further than its own action; use `expectimax` to look ahead.
+//!
+//! ```
+//! use stickdice::{Agent, Game, Issiren, Node, Throw};
+//! use stickdice_agents::GreedyAgent;
+//!
+//! let game = Issiren::with_seats(2).unwrap();
+//! let mut state = game.initial_state();
+//! game.apply_throw(&mut state, Throw::new(4)).unwrap(); // four green sides: release a piece
+//! let mut greedy = GreedyAgent::new(7);
+//! let action = greedy.choose(&game, &state).unwrap();
+//! assert!(game.check_action(&state, action).is_ok());
+//! ```
+
+use rand::{RngExt as _, SeedableRng};
+use stickdice::{decision_actions, ActionList, Agent, AgentError};
+
+use crate::eval::Evaluate;
+use crate::spec::{AgentInfo, Params, SpecError};
+
+/// The greedy agent's spec entry.
+pub const INFO: AgentInfo = AgentInfo {
+    name: "greedy",
+    summary:
+        "the action whose resulting state evaluates best for the mover (one ply, ties at random)",
+    params: &[],
+};
+
+/// Picks the action whose resulting state has the best evaluation for the mover; ties are
+/// broken uniformly by its seeded generator. See the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct GreedyAgent {
+    rng: stickdice::Rng,
+}
+
+impl GreedyAgent {
+    /// A greedy agent seeded with `seed` (the seed only breaks ties).
+    pub fn new(seed: u64) -> Self {
+        GreedyAgent {
+            rng: stickdice::Rng::seed_from_u64(seed),
+        }
+    }
+
+    /// From a checked spec.
+    ///
+    /// # Errors
+    /// None today (the agent takes no parameters); kept fallible like every agent's.
+    pub fn from_params(_params: &Params<'_>, seed: u64) -> Result<Self, SpecError> {
+        Ok(Self::new(seed))
+    }
+
+    /// Each legal action with the mover's evaluation of the state it leads to, in the
+    /// order of [`stickdice::Game::legal_actions`] (for analysis and tests).
+    ///
+    /// # Errors
+    /// [`AgentError::GameOver`] or [`AgentError::ThrowDue`] when `state` is not a decision.
+    pub fn values<G: Evaluate>(
+        game: &G,
+        state: &G::State,
+    ) -> Result<Vec<(G::Action, f64)>, AgentError> {
+        let mut legal = ActionList::new();
+        let seat = decision_actions(game, state, &mut legal)?;
+        Ok(legal
+            .iter()
+            .map(|&a| {
+                let mut s = *state;
+                game.apply_action_unchecked(&mut s, a);
+                (a, game.evaluate(&s)[seat])
+            })
+            .collect())
+    }
+}
+
+impl<G: Evaluate> Agent<G> for GreedyAgent {
+    fn name(&self) -> String {
+        "greedy".to_string()
+    }
+
+    fn choose(&mut self, game: &G, state: &G::State) -> Result<G::Action, AgentError> {
+        let mut legal = ActionList::new();
+        let seat = decision_actions(game, state, &mut legal)?;
+        if legal.len() == 1 {
+            return Ok(legal[0]);
+        }
+        let mut best = legal[0];
+        let mut best_value = f64::NEG_INFINITY;
+        let mut ties = 0u32;
+        for &a in &legal {
+            let mut s = *state;
+            game.apply_action_unchecked(&mut s, a);
+            let v = game.evaluate(&s)[seat];
+            if v > best_value {
+                best_value = v;
+                best = a;
+                ties = 1;
+            } else if v == best_value {
+                // Reservoir sampling: the k-th tie replaces the choice with chance 1/k,
+                // so every tied action is chosen with equal chance.
+                ties += 1;
+                if self.rng.random_range(0..ties) == 0 {
+                    best = a;
+                }
+            }
+        }
+        Ok(best)
+    }
+}

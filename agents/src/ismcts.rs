@@ -1,0 +1,776 @@
+//! Single-observer information-set Monte Carlo tree search (SO-ISMCTS; Cowling, Powley and
+//! Whitehouse 2012), with the throws still to come as the hidden information.
+//!
+//! # What it does
+//!
+//! Where [`mcts`](crate::mcts) keeps a chance node for every throw, ISMCTS treats the dice
+//! of the future as unknown to the searcher and keeps **decision nodes only**. Each
+//! iteration fixes a *determinization* — one possible sequence of throws — and walks the
+//! tree within it:
+//!
+//! * a tree node is reached by the sequence of actions from the root (plus, since an
+//!   extra throw may keep the turn in one world and pass it in another, the seat that
+//!   decides there): the throws between the actions are not part of it, so one node
+//!   gathers the statistics of every world in which that action sequence was possible;
+//! * the actions legal at a node differ between worlds, so selection uses **availability
+//!   counts**: UCB1 over the actions legal in this iteration's world, `mean + c·√(ln A / n)`
+//!   where `A` counts the iterations in which the action was available (not the parent's
+//!   visits); an action legal here but never tried at this node is tried first;
+//! * each seat maximises its own score (a reward per seat), so any number of seats plays;
+//! * one new action edge is added per iteration, then a playout (random, or greedy with
+//!   probability 1 − ε) ends the game and the scores are backed up.
+//!
+//! The throws of an iteration are drawn lazily from the agent's generator as the walk and
+//! the playout reach them. Since a throw is seen only once it happens, this is exactly the
+//! same as drawing the iteration's whole throw sequence up front. The final action is the
+//! root action with the most visits (ties: the higher mean, then the order of the legal
+//! actions).
+//!
+//! # Parameters (`ismcts:key=value,…`)
+//!
+//! | key | default | meaning |
+//! |---|---|---|
+//! | `iterations` | 10 000 if `millis` is not given | iterations per search |
+//! | `millis` | – | wall-clock budget per search; with `iterations` too, whichever ends first |
+//! | `c` | 0.7 | UCB1 exploration constant (rewards are scores in `[0, 1]`) |
+//! | `playout` | `random` | `random`, or `greedy` (the [`Evaluate`] greedy move with probability 1 − ε) |
+//! | `epsilon` | 0.1 | ε of greedy playouts |
+//!
+//! Same seed, same choices with an `iterations` budget; `millis` depends on the machine.
+//!
+//! # When to use it, and what it costs
+//!
+//! A different bias from MCTS: open-loop statistics per action sequence, so it learns
+//! which plans are good on average over the dice rather than per throw. Its tree is much
+//! smaller than MCTS's (no throw nodes, one node per action sequence), so deep searches
+//! fit in little memory, but statistics deeper than the first throw mix very different
+//! positions. Cost per iteration: a walk (a legal-action listing and an edge lookup per
+//! decision) plus one playout, about that of MCTS. There is no tree reuse and no
+//! parallelism. The tree stops growing at [`MAX_TREE_NODES`] edges.
+//!
+//! # Example
+//!
+//! ```
+//! use stickdice::{Agent, Game, Issiren, Throw};
+//! use stickdice_agents::ismcts::{IsmctsAgent, IsmctsConfig};
+//!
+//! let game = Issiren::with_seats(2).unwrap();
+//! let mut state = game.initial_state();
+//! let mut legal = stickdice::ActionList::new();
+//! game.apply_throw(&mut state, Throw::new(4)).unwrap(); // one legal action
+//! game.legal_actions(&state, &mut legal);
+//! game.apply_action(&mut state, legal[0]).unwrap();
+//! game.apply_throw(&mut state, Throw::new(4)).unwrap(); // a real choice
+//! let config = IsmctsConfig { iterations: Some(300), ..IsmctsConfig::default() };
+//! let mut agent = IsmctsAgent::with_random_playouts(config, 11).unwrap();
+//! let action = agent.choose(&game, &state).unwrap();
+//! game.check_action(&state, action).unwrap();
+//! let analysis = agent.last_analysis();
+//! assert_eq!(analysis.actions.iter().map(|a| a.visits).sum::<u64>(), 300);
+//!
+//! let mut boxed = stickdice_agents::build_str("ismcts:iterations=300,c=0.7", &game, 11).unwrap();
+//! game.check_action(&state, boxed.choose(&game, &state).unwrap()).unwrap();
+//! ```
+
+use core::fmt;
+
+use rand::{RngExt as _, SeedableRng};
+use smallvec::SmallVec;
+use stickdice::{
+    decision_actions, ActionList, Agent, AgentError, Game, Node as GameNode, Seat, MAX_ACTIONS,
+};
+
+use crate::eval::Evaluate;
+use crate::mcts::{
+    bad, check_budget, playout_fn, random_playout, ActionStats, Analysis, Budget, Playout,
+    PlayoutFn,
+};
+use crate::spec::{AgentInfo, ParamInfo, Params, SpecError};
+
+pub use crate::mcts::MAX_TREE_NODES;
+
+/// The ISMCTS agent's spec entry.
+pub const INFO: AgentInfo = AgentInfo {
+    name: "ismcts",
+    summary: "single-observer information-set MCTS over the unseen throws (decision nodes only, availability counts)",
+    params: &[
+        ParamInfo {
+            key: "iterations",
+            default: "-",
+            help: "iterations per search (a whole number >= 1); 10000 when millis is not given",
+        },
+        ParamInfo {
+            key: "millis",
+            default: "-",
+            help: "time per search in milliseconds (>= 1); with iterations, whichever ends first",
+        },
+        ParamInfo {
+            key: "c",
+            default: "0.7",
+            help: "UCB1 exploration constant, 0 to 100",
+        },
+        ParamInfo {
+            key: "playout",
+            default: "random",
+            help: "playout policy: random, or greedy (the evaluation's best move with probability 1-epsilon)",
+        },
+        ParamInfo {
+            key: "epsilon",
+            default: "0.1",
+            help: "chance of a random move in greedy playouts, 0 to 1",
+        },
+    ],
+};
+
+/// Everything an ISMCTS agent is set to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IsmctsConfig {
+    /// Iterations per search (`None` with no `millis`:
+    /// [`DEFAULT_ITERATIONS`](crate::mcts::DEFAULT_ITERATIONS)).
+    pub iterations: Option<u64>,
+    /// Milliseconds per search.
+    pub millis: Option<u64>,
+    /// The UCB1 exploration constant.
+    pub c: f64,
+    /// The playout policy.
+    pub playout: Playout,
+}
+
+impl Default for IsmctsConfig {
+    fn default() -> Self {
+        IsmctsConfig {
+            iterations: None,
+            millis: None,
+            c: 0.7,
+            playout: Playout::Random,
+        }
+    }
+}
+
+impl IsmctsConfig {
+    /// Reads a checked spec's parameters.
+    ///
+    /// # Errors
+    /// [`SpecError::BadValue`] for a value out of range.
+    pub fn from_params(params: &Params<'_>) -> Result<Self, SpecError> {
+        let config = IsmctsConfig {
+            iterations: params.positive("iterations")?,
+            millis: params.positive("millis")?,
+            c: params.number("c", 0.0, 100.0)?.unwrap_or(0.7),
+            playout: Playout::from_params(params)?,
+        };
+        config.check()?;
+        Ok(config)
+    }
+
+    /// Checks every field.
+    ///
+    /// # Errors
+    /// [`SpecError::BadValue`] naming the first field out of range: a zero budget, `c`
+    /// outside `[0, 100]`, or ε outside `[0, 1]`.
+    pub fn check(&self) -> Result<(), SpecError> {
+        check_budget("ismcts", self.iterations, self.millis)?;
+        if !(self.c.is_finite() && (0.0..=100.0).contains(&self.c)) {
+            return Err(bad("ismcts", "c", self.c, "a number from 0 to 100"));
+        }
+        self.playout.check("ismcts")
+    }
+
+    /// The canonical spec text.
+    pub fn spec(&self) -> String {
+        let mut s = String::from("ismcts:");
+        if let Some(i) = self.iterations {
+            s += &format!("iterations={i},");
+        }
+        if let Some(m) = self.millis {
+            s += &format!("millis={m},");
+        }
+        s += &format!("c={},playout=", self.c);
+        match self.playout {
+            Playout::Random => s += "random",
+            Playout::Greedy { epsilon } => s += &format!("greedy,epsilon={epsilon}"),
+        }
+        s
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+/// A decision node: the seat deciding, its action edges (a linked list), and the next
+/// node hanging from the same parent edge (another seat to move after the same actions).
+#[derive(Clone, Copy, Debug)]
+struct InfoNode {
+    seat: u8,
+    first_edge: u32,
+    next: u32,
+}
+
+/// An action at a node with its statistics for the node's seat, the next edge of the
+/// same node, and the first node below it.
+#[derive(Clone, Copy, Debug)]
+struct ActionEdge<A> {
+    action: A,
+    seat: u8,
+    visits: u32,
+    available: u32,
+    value: f64,
+    next: u32,
+    child: u32,
+}
+
+/// Single-observer ISMCTS (see the [module docs](self)).
+pub struct IsmctsAgent<G: Game> {
+    config: IsmctsConfig,
+    rng: stickdice::Rng,
+    nodes: Vec<InfoNode>,
+    edges: Vec<ActionEdge<G::Action>>,
+    path: Vec<u32>,
+    playout: PlayoutFn<G>,
+    epsilon: f64,
+    analysis: Analysis<G::Action>,
+}
+
+impl<G: Game> fmt::Debug for IsmctsAgent<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IsmctsAgent")
+            .field("config", &self.config)
+            .field("nodes", &self.nodes.len())
+            .field("edges", &self.edges.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: Evaluate> IsmctsAgent<G> {
+    /// An agent with `config`, seeded with `seed`.
+    ///
+    /// # Errors
+    /// [`SpecError::BadValue`] if the configuration is out of range (see
+    /// [`IsmctsConfig::check`]).
+    pub fn new(config: IsmctsConfig, seed: u64) -> Result<Self, SpecError> {
+        let (playout, epsilon) = playout_fn::<G>(config.playout);
+        Self::build(config, seed, playout, epsilon)
+    }
+
+    /// From a checked spec.
+    ///
+    /// # Errors
+    /// [`SpecError::BadValue`] for a value out of range.
+    pub fn from_params(params: &Params<'_>, seed: u64) -> Result<Self, SpecError> {
+        Self::new(IsmctsConfig::from_params(params)?, seed)
+    }
+}
+
+impl<G: Game> IsmctsAgent<G> {
+    /// An agent with random playouts for any game, also one without an [`Evaluate`]
+    /// implementation.
+    ///
+    /// # Errors
+    /// [`SpecError::BadValue`] if the configuration is out of range;
+    /// [`SpecError::Unsupported`] if it asks for greedy playouts (they need [`Evaluate`]:
+    /// use [`IsmctsAgent::new`]).
+    pub fn with_random_playouts(config: IsmctsConfig, seed: u64) -> Result<Self, SpecError>
+    where
+        G: Game,
+    {
+        if config.playout != Playout::Random {
+            return Err(SpecError::Unsupported {
+                agent: "ismcts",
+                why: format!(
+                    "greedy playouts need an evaluation of {}; use random playouts",
+                    G::TITLE
+                ),
+            });
+        }
+        Self::build(config, seed, random_playout::<G>, 0.0)
+    }
+
+    fn build(
+        config: IsmctsConfig,
+        seed: u64,
+        playout: PlayoutFn<G>,
+        epsilon: f64,
+    ) -> Result<Self, SpecError> {
+        config.check()?;
+        Ok(IsmctsAgent {
+            config,
+            rng: stickdice::Rng::seed_from_u64(seed),
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            path: Vec::new(),
+            playout,
+            epsilon,
+            analysis: Analysis {
+                seat: 0,
+                iterations: 0,
+                actions: Vec::new(),
+            },
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &IsmctsConfig {
+        &self.config
+    }
+
+    /// Searches `state` within the budget and returns every legal action's statistics
+    /// (also when there is only one legal action).
+    ///
+    /// # Errors
+    /// [`AgentError::GameOver`] or [`AgentError::ThrowDue`] if `state` is not a decision.
+    pub fn analyze(
+        &mut self,
+        game: &G,
+        state: &G::State,
+    ) -> Result<&Analysis<G::Action>, AgentError> {
+        let mut legal = ActionList::new();
+        let seat = decision_actions(game, state, &mut legal)?;
+        self.search(game, state, seat, &legal);
+        Ok(&self.analysis)
+    }
+
+    /// The statistics of the last search; empty before any.
+    pub fn last_analysis(&self) -> &Analysis<G::Action> {
+        &self.analysis
+    }
+
+    /// The tree's size after the last search: (decision nodes, action edges).
+    pub fn tree_size(&self) -> (usize, usize) {
+        (self.nodes.len(), self.edges.len())
+    }
+
+    fn search(&mut self, game: &G, state: &G::State, seat: Seat, legal: &[G::Action]) {
+        let budget = Budget::new(self.config.iterations, self.config.millis);
+        self.nodes.clear();
+        self.edges.clear();
+        self.nodes.push(InfoNode {
+            seat: seat as u8,
+            first_edge: NONE,
+            next: NONE,
+        });
+        let mut done = 0;
+        while budget.more(done) {
+            self.iterate(game, state);
+            done += 1;
+        }
+        let a = &mut self.analysis;
+        a.seat = seat;
+        a.iterations = done;
+        a.actions.clear();
+        for &action in legal {
+            let mut e = self.nodes[0].first_edge;
+            let mut stats = ActionStats {
+                action,
+                visits: 0,
+                mean: 0.0,
+            };
+            while e != NONE {
+                let edge = &self.edges[e as usize];
+                if edge.action == action {
+                    stats.visits = u64::from(edge.visits);
+                    stats.mean = edge.value / f64::from(edge.visits.max(1));
+                    break;
+                }
+                e = edge.next;
+            }
+            a.actions.push(stats);
+        }
+    }
+
+    /// The edge of `node` for `action`, or [`NONE`].
+    #[inline]
+    fn find_edge(&self, node: u32, action: G::Action) -> u32 {
+        let mut e = self.nodes[node as usize].first_edge;
+        while e != NONE {
+            let edge = &self.edges[e as usize];
+            if edge.action == action {
+                return e;
+            }
+            e = edge.next;
+        }
+        NONE
+    }
+
+    /// The node under `edge` where `seat` decides, created if missing; [`NONE`] when the
+    /// tree is full.
+    fn child_node(&mut self, edge: u32, seat: Seat) -> u32 {
+        let mut n = self.edges[edge as usize].child;
+        while n != NONE {
+            if self.nodes[n as usize].seat as usize == seat {
+                return n;
+            }
+            n = self.nodes[n as usize].next;
+        }
+        if self.nodes.len() >= MAX_TREE_NODES {
+            return NONE;
+        }
+        let id = self.nodes.len() as u32;
+        self.nodes.push(InfoNode {
+            seat: seat as u8,
+            first_edge: NONE,
+            next: self.edges[edge as usize].child,
+        });
+        self.edges[edge as usize].child = id;
+        id
+    }
+
+    /// One iteration in a fresh determinization (throws drawn as they come).
+    fn iterate(&mut self, game: &G, root_state: &G::State) {
+        let mut state = *root_state;
+        let mut node = 0u32;
+        let mut legal = ActionList::new();
+        let mut found: SmallVec<[u32; MAX_ACTIONS]> = SmallVec::new();
+        let mut untried = ActionList::new();
+        self.path.clear();
+        let rewards = 'walk: loop {
+            // `state` is a decision of `node`'s seat.
+            game.legal_actions(&state, &mut legal);
+            found.clear();
+            untried.clear();
+            for &a in &legal {
+                match self.find_edge(node, a) {
+                    NONE => untried.push(a),
+                    e => found.push(e),
+                }
+            }
+            let expanding = !untried.is_empty();
+            let chosen = if expanding {
+                if self.edges.len() >= MAX_TREE_NODES {
+                    break 'walk (self.playout)(game, &mut state, &mut self.rng, self.epsilon);
+                }
+                let action = untried[self.rng.random_range(0..untried.len())];
+                let id = self.edges.len() as u32;
+                let seat = self.nodes[node as usize].seat;
+                self.edges.push(ActionEdge {
+                    action,
+                    seat,
+                    visits: 0,
+                    available: 1,
+                    value: 0.0,
+                    next: self.nodes[node as usize].first_edge,
+                    child: NONE,
+                });
+                self.nodes[node as usize].first_edge = id;
+                for &e in &found {
+                    self.edges[e as usize].available += 1;
+                }
+                id
+            } else {
+                let c = self.config.c;
+                let mut best = found[0];
+                let mut best_value = f64::NEG_INFINITY;
+                for &e in &found {
+                    let edge = &mut self.edges[e as usize];
+                    let n = f64::from(edge.visits);
+                    let v = edge.value / n + c * (f64::from(edge.available).ln() / n).sqrt();
+                    edge.available += 1;
+                    if v > best_value {
+                        best_value = v;
+                        best = e;
+                    }
+                }
+                best
+            };
+            self.path.push(chosen);
+            game.apply_action_unchecked(&mut state, self.edges[chosen as usize].action);
+            if expanding {
+                break 'walk (self.playout)(game, &mut state, &mut self.rng, self.epsilon);
+            }
+            loop {
+                match game.node(&state) {
+                    GameNode::Throw(_) => {
+                        let t = game.sample_throw(&mut self.rng);
+                        game.apply_throw_unchecked(&mut state, t);
+                    }
+                    GameNode::End => {
+                        break 'walk game.scores(&state).expect("an ended game has scores")
+                    }
+                    GameNode::Decide(seat) => {
+                        node = self.child_node(chosen, seat);
+                        if node == NONE {
+                            break 'walk (self.playout)(
+                                game,
+                                &mut state,
+                                &mut self.rng,
+                                self.epsilon,
+                            );
+                        }
+                        continue 'walk;
+                    }
+                }
+            }
+        };
+        for &e in &self.path {
+            let edge = &mut self.edges[e as usize];
+            edge.visits += 1;
+            edge.value += rewards[edge.seat as usize];
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for IsmctsAgent<G> {
+    fn name(&self) -> String {
+        self.config.spec()
+    }
+
+    fn choose(&mut self, game: &G, state: &G::State) -> Result<G::Action, AgentError> {
+        let mut legal = ActionList::new();
+        let seat = decision_actions(game, state, &mut legal)?;
+        if legal.len() == 1 {
+            return Ok(legal[0]);
+        }
+        self.search(game, state, seat, &legal);
+        Ok(self.analysis.best().expect("a decision has actions").action)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testgame_mcts::{decision_positions, exact_values, play_actions, Race, PASS};
+    use crate::{build_str, RandomAgent};
+    use stickdice::Throw;
+
+    fn agent(spec: &str, game: &Race, seed: u64) -> Box<dyn Agent<Race>> {
+        build_str(spec, game, seed).unwrap()
+    }
+
+    fn ismcts(iterations: u64, seed: u64) -> IsmctsAgent<Race> {
+        IsmctsAgent::new(
+            IsmctsConfig {
+                iterations: Some(iterations),
+                ..IsmctsConfig::default()
+            },
+            seed,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn same_seed_same_games() {
+        let game = Race::new(2, 60);
+        for spec in [
+            "ismcts:iterations=60",
+            "ismcts:iterations=30,playout=greedy,epsilon=0.2",
+        ] {
+            let run = |seed| {
+                let mut agents = vec![agent("random", &game, 99), agent(spec, &game, seed)];
+                play_actions(&game, &mut agents, 6)
+            };
+            let first = run(1);
+            assert!(first.len() > 5);
+            assert_eq!(first, run(1), "{spec}");
+        }
+    }
+
+    #[test]
+    fn different_seeds_play_differently_where_choices_exist() {
+        let game = Race::new(2, 60);
+        let positions = decision_positions(&game, 30, 3);
+        let choices = |seed| {
+            let mut a = agent("ismcts:iterations=4", &game, seed);
+            positions
+                .iter()
+                .map(|s| a.choose(&game, s).unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert_ne!(choices(1), choices(2));
+    }
+
+    #[test]
+    fn only_legal_actions_for_two_to_four_seats() {
+        for seats in 2..=4 {
+            let game = Race::new(seats, 60);
+            for (k, s) in decision_positions(&game, 40, 10 + seats as u64)
+                .iter()
+                .enumerate()
+            {
+                for spec in [
+                    "ismcts:iterations=25",
+                    "ismcts:iterations=10,playout=greedy",
+                ] {
+                    let a = agent(spec, &game, k as u64).choose(&game, s).unwrap();
+                    game.check_action(s, a).unwrap();
+                }
+            }
+            let mut agents: Vec<_> = (0..seats)
+                .map(|i| agent("ismcts:iterations=30", &game, i as u64))
+                .collect();
+            play_actions(&game, &mut agents, seats as u64);
+        }
+    }
+
+    #[test]
+    fn errors_single_actions_and_bad_specs() {
+        let game = Race::new(2, 60);
+        let mut a = ismcts(10, 1);
+        let s = game.initial_state();
+        assert_eq!(a.choose(&game, &s), Err(AgentError::ThrowDue { seat: 0 }));
+        let mut end = game.position(&[0, 0, 4, 6], 1, 0);
+        game.apply_throw(&mut end, Throw::new(2)).unwrap();
+        game.apply_action(&mut end, 0).unwrap();
+        assert_eq!(a.choose(&game, &end), Err(AgentError::GameOver));
+        assert_eq!(a.analyze(&game, &end).unwrap_err(), AgentError::GameOver);
+        let mut one = game.position(&[0, 0, 4, 6], 1, 0);
+        game.apply_throw(&mut one, Throw::new(3)).unwrap();
+        assert_eq!(a.choose(&game, &one), Ok(PASS));
+        assert_eq!(a.tree_size(), (0, 0));
+        for (spec, needle) in [
+            ("ismcts:iterations=0", "iterations"),
+            ("ismcts:millis=0", "millis"),
+            ("ismcts:c=101", "`c`"),
+            ("ismcts:epsilon=-1", "epsilon"),
+            (
+                "ismcts:threads=2",
+                "it takes: iterations, millis, c, playout, epsilon",
+            ),
+        ] {
+            let e = build_str(spec, &game, 1).err().expect(spec).to_string();
+            assert!(e.contains(needle), "{spec}: {e}");
+        }
+        assert!(IsmctsAgent::<Race>::new(
+            IsmctsConfig {
+                iterations: Some(0),
+                ..IsmctsConfig::default()
+            },
+            1
+        )
+        .is_err());
+        let info = crate::spec::info("ismcts").unwrap();
+        assert_eq!(info.params[2].default, "0.7");
+    }
+
+    /// The statistics obey the algorithm's invariants: every root edge was available in
+    /// every iteration since it was added, the root's visits add up to the iterations, and
+    /// no edge is visited more often than it was available.
+    #[test]
+    fn visits_and_availability_counts_add_up() {
+        let game = Race::new(3, 60);
+        let s = decision_positions(&game, 1, 21)[0];
+        let mut a = ismcts(700, 2);
+        let analysis = a.analyze(&game, &s).unwrap().clone();
+        assert_eq!(analysis.iterations, 700);
+        assert_eq!(analysis.actions.iter().map(|x| x.visits).sum::<u64>(), 700);
+        // Root edges are added in the first iterations (one per iteration), then always
+        // available: edge k (0-based, in order of creation) was available 700 - k times.
+        let mut root_edges = Vec::new();
+        let mut e = a.nodes[0].first_edge;
+        while e != NONE {
+            root_edges.push(a.edges[e as usize]);
+            e = a.edges[e as usize].next;
+        }
+        root_edges.reverse();
+        for (k, edge) in root_edges.iter().enumerate() {
+            assert_eq!(edge.available, 700 - k as u32);
+        }
+        for edge in &a.edges {
+            assert!(edge.visits >= 1 && edge.visits <= edge.available);
+            assert!(edge.value >= 0.0 && edge.value <= f64::from(edge.visits));
+        }
+        // Below the root, nodes are split by the seat to move.
+        for n in &a.nodes {
+            let mut e = n.first_edge;
+            while e != NONE {
+                assert_eq!(a.edges[e as usize].seat, n.seat);
+                e = a.edges[e as usize].next;
+            }
+        }
+    }
+
+    /// Availability follows the sampled throws. Seat 0 (tokens on 0 and 0) threw a 2;
+    /// seat 1 has tokens on 4 and 5 and throws next. By the rules, seat 1 then decides
+    /// unless it throws a 0, and given that it decides (throws 1–4 with weights 4, 6, 4, 1
+    /// out of 15): token 0 (4 → 5 or 6) can move on a 1 or 2 (10/15), token 1 (5 → 6)
+    /// only on a 1 (4/15), and the pass is the only action on a 3 or 4 (5/15). The
+    /// availability counts at seat 1's node, over the times the walk reached it (the sum of
+    /// its edges' visits), must show those frequencies. After a throw of 0 seat 0 decides
+    /// again: a node of its own under the same root edge.
+    #[test]
+    fn availability_follows_the_sampled_throws() {
+        let game = Race::new(2, 60);
+        let mut s = game.position(&[0, 0, 4, 5], 0, 0);
+        game.apply_throw(&mut s, Throw::new(2)).unwrap();
+        let mut a = ismcts(6000, 5);
+        a.analyze(&game, &s).unwrap();
+        let mut e = a.nodes[0].first_edge;
+        let mut checked = 0;
+        while e != NONE {
+            let root_edge = a.edges[e as usize];
+            let mut seats = Vec::new();
+            let mut n = root_edge.child;
+            while n != NONE {
+                let node = a.nodes[n as usize];
+                seats.push(node.seat);
+                if node.seat == 1 {
+                    let mut reached = 0u32;
+                    let mut avail = [0u32; 3];
+                    let mut f = node.first_edge;
+                    while f != NONE {
+                        let edge = a.edges[f as usize];
+                        reached += edge.visits;
+                        avail[edge.action as usize] = edge.available;
+                        f = edge.next;
+                    }
+                    assert!(reached > 300, "{reached}");
+                    for (action, expected) in [(0, 10.0 / 15.0), (1, 4.0 / 15.0), (2, 5.0 / 15.0)] {
+                        let r = f64::from(reached);
+                        let seen = f64::from(avail[action]) / r;
+                        // Four binomial standard deviations, plus a few visits before the
+                        // edge existed.
+                        let tolerance = 4.0 * (expected * (1.0 - expected) / r).sqrt() + 5.0 / r;
+                        assert!(
+                            (seen - expected).abs() < tolerance,
+                            "action {action}: available {seen} of the visits, expected {expected}"
+                        );
+                    }
+                    checked += 1;
+                }
+                n = node.next;
+            }
+            seats.sort();
+            assert_eq!(seats, [0, 1], "the nodes under a root edge");
+            e = root_edge.next;
+        }
+        assert_eq!(checked, 2);
+    }
+
+    /// Where the exact values of the two moves differ by more than 0.4 (three throws from
+    /// the cap, seat 0 with tokens on 0 and 1 throws a 3; token 0 captures seat 1's token
+    /// on 3), ISMCTS picks the better one and estimates its value closely.
+    #[test]
+    fn the_search_prefers_the_exactly_much_better_move() {
+        let game = Race::new(2, 30);
+        let mut s = game.position(&[0, 1, 2, 3], 0, 27);
+        game.apply_throw(&mut s, Throw::new(3)).unwrap();
+        let exact: Vec<f64> = [0u8, 1]
+            .iter()
+            .map(|&x| {
+                let mut n = s;
+                game.apply_action(&mut n, x).unwrap();
+                exact_values(&game, &n)[0]
+            })
+            .collect();
+        assert!(exact[0] > exact[1] + 0.4, "{exact:?}");
+        let mut a = ismcts(5000, 9);
+        let analysis = a.analyze(&game, &s).unwrap();
+        assert_eq!(analysis.best().unwrap().action, 0, "{analysis:?}");
+        // Open-loop values below the root are not exactly max^n, hence the looser bound.
+        assert!(
+            (analysis.actions[0].mean - exact[0]).abs() < 0.1,
+            "{analysis:?}"
+        );
+    }
+
+    #[test]
+    fn whole_games_are_reproducible() {
+        let game = Race::new(3, 80);
+        let run = || {
+            let mut agents = vec![
+                agent("ismcts:iterations=40", &game, 1),
+                Box::new(RandomAgent::new(2)) as Box<dyn Agent<Race>>,
+                agent("mcts:iterations=40", &game, 3),
+            ];
+            play_actions(&game, &mut agents, 12)
+        };
+        assert_eq!(run(), run());
+    }
+}

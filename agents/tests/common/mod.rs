@@ -1,0 +1,166 @@
+//! Shared helpers for the agents' tests: independent brute-force search and random
+//! positions.
+#![allow(dead_code)]
+
+use rand::{RngExt as _, SeedableRng};
+use stickdice::{ActionList, Game, Node, SeatValues, MAX_SEATS};
+use stickdice_agents::Evaluate;
+
+/// The exact expected score of seat `me` to the end of the game, when `me` maximises it
+/// and every other seat minimises it (two seats: plain expectiminimax). No depth limit.
+pub fn brute_two_sided<G: Game>(g: &G, s: &G::State, me: usize) -> f64 {
+    match g.node(s) {
+        Node::End => g.scores(s).unwrap()[me],
+        Node::Throw(_) => {
+            let mut total = 0.0;
+            for o in g.throw_outcomes() {
+                let mut c = *s;
+                g.apply_throw(&mut c, o.throw).unwrap();
+                total += o.probability * brute_two_sided(g, &c, me);
+            }
+            total
+        }
+        Node::Decide(seat) => {
+            let mut legal = ActionList::new();
+            g.legal_actions(s, &mut legal);
+            let vals = legal.iter().map(|&a| {
+                let mut c = *s;
+                g.apply_action(&mut c, a).unwrap();
+                brute_two_sided(g, &c, me)
+            });
+            if seat == me {
+                vals.fold(f64::NEG_INFINITY, f64::max)
+            } else {
+                vals.fold(f64::INFINITY, f64::min)
+            }
+        }
+    }
+}
+
+/// Max^n to the end: every seat maximises its own expected score; the first best action
+/// in legal order on ties.
+pub fn brute_maxn<G: Game>(g: &G, s: &G::State) -> SeatValues {
+    match g.node(s) {
+        Node::End => g.scores(s).unwrap(),
+        Node::Throw(_) => {
+            let mut total = [0.0; MAX_SEATS];
+            for o in g.throw_outcomes() {
+                let mut c = *s;
+                g.apply_throw(&mut c, o.throw).unwrap();
+                let v = brute_maxn(g, &c);
+                for i in 0..MAX_SEATS {
+                    total[i] += o.probability * v[i];
+                }
+            }
+            total
+        }
+        Node::Decide(seat) => {
+            let mut legal = ActionList::new();
+            g.legal_actions(s, &mut legal);
+            let mut best: Option<SeatValues> = None;
+            for &a in &legal {
+                let mut c = *s;
+                g.apply_action(&mut c, a).unwrap();
+                let v = brute_maxn(g, &c);
+                if best.is_none_or(|b| v[seat] > b[seat]) {
+                    best = Some(v);
+                }
+            }
+            best.unwrap()
+        }
+    }
+}
+
+/// Depth-limited two-sided expectimax written from the documented depth rule: a decision
+/// uses one unit, a throw uses one unit unless a decision follows it, and the evaluation
+/// (two seats: `(e0 + 1 - e1) / 2` for seat 0) stands where the depth runs out.
+pub fn brute_depth_two_seats<G: Evaluate>(g: &G, s: &G::State, d: u32) -> f64 {
+    let leaf = |st: &G::State| {
+        let e = g.evaluate(st);
+        (e[0] + (1.0 - e[1])) * 0.5
+    };
+    match g.node(s) {
+        Node::End => leaf(s),
+        _ if d == 0 => leaf(s),
+        Node::Throw(_) => {
+            let mut total = 0.0;
+            for o in g.throw_outcomes() {
+                let mut c = *s;
+                g.apply_throw(&mut c, o.throw).unwrap();
+                let cd = if matches!(g.node(&c), Node::Decide(_)) {
+                    d
+                } else {
+                    d - 1
+                };
+                total += o.probability * brute_depth_two_seats(g, &c, cd);
+            }
+            total
+        }
+        Node::Decide(seat) => {
+            let mut legal = ActionList::new();
+            g.legal_actions(s, &mut legal);
+            let vals = legal.iter().map(|&a| {
+                let mut c = *s;
+                g.apply_action(&mut c, a).unwrap();
+                brute_depth_two_seats(g, &c, d - 1)
+            });
+            if seat == 0 {
+                vals.fold(f64::NEG_INFINITY, f64::max)
+            } else {
+                vals.fold(f64::INFINITY, f64::min)
+            }
+        }
+    }
+}
+
+/// A decision node with at least `min_actions` legal actions reached by random play from
+/// the initial state, after at least `min_throws` throws; `None` if the game ended first.
+pub fn random_decision<G: Game>(
+    g: &G,
+    seed: u64,
+    min_throws: u32,
+    min_actions: usize,
+) -> Option<G::State> {
+    let mut rng = stickdice::Rng::seed_from_u64(seed);
+    let mut s = g.initial_state();
+    let mut legal = ActionList::new();
+    loop {
+        match g.node(&s) {
+            Node::End => return None,
+            Node::Throw(_) => {
+                let t = g.sample_throw(&mut rng);
+                g.apply_throw_unchecked(&mut s, t);
+            }
+            Node::Decide(_) => {
+                g.legal_actions(&s, &mut legal);
+                if g.throws_made(&s) >= min_throws && legal.len() >= min_actions {
+                    return Some(s);
+                }
+                let a = legal[rng.random_range(0..legal.len())];
+                g.apply_action_unchecked(&mut s, a);
+            }
+        }
+    }
+}
+
+/// Any node (throw or decision) reached by `steps` random steps, if the game lasts.
+pub fn random_node<G: Game>(g: &G, seed: u64, steps: usize) -> Option<G::State> {
+    let mut rng = stickdice::Rng::seed_from_u64(seed);
+    let mut s = g.initial_state();
+    let mut legal = ActionList::new();
+    for _ in 0..steps {
+        match g.node(&s) {
+            Node::End => return None,
+            Node::Throw(_) => {
+                let t = g.sample_throw(&mut rng);
+                g.apply_throw_unchecked(&mut s, t);
+            }
+            Node::Decide(_) => {
+                g.legal_actions(&s, &mut legal);
+                let a = legal[rng.random_range(0..legal.len())];
+                g.apply_action_unchecked(&mut s, a);
+            }
+        }
+    }
+    Some(s)
+}

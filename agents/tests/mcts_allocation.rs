@@ -1,0 +1,117 @@
+//! MCTS and ISMCTS allocate nothing per iteration once their arenas have grown: a search
+//! no bigger than an earlier one makes no heap allocation at all. Counted by a global
+//! allocator that tallies this thread's allocations.
+#![allow(unsafe_code)] // a counting global allocator needs it; nothing else does
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use rand::{RngExt as _, SeedableRng};
+use stickdice::{ActionList, Game, Issiren, Node};
+use stickdice_agents::ismcts::{IsmctsAgent, IsmctsConfig};
+use stickdice_agents::mcts::{MctsAgent, MctsConfig};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(|c| c.get())
+}
+
+/// A decision with several actions some way into a random game.
+fn middle_game(game: &Issiren) -> <Issiren as Game>::State {
+    let mut rng = stickdice::Rng::seed_from_u64(3);
+    let mut state = game.initial_state();
+    let mut legal = ActionList::new();
+    let mut decisions = 0;
+    loop {
+        match game.node(&state) {
+            Node::Throw(_) => {
+                let t = game.sample_throw(&mut rng);
+                game.apply_throw_unchecked(&mut state, t);
+            }
+            Node::Decide(_) => {
+                game.legal_actions(&state, &mut legal);
+                if legal.len() >= 3 && decisions >= 40 {
+                    return state;
+                }
+                decisions += 1;
+                let a = legal[rng.random_range(0..legal.len())];
+                game.apply_action_unchecked(&mut state, a);
+            }
+            Node::End => panic!("the game ended before a middle-game choice"),
+        }
+    }
+}
+
+/// Allocations made by `f`.
+fn count(f: impl FnOnce()) -> u64 {
+    let before = allocations();
+    f();
+    allocations() - before
+}
+
+#[test]
+fn searches_allocate_only_to_grow_their_arenas() {
+    let game = Issiren::with_seats(2).unwrap();
+    let state = middle_game(&game);
+    let mut mcts = MctsAgent::with_random_playouts(
+        MctsConfig {
+            iterations: Some(1000),
+            reuse: false,
+            ..MctsConfig::default()
+        },
+        1,
+    )
+    .unwrap();
+    let mut ismcts = IsmctsAgent::with_random_playouts(
+        IsmctsConfig {
+            iterations: Some(1000),
+            ..IsmctsConfig::default()
+        },
+        1,
+    )
+    .unwrap();
+    // A first search grows the arenas by doubling: a few dozen allocations for 1000
+    // iterations, not one per iteration.
+    let first = count(|| {
+        mcts.analyze(&game, &state).unwrap();
+    });
+    assert!(first <= 40, "MCTS: {first} allocations in a first search");
+    let first = count(|| {
+        ismcts.analyze(&game, &state).unwrap();
+    });
+    assert!(first <= 40, "ISMCTS: {first} allocations in a first search");
+    // Later searches of the same size reuse the storage (at most a last doubling when
+    // the tree happens to outgrow the first one).
+    for _ in 0..3 {
+        let again = count(|| {
+            mcts.analyze(&game, &state).unwrap();
+        });
+        assert!(again <= 2, "MCTS: {again} allocations in a warm search");
+        let again = count(|| {
+            ismcts.analyze(&game, &state).unwrap();
+        });
+        assert!(again <= 2, "ISMCTS: {again} allocations in a warm search");
+    }
+}
