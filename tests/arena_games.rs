@@ -314,3 +314,77 @@ fn panics_and_illegal_actions_lose_issiren_games_and_are_logged() {
         .count();
     assert_eq!(logged, rep.failures.len());
 }
+
+fn from_specs<G: stickdice_agents::Evaluate>(game: &G, specs: &[&str]) -> Vec<Entrant<G>> {
+    specs
+        .iter()
+        .map(|text| {
+            let spec: stickdice_agents::AgentSpec = text.parse().unwrap();
+            stickdice_agents::build(&spec, game, 0).unwrap();
+            Entrant {
+                spec: spec.to_string(),
+                factory: factory(move |g: &G, seed| {
+                    stickdice_agents::build(&spec, g, seed).unwrap()
+                }),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn greedy_beats_random_at_issiren_and_the_sprt_sees_it() {
+    let game = stickdice::Issiren::with_seats(2).unwrap();
+    let dir = Temp::new("specs");
+    let t = Tournament::new(
+        game.clone(),
+        from_specs(&game, &["random", "greedy"]),
+        Format::RoundRobin,
+        20,
+        1,
+        None,
+    )
+    .unwrap();
+    let rep = t
+        .run(&dir.0, &RunOptions::default())
+        .unwrap()
+        .report
+        .unwrap();
+    assert_eq!(
+        rep.standings[0].agent,
+        "greedy",
+        "{}",
+        rep.standings_table()
+    );
+    assert!(
+        rep.standings[0].score.value > 0.6,
+        "{}",
+        rep.standings_table()
+    );
+    let elo = rep.standings[0].elo.unwrap();
+    assert!(elo.low.unwrap() > 0.0, "{}", rep.standings_table());
+
+    // The SPRT, greedy first: H1 (greedy at least 50 Elo stronger) is accepted well before
+    // the cap, and the counted games are whole rotations.
+    let sprt = stickdice_evaluation::Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap();
+    let t = Tournament::new(
+        game.clone(),
+        from_specs(&game, &["greedy", "random"]),
+        Format::RoundRobin,
+        1000,
+        2,
+        Some(sprt),
+    )
+    .unwrap();
+    let dir = Temp::new("specs-sprt");
+    let rep = t
+        .run(&dir.0, &RunOptions::default())
+        .unwrap()
+        .report
+        .unwrap();
+    let s = rep.sprt.unwrap();
+    assert_eq!(
+        s.decision,
+        stickdice_evaluation::stats::SprtDecision::AcceptH1
+    );
+    assert!(rep.games < 1000 && rep.games % 2 == 0 && rep.games == 2 * s.rotations);
+}
