@@ -13,8 +13,11 @@ use stickdice::{with_game, Agent, AnyGame, Game};
 use stickdice_agents::RandomAgent;
 use stickdice_evaluation::{factory, Entrant, Format, RunOptions, Tournament};
 
-/// Games per tournament (one table of two random agents).
+/// Games per tournament in criterion's groups (one table of random agents).
 const GAMES: usize = 2000;
+/// Games per tournament in the speed-up summary: long enough that the fixed costs of a
+/// run (threads, files, the report) do not hide the speed-up of playing.
+const SUMMARY_GAMES: usize = 20_000;
 
 const GAMES_LIST: [(&str, usize); 4] = [
     ("sig-wa-duqqan", 2),
@@ -23,7 +26,7 @@ const GAMES_LIST: [(&str, usize); 4] = [
     ("issiren", 2),
 ];
 
-fn random_tournament<G: Game>(game: &G) -> Tournament<G> {
+fn random_tournament<G: Game>(game: &G, games: usize) -> Tournament<G> {
     let seats = game.seats();
     let entrants = (0..seats.max(2))
         .map(|_| Entrant {
@@ -31,7 +34,7 @@ fn random_tournament<G: Game>(game: &G) -> Tournament<G> {
             factory: factory(|_: &G, seed| Box::new(RandomAgent::new(seed)) as Box<dyn Agent<G>>),
         })
         .collect();
-    Tournament::new(game.clone(), entrants, Format::RoundRobin, GAMES, 1, None)
+    Tournament::new(game.clone(), entrants, Format::RoundRobin, games, 1, None)
         .expect("a valid tournament")
 }
 
@@ -54,7 +57,7 @@ fn run<G: Game>(t: &Tournament<G>, label: &str, threads: usize) {
 }
 
 fn bench_game<G: Game>(c: &mut Criterion, game: &G, label: &str) {
-    let t = random_tournament(game);
+    let t = random_tournament(game, GAMES);
     let mut group = c.benchmark_group(format!("tournament/{label}"));
     group.sample_size(10);
     group.throughput(Throughput::Elements(t.schedule().len() as u64));
@@ -83,14 +86,14 @@ fn games_per_second<G: Game>(t: &Tournament<G>, label: &str, threads: usize) -> 
 
 fn speedup_summary() {
     println!(
-        "\ngames/s, best of 5 runs of {GAMES} random-vs-random games (log and report included):"
+        "\ngames/s, best of 5 runs of {SUMMARY_GAMES} random-vs-random games (log and report included):"
     );
     for (name, players) in GAMES_LIST {
         let any = AnyGame::new::<&str>(name, Some(players), &[]).expect("a game");
         let label = format!("{name}-{players}p");
         // Interleaved, best of 5 each: the machine may be shared.
         let (one, two) = with_game!(&any, |g| {
-            let t = random_tournament(g);
+            let t = random_tournament(g, SUMMARY_GAMES);
             let (mut one, mut two) = (0.0f64, 0.0f64);
             for _ in 0..5 {
                 one = one.max(games_per_second(&t, &label, 1));

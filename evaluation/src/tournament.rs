@@ -452,7 +452,13 @@ impl<G: Game> Tournament<G> {
                     if done.contains_key(&g.index) {
                         return Err(bad(format!("game {} is logged twice", g.index)));
                     }
-                    done.insert(g.index, g);
+                    done.insert(
+                        g.index,
+                        GameRecord {
+                            events: Vec::new(),
+                            ..g
+                        },
+                    );
                 }
                 if let Some((line, _)) = contents.torn_tail {
                     notices.push(format!(
@@ -603,9 +609,11 @@ impl<G: Game> Tournament<G> {
                 }
                 let line = LogLine::Game(self.play_game(i));
                 let text = log::encode(&line);
-                let LogLine::Game(g) = line else {
+                let LogLine::Game(mut g) = line else {
                     unreachable!("a game line")
                 };
+                // The report needs no events: keep long tournaments small in memory.
+                g.events = Vec::new();
                 let logged = st.log(&text);
                 let done = st.done_count.fetch_add(1, Ordering::SeqCst) + 1;
                 if let Some(p) = &st.progress {
