@@ -30,7 +30,7 @@ pub struct TournamentArgs {
     #[arg(long, short = 'a')]
     agents: Option<String>,
     /// Games per table (each pair of agents in a two-player game), rounded up to whole
-    /// seat rotations [default: 100]. With --sprt, the most games before giving up
+    /// seat rotations [default: 200]. With --sprt, the most games before giving up
     /// [default: 20000].
     #[arg(long, short = 'n')]
     games: Option<usize>,
@@ -146,7 +146,7 @@ fn run_game<G: Evaluate>(
         entrants,
         args.format,
         args.games
-            .unwrap_or(if sprt.is_some() { 20_000 } else { 100 }),
+            .unwrap_or(if sprt.is_some() { 20_000 } else { 200 }),
         args.seed,
         sprt,
     )
