@@ -54,7 +54,7 @@ fn tournament(out: &Path, games: &str, threads: &str) -> Command {
 fn a_killed_tournament_resumes_to_the_report_of_an_uninterrupted_run() {
     let whole = temp("whole");
     let parts = temp("parts");
-    let games = "1500"; // per table; 4 tables of 3 from 4 agents: 6000 games
+    let games = "5001"; // per table; 4 tables of 3 from 4 agents: 20004 games
     let st = tournament(&whole, games, "1")
         .stdout(Stdio::null())
         .status()
@@ -96,7 +96,7 @@ fn a_killed_tournament_resumes_to_the_report_of_an_uninterrupted_run() {
     assert_eq!(reports(&whole), reports(&parts));
     assert_eq!(
         lines(&log),
-        6001,
+        20005,
         "one header and one line per game, none twice"
     );
 
