@@ -41,6 +41,20 @@ impl fmt::Display for AgentError {
 
 impl std::error::Error for AgentError {}
 
+/// What a searching agent found about one legal action at its last decision (see
+/// [`Agent::analysis`]), for front ends and analysis tools.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ActionValue<A> {
+    /// The action.
+    pub action: A,
+    /// The agent's estimate of the deciding seat's final score after this action, on the
+    /// scale of [`crate::Ranking::score`] (0 to 1).
+    pub value: f64,
+    /// How often the search visited the action (simulations for MCTS), for agents that
+    /// count visits.
+    pub visits: Option<u64>,
+}
+
 /// Something that chooses actions.
 pub trait Agent<G: Game>: Send {
     /// A short name for reports (usually the spec it was built from).
@@ -61,6 +75,13 @@ pub trait Agent<G: Game>: Send {
 
     /// `action` was chosen in `before` (any seat's action, this agent's own included).
     fn observe_action(&mut self, _game: &G, _before: &G::State, _action: G::Action) {}
+
+    /// The agent's analysis of its last [`Agent::choose`]: a value (and visit count) per
+    /// legal action it evaluated. `None` for agents that do not analyse (the default) and
+    /// before the first decision. Called only on request, so it may allocate.
+    fn analysis(&self) -> Option<Vec<ActionValue<G::Action>>> {
+        None
+    }
 }
 
 impl<G: Game> Agent<G> for Box<dyn Agent<G>> {
@@ -78,6 +99,9 @@ impl<G: Game> Agent<G> for Box<dyn Agent<G>> {
     }
     fn observe_action(&mut self, game: &G, before: &G::State, action: G::Action) {
         (**self).observe_action(game, before, action)
+    }
+    fn analysis(&self) -> Option<Vec<ActionValue<G::Action>>> {
+        (**self).analysis()
     }
 }
 

@@ -132,6 +132,15 @@ pub fn parse_max_throws(value: &str) -> Result<u32, ConfigError> {
     }
 }
 
+/// The error for a rule option `G` does not have, listing the ones it has.
+pub fn unknown_option<G: Game>(key: &str) -> ConfigError {
+    ConfigError::UnknownOption {
+        game: G::NAME,
+        key: key.to_string(),
+        known: G::OPTIONS,
+    }
+}
+
 /// Checks a seat count against a game's range.
 ///
 /// # Errors

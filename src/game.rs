@@ -484,6 +484,13 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
         self.sticks().outcomes()
     }
 
+    /// The most outcomes a throw node can have (a static bound: one per possible count of
+    /// marked sides).
+    #[inline]
+    fn max_throw_outcomes(&self) -> usize {
+        self.sticks().count() as usize + 1
+    }
+
     /// Whether the game has ended.
     #[inline]
     fn is_over(&self, state: &Self::State) -> bool {

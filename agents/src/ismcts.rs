@@ -521,6 +521,12 @@ impl<G: Game> Agent<G> for IsmctsAgent<G> {
         self.search(game, state, seat, &legal);
         Ok(self.analysis.best().expect("a decision has actions").action)
     }
+
+    /// The statistics of the last search (a decision with one legal action is not
+    /// searched and leaves them as they were).
+    fn analysis(&self) -> Option<Vec<stickdice::ActionValue<G::Action>>> {
+        self.analysis.action_values()
+    }
 }
 
 #[cfg(test)]

@@ -388,6 +388,24 @@ impl<A> Analysis<A> {
         }
     }
 
+    /// The statistics as [`stickdice::ActionValue`]s (for [`Agent::analysis`]): the mean
+    /// as the value, with the visits. `None` before any search.
+    pub fn action_values(&self) -> Option<Vec<stickdice::ActionValue<A>>>
+    where
+        A: Copy,
+    {
+        (!self.actions.is_empty()).then(|| {
+            self.actions
+                .iter()
+                .map(|s| stickdice::ActionValue {
+                    action: s.action,
+                    value: s.mean,
+                    visits: Some(s.visits),
+                })
+                .collect()
+        })
+    }
+
     /// The action the agent plays: the most visits, ties going to the higher mean, then to
     /// the earlier legal action. `None` only before any search.
     pub fn best(&self) -> Option<&ActionStats<A>> {
@@ -1006,6 +1024,12 @@ impl<G: Game> Agent<G> for MctsAgent<G> {
         }
         self.search(game, state, seat, &legal);
         Ok(self.analysis.best().expect("a decision has actions").action)
+    }
+
+    /// The statistics of the last search (a decision with one legal action is not
+    /// searched and leaves them as they were).
+    fn analysis(&self) -> Option<Vec<stickdice::ActionValue<G::Action>>> {
+        self.analysis.action_values()
     }
 
     fn new_game(&mut self, _game: &G, _seat: Seat) {

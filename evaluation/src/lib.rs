@@ -1,4 +1,31 @@
 //! The stickdice arena, tournaments and statistics, and the pieces of the `stickdice`
 //! command.
+//!
+//! * [`arena`]: one game between agents built fresh from factories, with duplicate dice;
+//!   failures (panics, illegal actions, errors) lose the game.
+//! * [`schedule`]: round-robin and gauntlet tables, seat rotations, game and agent seeds.
+//! * [`tournament`]: parallel, reproducible, resumable tournaments with a JSON-lines log.
+//! * [`log`]: the log's format.
+//! * [`stats`]: confidence intervals, Bradley–Terry Elo, the SPRT.
+//! * [`report`]: the report (JSON, Markdown, CSV, SVG).
+//! * [`toy`]: a toy race game for tests and examples.
+//! * [`protocol`]: the `stickdice serve` front-end protocol (docs/protocol.md).
 
+pub mod arena;
 pub mod cli;
+pub mod log;
+pub mod protocol;
+pub mod report;
+pub mod schedule;
+pub mod stats;
+pub mod tournament;
+pub mod toy;
+
+pub use arena::{factory, Factory, Failure, FailureKind};
+pub use report::Report;
+pub use schedule::{Format, Schedule};
+pub use stats::Sprt;
+pub use tournament::{Entrant, RunOptions, RunSummary, Tournament, TournamentError};
+
+#[cfg(test)]
+mod tests;

@@ -5,6 +5,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod play_cmd;
+mod replay_cmd;
+mod serve_cmd;
+mod tournament_cmd;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -25,12 +28,21 @@ enum Command {
     Games,
     /// List the agents with their parameters and defaults.
     Agents,
+    /// Play a tournament between agents (round-robin or gauntlet, optionally an SPRT),
+    /// with a log and reports in the output folder; resumes an interrupted one.
+    Tournament(tournament_cmd::TournamentArgs),
+    /// Replay a game from a tournament log, move by move with the board.
+    Replay(replay_cmd::ReplayArgs),
+    /// Serve the front-end protocol: JSON requests on stdin, one JSON response per line on
+    /// stdout (docs/protocol.md).
+    Serve(serve_cmd::ServeArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Play(args) => play_cmd::run(&args),
+        Command::Serve(args) => serve_cmd::run(&args),
         Command::Games => {
             list_games();
             Ok(())
@@ -39,6 +51,8 @@ fn main() -> ExitCode {
             list_agents();
             Ok(())
         }
+        Command::Tournament(args) => tournament_cmd::run(&args),
+        Command::Replay(args) => replay_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -75,7 +75,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::config::{check_seats, parse_max_throws, DEFAULT_MAX_THROWS};
+use crate::config::{check_seats, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS};
 use crate::dice::{Sticks, Throw};
 use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, Seat,
@@ -543,13 +543,7 @@ impl Game for Issiren {
     fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         match key {
             "max_throws" => self.max_throws = parse_max_throws(value)?,
-            _ => {
-                return Err(ConfigError::UnknownOption {
-                    game: Self::NAME,
-                    key: key.into(),
-                    known: Self::OPTIONS,
-                })
-            }
+            _ => return Err(unknown_option::<Self>(key)),
         }
         Ok(())
     }

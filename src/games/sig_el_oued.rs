@@ -99,7 +99,9 @@
 use core::fmt;
 use core::fmt::Write as _;
 
-use crate::config::{check_seats, parse_flag, parse_max_throws, DEFAULT_MAX_THROWS};
+use crate::config::{
+    check_seats, parse_flag, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS,
+};
 use crate::dice::{Sticks, Throw};
 use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, MAX_SEATS,
@@ -543,13 +545,7 @@ impl Game for SigElOued {
         match key {
             "max_throws" => self.max_throws = parse_max_throws(value)?,
             "cairo_always_three" => self.cairo_always_three = parse_flag(key, value)?,
-            _ => {
-                return Err(ConfigError::UnknownOption {
-                    game: Self::NAME,
-                    key: key.into(),
-                    known: Self::OPTIONS,
-                })
-            }
+            _ => return Err(unknown_option::<Self>(key)),
         }
         Ok(())
     }

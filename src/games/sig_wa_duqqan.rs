@@ -63,7 +63,9 @@
 
 use core::fmt::{self, Write as _};
 
-use crate::config::{check_seats, parse_flag, parse_max_throws, DEFAULT_MAX_THROWS};
+use crate::config::{
+    check_seats, parse_flag, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS,
+};
 use crate::dice::{Sticks, Throw};
 use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, MAX_SEATS,
@@ -314,13 +316,7 @@ impl Game for SigWaDuqqan {
         match key {
             "max_throws" => self.max_throws = parse_max_throws(value)?,
             "exact_waiting_square" => self.exact_waiting_square = parse_flag(key, value)?,
-            _ => {
-                return Err(ConfigError::UnknownOption {
-                    game: Self::NAME,
-                    key: key.into(),
-                    known: Self::OPTIONS,
-                })
-            }
+            _ => return Err(unknown_option::<Self>(key)),
         }
         Ok(())
     }

@@ -1,0 +1,453 @@
+//! The tournament log: an append-only JSON-lines file, `games.jsonl`.
+//!
+//! The first line describes the tournament ([`TournamentConfig`]); every further line is
+//! one finished game ([`GameRecord`]), written and flushed as the game finishes, in the
+//! order games finish (not their index order). Each game line holds everything needed to
+//! check it, replay it and resume the tournament: its index, table, rotation and seating,
+//! the game and agent seeds, every throw (a number: marked sides up) and action (a string:
+//! the game's notation), the ranking, the number of throws, the time each seat's agent
+//! used, and the failure that ended it, if any.
+//!
+//! ```text
+//! {"type":"tournament","version":1,"config":{"game":"issiren","players":2,...}}
+//! {"type":"game","index":1,"table":0,"rotation":0,"shift":1,"game_seed":…,"seating":[1,0],
+//!  "agent_seeds":[…],"events":[3,"a1",5,"pass",…],"places":[1,0],"scores":[0.0,1.0],
+//!  "throws":211,"time_s":[0.0001,0.0002],"failure":null}
+//! ```
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::arena::Failure;
+use crate::schedule::Format;
+use crate::stats::Sprt;
+
+/// The log format's version, written in the header.
+pub const LOG_VERSION: u32 = 1;
+
+/// What identifies a tournament: two runs with equal configurations play the same games.
+/// (The thread count is not part of it: it does not change the results.)
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentConfig {
+    /// The game's command-line name.
+    pub game: String,
+    /// The number of seats.
+    pub players: usize,
+    /// Every rule option, `key=value`, as the game reports them.
+    pub options: Vec<String>,
+    /// The agents, as spec strings (or names, for agents not built from specs).
+    pub agents: Vec<String>,
+    /// Round-robin or gauntlet.
+    pub format: Format,
+    /// Games per table (whole rotations).
+    pub games_per_table: usize,
+    /// The tournament seed.
+    pub seed: u64,
+    /// The SPRT, for a two-agent match that stops when it decides.
+    pub sprt: Option<Sprt>,
+}
+
+impl TournamentConfig {
+    /// The fields in which `other` differs from `self`, each as `name: ours vs theirs`.
+    pub fn differences(&self, other: &TournamentConfig) -> Vec<String> {
+        let mut d = Vec::new();
+        let mut check = |name: &str, a: String, b: String| {
+            if a != b {
+                d.push(format!("{name}: {a} vs {b}"));
+            }
+        };
+        check("game", self.game.clone(), other.game.clone());
+        check(
+            "players",
+            self.players.to_string(),
+            other.players.to_string(),
+        );
+        check("options", self.options.join(" "), other.options.join(" "));
+        check("agents", self.agents.join(" "), other.agents.join(" "));
+        check("format", self.format.to_string(), other.format.to_string());
+        check(
+            "games per table",
+            self.games_per_table.to_string(),
+            other.games_per_table.to_string(),
+        );
+        check("seed", self.seed.to_string(), other.seed.to_string());
+        check(
+            "sprt",
+            format!("{:?}", self.sprt),
+            format!("{:?}", other.sprt),
+        );
+        d
+    }
+}
+
+/// One throw or action in a logged game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum LoggedEvent {
+    /// A throw: the number of marked sides up.
+    Throw(u8),
+    /// An action, in the game's notation.
+    Action(String),
+}
+
+/// One finished game, as logged.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's index in the tournament.
+    pub index: usize,
+    /// Its table.
+    pub table: usize,
+    /// Its rotation at the table.
+    pub rotation: usize,
+    /// The seating's shift within the rotation.
+    pub shift: usize,
+    /// The game seed (the throws).
+    pub game_seed: u64,
+    /// The agent in each seat (indices into the tournament's agents).
+    pub seating: Vec<usize>,
+    /// Each seat's agent seed.
+    pub agent_seeds: Vec<u64>,
+    /// Every throw and action.
+    pub events: Vec<LoggedEvent>,
+    /// Each seat's place (0 is first; ties share a place).
+    pub places: Vec<u8>,
+    /// Each seat's score.
+    pub scores: Vec<f64>,
+    /// The number of throws.
+    pub throws: u32,
+    /// The time each seat's agent used, in seconds.
+    pub time_s: Vec<f64>,
+    /// The failure that ended the game, if any.
+    pub failure: Option<Failure>,
+}
+
+/// A line of the log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum LogLine {
+    /// The header.
+    Tournament {
+        /// The log format's version.
+        version: u32,
+        /// The tournament.
+        config: TournamentConfig,
+    },
+    /// A finished game.
+    Game(GameRecord),
+}
+
+/// A log that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LogError {
+    /// Reading or writing failed.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// A line is not a valid log line, or contradicts the tournament.
+    BadLine {
+        /// The file.
+        path: PathBuf,
+        /// The line number (1-based).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl core::fmt::Display for LogError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            LogError::Io { path, message } => write!(f, "{}: {message}", path.display()),
+            LogError::BadLine {
+                path,
+                line,
+                message,
+            } => write!(f, "{} line {line}: {message}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for LogError {}
+
+fn io_error(path: &Path, e: std::io::Error) -> LogError {
+    LogError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+/// A log read back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogContents {
+    /// The tournament in the header.
+    pub config: TournamentConfig,
+    /// The games, each with its line number, in file order.
+    pub games: Vec<(usize, GameRecord)>,
+    /// A last line cut off without its newline (the run was killed while writing it): its
+    /// line number and the byte offset where it starts. Not part of `games`.
+    pub torn_tail: Option<(usize, u64)>,
+}
+
+/// Reads a log. `Ok(None)` when the file is empty.
+///
+/// # Errors
+/// [`LogError::Io`] if the file cannot be read; [`LogError::BadLine`] naming the first line
+/// that is not a valid log line: a missing or repeated header, malformed JSON, or fields of
+/// the wrong shape. A last line without its newline that does not parse is not an error: it
+/// is returned as [`LogContents::torn_tail`].
+pub fn read(path: &Path) -> Result<Option<LogContents>, LogError> {
+    let file = File::open(path).map_err(|e| io_error(path, e))?;
+    let mut reader = BufReader::new(file);
+    let mut config = None;
+    let mut games = Vec::new();
+    let mut torn_tail = None;
+    let mut offset = 0u64;
+    let mut buf = Vec::new();
+    let mut line_no = 0;
+    loop {
+        buf.clear();
+        let n = reader
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| io_error(path, e))?;
+        if n == 0 {
+            break;
+        }
+        line_no += 1;
+        let complete = buf.last() == Some(&b'\n');
+        let bad = |message: String| LogError::BadLine {
+            path: path.to_path_buf(),
+            line: line_no,
+            message,
+        };
+        let parsed = std::str::from_utf8(&buf)
+            .map_err(|_| "not UTF-8 text".to_string())
+            .and_then(|text| {
+                serde_json::from_str::<LogLine>(text.trim_end())
+                    .map_err(|e| format!("not a tournament log line: {e}"))
+            });
+        match parsed {
+            Err(_) if !complete => {
+                torn_tail = Some((line_no, offset));
+                break;
+            }
+            Err(e) => return Err(bad(e)),
+            Ok(LogLine::Tournament { version, config: c }) => {
+                if config.is_some() {
+                    return Err(bad("a second tournament header".into()));
+                }
+                if line_no != 1 {
+                    return Err(bad("the tournament header must be the first line".into()));
+                }
+                if version != LOG_VERSION {
+                    return Err(bad(format!(
+                        "log format version {version}; this program reads version {LOG_VERSION}"
+                    )));
+                }
+                config = Some(c);
+            }
+            Ok(LogLine::Game(g)) => {
+                if config.is_none() {
+                    return Err(bad("a game before the tournament header".into()));
+                }
+                // A whole last line whose newline was lost is kept; the writer puts the
+                // newline back before appending.
+                games.push((line_no, g));
+            }
+        }
+        offset += n as u64;
+    }
+    match config {
+        Some(config) => Ok(Some(LogContents {
+            config,
+            games,
+            torn_tail,
+        })),
+        None if line_no == 0 => Ok(None),
+        None => Err(LogError::BadLine {
+            path: path.to_path_buf(),
+            line: 1,
+            message: "the tournament header is missing or cut off".into(),
+        }),
+    }
+}
+
+/// Appends lines to a log, flushing each.
+#[derive(Debug)]
+pub struct LogWriter {
+    path: PathBuf,
+    file: File,
+}
+
+impl LogWriter {
+    /// Creates a new log (replacing any file there) and writes its header.
+    ///
+    /// # Errors
+    /// [`LogError::Io`].
+    pub fn create(path: &Path, config: &TournamentConfig) -> Result<LogWriter, LogError> {
+        let file = File::create(path).map_err(|e| io_error(path, e))?;
+        let mut w = LogWriter {
+            path: path.to_path_buf(),
+            file,
+        };
+        w.write_line(&LogLine::Tournament {
+            version: LOG_VERSION,
+            config: config.clone(),
+        })?;
+        Ok(w)
+    }
+
+    /// Opens an existing log to append to, first cutting the file at `truncate_at` (the
+    /// start of a torn last line) if given, and making sure it ends with a newline.
+    ///
+    /// # Errors
+    /// [`LogError::Io`].
+    pub fn append(path: &Path, truncate_at: Option<u64>) -> Result<LogWriter, LogError> {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .map_err(|e| io_error(path, e))?;
+        if let Some(at) = truncate_at {
+            file.set_len(at).map_err(|e| io_error(path, e))?;
+        }
+        let len = file.seek(SeekFrom::End(0)).map_err(|e| io_error(path, e))?;
+        if len > 0 {
+            file.seek(SeekFrom::Start(len - 1))
+                .map_err(|e| io_error(path, e))?;
+            let mut last = [0u8];
+            file.read_exact(&mut last).map_err(|e| io_error(path, e))?;
+            file.seek(SeekFrom::End(0)).map_err(|e| io_error(path, e))?;
+            if last[0] != b'\n' {
+                file.write_all(b"\n").map_err(|e| io_error(path, e))?;
+            }
+        }
+        Ok(LogWriter {
+            path: path.to_path_buf(),
+            file,
+        })
+    }
+
+    /// Writes one line and flushes it to the operating system.
+    ///
+    /// # Errors
+    /// [`LogError::Io`].
+    pub fn write_line(&mut self, line: &LogLine) -> Result<(), LogError> {
+        let text = encode(line);
+        self.write_encoded(&text)
+    }
+
+    /// Writes lines made by [`encode`] (so that encoding can happen outside a lock) and
+    /// flushes them to the operating system, in one write.
+    ///
+    /// # Errors
+    /// [`LogError::Io`].
+    pub fn write_encoded(&mut self, text: &str) -> Result<(), LogError> {
+        debug_assert!(text.ends_with('\n'));
+        // One write of the whole line: a kill leaves at most one torn last line.
+        self.file
+            .write_all(text.as_bytes())
+            .and_then(|()| self.file.flush())
+            .map_err(|e| io_error(&self.path, e))
+    }
+}
+
+/// A log line as text, with its newline.
+pub fn encode(line: &LogLine) -> String {
+    let mut text = serde_json::to_string(line).expect("log lines serialize");
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> TournamentConfig {
+        TournamentConfig {
+            game: "race".into(),
+            players: 2,
+            options: vec!["target=12".into()],
+            agents: vec!["run".into(), "walk".into()],
+            format: Format::RoundRobin,
+            games_per_table: 2,
+            seed: 1,
+            sprt: None,
+        }
+    }
+
+    fn read_text(name: &str, text: &str) -> Result<Option<LogContents>, LogError> {
+        let path =
+            std::env::temp_dir().join(format!("stickdice-log-{name}-{}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        let r = read(&path);
+        let _ = std::fs::remove_file(&path);
+        r
+    }
+
+    fn line_of(r: Result<Option<LogContents>, LogError>) -> (usize, String) {
+        match r {
+            Err(LogError::BadLine { line, message, .. }) => (line, message),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn headers_are_checked() {
+        let header = encode(&LogLine::Tournament {
+            version: LOG_VERSION,
+            config: config(),
+        });
+        assert_eq!(read_text("empty", "").unwrap(), None);
+        let c = read_text("ok", &header).unwrap().unwrap();
+        assert_eq!((c.config, c.games.len(), c.torn_tail), (config(), 0, None));
+        let (line, m) = line_of(read_text("twice", &format!("{header}{header}")));
+        assert_eq!(line, 2);
+        assert!(m.contains("second tournament header"), "{m}");
+        let old = header.replace("\"version\":1", "\"version\":9");
+        let (line, m) = line_of(read_text("version", &old));
+        assert_eq!(line, 1);
+        assert!(m.contains("version 9"), "{m}");
+        let (line, m) = line_of(read_text("torn", &header[..20]));
+        assert_eq!(line, 1);
+        assert!(m.contains("missing or cut off"), "{m}");
+        let (line, m) = line_of(read_text("foreign", "{\"hello\":1}\n"));
+        assert_eq!(line, 1);
+        assert!(m.contains("not a tournament log line"), "{m}");
+        // A torn last line after the header is not an error: it is reported back.
+        let c = read_text("tail", &format!("{header}{{\"type\":\"ga"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(c.torn_tail, Some((2, header.len() as u64)));
+    }
+
+    #[test]
+    fn differences_name_the_fields() {
+        let mut other = config();
+        other.seed = 2;
+        other.agents.push("random".into());
+        let d = config().differences(&other);
+        assert_eq!(d, ["agents: run walk vs run walk random", "seed: 1 vs 2"]);
+        assert!(config().differences(&config()).is_empty());
+    }
+
+    #[test]
+    fn events_are_numbers_for_throws_and_strings_for_actions() {
+        let e = vec![LoggedEvent::Throw(3), LoggedEvent::Action("run".into())];
+        assert_eq!(serde_json::to_string(&e).unwrap(), r#"[3,"run"]"#);
+        let back: Vec<LoggedEvent> = serde_json::from_str(r#"[0,"pass",6]"#).unwrap();
+        assert_eq!(
+            back,
+            [
+                LoggedEvent::Throw(0),
+                LoggedEvent::Action("pass".into()),
+                LoggedEvent::Throw(6)
+            ]
+        );
+    }
+}

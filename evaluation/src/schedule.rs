@@ -1,0 +1,298 @@
+//! Which agents play which game, in which seats, with which seed.
+//!
+//! A **table** is a set of agents, one per seat. Round-robin plays every set of `N`
+//! different agents (every pair in a two-player game); a gauntlet plays the first agent
+//! (the challenger) against every set of `N − 1` of the others.
+//!
+//! A **rotation** is `N` games at one table with the same game seed, the seating rotated
+//! one place each game: in game `j` of a rotation, seat `s` holds the table's agent
+//! `(s + j) mod N`. So every agent plays every seat exactly once per rotation, and with
+//! duplicate dice each seat meets the same throws in all `N` games whoever sits there.
+//!
+//! Games are numbered rotation by rotation across the tables — index
+//! `((rotation · tables) + table) · N + j` — so a tournament stopped early (an SPRT
+//! decision) has played the tables evenly. Seeds: the game seed is
+//! `derive(tournament seed, [GAME, table, rotation])`, the agent seeds
+//! `derive(game seed, [AGENT, seat])` (see [`crate::arena::agent_seed`]). Agent seeds
+//! depend on the seat, not on who sits there, so two copies of one agent play mirrored
+//! games across a rotation and score exactly ½ — a sanity check of the arena.
+
+use serde::{Deserialize, Serialize};
+
+/// How tables are formed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Every set of `N` different agents.
+    RoundRobin,
+    /// The first agent against every set of `N − 1` of the others.
+    Gauntlet,
+}
+
+impl core::fmt::Display for Format {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet => "gauntlet",
+        })
+    }
+}
+
+impl core::str::FromStr for Format {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim() {
+            "round-robin" | "roundrobin" | "rr" => Ok(Format::RoundRobin),
+            "gauntlet" => Ok(Format::Gauntlet),
+            other => Err(format!(
+                "unknown tournament format `{other}`: use round-robin or gauntlet"
+            )),
+        }
+    }
+}
+
+/// The path tag of game seeds in [`stickdice::seed::derive`].
+const GAME_SEED: u64 = 0x6761_6d65; // "game"
+
+/// One scheduled game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// The game's index in the tournament.
+    pub index: usize,
+    /// The table.
+    pub table: usize,
+    /// The rotation at that table.
+    pub rotation: usize,
+    /// The seating's shift within the rotation (0 … N−1).
+    pub shift: usize,
+    /// The agent in each seat (indices into the tournament's agent list).
+    pub seating: Vec<usize>,
+    /// The game seed, shared by the games of the rotation.
+    pub game_seed: u64,
+}
+
+/// The games of a tournament.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    seats: usize,
+    tables: Vec<Vec<usize>>,
+    rotations: usize,
+    seed: u64,
+}
+
+fn combinations(pool: &[usize], size: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut pick = Vec::with_capacity(size);
+    fn go(
+        pool: &[usize],
+        size: usize,
+        from: usize,
+        pick: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        if pick.len() == size {
+            out.push(pick.clone());
+            return;
+        }
+        for i in from..pool.len() {
+            if pool.len() - i < size - pick.len() {
+                break;
+            }
+            pick.push(pool[i]);
+            go(pool, size, i + 1, pick, out);
+            pick.pop();
+        }
+    }
+    go(pool, size, 0, &mut pick, &mut out);
+    out
+}
+
+impl Schedule {
+    /// The schedule of `agents` agents at `seats`-seat tables, with at least
+    /// `games_per_table` games at each table (rounded up to whole rotations).
+    ///
+    /// # Errors
+    /// Too few agents for the tables, or no games.
+    pub fn new(
+        format: Format,
+        agents: usize,
+        seats: usize,
+        games_per_table: usize,
+        seed: u64,
+    ) -> Result<Schedule, String> {
+        if seats == 0 {
+            return Err("a game needs at least one seat".into());
+        }
+        if games_per_table == 0 {
+            return Err("the tournament needs at least one game per table (--games)".into());
+        }
+        let tables = match format {
+            Format::RoundRobin => {
+                if agents < seats.max(2) {
+                    return Err(format!(
+                        "a round-robin at {seats}-player tables needs at least {} agents, got {agents}; \
+                         list an agent more than once to seat it twice (e.g. --agents random,random,greedy)",
+                        seats.max(2)
+                    ));
+                }
+                combinations(&(0..agents).collect::<Vec<_>>(), seats)
+            }
+            Format::Gauntlet => {
+                if agents < 2 || agents - 1 < seats - 1 {
+                    return Err(format!(
+                        "a gauntlet at {seats}-player tables needs the challenger and at least {} other agents, got {agents} agents in all",
+                        (seats - 1).max(1)
+                    ));
+                }
+                combinations(&(1..agents).collect::<Vec<_>>(), seats - 1)
+                    .into_iter()
+                    .map(|rest| [vec![0], rest].concat())
+                    .collect()
+            }
+        };
+        Ok(Schedule {
+            seats,
+            tables,
+            rotations: games_per_table.div_ceil(seats),
+            seed,
+        })
+    }
+
+    /// The number of seats.
+    pub fn seats(&self) -> usize {
+        self.seats
+    }
+
+    /// The tables: each the agents seated at it, in table order.
+    pub fn tables(&self) -> &[Vec<usize>] {
+        &self.tables
+    }
+
+    /// Rotations per table.
+    pub fn rotations(&self) -> usize {
+        self.rotations
+    }
+
+    /// Games per table (whole rotations).
+    pub fn games_per_table(&self) -> usize {
+        self.rotations * self.seats
+    }
+
+    /// The number of games in all.
+    pub fn len(&self) -> usize {
+        self.tables.len() * self.rotations * self.seats
+    }
+
+    /// Whether there are no games (never, for a schedule that was built).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The game seed of a table's rotation.
+    pub fn game_seed(&self, table: usize, rotation: usize) -> u64 {
+        stickdice::seed::derive(self.seed, &[GAME_SEED, table as u64, rotation as u64])
+    }
+
+    /// The game with this index.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    pub fn slot(&self, index: usize) -> Slot {
+        assert!(index < self.len(), "game {index} is not scheduled");
+        let shift = index % self.seats;
+        let unit = index / self.seats;
+        let table = unit % self.tables.len();
+        let rotation = unit / self.tables.len();
+        let agents = &self.tables[table];
+        Slot {
+            index,
+            table,
+            rotation,
+            shift,
+            seating: (0..self.seats)
+                .map(|s| agents[(s + shift) % self.seats])
+                .collect(),
+            game_seed: self.game_seed(table, rotation),
+        }
+    }
+
+    /// The number of games in the first `units` table-rotations (a unit is `N` games).
+    pub fn games_in_units(&self, units: usize) -> usize {
+        units * self.seats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_robin_pairs_every_two_agents_and_rotates_seats() {
+        let s = Schedule::new(Format::RoundRobin, 3, 2, 3, 9).unwrap();
+        assert_eq!(s.tables(), &[vec![0, 1], vec![0, 2], vec![1, 2]]);
+        assert_eq!(s.rotations(), 2); // 3 games rounded up to 2 rotations of 2
+        assert_eq!(s.len(), 12);
+        // Index order: rotation 0 of tables 0, 1, 2, then rotation 1.
+        let seatings: Vec<Vec<usize>> = (0..6).map(|i| s.slot(i).seating).collect();
+        assert_eq!(
+            seatings,
+            [
+                vec![0, 1],
+                vec![1, 0],
+                vec![0, 2],
+                vec![2, 0],
+                vec![1, 2],
+                vec![2, 1]
+            ]
+        );
+        assert_eq!(s.slot(0).game_seed, s.slot(1).game_seed);
+        assert_ne!(s.slot(0).game_seed, s.slot(2).game_seed);
+        assert_ne!(s.slot(0).game_seed, s.slot(6).game_seed);
+        assert_eq!(
+            (s.slot(7).table, s.slot(7).rotation, s.slot(7).shift),
+            (0, 1, 1)
+        );
+    }
+
+    #[test]
+    fn every_agent_plays_every_seat_equally_often() {
+        for (format, agents, seats) in [
+            (Format::RoundRobin, 5, 3),
+            (Format::Gauntlet, 4, 3),
+            (Format::RoundRobin, 4, 4),
+            (Format::Gauntlet, 3, 2),
+        ] {
+            let s = Schedule::new(format, agents, seats, 7, 1).unwrap();
+            let mut count = vec![vec![0usize; seats]; agents];
+            for i in 0..s.len() {
+                for (seat, &a) in s.slot(i).seating.iter().enumerate() {
+                    count[a][seat] += 1;
+                }
+            }
+            for row in &count {
+                assert!(row.iter().all(|&c| c == row[0]), "{format} {count:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn gauntlet_tables_hold_the_challenger() {
+        let s = Schedule::new(Format::Gauntlet, 4, 3, 3, 1).unwrap();
+        assert_eq!(s.tables(), &[vec![0, 1, 2], vec![0, 1, 3], vec![0, 2, 3]]);
+        let s = Schedule::new(Format::Gauntlet, 3, 2, 2, 1).unwrap();
+        assert_eq!(s.tables(), &[vec![0, 1], vec![0, 2]]);
+    }
+
+    #[test]
+    fn impossible_schedules_are_explained() {
+        let e = Schedule::new(Format::RoundRobin, 2, 4, 10, 1).unwrap_err();
+        assert!(e.contains("at least 4 agents"), "{e}");
+        let e = Schedule::new(Format::RoundRobin, 1, 2, 10, 1).unwrap_err();
+        assert!(e.contains("at least 2 agents"), "{e}");
+        assert!(Schedule::new(Format::Gauntlet, 2, 3, 10, 1).is_err());
+        assert!(Schedule::new(Format::RoundRobin, 3, 2, 0, 1).is_err());
+        assert_eq!("gauntlet".parse::<Format>(), Ok(Format::Gauntlet));
+        assert!("swiss".parse::<Format>().is_err());
+    }
+}

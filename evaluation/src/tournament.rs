@@ -1,0 +1,719 @@
+//! Tournaments: a schedule of games between agents, played in parallel, logged as they
+//! finish, resumable after a kill, and summarised in a report.
+//!
+//! **Reproducibility.** Each game depends only on its index (its seating and seeds come
+//! from the [`Schedule`]), games are collected by index, never by finishing order, and the
+//! report is computed from the logged games alone. So the report is the same whatever the
+//! number of threads, and a tournament killed and restarted with the same settings ends
+//! with the same report as an uninterrupted run.
+//!
+//! **Resuming.** [`Tournament::run`] reads the log in the output folder, checks every game
+//! line against the schedule (index, seating, seeds) and replays its throws and actions
+//! through the rules (the throws must be the duplicate dice of its seed, the actions legal,
+//! the ranking the logged one), then plays only the games missing. A log of a different
+//! tournament is refused unless [`RunOptions::restart`] is set; a line that is not a valid
+//! game of this tournament is reported with its line number. A last line cut off by the kill
+//! is reported in [`RunSummary::notices`] and its game played again.
+//!
+//! **SPRT.** With an SPRT the games are played in batches of rotations in index order; the
+//! test is evaluated after each complete rotation, in order, and the report counts the
+//! games up to the first rotation where it decides. Games of the batch past that point are
+//! in the log but not in the report (how many depends on the thread count; the report does
+//! not).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use stickdice::play::{Event, SeededDice};
+use stickdice::{Game, Node};
+
+use crate::arena::{self, forfeit_ranking, Factory};
+use crate::log::{self, GameRecord, LogError, LogLine, LogWriter, LoggedEvent, TournamentConfig};
+use crate::report::{sprt_observations, Report, SprtReport};
+use crate::schedule::{Format, Schedule};
+use crate::stats::{Sprt, SprtDecision};
+
+/// The log's file name in the output folder.
+pub const LOG_FILE: &str = "games.jsonl";
+/// The report files written in the output folder.
+pub const REPORT_FILES: [&str; 4] = ["report.json", "report.md", "standings.csv", "ratings.svg"];
+
+/// An agent entered in a tournament.
+#[derive(Clone)]
+pub struct Entrant<G: Game> {
+    /// Its spec (or another name that identifies it in the log's header).
+    pub spec: String,
+    /// Builds it for each game.
+    pub factory: Factory<G>,
+}
+
+impl<G: Game> core::fmt::Debug for Entrant<G> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Entrant").field("spec", &self.spec).finish()
+    }
+}
+
+/// Why a tournament could not run.
+#[derive(Debug)]
+pub enum TournamentError {
+    /// Impossible settings.
+    Setup(String),
+    /// The output folder holds the log of a different tournament.
+    ForeignLog {
+        /// The log.
+        path: PathBuf,
+        /// How its tournament differs.
+        differences: Vec<String>,
+    },
+    /// The log cannot be read, or a line is invalid.
+    Log(LogError),
+    /// A report file cannot be written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl core::fmt::Display for TournamentError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            TournamentError::Setup(m) => f.write_str(m),
+            TournamentError::ForeignLog { path, differences } => write!(
+                f,
+                "{} is the log of a different tournament ({}); use another --out folder, or --restart to delete it and start over",
+                path.display(),
+                differences.join("; ")
+            ),
+            TournamentError::Log(e) => write!(
+                f,
+                "{e} (fix or remove the line, or use --restart to start over)"
+            ),
+            TournamentError::Io { path, message } => write!(f, "{}: {message}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for TournamentError {}
+
+impl From<LogError> for TournamentError {
+    fn from(e: LogError) -> Self {
+        TournamentError::Log(e)
+    }
+}
+
+/// Progress, passed to [`RunOptions::progress`] after each game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Games finished, including those found in the log.
+    pub done: usize,
+    /// Games the schedule holds.
+    pub total: usize,
+}
+
+/// A progress callback.
+pub type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
+
+/// How to run a tournament (nothing here changes the results).
+#[derive(Clone, Default)]
+pub struct RunOptions {
+    /// Worker threads (`None`: rayon's default, one per core).
+    pub threads: Option<usize>,
+    /// Delete an existing log in the output folder and start over.
+    pub restart: bool,
+    /// Stop after playing this many new games, without a report, as if killed (for tests).
+    pub stop_after: Option<usize>,
+    /// Called after each game.
+    pub progress: Option<ProgressFn>,
+}
+
+impl core::fmt::Debug for RunOptions {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RunOptions")
+            .field("threads", &self.threads)
+            .field("restart", &self.restart)
+            .field("stop_after", &self.stop_after)
+            .finish()
+    }
+}
+
+/// What a run did.
+#[derive(Clone, Debug)]
+pub struct RunSummary {
+    /// The report (`None` when stopped by [`RunOptions::stop_after`]).
+    pub report: Option<Report>,
+    /// Games found in the log and reused.
+    pub resumed: usize,
+    /// Games played by this run.
+    pub played: usize,
+    /// Wall-clock time of this run's games.
+    pub elapsed: Duration,
+    /// Things the user should know (a torn last line dropped, games past an SPRT decision).
+    pub notices: Vec<String>,
+    /// Each agent's mean time per game in the games counted, seconds.
+    pub seconds_per_game: Vec<f64>,
+}
+
+/// A tournament: a game, agents and a schedule.
+#[derive(Debug)]
+pub struct Tournament<G: Game> {
+    game: G,
+    entrants: Vec<Entrant<G>>,
+    labels: Vec<String>,
+    schedule: Schedule,
+    config: TournamentConfig,
+}
+
+/// Labels for agents: the specs, with `#2`, `#3`… added to repeats.
+pub fn labels(specs: &[String]) -> Vec<String> {
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    specs
+        .iter()
+        .map(|s| {
+            let c = seen.entry(s.as_str()).or_insert(0);
+            *c += 1;
+            if *c == 1 {
+                s.clone()
+            } else {
+                format!("{s}#{c}")
+            }
+        })
+        .collect()
+}
+
+impl<G: Game> Tournament<G> {
+    /// A tournament of `entrants` at `game`, with at least `games_per_table` games per
+    /// table (rounded up to whole rotations), seeded by `seed`.
+    ///
+    /// # Errors
+    /// [`TournamentError::Setup`] when the schedule is impossible (too few agents), or an
+    /// SPRT is asked for with other than two agents.
+    pub fn new(
+        game: G,
+        entrants: Vec<Entrant<G>>,
+        format: Format,
+        games_per_table: usize,
+        seed: u64,
+        sprt: Option<Sprt>,
+    ) -> Result<Tournament<G>, TournamentError> {
+        if sprt.is_some() && entrants.len() != 2 {
+            return Err(TournamentError::Setup(format!(
+                "the SPRT compares exactly two agents, got {}",
+                entrants.len()
+            )));
+        }
+        let schedule = Schedule::new(format, entrants.len(), game.seats(), games_per_table, seed)
+            .map_err(TournamentError::Setup)?;
+        let specs: Vec<String> = entrants.iter().map(|e| e.spec.clone()).collect();
+        let config = TournamentConfig {
+            game: G::NAME.to_string(),
+            players: game.seats(),
+            options: game
+                .options()
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect(),
+            agents: specs.clone(),
+            format,
+            games_per_table: schedule.games_per_table(),
+            seed,
+            sprt,
+        };
+        Ok(Tournament {
+            game,
+            labels: labels(&specs),
+            entrants,
+            schedule,
+            config,
+        })
+    }
+
+    /// What identifies the tournament (the log's header).
+    pub fn config(&self) -> &TournamentConfig {
+        &self.config
+    }
+
+    /// The schedule.
+    pub fn schedule(&self) -> &Schedule {
+        &self.schedule
+    }
+
+    /// The agents' labels.
+    pub fn labels(&self) -> &[String] {
+        &self.labels
+    }
+
+    /// The game.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// Plays game `index` of the schedule.
+    ///
+    /// # Panics
+    /// If `index` is not scheduled.
+    pub fn play_game(&self, index: usize) -> GameRecord {
+        let slot = self.schedule.slot(index);
+        let factories: Vec<&Factory<G>> = slot
+            .seating
+            .iter()
+            .map(|&a| &self.entrants[a].factory)
+            .collect();
+        let r = arena::play(&self.game, &factories, slot.game_seed);
+        GameRecord {
+            index,
+            table: slot.table,
+            rotation: slot.rotation,
+            shift: slot.shift,
+            game_seed: slot.game_seed,
+            agent_seeds: (0..slot.seating.len())
+                .map(|s| arena::agent_seed(slot.game_seed, s))
+                .collect(),
+            seating: slot.seating,
+            events: r
+                .events
+                .iter()
+                .map(|e| match e {
+                    Event::Throw(_, t) => LoggedEvent::Throw(t.marked()),
+                    Event::Action(_, a) => LoggedEvent::Action(a.to_string()),
+                })
+                .collect(),
+            places: r.ranking.places().to_vec(),
+            scores: (0..r.ranking.seats()).map(|s| r.ranking.score(s)).collect(),
+            throws: r.throws,
+            time_s: r.time.iter().map(|d| d.as_secs_f64()).collect(),
+            failure: r.failure,
+        }
+    }
+
+    /// Checks a logged game against the schedule and replays it through the rules.
+    ///
+    /// # Errors
+    /// A message naming the first disagreement.
+    pub fn verify(&self, g: &GameRecord) -> Result<(), String> {
+        if g.index >= self.schedule.len() {
+            return Err(format!(
+                "game {} is not in this tournament's schedule of {} games",
+                g.index,
+                self.schedule.len()
+            ));
+        }
+        let slot = self.schedule.slot(g.index);
+        let seats = self.game.seats();
+        if (g.table, g.rotation, g.shift) != (slot.table, slot.rotation, slot.shift)
+            || g.seating != slot.seating
+            || g.game_seed != slot.game_seed
+        {
+            return Err(format!(
+                "game {} has table {}, rotation {}, seating {:?}, seed {}, but the schedule says table {}, rotation {}, seating {:?}, seed {}",
+                g.index, g.table, g.rotation, g.seating, g.game_seed, slot.table, slot.rotation, slot.seating, slot.game_seed
+            ));
+        }
+        let seeds: Vec<u64> = (0..seats)
+            .map(|s| arena::agent_seed(slot.game_seed, s))
+            .collect();
+        if g.agent_seeds != seeds {
+            return Err(format!(
+                "game {}: agent seeds differ from the schedule's",
+                g.index
+            ));
+        }
+        if g.places.len() != seats || g.scores.len() != seats || g.time_s.len() != seats {
+            return Err(format!(
+                "game {}: places, scores and times need one entry per seat ({seats})",
+                g.index
+            ));
+        }
+        let mut state = self.game.initial_state();
+        let mut dice = SeededDice::new(slot.game_seed);
+        let sticks = self.game.sticks();
+        for (i, e) in g.events.iter().enumerate() {
+            let at = |what: String| format!("game {}, event {}: {what}", g.index, i + 1);
+            match (self.game.node(&state), e) {
+                (Node::Throw(seat), LoggedEvent::Throw(t)) => {
+                    let due = dice.throw(seat, sticks);
+                    if due.marked() != *t {
+                        return Err(at(format!(
+                            "throw {t} is not the duplicate-dice throw {due} of the game's seed"
+                        )));
+                    }
+                    self.game.apply_throw_unchecked(&mut state, due);
+                }
+                (Node::Decide(_), LoggedEvent::Action(text)) => {
+                    let a = self
+                        .game
+                        .parse_action(text)
+                        .map_err(|err| at(err.to_string()))?;
+                    self.game
+                        .apply_action(&mut state, a)
+                        .map_err(|err| at(err.to_string()))?;
+                }
+                (node, _) => {
+                    return Err(at(format!(
+                        "{e:?} does not fit the game's next node {node:?}"
+                    )))
+                }
+            }
+        }
+        let ranking = match &g.failure {
+            Some(f) => {
+                if f.seat >= seats {
+                    return Err(format!(
+                        "game {}: failure of seat {} out of range",
+                        g.index, f.seat
+                    ));
+                }
+                forfeit_ranking(seats, f.seat)
+            }
+            None => self.game.ranking(&state).ok_or_else(|| {
+                format!(
+                    "game {}: the logged events stop before the end of the game",
+                    g.index
+                )
+            })?,
+        };
+        if ranking.places() != g.places.as_slice() {
+            return Err(format!(
+                "game {}: the logged places {:?} are not the game's {:?}",
+                g.index,
+                g.places,
+                ranking.places()
+            ));
+        }
+        for (s, &x) in g.scores.iter().enumerate() {
+            if x != ranking.score(s) {
+                return Err(format!(
+                    "game {}: seat {s}'s logged score {x} is wrong",
+                    g.index
+                ));
+            }
+        }
+        if self.game.throws_made(&state) != g.throws {
+            return Err(format!(
+                "game {}: {} throws logged, {} replayed",
+                g.index,
+                g.throws,
+                self.game.throws_made(&state)
+            ));
+        }
+        Ok(())
+    }
+
+    /// Runs (or resumes) the tournament with its log and report files in `out`.
+    ///
+    /// # Errors
+    /// A [`TournamentError`]: a foreign or invalid log, or a file that cannot be written.
+    pub fn run(&self, out: &Path, options: &RunOptions) -> Result<RunSummary, TournamentError> {
+        let io = |path: &Path, e: std::io::Error| TournamentError::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        };
+        std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
+        let log_path = out.join(LOG_FILE);
+        let mut notices = Vec::new();
+        let mut done: BTreeMap<usize, GameRecord> = BTreeMap::new();
+        if options.restart {
+            for f in std::iter::once(LOG_FILE).chain(REPORT_FILES) {
+                let p = out.join(f);
+                if p.exists() {
+                    std::fs::remove_file(&p).map_err(|e| io(&p, e))?;
+                }
+            }
+        }
+        let existing = if log_path.exists() {
+            log::read(&log_path)?
+        } else {
+            None
+        };
+        let writer = match existing {
+            None => LogWriter::create(&log_path, &self.config)?,
+            Some(contents) => {
+                let differences = self.config.differences(&contents.config);
+                if !differences.is_empty() {
+                    return Err(TournamentError::ForeignLog {
+                        path: log_path,
+                        differences,
+                    });
+                }
+                for (line, g) in contents.games {
+                    let bad = |message: String| {
+                        TournamentError::Log(LogError::BadLine {
+                            path: log_path.clone(),
+                            line,
+                            message,
+                        })
+                    };
+                    self.verify(&g).map_err(bad)?;
+                    if done.contains_key(&g.index) {
+                        return Err(bad(format!("game {} is logged twice", g.index)));
+                    }
+                    done.insert(
+                        g.index,
+                        GameRecord {
+                            events: Vec::new(),
+                            ..g
+                        },
+                    );
+                }
+                if let Some((line, _)) = contents.torn_tail {
+                    notices.push(format!(
+                        "{} line {line} was cut off (the run was stopped while writing it); it is dropped and its game played again",
+                        log_path.display()
+                    ));
+                }
+                LogWriter::append(&log_path, contents.torn_tail.map(|(_, at)| at))?
+            }
+        };
+        let resumed = done.len();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.threads.unwrap_or(0))
+            .build()
+            .map_err(|e| TournamentError::Setup(format!("cannot start worker threads: {e}")))?;
+        let total = self.schedule.len();
+        let state = RunState {
+            pending: Mutex::new(String::new()),
+            writer: Mutex::new(writer),
+            done_count: AtomicUsize::new(done.len()),
+            played: AtomicUsize::new(0),
+            budget: options.stop_after,
+            progress: options.progress.clone(),
+            total,
+        };
+        let start = Instant::now();
+        if let Some(p) = &state.progress {
+            p(Progress {
+                done: done.len(),
+                total,
+            });
+        }
+        let n = self.schedule.seats();
+        let mut sprt_result = None;
+        let counted: usize = match self.config.sprt {
+            None => {
+                let missing: Vec<usize> = (0..total).filter(|i| !done.contains_key(i)).collect();
+                let new = pool.install(|| self.play_all(&missing, &state))?;
+                done.extend(new.into_iter().map(|g| (g.index, g)));
+                total
+            }
+            Some(test) => {
+                let units = total / n;
+                let batch = pool.current_num_threads().max(1) * 8;
+                loop {
+                    // Evaluate the test over the complete prefix of rotations.
+                    let mut prefix = 0;
+                    while prefix < units && (0..n).all(|j| done.contains_key(&(prefix * n + j))) {
+                        prefix += 1;
+                    }
+                    let records: Vec<&GameRecord> = (0..prefix * n).map(|i| &done[&i]).collect();
+                    let xs = sprt_observations(&records, n);
+                    let mut decided = None;
+                    for u in 1..=xs.len() {
+                        let llr = test.llr(&xs[..u]);
+                        if test.decide(llr) != SprtDecision::Continue || u == units {
+                            decided = Some((u, llr));
+                            break;
+                        }
+                    }
+                    if let Some((u, llr)) = decided {
+                        let (lower, upper) = test.bounds();
+                        sprt_result = Some(SprtReport {
+                            test,
+                            llr,
+                            lower,
+                            upper,
+                            decision: test.decide(llr),
+                            rotations: u,
+                        });
+                        break u * n;
+                    }
+                    if state.out_of_budget() {
+                        break 0;
+                    }
+                    let missing: Vec<usize> = (prefix * n..((prefix + batch) * n).min(total))
+                        .filter(|i| !done.contains_key(i))
+                        .collect();
+                    let new = pool.install(|| self.play_all(&missing, &state))?;
+                    done.extend(new.into_iter().map(|g| (g.index, g)));
+                }
+            }
+        };
+        let played = state.played.load(Ordering::SeqCst);
+        let elapsed = start.elapsed();
+        let complete = counted > 0 && (0..counted).all(|i| done.contains_key(&i));
+        if !complete {
+            return Ok(RunSummary {
+                report: None,
+                resumed,
+                played,
+                elapsed,
+                notices,
+                seconds_per_game: Vec::new(),
+            });
+        }
+        if done.len() > counted {
+            notices.push(format!(
+                "{} games played past the SPRT decision are in the log but not counted",
+                done.len() - counted
+            ));
+        }
+        let records: Vec<&GameRecord> = (0..counted).map(|i| &done[&i]).collect();
+        let report = Report::build(
+            &self.config,
+            &self.labels,
+            &self.schedule,
+            &records,
+            sprt_result,
+        );
+        self.write_report(out, &report)?;
+        let k = self.labels.len();
+        let mut time = vec![0.0; k];
+        let mut games = vec![0usize; k];
+        for g in &records {
+            for (s, &a) in g.seating.iter().enumerate() {
+                time[a] += g.time_s[s];
+                games[a] += 1;
+            }
+        }
+        Ok(RunSummary {
+            report: Some(report),
+            resumed,
+            played,
+            elapsed,
+            notices,
+            seconds_per_game: time
+                .iter()
+                .zip(&games)
+                .map(|(t, &n)| if n == 0 { 0.0 } else { t / n as f64 })
+                .collect(),
+        })
+    }
+
+    /// Plays the games `indices` in parallel, logging each as it finishes; returns them
+    /// (in index order).
+    fn play_all(
+        &self,
+        indices: &[usize],
+        st: &RunState,
+    ) -> Result<Vec<GameRecord>, TournamentError> {
+        let results: Vec<Option<Result<GameRecord, LogError>>> = indices
+            .par_iter()
+            .with_max_len(1)
+            .map(|&i| {
+                if !st.take_ticket() {
+                    return None;
+                }
+                let line = LogLine::Game(self.play_game(i));
+                let text = log::encode(&line);
+                let LogLine::Game(mut g) = line else {
+                    unreachable!("a game line")
+                };
+                // The report needs no events: keep long tournaments small in memory.
+                g.events = Vec::new();
+                let logged = st.log(&text);
+                let done = st.done_count.fetch_add(1, Ordering::SeqCst) + 1;
+                if let Some(p) = &st.progress {
+                    p(Progress {
+                        done,
+                        total: st.total,
+                    });
+                }
+                Some(logged.map(|()| g))
+            })
+            .collect();
+        let mut out = Vec::with_capacity(results.len());
+        for r in results.into_iter().flatten() {
+            out.push(r?);
+        }
+        Ok(out)
+    }
+
+    /// Plays the whole schedule in memory, without a log, on the current rayon pool
+    /// (benchmarks, quick experiments). The SPRT is not applied.
+    pub fn play_in_memory(&self) -> Vec<GameRecord> {
+        (0..self.schedule.len())
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|i| self.play_game(i))
+            .collect()
+    }
+
+    fn write_report(&self, out: &Path, report: &Report) -> Result<(), TournamentError> {
+        let files = [
+            ("report.json", report.to_json()),
+            ("report.md", report.to_markdown()),
+            ("standings.csv", report.to_csv()),
+            ("ratings.svg", report.to_svg()),
+        ];
+        for (name, text) in files {
+            let path = out.join(name);
+            let tmp = out.join(format!(".{name}.tmp"));
+            std::fs::write(&tmp, text)
+                .and_then(|()| std::fs::rename(&tmp, &path))
+                .map_err(|e| TournamentError::Io {
+                    path,
+                    message: e.to_string(),
+                })?;
+        }
+        Ok(())
+    }
+}
+
+struct RunState {
+    /// Encoded lines not yet written.
+    pending: Mutex<String>,
+    writer: Mutex<LogWriter>,
+    done_count: AtomicUsize,
+    played: AtomicUsize,
+    budget: Option<usize>,
+    progress: Option<ProgressFn>,
+    total: usize,
+}
+
+impl RunState {
+    /// Logs a finished game's line. The thread that holds the file writes every pending
+    /// line in one go; a thread that finds the file busy leaves its line to the holder,
+    /// which looks for pending lines again after letting the file go. So no thread waits
+    /// for another's write, and every line is written as soon as the file is free.
+    fn log(&self, text: &str) -> Result<(), LogError> {
+        lock(&self.pending).push_str(text);
+        loop {
+            let mut file = match self.writer.try_lock() {
+                Ok(f) => f,
+                Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+                Err(std::sync::TryLockError::WouldBlock) => return Ok(()),
+            };
+            let batch = std::mem::take(&mut *lock(&self.pending));
+            if !batch.is_empty() {
+                file.write_encoded(&batch)?;
+            }
+            drop(file);
+            if lock(&self.pending).is_empty() {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Claims the right to play one more game (false once the stop-after budget is spent).
+    fn take_ticket(&self) -> bool {
+        self.played
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| match self.budget {
+                Some(b) if n >= b => None,
+                _ => Some(n + 1),
+            })
+            .is_ok()
+    }
+
+    fn out_of_budget(&self) -> bool {
+        self.budget
+            .is_some_and(|b| self.played.load(Ordering::SeqCst) >= b)
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}

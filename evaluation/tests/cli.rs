@@ -1,0 +1,180 @@
+//! The `stickdice tournament` and `stickdice replay` commands, run as a user would: a
+//! tournament killed part-way and restarted ends with the same report as an uninterrupted
+//! one on another thread count; a foreign log is refused; replay shows a logged game.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const REPORTS: [&str; 4] = ["report.json", "report.md", "standings.csv", "ratings.svg"];
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_stickdice"))
+}
+
+fn temp(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("stickdice-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&p);
+    p
+}
+
+fn reports(dir: &Path) -> Vec<String> {
+    REPORTS
+        .iter()
+        .map(|f| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}")))
+        .collect()
+}
+
+fn lines(path: &Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |s| s.lines().count())
+}
+
+/// Sig wa Duqqan has no decisions, so random agents are as good as any, and it is
+/// available with every agent set.
+const ARGS: [&str; 8] = [
+    "tournament",
+    "--game",
+    "sig-wa-duqqan",
+    "--players",
+    "3",
+    "--agents",
+    "random,random,random,random",
+    "--seed",
+];
+
+fn tournament(out: &Path, games: &str, threads: &str) -> Command {
+    let mut c = bin();
+    c.args(ARGS)
+        .args(["7", "--games", games, "--threads", threads, "--out"])
+        .arg(out);
+    c
+}
+
+#[test]
+fn a_killed_tournament_resumes_to_the_report_of_an_uninterrupted_run() {
+    let whole = temp("whole");
+    let parts = temp("parts");
+    let games = "5001"; // per table; 4 tables of 3 from 4 agents: 20004 games
+    let st = tournament(&whole, games, "1")
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(st.success());
+
+    let mut child = tournament(&parts, games, "2")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let log = parts.join("games.jsonl");
+    let start = Instant::now();
+    while lines(&log) < 200 && start.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let finished_early = child.try_wait().unwrap().is_some();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let logged = lines(&log);
+    eprintln!("killed after {logged} log lines (finished early: {finished_early})");
+    assert!(logged > 1, "the killed run logged nothing");
+    if !finished_early {
+        assert!(
+            !parts.join("report.json").exists(),
+            "killed before the end, yet a report"
+        );
+    }
+    let out = tournament(&parts, games, "2").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !finished_early {
+        assert!(stdout.contains("more from the log"), "{stdout}");
+    }
+    assert_eq!(reports(&whole), reports(&parts));
+    assert_eq!(
+        lines(&log),
+        20005,
+        "one header and one line per game, none twice"
+    );
+
+    // The same folder with other settings is refused, naming the difference.
+    let out = bin()
+        .args(ARGS)
+        .args(["8", "--games", games, "--out"])
+        .arg(&parts)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("different tournament") && err.contains("seed: 8 vs 7"),
+        "{err}"
+    );
+
+    // Replay shows a logged game move by move.
+    let out = bin()
+        .args(["replay"])
+        .arg(&log)
+        .args(["--game", "5", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("game 5 (table") && text.contains("throw    1  P"),
+        "{text}"
+    );
+    assert!(text.contains("place 1"), "{text}");
+    let out = bin()
+        .args(["replay"])
+        .arg(&parts)
+        .args(["--game", "999999"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no game 999999"));
+
+    let _ = std::fs::remove_dir_all(&whole);
+    let _ = std::fs::remove_dir_all(&parts);
+}
+
+#[test]
+fn bad_settings_are_explained() {
+    let dir = temp("bad");
+    for (args, expect) in [
+        (vec!["--agents", "random,wizard"], "unknown agent `wizard`"),
+        (vec!["--agents", "random"], "at least 2 agents"),
+        (
+            vec!["--sprt", "--agents", "random,random,random"],
+            "exactly two agents",
+        ),
+        (vec!["--sprt", "--elo0", "10", "--elo1", "5"], "elo0 < elo1"),
+        (vec!["--format", "swiss"], "round-robin or gauntlet"),
+        (vec!["--threads", "0"], "at least 1"),
+    ] {
+        let out = bin()
+            .args([
+                "tournament",
+                "--game",
+                "sig-wa-duqqan",
+                "--games",
+                "2",
+                "--out",
+            ])
+            .arg(&dir)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(expect), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
