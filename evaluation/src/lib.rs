@@ -1,6 +1,8 @@
 //! The stickdice arena, tournaments and statistics, and the pieces of the `stickdice`
 //! command.
 //!
+//! * [`analysis`]: the figures of `stickdice analyze` (seat advantage, lengths, decisions,
+//!   captures, the cap, the skill gap) and the game-length histogram.
 //! * [`arena`]: one game between agents built fresh from factories, with duplicate dice;
 //!   failures (panics, illegal actions, errors) lose the game.
 //! * [`schedule`]: round-robin and gauntlet tables, seat rotations, game and agent seeds.
@@ -11,6 +13,7 @@
 //! * [`toy`]: a toy race game for tests and examples.
 //! * [`protocol`]: the `stickdice serve` front-end protocol (docs/protocol.md).
 
+pub mod analysis;
 pub mod arena;
 pub mod cli;
 pub mod log;

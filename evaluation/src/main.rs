@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod analyze_cmd;
 mod play_cmd;
 mod replay_cmd;
 mod serve_cmd;
@@ -33,6 +34,10 @@ enum Command {
     Tournament(tournament_cmd::TournamentArgs),
     /// Replay a game from a tournament log, move by move with the board.
     Replay(replay_cmd::ReplayArgs),
+    /// Analyse a game under its rule options: seat advantage (exact where solvable),
+    /// game lengths, decisions, captures, the throw cap and the skill gap, with an SVG
+    /// histogram of game lengths; Issiren's endgame tablebase.
+    Analyze(analyze_cmd::AnalyzeArgs),
     /// Serve the front-end protocol: JSON requests on stdin, one JSON response per line on
     /// stdout (docs/protocol.md).
     Serve(serve_cmd::ServeArgs),
@@ -53,6 +58,7 @@ fn main() -> ExitCode {
         }
         Command::Tournament(args) => tournament_cmd::run(&args),
         Command::Replay(args) => replay_cmd::run(&args),
+        Command::Analyze(args) => analyze_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

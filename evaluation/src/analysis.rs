@@ -1,0 +1,654 @@
+//! Analysis of a game under its rule options: exact figures from the solver where the game
+//! is solvable, and simulation with 95% intervals everywhere (the `stickdice analyze`
+//! command).
+//!
+//! * [`Measure`]: what the analysis needs to know of each game beyond [`Game`]: where a
+//!   turn starts, and what a throw or action captures or buries.
+//! * [`measure_game`]: one played game ([`crate::arena::GameResult`]) replayed and measured.
+//! * [`SelfPlay`], [`Skill`], [`ExactSummary`], [`Agreement`]: the figures, each built from
+//!   plain data so it can be checked by hand.
+//! * [`length_histogram_svg`]: the histogram of game lengths, as a hand-written SVG.
+//!
+//! # What the figures mean
+//!
+//! * **Seat advantage**: each seat's chance of ranking first and its mean score (1 = beat
+//!   every other seat, ties half; see [`stickdice::Ranking::score`]). Exact (solved play,
+//!   throw cap lifted) where the solver handles the game, and estimated from self-play
+//!   with a 95% interval always.
+//! * **Length**: throws per game (every throw counts, bonus and extra throws included) and
+//!   turns per game (a turn is one seat's throws until the turn passes); mean, median and
+//!   90th percentile (nearest rank).
+//! * **Decisions**: the share of decision nodes with more than one legal action, and the
+//!   mean number of legal actions at those nodes.
+//! * **Captures and burials per game**: pieces sent back to the start or removed by an
+//!   opponent (Sig (El Oued), Issiren), and pieces buried by the Ghoula (Sig wa Duqqan).
+//! * **Cap rate**: the share of games that ended at the throw cap rather than by the rules.
+//! * **Skill gap**: an agent's mean score when it plays one seat and every other seat plays
+//!   `random`, over games with the agent rotated through every seat on the same throws
+//!   (duplicate dice). Random play scores 0.5 on average, so the gap is `score − 0.5`.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+use stickdice::games::{issiren, sig_el_oued, sig_wa_duqqan};
+use stickdice::play::Event;
+use stickdice::{ActionList, Game, Issiren, Node, SigElOued, SigWaDuqqan, Throw};
+use stickdice_agents::solve::{Exact, Solution};
+
+use crate::arena::GameResult;
+use crate::stats::{Distribution, Estimate};
+
+/// What the analysis needs to know of a game beyond [`Game`].
+pub trait Measure: Game {
+    /// Whether the throw due in `before` starts a new turn, given the game's previous throw
+    /// (`None` for the first).
+    fn starts_turn(&self, before: &Self::State, previous: Option<Throw>) -> bool;
+
+    /// The opponent pieces sent back to the start or removed between `before` and `after`
+    /// (one throw or one action).
+    fn captures(&self, before: &Self::State, after: &Self::State) -> u32;
+
+    /// The pieces buried between `before` and `after`.
+    fn burials(&self, _before: &Self::State, _after: &Self::State) -> u32 {
+        0
+    }
+}
+
+impl Measure for SigWaDuqqan {
+    /// A 6, a sig or a 4 (0, 1 or 4 white sides up) keeps the turn.
+    fn starts_turn(&self, _before: &Self::State, previous: Option<Throw>) -> bool {
+        !matches!(previous.map(Throw::marked), Some(0 | 1 | 4))
+    }
+
+    fn captures(&self, _before: &Self::State, _after: &Self::State) -> u32 {
+        0
+    }
+
+    fn burials(&self, before: &Self::State, after: &Self::State) -> u32 {
+        let buried = |s: &sig_wa_duqqan::State| {
+            s.pieces[..self.seats()]
+                .iter()
+                .filter(|p| matches!(p, sig_wa_duqqan::Piece::Buried(_)))
+                .count() as u32
+        };
+        buried(after).saturating_sub(buried(before))
+    }
+}
+
+impl Measure for SigElOued {
+    /// A turn starts where its first throw is due (bonus throws belong to it).
+    fn starts_turn(&self, before: &Self::State, _previous: Option<Throw>) -> bool {
+        before.pending == sig_el_oued::Pending::FirstThrow
+    }
+
+    /// Pieces of seats other than the mover that went back to the start.
+    fn captures(&self, before: &Self::State, after: &Self::State) -> u32 {
+        let mover = before.turn as usize;
+        let on_start = |s: &sig_el_oued::State, seat: usize| {
+            s.pieces[seat]
+                .iter()
+                .filter(|&&p| p == sig_el_oued::START)
+                .count() as u32
+        };
+        (0..self.seats())
+            .filter(|&s| s != mover)
+            .map(|s| on_start(after, s).saturating_sub(on_start(before, s)))
+            .sum()
+    }
+}
+
+impl Measure for Issiren {
+    /// Four, five, one or six… green sides: 0, 1, 4 or 6 green sides up keep the turn.
+    fn starts_turn(&self, _before: &Self::State, previous: Option<Throw>) -> bool {
+        previous.is_none_or(|t| !issiren::grants_extra_throw(t))
+    }
+
+    fn captures(&self, before: &Self::State, after: &Self::State) -> u32 {
+        let total = |s: &issiren::State| u32::from(s.count[0]) + u32::from(s.count[1]);
+        total(before).saturating_sub(total(after))
+    }
+}
+
+/// One game, measured.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameMeasures {
+    /// Throws made.
+    pub throws: u32,
+    /// Turns played (see [`Measure::starts_turn`]).
+    pub turns: u32,
+    /// Decision nodes met.
+    pub decisions: u32,
+    /// Decision nodes with more than one legal action.
+    pub real_choices: u32,
+    /// The legal actions summed over those nodes.
+    pub options: u32,
+    /// Pieces captured.
+    pub captures: u32,
+    /// Pieces buried.
+    pub burials: u32,
+    /// Whether the game ended at the throw cap.
+    pub capped: bool,
+    /// Each seat's place (0 = first).
+    pub places: Vec<u8>,
+    /// Each seat's score.
+    pub scores: Vec<f64>,
+    /// Whether an agent failed (the game then counts as lost by it).
+    pub failed: bool,
+}
+
+/// Replays a played game from the initial state and measures it.
+pub fn measure_game<G: Measure>(game: &G, result: &GameResult<G>) -> GameMeasures {
+    let mut state = game.initial_state();
+    let mut m = GameMeasures {
+        throws: 0,
+        turns: 0,
+        decisions: 0,
+        real_choices: 0,
+        options: 0,
+        captures: 0,
+        burials: 0,
+        capped: false,
+        places: result.ranking.places().to_vec(),
+        scores: (0..game.seats()).map(|s| result.ranking.score(s)).collect(),
+        failed: result.failure.is_some(),
+    };
+    let mut previous = None;
+    let mut legal = ActionList::new();
+    for event in &result.events {
+        let before = state;
+        match *event {
+            Event::Throw(_, t) => {
+                m.throws += 1;
+                if game.starts_turn(&state, previous) {
+                    m.turns += 1;
+                }
+                previous = Some(t);
+                game.apply_throw_unchecked(&mut state, t);
+            }
+            Event::Action(_, a) => {
+                game.legal_actions(&state, &mut legal);
+                m.decisions += 1;
+                if legal.len() > 1 {
+                    m.real_choices += 1;
+                    m.options += legal.len() as u32;
+                }
+                game.apply_action_unchecked(&mut state, a);
+            }
+        }
+        m.captures += game.captures(&before, &state);
+        m.burials += game.burials(&before, &state);
+    }
+    if result.failure.is_none() {
+        let mut uncapped = game.clone();
+        uncapped
+            .set_option("max_throws", &u32::MAX.to_string())
+            .expect("every game takes max_throws");
+        m.capped = uncapped.node(&state) != Node::End;
+    }
+    m
+}
+
+/// A share or mean with its 95% interval, for reports.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Figure {
+    /// The estimate.
+    pub mean: f64,
+    /// The half-width of its 95% interval (`None` with fewer than two observations).
+    pub ci95: Option<f64>,
+}
+
+impl From<Estimate> for Figure {
+    fn from(e: Estimate) -> Figure {
+        Figure {
+            mean: e.mean,
+            ci95: e.half_width,
+        }
+    }
+}
+
+impl Figure {
+    fn of(xs: &[f64]) -> Figure {
+        Estimate::of(xs).into()
+    }
+
+    /// `0.512 ± 0.010`, or the value alone.
+    pub fn show(&self, decimals: usize) -> String {
+        match self.ci95 {
+            Some(h) => format!("{:.*} ± {:.*}", decimals, self.mean, decimals, h),
+            None => format!("{:.*}", decimals, self.mean),
+        }
+    }
+}
+
+/// A summary of a distribution of whole numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Lengths {
+    /// The mean, with its 95% interval.
+    pub mean: Figure,
+    /// The median.
+    pub median: f64,
+    /// The 90th percentile (nearest rank).
+    pub p90: u32,
+    /// The smallest.
+    pub min: u32,
+    /// The largest.
+    pub max: u32,
+}
+
+impl Lengths {
+    fn of(values: &[u32]) -> Option<Lengths> {
+        let d = Distribution::of(values)?;
+        let xs: Vec<f64> = values.iter().map(|&v| f64::from(v)).collect();
+        Some(Lengths {
+            mean: Figure::of(&xs),
+            median: d.median,
+            p90: d.p90,
+            min: d.min,
+            max: d.max,
+        })
+    }
+}
+
+/// The figures of self-play: every seat played by the same agent.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SelfPlay {
+    /// The agent in every seat.
+    pub agent: String,
+    /// Games played.
+    pub games: usize,
+    /// Games an agent failed (excluded from nothing: they count as played).
+    pub failures: usize,
+    /// Each seat's chance of ranking first.
+    pub first: Vec<Figure>,
+    /// Each seat's mean score.
+    pub score: Vec<Figure>,
+    /// Throws per game.
+    pub throws: Lengths,
+    /// Turns per game.
+    pub turns: Lengths,
+    /// Decision nodes per game.
+    pub decisions_per_game: Figure,
+    /// The share of decision nodes with more than one legal action (`None` without
+    /// decisions).
+    pub choice_share: Option<f64>,
+    /// The mean number of legal actions at those nodes.
+    pub mean_choices: Option<f64>,
+    /// Captures per game.
+    pub captures: Figure,
+    /// Burials per game.
+    pub burials: Figure,
+    /// The share of games that ended at the throw cap.
+    pub capped: Figure,
+}
+
+impl SelfPlay {
+    /// The figures of `games` (at least one) played by `agent` in every seat.
+    ///
+    /// # Panics
+    /// If `games` is empty.
+    pub fn of(agent: &str, seats: usize, games: &[GameMeasures]) -> SelfPlay {
+        assert!(!games.is_empty(), "at least one game");
+        let col = |f: &dyn Fn(&GameMeasures) -> f64| -> Vec<f64> { games.iter().map(f).collect() };
+        let decisions: u64 = games.iter().map(|g| u64::from(g.decisions)).sum();
+        let real: u64 = games.iter().map(|g| u64::from(g.real_choices)).sum();
+        let options: u64 = games.iter().map(|g| u64::from(g.options)).sum();
+        SelfPlay {
+            agent: agent.to_string(),
+            games: games.len(),
+            failures: games.iter().filter(|g| g.failed).count(),
+            first: (0..seats)
+                .map(|s| Figure::of(&col(&|g| f64::from(u8::from(g.places[s] == 0)))))
+                .collect(),
+            score: (0..seats)
+                .map(|s| Figure::of(&col(&|g| g.scores[s])))
+                .collect(),
+            throws: Lengths::of(&games.iter().map(|g| g.throws).collect::<Vec<_>>())
+                .expect("at least one game"),
+            turns: Lengths::of(&games.iter().map(|g| g.turns).collect::<Vec<_>>())
+                .expect("at least one game"),
+            decisions_per_game: Figure::of(&col(&|g| f64::from(g.decisions))),
+            choice_share: (decisions > 0).then(|| real as f64 / decisions as f64),
+            mean_choices: (real > 0).then(|| options as f64 / real as f64),
+            captures: Figure::of(&col(&|g| f64::from(g.captures))),
+            burials: Figure::of(&col(&|g| f64::from(g.burials))),
+            capped: Figure::of(&col(&|g| f64::from(u8::from(g.capped)))),
+        }
+    }
+}
+
+/// One agent's score against random play.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Skill {
+    /// The agent.
+    pub agent: String,
+    /// Games played (rotations × seats).
+    pub games: usize,
+    /// Its mean score, with a 95% interval over rotations.
+    pub score: Figure,
+    /// `score − 0.5`: what it gains over random play.
+    pub gap: f64,
+}
+
+impl Skill {
+    /// The figures from the agent's score in each rotation (the mean over the seats it
+    /// took, on the same throws).
+    pub fn of(agent: &str, seats: usize, rotation_scores: &[f64]) -> Skill {
+        let score = Figure::of(rotation_scores);
+        Skill {
+            agent: agent.to_string(),
+            games: rotation_scores.len() * seats,
+            score,
+            gap: score.mean - 0.5,
+        }
+    }
+}
+
+/// The exact figures of a solved game (throw cap lifted), from its initial state.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ExactSummary {
+    /// Reachable non-terminal states.
+    pub states: usize,
+    /// Decision nodes among them.
+    pub decision_nodes: usize,
+    /// Seconds to enumerate and solve.
+    pub seconds: f64,
+    /// The largest change of a value in the last sweep.
+    pub residual: f64,
+    /// The largest `1 − Σ P(outcome)` over the states: a bound on the error of every
+    /// probability in a game without decisions.
+    pub missing_mass: f64,
+    /// Each outcome class (ranking, and success where the game tells) with its probability.
+    pub outcomes: Vec<(String, f64)>,
+    /// Each seat's chance of ranking first.
+    pub first: Vec<f64>,
+    /// Each seat's expected score.
+    pub score: Vec<f64>,
+    /// Each seat's chance of success (Sig wa Duqqan: reaching the Ka'aba).
+    pub success: Option<Vec<f64>>,
+    /// The expected number of throws.
+    pub expected_throws: f64,
+}
+
+impl ExactSummary {
+    /// The figures of `solution` from the game's initial state.
+    pub fn of<G: Exact>(solution: &Solution<G>) -> ExactSummary {
+        let game = solution.game();
+        let s0 = game.initial_state();
+        let seats = game.seats();
+        let dist = solution
+            .distribution(&s0)
+            .expect("the initial state is solved");
+        let stats = solution.stats();
+        let scores = solution.expected_scores(&s0).expect("solved");
+        let success: Option<Vec<f64>> = (0..seats)
+            .map(|s| solution.success_probability(&s0, s))
+            .collect();
+        ExactSummary {
+            states: stats.states,
+            decision_nodes: stats.decision_nodes,
+            seconds: (stats.enumerate_time + stats.iterate_time).as_secs_f64(),
+            residual: stats.residual,
+            missing_mass: stats.missing_mass,
+            outcomes: solution
+                .classes()
+                .iter()
+                .zip(&dist)
+                .map(|(c, &p)| (c.to_string(), p))
+                .collect(),
+            first: (0..seats)
+                .map(|s| solution.first_probability(&s0, s).expect("solved"))
+                .collect(),
+            score: scores[..seats].to_vec(),
+            success,
+            expected_throws: solution.expected_throws(&s0).expect("solved"),
+        }
+    }
+}
+
+/// How often an agent's choice agrees with the tablebase.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Agreement {
+    /// The agent.
+    pub agent: String,
+    /// Positions tried.
+    pub positions: usize,
+    /// The share of positions where its action is one of the best (within 1e-9).
+    pub agree: Figure,
+    /// The win probability it gives up, on average (0 when it always agrees).
+    pub loss: Figure,
+}
+
+impl Agreement {
+    /// The figures from each position's (chosen value, best value).
+    pub fn of(agent: &str, outcomes: &[(f64, f64)]) -> Agreement {
+        let agree: Vec<f64> = outcomes
+            .iter()
+            .map(|&(v, best)| f64::from(u8::from(v >= best - 1e-9)))
+            .collect();
+        let loss: Vec<f64> = outcomes
+            .iter()
+            .map(|&(v, best)| (best - v).max(0.0))
+            .collect();
+        Agreement {
+            agent: agent.to_string(),
+            positions: outcomes.len(),
+            agree: Figure::of(&agree),
+            loss: Figure::of(&loss),
+        }
+    }
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// A histogram of game lengths (in throws) as a self-contained SVG: bars of equal width
+/// up to the 99th percentile (the rest in a last "longer" bar), axes with ticks, and lines
+/// at the mean and the median.
+pub fn length_histogram_svg(title: &str, lengths: &[u32]) -> String {
+    let (w, h) = (720.0f64, 400.0f64);
+    let (left, right, top, bottom) = (60.0, 20.0, 40.0, 50.0);
+    let pw = w - left - right;
+    let ph = h - top - bottom;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(o, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
+    let _ = writeln!(
+        o,
+        r#"<text x="{}" y="22" text-anchor="middle" font-size="14">{}</text>"#,
+        w / 2.0,
+        escape(title)
+    );
+    let Some(dist) = Distribution::of(lengths) else {
+        o.push_str("</svg>\n");
+        return o;
+    };
+    let mut sorted = lengths.to_vec();
+    sorted.sort_unstable();
+    let p99 = sorted[((99 * sorted.len()).div_ceil(100)).max(1) - 1];
+    let lo = dist.min;
+    let span = (p99 - lo + 1).max(1);
+    let bins = span.min(50);
+    let width = span.div_ceil(bins).max(1);
+    let bins = span.div_ceil(width) as usize;
+    let overflow = sorted.iter().filter(|&&x| x > p99).count();
+    let mut counts = vec![0usize; bins + usize::from(overflow > 0)];
+    for &x in lengths {
+        let i = if x > p99 {
+            bins
+        } else {
+            ((x - lo) / width) as usize
+        };
+        counts[i] += 1;
+    }
+    let top_count = *counts.iter().max().unwrap_or(&1) as f64;
+    let bar = pw / counts.len() as f64;
+    let x_of = |v: f64| left + (v - f64::from(lo)) / f64::from(width) * bar;
+    for (i, &c) in counts.iter().enumerate() {
+        let bh = c as f64 / top_count * ph;
+        let (from, to) = if i < bins {
+            let a = lo + i as u32 * width;
+            (a, a + width - 1)
+        } else {
+            (p99 + 1, dist.max)
+        };
+        let fill = if i < bins { "#4a7ab5" } else { "#b5874a" };
+        let _ = writeln!(
+            o,
+            r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{fill}"><title>{from}–{to} throws: {c} games</title></rect>"#,
+            left + i as f64 * bar + 0.5,
+            top + ph - bh,
+            (bar - 1.0).max(0.5),
+            bh
+        );
+    }
+    // Axes.
+    let _ = writeln!(
+        o,
+        r#"<line x1="{left}" y1="{}" x2="{}" y2="{}" stroke="black"/>"#,
+        top + ph,
+        left + pw,
+        top + ph
+    );
+    let _ = writeln!(
+        o,
+        r#"<line x1="{left}" y1="{top}" x2="{left}" y2="{}" stroke="black"/>"#,
+        top + ph
+    );
+    for k in 0..=4 {
+        let v = top_count * f64::from(k) / 4.0;
+        let y = top + ph - ph * f64::from(k) / 4.0;
+        let _ = writeln!(
+            o,
+            r#"<line x1="{}" y1="{y:.1}" x2="{left}" y2="{y:.1}" stroke="black"/><text x="{}" y="{:.1}" text-anchor="end">{:.0}</text>"#,
+            left - 4.0,
+            left - 6.0,
+            y + 4.0,
+            v
+        );
+    }
+    let ticks = 6u32;
+    for k in 0..=ticks {
+        let v = f64::from(lo) + f64::from(bins as u32 * width) * f64::from(k) / f64::from(ticks);
+        let x = x_of(v);
+        let _ = writeln!(
+            o,
+            r#"<line x1="{x:.1}" y1="{}" x2="{x:.1}" y2="{}" stroke="black"/><text x="{x:.1}" y="{}" text-anchor="middle">{:.0}</text>"#,
+            top + ph,
+            top + ph + 4.0,
+            top + ph + 18.0,
+            v
+        );
+    }
+    if overflow > 0 {
+        let _ = writeln!(
+            o,
+            r#"<text x="{:.1}" y="{}" text-anchor="middle">&gt;{p99}</text>"#,
+            left + (bins as f64 + 0.5) * bar,
+            top + ph + 32.0
+        );
+    }
+    let _ = writeln!(
+        o,
+        r#"<text x="{}" y="{}" text-anchor="middle">throws per game ({} games)</text>"#,
+        left + pw / 2.0,
+        h - 8.0,
+        lengths.len()
+    );
+    let _ = writeln!(
+        o,
+        r#"<text x="14" y="{}" text-anchor="middle" transform="rotate(-90 14 {})">games</text>"#,
+        top + ph / 2.0,
+        top + ph / 2.0
+    );
+    for (label, v, colour) in [
+        ("mean", dist.mean, "#c0392b"),
+        ("median", dist.median, "#27ae60"),
+    ] {
+        if v <= f64::from(p99) {
+            let x = x_of(v + 0.5);
+            let _ = writeln!(
+                o,
+                r#"<line x1="{x:.1}" y1="{top}" x2="{x:.1}" y2="{}" stroke="{colour}" stroke-dasharray="4 3"/><text x="{:.1}" y="{}" fill="{colour}">{label} {v:.1}</text>"#,
+                top + ph,
+                x + 4.0,
+                top + if label == "mean" { 12.0 } else { 26.0 }
+            );
+        }
+    }
+    o.push_str("</svg>\n");
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn self_play_figures_are_the_plain_averages() {
+        let g = |throws, turns, places: [u8; 2], decisions, real, options, captures| GameMeasures {
+            throws,
+            turns,
+            decisions,
+            real_choices: real,
+            options,
+            captures,
+            burials: 0,
+            capped: false,
+            places: places.to_vec(),
+            scores: places
+                .iter()
+                .map(|&p| if p == 0 { 1.0 } else { 0.0 })
+                .collect(),
+            failed: false,
+        };
+        let games = [
+            g(10, 4, [0, 1], 5, 2, 6, 1),
+            g(20, 8, [1, 0], 5, 3, 7, 0),
+            g(30, 9, [0, 1], 10, 0, 0, 2),
+        ];
+        let s = SelfPlay::of("random", 2, &games);
+        assert_eq!(s.first[0].mean, 2.0 / 3.0);
+        assert_eq!(s.throws.median, 20.0);
+        assert_eq!(s.throws.mean.mean, 20.0);
+        assert_eq!(s.throws.p90, 30);
+        assert_eq!(s.turns.median, 8.0);
+        // 5 of 20 decision nodes had a choice, with 13 actions among them.
+        assert_eq!(s.choice_share, Some(5.0 / 20.0));
+        assert_eq!(s.mean_choices, Some(13.0 / 5.0));
+        assert_eq!(s.captures.mean, 1.0);
+        assert_eq!(s.capped.mean, 0.0);
+    }
+
+    #[test]
+    fn agreement_counts_ties_as_agreeing() {
+        let a = Agreement::of("x", &[(0.5, 0.5), (0.4, 0.5), (0.7, 0.7 + 1e-12)]);
+        assert!((a.agree.mean - 2.0 / 3.0).abs() < 1e-12);
+        assert!((a.loss.mean - 0.1 / 3.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_histogram_is_well_formed_svg() {
+        let lengths: Vec<u32> = (0..500).map(|i| 20 + (i * 37 % 101)).chain([900]).collect();
+        let svg = length_histogram_svg("A <title>", &lengths);
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        assert!(svg.contains("A &lt;title&gt;"));
+        assert_eq!(
+            svg.matches("<rect").count() - 1,
+            svg.matches("games</title>").count()
+        );
+        assert!(svg.contains("&gt;"), "an overflow bar for the long tail");
+        // Every game is in a bar.
+        let total: usize = svg
+            .split(" throws: ")
+            .skip(1)
+            .map(|rest| rest.split(' ').next().unwrap().parse::<usize>().unwrap())
+            .sum();
+        assert_eq!(total, lengths.len());
+    }
+}

@@ -1,0 +1,664 @@
+//! `stickdice analyze`: how fair, how long and how much skill — exact where the solver
+//! can, by simulation with 95% intervals everywhere (see `stickdice_evaluation::analysis`
+//! for what each figure means).
+
+use std::io::IsTerminal as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rand::{RngExt as _, SeedableRng as _};
+use rayon::prelude::*;
+use serde::Serialize;
+use stickdice::{with_game, ActionList, Game, Issiren, Node};
+use stickdice_agents::solve::tablebase::{self, Tablebase};
+use stickdice_agents::solve::{self, Exact};
+use stickdice_agents::{AgentSpec, Evaluate};
+use stickdice_evaluation::analysis::{
+    length_histogram_svg, measure_game, Agreement, ExactSummary, Measure, SelfPlay, Skill,
+};
+use stickdice_evaluation::arena::{self, Factory};
+use stickdice_evaluation::cli::GameArgs;
+use stickdice_evaluation::factory;
+
+use crate::tournament_cmd::split_agents;
+
+/// Arguments of `stickdice analyze`.
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Self-play games (every seat played by --baseline) for the seat advantage, lengths,
+    /// decisions, captures and the throw cap.
+    #[arg(long, short = 'n', default_value_t = 2000)]
+    games: usize,
+    /// Agents whose skill gap against random play is measured, comma-separated specs
+    /// (mcts:iterations=500,c=1.4 keeps its parameters). Default: perfect,greedy for
+    /// two-player sig-el-oued; greedy for more players; greedy,expectimax:depth=2 for
+    /// issiren; none for sig-wa-duqqan (it has no decisions).
+    #[arg(long, short = 'a')]
+    agents: Option<String>,
+    /// Rotations per agent for the skill gap (each rotation is one game per seat on the
+    /// same throws, the agent in a different seat each time).
+    #[arg(long, default_value_t = 100)]
+    rotations: usize,
+    /// The agent in every seat of self-play.
+    #[arg(long, default_value = "random")]
+    baseline: String,
+    /// The seed: the same seed and settings give the same figures, on any number of
+    /// threads.
+    #[arg(long, short = 's', default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: one per core). The figures do not depend on it.
+    #[arg(long, short = 't')]
+    threads: Option<usize>,
+    /// Print the figures as JSON instead of tables.
+    #[arg(long)]
+    json: bool,
+    /// Where to write the SVG histogram of game lengths [default:
+    /// analyze-GAME-Np-lengths.svg].
+    #[arg(long)]
+    svg: Option<PathBuf>,
+    /// Write no SVG.
+    #[arg(long)]
+    no_svg: bool,
+    /// Skip the exact solution even where the game is solvable.
+    #[arg(long)]
+    no_exact: bool,
+    /// issiren: the endgame tablebase to compare the agents' choices with: `build` (build
+    /// it in memory, about 30 s) or a file written by --write-tablebase.
+    #[arg(long)]
+    tablebase: Option<String>,
+    /// issiren: build the endgame tablebase and write it to this file (51 MB).
+    #[arg(long, value_name = "FILE")]
+    write_tablebase: Option<PathBuf>,
+    /// issiren: positions (one or two pieces a side, a real choice to make) on which each
+    /// agent's choice is compared with the tablebase.
+    #[arg(long, default_value_t = 200)]
+    positions: usize,
+}
+
+/// Seed path tags.
+const SELF_PLAY: u64 = 0x73656c66; // "self"
+const SKILL: u64 = 0x736b696c; // "skil"
+const AGREE: u64 = 0x61677265; // "agre"
+
+/// Everything `analyze` found.
+#[derive(Debug, Serialize)]
+struct Report {
+    game: &'static str,
+    title: &'static str,
+    players: usize,
+    options: Vec<(&'static str, String)>,
+    seed: u64,
+    exact: Option<ExactSummary>,
+    /// Why there is no exact solution.
+    exact_unavailable: Option<String>,
+    self_play: SelfPlay,
+    skill: Vec<Skill>,
+    strongest: Option<String>,
+    tablebase: Option<TablebaseReport>,
+    svg: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct TablebaseReport {
+    source: String,
+    entries: usize,
+    bytes: usize,
+    build: Option<BuildReport>,
+    agreement: Vec<Agreement>,
+}
+
+#[derive(Debug, Serialize)]
+struct BuildReport {
+    seconds: f64,
+    positions: usize,
+    sweeps: [usize; 3],
+    residual: [f64; 3],
+    file: Option<String>,
+}
+
+pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
+    let any = args.game.build().map_err(|e| e.to_string())?;
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    if args.threads == Some(0) {
+        return Err("--threads must be at least 1".into());
+    }
+    if (args.tablebase.is_some() || args.write_tablebase.is_some())
+        && any.kind() != stickdice::GameKind::Issiren
+    {
+        return Err(format!(
+            "--tablebase and --write-tablebase are for issiren; {} has no endgame tablebase",
+            any.kind()
+        ));
+    }
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = args.threads {
+        builder = builder.num_threads(t);
+    }
+    let pool = builder.build().map_err(|e| e.to_string())?;
+    let report = pool.install(|| with_game!(&any, |g| analyze(g, args)))?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+        );
+    } else {
+        print_report(&report);
+    }
+    Ok(())
+}
+
+fn parse_specs(text: &str) -> Result<Vec<AgentSpec>, String> {
+    split_agents(text)
+        .iter()
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse::<AgentSpec>().map_err(|e| e.to_string()))
+        .collect()
+}
+
+fn default_agents<G: Game>(game: &G) -> &'static str {
+    match G::NAME {
+        "sig-el-oued" if game.seats() == 2 => "perfect,greedy",
+        "sig-el-oued" => "greedy",
+        "issiren" => "greedy,expectimax:depth=2",
+        _ => "",
+    }
+}
+
+/// A factory that builds `spec` (checked once beforehand).
+fn spec_factory<G: Evaluate>(game: &G, spec: &AgentSpec) -> Result<Factory<G>, String> {
+    stickdice_agents::build(spec, game, 0).map_err(|e| format!("agent `{spec}`: {e}"))?;
+    let s = spec.clone();
+    Ok(factory(move |g: &G, seed| {
+        stickdice_agents::build(&s, g, seed)
+            .unwrap_or_else(|e| panic!("agent `{s}` could not be built: {e}"))
+    }))
+}
+
+fn progress_bar(total: u64) -> ProgressBar {
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{msg:>22} {bar:30.cyan/blue} {pos}/{len}  {elapsed} elapsed, {eta} left",
+        )
+        .expect("a valid template"),
+    );
+    bar
+}
+
+fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
+    game: &G,
+    args: &AnalyzeArgs,
+) -> Result<Report, String> {
+    let seats = game.seats();
+    let baseline: AgentSpec = args
+        .baseline
+        .parse()
+        .map_err(|e: stickdice_agents::SpecError| e.to_string())?;
+    let baseline_factory = spec_factory(game, &baseline)?;
+    let random_factory = spec_factory(game, &"random".parse().expect("a valid spec"))?;
+    let agent_text = args
+        .agents
+        .clone()
+        .unwrap_or_else(|| default_agents(game).to_string());
+    let specs = parse_specs(&agent_text)?;
+    let factories: Vec<Factory<G>> = specs
+        .iter()
+        .map(|s| spec_factory(game, s))
+        .collect::<Result<_, _>>()?;
+
+    // Exact, where solvable.
+    let (exact, exact_unavailable) = if args.no_exact {
+        (None, Some("skipped (--no-exact)".to_string()))
+    } else {
+        match game.solver_support() {
+            Err(e) => (None, Some(e.to_string())),
+            Ok(()) => {
+                if !args.json {
+                    eprintln!("solving {} for {seats} players exactly…", G::TITLE);
+                }
+                let solution = solve::solved(game).map_err(|e| e.to_string())?;
+                (Some(ExactSummary::of(&solution)), None)
+            }
+        }
+    };
+
+    // Tablebase (Issiren).
+    let mut tb_report = None;
+    let mut tb: Option<Arc<Tablebase>> = None;
+    if let Some(path) = &args.write_tablebase {
+        let bar = progress_bar(3);
+        bar.set_message("building tablebase");
+        let (built, stats) = Tablebase::build_with_progress(|group, sweep, residual| {
+            bar.set_position(group as u64);
+            bar.set_message(format!(
+                "tables {}: sweep {sweep}, {residual:.0e}",
+                ["1v1", "1v2+2v1", "2v2"][group]
+            ));
+        });
+        bar.finish_and_clear();
+        built
+            .save(path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        tb_report = Some(TablebaseReport {
+            source: path.display().to_string(),
+            entries: stats.entries,
+            bytes: built.bytes(),
+            build: Some(BuildReport {
+                seconds: stats.time.as_secs_f64(),
+                positions: stats.positions,
+                sweeps: stats.sweeps,
+                residual: stats.residual,
+                file: Some(path.display().to_string()),
+            }),
+            agreement: Vec::new(),
+        });
+        tb = Some(Arc::new(built));
+    } else if let Some(source) = &args.tablebase {
+        let t0 = Instant::now();
+        if source == "build" && !args.json {
+            eprintln!("building the Issiren tablebase in memory…");
+        }
+        let loaded = tablebase::shared(source)?;
+        let build = (source == "build").then(|| BuildReport {
+            seconds: t0.elapsed().as_secs_f64(),
+            positions: 0,
+            sweeps: [0; 3],
+            residual: [0.0; 3],
+            file: None,
+        });
+        tb_report = Some(TablebaseReport {
+            source: source.clone(),
+            entries: tablebase::table_sizes().iter().sum(),
+            bytes: loaded.bytes(),
+            build,
+            agreement: Vec::new(),
+        });
+        tb = Some(loaded);
+    }
+
+    let agreement_jobs = if tb.is_some() {
+        args.positions * specs.len()
+    } else {
+        0
+    };
+    let total = args.games + specs.len() * args.rotations * seats + agreement_jobs;
+    let bar = progress_bar(total as u64);
+
+    // Self-play.
+    bar.set_message("self-play");
+    let seating: Vec<&Factory<G>> = vec![&baseline_factory; seats];
+    let measures: Vec<_> = (0..args.games)
+        .into_par_iter()
+        .map(|i| {
+            let seed = stickdice::seed::derive(args.seed, &[SELF_PLAY, i as u64]);
+            let result = arena::play(game, &seating, seed);
+            bar.inc(1);
+            measure_game(game, &result)
+        })
+        .collect();
+    let self_play = SelfPlay::of(&baseline.to_string(), seats, &measures);
+    let lengths: Vec<u32> = measures.iter().map(|m| m.throws).collect();
+
+    // Skill gap.
+    let mut skill = Vec::new();
+    for (ai, (spec, f)) in specs.iter().zip(&factories).enumerate() {
+        bar.set_message(format!("skill: {spec}"));
+        let scores: Vec<f64> = (0..args.rotations * seats)
+            .into_par_iter()
+            .map(|k| {
+                let (rotation, seat) = (k / seats, k % seats);
+                let seed = stickdice::seed::derive(args.seed, &[SKILL, ai as u64, rotation as u64]);
+                let mut seating: Vec<&Factory<G>> = vec![&random_factory; seats];
+                seating[seat] = f;
+                let result = arena::play(game, &seating, seed);
+                bar.inc(1);
+                result.ranking.score(seat)
+            })
+            .collect();
+        let per_rotation: Vec<f64> = scores
+            .chunks(seats)
+            .map(|c| c.iter().sum::<f64>() / seats as f64)
+            .collect();
+        skill.push(Skill::of(&spec.to_string(), seats, &per_rotation));
+    }
+    let strongest = skill
+        .iter()
+        .max_by(|a, b| a.score.mean.total_cmp(&b.score.mean))
+        .map(|s| s.agent.clone());
+
+    // Tablebase agreement.
+    if let (Some(tb), Some(report)) = (&tb, &mut tb_report) {
+        for (ai, spec) in specs.iter().enumerate() {
+            bar.set_message(format!("tablebase: {spec}"));
+            let outcomes: Vec<(f64, f64)> = (0..args.positions)
+                .into_par_iter()
+                .map(|i| {
+                    let seed = stickdice::seed::derive(args.seed, &[AGREE, i as u64]);
+                    let r = G::agreement(
+                        game,
+                        tb,
+                        spec,
+                        seed,
+                        stickdice::seed::derive(seed, &[ai as u64]),
+                    );
+                    bar.inc(1);
+                    r
+                })
+                .collect::<Result<_, _>>()?;
+            report
+                .agreement
+                .push(Agreement::of(&spec.to_string(), &outcomes));
+        }
+    }
+    bar.finish_and_clear();
+
+    let svg = if args.no_svg {
+        None
+    } else {
+        let path = args.svg.clone().unwrap_or_else(|| {
+            PathBuf::from(format!("analyze-{}-{}p-lengths.svg", G::NAME, seats))
+        });
+        let title = format!(
+            "{} — {} players, {} self-play games ({})",
+            G::TITLE,
+            seats,
+            args.games,
+            baseline
+        );
+        std::fs::write(&path, length_histogram_svg(&title, &lengths))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Some(path.display().to_string())
+    };
+
+    Ok(Report {
+        game: G::NAME,
+        title: G::TITLE,
+        players: seats,
+        options: game.options(),
+        seed: args.seed,
+        exact,
+        exact_unavailable,
+        self_play,
+        skill,
+        strongest,
+        tablebase: tb_report,
+        svg,
+    })
+}
+
+/// The tablebase agreement check, for the games that have a tablebase.
+trait Tablebased: Game {
+    /// One random covered decision position with a real choice (from `position_seed`),
+    /// the agent `spec` (seeded with `agent_seed`) choosing there: (value of its choice,
+    /// best value) for the mover.
+    fn agreement(
+        game: &Self,
+        tb: &Tablebase,
+        spec: &AgentSpec,
+        position_seed: u64,
+        agent_seed: u64,
+    ) -> Result<(f64, f64), String>;
+}
+
+fn no_tablebase<G: Game>() -> Result<(f64, f64), String> {
+    Err(format!("{} has no endgame tablebase", G::NAME))
+}
+
+impl Tablebased for stickdice::SigWaDuqqan {
+    fn agreement(
+        _: &Self,
+        _: &Tablebase,
+        _: &AgentSpec,
+        _: u64,
+        _: u64,
+    ) -> Result<(f64, f64), String> {
+        no_tablebase::<Self>()
+    }
+}
+
+impl Tablebased for stickdice::SigElOued {
+    fn agreement(
+        _: &Self,
+        _: &Tablebase,
+        _: &AgentSpec,
+        _: u64,
+        _: u64,
+    ) -> Result<(f64, f64), String> {
+        no_tablebase::<Self>()
+    }
+}
+
+impl Tablebased for Issiren {
+    fn agreement(
+        game: &Self,
+        tb: &Tablebase,
+        spec: &AgentSpec,
+        position_seed: u64,
+        agent_seed: u64,
+    ) -> Result<(f64, f64), String> {
+        let mut rng = stickdice::Rng::seed_from_u64(position_seed);
+        let sizes = tablebase::table_sizes();
+        // The mover has two pieces: tables 2v1 and 2v2, uniformly over their entries.
+        let span = sizes[2] + sizes[3];
+        let mut legal = ActionList::new();
+        let state = loop {
+            let k = rng.random_range(0..span);
+            let (table, index) = if k < sizes[2] {
+                (2, k)
+            } else {
+                (3, k - sizes[2])
+            };
+            let mover = rng.random_range(0..2usize);
+            let Some(mut s) = tablebase::position(table, index, mover) else {
+                continue;
+            };
+            let t = game.sample_throw(&mut rng);
+            game.apply_throw_unchecked(&mut s, t);
+            if game.node(&s) != Node::Decide(mover) {
+                continue;
+            }
+            game.legal_actions(&s, &mut legal);
+            if legal.len() > 1 {
+                break s;
+            }
+        };
+        let values = tb
+            .action_values(&state)
+            .ok_or("the tablebase does not cover its own positions")?;
+        let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+        let mut agent =
+            stickdice_agents::build(spec, game, agent_seed).map_err(|e| e.to_string())?;
+        agent.new_game(game, state.turn as usize);
+        let a = agent
+            .choose(game, &state)
+            .map_err(|e| format!("{spec}: {e}"))?;
+        let v = values
+            .iter()
+            .find(|x| x.0 == a)
+            .ok_or_else(|| format!("{spec} chose the illegal action {a}"))?
+            .1;
+        Ok((v, best))
+    }
+}
+
+fn seat_row(label: &str, values: &[String]) {
+    print!("  {label:<28}");
+    for v in values {
+        print!(" {v:>18}");
+    }
+    println!();
+}
+
+fn print_report(r: &Report) {
+    let opts: Vec<String> = r.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    println!("{} — {} players; {}", r.title, r.players, opts.join(" "));
+    println!(
+        "seed {}; {} self-play games with {} in every seat",
+        r.seed, r.self_play.games, r.self_play.agent
+    );
+    println!();
+    let seats: Vec<String> = (1..=r.players).map(|s| format!("P{s}")).collect();
+    println!("Seat advantage");
+    seat_row("", &seats);
+    if let Some(e) = &r.exact {
+        seat_row(
+            "exact P(rank first)",
+            &e.first
+                .iter()
+                .map(|p| format!("{p:.6}"))
+                .collect::<Vec<_>>(),
+        );
+        seat_row(
+            "exact expected score",
+            &e.score
+                .iter()
+                .map(|p| format!("{p:.6}"))
+                .collect::<Vec<_>>(),
+        );
+        if let Some(s) = &e.success {
+            seat_row(
+                "exact P(reach the Ka'aba)",
+                &s.iter().map(|p| format!("{p:.6}")).collect::<Vec<_>>(),
+            );
+        }
+    }
+    let sp = &r.self_play;
+    seat_row(
+        "simulated P(rank first)",
+        &sp.first.iter().map(|f| f.show(3)).collect::<Vec<_>>(),
+    );
+    seat_row(
+        "simulated mean score",
+        &sp.score.iter().map(|f| f.show(3)).collect::<Vec<_>>(),
+    );
+    match (&r.exact, &r.exact_unavailable) {
+        (Some(e), _) => println!(
+            "  (exact: solved play with the throw cap lifted; {} states, {} decision nodes, \
+             solved in {:.2} s, residual {:.0e}, error bound {:.0e})",
+            e.states, e.decision_nodes, e.seconds, e.residual, e.missing_mass
+        ),
+        (None, Some(why)) => println!("  (no exact figures: {why})"),
+        _ => {}
+    }
+    if let Some(e) = &r.exact {
+        println!();
+        println!("Outcomes (exact, from the start)");
+        for (name, p) in &e.outcomes {
+            println!("  {name:<60} {p:.6}");
+        }
+    }
+    println!();
+    println!("Game length                        mean            median   90th pct   max");
+    let exact_throws = r
+        .exact
+        .as_ref()
+        .map(|e| format!(" (exact mean {:.2})", e.expected_throws))
+        .unwrap_or_default();
+    println!(
+        "  {:<28} {:>16} {:>9} {:>10} {:>6}",
+        format!("throws{exact_throws}"),
+        sp.throws.mean.show(1),
+        sp.throws.median,
+        sp.throws.p90,
+        sp.throws.max
+    );
+    println!(
+        "  {:<28} {:>16} {:>9} {:>10} {:>6}",
+        "turns",
+        sp.turns.mean.show(1),
+        sp.turns.median,
+        sp.turns.p90,
+        sp.turns.max
+    );
+    println!();
+    println!("Decisions");
+    println!(
+        "  {:<28} {}",
+        "decision nodes per game",
+        sp.decisions_per_game.show(1)
+    );
+    match (sp.choice_share, sp.mean_choices) {
+        (Some(share), Some(mean)) => println!(
+            "  {:<28} {:.1}% of decision nodes, {:.2} actions there on average",
+            "with more than one action",
+            100.0 * share,
+            mean
+        ),
+        (Some(_), None) => println!("  {:<28} none", "with more than one action"),
+        _ => println!("  (the game has no decisions: every throw plays itself)"),
+    }
+    println!();
+    println!("  {:<28} {}", "captures per game", sp.captures.show(2));
+    println!("  {:<28} {}", "burials per game", sp.burials.show(2));
+    println!("  {:<28} {}", "games ending at the cap", sp.capped.show(4));
+    if sp.failures > 0 {
+        println!("  {:<28} {}", "games an agent failed", sp.failures);
+    }
+    if !r.skill.is_empty() {
+        println!();
+        println!("Skill gap: score against random play (the agent rotated through the seats)");
+        for s in &r.skill {
+            println!(
+                "  {:<28} {:>16}  gap {:+.3}  ({} games)",
+                s.agent,
+                s.score.show(3),
+                s.gap,
+                s.games
+            );
+        }
+        if let Some(best) = &r.strongest {
+            let gap = r
+                .skill
+                .iter()
+                .find(|s| &s.agent == best)
+                .map_or(0.0, |s| s.gap);
+            println!("  strongest listed: {best} ({gap:+.3} over random)");
+        }
+    }
+    if let Some(t) = &r.tablebase {
+        println!();
+        println!(
+            "Issiren endgame tablebase ({}): {} values, {:.1} MB",
+            t.source,
+            t.entries,
+            t.bytes as f64 / 1e6
+        );
+        if let Some(b) = &t.build {
+            if b.positions > 0 {
+                println!(
+                    "  built in {:.1} s: {} positions, sweeps {:?} (1v1, 1v2+2v1, 2v2), residual {:.0e}",
+                    b.seconds,
+                    b.positions,
+                    b.sweeps,
+                    b.residual.iter().fold(0.0f64, |a, &x| a.max(x))
+                );
+            } else {
+                println!("  built in {:.1} s", b.seconds);
+            }
+        }
+        for a in &t.agreement {
+            println!(
+                "  {:<28} agrees {:>14} of {} positions; gives up {} win probability",
+                a.agent,
+                a.agree.show(3),
+                a.positions,
+                a.loss.show(4)
+            );
+        }
+    }
+    if let Some(svg) = &r.svg {
+        println!();
+        println!("histogram of game lengths: {svg}");
+    }
+}
