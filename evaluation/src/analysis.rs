@@ -444,6 +444,18 @@ fn escape(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
+/// A round step (1, 2 or 5 times a power of ten) that cuts `span` into at most about
+/// `parts` pieces.
+fn nice_step(span: f64, parts: u32) -> f64 {
+    let raw = (span / f64::from(parts)).max(1.0);
+    let mag = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|&s| s >= raw)
+        .unwrap_or(10.0 * mag)
+}
+
 /// A histogram of game lengths (in throws) as a self-contained SVG: bars of equal width
 /// up to the 99th percentile (the rest in a last "longer" bar), axes with ticks, and lines
 /// at the mean and the median.
@@ -487,10 +499,12 @@ pub fn length_histogram_svg(title: &str, lengths: &[u32]) -> String {
         counts[i] += 1;
     }
     let top_count = *counts.iter().max().unwrap_or(&1) as f64;
+    // Headroom above the tallest bar for the mean and median labels.
+    let y_max = top_count * 1.12;
     let bar = pw / counts.len() as f64;
     let x_of = |v: f64| left + (v - f64::from(lo)) / f64::from(width) * bar;
     for (i, &c) in counts.iter().enumerate() {
-        let bh = c as f64 / top_count * ph;
+        let bh = c as f64 / y_max * ph;
         let (from, to) = if i < bins {
             let a = lo + i as u32 * width;
             (a, a + width - 1)
@@ -520,36 +534,38 @@ pub fn length_histogram_svg(title: &str, lengths: &[u32]) -> String {
         r#"<line x1="{left}" y1="{top}" x2="{left}" y2="{}" stroke="black"/>"#,
         top + ph
     );
-    for k in 0..=4 {
-        let v = top_count * f64::from(k) / 4.0;
-        let y = top + ph - ph * f64::from(k) / 4.0;
+    let y_step = nice_step(y_max, 5);
+    let mut v = 0.0;
+    while v <= y_max + 1e-9 {
+        let y = top + ph - v / y_max * ph;
         let _ = writeln!(
             o,
-            r#"<line x1="{}" y1="{y:.1}" x2="{left}" y2="{y:.1}" stroke="black"/><text x="{}" y="{:.1}" text-anchor="end">{:.0}</text>"#,
+            r#"<line x1="{}" y1="{y:.1}" x2="{left}" y2="{y:.1}" stroke="black"/><text x="{}" y="{:.1}" text-anchor="end">{v:.0}</text>"#,
             left - 4.0,
             left - 6.0,
             y + 4.0,
-            v
         );
+        v += y_step;
     }
-    let ticks = 6u32;
-    for k in 0..=ticks {
-        let v = f64::from(lo) + f64::from(bins as u32 * width) * f64::from(k) / f64::from(ticks);
+    let x_end = f64::from(lo) + f64::from(bins as u32 * width);
+    let x_step = nice_step(x_end - f64::from(lo), 7);
+    let mut v = (f64::from(lo) / x_step).ceil() * x_step;
+    while v <= x_end + 1e-9 {
         let x = x_of(v);
         let _ = writeln!(
             o,
-            r#"<line x1="{x:.1}" y1="{}" x2="{x:.1}" y2="{}" stroke="black"/><text x="{x:.1}" y="{}" text-anchor="middle">{:.0}</text>"#,
+            r#"<line x1="{x:.1}" y1="{}" x2="{x:.1}" y2="{}" stroke="black"/><text x="{x:.1}" y="{}" text-anchor="middle">{v:.0}</text>"#,
             top + ph,
             top + ph + 4.0,
             top + ph + 18.0,
-            v
         );
+        v += x_step;
     }
     if overflow > 0 {
         let _ = writeln!(
             o,
-            r#"<text x="{:.1}" y="{}" text-anchor="middle">&gt;{p99}</text>"#,
-            left + (bins as f64 + 0.5) * bar,
+            r#"<text x="{:.1}" y="{}" text-anchor="end">longer: &gt;{p99}</text>"#,
+            left + pw,
             top + ph + 32.0
         );
     }
@@ -566,18 +582,25 @@ pub fn length_histogram_svg(title: &str, lengths: &[u32]) -> String {
         top + ph / 2.0,
         top + ph / 2.0
     );
-    for (label, v, colour) in [
-        ("mean", dist.mean, "#c0392b"),
-        ("median", dist.median, "#27ae60"),
+    // The smaller of mean and median is labelled on the left of its line, the other on
+    // the right, so the labels never overlap.
+    let mean_right = dist.mean >= dist.median;
+    for (label, v, colour, right) in [
+        ("mean", dist.mean, "#c0392b", mean_right),
+        ("median", dist.median, "#27ae60", !mean_right),
     ] {
         if v <= f64::from(p99) {
             let x = x_of(v + 0.5);
+            let (tx, anchor) = if right {
+                (x + 4.0, "start")
+            } else {
+                (x - 4.0, "end")
+            };
             let _ = writeln!(
                 o,
-                r#"<line x1="{x:.1}" y1="{top}" x2="{x:.1}" y2="{}" stroke="{colour}" stroke-dasharray="4 3"/><text x="{:.1}" y="{}" fill="{colour}">{label} {v:.1}</text>"#,
+                r#"<line x1="{x:.1}" y1="{top}" x2="{x:.1}" y2="{}" stroke="{colour}" stroke-dasharray="4 3"/><text x="{tx:.1}" y="{}" fill="{colour}" text-anchor="{anchor}">{label} {v:.1}</text>"#,
                 top + ph,
-                x + 4.0,
-                top + if label == "mean" { 12.0 } else { 26.0 }
+                top + 12.0
             );
         }
     }

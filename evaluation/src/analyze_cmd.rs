@@ -41,9 +41,10 @@ pub struct AnalyzeArgs {
     #[arg(long, short = 'a')]
     agents: Option<String>,
     /// Rotations per agent for the skill gap (each rotation is one game per seat on the
-    /// same throws, the agent in a different seat each time).
-    #[arg(long, default_value_t = 100)]
-    rotations: usize,
+    /// same throws, the agent in a different seat each time) [default: 1000 for the race
+    /// games, 100 for issiren].
+    #[arg(long)]
+    rotations: Option<usize>,
     /// The agent in every seat of self-play.
     #[arg(long, default_value = "random")]
     baseline: String,
@@ -125,6 +126,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
     let any = args.game.build().map_err(|e| e.to_string())?;
     if args.games == 0 {
         return Err("--games must be at least 1".into());
+    }
+    if args.rotations == Some(0) {
+        return Err("--rotations must be at least 1".into());
     }
     if args.threads == Some(0) {
         return Err("--threads must be at least 1".into());
@@ -287,12 +291,15 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
         tb = Some(loaded);
     }
 
+    let rotations = args
+        .rotations
+        .unwrap_or(if G::NAME == "issiren" { 100 } else { 1000 });
     let agreement_jobs = if tb.is_some() {
         args.positions * specs.len()
     } else {
         0
     };
-    let total = args.games + specs.len() * args.rotations * seats + agreement_jobs;
+    let total = args.games + specs.len() * rotations * seats + agreement_jobs;
     let bar = progress_bar(total as u64);
 
     // Self-play.
@@ -314,7 +321,7 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
     let mut skill = Vec::new();
     for (ai, (spec, f)) in specs.iter().zip(&factories).enumerate() {
         bar.set_message(format!("skill: {spec}"));
-        let scores: Vec<f64> = (0..args.rotations * seats)
+        let scores: Vec<f64> = (0..rotations * seats)
             .into_par_iter()
             .map(|k| {
                 let (rotation, seat) = (k / seats, k % seats);
