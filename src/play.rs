@@ -3,7 +3,9 @@
 use rand::RngExt as _;
 
 use crate::agent::{Agent, AgentError};
-use crate::game::{ActionList, Game, Node, Ranking};
+use core::fmt;
+
+use crate::game::{ActionList, Game, IllegalMove, Node, Ranking};
 use crate::Throw;
 
 /// Plays `state` to the end with uniformly random actions and random throws, and returns
@@ -43,19 +45,61 @@ pub enum Event<A> {
     Action(crate::Seat, A),
 }
 
+/// Why [`play_game`] stopped before the end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    /// A seat's agent gave no action.
+    Agent {
+        /// The seat.
+        seat: crate::Seat,
+        /// What the agent said.
+        error: AgentError,
+    },
+    /// A seat's agent answered with an action the rules do not allow.
+    IllegalAction {
+        /// The seat.
+        seat: crate::Seat,
+        /// What the rules said.
+        error: IllegalMove,
+    },
+    /// The throw source gave a throw the sticks cannot show.
+    IllegalThrow {
+        /// The seat that threw.
+        seat: crate::Seat,
+        /// What the rules said.
+        error: IllegalMove,
+    },
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::Agent { seat, error } => write!(f, "P{}'s agent failed: {error}", seat + 1),
+            PlayError::IllegalAction { seat, error } => {
+                write!(f, "P{}'s agent chose an illegal action: {error}", seat + 1)
+            }
+            PlayError::IllegalThrow { seat, error } => {
+                write!(f, "P{}'s throw was refused: {error}", seat + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
 /// Plays a game from `state` between `agents` (one per seat), throwing the sticks with
 /// `throws(seat, state)`, and calls `on_event` after every event with the new state.
 ///
 /// # Errors
-/// The first agent error, with the seat that made it. An illegal action from an agent is
-/// reported as [`AgentError::Unsupported`] naming the action.
+/// The first failure, with the seat it came from: an agent error, an illegal action or an
+/// impossible throw. `state` is then the position where it happened.
 pub fn play_game<G: Game>(
     game: &G,
     state: &mut G::State,
     agents: &mut [Box<dyn Agent<G>>],
     mut throws: impl FnMut(crate::Seat, &G::State) -> Throw,
     mut on_event: impl FnMut(Event<G::Action>, &G::State),
-) -> Result<Ranking, (crate::Seat, AgentError)> {
+) -> Result<Ranking, PlayError> {
     for (seat, agent) in agents.iter_mut().enumerate() {
         agent.new_game(game, seat);
     }
@@ -65,17 +109,19 @@ pub fn play_game<G: Game>(
                 let t = throws(seat, state);
                 let before = *state;
                 game.apply_throw(state, t)
-                    .map_err(|e| (seat, AgentError::Unsupported(e.to_string())))?;
+                    .map_err(|error| PlayError::IllegalThrow { seat, error })?;
                 for agent in agents.iter_mut() {
                     agent.observe_throw(game, &before, t);
                 }
                 on_event(Event::Throw(seat, t), state);
             }
             Node::Decide(seat) => {
-                let a = agents[seat].choose(game, state).map_err(|e| (seat, e))?;
+                let a = agents[seat]
+                    .choose(game, state)
+                    .map_err(|error| PlayError::Agent { seat, error })?;
                 let before = *state;
                 game.apply_action(state, a)
-                    .map_err(|e| (seat, AgentError::Unsupported(e.to_string())))?;
+                    .map_err(|error| PlayError::IllegalAction { seat, error })?;
                 for agent in agents.iter_mut() {
                     agent.observe_action(game, &before, a);
                 }

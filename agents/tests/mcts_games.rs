@@ -54,7 +54,7 @@ fn play<G: Game>(game: &G, seed: u64) -> Vec<String> {
             }
         },
     )
-    .unwrap_or_else(|(seat, e)| panic!("{} seat {seat}: {e}", G::NAME));
+    .unwrap_or_else(|e| panic!("{}: {e}", G::NAME));
     actions
 }
 

@@ -88,7 +88,7 @@ fn play_one<G: Evaluate>(game: &G, args: &PlayArgs) -> Result<(), String> {
             before = *after;
         },
     )
-    .map_err(|(seat, e)| format!("P{}'s agent failed: {e}", seat + 1))?;
+    .map_err(|e| e.to_string())?;
     println!(
         "ranking after {} throws: {ranking}",
         game.throws_made(&state)
