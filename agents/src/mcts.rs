@@ -1276,6 +1276,7 @@ mod tests {
                 ("epsilon", "0.1"),
                 ("threads", "1"),
                 ("reuse", "true"),
+                ("tablebase", "-"),
             ]
         );
         let spec: crate::AgentSpec =

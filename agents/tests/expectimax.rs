@@ -393,7 +393,8 @@ fn the_registry_lists_greedy_and_expectimax_with_defaults() {
             ("millis", "-"),
             ("mode", "maxn"),
             ("pruning", "star2"),
-            ("tt", "true")
+            ("tt", "true"),
+            ("tablebase", "-")
         ]
     );
     assert!(x.params.iter().all(|p| !p.help.is_empty()));
