@@ -98,7 +98,7 @@ impl Measure for SigElOued {
 }
 
 impl Measure for Issiren {
-    /// Four, five, one or six… green sides: 0, 1, 4 or 6 green sides up keep the turn.
+    /// A throw of 0, 1, 4 or 6 green sides up keeps the turn.
     fn starts_turn(&self, _before: &Self::State, previous: Option<Throw>) -> bool {
         previous.is_none_or(|t| !issiren::grants_extra_throw(t))
     }
@@ -646,6 +646,44 @@ mod tests {
         assert_eq!(s.mean_choices, Some(13.0 / 5.0));
         assert_eq!(s.captures.mean, 1.0);
         assert_eq!(s.capped.mean, 0.0);
+    }
+
+    /// In a two-player Sig wa Duqqan game without a burial, the turn passes between the
+    /// seats at every turn's end, so the turns are one more than the changes of the
+    /// throwing seat; burials are counted from the final position.
+    #[test]
+    fn turns_and_burials_of_played_games() {
+        let game = SigWaDuqqan::with_seats(2).unwrap();
+        let random = crate::factory(|_: &SigWaDuqqan, seed| {
+            Box::new(stickdice_agents::RandomAgent::new(seed))
+                as Box<dyn stickdice::Agent<SigWaDuqqan>>
+        });
+        let mut without_burial = 0;
+        for seed in 0..40 {
+            let r = crate::arena::play(&game, &[&random, &random], seed);
+            let m = measure_game(&game, &r);
+            assert_eq!(m.throws, r.throws);
+            let buried = r.last_state.pieces[..2]
+                .iter()
+                .filter(|p| matches!(p, sig_wa_duqqan::Piece::Buried(_)))
+                .count() as u32;
+            assert_eq!(m.burials, buried);
+            if buried == 0 {
+                let seats: Vec<usize> = r
+                    .events
+                    .iter()
+                    .filter_map(|e| match e {
+                        Event::Throw(s, _) => Some(*s),
+                        Event::Action(..) => None,
+                    })
+                    .collect();
+                let changes = seats.windows(2).filter(|w| w[0] != w[1]).count() as u32;
+                assert_eq!(m.turns, changes + 1, "seed {seed}");
+                without_burial += 1;
+            }
+            assert_eq!((m.decisions, m.captures, m.capped), (0, 0, false));
+        }
+        assert!(without_burial > 10);
     }
 
     #[test]
