@@ -124,7 +124,7 @@ fn the_table_names_every_figure() {
         "exact P(rank first)",
         "exact P(reach the Ka'aba)",
         "simulated P(rank first)",
-        "throws (exact mean",
+        "exact expected throws (any play, no cap)",
         "turns",
         "no decisions",
         "burials per game",
