@@ -11,8 +11,9 @@
 //! | `mcts:iterations=2000` | UCT with chance nodes in the tree, a reward per seat, ε-greedy or random playouts cut after `cutoff=` throws and scored by the evaluation (or played to the end), the evaluation as a prior, subtree reuse, root-parallel trees (`threads=`), budget by `iterations=` or `millis=` | one short playout per iteration; ~6·10⁵ iterations/s with the defaults, ~2.5·10⁵ with random playouts to the end (Issiren middle game) | [`mcts`] |
 //! | `ismcts:iterations=2000` | single-observer information-set MCTS: future throws as hidden information, decision nodes only, availability counts, cut playouts as MCTS | as MCTS | [`ismcts`] |
 //!
-//! The evaluations all three share (and MCTS and ISMCTS use to score cut playouts, in greedy playouts and as MCTS's prior) are in [`eval`]: one per
-//! game, in `[0, 1]` on the scale of the final scores and equal to them at the end.
+//! The evaluations all three share (and MCTS and ISMCTS use to score cut playouts, in
+//! greedy playouts and as MCTS's prior) are in [`eval`]: one per game, in `[0, 1]` on the
+//! scale of the final scores and equal to them at the end.
 //! [`agents`] lists every agent with its parameters, defaults and help.
 //!
 //! ```
