@@ -1,9 +1,11 @@
-//! MCTS search speed on Issiren: iterations per second with random playouts from an
-//! opening, a middle-game and an endgame position (one tree, one core).
+//! MCTS search speed on Issiren: iterations per second with the default settings (greedy
+//! playouts cut after four throws, a prior) and with plain UCT (random playouts to the
+//! end) from an opening, a middle-game and an endgame position (one tree, one core).
 //!
 //! `cargo bench -p stickdice-agents --bench mcts`. The target on one core: at least
-//! 100,000 iterations per second from the middle game. Also measured from the middle game,
-//! for comparison: greedy (ε = 0.1) playouts, and ISMCTS with random playouts.
+//! 100,000 iterations per second with random playouts from the middle game. Also measured
+//! from the middle game, for comparison: random playouts cut after four throws, greedy
+//! (ε = 0.1) playouts to the end, and ISMCTS with its defaults and with random playouts.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand::{RngExt as _, SeedableRng};
@@ -55,10 +57,21 @@ fn mcts(c: &mut Criterion) {
     let mut group = c.benchmark_group("mcts-issiren");
     group.throughput(Throughput::Elements(ITERATIONS));
     for (label, state) in positions(&game) {
+        // The defaults: greedy playouts cut after four throws, a prior of ten visits.
         let config = MctsConfig {
             iterations: Some(ITERATIONS),
             reuse: false,
             ..MctsConfig::default()
+        };
+        let mut agent = MctsAgent::new(config, 1).expect("valid config");
+        group.bench_function(format!("default/{label}"), |b| {
+            b.iter(|| agent.analyze(&game, &state).expect("a decision").iterations)
+        });
+        // Plain UCT: random playouts to the end.
+        let config = MctsConfig {
+            iterations: Some(ITERATIONS),
+            reuse: false,
+            ..MctsConfig::without_evaluation()
         };
         let mut agent = MctsAgent::with_random_playouts(config, 1).expect("valid config");
         group.bench_function(format!("random-playouts/{label}"), |b| {
@@ -66,34 +79,60 @@ fn mcts(c: &mut Criterion) {
         });
     }
     let (_, middle) = positions(&game)[1];
-    let greedy = MctsConfig {
-        iterations: Some(ITERATIONS),
-        reuse: false,
-        playout: Playout::Greedy { epsilon: 0.1 },
-        ..MctsConfig::default()
-    };
-    let mut agent = MctsAgent::new(greedy, 1).expect("valid config");
-    group.bench_function("greedy-playouts/middle", |b| {
-        b.iter(|| {
-            agent
-                .analyze(&game, &middle)
-                .expect("a decision")
-                .iterations
-        })
-    });
-    let config = IsmctsConfig {
-        iterations: Some(ITERATIONS),
-        ..IsmctsConfig::default()
-    };
-    let mut agent = IsmctsAgent::with_random_playouts(config, 1).expect("valid config");
-    group.bench_function("ismcts-random-playouts/middle", |b| {
-        b.iter(|| {
-            agent
-                .analyze(&game, &middle)
-                .expect("a decision")
-                .iterations
-        })
-    });
+    let variants = [
+        (
+            "random-cutoff-4/middle",
+            MctsConfig {
+                playout: Playout::Random,
+                ..MctsConfig::default()
+            },
+        ),
+        (
+            "greedy-playouts-to-the-end/middle",
+            MctsConfig {
+                cutoff: 0,
+                prior: 0.0,
+                ..MctsConfig::default()
+            },
+        ),
+    ];
+    for (label, config) in variants {
+        let config = MctsConfig {
+            iterations: Some(ITERATIONS),
+            reuse: false,
+            ..config
+        };
+        let mut agent = MctsAgent::new(config, 1).expect("valid config");
+        group.bench_function(label, |b| {
+            b.iter(|| {
+                agent
+                    .analyze(&game, &middle)
+                    .expect("a decision")
+                    .iterations
+            })
+        });
+    }
+    for (label, config) in [
+        ("ismcts-default/middle", IsmctsConfig::default()),
+        (
+            "ismcts-random-playouts/middle",
+            IsmctsConfig::without_evaluation(),
+        ),
+    ] {
+        let config = IsmctsConfig {
+            iterations: Some(ITERATIONS),
+            ..config
+        };
+        let mut agent = IsmctsAgent::new(config, 1).expect("valid config");
+        group.bench_function(label, |b| {
+            b.iter(|| {
+                agent
+                    .analyze(&game, &middle)
+                    .expect("a decision")
+                    .iterations
+            })
+        });
+    }
     group.finish();
 }
 

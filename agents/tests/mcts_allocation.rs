@@ -71,11 +71,57 @@ fn count(f: impl FnOnce()) -> u64 {
     allocations() - before
 }
 
+/// Checks one MCTS and one ISMCTS agent.
+fn check(game: &Issiren, mut mcts: MctsAgent<Issiren>, mut ismcts: IsmctsAgent<Issiren>) {
+    let state = middle_game(game);
+    // A first search grows the arenas by doubling: a few dozen allocations for 1000
+    // iterations, not one per iteration.
+    let first = count(|| {
+        mcts.analyze(game, &state).unwrap();
+    });
+    assert!(first <= 40, "MCTS: {first} allocations in a first search");
+    let first = count(|| {
+        ismcts.analyze(game, &state).unwrap();
+    });
+    assert!(first <= 40, "ISMCTS: {first} allocations in a first search");
+    // Later searches of the same size reuse the storage (at most a last doubling when
+    // the tree happens to outgrow the first one).
+    for _ in 0..3 {
+        let again = count(|| {
+            mcts.analyze(game, &state).unwrap();
+        });
+        assert!(again <= 2, "MCTS: {again} allocations in a warm search");
+        let again = count(|| {
+            ismcts.analyze(game, &state).unwrap();
+        });
+        assert!(again <= 2, "ISMCTS: {again} allocations in a warm search");
+    }
+}
+
 #[test]
 fn searches_allocate_only_to_grow_their_arenas() {
     let game = Issiren::with_seats(2).unwrap();
-    let state = middle_game(&game);
-    let mut mcts = MctsAgent::with_random_playouts(
+    // Plain: random playouts to the end.
+    let mcts = MctsAgent::with_random_playouts(
+        MctsConfig {
+            iterations: Some(1000),
+            reuse: false,
+            ..MctsConfig::without_evaluation()
+        },
+        1,
+    )
+    .unwrap();
+    let ismcts = IsmctsAgent::with_random_playouts(
+        IsmctsConfig {
+            iterations: Some(1000),
+            ..IsmctsConfig::without_evaluation()
+        },
+        1,
+    )
+    .unwrap();
+    check(&game, mcts, ismcts);
+    // The defaults: greedy playouts cut and scored by the evaluation, MCTS's prior.
+    let mcts = MctsAgent::new(
         MctsConfig {
             iterations: Some(1000),
             reuse: false,
@@ -84,7 +130,7 @@ fn searches_allocate_only_to_grow_their_arenas() {
         1,
     )
     .unwrap();
-    let mut ismcts = IsmctsAgent::with_random_playouts(
+    let ismcts = IsmctsAgent::new(
         IsmctsConfig {
             iterations: Some(1000),
             ..IsmctsConfig::default()
@@ -92,26 +138,5 @@ fn searches_allocate_only_to_grow_their_arenas() {
         1,
     )
     .unwrap();
-    // A first search grows the arenas by doubling: a few dozen allocations for 1000
-    // iterations, not one per iteration.
-    let first = count(|| {
-        mcts.analyze(&game, &state).unwrap();
-    });
-    assert!(first <= 40, "MCTS: {first} allocations in a first search");
-    let first = count(|| {
-        ismcts.analyze(&game, &state).unwrap();
-    });
-    assert!(first <= 40, "ISMCTS: {first} allocations in a first search");
-    // Later searches of the same size reuse the storage (at most a last doubling when
-    // the tree happens to outgrow the first one).
-    for _ in 0..3 {
-        let again = count(|| {
-            mcts.analyze(&game, &state).unwrap();
-        });
-        assert!(again <= 2, "MCTS: {again} allocations in a warm search");
-        let again = count(|| {
-            ismcts.analyze(&game, &state).unwrap();
-        });
-        assert!(again <= 2, "ISMCTS: {again} allocations in a warm search");
-    }
+    check(&game, mcts, ismcts);
 }

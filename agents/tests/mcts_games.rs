@@ -20,7 +20,7 @@ fn play<G: Game>(game: &G, seed: u64) -> Vec<String> {
                         MctsConfig {
                             iterations: Some(12),
                             threads: 1 + seat % 2,
-                            ..MctsConfig::default()
+                            ..MctsConfig::without_evaluation()
                         },
                         s,
                     )
@@ -30,7 +30,7 @@ fn play<G: Game>(game: &G, seed: u64) -> Vec<String> {
                     IsmctsAgent::with_random_playouts(
                         IsmctsConfig {
                             iterations: Some(12),
-                            ..IsmctsConfig::default()
+                            ..IsmctsConfig::without_evaluation()
                         },
                         s,
                     )
