@@ -16,7 +16,12 @@ use stickdice_evaluation::{factory, Entrant, Format, RunOptions, Sprt, Tournamen
 
 /// The agents of the default tournament, strongest last; those not built into this
 /// program are left out.
-const DEFAULT_AGENTS: [&str; 3] = ["random", "greedy", "mcts:iterations=300"];
+const DEFAULT_AGENTS: [&str; 4] = [
+    "random",
+    "greedy",
+    "expectimax:nodes=20000",
+    "mcts:iterations=1000",
+];
 
 /// Arguments of `stickdice tournament`.
 #[derive(Args, Debug)]
@@ -25,8 +30,8 @@ pub struct TournamentArgs {
     game: GameArgs,
     /// The agents, as comma-separated specs: random,greedy,mcts:iterations=1000. A piece
     /// with `=` but no `:` continues the previous spec's parameters
-    /// (mcts:iterations=500,c=1.4). Default: random, greedy, mcts:iterations=300 (those
-    /// available).
+    /// (mcts:iterations=500,c=1.4). Default: random, greedy, expectimax:nodes=20000,
+    /// mcts:iterations=1000 (those available).
     #[arg(long, short = 'a')]
     agents: Option<String>,
     /// Games per table (each pair of agents in a two-player game), rounded up to whole
