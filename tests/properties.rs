@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use rand::SeedableRng;
-use stickdice::games::{issiren, sig_wa_duqqan};
+use stickdice::games::sig_wa_duqqan;
 use stickdice::{testing, ActionList, Game, Issiren, Node, SigElOued, SigWaDuqqan};
 
 /// Plays one random game, calling `step(before, after, was_throw)` after every event, and
@@ -121,7 +121,6 @@ proptest! {
             let loser = if ranking.place(0) > ranking.place(1) { 0 } else { 1 };
             prop_assert_eq!(end.count[loser], 0);
         }
-        let _ = issiren::circuit_square(0, 0);
     }
 
     #[test]
