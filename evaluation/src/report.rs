@@ -550,8 +550,9 @@ impl Report {
             .iter()
             .filter_map(|s| s.elo.map(|e| (s.agent.as_str(), e)))
             .collect();
-        let label_w = 12.0
-            + 7.0
+        // About 7.5 px per character of 12 px sans-serif, plus a margin on each side.
+        let label_w = 20.0
+            + 7.5
                 * rows
                     .iter()
                     .map(|(n, _)| n.chars().count())
