@@ -408,43 +408,22 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
 trait Tablebased: Game {
     /// One random covered decision position with a real choice (from `position_seed`),
     /// the agent `spec` (seeded with `agent_seed`) choosing there: (value of its choice,
-    /// best value) for the mover.
+    /// best value) for the mover. Games without a tablebase answer with an error.
     fn agreement(
         game: &Self,
         tb: &Tablebase,
         spec: &AgentSpec,
         position_seed: u64,
         agent_seed: u64,
-    ) -> Result<(f64, f64), String>;
-}
-
-fn no_tablebase<G: Game>() -> Result<(f64, f64), String> {
-    Err(format!("{} has no endgame tablebase", G::NAME))
-}
-
-impl Tablebased for stickdice::SigWaDuqqan {
-    fn agreement(
-        _: &Self,
-        _: &Tablebase,
-        _: &AgentSpec,
-        _: u64,
-        _: u64,
     ) -> Result<(f64, f64), String> {
-        no_tablebase::<Self>()
+        let _ = (game, tb, spec, position_seed, agent_seed);
+        Err(format!("{} has no endgame tablebase", Self::NAME))
     }
 }
 
-impl Tablebased for stickdice::SigElOued {
-    fn agreement(
-        _: &Self,
-        _: &Tablebase,
-        _: &AgentSpec,
-        _: u64,
-        _: u64,
-    ) -> Result<(f64, f64), String> {
-        no_tablebase::<Self>()
-    }
-}
+impl Tablebased for stickdice::SigWaDuqqan {}
+
+impl Tablebased for stickdice::SigElOued {}
 
 impl Tablebased for Issiren {
     fn agreement(
