@@ -88,7 +88,8 @@ impl fmt::Display for PlayError {
 impl std::error::Error for PlayError {}
 
 /// Plays a game from `state` between `agents` (one per seat), throwing the sticks with
-/// `throws(seat, state)`, and calls `on_event` after every event with the new state.
+/// `throws(seat, state)`, and calls `on_event(event, before, after)` after every event
+/// with the states before and after it.
 ///
 /// # Errors
 /// The first failure, with the seat it came from: an agent error, an illegal action or an
@@ -98,7 +99,7 @@ pub fn play_game<G: Game>(
     state: &mut G::State,
     agents: &mut [Box<dyn Agent<G>>],
     mut throws: impl FnMut(crate::Seat, &G::State) -> Throw,
-    mut on_event: impl FnMut(Event<G::Action>, &G::State),
+    mut on_event: impl FnMut(Event<G::Action>, &G::State, &G::State),
 ) -> Result<Ranking, PlayError> {
     for (seat, agent) in agents.iter_mut().enumerate() {
         agent.new_game(game, seat);
@@ -113,7 +114,7 @@ pub fn play_game<G: Game>(
                 for agent in agents.iter_mut() {
                     agent.observe_throw(game, &before, t);
                 }
-                on_event(Event::Throw(seat, t), state);
+                on_event(Event::Throw(seat, t), &before, state);
             }
             Node::Decide(seat) => {
                 let a = agents[seat]
@@ -125,7 +126,7 @@ pub fn play_game<G: Game>(
                 for agent in agents.iter_mut() {
                     agent.observe_action(game, &before, a);
                 }
-                on_event(Event::Action(seat, a), state);
+                on_event(Event::Action(seat, a), &before, state);
             }
             Node::End => return Ok(game.ranking(state).expect("an ended game has a ranking")),
         }

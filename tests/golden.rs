@@ -38,25 +38,23 @@ fn transcript<G: Game>(game: &G, seed: u64) -> String {
     writeln!(out, "start {}", stickdice::save_state::<G>(&state)).unwrap();
     let mut dice = SeededDice::new(seed);
     let sticks = game.sticks();
-    let mut before = state;
     let ranking = play_game(
         game,
         &mut state,
         &mut agents,
         |seat, _| dice.throw(seat, sticks),
-        |event, after| {
+        |event, before, after| {
             match event {
                 Event::Throw(seat, t) => writeln!(
                     out,
                     "P{} throws {t}: {}",
                     seat + 1,
-                    game.describe_throw(&before, t)
+                    game.describe_throw(before, t)
                 )
                 .unwrap(),
                 Event::Action(seat, a) => writeln!(out, "P{} plays {a}", seat + 1).unwrap(),
             }
             writeln!(out, "  {}", stickdice::save_state::<G>(after)).unwrap();
-            before = *after;
         },
     )
     .expect("random agents do not fail");

@@ -28,7 +28,7 @@
 //! ];
 //! let mut dice = stickdice::Rng::seed_from_u64(3);
 //! let mut state = game.initial_state();
-//! let ranking = play_game(&game, &mut state, &mut agents, |_, _| game.sample_throw(&mut dice), |_, _| {})
+//! let ranking = play_game(&game, &mut state, &mut agents, |_, _| game.sample_throw(&mut dice), |_, _, _| {})
 //!     .unwrap();
 //! assert_eq!(ranking.seats(), 2);
 //! for info in stickdice_agents::agents() {

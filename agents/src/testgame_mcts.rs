@@ -292,7 +292,7 @@ pub fn play_actions(
         &mut state,
         agents,
         stickdice::play::rng_throws(game.sticks(), &mut rng),
-        |e, _| {
+        |e, _, _| {
             if let stickdice::play::Event::Action(_, a) = e {
                 actions.push(a);
             }

@@ -48,7 +48,7 @@ fn play<G: Game>(game: &G, seed: u64) -> Vec<String> {
         &mut state,
         &mut agents,
         stickdice::play::rng_throws(game.sticks(), &mut rng),
-        |e, _| {
+        |e, _, _| {
             if let stickdice::play::Event::Action(seat, a) = e {
                 actions.push(format!("P{}:{a}", seat + 1));
             }

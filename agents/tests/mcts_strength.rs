@@ -66,7 +66,7 @@ fn searcher_wins(
         &mut state,
         &mut agents,
         stickdice::play::rng_throws(game.sticks(), &mut rng),
-        |_, _| {},
+        |_, _, _| {},
     )
     .expect("both agents play legally");
     ranking.is_sole_winner(seat)

@@ -26,7 +26,7 @@ fn duel(game: &Issiren, a: &str, b: &str, pairs: u64) -> (u32, u32, u32) {
                 &mut state,
                 &mut agents,
                 |_, _| game.sample_throw(&mut dice),
-                |_, _| {},
+                |_, _, _| {},
             )
             .unwrap();
             let a_seat = usize::from(swap);

@@ -66,26 +66,24 @@ fn play_one<G: Evaluate>(game: &G, args: &PlayArgs) -> Result<(), String> {
     let mut state = start;
     let mut dice = SeededDice::new(args.seed);
     let sticks = game.sticks();
-    let mut before = state;
     let ranking = play_game(
         game,
         &mut state,
         &mut agents,
         |seat, _| dice.throw(seat, sticks),
-        |event, after| {
+        |event, before, after| {
             match event {
                 Event::Throw(seat, t) => println!(
                     "throw {:>4}  P{}: {}",
                     game.throws_made(after),
                     seat + 1,
-                    game.describe_throw(&before, t)
+                    game.describe_throw(before, t)
                 ),
                 Event::Action(seat, a) => println!("            P{} plays {a}", seat + 1),
             }
             if !args.quiet {
                 println!("{}", game.render(after));
             }
-            before = *after;
         },
     )
     .map_err(|e| e.to_string())?;
