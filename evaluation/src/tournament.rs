@@ -23,7 +23,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -39,6 +39,9 @@ use crate::stats::{Sprt, SprtDecision};
 
 /// The log's file name in the output folder.
 pub const LOG_FILE: &str = "games.jsonl";
+/// The lock file in the output folder: a run holds an exclusive lock on it, so a second
+/// run on the same folder is refused instead of interleaving its games with the first's.
+pub const LOCK_FILE: &str = ".stickdice.lock";
 /// The report files written in the output folder.
 pub const REPORT_FILES: [&str; 4] = ["report.json", "report.md", "standings.csv", "ratings.svg"];
 
@@ -69,8 +72,13 @@ pub enum TournamentError {
         /// How its tournament differs.
         differences: Vec<String>,
     },
-    /// The log cannot be read, or a line is invalid.
+    /// The log cannot be read or written, or a line is invalid.
     Log(LogError),
+    /// Another run holds the output folder.
+    Busy {
+        /// The output folder.
+        out: PathBuf,
+    },
     /// A report file cannot be written.
     Io {
         /// The file.
@@ -90,9 +98,16 @@ impl core::fmt::Display for TournamentError {
                 path.display(),
                 differences.join("; ")
             ),
-            TournamentError::Log(e) => write!(
+            TournamentError::Log(e @ LogError::BadLine { .. }) => write!(
                 f,
                 "{e} (fix or remove the line, or use --restart to start over)"
+            ),
+            TournamentError::Log(e @ LogError::Io { .. }) => write!(f, "{e}"),
+            TournamentError::Busy { out } => write!(
+                f,
+                "{} is in use by another stickdice tournament (it holds the lock on {}); wait for it to finish, or use another --out folder",
+                out.display(),
+                out.join(LOCK_FILE).display()
             ),
             TournamentError::Io { path, message } => write!(f, "{}: {message}", path.display()),
         }
@@ -130,6 +145,9 @@ pub struct RunOptions {
     pub stop_after: Option<usize>,
     /// Called after each game.
     pub progress: Option<ProgressFn>,
+    /// Make log writes fail as on a full disk once the log would exceed this many bytes
+    /// (for tests of the failure path).
+    pub log_capacity: Option<u64>,
 }
 
 impl core::fmt::Debug for RunOptions {
@@ -138,6 +156,7 @@ impl core::fmt::Debug for RunOptions {
             .field("threads", &self.threads)
             .field("restart", &self.restart)
             .field("stop_after", &self.stop_after)
+            .field("log_capacity", &self.log_capacity)
             .finish()
     }
 }
@@ -413,7 +432,14 @@ impl<G: Game> Tournament<G> {
             path: path.to_path_buf(),
             message: e.to_string(),
         };
+        if out.exists() && !out.is_dir() {
+            return Err(TournamentError::Setup(format!(
+                "the output folder {} is a file; name a folder (it is created if missing)",
+                out.display()
+            )));
+        }
         std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
+        let _lock = lock_folder(out)?;
         let log_path = out.join(LOG_FILE);
         let mut notices = Vec::new();
         let mut done: BTreeMap<usize, GameRecord> = BTreeMap::new();
@@ -430,7 +456,7 @@ impl<G: Game> Tournament<G> {
         } else {
             None
         };
-        let writer = match existing {
+        let mut writer = match existing {
             None => LogWriter::create(&log_path, &self.config)?,
             Some(contents) => {
                 let differences = self.config.differences(&contents.config);
@@ -469,6 +495,7 @@ impl<G: Game> Tournament<G> {
                 LogWriter::append(&log_path, contents.torn_tail.map(|(_, at)| at))?
             }
         };
+        writer.simulate_capacity(options.log_capacity);
         let resumed = done.len();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.threads.unwrap_or(0))
@@ -478,6 +505,8 @@ impl<G: Game> Tournament<G> {
         let state = RunState {
             pending: Mutex::new(String::new()),
             writer: Mutex::new(writer),
+            failed: AtomicBool::new(false),
+            failure: Mutex::new(None),
             done_count: AtomicUsize::new(done.len()),
             played: AtomicUsize::new(0),
             budget: options.stop_after,
@@ -604,7 +633,7 @@ impl<G: Game> Tournament<G> {
             .par_iter()
             .with_max_len(1)
             .map(|&i| {
-                if !st.take_ticket() {
+                if st.failed.load(Ordering::SeqCst) || !st.take_ticket() {
                     return None;
                 }
                 let line = LogLine::Game(self.play_game(i));
@@ -615,6 +644,15 @@ impl<G: Game> Tournament<G> {
                 // The report needs no events: keep long tournaments small in memory.
                 g.events = Vec::new();
                 let logged = st.log(&text);
+                if let Err(e) = &logged {
+                    // Stop: no game is played that could not be logged. The first failure
+                    // is the one reported.
+                    let mut first = lock(&st.failure);
+                    if first.is_none() {
+                        *first = Some(e.clone());
+                    }
+                    st.failed.store(true, Ordering::SeqCst);
+                }
                 let done = st.done_count.fetch_add(1, Ordering::SeqCst) + 1;
                 if let Some(p) = &st.progress {
                     p(Progress {
@@ -625,6 +663,9 @@ impl<G: Game> Tournament<G> {
                 Some(logged.map(|()| g))
             })
             .collect();
+        if let Some(e) = lock(&st.failure).take() {
+            return Err(e.into());
+        }
         let mut out = Vec::with_capacity(results.len());
         for r in results.into_iter().flatten() {
             out.push(r?);
@@ -654,9 +695,12 @@ impl<G: Game> Tournament<G> {
             let tmp = out.join(format!(".{name}.tmp"));
             std::fs::write(&tmp, text)
                 .and_then(|()| std::fs::rename(&tmp, &path))
-                .map_err(|e| TournamentError::Io {
-                    path,
-                    message: e.to_string(),
+                .map_err(|e| {
+                    let _ = std::fs::remove_file(&tmp);
+                    TournamentError::Io {
+                        path,
+                        message: e.to_string(),
+                    }
                 })?;
         }
         Ok(())
@@ -667,6 +711,10 @@ struct RunState {
     /// Encoded lines not yet written.
     pending: Mutex<String>,
     writer: Mutex<LogWriter>,
+    /// Set when a log write failed: no more games are started.
+    failed: AtomicBool,
+    /// The first failed write.
+    failure: Mutex<Option<LogError>>,
     done_count: AtomicUsize,
     played: AtomicUsize,
     budget: Option<usize>,
@@ -711,6 +759,35 @@ impl RunState {
     fn out_of_budget(&self) -> bool {
         self.budget
             .is_some_and(|b| self.played.load(Ordering::SeqCst) >= b)
+    }
+}
+
+/// Takes the exclusive lock on the output folder `out` (its [`LOCK_FILE`]), held until the
+/// returned file is dropped.
+///
+/// # Errors
+/// [`TournamentError::Busy`] when another run (this process or another) holds it;
+/// [`TournamentError::Io`] when the lock file cannot be opened.
+pub fn lock_folder(out: &Path) -> Result<std::fs::File, TournamentError> {
+    let path = out.join(LOCK_FILE);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| TournamentError::Io {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(TournamentError::Busy {
+            out: out.to_path_buf(),
+        }),
+        Err(std::fs::TryLockError::Error(e)) => Err(TournamentError::Io {
+            path,
+            message: format!("cannot lock the output folder: {e}"),
+        }),
     }
 }
 

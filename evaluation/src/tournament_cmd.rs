@@ -217,6 +217,7 @@ fn run_game<G: Evaluate>(
                 restart: args.restart,
                 stop_after: None,
                 progress: Some(progress),
+                log_capacity: None,
             },
         )
         .map_err(|e| e.to_string());
