@@ -46,7 +46,7 @@ fn play_one<G: Evaluate>(game: &G, args: &PlayArgs) -> Result<(), String> {
         .iter()
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
-    println!(
+    outln!(
         "{} — {} players, seed {}, {}",
         G::TITLE,
         game.seats(),
@@ -58,10 +58,10 @@ fn play_one<G: Evaluate>(game: &G, args: &PlayArgs) -> Result<(), String> {
         .enumerate()
         .map(|(s, a)| format!("P{} {}", s + 1, a.name()))
         .collect();
-    println!("agents: {}", names.join(", "));
+    outln!("agents: {}", names.join(", "));
     let start = game.initial_state();
     if !args.quiet {
-        println!("{}", game.render(&start));
+        outln!("{}", game.render(&start));
     }
     let mut state = start;
     let mut dice = SeededDice::new(args.seed);
@@ -73,26 +73,26 @@ fn play_one<G: Evaluate>(game: &G, args: &PlayArgs) -> Result<(), String> {
         |seat, _| dice.throw(seat, sticks),
         |event, before, after| {
             match event {
-                Event::Throw(seat, t) => println!(
+                Event::Throw(seat, t) => outln!(
                     "throw {:>4}  P{}: {}",
                     game.throws_made(after),
                     seat + 1,
                     game.describe_throw(before, t)
                 ),
-                Event::Action(seat, a) => println!("            P{} plays {a}", seat + 1),
+                Event::Action(seat, a) => outln!("            P{} plays {a}", seat + 1),
             }
             if !args.quiet {
-                println!("{}", game.render(after));
+                outln!("{}", game.render(after));
             }
         },
     )
     .map_err(|e| e.to_string())?;
-    println!(
+    outln!(
         "ranking after {} throws: {ranking}",
         game.throws_made(&state)
     );
     for s in 0..game.seats() {
-        println!(
+        outln!(
             "  P{}: place {}, score {:.3}",
             s + 1,
             ranking.place(s) + 1,

@@ -438,6 +438,15 @@ impl<G: Game> Tournament<G> {
                 out.display()
             )));
         }
+        if let Some(t) = options
+            .threads
+            .filter(|&t| t == 0 || t > crate::cli::MAX_THREADS)
+        {
+            return Err(TournamentError::Setup(format!(
+                "{t} worker threads: use 1 to {}",
+                crate::cli::MAX_THREADS
+            )));
+        }
         std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
         let _lock = lock_folder(out)?;
         let log_path = out.join(LOG_FILE);
@@ -524,8 +533,7 @@ impl<G: Game> Tournament<G> {
         let mut sprt_result = None;
         let counted: usize = match self.config.sprt {
             None => {
-                let missing: Vec<usize> = (0..total).filter(|i| !done.contains_key(i)).collect();
-                let new = pool.install(|| self.play_all(&missing, &state))?;
+                let new = pool.install(|| self.play_all(0..total, &done, &state))?;
                 done.extend(new.into_iter().map(|g| (g.index, g)));
                 total
             }
@@ -563,10 +571,8 @@ impl<G: Game> Tournament<G> {
                     if state.out_of_budget() {
                         break 0;
                     }
-                    let missing: Vec<usize> = (prefix * n..((prefix + batch) * n).min(total))
-                        .filter(|i| !done.contains_key(i))
-                        .collect();
-                    let new = pool.install(|| self.play_all(&missing, &state))?;
+                    let range = prefix * n..((prefix + batch) * n).min(total);
+                    let new = pool.install(|| self.play_all(range, &done, &state))?;
                     done.extend(new.into_iter().map(|g| (g.index, g)));
                 }
             }
@@ -622,17 +628,19 @@ impl<G: Game> Tournament<G> {
         })
     }
 
-    /// Plays the games `indices` in parallel, logging each as it finishes; returns them
-    /// (in index order).
+    /// Plays the games of `range` not in `done` in parallel, logging each as it finishes;
+    /// returns them (in index order). Nothing is allocated for games not played.
     fn play_all(
         &self,
-        indices: &[usize],
+        range: std::ops::Range<usize>,
+        done: &BTreeMap<usize, GameRecord>,
         st: &RunState,
     ) -> Result<Vec<GameRecord>, TournamentError> {
-        let results: Vec<Option<Result<GameRecord, LogError>>> = indices
-            .par_iter()
+        let results: Vec<Result<GameRecord, LogError>> = range
+            .into_par_iter()
             .with_max_len(1)
-            .map(|&i| {
+            .filter(|i| !done.contains_key(i))
+            .filter_map(|i| {
                 if st.failed.load(Ordering::SeqCst) || !st.take_ticket() {
                     return None;
                 }
@@ -666,11 +674,10 @@ impl<G: Game> Tournament<G> {
         if let Some(e) = lock(&st.failure).take() {
             return Err(e.into());
         }
-        let mut out = Vec::with_capacity(results.len());
-        for r in results.into_iter().flatten() {
-            out.push(r?);
-        }
-        Ok(out)
+        results
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(TournamentError::from)
     }
 
     /// Plays the whole schedule in memory, without a log, on the current rayon pool

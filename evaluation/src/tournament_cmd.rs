@@ -10,7 +10,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use stickdice::with_game;
 use stickdice_agents::{AgentSpec, Evaluate};
-use stickdice_evaluation::cli::GameArgs;
+use stickdice_evaluation::cli::{check_count, GameArgs, MAX_THREADS};
+use stickdice_evaluation::schedule::MAX_GAMES_PER_TABLE;
 use stickdice_evaluation::tournament::{Progress, ProgressFn, LOG_FILE, REPORT_FILES};
 use stickdice_evaluation::{factory, Entrant, Format, RunOptions, Sprt, Tournament};
 
@@ -121,9 +122,8 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
     } else {
         None
     };
-    if args.threads == Some(0) {
-        return Err("--threads must be at least 1".into());
-    }
+    check_count("--threads", args.threads, MAX_THREADS)?;
+    check_count("--games", args.games, MAX_GAMES_PER_TABLE)?;
     with_game!(&any, |g| run_game(g, &specs, sprt, args))
 }
 
@@ -238,9 +238,9 @@ fn run_game<G: Evaluate>(
         .report
         .as_ref()
         .ok_or("the tournament stopped before it finished")?;
-    println!("{}", report.standings_table());
+    outln!("{}", report.standings_table());
     if let Some(h) = &report.first_seat_elo {
-        println!(
+        outln!(
             "first-seat advantage: {:.1} Elo{}",
             h.value,
             match (h.low, h.high) {
@@ -250,13 +250,15 @@ fn run_game<G: Evaluate>(
         );
     }
     if let Some(d) = &report.length {
-        println!(
+        outln!(
             "game length: mean {:.1}, median {}, p90 {} throws",
-            d.mean, d.median, d.p90
+            d.mean,
+            d.median,
+            d.p90
         );
     }
     if let Some(s) = &report.sprt {
-        println!(
+        outln!(
             "SPRT: LLR {:.3} after {} games (bounds {:.3}, {:.3}): {}",
             s.llr,
             report.games,
@@ -269,12 +271,12 @@ fn run_game<G: Evaluate>(
             }
         );
     }
-    println!("agent time per game (milliseconds, from the log):");
+    outln!("agent time per game (milliseconds, from the log):");
     for (label, secs) in t.labels().iter().zip(&summary.seconds_per_game) {
-        println!("  {label:<24} {:.3}", secs * 1000.0);
+        outln!("  {label:<24} {:.3}", secs * 1000.0);
     }
     let secs = summary.elapsed.as_secs_f64();
-    println!(
+    outln!(
         "{} games played{} in {:.1} s ({:.1} games/s)",
         summary.played,
         if summary.resumed > 0 {
@@ -289,7 +291,7 @@ fn run_game<G: Evaluate>(
             0.0
         }
     );
-    println!(
+    outln!(
         "wrote {}: {LOG_FILE}, {}",
         args.out.display(),
         REPORT_FILES.join(", ")
