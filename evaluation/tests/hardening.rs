@@ -15,10 +15,6 @@ fn temp(name: &str) -> PathBuf {
     p
 }
 
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
-
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
