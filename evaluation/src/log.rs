@@ -25,6 +25,10 @@ use crate::arena::Failure;
 use crate::schedule::Format;
 use crate::stats::Sprt;
 
+/// The longest line read (a game line of the longest game is well under a megabyte): a
+/// longer one, such as the endless line of `/dev/zero`, is refused, not read forever.
+pub const MAX_LINE_BYTES: u64 = 64 << 20;
+
 /// The log format's version, written in the header.
 pub const LOG_VERSION: u32 = 1;
 
@@ -212,13 +216,24 @@ pub fn read(path: &Path) -> Result<Option<LogContents>, LogError> {
     let mut line_no = 0;
     loop {
         buf.clear();
-        let n = reader
+        let n = (&mut reader)
+            .take(MAX_LINE_BYTES + 1)
             .read_until(b'\n', &mut buf)
             .map_err(|e| io_error(path, e))?;
         if n == 0 {
             break;
         }
         line_no += 1;
+        if n as u64 > MAX_LINE_BYTES {
+            return Err(LogError::BadLine {
+                path: path.to_path_buf(),
+                line: line_no,
+                message: format!(
+                    "longer than {} MiB: not a tournament log line",
+                    MAX_LINE_BYTES >> 20
+                ),
+            });
+        }
         let complete = buf.last() == Some(&b'\n');
         let bad = |message: String| LogError::BadLine {
             path: path.to_path_buf(),
@@ -497,6 +512,17 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(c.torn_tail, Some((2, header.len() as u64)));
+    }
+
+    #[test]
+    fn an_endless_file_is_refused_not_read_forever() {
+        let path = Path::new("/dev/zero");
+        if !path.exists() {
+            return; // not a Unix system
+        }
+        let (line, m) = line_of(read(path));
+        assert_eq!(line, 1);
+        assert!(m.contains("longer than 64 MiB"), "{m}");
     }
 
     #[test]
