@@ -34,7 +34,7 @@ pub mod seed;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-pub use agent::{agent_fn, decision_actions, ActionValue, Agent, AgentError, FnAgent};
+pub use agent::{agent_fn, decision_actions, ActionValue, Agent, AgentError, FnAgent, Stop};
 pub use config::{AnyGame, GameKind};
 pub use dice::{Outcome, Sticks, Throw};
 pub use game::{

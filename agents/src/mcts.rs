@@ -185,7 +185,7 @@ use rand::{RngExt as _, SeedableRng};
 use rayon::prelude::*;
 use stickdice::{
     decision_actions, ActionList, Agent, AgentError, Game, Node as GameNode, Seat, SeatValues,
-    Throw,
+    Stop, Throw,
 };
 
 use crate::eval::Evaluate;
@@ -472,14 +472,16 @@ fn greedy_action<G: Game>(
     best
 }
 
-/// A search budget: iterations, time, or both (whichever ends first).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Budget {
+/// A search budget: iterations, time, or both (whichever ends first), and a [`Stop`] from
+/// outside.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Budget<'a> {
     pub(crate) iterations: Option<u64>,
     pub(crate) deadline: Option<Instant>,
+    pub(crate) stop: Option<&'a Stop>,
 }
 
-impl Budget {
+impl<'a> Budget<'a> {
     pub(crate) fn new(iterations: Option<u64>, millis: Option<u64>) -> Self {
         Budget {
             iterations: match (iterations, millis) {
@@ -487,7 +489,13 @@ impl Budget {
                 (it, _) => it,
             },
             deadline: millis.map(|ms| Instant::now() + Duration::from_millis(ms)),
+            stop: None,
         }
+    }
+
+    /// The same budget, also ending when `stop` is stopped.
+    pub(crate) fn with_stop(self, stop: Option<&'a Stop>) -> Self {
+        Budget { stop, ..self }
     }
 
     /// Whether another iteration may start after `done` (at least one always runs).
@@ -500,7 +508,9 @@ impl Budget {
             return false;
         }
         // Reading the clock costs about as much as a short playout: look every 16.
-        !(done.is_multiple_of(16) && self.deadline.is_some_and(|d| Instant::now() >= d))
+        !(done.is_multiple_of(16)
+            && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.stop.is_some_and(Stop::is_stopped)))
     }
 }
 
@@ -914,7 +924,7 @@ impl<G: Game> Tree<G> {
 
     /// Runs iterations from node 0 (which stands for `state`) within `budget`; returns how
     /// many ran.
-    fn run(&mut self, game: &G, state: &G::State, how: &How<G>, budget: Budget) -> u64 {
+    fn run(&mut self, game: &G, state: &G::State, how: &How<G>, budget: Budget<'_>) -> u64 {
         let mut done = 0;
         while budget.more(done) {
             self.iterate(game, state, how);
@@ -1092,6 +1102,8 @@ pub struct MctsAgent<G: Game> {
     rollout: Rollout<G>,
     analysis: Analysis<G::Action>,
     exact_source: Option<String>,
+    /// Ends searches early when stopped ([`Agent::set_stop`]).
+    stop: Option<Stop>,
 }
 
 impl<G: Game> fmt::Debug for MctsAgent<G> {
@@ -1167,6 +1179,7 @@ impl<G: Game> MctsAgent<G> {
             rollout,
             analysis: Analysis::empty(),
             exact_source: None,
+            stop: None,
         })
     }
 
@@ -1230,7 +1243,9 @@ impl<G: Game> MctsAgent<G> {
     }
 
     fn search(&mut self, game: &G, state: &G::State, seat: Seat, legal: &[G::Action]) {
-        let budget = Budget::new(self.config.iterations, self.config.millis);
+        let stop = self.stop.clone();
+        let budget =
+            Budget::new(self.config.iterations, self.config.millis).with_stop(stop.as_ref());
         let reuse = self.config.reuse;
         let how = How {
             c: self.config.c,
@@ -1298,6 +1313,10 @@ impl<G: Game> Agent<G> for MctsAgent<G> {
         for t in &mut self.trees {
             t.forget();
         }
+    }
+
+    fn set_stop(&mut self, stop: Stop) {
+        self.stop = Some(stop);
     }
 
     fn observe_throw(&mut self, game: &G, before: &G::State, throw: Throw) {

@@ -161,3 +161,113 @@ fn a_second_tournament_on_a_busy_folder_is_refused() {
     assert!(whole >= 2);
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// A `stickdice serve` process and its pipes.
+struct Serve {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: BufReader<std::process::ChildStdout>,
+}
+
+impl Serve {
+    fn start() -> Serve {
+        let mut child = bin()
+            .arg("serve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        Serve {
+            input: child.stdin.take().unwrap(),
+            output: BufReader::new(child.stdout.take().unwrap()),
+            child,
+        }
+    }
+
+    fn send(&mut self, request: &str) {
+        use std::io::Write as _;
+        writeln!(self.input, "{request}").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    fn answer(&mut self) -> serde_json::Value {
+        let mut line = String::new();
+        self.output.read_line(&mut line).unwrap();
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
+    }
+
+    fn ask(&mut self, request: &str) -> serde_json::Value {
+        self.send(request);
+        self.answer()
+    }
+}
+
+#[test]
+fn serve_answers_during_a_search_and_cancel_or_a_time_limit_stop_it_keeping_the_game() {
+    let mut s = Serve::start();
+    // Issiren, seed 3: a decision between b1 and a2 after these steps.
+    for r in [
+        r#"{"id":1,"cmd":"new_game","game":"issiren","seed":3}"#,
+        r#"{"id":2,"cmd":"throw","marked":4}"#,
+        r#"{"id":3,"cmd":"act","action":"a1"}"#,
+        r#"{"id":4,"cmd":"throw"}"#,
+    ] {
+        let a = s.ask(r);
+        assert_eq!(a["ok"], true, "{r}: {a}");
+    }
+    let before = s.ask(r#"{"id":5,"cmd":"state"}"#)["result"].clone();
+    assert_eq!(before["legal_actions"], serde_json::json!(["b1", "a2"]));
+    // A search that would take days; the server still answers a state, holds the throw
+    // until the search ends, and cancels it.
+    s.send(r#"{"id":"big","cmd":"agent_move","agent":"mcts","budget":{"iterations":1000000000000},"apply":true}"#);
+    let a = s.ask(r#"{"id":6,"cmd":"state"}"#);
+    assert_eq!(a["id"], 6, "state is answered during the search: {a}");
+    assert_eq!(a["result"]["searching"], "big");
+    assert_eq!(a["result"]["undo_steps"], before["undo_steps"]);
+    s.send(r#"{"id":7,"cmd":"throw"}"#);
+    let a = s.ask(r#"{"id":8,"cmd":"cancel"}"#);
+    assert_eq!(
+        a,
+        serde_json::json!({"id":8,"ok":true,"result":{"cancelled":true,"search":"big"}})
+    );
+    let a = s.answer();
+    assert_eq!(a["id"], "big");
+    assert_eq!(a["error"]["code"], "cancelled", "{a}");
+    // The waiting throw comes after: a decision is due, as before the search.
+    let a = s.answer();
+    assert_eq!(a["id"], 7);
+    assert_eq!(a["error"]["code"], "decision_due", "{a}");
+    let a = s.ask(r#"{"id":9,"cmd":"state"}"#);
+    assert_eq!(
+        a["result"], before,
+        "the game and its undo history are kept"
+    );
+    // Time limits, on each searching agent.
+    for agent in [
+        r#""agent":"expectimax","budget":{"depth":64}"#,
+        r#""agent":"mcts","budget":{"millis":1000000000}"#,
+        r#""agent":"ismcts","budget":{"iterations":1000000000000}"#,
+    ] {
+        let a = s.ask(&format!(
+            r#"{{"id":10,"cmd":"agent_move",{agent},"time_limit_ms":200,"apply":true}}"#
+        ));
+        assert_eq!(a["error"]["code"], "time_limit", "{agent}: {a}");
+        assert_eq!(s.ask(r#"{"id":11,"cmd":"state"}"#)["result"], before);
+    }
+    let a = s.ask(r#"{"id":12,"cmd":"agent_move","agent":"mcts","time_limit_ms":0}"#);
+    assert_eq!(a["error"]["code"], "bad_value", "{a}");
+    // A quick search still answers as before, and applies its move.
+    let a = s.ask(r#"{"id":13,"cmd":"agent_move","agent":"mcts:iterations=50","apply":true}"#);
+    assert_eq!(a["ok"], true, "{a}");
+    assert_eq!(a["result"]["undo_steps"], 4);
+    // quit during a search cancels it and ends the server.
+    let a = s.ask(r#"{"id":14,"cmd":"undo"}"#);
+    assert_eq!(a["result"]["legal_actions"], before["legal_actions"]);
+    s.send(
+        r#"{"id":"big2","cmd":"agent_move","agent":"mcts","budget":{"iterations":1000000000000}}"#,
+    );
+    s.send(r#"{"id":15,"cmd":"quit"}"#);
+    assert_eq!(s.answer()["error"]["code"], "cancelled");
+    assert_eq!(s.answer()["id"], 15);
+    assert!(s.child.wait().unwrap().success());
+}
