@@ -541,12 +541,12 @@ fn print_report(r: &Report) {
     match (&r.exact, &r.exact_unavailable) {
         (Some(e), _) => outln!(
             "  (exact: solved play with the throw cap lifted; {} states, {} decision nodes, \
-             solved in {:.2} s, residual {:.0e}, error bound {:.0e})",
+             solved in {:.2} s; error bounds {:.0e} (probabilities), {:.0e} throws)",
             e.states,
             e.decision_nodes,
             e.seconds,
-            e.residual,
-            e.missing_mass
+            e.error_bound,
+            e.throws_error_bound
         ),
         (None, Some(why)) => outln!("  (no exact figures: {why})"),
         _ => {}
