@@ -20,10 +20,8 @@ use stickdice_evaluation::analysis::{
     length_histogram_svg, measure_game, Agreement, ExactSummary, Measure, SelfPlay, Skill,
 };
 use stickdice_evaluation::arena::{self, Factory};
-use stickdice_evaluation::cli::{check_count, GameArgs, MAX_THREADS};
+use stickdice_evaluation::cli::{check_count, split_agents, GameArgs, MAX_THREADS};
 use stickdice_evaluation::factory;
-
-use crate::tournament_cmd::split_agents;
 
 /// Arguments of `stickdice analyze`.
 #[derive(Args, Debug)]

@@ -4,7 +4,7 @@ use clap::Args;
 use stickdice::play::{play_game, Event, SeededDice};
 use stickdice::{with_game, Agent};
 use stickdice_agents::Evaluate;
-use stickdice_evaluation::cli::GameArgs;
+use stickdice_evaluation::cli::{split_agents, GameArgs};
 
 /// Arguments of `stickdice play`.
 #[derive(Args, Debug)]
@@ -14,9 +14,11 @@ pub struct PlayArgs {
     /// Seed of the throws and the agents: the same seed gives the same game.
     #[arg(long, short = 's', default_value_t = 1)]
     seed: u64,
-    /// Agent specs, one per seat or one for all (see `stickdice agents`).
-    #[arg(long, short = 'a', value_delimiter = ',', default_value = "random")]
-    agents: Vec<String>,
+    /// Agent specs, comma-separated, one per seat or one for all (see `stickdice agents`);
+    /// a piece with `=` but no `:` continues the previous spec's parameters
+    /// (mcts:iterations=500,c=1.4).
+    #[arg(long, short = 'a', default_value = "random")]
+    agents: String,
     /// Only print the throws and actions, not the board after each.
     #[arg(long)]
     quiet: bool,
@@ -29,15 +31,16 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
 
 fn play_one<G: Evaluate>(game: &G, args: &PlayArgs) -> Result<(), String> {
     let n = game.seats();
-    if args.agents.len() != 1 && args.agents.len() != n {
+    let specs = split_agents(&args.agents);
+    if specs.len() != 1 && specs.len() != n {
         return Err(format!(
             "give one agent spec for every seat or one for all: {} given for {n} seats",
-            args.agents.len()
+            specs.len()
         ));
     }
     let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(n);
     for s in 0..n {
-        let spec = &args.agents[s % args.agents.len()];
+        let spec = &specs[s % specs.len()];
         let seed = stickdice::seed::derive(args.seed, &[1, s as u64]);
         agents.push(stickdice_agents::build_str(spec, game, seed).map_err(|e| e.to_string())?);
     }

@@ -10,7 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use stickdice::with_game;
 use stickdice_agents::{AgentSpec, Evaluate};
-use stickdice_evaluation::cli::{check_count, GameArgs, MAX_THREADS};
+use stickdice_evaluation::cli::{check_count, split_agents, GameArgs, MAX_THREADS};
 use stickdice_evaluation::schedule::MAX_GAMES_PER_TABLE;
 use stickdice_evaluation::tournament::{Progress, ProgressFn, LOG_FILE, REPORT_FILES};
 use stickdice_evaluation::{factory, Entrant, Format, RunOptions, Sprt, Tournament};
@@ -75,22 +75,6 @@ pub struct TournamentArgs {
     beta: f64,
 }
 
-/// Splits a comma-separated agent list, keeping `key=value` pieces with their spec.
-pub fn split_agents(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for piece in text.split(',') {
-        let p = piece.trim();
-        match out.last_mut() {
-            Some(last) if p.contains('=') && !p.contains(':') && last.contains(':') => {
-                last.push(',');
-                last.push_str(p);
-            }
-            _ => out.push(p.to_string()),
-        }
-    }
-    out
-}
-
 /// The default agent list: those of [`DEFAULT_AGENTS`] this program has, at least two.
 fn default_agents() -> Vec<String> {
     let mut v: Vec<String> = DEFAULT_AGENTS
@@ -105,6 +89,80 @@ fn default_agents() -> Vec<String> {
         v.push("random".to_string());
     }
     v
+}
+
+/// The time after which the first estimate is printed, and then (when standard error is
+/// not a terminal, so there is no bar) between plain progress lines.
+const ESTIMATE_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The speed of this run, for the estimate and the plain progress lines.
+struct Pace {
+    start: std::time::Instant,
+    /// Games done when this run started (found in the log).
+    resumed: Option<usize>,
+    estimated: bool,
+    last_line: std::time::Instant,
+}
+
+impl Pace {
+    fn new() -> Pace {
+        let now = std::time::Instant::now();
+        Pace {
+            start: now,
+            resumed: None,
+            estimated: false,
+            last_line: now,
+        }
+    }
+
+    /// The line to print now, if any: the estimate once, a few seconds in (or at the end of
+    /// a short run it would not matter for), then without a terminal a progress line every
+    /// few seconds.
+    fn update(&mut self, p: Progress, terminal: bool) -> Option<String> {
+        let resumed = *self.resumed.get_or_insert(p.done);
+        let played = p.done - resumed;
+        let elapsed = self.start.elapsed();
+        if played == 0 || p.done >= p.total {
+            return None;
+        }
+        let rate = played as f64 / elapsed.as_secs_f64().max(1e-9);
+        let left = (p.total - p.done) as f64 / rate;
+        if !self.estimated && elapsed >= ESTIMATE_AFTER {
+            self.estimated = true;
+            self.last_line = std::time::Instant::now();
+            return Some(format!(
+                "estimate: about {} in all, {} left ({:.1} games/s over the first {played} games)",
+                seconds(elapsed.as_secs_f64() + left),
+                seconds(left),
+                rate
+            ));
+        }
+        if !terminal && self.estimated && self.last_line.elapsed() >= PROGRESS_EVERY {
+            self.last_line = std::time::Instant::now();
+            return Some(format!(
+                "progress: {}/{} games, {:.1} games/s, {} elapsed, about {} left",
+                p.done,
+                p.total,
+                rate,
+                seconds(elapsed.as_secs_f64()),
+                seconds(left)
+            ));
+        }
+        None
+    }
+}
+
+/// A duration for people: `42 s`, `3 min 20 s`, `2 h 05 min`.
+fn seconds(s: f64) -> String {
+    let s = s.round() as u64;
+    if s < 60 {
+        format!("{s} s")
+    } else if s < 3600 {
+        format!("{} min {:02} s", s / 60, s % 60)
+    } else {
+        format!("{} h {:02} min", s / 3600, (s % 3600) / 60)
+    }
 }
 
 pub fn run(args: &TournamentArgs) -> Result<(), String> {
@@ -199,6 +257,8 @@ fn run_game<G: Evaluate>(
         }
     }));
     let first = Arc::new(AtomicBool::new(true));
+    let terminal = std::io::stderr().is_terminal();
+    let pace = Arc::new(std::sync::Mutex::new(Pace::new()));
     let progress: ProgressFn = {
         let bar = bar.clone();
         Arc::new(move |p: Progress| {
@@ -206,6 +266,13 @@ fn run_game<G: Evaluate>(
             if first.swap(false, Ordering::SeqCst) {
                 // Games found in the log do not count towards the speed.
                 bar.reset_eta();
+            }
+            let line = pace
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .update(p, terminal);
+            if let Some(line) = line {
+                bar.suspend(|| eprintln!("{line}"));
             }
         })
     };
@@ -297,25 +364,4 @@ fn run_game<G: Evaluate>(
         REPORT_FILES.join(", ")
     );
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn agent_lists_keep_parameters_with_their_spec() {
-        assert_eq!(
-            split_agents("random, mcts:iterations=300,c=1.4,greedy,expectimax:depth=2"),
-            [
-                "random",
-                "mcts:iterations=300,c=1.4",
-                "greedy",
-                "expectimax:depth=2"
-            ]
-        );
-        assert_eq!(split_agents("random"), ["random"]);
-        // A stray key=value with no spec before it stays a (bad) spec of its own.
-        assert_eq!(split_agents("x=1,random"), ["x=1", "random"]);
-    }
 }

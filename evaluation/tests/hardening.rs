@@ -271,3 +271,41 @@ fn serve_answers_during_a_search_and_cancel_or_a_time_limit_stop_it_keeping_the_
     assert_eq!(s.answer()["id"], 15);
     assert!(s.child.wait().unwrap().success());
 }
+
+#[test]
+fn every_command_reads_agent_lists_alike() {
+    // The example in the spec error is itself accepted by play, as by tournament.
+    let o = bin()
+        .args([
+            "play",
+            "--game",
+            "sig-el-oued",
+            "--quiet",
+            "--agents",
+            "mcts:iterations=50,c=1.4",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("P1 mcts:iterations=50,c=1.4")
+            && text.contains("P2 mcts:iterations=50,c=1.4"),
+        "{text}"
+    );
+    let o = bin().args(["play", "--agents", "c=1.4"]).output().unwrap();
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2));
+    // The error's example, run as it is written, is accepted.
+    let example = e
+        .split("e.g. ")
+        .nth(1)
+        .and_then(|x| x.split(')').next())
+        .unwrap_or_else(|| panic!("no example in {e}"));
+    let o = bin()
+        .args(["play", "--game", "sig-el-oued", "--quiet", "--agents"])
+        .arg(example.replace("2000", "20"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{example}: {}", stderr(&o));
+}
