@@ -585,3 +585,31 @@ fn an_output_folder_that_is_a_file_is_refused_clearly() {
     let e = three_way(4, 1).run(&file, &opts(1)).unwrap_err();
     assert!(e.to_string().contains("is a file"), "{e}");
 }
+
+#[test]
+fn every_field_of_a_logged_game_is_checked() {
+    let dir = TempDir::new("fields");
+    let t = three_way(4, 1);
+    t.run(dir.path(), &opts(1)).unwrap();
+    let contents = log::read(&dir.path().join(LOG_FILE)).unwrap().unwrap();
+    let (_, g) = contents.games[0].clone();
+    assert_eq!(t.verify(&g), Ok(()));
+    // A failure added by hand to a game that ended normally.
+    let mut bad = g.clone();
+    bad.failure = Some(crate::arena::Failure {
+        seat: 0,
+        kind: FailureKind::Error,
+        message: "made up".into(),
+    });
+    bad.places = crate::arena::forfeit_ranking(2, 0).places().to_vec();
+    bad.scores = vec![0.0, 1.0];
+    let e = t.verify(&bad).unwrap_err();
+    assert!(e.contains("does not fit where the events stop"), "{e}");
+    // Negative or endless times.
+    for time in [-0.5, f64::NAN, f64::INFINITY] {
+        let mut bad = g.clone();
+        bad.time_s[1] = time;
+        let e = t.verify(&bad).unwrap_err();
+        assert!(e.contains("is not a time"), "{e}");
+    }
+}

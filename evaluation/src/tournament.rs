@@ -31,7 +31,7 @@ use rayon::prelude::*;
 use stickdice::play::{Event, SeededDice};
 use stickdice::{Game, Node};
 
-use crate::arena::{self, forfeit_ranking, Factory};
+use crate::arena::{self, forfeit_ranking, Factory, FailureKind};
 use crate::log::{self, GameRecord, LogError, LogLine, LogWriter, LoggedEvent, TournamentConfig};
 use crate::report::{sprt_observations, Report, SprtReport};
 use crate::schedule::{Format, Schedule};
@@ -310,117 +310,13 @@ impl<G: Game> Tournament<G> {
         }
     }
 
-    /// Checks a logged game against the schedule and replays it through the rules.
+    /// Checks a logged game against the schedule and replays it through the rules
+    /// ([`verify_game`]).
     ///
     /// # Errors
     /// A message naming the first disagreement.
     pub fn verify(&self, g: &GameRecord) -> Result<(), String> {
-        if g.index >= self.schedule.len() {
-            return Err(format!(
-                "game {} is not in this tournament's schedule of {} games",
-                g.index,
-                self.schedule.len()
-            ));
-        }
-        let slot = self.schedule.slot(g.index);
-        let seats = self.game.seats();
-        if (g.table, g.rotation, g.shift) != (slot.table, slot.rotation, slot.shift)
-            || g.seating != slot.seating
-            || g.game_seed != slot.game_seed
-        {
-            return Err(format!(
-                "game {} has table {}, rotation {}, seating {:?}, seed {}, but the schedule says table {}, rotation {}, seating {:?}, seed {}",
-                g.index, g.table, g.rotation, g.seating, g.game_seed, slot.table, slot.rotation, slot.seating, slot.game_seed
-            ));
-        }
-        let seeds: Vec<u64> = (0..seats)
-            .map(|s| arena::agent_seed(slot.game_seed, s))
-            .collect();
-        if g.agent_seeds != seeds {
-            return Err(format!(
-                "game {}: agent seeds differ from the schedule's",
-                g.index
-            ));
-        }
-        if g.places.len() != seats || g.scores.len() != seats || g.time_s.len() != seats {
-            return Err(format!(
-                "game {}: places, scores and times need one entry per seat ({seats})",
-                g.index
-            ));
-        }
-        let mut state = self.game.initial_state();
-        let mut dice = SeededDice::new(slot.game_seed);
-        let sticks = self.game.sticks();
-        for (i, e) in g.events.iter().enumerate() {
-            let at = |what: String| format!("game {}, event {}: {what}", g.index, i + 1);
-            match (self.game.node(&state), e) {
-                (Node::Throw(seat), LoggedEvent::Throw(t)) => {
-                    let due = dice.throw(seat, sticks);
-                    if due.marked() != *t {
-                        return Err(at(format!(
-                            "throw {t} is not the duplicate-dice throw {due} of the game's seed"
-                        )));
-                    }
-                    self.game.apply_throw_unchecked(&mut state, due);
-                }
-                (Node::Decide(_), LoggedEvent::Action(text)) => {
-                    let a = self
-                        .game
-                        .parse_action(text)
-                        .map_err(|err| at(err.to_string()))?;
-                    self.game
-                        .apply_action(&mut state, a)
-                        .map_err(|err| at(err.to_string()))?;
-                }
-                (node, _) => {
-                    return Err(at(format!(
-                        "{e:?} does not fit the game's next node {node:?}"
-                    )))
-                }
-            }
-        }
-        let ranking = match &g.failure {
-            Some(f) => {
-                if f.seat >= seats {
-                    return Err(format!(
-                        "game {}: failure of seat {} out of range",
-                        g.index, f.seat
-                    ));
-                }
-                forfeit_ranking(seats, f.seat)
-            }
-            None => self.game.ranking(&state).ok_or_else(|| {
-                format!(
-                    "game {}: the logged events stop before the end of the game",
-                    g.index
-                )
-            })?,
-        };
-        if ranking.places() != g.places.as_slice() {
-            return Err(format!(
-                "game {}: the logged places {:?} are not the game's {:?}",
-                g.index,
-                g.places,
-                ranking.places()
-            ));
-        }
-        for (s, &x) in g.scores.iter().enumerate() {
-            if x != ranking.score(s) {
-                return Err(format!(
-                    "game {}: seat {s}'s logged score {x} is wrong",
-                    g.index
-                ));
-            }
-        }
-        if self.game.throws_made(&state) != g.throws {
-            return Err(format!(
-                "game {}: {} throws logged, {} replayed",
-                g.index,
-                g.throws,
-                self.game.throws_made(&state)
-            ));
-        }
-        Ok(())
+        verify_game(&self.game, &self.schedule, g)
     }
 
     /// Runs (or resumes) the tournament with its log and report files in `out`.
@@ -800,4 +696,154 @@ pub fn lock_folder(out: &Path) -> Result<std::fs::File, TournamentError> {
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Checks a logged game against the schedule (index, table, rotation, seating, seeds) and
+/// replays it through the rules: the throws must be the duplicate dice of its seed, the
+/// actions legal, the ranking, scores and throw count the replayed ones, a failure must fit
+/// where the events stop, and the times must be finite and not negative.
+///
+/// # Errors
+/// A message naming the first disagreement.
+pub fn verify_game<G: Game>(game: &G, schedule: &Schedule, g: &GameRecord) -> Result<(), String> {
+    if g.index >= schedule.len() {
+        return Err(format!(
+            "game {} is not in this tournament's schedule of {} games",
+            g.index,
+            schedule.len()
+        ));
+    }
+    let slot = schedule.slot(g.index);
+    let seats = game.seats();
+    if (g.table, g.rotation, g.shift) != (slot.table, slot.rotation, slot.shift)
+        || g.seating != slot.seating
+        || g.game_seed != slot.game_seed
+    {
+        return Err(format!(
+                "game {} has table {}, rotation {}, seating {:?}, seed {}, but the schedule says table {}, rotation {}, seating {:?}, seed {}",
+                g.index, g.table, g.rotation, g.seating, g.game_seed, slot.table, slot.rotation, slot.seating, slot.game_seed
+            ));
+    }
+    let seeds: Vec<u64> = (0..seats)
+        .map(|s| arena::agent_seed(slot.game_seed, s))
+        .collect();
+    if g.agent_seeds != seeds {
+        return Err(format!(
+            "game {}: agent seeds differ from the schedule's",
+            g.index
+        ));
+    }
+    if g.places.len() != seats || g.scores.len() != seats || g.time_s.len() != seats {
+        return Err(format!(
+            "game {}: places, scores and times need one entry per seat ({seats})",
+            g.index
+        ));
+    }
+    let mut state = game.initial_state();
+    let mut dice = SeededDice::new(slot.game_seed);
+    let sticks = game.sticks();
+    for (i, e) in g.events.iter().enumerate() {
+        let at = |what: String| format!("game {}, event {}: {what}", g.index, i + 1);
+        match (game.node(&state), e) {
+            (Node::Throw(seat), LoggedEvent::Throw(t)) => {
+                let due = dice.throw(seat, sticks);
+                if due.marked() != *t {
+                    return Err(at(format!(
+                        "throw {t} is not the duplicate-dice throw {due} of the game's seed"
+                    )));
+                }
+                game.apply_throw_unchecked(&mut state, due);
+            }
+            (Node::Decide(_), LoggedEvent::Action(text)) => {
+                let a = game.parse_action(text).map_err(|err| at(err.to_string()))?;
+                game.apply_action(&mut state, a)
+                    .map_err(|err| at(err.to_string()))?;
+            }
+            (node, _) => {
+                return Err(at(format!(
+                    "{e:?} does not fit the game's next node {node:?}"
+                )))
+            }
+        }
+    }
+    if let Some((s, t)) = g
+        .time_s
+        .iter()
+        .enumerate()
+        .find(|(_, t)| !t.is_finite() || **t < 0.0)
+    {
+        return Err(format!(
+            "game {}: seat {s}'s time {t} s is not a time (finite, at least 0)",
+            g.index
+        ));
+    }
+    let ranking = match &g.failure {
+        Some(f) => {
+            if f.seat >= seats {
+                return Err(format!(
+                    "game {}: failure of seat {} out of range",
+                    g.index, f.seat
+                ));
+            }
+            // Where the events stop must be where such a failure happens.
+            let node = game.node(&state);
+            let fits = match f.kind {
+                FailureKind::Error | FailureKind::IllegalAction => node == Node::Decide(f.seat),
+                FailureKind::Panic => {
+                    let m = f.message.as_str();
+                    if m.starts_with("panicked choosing an action") {
+                        node == Node::Decide(f.seat)
+                    } else if m.starts_with("panicked while being built")
+                        || m.starts_with("panicked at the start of the game")
+                    {
+                        g.events.is_empty()
+                    } else if m.starts_with("panicked observing a throw") {
+                        matches!(g.events.last(), Some(LoggedEvent::Throw(_)))
+                    } else if m.starts_with("panicked observing an action") {
+                        matches!(g.events.last(), Some(LoggedEvent::Action(_)))
+                    } else {
+                        false
+                    }
+                }
+            };
+            if !fits {
+                return Err(format!(
+                        "game {}: the logged failure ({} of seat {}: {}) does not fit where the events stop ({node:?})",
+                        g.index, f.kind, f.seat, f.message
+                    ));
+            }
+            forfeit_ranking(seats, f.seat)
+        }
+        None => game.ranking(&state).ok_or_else(|| {
+            format!(
+                "game {}: the logged events stop before the end of the game",
+                g.index
+            )
+        })?,
+    };
+    if ranking.places() != g.places.as_slice() {
+        return Err(format!(
+            "game {}: the logged places {:?} are not the game's {:?}",
+            g.index,
+            g.places,
+            ranking.places()
+        ));
+    }
+    for (s, &x) in g.scores.iter().enumerate() {
+        if x != ranking.score(s) {
+            return Err(format!(
+                "game {}: seat {s}'s logged score {x} is wrong",
+                g.index
+            ));
+        }
+    }
+    if game.throws_made(&state) != g.throws {
+        return Err(format!(
+            "game {}: {} throws logged, {} replayed",
+            g.index,
+            g.throws,
+            game.throws_made(&state)
+        ));
+    }
+    Ok(())
 }
