@@ -1,5 +1,6 @@
-//! The stickdice arena, tournaments and statistics, and the pieces of the `stickdice`
-//! command.
+//! The stickdice arena, tournaments and statistics, reports, analysis and the front-end
+//! protocol: the library behind the `stickdice` command (crate `stickdice-cli`), without
+//! its command-line dependencies.
 //!
 //! * [`analysis`]: the figures of `stickdice analyze` (seat advantage, lengths, decisions,
 //!   captures, the cap, the skill gap) and the game-length histogram.
@@ -15,7 +16,6 @@
 
 pub mod analysis;
 pub mod arena;
-pub mod cli;
 pub mod log;
 pub mod protocol;
 pub mod report;

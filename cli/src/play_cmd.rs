@@ -4,7 +4,7 @@ use clap::Args;
 use stickdice::play::{play_game, Event, SeededDice};
 use stickdice::{with_game, Agent};
 use stickdice_agents::Evaluate;
-use stickdice_evaluation::cli::GameArgs;
+use crate::cli::GameArgs;
 
 /// Arguments of `stickdice play`.
 #[derive(Args, Debug)]

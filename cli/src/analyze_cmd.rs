@@ -20,7 +20,7 @@ use stickdice_evaluation::analysis::{
     length_histogram_svg, measure_game, Agreement, ExactSummary, Measure, SelfPlay, Skill,
 };
 use stickdice_evaluation::arena::{self, Factory};
-use stickdice_evaluation::cli::GameArgs;
+use crate::cli::GameArgs;
 use stickdice_evaluation::factory;
 
 use crate::tournament_cmd::split_agents;

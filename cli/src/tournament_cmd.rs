@@ -10,7 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use stickdice::with_game;
 use stickdice_agents::{AgentSpec, Evaluate};
-use stickdice_evaluation::cli::GameArgs;
+use crate::cli::GameArgs;
 use stickdice_evaluation::tournament::{Progress, ProgressFn, LOG_FILE, REPORT_FILES};
 use stickdice_evaluation::{factory, Entrant, Format, RunOptions, Sprt, Tournament};
 
