@@ -98,7 +98,7 @@ use crate::mcts::{
     bad, check_budget, check_cutoff, cutoff_param, ActionStats, Analysis, Budget, Playout, Rollout,
     DEFAULT_CUTOFF,
 };
-use crate::spec::{AgentInfo, ParamInfo, Params, SpecError};
+use crate::params::{AgentInfo, ParamInfo, Params, SpecError};
 
 pub use crate::mcts::MAX_TREE_NODES;
 

@@ -15,7 +15,9 @@
 //! The evaluations all three share (and MCTS and ISMCTS use to score cut playouts, in
 //! greedy playouts and as MCTS's prior) are in [`eval`]: one per game, in `[0, 1]` on the
 //! scale of the final scores and equal to them at the end.
-//! [`agents`] lists every agent with its parameters, defaults and help.
+//! [`agents`] lists every agent with its parameters, defaults and help; the types agents
+//! are configured with ([`AgentInfo`], [`AgentSpec`], [`Params`], [`SpecError`]) are in
+//! [`params`], which the agents and the registry ([`spec`]) both import.
 //!
 //! ```
 //! use stickdice::{play::play_game, Agent, Game, Issiren};
@@ -41,6 +43,7 @@ pub mod expectimax;
 pub mod greedy;
 pub mod ismcts;
 pub mod mcts;
+pub mod params;
 pub mod perfect;
 pub mod random;
 pub mod solve;
@@ -55,6 +58,7 @@ pub use expectimax::{Expectimax, ExpectimaxConfig, Mode, Pruning, SearchResult};
 pub use greedy::GreedyAgent;
 pub use ismcts::{IsmctsAgent, IsmctsConfig};
 pub use mcts::{ActionStats, Analysis, MctsAgent, MctsConfig, Playout};
+pub use params::{AgentInfo, AgentSpec, ParamInfo, Params, SpecError};
 pub use perfect::PerfectAgent;
 pub use random::RandomAgent;
-pub use spec::{agents, build, build_str, AgentInfo, AgentSpec, ParamInfo, Params, SpecError};
+pub use spec::{agents, build, build_str};
