@@ -81,7 +81,7 @@ pub fn build<G: Evaluate>(
 /// Parses and builds in one step.
 ///
 /// # Errors
-/// As [`AgentSpec::from_str`] and [`build`].
+/// As [`AgentSpec::from_str`](core::str::FromStr::from_str) and [`build`].
 pub fn build_str<G: Evaluate>(
     text: &str,
     game: &G,
