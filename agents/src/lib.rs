@@ -48,9 +48,11 @@ pub mod perfect;
 pub mod random;
 pub mod solve;
 pub mod spec;
-#[doc(hidden)]
-pub mod testgame;
+// The MCTS and ISMCTS unit tests look into the search tree, so they stay unit tests; the
+// race they play is the test-support crate's, compiled into this crate's test build (as a
+// dev-dependency it would implement the `Evaluate` of the non-test build of this crate).
 #[cfg(test)]
+#[path = "../../testkit/src/race.rs"]
 mod testgame_mcts;
 
 pub use eval::Evaluate;

@@ -11,7 +11,6 @@
 //! * [`log`]: the log's format.
 //! * [`stats`]: confidence intervals, Bradley–Terry Elo, the SPRT.
 //! * [`report`]: the report (JSON, Markdown, CSV, SVG).
-//! * [`toy`]: a toy race game for tests and examples.
 //! * [`protocol`]: the `stickdice serve` front-end protocol (docs/protocol.md).
 
 pub mod analysis;
@@ -22,7 +21,6 @@ pub mod report;
 pub mod schedule;
 pub mod stats;
 pub mod tournament;
-pub mod toy;
 
 pub use arena::{factory, Factory, Failure, FailureKind};
 pub use report::Report;
