@@ -39,6 +39,9 @@ use crate::stats::{Sprt, SprtDecision};
 
 /// The log's file name in the output folder.
 pub const LOG_FILE: &str = "games.jsonl";
+/// The most worker threads a tournament starts ([`RunOptions::threads`]).
+pub const MAX_THREADS: usize = 256;
+
 /// The lock file in the output folder: a run holds an exclusive lock on it, so a second
 /// run on the same folder is refused instead of interleaving its games with the first's.
 pub const LOCK_FILE: &str = ".stickdice.lock";
@@ -334,13 +337,10 @@ impl<G: Game> Tournament<G> {
                 out.display()
             )));
         }
-        if let Some(t) = options
-            .threads
-            .filter(|&t| t == 0 || t > crate::cli::MAX_THREADS)
-        {
+        if let Some(t) = options.threads.filter(|&t| t == 0 || t > MAX_THREADS) {
             return Err(TournamentError::Setup(format!(
                 "{t} worker threads: use 1 to {}",
-                crate::cli::MAX_THREADS
+                MAX_THREADS
             )));
         }
         std::fs::create_dir_all(out).map_err(|e| io(out, e))?;

@@ -34,6 +34,7 @@ fn print_line(args: std::fmt::Arguments<'_>) {
 }
 
 mod analyze_cmd;
+mod cli;
 mod play_cmd;
 mod replay_cmd;
 mod serve_cmd;

@@ -4,7 +4,7 @@ use clap::Args;
 use stickdice::{AnyGame, ConfigError};
 
 /// The most worker threads a command starts (`--threads`).
-pub const MAX_THREADS: usize = 256;
+pub use stickdice_evaluation::tournament::MAX_THREADS;
 
 /// Splits a comma-separated agent list, keeping `key=value` pieces with their spec: a piece
 /// with `=` but no `:` continues the previous spec's parameters, so

@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use crate::cli::{check_count, split_agents, GameArgs, MAX_THREADS};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use stickdice::with_game;
 use stickdice_agents::{AgentSpec, Evaluate};
-use stickdice_evaluation::cli::{check_count, split_agents, GameArgs, MAX_THREADS};
 use stickdice_evaluation::schedule::MAX_GAMES_PER_TABLE;
 use stickdice_evaluation::tournament::{Progress, ProgressFn, LOG_FILE, REPORT_FILES};
 use stickdice_evaluation::{factory, Entrant, Format, RunOptions, Sprt, Tournament};
@@ -212,8 +212,11 @@ fn run_game<G: Evaluate>(
         game.clone(),
         entrants,
         args.format,
-        args.games
-            .unwrap_or(if sprt.is_some() { 20_000 } else { DEFAULT_GAMES }),
+        args.games.unwrap_or(if sprt.is_some() {
+            20_000
+        } else {
+            DEFAULT_GAMES
+        }),
         args.seed,
         sprt,
     )
