@@ -107,6 +107,9 @@ struct Report {
     strongest: Option<String>,
     tablebase: Option<TablebaseReport>,
     svg: Option<String>,
+    /// The SVG to write, and where (not part of the JSON).
+    #[serde(skip)]
+    svg_file: Option<(PathBuf, String)>,
 }
 
 #[derive(Debug, Serialize)]
@@ -152,6 +155,16 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
         builder = builder.num_threads(t);
     }
     let pool = builder.build().map_err(|e| e.to_string())?;
+    // Output files are checked before the work, so a bad path fails at once.
+    let seats = with_game!(&any, |g| g.seats());
+    let svg_path = (!args.no_svg).then(|| {
+        args.svg.clone().unwrap_or_else(|| {
+            PathBuf::from(format!("analyze-{}-{seats}p-lengths.svg", any.kind()))
+        })
+    });
+    for path in svg_path.iter().chain(&args.write_tablebase) {
+        check_writable(path)?;
+    }
     let report = pool.install(|| with_game!(&any, |g| analyze(g, args)))?;
     if args.json {
         outln!(
@@ -160,6 +173,29 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
         );
     } else {
         print_report(&report);
+    }
+    // The figures are out; now the file.
+    if let Some((path, text)) = &report.svg_file {
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Checks that `path` can be written (creating it, or opening it without changing it), so
+/// that a bad output path is refused before minutes of work rather than after.
+fn check_writable(path: &std::path::Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!("cannot write {}: it is a folder", path.display()));
+    }
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
     }
     Ok(())
 }
@@ -183,7 +219,8 @@ fn default_agents<G: Game>(game: &G) -> &'static str {
 
 /// A factory that builds `spec` (checked once beforehand).
 fn spec_factory<G: Evaluate>(game: &G, spec: &AgentSpec) -> Result<Factory<G>, String> {
-    stickdice_agents::build(spec, game, 0).map_err(|e| format!("agent `{spec}`: {e}"))?;
+    // The error names the agent itself.
+    stickdice_agents::build(spec, game, 0).map_err(|e| e.to_string())?;
     let s = spec.clone();
     Ok(factory(move |g: &G, seed| {
         stickdice_agents::build(&s, g, seed)
@@ -376,6 +413,7 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
     }
     bar.finish_and_clear();
 
+    let mut svg_text = None;
     let svg = if args.no_svg {
         None
     } else {
@@ -389,8 +427,8 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
             args.games,
             baseline
         );
-        std::fs::write(&path, length_histogram_svg(&title, &lengths))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        // Written after the figures are printed (see `run`).
+        svg_text = Some((path.clone(), length_histogram_svg(&title, &lengths)));
         Some(path.display().to_string())
     };
 
@@ -407,6 +445,7 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
         strongest,
         tablebase: tb_report,
         svg,
+        svg_file: svg_text,
     })
 }
 

@@ -84,7 +84,9 @@ fn play_one<G: Evaluate>(game: &G, args: &PlayArgs) -> Result<(), String> {
                 ),
                 Event::Action(seat, a) => outln!("            P{} plays {a}", seat + 1),
             }
-            if !args.quiet {
+            // One board per throw: once the turn's moves are made (the next node is a
+            // throw or the end), not after the throw and again after its action.
+            if !args.quiet && !matches!(game.node(after), stickdice::Node::Decide(_)) {
                 outln!("{}", game.render(after));
             }
         },

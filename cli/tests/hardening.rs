@@ -309,3 +309,67 @@ fn every_command_reads_agent_lists_alike() {
         .unwrap();
     assert!(o.status.success(), "{example}: {}", stderr(&o));
 }
+
+#[test]
+fn play_shows_the_board_once_per_throw() {
+    let o = bin().args(["play", "--seed", "3"]).output().unwrap();
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    let boards = text.matches("Throws made:").count();
+    let throws = text.lines().filter(|l| l.starts_with("throw ")).count();
+    // The starting board, then at most one per throw.
+    assert!(
+        throws > 10 && boards <= throws + 1,
+        "{boards} boards, {throws} throws"
+    );
+    assert!(boards * 2 > throws, "{boards} boards, {throws} throws");
+}
+
+#[test]
+fn analyze_checks_its_output_paths_before_the_work() {
+    let dir = temp("paths");
+    let missing = dir.join("no-such-folder");
+    let start = std::time::Instant::now();
+    for args in [
+        vec![
+            "analyze".to_string(),
+            "--game".into(),
+            "issiren".into(),
+            "--write-tablebase".into(),
+            missing.join("tb.bin").display().to_string(),
+        ],
+        vec![
+            "analyze".into(),
+            "--game".into(),
+            "sig-wa-duqqan".into(),
+            "--svg".into(),
+            missing.join("x.svg").display().to_string(),
+        ],
+    ] {
+        let o = bin().args(&args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
+        assert!(o.stdout.is_empty(), "no figures before the refusal");
+    }
+    // Refused at once, not after building the tablebase (about 30 s).
+    assert!(start.elapsed().as_secs() < 20);
+    // A good path: the figures are printed, then the file written.
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("lengths.svg");
+    let o = bin()
+        .args([
+            "analyze",
+            "--game",
+            "sig-wa-duqqan",
+            "-n",
+            "20",
+            "--no-exact",
+            "--svg",
+        ])
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

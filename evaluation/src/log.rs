@@ -70,7 +70,7 @@ impl TournamentConfig {
             other.players.to_string(),
         );
         check("options", self.options.join(" "), other.options.join(" "));
-        check("agents", self.agents.join(" "), other.agents.join(" "));
+        check("agents", self.agents.join(", "), other.agents.join(", "));
         check("format", self.format.to_string(), other.format.to_string());
         check(
             "games per table",
@@ -531,7 +531,10 @@ mod tests {
         other.seed = 2;
         other.agents.push("random".into());
         let d = config().differences(&other);
-        assert_eq!(d, ["agents: run walk vs run walk random", "seed: 1 vs 2"]);
+        assert_eq!(
+            d,
+            ["agents: run, walk vs run, walk, random", "seed: 1 vs 2"]
+        );
         assert!(config().differences(&config()).is_empty());
     }
 
