@@ -254,12 +254,12 @@ pub struct Reply {
 }
 
 /// The response line of a success.
-fn ok_line(id: &Value, result: &Value) -> String {
+fn ok_line(id: &str, result: &Value) -> String {
     format!("{{\"id\":{id},\"ok\":true,\"result\":{result}}}")
 }
 
 /// The response line of an error.
-fn error_line(id: &Value, e: &ProtocolError) -> String {
+fn error_line(id: &str, e: &ProtocolError) -> String {
     let error = json!({ "code": e.code.as_str(), "message": e.message });
     format!("{{\"id\":{id},\"ok\":false,\"error\":{error}}}")
 }
@@ -339,6 +339,8 @@ pub enum Begin {
 #[derive(Debug)]
 pub struct Search {
     id: Value,
+    /// The `id` exactly as the request wrote it.
+    id_text: String,
     session: AnySession,
     spec: AgentSpec,
     seed: Option<u64>,
@@ -351,7 +353,7 @@ pub struct Search {
 /// A finished [`Search`], for [`Server::finish`].
 #[derive(Debug)]
 pub struct Searched {
-    id: Value,
+    id_text: String,
     session: AnySession,
     outcome: Result<Value>,
 }
@@ -393,7 +395,7 @@ impl Search {
             outcome
         };
         Searched {
-            id: self.id,
+            id_text: self.id_text,
             session: self.session,
             outcome,
         }
@@ -466,11 +468,15 @@ impl Server {
             Ok(Some(request)) => request,
             Err(e) => {
                 return Begin::Reply(Some(Reply {
-                    line: error_line(&Value::Null, &e),
+                    line: error_line("null", &e),
                     quit: false,
                 }))
             }
         };
+        let Request {
+            fields: request,
+            id_text,
+        } = request;
         let id = request.get("id").cloned().unwrap_or(Value::Null);
         if let Some(running) = &self.running {
             match request.get("cmd").and_then(Value::as_str) {
@@ -488,10 +494,11 @@ impl Server {
             .unwrap_or_else(|panic| Err(internal(&panic)));
         match outcome {
             Ok(Outcome::Answer(result, quit)) => Begin::Reply(Some(Reply {
-                line: ok_line(&id, &result),
+                line: ok_line(&id_text, &result),
                 quit,
             })),
-            Ok(Outcome::Search(search)) => {
+            Ok(Outcome::Search(mut search)) => {
+                search.id_text = id_text;
                 self.running = Some(Running {
                     id: search.id.clone(),
                     stop: search.stop.clone(),
@@ -500,7 +507,7 @@ impl Server {
                 Begin::Search(search)
             }
             Err(e) => Begin::Reply(Some(Reply {
-                line: error_line(&id, &e),
+                line: error_line(&id_text, &e),
                 quit: false,
             })),
         }
@@ -523,8 +530,8 @@ impl Server {
         });
         Reply {
             line: match outcome {
-                Ok(result) => ok_line(&done.id, &result),
-                Err(e) => error_line(&done.id, &e),
+                Ok(result) => ok_line(&done.id_text, &result),
+                Err(e) => error_line(&done.id_text, &e),
             },
             quit: false,
         }
@@ -635,6 +642,7 @@ impl Server {
                         session.check_agent_move()?;
                         return Ok(Outcome::Search(Box::new(Search {
                             id: id.clone(),
+                            id_text: id.to_string(),
                             session: session.clone(),
                             spec,
                             seed,
@@ -665,20 +673,81 @@ impl Server {
     }
 }
 
+/// A request: its fields, and its `id` exactly as it was written, echoed back as it is
+/// (so `18446744073709551617` does not come back as a float).
+struct Request {
+    fields: Map<String, Value>,
+    id_text: String,
+}
+
+/// A JSON object whose keys are all different (a repeated key is refused, not read
+/// last-wins).
+struct UniqueKeys;
+
+impl<'de> serde::Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> serde::de::Visitor<'de> for Keys {
+            type Value = UniqueKeys;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<UniqueKeys, A::Error> {
+                let mut seen = std::collections::BTreeSet::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if !seen.insert(key.clone()) {
+                        return Err(serde::de::Error::custom(format!(
+                            "the key `{key}` appears twice"
+                        )));
+                    }
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+                Ok(UniqueKeys)
+            }
+        }
+        d.deserialize_map(Keys)
+    }
+}
+
+/// The `id` of a request object as written.
+#[derive(serde::Deserialize)]
+struct RawId<'a> {
+    #[serde(borrow)]
+    id: Option<&'a serde_json::value::RawValue>,
+}
+
 /// The request object of a line; `None` for a blank line.
-fn parse_request(line: &[u8]) -> Result<Option<Map<String, Value>>> {
+fn parse_request(line: &[u8]) -> Result<Option<Request>> {
     let text = std::str::from_utf8(line).map_err(|e| {
         ProtocolError::new(
             ErrorCode::MalformedJson,
             format!("the line is not UTF-8 text: {e}"),
         )
     })?;
+    // A UTF-8 byte-order mark (which some editors and Windows tools put first) is not part
+    // of the request.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let text = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\r'));
     if text.is_empty() {
         return Ok(None);
     }
     match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(map)) => Ok(Some(map)),
+        Ok(Value::Object(fields)) => {
+            serde_json::from_str::<UniqueKeys>(text).map_err(|e| {
+                ProtocolError::new(
+                    ErrorCode::BadRequest,
+                    format!("a request names each field once: {e}"),
+                )
+            })?;
+            let id_text = serde_json::from_str::<RawId<'_>>(text)
+                .ok()
+                .and_then(|r| r.id.map(|raw| raw.get().to_string()))
+                .unwrap_or_else(|| "null".to_string());
+            Ok(Some(Request { fields, id_text }))
+        }
         Ok(other) => Err(ProtocolError::new(
             ErrorCode::BadRequest,
             format!(
@@ -693,13 +762,12 @@ fn parse_request(line: &[u8]) -> Result<Option<Map<String, Value>>> {
     }
 }
 
-/// The `id` of a request line (`null` if it has none or is not a request).
-fn request_id(line: &[u8]) -> Value {
+/// The `id` of a request line as written (`null` if it has none or is not a request).
+fn request_id(line: &[u8]) -> String {
     parse_request(line)
         .ok()
         .flatten()
-        .and_then(|mut m| m.remove("id"))
-        .unwrap_or(Value::Null)
+        .map_or_else(|| "null".to_string(), |r| r.id_text)
 }
 
 fn command_names() -> String {
@@ -836,7 +904,14 @@ impl Fields {
 fn wrong_type(key: &str, expected: &str, got: &Value) -> ProtocolError {
     ProtocolError::new(
         ErrorCode::WrongType,
-        format!("`{key}` must be {expected}, not {}", json_type(got)),
+        format!(
+            "`{key}` must be {expected}, not {}",
+            match got {
+                // Name the number: -1 and 1.5 are numbers, just not whole ones in range.
+                Value::Number(n) => n.to_string(),
+                other => json_type(other).to_string(),
+            }
+        ),
     )
 }
 
@@ -1399,7 +1474,7 @@ pub fn serve<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> 
                         &mut output,
                         &Reply {
                             line: error_line(
-                                &Value::Null,
+                                "null",
                                 &ProtocolError::new(
                                     ErrorCode::LineTooLong,
                                     format!("the line is longer than {MAX_LINE_BYTES} bytes"),
@@ -1534,6 +1609,36 @@ mod tests {
         assert_eq!(done["error"]["code"], "cancelled", "{done}");
         assert_eq!(server, at_decision);
         assert_ne!(server, before);
+    }
+
+    #[test]
+    fn ids_echo_exactly_keys_are_unique_and_a_byte_order_mark_is_skipped() {
+        let mut server = Server::new();
+        let mut ask = |line: &str| server.handle_line(line).unwrap().line;
+        let r = ask(r#"{"id":18446744073709551617,"cmd":"hello"}"#);
+        assert!(
+            r.starts_with(r#"{"id":18446744073709551617,"ok":true"#),
+            "{r}"
+        );
+        let r = ask(r#"{"id": 1.50e3 ,"cmd":"quit"}"#);
+        assert!(r.starts_with(r#"{"id":1.50e3,"ok":true"#), "{r}");
+        let r = ask(r#"{"id":"x","cmd":"state","cmd":"hello"}"#);
+        assert!(
+            r.contains("bad_request") && r.contains("the key `cmd` appears twice"),
+            "{r}"
+        );
+        let r = ask("\u{feff}{\"id\":2,\"cmd\":\"hello\"}");
+        assert!(r.starts_with(r#"{"id":2,"ok":true"#), "{r}");
+        for (seed, shown) in [
+            ("-1", "not -1"),
+            ("1.5", "not 1.5"),
+            ("\"7\"", "not a string"),
+        ] {
+            let r = ask(&format!(
+                r#"{{"id":3,"cmd":"new_game","game":"issiren","seed":{seed}}}"#
+            ));
+            assert!(r.contains("wrong_type") && r.contains(shown), "{r}");
+        }
     }
 
     #[test]
