@@ -613,3 +613,13 @@ fn every_field_of_a_logged_game_is_checked() {
         assert!(e.contains("is not a time"), "{e}");
     }
 }
+
+#[test]
+fn a_report_file_that_cannot_be_replaced_leaves_no_temporary_file() {
+    let dir = TempDir::new("tmpfile");
+    // A folder where report.json goes: the rename onto it fails.
+    std::fs::create_dir_all(dir.path().join("report.json").join("x")).unwrap();
+    let e = three_way(4, 1).run(dir.path(), &opts(1)).unwrap_err();
+    assert!(e.to_string().contains("report.json"), "{e}");
+    assert!(!dir.path().join(".report.json.tmp").exists());
+}
