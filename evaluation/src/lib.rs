@@ -4,6 +4,8 @@
 //!
 //! * [`analysis`]: the figures of `stickdice analyze` (seat advantage, lengths, decisions,
 //!   captures, the cap, the skill gap) and the game-length histogram.
+//! * [`builder`]: tournaments from code in one call ([`tournament`], [`tournament_any`]):
+//!   agents as specs, values or closures; in memory or with a resumable log.
 //! * [`arena`]: one game between agents built fresh from factories, with duplicate dice;
 //!   failures (panics, illegal actions, errors) lose the game.
 //! * [`schedule`]: round-robin and gauntlet tables, seat rotations, game and agent seeds.
@@ -15,6 +17,7 @@
 
 pub mod analysis;
 pub mod arena;
+pub mod builder;
 pub mod log;
 pub mod protocol;
 pub mod report;
@@ -23,6 +26,7 @@ pub mod stats;
 pub mod tournament;
 
 pub use arena::{factory, Factory, Failure, FailureKind};
+pub use builder::{tournament, tournament_any, AnyTournamentBuilder, TournamentBuilder};
 pub use report::Report;
 pub use schedule::{Format, Schedule};
 pub use stats::Sprt;
