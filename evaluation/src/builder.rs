@@ -312,17 +312,18 @@ impl<G: Game> core::fmt::Debug for TournamentBuilder<G> {
     }
 }
 
-/// A tournament on `game` (by reference or by value): add agents and settings, then
-/// [`TournamentBuilder::run`]. See the [module docs](self).
-pub fn tournament<G: Game>(game: impl Borrow<G>) -> TournamentBuilder<G> {
-    TournamentBuilder::new(game)
+/// A tournament on (a copy of) `game`: add agents and settings, then
+/// [`TournamentBuilder::run`]. See the [module docs](self). ([`TournamentBuilder::new`]
+/// takes the game by value.)
+pub fn tournament<G: Game>(game: &G) -> TournamentBuilder<G> {
+    TournamentBuilder::new(game.clone())
 }
 
 impl<G: Game> TournamentBuilder<G> {
     /// A tournament on `game` with no agents yet and the default settings.
-    pub fn new(game: impl Borrow<G>) -> Self {
+    pub fn new(game: G) -> Self {
         TournamentBuilder {
-            game: game.borrow().clone(),
+            game,
             agents: Vec::new(),
             settings: Settings::default(),
         }
