@@ -575,6 +575,31 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
         self.sticks().throw_from_bits(rng.next_u64())
     }
 
+    /// Writes a state as JSON (the form [`Game::load_state`] reads); the same as
+    /// [`crate::save_state`], with the game naming the state's type.
+    ///
+    /// ```
+    /// use stickdice::{Game, Issiren};
+    /// let game = Issiren::with_seats(2).unwrap();
+    /// let state = game.initial_state();
+    /// let json = game.save_state(&state);
+    /// assert_eq!(game.load_state(&json), Ok(state));
+    /// ```
+    #[cfg(feature = "serde")]
+    fn save_state(&self, state: &Self::State) -> String {
+        crate::save_state::<Self>(state)
+    }
+
+    /// Loads a state from JSON and validates it against the game ([`crate::load_state`]).
+    ///
+    /// # Errors
+    /// A message naming what is wrong: malformed JSON, a field of the wrong shape, or every
+    /// broken invariant ([`Game::validate`]).
+    #[cfg(feature = "serde")]
+    fn load_state(&self, json: &str) -> Result<Self::State, String> {
+        crate::load_state(self, json)
+    }
+
     /// A 64-bit key of the state for transposition tables (equal states, equal keys;
     /// stable within one build of the library).
     fn state_key(&self, state: &Self::State) -> u64 {
