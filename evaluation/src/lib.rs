@@ -14,6 +14,25 @@
 //! * [`stats`]: confidence intervals, Bradley–Terry Elo, the SPRT.
 //! * [`report`]: the report (JSON, Markdown, CSV, SVG).
 //! * [`protocol`]: the `stickdice serve` front-end protocol (docs/protocol.md).
+//!
+//! A tournament from code ([`builder`]), in memory:
+//!
+//! ```
+//! use stickdice::{Game, SigElOued};
+//!
+//! let game = SigElOued::with_seats(2)?;
+//! let summary = stickdice_evaluation::tournament(&game)
+//!     .agents(["random", "greedy", "expectimax:depth=1"])
+//!     .games(4)
+//!     .seed(3)
+//!     .run()?;
+//! let report = summary.report.expect("finished");
+//! for s in &report.standings {
+//!     println!("{} {} {:.3}", s.rank, s.agent, s.score.value);
+//! }
+//! println!("{}", report.to_markdown());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod analysis;
 pub mod arena;

@@ -273,6 +273,29 @@ pub fn labels(specs: &[String]) -> Vec<String> {
 impl<G: Game> Tournament<G> {
     /// A tournament of `entrants` at `game`, with at least `games_per_table` games per
     /// table (rounded up to whole rotations), seeded by `seed`.
+    /// (The [`crate::builder`] makes the entrants from specs, values or closures.)
+    ///
+    /// ```
+    /// use stickdice::{Agent, Game, Issiren};
+    /// use stickdice_agents::RandomAgent;
+    /// use stickdice_evaluation::{factory, Entrant, Format, RunOptions, Tournament};
+    ///
+    /// let game = Issiren::with_seats(2).unwrap();
+    /// let entrants = vec![
+    ///     Entrant {
+    ///         spec: "random".into(),
+    ///         factory: factory(|_: &Issiren, seed| Box::new(RandomAgent::new(seed)) as Box<dyn Agent<Issiren>>),
+    ///     },
+    ///     Entrant {
+    ///         spec: "greedy".into(),
+    ///         factory: factory(|g: &Issiren, seed| stickdice_agents::build_str("greedy", g, seed).unwrap()),
+    ///     },
+    /// ];
+    /// let t = Tournament::new(&game, entrants, Format::RoundRobin, 4, 1, None).unwrap();
+    /// assert_eq!(t.schedule().len(), 4);
+    /// let summary = t.run_in_memory(&RunOptions::default()).unwrap();
+    /// assert_eq!(summary.report.unwrap().games, 4);
+    /// ```
     ///
     /// # Errors
     /// [`TournamentError::Setup`] when the schedule is impossible (too few agents), or an
