@@ -4,12 +4,13 @@
 //!
 //! * [`analysis`]: the figures of `stickdice analyze` (seat advantage, lengths, decisions,
 //!   captures, the cap, the skill gap) and the game-length histogram.
-//! * [`builder`]: tournaments from code in one call ([`tournament`], [`tournament_any`]):
+//! * [`builder`]: tournaments from code in one call ([`tournament()`], [`tournament_any`]):
 //!   agents as specs, values or closures; in memory or with a resumable log.
 //! * [`arena`]: one game between agents built fresh from factories, with duplicate dice;
 //!   failures (panics, illegal actions, errors) lose the game.
 //! * [`schedule`]: round-robin and gauntlet tables, seat rotations, game and agent seeds.
-//! * [`tournament`]: parallel, reproducible, resumable tournaments with a JSON-lines log.
+//! * [`tournament`](mod@tournament): parallel, reproducible, resumable tournaments with a
+//!   JSON-lines log.
 //! * [`log`]: the log's format.
 //! * [`stats`]: confidence intervals, Bradley–Terry Elo, the SPRT.
 //! * [`report`]: the report (JSON, Markdown, CSV, SVG).
