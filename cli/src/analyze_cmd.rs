@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::cli::{check_count, split_agents, GameArgs, MAX_THREADS};
+use crate::cli::{check_count, GameArgs, MAX_THREADS};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::{RngExt as _, SeedableRng as _};
@@ -21,7 +21,8 @@ use stickdice_evaluation::analysis::{
     length_histogram_svg, measure_game, Agreement, ExactSummary, Measure, SelfPlay, Skill,
 };
 use stickdice_evaluation::arena::{self, Factory};
-use stickdice_evaluation::factory;
+
+use stickdice_evaluation::builder::split_agents;
 
 /// Arguments of `stickdice analyze`.
 #[derive(Args, Debug)]
@@ -220,12 +221,7 @@ fn default_agents<G: Game>(game: &G) -> &'static str {
 /// A factory that builds `spec` (checked once beforehand).
 fn spec_factory<G: Evaluate>(game: &G, spec: &AgentSpec) -> Result<Factory<G>, String> {
     // The error names the agent itself.
-    stickdice_agents::build(spec, game, 0).map_err(|e| e.to_string())?;
-    let s = spec.clone();
-    Ok(factory(move |g: &G, seed| {
-        stickdice_agents::build(&s, g, seed)
-            .unwrap_or_else(|e| panic!("agent `{s}` could not be built: {e}"))
-    }))
+    stickdice_evaluation::builder::spec_factory(spec, game).map_err(|e| e.to_string())
 }
 
 fn progress_bar(total: u64) -> ProgressBar {

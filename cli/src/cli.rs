@@ -6,25 +6,6 @@ use stickdice::{AnyGame, ConfigError};
 /// The most worker threads a command starts (`--threads`).
 pub use stickdice_evaluation::tournament::MAX_THREADS;
 
-/// Splits a comma-separated agent list, keeping `key=value` pieces with their spec: a piece
-/// with `=` but no `:` continues the previous spec's parameters, so
-/// `random,mcts:iterations=500,c=1.4,greedy` is three specs. The one reading of agent lists
-/// for every command.
-pub fn split_agents(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for piece in text.split(',') {
-        let p = piece.trim();
-        match out.last_mut() {
-            Some(last) if p.contains('=') && !p.contains(':') && last.contains(':') => {
-                last.push(',');
-                last.push_str(p);
-            }
-            _ => out.push(p.to_string()),
-        }
-    }
-    out
-}
-
 /// Checks a count option against its limits: at least 1, at most `max`.
 ///
 /// # Errors
@@ -58,26 +39,5 @@ impl GameArgs {
     /// An unknown game, a seat count it does not allow, or a bad option.
     pub fn build(&self) -> Result<AnyGame, ConfigError> {
         AnyGame::new(&self.game, self.players, &self.options)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn agent_lists_keep_parameters_with_their_spec() {
-        assert_eq!(
-            split_agents("random, mcts:iterations=300,c=1.4,greedy,expectimax:depth=2"),
-            [
-                "random",
-                "mcts:iterations=300,c=1.4",
-                "greedy",
-                "expectimax:depth=2"
-            ]
-        );
-        assert_eq!(split_agents("random"), ["random"]);
-        // A stray key=value with no spec before it stays a (bad) spec of its own.
-        assert_eq!(split_agents("x=1,random"), ["x=1", "random"]);
     }
 }

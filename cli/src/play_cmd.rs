@@ -1,10 +1,11 @@
 //! `stickdice play`: one game, shown move by move.
 
-use crate::cli::{split_agents, GameArgs};
+use crate::cli::GameArgs;
 use clap::Args;
 use stickdice::play::{play_game, Event, SeededDice};
 use stickdice::{with_game, Agent};
 use stickdice_agents::Evaluate;
+use stickdice_evaluation::builder::split_agents;
 
 /// Arguments of `stickdice play`.
 #[derive(Args, Debug)]
