@@ -159,8 +159,7 @@ pub trait Board: Game {
     fn describe_change(&self, before: &Self::State, after: &Self::State) -> Vec<String>;
 }
 
-/// The cell of a `(row, col)` grid position with row 0 at the bottom of `rows` rows and
-/// column `col_offset` at the left edge.
+/// A square's drawing data.
 fn cell(x: f32, y: f32, label: String, name: Option<&'static str>, special: bool) -> SquareInfo {
     SquareInfo {
         x,
@@ -437,21 +436,21 @@ impl Board for SigElOued {
     fn describe_change(&self, b: &sig_el_oued::State, a: &sig_el_oued::State) -> Vec<String> {
         let mut out = Vec::new();
         for seat in 0..self.seats() {
-            for k in 0..3 {
+            for (k, name) in PIECE_NAMES.iter().enumerate() {
                 let (i, j) = (b.pieces[seat][k], a.pieces[seat][k]);
                 if j == sig_el_oued::START && i != sig_el_oued::START && i != sig_el_oued::MECCA {
                     out.push(format!(
                         "P{}'s {} is passed on idx {i} and sent back to the start",
                         seat + 1,
-                        PIECE_NAMES[k]
+                        name
                     ));
                 } else if j != i && j == sig_el_oued::MECCA {
-                    out.push(format!("P{}'s {} reaches Mecca", seat + 1, PIECE_NAMES[k]));
+                    out.push(format!("P{}'s {} reaches Mecca", seat + 1, name));
                 } else if j > i {
                     out.push(format!(
                         "P{}'s {} walks from idx {i} to idx {j}",
                         seat + 1,
-                        PIECE_NAMES[k]
+                        name
                     ));
                 }
             }
