@@ -24,9 +24,9 @@ use crate::Throw;
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SquareInfo {
     /// The column of the cell's left edge (cell units).
-    pub x: f32,
+    pub x: f64,
     /// The row of the cell's top edge (cell units, downwards).
-    pub y: f32,
+    pub y: f64,
     /// The square's label: its notation (`c1`) or its idx on the track (`14`).
     pub label: String,
     /// The square's name where the game gives it one (the Ka'aba, Mecca, the Minaret…).
@@ -54,13 +54,13 @@ pub struct Track {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Arrow {
     /// Tail x.
-    pub x1: f32,
+    pub x1: f64,
     /// Tail y.
-    pub y1: f32,
+    pub y1: f64,
     /// Head x.
-    pub x2: f32,
+    pub x2: f64,
     /// Head y.
-    pub y2: f32,
+    pub y2: f64,
 }
 
 /// The two faces of the sticks: what counts as marked (a throw is the number of marked
@@ -81,9 +81,9 @@ pub struct StickFaces {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct BoardGeometry {
     /// The drawing's width, in cells.
-    pub width: f32,
+    pub width: f64,
     /// The drawing's height, in cells.
-    pub height: f32,
+    pub height: f64,
     /// Every square.
     pub squares: Vec<SquareInfo>,
     /// The tracks: one shared track, or one circuit per seat.
@@ -160,7 +160,7 @@ pub trait Board: Game {
 }
 
 /// A square's drawing data.
-fn cell(x: f32, y: f32, label: String, name: Option<&'static str>, special: bool) -> SquareInfo {
+fn cell(x: f64, y: f64, label: String, name: Option<&'static str>, special: bool) -> SquareInfo {
     SquareInfo {
         x,
         y,
@@ -216,8 +216,8 @@ impl Board for SigWaDuqqan {
                 };
                 let special = matches!(idx, sig_wa_duqqan::WAITING_SQUARE | sig_wa_duqqan::KAABA);
                 cell(
-                    (col + 4) as f32,
-                    (3 - row) as f32,
+                    (col + 4) as f64,
+                    (3 - row) as f64,
                     idx.to_string(),
                     name,
                     special,
@@ -342,8 +342,8 @@ impl Board for SigElOued {
             .map(|idx| {
                 let (row, col) = sig_el_oued::square_cell(idx).unwrap_or((0, 0));
                 cell(
-                    col as f32,
-                    (10 - row) as f32,
+                    col as f64,
+                    (10 - row) as f64,
                     idx.to_string(),
                     sig_el_oued::square_name(idx),
                     sig_el_oued::is_sig_square(idx),
@@ -484,8 +484,8 @@ impl Board for Issiren {
                     _ => None,
                 };
                 cell(
-                    sq.col() as f32,
-                    (3 - sq.row()) as f32,
+                    sq.col() as f64,
+                    (3 - sq.row()) as f64,
                     sq.to_string(),
                     name,
                     false,
@@ -504,7 +504,7 @@ impl Board for Issiren {
         // Every row is crossed in one direction by both seats: one arrow per row.
         let arrows = (0..issiren::ROWS)
             .map(|row| {
-                let y = (3 - row) as f32 + 0.5;
+                let y = (3 - row) as f64 + 0.5;
                 let (x1, x2) = if row % 2 == 0 {
                     (11.6, 0.4)
                 } else {
