@@ -3,7 +3,7 @@
 // No rule of any game is here.
 
 const NS = 'http://www.w3.org/2000/svg';
-const CELL = 60;
+const CELL = 64;
 const PAD = 10;
 
 // Okabe–Ito: distinguishable with every common colour-vision deficiency; each seat also
@@ -73,7 +73,8 @@ export function drawBoard(svg, geometry, pieces, opts = {}) {
     const label = el('text', { x: X(sq.x) + 4, y: X(sq.y) + 12, class: 'label' }, g);
     label.textContent = sq.label;
     if (sq.name && !sq.name.endsWith('home row')) {
-      const name = el('text', { x: X(sq.x) + CELL / 2, y: X(sq.y) + CELL - 5, class: 'name', 'text-anchor': 'middle' }, g);
+      const name = el('text', { x: X(sq.x) + CELL / 2, y: X(sq.y) + CELL - 4, class: 'name', 'text-anchor': 'middle' }, g);
+      if (sq.name.length > 10) { name.setAttribute('textLength', CELL - 6); name.setAttribute('lengthAdjust', 'spacingAndGlyphs'); }
       name.textContent = sq.name;
     }
     const t = el('title', {}, g);
@@ -99,11 +100,11 @@ export function drawBoard(svg, geometry, pieces, opts = {}) {
     const n = list.length;
     const cols = Math.ceil(Math.sqrt(n));
     const rows = Math.ceil(n / cols);
-    const step = (CELL - 14) / Math.max(cols, rows);
+    const step = (CELL - 22) / Math.max(cols, rows);
     const r = Math.min(step * 0.42, 17);
     list.forEach((p, j) => {
-      const cx = X(sq.x) + 7 + step * ((j % cols) + 0.5) + ((Math.max(cols, rows) - cols) * step) / 2;
-      const cy = X(sq.y) + 9 + step * (Math.floor(j / cols) + 0.5) + ((Math.max(cols, rows) - rows) * step) / 2;
+      const cx = X(sq.x) + 11 + step * ((j % cols) + 0.5) + ((Math.max(cols, rows) - cols) * step) / 2;
+      const cy = X(sq.y) + 12 + step * (Math.floor(j / cols) + 0.5) + ((Math.max(cols, rows) - rows) * step) / 2;
       const g = el('g', {
         class: `piece seat-${p.seat === null ? 'neutral' : p.seat} ${p.status} ${p.active ? 'active' : ''}`,
         'data-square': sqi, 'data-seat': p.seat === null ? '' : p.seat, 'data-kind': p.kind,
