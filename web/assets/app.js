@@ -14,7 +14,25 @@ function message(text, isError = false) {
   m.className = isError ? 'error' : 'info';
 }
 
+// Requests in flight; the page is idle (body[data-idle=yes]) when none is and no agent
+// is playing, which the browser tests wait for.
+let inflight = 0;
+function markIdle() {
+  document.body.dataset.idle = inflight === 0 && !play.busy ? 'yes' : 'no';
+}
+
 async function api(method, url, body) {
+  inflight++;
+  markIdle();
+  try {
+    return await apiCall(method, url, body);
+  } finally {
+    inflight--;
+    setTimeout(markIdle, 0);
+  }
+}
+
+async function apiCall(method, url, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
@@ -284,6 +302,7 @@ async function drive() {
   } finally {
     play.busy = false;
     show(play.view);
+    markIdle();
   }
 }
 
