@@ -242,9 +242,9 @@ impl Board for SigWaDuqqan {
                 marked: "white",
                 unmarked: "green",
             },
-            legend: "one piece per seat (its number); G = the Ghoula, the neutral piece that \
-                     drags pieces back and buries them at the start; a piece on the waiting \
-                     square shows its sig count",
+            legend: "one piece per seat (its number and shape); G = the Ghoula, the neutral \
+                     piece that drags pieces back and buries them at the start; a piece's \
+                     tooltip gives its sig count on the waiting square",
         }
     }
 
@@ -415,9 +415,10 @@ impl Board for SigElOued {
 
     fn describe_action(&self, s: &sig_el_oued::State, action: Self::Action) -> String {
         let seat = s.turn as usize;
+        // At the choice the arrived piece is on Mecca, so the active piece is the next.
         let next = s
             .active_piece(seat)
-            .and_then(|k| PIECE_NAMES.get(k + 1))
+            .and_then(|k| PIECE_NAMES.get(k))
             .copied()
             .unwrap_or("next piece");
         match action {
@@ -825,6 +826,29 @@ mod tests {
         assert_eq!(kinds, ["father", "djinn", "mother"]);
         assert!(p[0].active && !p[1].active);
         assert_eq!(p[0].text, "P1's father on the start, active");
+    }
+
+    #[test]
+    fn el_oued_leftover_names_the_piece_that_walks() {
+        // The protocol's example: P1's father on idx 27, a sig of six and a bonus 0.
+        let game = SigElOued::with_seats(2).unwrap();
+        let mut s = game.initial_state();
+        s.pieces[0] = [27, 0, 0];
+        s.pieces[1] = [5, 0, 0];
+        s.throws = 40;
+        game.apply_throw(&mut s, Throw::new(6)).unwrap();
+        game.apply_throw(&mut s, Throw::new(0)).unwrap();
+        assert_eq!(game.node(&s), Node::Decide(0));
+        let before = s;
+        assert_eq!(
+            game.describe_action(&s, sig_el_oued::Action::Use),
+            "P1 uses the points left at Mecca to walk the djinn"
+        );
+        game.apply_action(&mut s, sig_el_oued::Action::Use).unwrap();
+        assert_eq!(
+            game.describe_change(&before, &s),
+            ["P1's djinn walks from idx 0 to idx 1"]
+        );
     }
 
     #[test]

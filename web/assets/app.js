@@ -201,7 +201,8 @@ function show(view) {
 
 function logWords(words, seat) {
   const ol = $('play-log');
-  for (const w of words) {
+  // Newest step first; a step's own words in their order.
+  for (const w of [...words].reverse()) {
     const li = document.createElement('li');
     li.textContent = w;
     if (seat !== undefined && seat !== null) li.className = `seat-text-${seat}`;

@@ -79,7 +79,7 @@ async function playHuman(shotName, shotAt) {
     const st = await status();
     if (st.node === 'end') return clicks;
     assert.equal(st.seat, '0', `the page waits for a human seat: ${st.text}`);
-    if (clicks === shotAt) await page.screenshot({ path: path.join(SHOTS, shotName) });
+    if (clicks === shotAt) await page.screenshot({ path: path.join(SHOTS, shotName), fullPage: true });
     if (st.node === 'throw') {
       await page.click('#throw');
     } else {
