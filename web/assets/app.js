@@ -517,6 +517,7 @@ async function analyse(ev) {
     game: $('analysis-game').value, players: $('analysis-players').value,
     games: $('analysis-games').value, seed: $('analysis-seed').value, baseline: $('analysis-baseline').value,
   });
+  for (const o of $('analysis-options').value.split(/\s+/).filter(Boolean)) q.append('option', o);
   const out = $('analysis-result');
   out.textContent = 'playing…';
   const r = await api('GET', `/api/analysis?${q}`);

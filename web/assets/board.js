@@ -46,7 +46,12 @@ function shape(kind, cx, cy, r, attrs, parent) {
 // selected (a square), onSquare(square) for clicks.
 export function drawBoard(svg, geometry, pieces, opts = {}) {
   svg.replaceChildren();
-  const W = geometry.width * CELL + 2 * PAD;
+  // Rows named as a whole (Issiren's home rows) get their name once, at the right.
+  const rowNames = new Map();
+  for (const sq of geometry.squares) {
+    if (sq.name && sq.name.endsWith('home row')) rowNames.set(sq.y, sq.name);
+  }
+  const W = geometry.width * CELL + 2 * PAD + (rowNames.size ? 110 : 0);
   const H = geometry.height * CELL + 2 * PAD;
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   svg.setAttribute('width', W);
@@ -81,7 +86,10 @@ export function drawBoard(svg, geometry, pieces, opts = {}) {
     t.textContent = sq.name ? `${sq.label}: ${sq.name}` : sq.label;
     if (opts.onSquare) g.addEventListener('click', () => opts.onSquare(i));
   });
-  // Home rows named at the side.
+  for (const [y, name] of rowNames) {
+    const t = el('text', { x: X(geometry.width) + 8, y: X(y) + CELL / 2 + 4, class: 'name' }, svg);
+    t.textContent = name;
+  }
   const arrows = el('g', { class: 'arrows' }, svg);
   for (const a of geometry.arrows) {
     el('line', { x1: X(a.x1), y1: X(a.y1), x2: X(a.x2), y2: X(a.y2), class: 'arrow', 'marker-end': 'url(#arrowhead)' }, arrows);

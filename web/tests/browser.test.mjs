@@ -269,8 +269,10 @@ test('the analysis view shows self-play figures, the length histogram and the ra
   await open('#analysis');
   await page.selectOption('#analysis-game', 'sig-el-oued');
   await page.fill('#analysis-games', '100');
+  await page.fill('#analysis-options', 'cairo_always_three=true');
   await page.click('#analyse');
   await page.waitForSelector('#analysis-table', { timeout: 100_000 });
+  assert.match(await page.textContent('#analysis-result h3'), /cairo_always_three=true/);
   const text = await page.$eval('#analysis-table', (e) => e.textContent);
   assert.match(text, /P1 ranks first/);
   assert.ok(await page.$('.histogram svg'));
