@@ -480,6 +480,12 @@ async fn session_request(
             // The search runs on a blocking thread on a copy of the session, so other
             // sessions (and this one's `state`) are answered meanwhile.
             let line2 = line.clone();
+            // Should the client go away while the agent thinks (the request's future is
+            // dropped), the session must not stay busy.
+            let _guard = BusyGuard {
+                slot: Arc::clone(&slot),
+                search: n,
+            };
             let joined = tokio::task::spawn_blocking(move || {
                 let reply = server.handle_line(&line2).map(|r| r.line);
                 (server, reply)
@@ -529,6 +535,21 @@ async fn session_request(
             .remove(&id.parse::<u64>().unwrap_or(0));
     }
     protocol_value(response)
+}
+
+/// Clears a session's busy mark when the request that set it ends, however it ends.
+struct BusyGuard {
+    slot: Arc<Mutex<Slot>>,
+    search: u64,
+}
+
+impl Drop for BusyGuard {
+    fn drop(&mut self) {
+        let mut s = lock(&self.slot);
+        if s.busy == Some(self.search) {
+            s.busy = None;
+        }
+    }
 }
 
 /// Keeps the slot's event list in step with a successful response; whether the response

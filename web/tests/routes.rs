@@ -361,6 +361,23 @@ async fn a_long_search_blocks_neither_other_sessions_nor_its_cancel() {
     let (_, v) = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"state"}"#).await;
     assert_eq!(v["result"]["undo_steps"], 3);
     assert_eq!(v["result"]["legal_actions"].as_array().unwrap().len(), 2);
+    // A client that goes away while the agent thinks leaves the session usable.
+    let long = r#"{"cmd":"agent_move","agent":"mcts:iterations=100000000,millis=1500"}"#;
+    let gone = tokio::time::timeout(
+        Duration::from_millis(300),
+        send_json(&app, "POST", "/api/session/1", long),
+    )
+    .await;
+    assert!(gone.is_err(), "the search should still be running");
+    let (s, v) = send_json(
+        &app,
+        "POST",
+        "/api/session/1",
+        r#"{"cmd":"act","action":"zz"}"#,
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(v["error"]["code"], "bad_notation");
 }
 
 /// Plays a whole game of Sig wa Duqqan by engine throws (a short throw cap).
