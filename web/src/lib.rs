@@ -371,13 +371,7 @@ fn picture<G: Board>(g: &G, view: &Value, before: Option<&Value>, step: &Step) -
     let mut words = Vec::new();
     if let Some(b) = &before {
         match step {
-            Step::Throw {
-                marked,
-                description,
-            } => {
-                let _ = marked;
-                words.push(description.clone());
-            }
+            Step::Throw(description) => words.push(description.clone()),
             Step::Action(text) => {
                 if let Ok(a) = g.parse_action(text) {
                     words.push(g.describe_action(b, a));
@@ -398,7 +392,8 @@ fn picture<G: Board>(g: &G, view: &Value, before: Option<&Value>, step: &Step) -
 
 /// The step a response made, as far as words go.
 enum Step {
-    Throw { marked: u8, description: String },
+    /// A throw, with its description.
+    Throw(String),
     Action(String),
     Other,
 }
@@ -601,10 +596,7 @@ fn enrich(response: &mut Value, before: Option<&Value>) {
         return;
     };
     let step = if let Some(t) = result.get("thrown") {
-        Step::Throw {
-            marked: t["marked"].as_u64().unwrap_or(0) as u8,
-            description: t["description"].as_str().unwrap_or_default().to_string(),
-        }
+        Step::Throw(t["description"].as_str().unwrap_or_default().to_string())
     } else if let Some(p) = result.get("played") {
         Step::Action(p["action"].as_str().unwrap_or_default().to_string())
     } else if let Some(m) = result
