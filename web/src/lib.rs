@@ -11,8 +11,9 @@
 //!   reproducibility are exactly those of `stickdice serve`. The server adds `picture` to
 //!   every result that carries a view: where the pieces stand and which squares each legal
 //!   action moves from and to ([`stickdice::board`]), and `words`, the last step in words.
-//!   An agent's search runs on a blocking thread, so it never holds up other sessions, and
-//!   `POST /api/session/{id}/cancel` abandons it.
+//!   An agent's search runs on a blocking thread (the protocol's `begin`/`run`/`finish`),
+//!   so it never holds up other sessions; `POST /api/session/{id}/cancel` and the
+//!   request's time limit stop the search itself, and the session keeps its game.
 //! * **replay**: the games of the tournament folders named on the command line, each
 //!   replayed through the rules in Rust, step by step.
 //! * **analysis**: self-play figures of `stickdice-evaluation`'s analysis module and the
@@ -34,9 +35,10 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde_json::{json, Map, Value};
 use stickdice::board::Board;
-use stickdice::{with_game, AnyGame, Node, Throw};
+use stickdice::{with_game, AnyGame, Node, Stop, Throw};
 use stickdice_evaluation::log::{self, GameRecord, LogLine, LoggedEvent, TournamentConfig};
-use stickdice_evaluation::protocol::{Server, MAX_LINE_BYTES};
+use stickdice_evaluation::protocol::{Begin, Server, MAX_LINE_BYTES};
+use tokio::sync::watch;
 
 mod analysis;
 mod replay;
@@ -106,10 +108,21 @@ struct Slot {
     /// Every step since `new_game`, for saving: a throw or action, or `None` for a
     /// loaded state (a game with one cannot be saved).
     events: Vec<Option<LoggedEvent>>,
-    /// The agent search running, by number; `None` when idle.
-    busy: Option<u64>,
+    /// The agent search running; `None` when idle.
+    busy: Option<Busy>,
     /// Numbers the searches.
     searches: u64,
+}
+
+/// An agent search running in a session.
+#[derive(Debug)]
+struct Busy {
+    /// Its number in the session.
+    search: u64,
+    /// Stops it (`cancel`).
+    stop: Stop,
+    /// Turns `true` once its result is back in the session.
+    done: watch::Receiver<bool>,
 }
 
 /// Locks a mutex, recovering it if a thread panicked while holding it (every change
@@ -223,7 +236,7 @@ fn ok(body: Value) -> Response {
 /// | `GET /api/geometry/{game}?players=N` | the board's geometry |
 /// | `POST /api/session` | opens a session: `{"session": id}` |
 /// | `POST /api/session/{id}` | one protocol request (the body), its response |
-/// | `POST /api/session/{id}/cancel` | abandons the session's running agent search |
+/// | `POST /api/session/{id}/cancel` | stops the session's running agent search |
 /// | `POST /api/session/{id}/save` | saves the finished game as a tournament log |
 /// | `GET /api/tournaments` | the tournament folders and their games |
 /// | `GET /api/tournaments/{t}/games/{k}` | game `k` of folder `t`, replayed step by step |
@@ -432,12 +445,64 @@ async fn session_request(
         .and_then(|c| c.as_str())
         .unwrap_or("")
         .to_string();
-    let read_only = matches!(cmd.as_str(), "state" | "hello");
+    let read_only = matches!(cmd.as_str(), "state" | "hello" | "cancel");
 
-    // The state before the step, for its words.
-    let (before, search) = {
-        let mut s = lock(&slot);
-        if s.busy.is_some() && !read_only {
+    // The state before the step, for its words. A request that would change the game
+    // while an agent thinks is refused; if that search was already stopped (cancelled,
+    // or its client went away), the request waits the moment it takes to end instead.
+    let (before, begun) = loop {
+        let waiting = {
+            let mut s = lock(&slot);
+            match &s.busy {
+                Some(b) if !read_only && b.stop.is_cancelled() => Some(b.done.clone()),
+                Some(_) if !read_only => {
+                    return WebError::new(
+                        StatusCode::CONFLICT,
+                        "busy",
+                        "an agent is still thinking in this session: wait for its move, or \
+                         cancel it (POST /api/session/{id}/cancel)",
+                    )
+                    .into_response();
+                }
+                _ => {
+                    let before = s
+                        .server
+                        .handle_line(r#"{"cmd":"state"}"#)
+                        .and_then(|r| serde_json::from_str::<Value>(&r.line).ok())
+                        .and_then(|v| v.get("result").and_then(|r| r.get("state")).cloned());
+                    // Kept to fall back on should the search's thread be lost.
+                    let backup = (cmd == "agent_move").then(|| Box::new(s.server.clone()));
+                    let begun = s.server.begin(line.as_bytes());
+                    if let (Begin::Search(search), Some(backup)) = (&begun, backup) {
+                        s.searches += 1;
+                        let (tx, rx) = watch::channel(false);
+                        let n = s.searches;
+                        s.busy = Some(Busy {
+                            search: n,
+                            stop: search.stopper(),
+                            done: rx,
+                        });
+                        break (before, (begun, Some((n, tx, backup))));
+                    }
+                    break (before, (begun, None));
+                }
+            }
+        };
+        if let Some(mut done) = waiting {
+            // The sender goes with the search's task, so this ends either way.
+            let _ = done.wait_for(|d| *d).await;
+        }
+    };
+
+    let line_out = match begun {
+        (Begin::Reply(reply), _) => {
+            let out = reply.map(|r| r.line);
+            if let Some(text) = &out {
+                record(&mut lock(&slot), &cmd, text);
+            }
+            out
+        }
+        (Begin::Wait, _) => {
             return WebError::new(
                 StatusCode::CONFLICT,
                 "busy",
@@ -446,65 +511,47 @@ async fn session_request(
             )
             .into_response();
         }
-        let before = s
-            .server
-            .handle_line(r#"{"cmd":"state"}"#)
-            .and_then(|r| serde_json::from_str::<Value>(&r.line).ok())
-            .and_then(|v| v.get("result").and_then(|r| r.get("state")).cloned());
-        if cmd == "agent_move" {
-            s.searches += 1;
-            let n = s.searches;
-            s.busy = Some(n);
-            (before, Some((n, s.server.clone())))
-        } else {
-            (before, None)
-        }
-    };
-
-    let line_out = match search {
-        None => {
-            let mut s = lock(&slot);
-            let reply = s.server.handle_line(&line);
-            let out = reply.map(|r| r.line);
-            if let Some(text) = &out {
-                record(&mut s, &cmd, text);
-            }
-            out
-        }
-        Some((n, mut server)) => {
-            // The search runs on a blocking thread on a copy of the session, so other
-            // sessions (and this one's `state`) are answered meanwhile.
-            let line2 = line.clone();
-            // Should the client go away while the agent thinks (the request's future is
-            // dropped), the session must not stay busy.
-            let _guard = BusyGuard {
-                slot: Arc::clone(&slot),
-                search: n,
-            };
-            let joined = tokio::task::spawn_blocking(move || {
-                let reply = server.handle_line(&line2).map(|r| r.line);
-                (server, reply)
-            })
-            .await;
-            let mut s = lock(&slot);
-            if s.busy != Some(n) {
-                return WebError::new(
-                    StatusCode::CONFLICT,
-                    "cancelled",
-                    "the agent's search was cancelled; the game is as it was before it",
-                )
-                .into_response();
-            }
-            s.busy = None;
-            match joined {
-                Ok((server, reply)) => {
-                    if let Some(text) = &reply {
-                        if record(&mut s, &cmd, text) {
-                            s.server = server;
-                        }
+        (Begin::Search(search), Some((n, tx, backup))) => {
+            // The search runs on a blocking thread, so other sessions (and this one's
+            // `state` and `cancel`) are answered meanwhile; it looks at its stop every few
+            // iterations, so `cancel` and the time limit end it early. A task of its own
+            // hands the result back to the session whatever becomes of this request.
+            let stop = search.stopper();
+            let task_slot = Arc::clone(&slot);
+            let task_cmd = cmd.clone();
+            let task = tokio::spawn(async move {
+                let joined = tokio::task::spawn_blocking(move || search.run()).await;
+                let mut s = lock(&task_slot);
+                let reply = match joined {
+                    Ok(searched) => s.server.finish(searched).line,
+                    Err(e) => {
+                        // The search's thread was lost outside the protocol's own catch
+                        // (the runtime shutting down): the session is as before it.
+                        s.server = *backup;
+                        format!(
+                            "{{\"id\":null,\"ok\":false,\"error\":{{\"code\":\"internal\",\
+                             \"message\":{}}}}}",
+                            Value::String(format!(
+                                "the agent's search failed: {e}; the game is unchanged"
+                            ))
+                        )
                     }
-                    reply
+                };
+                record(&mut s, &task_cmd, &reply);
+                if s.busy.as_ref().is_some_and(|b| b.search == n) {
+                    s.busy = None;
                 }
+                drop(s);
+                let _ = tx.send(true);
+                reply
+            });
+            // Should the client go away while the agent thinks (this future is dropped),
+            // the search is stopped: nobody waits for its move.
+            let mut guard = StopOnDrop(Some(stop));
+            let joined = task.await;
+            guard.0 = None;
+            match joined {
+                Ok(reply) => Some(reply),
                 Err(e) => {
                     return WebError::new(
                         StatusCode::INTERNAL_SERVER_ERROR,
@@ -515,6 +562,7 @@ async fn session_request(
                 }
             }
         }
+        (Begin::Search(_), None) => unreachable!("a search is always numbered"),
     };
     let Some(text) = line_out else {
         return WebError::bad("bad_request", "a blank line is not a request").into_response();
@@ -532,17 +580,13 @@ async fn session_request(
     protocol_value(response)
 }
 
-/// Clears a session's busy mark when the request that set it ends, however it ends.
-struct BusyGuard {
-    slot: Arc<Mutex<Slot>>,
-    search: u64,
-}
+/// Stops a search when the request that started it is dropped (its client went away).
+struct StopOnDrop(Option<Stop>);
 
-impl Drop for BusyGuard {
+impl Drop for StopOnDrop {
     fn drop(&mut self) {
-        let mut s = lock(&self.slot);
-        if s.busy == Some(self.search) {
-            s.busy = None;
+        if let Some(stop) = self.0.take() {
+            stop.stop();
         }
     }
 }
@@ -621,9 +665,10 @@ fn protocol_value(v: Value) -> Response {
     } else {
         match v["error"]["code"].as_str() {
             Some("internal") => StatusCode::INTERNAL_SERVER_ERROR,
-            Some("throw_due" | "decision_due" | "game_over" | "no_game" | "nothing_to_undo") => {
-                StatusCode::CONFLICT
-            }
+            Some(
+                "throw_due" | "decision_due" | "game_over" | "no_game" | "nothing_to_undo" | "busy"
+                | "cancelled",
+            ) => StatusCode::CONFLICT,
             _ => StatusCode::BAD_REQUEST,
         }
     };
@@ -642,8 +687,16 @@ async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> Respon
         Ok(s) => s,
         Err(e) => return e.into_response(),
     };
-    let mut s = lock(&slot);
-    let was = s.busy.take().is_some();
+    // The search ends at its next look at the stop; its own request then answers
+    // `cancelled`, and the session keeps its game and undo history.
+    let s = lock(&slot);
+    let was = match &s.busy {
+        Some(b) if !b.stop.is_cancelled() => {
+            b.stop.stop();
+            true
+        }
+        _ => false,
+    };
     ok(json!({ "ok": true, "cancelled": was }))
 }
 

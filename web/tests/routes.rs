@@ -315,7 +315,7 @@ async fn a_long_search_blocks_neither_other_sessions_nor_its_cancel() {
                 &app,
                 "POST",
                 "/api/session/1",
-                r#"{"cmd":"agent_move","agent":"mcts:iterations=100000000,millis=4000","apply":true}"#,
+                r#"{"cmd":"agent_move","agent":"mcts:iterations=1000000000","apply":true}"#,
             )
             .await
         })
@@ -355,14 +355,16 @@ async fn a_long_search_blocks_neither_other_sessions_nor_its_cancel() {
     assert_eq!(s, StatusCode::CONFLICT);
     assert_eq!(
         v,
-        json!({"ok": false, "error": {"code": "cancelled",
-            "message": "the agent's search was cancelled; the game is as it was before it"}})
+        json!({"id": null, "ok": false, "error": {"code": "cancelled",
+            "message": "the search was cancelled; the game is as it was"}})
     );
     let (_, v) = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"state"}"#).await;
     assert_eq!(v["result"]["undo_steps"], 3);
     assert_eq!(v["result"]["legal_actions"].as_array().unwrap().len(), 2);
     // A client that goes away while the agent thinks leaves the session usable.
-    let long = r#"{"cmd":"agent_move","agent":"mcts:iterations=100000000,millis=1500"}"#;
+    // (The request is dropped, so the search is stopped: the next request waits the
+    // moment it takes to end, not its budget.)
+    let long = r#"{"cmd":"agent_move","agent":"mcts:iterations=1000000000"}"#;
     let gone = tokio::time::timeout(
         Duration::from_millis(300),
         send_json(&app, "POST", "/api/session/1", long),
@@ -378,6 +380,121 @@ async fn a_long_search_blocks_neither_other_sessions_nor_its_cancel() {
     .await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert_eq!(v["error"]["code"], "bad_notation");
+}
+
+/// Issiren after `new_game`, throw 4, `a1`, throw 4: P1 decides between two actions.
+async fn two_choices(app: &Router, uri: &str) {
+    for line in [
+        r#"{"cmd":"new_game","game":"issiren","seed":3}"#,
+        r#"{"cmd":"throw","marked":4}"#,
+        r#"{"cmd":"act","action":"a1"}"#,
+        r#"{"cmd":"throw","marked":4}"#,
+    ] {
+        let (s, v) = send_json(app, "POST", uri, line).await;
+        assert_eq!(s, StatusCode::OK, "{line}: {v}");
+    }
+}
+
+/// A cancel really stops MCTS, expectimax and ISMCTS searches with budgets far beyond
+/// this test's bound: the runtime has ONE blocking thread, so the small search after each
+/// cancelled one runs only once the cancelled search has left that thread. The session
+/// keeps its game and undo history. The only time bound is a generous 30 s per step.
+#[test]
+fn a_cancel_stops_the_search_and_frees_its_thread() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let bound = Duration::from_secs(30);
+        let app = app(vec![], temp_dir("stop"));
+        send_json(&app, "POST", "/api/session", "").await;
+        two_choices(&app, "/api/session/1").await;
+        for (k, agent) in [
+            "mcts:iterations=1000000000",
+            "expectimax:depth=60,nodes=1000000000",
+            "ismcts:iterations=1000000000",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let line = format!(r#"{{"cmd":"agent_move","agent":"{agent}","id":{k}}}"#);
+            let search = {
+                let app = app.clone();
+                tokio::spawn(async move { send_json(&app, "POST", "/api/session/1", &line).await })
+            };
+            // Cancel once the session reports the search (by the protocol's own `cancel`
+            // for the last agent, by the web route for the others).
+            let mut cancelled = false;
+            for _ in 0..3000 {
+                let v = if k == 2 {
+                    send_json(&app, "POST", "/api/session/1", r#"{"cmd":"cancel"}"#)
+                        .await
+                        .1["result"]
+                        .clone()
+                } else {
+                    send_json(&app, "POST", "/api/session/1/cancel", "").await.1
+                };
+                if v["cancelled"] == Value::Bool(true) {
+                    cancelled = true;
+                    break;
+                }
+                assert!(!search.is_finished(), "{agent}: the search ended at once");
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            assert!(cancelled, "{agent}: the search never showed as running");
+            let (s, v) = tokio::time::timeout(bound, search)
+                .await
+                .unwrap_or_else(|_| panic!("{agent}: the cancelled search did not stop"))
+                .unwrap();
+            assert_eq!(s, StatusCode::CONFLICT, "{agent}: {v}");
+            assert_eq!(
+                v,
+                json!({"id": k, "ok": false, "error": {"code": "cancelled",
+                    "message": "the search was cancelled; the game is as it was"}}),
+                "{agent}"
+            );
+            // The blocking thread is free: a small search on the same session is answered.
+            let small = r#"{"cmd":"agent_move","agent":"mcts:iterations=50"}"#;
+            let (s, v) = tokio::time::timeout(bound, send_json(&app, "POST", "/api/session/1", small))
+                .await
+                .unwrap_or_else(|_| panic!("{agent}: the thread stayed taken"));
+            assert_eq!(s, StatusCode::OK, "{agent}: {v}");
+            assert_eq!(v["result"]["move"]["applied"], false, "{v}");
+            let (_, v) = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"state"}"#).await;
+            assert_eq!(v["result"]["undo_steps"], 3, "{agent}: the history is kept");
+            assert_eq!(v["result"]["node"]["kind"], "decide");
+        }
+        // Undo still walks the history back.
+        let (s, v) = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"undo","steps":3}"#).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["result"]["undo_steps"], 0);
+
+        // The time limit stops a search the same way, the game as it was.
+        two_choices(&app, "/api/session/1").await;
+        let line = r#"{"cmd":"agent_move","agent":"mcts:iterations=1000000000","time_limit_ms":300,"apply":true}"#;
+        let (s, v) = tokio::time::timeout(bound, send_json(&app, "POST", "/api/session/1", line))
+            .await
+            .expect("the time limit did not stop the search");
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+        assert_eq!(
+            v,
+            json!({"id": null, "ok": false, "error": {"code": "time_limit", "message":
+                "agent `mcts:iterations=1000000000` had no move within the time limit of \
+                 300 ms (time_limit_ms); the game is as it was"}})
+        );
+        let (_, v) = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"state"}"#).await;
+        assert_eq!(v["result"]["undo_steps"], 3);
+        // ... and the thread is free again.
+        let small = r#"{"cmd":"agent_move","agent":"mcts:iterations=50","apply":true}"#;
+        let (s, v) = tokio::time::timeout(bound, send_json(&app, "POST", "/api/session/1", small))
+            .await
+            .expect("the thread stayed taken");
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["result"]["undo_steps"], 4);
+    });
 }
 
 /// Plays a whole game of Sig wa Duqqan by engine throws (a short throw cap).
