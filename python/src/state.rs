@@ -167,6 +167,15 @@ impl PyGame {
         stickdice::with_game!(&self.any, |g| num_actions(g))
     }
 
+    /// The notation of an action code (`c1`, `pass`, `use`, ...), whatever the state.
+    ///
+    /// Raises:
+    ///     ValueError: the int is not an action code of the game.
+    fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let code = action_arg(action)?;
+        stickdice::with_game!(&self.any, |g| code_notation(g, code))
+    }
+
     /// The most outcomes of a throw: outcomes are the number of marked sides up, `0..=sticks`.
     fn max_chance_outcomes(&self) -> usize {
         stickdice::with_game!(&self.any, |g| g.max_throw_outcomes())
@@ -257,6 +266,10 @@ impl PyGame {
             .collect();
         (f, (self.name(), self.any.seats(), opts)).into_pyobject(py)
     }
+}
+
+fn code_notation<G: Encoded>(_g: &G, code: i64) -> PyResult<String> {
+    Ok(decode_checked::<G>(code)?.to_string())
 }
 
 fn num_actions<G: Encoded>(_g: &G) -> usize {
