@@ -99,7 +99,7 @@ impl Encoded for SigElOued {
         [3n, 4n) 1 for each seat that has finished; [4n, 5n) one-hot seat to play (all 0 at \
         the end); [5n, 5n+5) one-hot what is pending (first throw, sig bonus, six bonus, \
         twelve bonus, leftover choice); [5n+5] twelve-bonus throws still due / 3; [5n+6] \
-        their sum so far / 18; [5n+7] the leftover at Mecca in half-points / 26; [5n+8] \
+        their sum so far / 18; [5n+7] the leftover at Mecca in half-points / 60 (a sig of twelve with three sixes: 30 points); [5n+8] \
         throws made / max_throws";
 
     fn encode(action: sig_el_oued::Action) -> u32 {
@@ -146,7 +146,7 @@ impl Encoded for SigElOued {
                 3
             }
             Pending::Leftover { rest } => {
-                out[base + 7] = f32::from(rest) / 26.0;
+                out[base + 7] = (f32::from(rest) / 60.0).min(1.0);
                 4
             }
         };

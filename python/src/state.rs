@@ -504,10 +504,10 @@ impl PyState {
         with_state!(&self.inner, |g, s| legal_codes(g, s))
     }
 
-    /// 1 for each legal action code, 0 for the others (`num_distinct_actions()` long;
-    /// all 0 at chance nodes and at the end).
-    fn legal_actions_mask(&self) -> Vec<u8> {
-        with_state!(&self.inner, |g, s| {
+    /// A numpy int8 array, 1 for each legal action code and 0 for the others
+    /// (`num_distinct_actions()` long; all 0 at chance nodes and at the end).
+    fn legal_actions_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let mask = with_state!(&self.inner, |g, s| {
             let mut mask = vec![0u8; num_actions(g)];
             if matches!(g.node(s), Node::Decide(_)) {
                 for c in legal_codes(g, s) {
@@ -515,7 +515,8 @@ impl PyState {
                 }
             }
             mask
-        })
+        });
+        numpy_from_bytes(py, &mask, "i1", &[mask.len()])
     }
 
     /// The action (or throw, at a chance node) in the project's notation: a square such
@@ -561,8 +562,10 @@ impl PyState {
     }
 
     /// Each seat's place at the end (0 is first, ties share a place), or None before.
-    fn ranking(&self) -> Option<Vec<u8>> {
-        with_state!(&self.inner, |g, s| g.ranking(s).map(|r| r.places().to_vec()))
+    fn ranking(&self) -> Option<Vec<u32>> {
+        with_state!(&self.inner, |g, s| g
+            .ranking(s)
+            .map(|r| r.places().iter().map(|&p| u32::from(p)).collect()))
     }
 
     /// The ranking in words (`P2 > P1`), or None before the end.
