@@ -9,7 +9,9 @@ use pyo3::types::{PyDict, PyList};
 
 use stickdice::{Agent, AgentError, AnyGame, Issiren, SigElOued, SigWaDuqqan, Throw};
 
-use crate::state::{action_arg, decode_checked, game_of, value_error, AnyState, PyGame, PyGameKind, PyState};
+use crate::state::{
+    action_arg, decode_checked, game_of, value_error, AnyState, PyGame, PyGameKind, PyState,
+};
 use crate::with_state;
 
 /// A boxed agent of one of the games.
@@ -159,11 +161,12 @@ fn choose<G: PyGameKind>(
     st: &AnyState,
 ) -> PyResult<u32> {
     let s = *state_of(game, st)?;
-    let a = py
-        .detach(|| agent.choose(game, &s))
-        .map_err(value_error)?;
+    let a = py.detach(|| agent.choose(game, &s)).map_err(value_error)?;
     game.check_action(&s, a).map_err(|e| {
-        PyValueError::new_err(format!("the agent {} chose an illegal action: {e}", agent.name()))
+        PyValueError::new_err(format!(
+            "the agent {} chose an illegal action: {e}",
+            agent.name()
+        ))
     })?;
     Ok(G::encode(a))
 }

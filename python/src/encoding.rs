@@ -226,7 +226,7 @@ mod tests {
                         assert!((code as usize) < G::NUM_ACTIONS);
                         assert_eq!(G::decode(code), Some(a));
                     }
-                    let a = legal[rand::Rng::random_range(&mut rng, 0..legal.len())];
+                    let a = legal[rand::RngExt::random_range(&mut rng, 0..legal.len())];
                     game.apply_action_unchecked(&mut state, a);
                 }
             }

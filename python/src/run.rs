@@ -178,8 +178,8 @@ fn tournament_of<G: PyGameKind>(
     // order of their calls reproducible.
     let threads = if has_callable { Some(1) } else { threads };
     let entrants = entrants(game, sources)?;
-    let t = Tournament::new(game.clone(), entrants, format, games, seed, None)
-        .map_err(value_error)?;
+    let t =
+        Tournament::new(game.clone(), entrants, format, games, seed, None).map_err(value_error)?;
     let pool = pool(threads)?;
     let nthreads = pool.current_num_threads();
     let total = t.schedule().len();
@@ -213,8 +213,8 @@ fn tournament_of<G: PyGameKind>(
                     progress: report_progress.clone(),
                 };
                 first = false;
-                let summary = run_cancellable(py, &cancel, || t.run(&dir, &options))?
-                    .map_err(value_error)?;
+                let summary =
+                    run_cancellable(py, &cancel, || t.run(&dir, &options))?.map_err(value_error)?;
                 played += summary.played;
                 elapsed += summary.elapsed;
                 if let Some(report) = &summary.report {
@@ -262,7 +262,14 @@ fn tournament_of<G: PyGameKind>(
             }
             let report = Report::build(t.config(), t.labels(), t.schedule(), &records, None);
             let secs = mean_seconds(&records, t.labels().len());
-            Ok(summary_json(&report, t.labels(), &secs, elapsed, total, nthreads))
+            Ok(summary_json(
+                &report,
+                t.labels(),
+                &secs,
+                elapsed,
+                total,
+                nthreads,
+            ))
         }
     }
 }
@@ -303,7 +310,11 @@ struct Batch {
     scores: Vec<u8>,
 }
 
-fn random_games<G: Game>(game: &G, range: std::ops::Range<usize>, seed: u64) -> Vec<(u32, stickdice::Ranking)> {
+fn random_games<G: Game>(
+    game: &G,
+    range: std::ops::Range<usize>,
+    seed: u64,
+) -> Vec<(u32, stickdice::Ranking)> {
     range
         .into_par_iter()
         .map(|i| {
@@ -355,8 +366,14 @@ pub fn _play_random<'py>(
     let elapsed = start.elapsed().as_secs_f64();
     let d = PyDict::new(py);
     d.set_item("throws", numpy_from_bytes(py, &batch.throws, "<u4", &[n])?)?;
-    d.set_item("places", numpy_from_bytes(py, &batch.places, "u1", &[n, seats])?)?;
-    d.set_item("scores", numpy_from_bytes(py, &batch.scores, "<f8", &[n, seats])?)?;
+    d.set_item(
+        "places",
+        numpy_from_bytes(py, &batch.places, "u1", &[n, seats])?,
+    )?;
+    d.set_item(
+        "scores",
+        numpy_from_bytes(py, &batch.scores, "<f8", &[n, seats])?,
+    )?;
     d.set_item("elapsed_s", elapsed)?;
     Ok(d)
 }

@@ -5,7 +5,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
 
-use stickdice::{ActionList, AnyGame, Game, GameKind, Issiren, Node, SigElOued, SigWaDuqqan, Throw};
+use stickdice::{
+    ActionList, AnyGame, Game, GameKind, Issiren, Node, SigElOued, SigWaDuqqan, Throw,
+};
 
 use crate::encoding::Encoded;
 
@@ -85,7 +87,12 @@ pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
 /// Turns a Python rule-option value (`int`, `bool` or `str`) into the core's text form.
 fn option_text(key: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
     if v.is_instance_of::<PyBool>() {
-        Ok(if v.extract::<bool>()? { "true" } else { "false" }.to_string())
+        Ok(if v.extract::<bool>()? {
+            "true"
+        } else {
+            "false"
+        }
+        .to_string())
     } else if let Ok(i) = v.extract::<i64>() {
         Ok(i.to_string())
     } else if let Ok(s) = v.downcast::<PyString>() {
@@ -114,7 +121,10 @@ pub fn build_game(
             let n: i64 = p.extract().map_err(|_| {
                 PyTypeError::new_err(format!(
                     "players must be an int, not {}",
-                    p.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                    p.get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default()
                 ))
             })?;
             Some(usize::try_from(n).map_err(|_| {
@@ -253,11 +263,16 @@ impl PyGame {
 
     fn __hash__(&self) -> u64 {
         let text = self.__repr__();
-        stickdice::seed::derive(text.len() as u64, &text.bytes().map(u64::from).collect::<Vec<_>>())
+        stickdice::seed::derive(
+            text.len() as u64,
+            &text.bytes().map(u64::from).collect::<Vec<_>>(),
+        )
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let f = py.import("stickdice._stickdice")?.getattr("_load_game_from_options")?;
+        let f = py
+            .import("stickdice._stickdice")?
+            .getattr("_load_game_from_options")?;
         let opts: Vec<String> = self
             .any
             .options()
@@ -282,7 +297,11 @@ fn observation_doc<G: Encoded>(_g: &G) -> &'static str {
 
 /// Rebuilds a game from `Game.__reduce__`.
 #[pyfunction]
-pub fn _load_game_from_options(name: &str, players: usize, options: Vec<String>) -> PyResult<PyGame> {
+pub fn _load_game_from_options(
+    name: &str,
+    players: usize,
+    options: Vec<String>,
+) -> PyResult<PyGame> {
     Ok(PyGame {
         any: AnyGame::new(name, Some(players), &options).map_err(value_error)?,
     })
@@ -320,20 +339,20 @@ pub(crate) fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<i64> {
 
 /// The action with `code` at a decision node of `g`, if it is a code of the game.
 pub(crate) fn decode_checked<G: Encoded>(code: i64) -> PyResult<G::Action> {
-    u32::try_from(code)
-        .ok()
-        .and_then(G::decode)
-        .ok_or_else(|| {
-            PyValueError::new_err(if G::NUM_ACTIONS == 0 {
-                format!("action {code}: {} has no decisions, so no actions", G::TITLE)
-            } else {
-                format!(
-                    "action {code} is not an action of {}: actions are 0 to {}",
-                    G::TITLE,
-                    G::NUM_ACTIONS - 1
-                )
-            })
+    u32::try_from(code).ok().and_then(G::decode).ok_or_else(|| {
+        PyValueError::new_err(if G::NUM_ACTIONS == 0 {
+            format!(
+                "action {code}: {} has no decisions, so no actions",
+                G::TITLE
+            )
+        } else {
+            format!(
+                "action {code} is not an action of {}: actions are 0 to {}",
+                G::TITLE,
+                G::NUM_ACTIONS - 1
+            )
         })
+    })
 }
 
 /// Applies a code (a throw at a chance node, an action at a decision node), checked: on
@@ -404,10 +423,7 @@ fn string_to_code<G: Encoded>(g: &G, s: &G::State, text: &str) -> PyResult<u32> 
                 )))
             }
         }
-        _ => g
-            .parse_action(text)
-            .map(G::encode)
-            .map_err(value_error),
+        _ => g.parse_action(text).map(G::encode).map_err(value_error),
     }
 }
 
@@ -563,9 +579,11 @@ impl PyState {
 
     /// Each seat's place at the end (0 is first, ties share a place), or None before.
     fn ranking(&self) -> Option<Vec<u32>> {
-        with_state!(&self.inner, |g, s| g
-            .ranking(s)
-            .map(|r| r.places().iter().map(|&p| u32::from(p)).collect()))
+        with_state!(&self.inner, |g, s| g.ranking(s).map(|r| r
+            .places()
+            .iter()
+            .map(|&p| u32::from(p))
+            .collect()))
     }
 
     /// The ranking in words (`P2 > P1`), or None before the end.
@@ -643,7 +661,11 @@ impl PyState {
     }
 
     fn __repr__(&self) -> String {
-        format!("<stickdice State of {}: {}>", self.get_game().name(), self.serialize())
+        format!(
+            "<stickdice State of {}: {}>",
+            self.get_game().name(),
+            self.serialize()
+        )
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
