@@ -6,9 +6,9 @@
 
 Plays Issiren between `greedy`, `mcts:iterations=300` and a Python function that always
 moves the piece on the lowest square it can (the first legal action), with the Rust arena
-(seats rotated, duplicate dice), and prints the standings. Press Ctrl-C to stop it cleanly. A tournament with a Python agent runs
-on one thread (the function needs the GIL at each of its decisions); without one, the games
-run on every core with the GIL released.
+(seats rotated, duplicate dice), and prints the standings. Press Ctrl-C to stop it
+cleanly. A tournament with a Python agent runs on one thread (the function needs the GIL at
+each of its decisions); without one, the games run on every core with the GIL released.
 """
 
 import argparse
