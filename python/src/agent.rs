@@ -251,6 +251,13 @@ impl PyAgent {
     ///         refuses the game (for example `perfect` on an unsolved game).
     fn step(&self, py: Python<'_>, state: &PyState) -> PyResult<u32> {
         if let Some(f) = &self.callable {
+            with_state!(&state.inner, |g, s| stickdice::decision_actions(
+                g,
+                s,
+                &mut stickdice::ActionList::new()
+            )
+            .map(|_| ())
+            .map_err(value_error))?;
             let answer = f.bind(py).call1((state.clone(),))?;
             let code = action_arg(&answer)?;
             let mut probe = state.inner.clone();

@@ -121,6 +121,8 @@ def test_a_callable_is_an_agent():
     bad = stickdice.Agent(lambda s: 47, game)
     with pytest.raises(ValueError, match="not a legal action"):
         bad.step(state)
+    with pytest.raises(ValueError, match="throw"):
+        first.step(game.new_initial_state())
 
 
 def test_play_random_is_reproducible_whatever_the_thread_count():
@@ -152,7 +154,8 @@ def test_a_tournament_equals_the_cli_report(cli, tmp_path):
         assert report[key] == cli_report[key], key
         assert memory[key] == cli_report[key], key
         assert py_file[key] == cli_report[key], key
-    assert (out / "games.jsonl").exists() and (out / "report.md").exists()
+    for name in ("report.md", "standings.csv", "ratings.svg"):
+        assert (out / name).read_text() == (tmp_path / "cli" / name).read_text(), name
     assert report["standings_table"].startswith("rank")
     assert set(report["seconds_per_game"]) == set(specs)
 
@@ -193,3 +196,44 @@ def test_bad_tournaments_raise_value_errors():
         stickdice.tournament(game, ["random"], games=2)
     with pytest.raises(ValueError, match="threads"):
         stickdice.tournament(game, ["random", "greedy"], games=2, threads=0)
+
+
+INTERRUPTED = """
+import sys, stickdice
+game = stickdice.load_game("issiren")
+out = sys.argv[1] if len(sys.argv) > 1 else None
+print("started", flush=True)
+try:
+    stickdice.tournament(game, ["mcts:iterations=3000", "greedy"], games=100000, threads=2, out=out,
+                         progress=lambda done, total: print("game", done, flush=True) if done == 1 else None)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(3)
+print("finished", flush=True)
+"""
+
+
+@pytest.mark.parametrize("to_folder", [False, True])
+def test_ctrl_c_stops_a_tournament_cleanly(tmp_path, to_folder):
+    import signal
+    import sys
+    import time
+
+    args = [sys.executable, "-c", INTERRUPTED] + ([str(tmp_path / "out")] if to_folder else [])
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "started"
+        assert proc.stdout.readline().strip() == "game 1"  # the games are running
+        proc.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        rest = proc.communicate(timeout=60)[0]
+    finally:
+        proc.kill()
+    assert proc.returncode == 3, rest
+    assert "interrupted" in rest
+    assert time.monotonic() - start < 30
+    if to_folder:
+        lines = (tmp_path / "out" / "games.jsonl").read_text().splitlines()
+        assert lines, "the log holds the games played before the stop"
+        for line in lines:
+            json.loads(line)  # every line written whole
