@@ -274,7 +274,10 @@ mod tests {
     fn every_rule_option_has_help() {
         for kind in GameKind::ALL {
             for key in kind.option_names() {
-                assert!(kind.option_help(key).is_some_and(|h| !h.is_empty()), "{kind} {key}");
+                assert!(
+                    kind.option_help(key).is_some_and(|h| !h.is_empty()),
+                    "{kind} {key}"
+                );
             }
             assert_eq!(kind.option_help("colour"), None);
         }
