@@ -29,7 +29,21 @@ def test_agents_lists_every_cli_agent():
     assert {"random", "greedy", "expectimax", "mcts", "ismcts", "perfect"} <= names
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def every_config():
+    """Every game x seat count x rule option (each option away from its default once)."""
+    for g in stickdice.games():
+        variants = [{}]
+        for o in g["options"]:
+            if o["default"] in ("true", "false"):
+                variants.append({o["name"]: o["default"] == "false"})
+            else:
+                variants.append({o["name"]: 50})
+        for players in range(g["min_players"], g["max_players"] + 1):
+            for v in variants:
+                yield (g["name"], players, v)
+
+
+@pytest.mark.parametrize("config", list(every_config()), ids=config_id)
 def test_chance_probabilities_sum_to_one_at_every_chance_node(config):
     name, players, opts = config
     game = stickdice.load_game(name, players=players, **opts)
