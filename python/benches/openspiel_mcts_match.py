@@ -57,7 +57,11 @@ def play(game, seed, ours_seat, ours, bot, holder, stats):
 
 
 def elo(score):
-    score = min(max(score, 1e-9), 1 - 1e-9)
+    """The Elo difference of a score; infinite at 0 and 1."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
     return 400 * math.log10(score / (1 - score))
 
 

@@ -199,9 +199,10 @@ fn tournament_of<G: PyGameKind>(
     match out {
         Some(dir) => {
             // `Tournament::run` has no stop flag: run it in slices of games (each run
-            // resumes from the log, checking it), so Ctrl-C stops within one slice and
-            // leaves a log the next call resumes.
-            let slice = (total / 32).max(nthreads * 4).max(1);
+            // resumes from the log, checking it), so Ctrl-C stops within about a slice and
+            // leaves a log the next call resumes. Slices double while they take under a
+            // second.
+            let mut slice = nthreads * 2;
             let mut played = 0;
             let mut elapsed = Duration::ZERO;
             let mut first = true;
@@ -217,6 +218,9 @@ fn tournament_of<G: PyGameKind>(
                     run_cancellable(py, &cancel, || t.run(&dir, &options))?.map_err(value_error)?;
                 played += summary.played;
                 elapsed += summary.elapsed;
+                if summary.elapsed < Duration::from_secs(1) {
+                    slice = slice.saturating_mul(2);
+                }
                 if let Some(report) = &summary.report {
                     return Ok(summary_json(
                         report,
