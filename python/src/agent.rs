@@ -154,14 +154,10 @@ fn state_of<'a, G: PyGameKind>(game: &G, st: &'a AnyState) -> PyResult<&'a G::St
     }
 }
 
-fn choose<G: PyGameKind>(
-    py: Python<'_>,
-    game: &G,
-    agent: &mut Box<dyn Agent<G>>,
-    st: &AnyState,
-) -> PyResult<u32> {
+/// Chooses without the GIL (the caller has released it).
+fn choose<G: PyGameKind>(game: &G, agent: &mut Box<dyn Agent<G>>, st: &AnyState) -> PyResult<u32> {
     let s = *state_of(game, st)?;
-    let a = py.detach(|| agent.choose(game, &s)).map_err(value_error)?;
+    let a = agent.choose(game, &s).map_err(value_error)?;
     game.check_action(&s, a).map_err(|e| {
         PyValueError::new_err(format!(
             "the agent {} chose an illegal action: {e}",
@@ -266,9 +262,14 @@ impl PyAgent {
             )?;
             return Ok(code as u32);
         }
-        let mut guard = lock(&self.agent);
-        let agent = guard.as_mut().expect("a spec agent is built");
-        with_agent!(agent, &self.game, |g, a| choose(py, g, a, &state.inner))
+        let st = state.inner.clone();
+        // The lock is taken and let go without the GIL, so a search never waits for the
+        // GIL while holding the agent.
+        py.detach(|| {
+            let mut guard = lock(&self.agent);
+            let agent = guard.as_mut().expect("a spec agent is built");
+            with_agent!(agent, &self.game, |g, a| choose(g, a, &st))
+        })
     }
 
     /// The agent's analysis of its last decision: one record per legal action it

@@ -237,3 +237,32 @@ def test_ctrl_c_stops_a_tournament_cleanly(tmp_path, to_folder):
         assert lines, "the log holds the games played before the stop"
         for line in lines:
             json.loads(line)  # every line written whole
+
+
+def test_one_agent_shared_by_python_threads_neither_deadlocks_nor_breaks():
+    import threading
+
+    game = stickdice.load_game("issiren")
+    agent = stickdice.Agent("mcts:iterations=2000", game, seed=1)
+    state = game.new_initial_state()
+    for code in (4, 0, 4):
+        state.apply_action(code)
+    answers, errors = [], []
+
+    def work():
+        try:
+            for _ in range(4):
+                answers.append(agent.step(state))
+                agent.analysis()
+                agent.new_game(0)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in threads), "deadlock"
+    assert not errors
+    assert len(answers) == 12 and set(answers) <= set(state.legal_actions())
