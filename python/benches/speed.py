@@ -13,13 +13,15 @@ Measures, on Issiren with default rules:
 3. `play_random` games per second against `stickdice tournament -a random,random` on the
    same number of games and threads (the CLI's own games/s line);
 4. `tournament()` from Python against the CLI's tournament, same agents, games, seed and
-   threads (games/s from each side's own elapsed time).
+   threads (games/s from each side's own elapsed time: the games, without start-up and
+   report), alternating the two `--repeat` times and comparing medians.
 """
 
 import argparse
 import json
 import random
 import re
+import statistics
 import subprocess
 import tempfile
 import time
@@ -97,6 +99,7 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--games", type=int, default=20000, help="random games (per table for the CLI)")
     ap.add_argument("--tournament-games", type=int, default=100)
+    ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
 
     sps, gps, steps, games = python_loop(args.seconds)
@@ -115,17 +118,20 @@ def main():
     print(f"CLI `{cmd}`: {cli:,.0f} games/s (wall {wall:.2f} s with start-up and report)")
     print(f"play_random / CLI: {batch / cli:.2f}")
 
-    agents = "greedy,mcts:iterations=200"
-    tg = args.tournament_games
-    rep = stickdice.tournament(game, agents.split(","), games=tg, seed=1, threads=args.threads)
-    py_rate = rep["games"] / rep["elapsed_s"]
-    cli, wall, cmd, _ = cli_rate(args.binary, agents, tg, args.threads, 1)
-    print(f"tournament(): {py_rate:,.1f} games/s ({rep['games']} games, {args.threads} threads)")
-    print(f"CLI `{cmd}`: {cli:,.1f} games/s")
-    print(f"tournament() / CLI: {py_rate / cli:.2f}")
-    rep = stickdice.tournament(game, ["random", "random"], games=n, seed=1, threads=args.threads)
-    py_rate = rep["games"] / rep["elapsed_s"]
-    print(f"tournament(random,random): {py_rate:,.0f} games/s ({rep['games']} games) vs the CLI above")
+    # Tournaments: alternate Python and the CLI `--repeat` times (the machine is shared)
+    # and compare the medians.
+    for agents, tg in (("greedy,mcts:iterations=200", args.tournament_games), ("random,random", n)):
+        py, cl = [], []
+        for _ in range(args.repeat):
+            rep = stickdice.tournament(game, agents.split(","), games=tg, seed=1, threads=args.threads)
+            py.append(rep["games"] / rep["elapsed_s"])
+            rate, _, cmd, _ = cli_rate(args.binary, agents, tg, args.threads, 1)
+            cl.append(rate)
+        p, c = statistics.median(py), statistics.median(cl)
+        print(f"tournament({agents.split(',')}, games={tg}, threads={args.threads}): median {p:,.1f} games/s "
+              f"({', '.join(f'{x:,.1f}' for x in py)}; {rep['games']} games)")
+        print(f"CLI `{cmd}`: median {c:,.1f} games/s ({', '.join(f'{x:,.1f}' for x in cl)})")
+        print(f"tournament() / CLI: {p / c:.2f}")
 
 
 if __name__ == "__main__":
