@@ -331,7 +331,7 @@ fn observe<G: PyGameKind>(
     code: i64,
 ) -> PyResult<()> {
     let s = state_of(game, st)?;
-    if game.node(s).seat().is_some() && matches!(game.node(s), stickdice::Node::Throw(_)) {
+    if matches!(game.node(s), stickdice::Node::Throw(_)) {
         agent.observe_throw(game, s, Throw::new(code as u8));
     } else {
         let a = decode_checked::<G>(code)?;

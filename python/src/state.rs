@@ -262,11 +262,10 @@ impl PyGame {
     }
 
     fn __hash__(&self) -> u64 {
-        let text = self.__repr__();
-        stickdice::seed::derive(
-            text.len() as u64,
-            &text.bytes().map(u64::from).collect::<Vec<_>>(),
-        )
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.__repr__().hash(&mut h);
+        h.finish()
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
