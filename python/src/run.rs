@@ -1,8 +1,9 @@
-//! Batch paths at Rust speed: tournaments (the evaluation crate's, unchanged) and random
-//! playouts, with the GIL released while Rust plays and Ctrl-C honoured.
+//! Batch paths at Rust speed: tournaments (the evaluation crate's `TournamentBuilder`, with
+//! its cancellation flag for Ctrl-C) and random playouts, with the GIL released while Rust
+//! plays.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
@@ -13,9 +14,8 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 
 use stickdice::{Agent, Game};
-use stickdice_evaluation::log::GameRecord;
-use stickdice_evaluation::tournament::{Progress, ProgressFn};
-use stickdice_evaluation::{factory, Entrant, Format, Report, RunOptions, Tournament};
+use stickdice_evaluation::tournament::Progress;
+use stickdice_evaluation::{Format, Report, TournamentBuilder};
 
 use crate::agent::{AgentSource, CallableAgent};
 use crate::state::{numpy_from_bytes, value_error, PyGame, PyGameKind};
@@ -79,39 +79,6 @@ fn pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start worker threads: {e}")))
 }
 
-fn entrants<G: PyGameKind>(game: &G, sources: Vec<AgentSource>) -> PyResult<Vec<Entrant<G>>> {
-    let mut out = Vec::with_capacity(sources.len());
-    for src in sources {
-        match src {
-            AgentSource::Spec(spec) => {
-                let parsed: stickdice_agents::AgentSpec = spec.parse().map_err(value_error)?;
-                // Build once now, so a bad spec is reported before any game is played.
-                stickdice_agents::build(&parsed, game, 0).map_err(value_error)?;
-                out.push(Entrant {
-                    spec: parsed.to_string(),
-                    factory: factory(move |g: &G, seed| {
-                        stickdice_agents::build(&parsed, g, seed)
-                            .unwrap_or_else(|e| panic!("agent `{parsed}` could not be built: {e}"))
-                    }),
-                });
-            }
-            AgentSource::Callable(f, name) => {
-                let label = name.clone();
-                out.push(Entrant {
-                    spec: label,
-                    factory: factory(move |_g: &G, _seed| {
-                        Box::new(CallableAgent {
-                            f: f.clone(),
-                            name: name.clone(),
-                        }) as Box<dyn Agent<G>>
-                    }),
-                });
-            }
-        }
-    }
-    Ok(out)
-}
-
 /// What a tournament returns to Python (turned into plain dicts by `json`).
 fn summary_json(
     report: &Report,
@@ -143,21 +110,6 @@ fn summary_json(
     v.to_string()
 }
 
-fn mean_seconds(records: &[&GameRecord], agents: usize) -> Vec<f64> {
-    let mut time = vec![0.0; agents];
-    let mut games = vec![0usize; agents];
-    for g in records {
-        for (s, &a) in g.seating.iter().enumerate() {
-            time[a] += g.time_s[s];
-            games[a] += 1;
-        }
-    }
-    time.iter()
-        .zip(&games)
-        .map(|(t, &n)| if n == 0 { 0.0 } else { t / n as f64 })
-        .collect()
-}
-
 #[allow(clippy::too_many_arguments)]
 fn tournament_of<G: PyGameKind>(
     py: Python<'_>,
@@ -177,105 +129,57 @@ fn tournament_of<G: PyGameKind>(
     // Python agents hold the GIL while they choose: one thread is as fast and keeps the
     // order of their calls reproducible.
     let threads = if has_callable { Some(1) } else { threads };
-    let entrants = entrants(game, sources)?;
-    let t =
-        Tournament::new(game.clone(), entrants, format, games, seed, None).map_err(value_error)?;
-    let pool = pool(threads)?;
-    let nthreads = pool.current_num_threads();
-    let total = t.schedule().len();
+    if threads == Some(0) {
+        return Err(PyValueError::new_err("threads must be at least 1"));
+    }
     let cancel = Arc::new(AtomicBool::new(false));
-    let done = Arc::new(AtomicUsize::new(0));
-    let report_progress: Option<ProgressFn> = progress.map(|cb| {
-        let cb = Arc::new(cb);
-        let f: ProgressFn = Arc::new(move |p: Progress| {
+    let mut builder = TournamentBuilder::new(game.clone())
+        .format(format)
+        .games(games)
+        .seed(seed)
+        .restart(restart)
+        .cancel(cancel.clone());
+    if let Some(n) = threads {
+        builder = builder.threads(n);
+    }
+    for src in sources {
+        builder = match src {
+            AgentSource::Spec(spec) => builder.agent(&spec),
+            AgentSource::Callable(f, name) => builder.factory(name.clone(), move |_: &G, _| {
+                Box::new(CallableAgent {
+                    f: f.clone(),
+                    name: name.clone(),
+                }) as Box<dyn Agent<G>>
+            }),
+        };
+    }
+    if let Some(cb) = progress {
+        builder = builder.progress(move |p: Progress| {
             Python::attach(|py| {
                 // A failing progress callback does not stop the games.
                 let _ = cb.bind(py).call1((p.done, p.total));
             });
         });
-        f
-    });
-    let start = Instant::now();
-    match out {
-        Some(dir) => {
-            // `Tournament::run` has no stop flag: run it in slices of games (each run
-            // resumes from the log, checking it), so Ctrl-C stops within about a slice and
-            // leaves a log the next call resumes. Slices double while they take under a
-            // second.
-            let mut slice = nthreads * 2;
-            let mut played = 0;
-            let mut elapsed = Duration::ZERO;
-            let mut first = true;
-            loop {
-                let options = RunOptions {
-                    threads,
-                    restart: restart && first,
-                    stop_after: Some(slice),
-                    progress: report_progress.clone(),
-                };
-                first = false;
-                let summary =
-                    run_cancellable(py, &cancel, || t.run(&dir, &options))?.map_err(value_error)?;
-                played += summary.played;
-                elapsed += summary.elapsed;
-                if summary.elapsed < Duration::from_secs(1) {
-                    slice = slice.saturating_mul(2);
-                }
-                if let Some(report) = &summary.report {
-                    return Ok(summary_json(
-                        report,
-                        t.labels(),
-                        &summary.seconds_per_game,
-                        elapsed,
-                        played,
-                        nthreads,
-                    ));
-                }
-                if summary.played == 0 {
-                    return Err(PyRuntimeError::new_err(
-                        "the tournament stopped before it finished",
-                    ));
-                }
-            }
-        }
-        None => {
-            let records: Vec<Option<GameRecord>> = run_cancellable(py, &cancel, || {
-                pool.install(|| {
-                    (0..total)
-                        .into_par_iter()
-                        .with_max_len(1)
-                        .map(|i| {
-                            if cancel.load(Ordering::Relaxed) {
-                                return None;
-                            }
-                            let mut g = t.play_game(i);
-                            g.events = Vec::new();
-                            let d = done.fetch_add(1, Ordering::SeqCst) + 1;
-                            if let Some(p) = &report_progress {
-                                p(Progress { done: d, total });
-                            }
-                            Some(g)
-                        })
-                        .collect()
-                })
-            })?;
-            let elapsed = start.elapsed();
-            let records: Vec<&GameRecord> = records.iter().flatten().collect();
-            if records.len() != total {
-                return Err(PyRuntimeError::new_err("the tournament was stopped"));
-            }
-            let report = Report::build(t.config(), t.labels(), t.schedule(), &records, None);
-            let secs = mean_seconds(&records, t.labels().len());
-            Ok(summary_json(
-                &report,
-                t.labels(),
-                &secs,
-                elapsed,
-                total,
-                nthreads,
-            ))
-        }
     }
+    let (t, options) = builder.build().map_err(value_error)?;
+    let nthreads = threads.unwrap_or_else(rayon::current_num_threads);
+    let summary = run_cancellable(py, &cancel, || match &out {
+        Some(dir) => t.run(dir, &options),
+        None => t.run_in_memory(&options),
+    })?
+    .map_err(value_error)?;
+    let report = summary
+        .report
+        .as_ref()
+        .ok_or_else(|| PyRuntimeError::new_err("the tournament stopped before it finished"))?;
+    Ok(summary_json(
+        report,
+        &summary.labels,
+        &summary.seconds_per_game,
+        summary.elapsed,
+        summary.played,
+        nthreads,
+    ))
 }
 
 /// Plays a tournament; returns the report as JSON text (the Python wrapper parses it).
