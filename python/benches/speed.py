@@ -120,15 +120,18 @@ def main():
 
     # Tournaments: alternate Python and the CLI `--repeat` times (the machine is shared)
     # and compare the medians.
-    for agents, tg in (("greedy,mcts:iterations=200", args.tournament_games), ("random,random", n)):
+    runs = [("greedy,mcts:iterations=200", args.tournament_games, 1),
+            ("greedy,mcts:iterations=200", args.tournament_games, args.threads),
+            ("random,random", n, args.threads)]
+    for agents, tg, threads in runs:
         py, cl = [], []
         for _ in range(args.repeat):
-            rep = stickdice.tournament(game, agents.split(","), games=tg, seed=1, threads=args.threads)
+            rep = stickdice.tournament(game, agents.split(","), games=tg, seed=1, threads=threads)
             py.append(rep["games"] / rep["elapsed_s"])
-            rate, _, cmd, _ = cli_rate(args.binary, agents, tg, args.threads, 1)
+            rate, _, cmd, _ = cli_rate(args.binary, agents, tg, threads, 1)
             cl.append(rate)
         p, c = statistics.median(py), statistics.median(cl)
-        print(f"tournament({agents.split(',')}, games={tg}, threads={args.threads}): median {p:,.1f} games/s "
+        print(f"tournament({agents.split(',')}, games={tg}, threads={threads}): median {p:,.1f} games/s "
               f"({', '.join(f'{x:,.1f}' for x in py)}; {rep['games']} games)")
         print(f"CLI `{cmd}`: median {c:,.1f} games/s ({', '.join(f'{x:,.1f}' for x in cl)})")
         print(f"tournament() / CLI: {p / c:.2f}")
