@@ -6,6 +6,7 @@
 #
 #   scripts/instructions.sh            # the table
 #   SMALL=200 LARGE=1200 scripts/instructions.sh
+#   scripts/instructions.sh issiren    # only the games whose name contains "issiren"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +36,7 @@ count() {
 printf '%-16s %8s %14s %12s\n' game players "instr/throw" "throws"
 for spec in "sig-wa-duqqan 2" "sig-wa-duqqan 4" "sig-el-oued 2" "sig-el-oued 4" "issiren 2"; do
     read -r game players <<<"$spec"
+    if [ $# -gt 0 ] && [[ "$spec" != *"$1"* ]]; then continue; fi
     read -r ir1 t1 <<<"$(count "$game" "$players" "$SMALL")"
     read -r ir2 t2 <<<"$(count "$game" "$players" "$LARGE")"
     awk -v g="$game" -v p="$players" -v i1="$ir1" -v i2="$ir2" -v t1="$t1" -v t2="$t2" \
