@@ -78,7 +78,7 @@ use core::str::FromStr;
 use crate::config::{check_seats, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS};
 use crate::dice::{Sticks, Throw};
 use crate::game::{
-    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, Seat,
+    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, Seat, MAX_ACTIONS,
 };
 
 /// Pieces per side at the start.
@@ -409,6 +409,7 @@ impl State {
     }
 
     /// The pieces `seat` still has, in square order (empty for a seat other than 0 or 1).
+    #[inline]
     pub fn pieces_of(&self, seat: Seat) -> &[Piece] {
         match self.pieces.get(seat) {
             Some(list) => &list[..(self.count[seat] as usize).min(PIECES)],
@@ -600,18 +601,22 @@ impl Game for Issiren {
         let release = g == 4;
         let table = &SQUARE_OF[seat];
         let own = s.occupied[seat];
+        // The list is built in a plain array and handed over whole: pushing onto the
+        // `SmallVec` checks its length and capacity for every action.
+        let mut buf = [Action::Pass; MAX_ACTIONS];
+        let mut n = 0;
         for p in s.pieces_of(seat) {
             if p.unmoved && !release {
                 continue;
             }
             let to = table[advance(p.pos, steps) as usize];
             if own & (1u64 << to) == 0 {
-                out.push(Action::Move(Square(table[p.pos as usize])));
+                buf[n] = Action::Move(Square(table[p.pos as usize]));
+                n += 1;
             }
         }
-        if out.is_empty() {
-            out.push(Action::Pass);
-        }
+        // No piece can move: the list is `buf[0]`, the pass.
+        *out = ActionList::from_buf_and_len(buf, n.max(1));
     }
 
     #[inline]
