@@ -394,7 +394,7 @@ const MAX_REST: u8 = 58;
 impl SigElOued {
     /// Walks `seat`'s active piece with `budget` half-points of `kind`, makes its captures,
     /// and handles its arrival at Mecca (finishing, or offering the rest).
-    #[inline]
+    #[inline(always)]
     fn walk(&self, s: &mut State, seat: usize, budget: u8, kind: Kind) -> Walk {
         let pcs = s.pieces[seat];
         let piece = if pcs[FATHER] != MECCA {
