@@ -18,8 +18,9 @@ fi
 
 SMALL=${SMALL:-200}
 LARGE=${LARGE:-1200}
-cargo build --release --quiet --example playouts
+cargo build --release --quiet --example playouts --example search
 bin=target/release/examples/playouts
+search=target/release/examples/search
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -27,7 +28,7 @@ trap 'rm -rf "$tmp"' EXIT
 count() {
     local out="$tmp/callgrind.out"
     local throws
-    throws=$(valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" "$@" 2>/dev/null)
+    throws=$(valgrind --tool=callgrind --callgrind-out-file="$out" "${BIN:-$bin}" "$@" 2>/dev/null)
     local ir
     ir=$(awk '/^summary:/ { print $2 }' "$out")
     echo "$ir $throws"
@@ -42,3 +43,17 @@ for spec in "sig-wa-duqqan 2" "sig-wa-duqqan 4" "sig-el-oued 2" "sig-el-oued 4" 
     awk -v g="$game" -v p="$players" -v i1="$ir1" -v i2="$ir2" -v t1="$t1" -v t2="$t2" \
         'BEGIN { printf "%-16s %8s %14.1f %12d\n", g, p, (i2 - i1) / (t2 - t1), t2 - t1 }'
 done
+
+# The searches on the Issiren middle game of agents/benches/mcts.rs: the default MCTS
+# (instructions per iteration) and the default expectimax (per node visited).
+if [ $# -gt 0 ] && [[ "search" != *"$1"* ]]; then exit 0; fi
+echo
+printf '%-16s %8s %14s %12s\n' search "" "instr/unit" "units"
+read -r ir1 n1 <<<"$(BIN=$search count mcts 500)"
+read -r ir2 n2 <<<"$(BIN=$search count mcts 2500)"
+awk -v i1="$ir1" -v i2="$ir2" -v n1="$n1" -v n2="$n2" \
+    'BEGIN { printf "%-16s %8s %14.0f %12d\n", "mcts", "iter", (i2 - i1) / (n2 - n1), n2 - n1 }'
+read -r ir1 n1 <<<"$(BIN=$search count expectimax 3)"
+read -r ir2 n2 <<<"$(BIN=$search count expectimax 4)"
+awk -v i1="$ir1" -v i2="$ir2" -v n1="$n1" -v n2="$n2" \
+    'BEGIN { printf "%-16s %8s %14.0f %12d\n", "expectimax", "node", (i2 - i1) / (n2 - n1), n2 - n1 }'
