@@ -55,11 +55,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             };
             let mut agent = MctsAgent::new(config, 1)?;
             let a = agent.analyze(&game, &state)?;
+            // The result on stderr, to compare searches before and after a change.
+            eprintln!("{a:?}");
             println!("{}", a.iterations);
         }
         "expectimax" => {
             let mut x = Expectimax::<Issiren>::new(ExpectimaxConfig::default(), 0);
             let r = x.search(&game, &state, size as u32)?;
+            eprintln!("{r:?}");
             println!("{}", r.nodes);
         }
         other => return Err(format!("unknown search `{other}`: mcts or expectimax").into()),

@@ -145,7 +145,7 @@ fn advance(pos: u8, steps: u8) -> u8 {
 /// assert_eq!(circuit_square(1, 0).unwrap().to_string(), "a4");
 /// assert_eq!(circuit_square(0, 72), None);
 /// ```
-pub fn circuit_square(seat: Seat, pos: u8) -> Option<Square> {
+pub const fn circuit_square(seat: Seat, pos: u8) -> Option<Square> {
     if seat < 2 && pos < CIRCUIT_LEN {
         Some(Square(SQUARE_OF[seat][pos as usize]))
     } else {
@@ -154,8 +154,12 @@ pub fn circuit_square(seat: Seat, pos: u8) -> Option<Square> {
 }
 
 /// How many steps a throw moves, or `None` for a count six sticks cannot show.
-pub fn throw_value(throw: Throw) -> Option<u8> {
-    (throw.marked() <= 6).then(|| VALUE[throw.marked() as usize])
+pub const fn throw_value(throw: Throw) -> Option<u8> {
+    if throw.marked() <= 6 {
+        Some(VALUE[throw.marked() as usize])
+    } else {
+        None
+    }
 }
 
 /// Whether a throw grants an extra throw (0, 1, 4 or 6 green sides up).
