@@ -126,7 +126,7 @@ static SQUARE_OF: [[u8; 256]; 2] = {
 
 /// Position `pos` moved `steps` forward, wrapping round the circuit (for `pos` < 72).
 #[inline(always)]
-fn advance(pos: u8, steps: u8) -> u8 {
+const fn advance(pos: u8, steps: u8) -> u8 {
     let q = pos as u16 + steps as u16;
     if q >= CIRCUIT_LEN as u16 {
         (q - CIRCUIT_LEN as u16) as u8
@@ -134,6 +134,27 @@ fn advance(pos: u8, steps: u8) -> u8 {
         q as u8
     }
 }
+
+/// `LANDING[seat][g][pos]`: the square index a piece of `seat` at circuit position `pos`
+/// lands on with a throw of `g` green sides (`SQUARE_OF` after [`advance`] by `VALUE[g]`,
+/// in one lookup). Indexed by any `u8` position and `g & 7`.
+static LANDING: [[[u8; 256]; 8]; 2] = {
+    let mut t = [[[0u8; 256]; 8]; 2];
+    let mut seat = 0;
+    while seat < 2 {
+        let mut g = 0;
+        while g < 8 {
+            let mut pos = 0;
+            while pos < 256 {
+                t[seat][g][pos] = SQUARE_OF[seat][advance(pos as u8, VALUE[g]) as usize];
+                pos += 1;
+            }
+            g += 1;
+        }
+        seat += 1;
+    }
+    t
+};
 
 /// The square a piece of `seat` stands on at circuit position `pos` (0..71), or `None` if
 /// the seat is not 0 or 1 or the position is off the circuit.
@@ -601,9 +622,9 @@ impl Game for Issiren {
         }
         let seat = (s.turn & 1) as usize;
         let g = (throw.marked() & 7) as usize;
-        let steps = VALUE[g];
         let release = g == 4;
         let table = &SQUARE_OF[seat];
+        let landing = &LANDING[seat][g];
         let own = s.occupied[seat];
         // The list is built in a plain array and handed over whole: pushing onto the
         // `SmallVec` checks its length and capacity for every action.
@@ -613,7 +634,7 @@ impl Game for Issiren {
             if p.unmoved && !release {
                 continue;
             }
-            let to = table[advance(p.pos, steps) as usize];
+            let to = landing[p.pos as usize];
             if own & (1u64 << to) == 0 {
                 buf[n] = Action::Move(Square(table[p.pos as usize]));
                 n += 1;
