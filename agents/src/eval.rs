@@ -297,13 +297,13 @@ mod issiren_eval {
                     "values {values:#b}"
                 );
             }
-            for seat in 0..2 {
-                for pos in 0..72u8 {
+            for (seat, row) in REACH.iter().enumerate() {
+                for (pos, &table) in row.iter().enumerate() {
                     let reach = (1..=6u8).fold(0, |m, v| {
-                        let to = (pos + v) % CIRCUIT_LEN;
+                        let to = (pos as u8 + v) % CIRCUIT_LEN;
                         m | circuit_square(seat, to).expect("on the circuit").bit()
                     });
-                    assert_eq!(reach, REACH[seat][pos as usize], "seat {seat}, pos {pos}");
+                    assert_eq!(reach, table, "seat {seat}, pos {pos}");
                 }
             }
         }
