@@ -17,6 +17,7 @@ pub mod analysis;
 pub mod arena;
 pub mod cli;
 pub mod log;
+pub mod merge;
 pub mod protocol;
 pub mod report;
 pub mod schedule;
@@ -26,7 +27,7 @@ pub mod toy;
 
 pub use arena::{factory, Factory, Failure, FailureKind};
 pub use report::Report;
-pub use schedule::{Format, Schedule};
+pub use schedule::{Format, Schedule, Shard};
 pub use stats::Sprt;
 pub use tournament::{Entrant, RunOptions, RunSummary, Tournament, TournamentError};
 

@@ -20,6 +20,14 @@
 //! games up to the first rotation where it decides. Games of the batch past that point are
 //! in the log but not in the report (how many depends on the thread count; the report does
 //! not).
+//!
+//! **Shards.** With [`RunOptions::shard`] a run plays only its shard's share of the
+//! schedule (whole table-rotations dealt round-robin, see [`Shard`]), optionally only the
+//! rotations below [`RunOptions::until_rotation`], into a log whose header names the shard;
+//! it resumes like a whole tournament and writes no report: [`crate::merge`] checks the
+//! shards' logs and writes the report of the whole, byte-identical to a one-machine run.
+//! A shard does not evaluate the SPRT (it holds only some of the rotations): a sharded
+//! SPRT is played in batches of rotations, merged and tested between batches.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -34,7 +42,7 @@ use stickdice::{Game, Node};
 use crate::arena::{self, forfeit_ranking, Factory};
 use crate::log::{self, GameRecord, LogError, LogLine, LogWriter, LoggedEvent, TournamentConfig};
 use crate::report::{sprt_observations, Report, SprtReport};
-use crate::schedule::{Format, Schedule};
+use crate::schedule::{Format, Schedule, Shard};
 use crate::stats::{Sprt, SprtDecision};
 
 /// The log's file name in the output folder.
@@ -130,6 +138,12 @@ pub struct RunOptions {
     pub stop_after: Option<usize>,
     /// Called after each game.
     pub progress: Option<ProgressFn>,
+    /// Play only this shard's games, into a shard log, without a report (see
+    /// [`crate::merge`]).
+    pub shard: Option<Shard>,
+    /// With [`RunOptions::shard`]: play only the games of rotations below this one (a batch
+    /// of a sharded SPRT; a later run with a higher bound resumes the log).
+    pub until_rotation: Option<usize>,
 }
 
 impl core::fmt::Debug for RunOptions {
@@ -138,6 +152,8 @@ impl core::fmt::Debug for RunOptions {
             .field("threads", &self.threads)
             .field("restart", &self.restart)
             .field("stop_after", &self.stop_after)
+            .field("shard", &self.shard)
+            .field("until_rotation", &self.until_rotation)
             .finish()
     }
 }
@@ -145,7 +161,7 @@ impl core::fmt::Debug for RunOptions {
 /// What a run did.
 #[derive(Clone, Debug)]
 pub struct RunSummary {
-    /// The report (`None` when stopped by [`RunOptions::stop_after`]).
+    /// The report (`None` when stopped by [`RunOptions::stop_after`], and for a shard).
     pub report: Option<Report>,
     /// Games found in the log and reused.
     pub resumed: usize,
@@ -413,6 +429,11 @@ impl<G: Game> Tournament<G> {
             path: path.to_path_buf(),
             message: e.to_string(),
         };
+        if options.until_rotation.is_some() && options.shard.is_none() {
+            return Err(TournamentError::Setup(
+                "a bound on the rotations played is for shards (--shard I/K)".into(),
+            ));
+        }
         std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
         let log_path = out.join(LOG_FILE);
         let mut notices = Vec::new();
@@ -430,10 +451,28 @@ impl<G: Game> Tournament<G> {
         } else {
             None
         };
+        let seats = self.schedule.seats();
         let writer = match existing {
-            None => LogWriter::create(&log_path, &self.config)?,
+            None => LogWriter::create_shard(&log_path, &self.config, options.shard)?,
             Some(contents) => {
-                let differences = self.config.differences(&contents.config);
+                let mut differences = self.config.differences(&contents.config);
+                let name = |s: Option<Shard>| s.map_or("none".to_string(), |s| s.to_string());
+                if contents.shard != options.shard {
+                    differences.push(format!(
+                        "shard: {} vs {}",
+                        name(options.shard),
+                        name(contents.shard)
+                    ));
+                }
+                if options.shard.is_some()
+                    && contents.program.as_deref() != Some(log::PROGRAM_VERSION)
+                {
+                    differences.push(format!(
+                        "program version: {} vs {}",
+                        log::PROGRAM_VERSION,
+                        contents.program.as_deref().unwrap_or("unknown")
+                    ));
+                }
                 if !differences.is_empty() {
                     return Err(TournamentError::ForeignLog {
                         path: log_path,
@@ -449,6 +488,14 @@ impl<G: Game> Tournament<G> {
                         })
                     };
                     self.verify(&g).map_err(bad)?;
+                    if let Some(sh) = contents.shard {
+                        if !sh.holds(g.index, seats) {
+                            return Err(bad(format!(
+                                "game {} does not belong to shard {sh}",
+                                g.index
+                            )));
+                        }
+                    }
                     if done.contains_key(&g.index) {
                         return Err(bad(format!("game {} is logged twice", g.index)));
                     }
@@ -493,6 +540,24 @@ impl<G: Game> Tournament<G> {
         }
         let n = self.schedule.seats();
         let mut sprt_result = None;
+        if let Some(sh) = options.shard {
+            let below = options.until_rotation.map_or(total, |r| {
+                self.schedule
+                    .games_in_units(r * self.schedule.tables().len())
+            });
+            let missing: Vec<usize> = (0..total.min(below))
+                .filter(|&i| sh.holds(i, n) && !done.contains_key(&i))
+                .collect();
+            pool.install(|| self.play_all(&missing, &state))?;
+            return Ok(RunSummary {
+                report: None,
+                resumed,
+                played: state.played.load(Ordering::SeqCst),
+                elapsed: start.elapsed(),
+                notices,
+                seconds_per_game: Vec::new(),
+            });
+        }
         let counted: usize = match self.config.sprt {
             None => {
                 let missing: Vec<usize> = (0..total).filter(|i| !done.contains_key(i)).collect();
@@ -504,31 +569,10 @@ impl<G: Game> Tournament<G> {
                 let units = total / n;
                 let batch = pool.current_num_threads().max(1) * 8;
                 loop {
-                    // Evaluate the test over the complete prefix of rotations.
-                    let mut prefix = 0;
-                    while prefix < units && (0..n).all(|j| done.contains_key(&(prefix * n + j))) {
-                        prefix += 1;
-                    }
-                    let records: Vec<&GameRecord> = (0..prefix * n).map(|i| &done[&i]).collect();
-                    let xs = sprt_observations(&records, n);
-                    let mut decided = None;
-                    for u in 1..=xs.len() {
-                        let llr = test.llr(&xs[..u]);
-                        if test.decide(llr) != SprtDecision::Continue || u == units {
-                            decided = Some((u, llr));
-                            break;
-                        }
-                    }
-                    if let Some((u, llr)) = decided {
-                        let (lower, upper) = test.bounds();
-                        sprt_result = Some(SprtReport {
-                            test,
-                            llr,
-                            lower,
-                            upper,
-                            decision: test.decide(llr),
-                            rotations: u,
-                        });
+                    let (prefix, decided) = self.sprt_status(test, &done);
+                    if decided.decision != SprtDecision::Continue || decided.rotations == units {
+                        let u = decided.rotations;
+                        sprt_result = Some(decided);
                         break u * n;
                     }
                     if state.out_of_budget() {
@@ -593,6 +637,46 @@ impl<G: Game> Tournament<G> {
         })
     }
 
+    /// The SPRT over the complete prefix of rotations of `done` (by index): the number of
+    /// complete rotations, and the test at the first rotation where it decides, or at the
+    /// last complete one (`Continue`, unless that is the schedule's end). A run stops, and
+    /// a merge reports, when the decision is not `Continue` or every rotation is counted.
+    pub fn sprt_status(
+        &self,
+        test: Sprt,
+        done: &BTreeMap<usize, GameRecord>,
+    ) -> (usize, SprtReport) {
+        let n = self.schedule.seats();
+        let units = self.schedule.len() / n;
+        let mut prefix = 0;
+        while prefix < units && (0..n).all(|j| done.contains_key(&(prefix * n + j))) {
+            prefix += 1;
+        }
+        let records: Vec<&GameRecord> = (0..prefix * n).map(|i| &done[&i]).collect();
+        let xs = sprt_observations(&records, n);
+        let mut at = (0, test.llr(&[]));
+        for u in 1..=xs.len() {
+            let llr = test.llr(&xs[..u]);
+            at = (u, llr);
+            if test.decide(llr) != SprtDecision::Continue {
+                break;
+            }
+        }
+        let (lower, upper) = test.bounds();
+        let (u, llr) = at;
+        (
+            prefix,
+            SprtReport {
+                test,
+                llr,
+                lower,
+                upper,
+                decision: test.decide(llr),
+                rotations: u,
+            },
+        )
+    }
+
     /// Plays the games `indices` in parallel, logging each as it finishes; returns them
     /// (in index order).
     fn play_all(
@@ -642,7 +726,7 @@ impl<G: Game> Tournament<G> {
             .collect()
     }
 
-    fn write_report(&self, out: &Path, report: &Report) -> Result<(), TournamentError> {
+    pub(crate) fn write_report(&self, out: &Path, report: &Report) -> Result<(), TournamentError> {
         let files = [
             ("report.json", report.to_json()),
             ("report.md", report.to_markdown()),

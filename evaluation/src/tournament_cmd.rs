@@ -12,7 +12,7 @@ use stickdice::with_game;
 use stickdice_agents::{AgentSpec, Evaluate};
 use stickdice_evaluation::cli::GameArgs;
 use stickdice_evaluation::tournament::{Progress, ProgressFn, LOG_FILE, REPORT_FILES};
-use stickdice_evaluation::{factory, Entrant, Format, RunOptions, Sprt, Tournament};
+use stickdice_evaluation::{factory, Entrant, Format, RunOptions, Shard, Sprt, Tournament};
 
 /// The agents of the default tournament, strongest last; those not built into this
 /// program are left out.
@@ -72,6 +72,15 @@ pub struct TournamentArgs {
     /// SPRT: false-negative rate.
     #[arg(long, default_value_t = 0.05)]
     beta: f64,
+    /// Play only shard I of K (0-based, e.g. 2/4): the table-rotations whose number is I
+    /// modulo K, into a shard log in --out, without a report; `stickdice merge` makes the
+    /// report from all K shards. Resumes like a whole tournament.
+    #[arg(long, value_name = "I/K")]
+    shard: Option<Shard>,
+    /// With --shard: play only the rotations below R (a batch of an SPRT on a cluster: run
+    /// the shards with R = B, 2B, ... and merge after each batch).
+    #[arg(long, value_name = "R", requires = "shard")]
+    until_rotation: Option<usize>,
 }
 
 /// Splits a comma-separated agent list, keeping `key=value` pieces with their spec.
@@ -127,12 +136,9 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
     with_game!(&any, |g| run_game(g, &specs, sprt, args))
 }
 
-fn run_game<G: Evaluate>(
-    game: &G,
-    specs: &[AgentSpec],
-    sprt: Option<Sprt>,
-    args: &TournamentArgs,
-) -> Result<(), String> {
+/// The entrants for agent specs, each built once now so that a bad spec is reported
+/// before any game is played.
+pub fn entrants<G: Evaluate>(game: &G, specs: &[AgentSpec]) -> Result<Vec<Entrant<G>>, String> {
     let mut entrants = Vec::with_capacity(specs.len());
     for spec in specs {
         // Build once now, so a bad spec is reported before any game is played.
@@ -146,6 +152,16 @@ fn run_game<G: Evaluate>(
             }),
         });
     }
+    Ok(entrants)
+}
+
+fn run_game<G: Evaluate>(
+    game: &G,
+    specs: &[AgentSpec],
+    sprt: Option<Sprt>,
+    args: &TournamentArgs,
+) -> Result<(), String> {
+    let entrants = entrants(game, specs)?;
     let t = Tournament::new(
         game.clone(),
         entrants,
@@ -217,6 +233,8 @@ fn run_game<G: Evaluate>(
                 restart: args.restart,
                 stop_after: None,
                 progress: Some(progress),
+                shard: args.shard,
+                until_rotation: args.until_rotation,
             },
         )
         .map_err(|e| e.to_string());
@@ -224,6 +242,20 @@ fn run_game<G: Evaluate>(
     let summary = summary?;
     for n in &summary.notices {
         eprintln!("note: {n}");
+    }
+    if let Some(shard) = args.shard {
+        println!(
+            "shard {shard}: {} games played{}, in {:.1} s; wrote {}; make the report with `stickdice merge OUT SHARD_DIR...`",
+            summary.played,
+            if summary.resumed > 0 {
+                format!(" ({} more from the log)", summary.resumed)
+            } else {
+                String::new()
+            },
+            summary.elapsed.as_secs_f64(),
+            args.out.join(LOG_FILE).display()
+        );
+        return Ok(());
     }
     if let Some(r) = &summary.report {
         if !r.failures.is_empty() {
