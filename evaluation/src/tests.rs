@@ -800,7 +800,7 @@ fn bad_shards_are_named_with_their_line_and_nothing_is_overwritten() {
         "{m}"
     );
     let blank = copy("blank", &|_| String::new());
-    let m = merge_error(&t, &out, &[blank.clone()]);
+    let m = merge_error(&t, &out, std::slice::from_ref(&blank));
     assert!(m.contains("the log is empty"), "{m}");
     let m = merge_error(&t, &out, &[root.path().join("nowhere")]);
     assert!(m.contains("no such folder"), "{m}");
