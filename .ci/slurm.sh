@@ -9,7 +9,9 @@
 #     same tournament run on this machine without Slurm;
 #  2. submits it again, cancels one shard mid-run (scancel), checks that the merge job
 #     lists that shard's missing games and writes nothing, resubmits the shard (it resumes
-#     its log) and the merge, and checks the same report again.
+#     its log) and the merge, and checks the same report again;
+#  3. runs an SPRT in batches of rotations with examples/slurm/sprt.sh (undecided after
+#     the first batch, decided in the second) and checks its report against one machine's.
 # Bounded: every wait has a deadline; the whole step takes about a minute on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,23 +31,26 @@ bin=$repo/target/release/stickdice
 
 # The tournament: small, fast agents, yet long enough (a few seconds a shard) for a shard
 # to be cancelled mid-run.
-export STICKDICE=$bin GAME=issiren AGENTS=random,greedy,mcts:iterations=200 GAMES=800 \
+export STICKDICE=$bin GAME=issiren AGENTS=random,greedy,mcts:iterations=200 GAMES=600 \
     FORMAT=round-robin SEED=14 SHARDS=4 EXTRA=
 
 tmp=$(mktemp -d /tmp/stickdice-slurm.XXXXXX)
 mkdir -p "$tmp"/{state,spool,log,run,work}
 export SLURM_CONF=$tmp/slurm.conf
 daemons=()
-jobs_submitted=()
 stop() {
     local status=$?
     set +e
-    if [ "${#jobs_submitted[@]}" -gt 0 ]; then
-        scancel "${jobs_submitted[@]}" 2>/dev/null
-        for _ in $(seq 50); do
-            [ -z "$(squeue -h -j "$(IFS=,; echo "${jobs_submitted[*]}")" 2>/dev/null)" ] && break
-            sleep 0.2
-        done
+    if [ -f "$SLURM_CONF" ]; then
+        # Every job on this temporary cluster is ours.
+        mapfile -t left_over < <(squeue -h -o %i 2>/dev/null)
+        if [ "${#left_over[@]}" -gt 0 ]; then
+            scancel "${left_over[@]}" 2>/dev/null
+            for _ in $(seq 50); do
+                [ -z "$(squeue -h 2>/dev/null)" ] && break
+                sleep 0.2
+            done
+        fi
     fi
     for p in "${daemons[@]}"; do kill "$p" 2>/dev/null; done
     for p in "${daemons[@]}"; do wait "$p" 2>/dev/null; done
@@ -64,7 +69,7 @@ fail() {
 }
 left() { echo $((limit - (SECONDS - started))); }
 
-echo "== starting munged, slurmctld, slurmd"
+echo "== [$((SECONDS - started)) s] starting munged, slurmctld, slurmd"
 head -c 1024 /dev/urandom >"$tmp/munge.key"
 chmod 400 "$tmp/munge.key"
 munged -F -f --key-file="$tmp/munge.key" --socket="$tmp/munge.sock" \
@@ -121,9 +126,7 @@ wait_jobs() {
 submit() { # sbatch options… script: prints the job id
     local id
     id=$(sbatch --parsable --chdir="$tmp/work" "$@")
-    id=${id%%;*}
-    jobs_submitted+=("$id")
-    echo "$id"
+    echo "${id%%;*}"
 }
 same_report() { # folder folder
     for f in report.json report.md standings.csv ratings.svg; do
@@ -131,11 +134,11 @@ same_report() { # folder folder
     done
 }
 
-echo "== the tournament on one machine, without Slurm"
+echo "== [$((SECONDS - started)) s] the tournament on one machine, without Slurm"
 "$bin" tournament --game "$GAME" --agents "$AGENTS" --games "$GAMES" --format "$FORMAT" \
     --seed "$SEED" --out "$tmp/single" | tail -n 1
 
-echo "== 1. four shards as an array job, then the merge job (afterany)"
+echo "== [$((SECONDS - started)) s] 1. four shards as an array job, then the merge job (afterany)"
 export OUT=$tmp/run1
 array=$(submit --array=0-3 examples/slurm/tournament.sbatch)
 merge=$(submit --dependency="afterany:$array" examples/slurm/merge.sbatch)
@@ -146,7 +149,7 @@ grep -q "merge exit status 0" "$tmp/work/stickdice-merge_$merge.out" \
 same_report "$tmp/single" "$OUT/merged"
 echo "merged report of 4 shards = the one-machine report"
 
-echo "== 2. again, cancelling shard 1 mid-run, then resubmitting it"
+echo "== [$((SECONDS - started)) s] 2. again, cancelling shard 1 mid-run, then resubmitting it"
 export OUT=$tmp/run2
 array=$(submit --array=0-3 examples/slurm/tournament.sbatch)
 merge=$(submit --dependency="afterany:$array" examples/slurm/merge.sbatch)
@@ -177,4 +180,14 @@ grep -q "merge exit status 0" "$tmp/work/stickdice-merge_$merge.out" \
     || fail "the merge job failed: $(cat "$tmp/work/stickdice-merge_$merge.out")"
 same_report "$tmp/single" "$OUT/merged"
 echo "after scancel and resubmission, merged report = the one-machine report"
+
+echo "== [$((SECONDS - started)) s] 3. an SPRT in batches of 2 rotations over 2 shards (examples/slurm/sprt.sh)"
+export AGENTS=greedy,random GAMES=20000 SEED=3 SHARDS=2 OUT=$tmp/run3
+"$bin" tournament --game "$GAME" --agents "$AGENTS" --sprt --elo1 20 --seed "$SEED" \
+    --out "$tmp/single-sprt" | grep SPRT
+SPRT="--elo0 0 --elo1 20" BATCH=2 timeout "$(left)" examples/slurm/sprt.sh --chdir="$tmp/work" \
+    | tee "$tmp/sprt.out"
+grep -q "batch up to rotation 4" "$tmp/sprt.out" || fail "the SPRT should need a second batch"
+same_report "$tmp/single-sprt" "$OUT/merged"
+echo "SPRT over shards in batches = the one-machine SPRT report"
 echo "== slurm: done in $((SECONDS - started)) s"

@@ -113,7 +113,7 @@ fn merge_game<G: Evaluate>(
                 );
             }
             println!(
-                "no report written: play the next batch of rotations (--until-rotation, rotation {} and on), then merge again",
+                "no report written: the first {} rotations are complete and undecided; run every shard with a higher --until-rotation (the next batch), then merge again",
                 summary.complete_units
             );
             Ok(false)

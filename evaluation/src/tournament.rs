@@ -541,6 +541,11 @@ impl<G: Game> Tournament<G> {
         let n = self.schedule.seats();
         let mut sprt_result = None;
         if let Some(sh) = options.shard {
+            if self.config.sprt.is_some() && options.until_rotation.is_none() {
+                notices.push(format!(
+                    "shard {sh} plays its whole share of the {total} games scheduled: a shard does not stop on the SPRT; play it in batches of rotations (--until-rotation) and merge between them"
+                ));
+            }
             let below = options.until_rotation.map_or(total, |r| {
                 self.schedule
                     .games_in_units(r * self.schedule.tables().len())
