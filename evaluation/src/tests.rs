@@ -12,7 +12,9 @@ use crate::merge;
 use crate::schedule::{Format, Shard};
 use crate::stats::{Sprt, SprtDecision};
 use crate::tournament::{Entrant, RunOptions, Tournament, TournamentError, LOG_FILE, REPORT_FILES};
+use crate::tournament::{Progress, ProgressFn};
 use crate::toy::{Race, RaceAction, RaceState};
+use std::sync::{Arc, Mutex};
 
 fn runner() -> Factory<Race> {
     factory(|_: &Race, _| {
@@ -534,8 +536,22 @@ fn play_shards(make: &dyn Fn() -> Tournament<Race>, root: &Path, k: usize) -> Ve
     (0..k)
         .map(|i| {
             let dir = root.join(format!("shard{i}"));
-            let s = make().run(&dir, &shard_opts(i, k)).unwrap();
+            let last = Arc::new(Mutex::new(None));
+            let seen = last.clone();
+            let progress: ProgressFn = Arc::new(move |p: Progress| *seen.lock().unwrap() = Some(p));
+            let s = make()
+                .run(
+                    &dir,
+                    &RunOptions {
+                        progress: Some(progress),
+                        ..shard_opts(i, k)
+                    },
+                )
+                .unwrap();
             assert!(s.report.is_none(), "a shard writes no report");
+            // Progress counts the shard's own games.
+            let p = last.lock().unwrap().unwrap();
+            assert_eq!((p.done, p.total), (s.played, s.played));
             dir
         })
         .collect()

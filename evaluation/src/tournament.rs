@@ -118,9 +118,9 @@ impl From<LogError> for TournamentError {
 /// Progress, passed to [`RunOptions::progress`] after each game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
-    /// Games finished, including those found in the log.
+    /// Games finished, including those found in the log (for a shard: of its games).
     pub done: usize,
-    /// Games the schedule holds.
+    /// Games the schedule holds (for a shard: the shard's games, below the rotation bound).
     pub total: usize,
 }
 
@@ -522,36 +522,49 @@ impl<G: Game> Tournament<G> {
             .build()
             .map_err(|e| TournamentError::Setup(format!("cannot start worker threads: {e}")))?;
         let total = self.schedule.len();
+        let n = self.schedule.seats();
+        // A shard's games (below the rotation bound), for a shard's run.
+        let share: Option<Vec<usize>> = options.shard.map(|sh| {
+            let below = options.until_rotation.map_or(total, |r| {
+                self.schedule
+                    .games_in_units(r.saturating_mul(self.schedule.tables().len()))
+            });
+            (0..total.min(below)).filter(|&i| sh.holds(i, n)).collect()
+        });
+        let (progress_done, progress_total) = match &share {
+            Some(games) => (
+                games.iter().filter(|i| done.contains_key(i)).count(),
+                games.len(),
+            ),
+            None => (done.len(), total),
+        };
         let state = RunState {
             pending: Mutex::new(String::new()),
             writer: Mutex::new(writer),
-            done_count: AtomicUsize::new(done.len()),
+            done_count: AtomicUsize::new(progress_done),
             played: AtomicUsize::new(0),
             budget: options.stop_after,
             progress: options.progress.clone(),
-            total,
+            total: progress_total,
         };
         let start = Instant::now();
         if let Some(p) = &state.progress {
             p(Progress {
-                done: done.len(),
-                total,
+                done: progress_done,
+                total: progress_total,
             });
         }
-        let n = self.schedule.seats();
         let mut sprt_result = None;
-        if let Some(sh) = options.shard {
+        if let (Some(sh), Some(games)) = (options.shard, &share) {
             if self.config.sprt.is_some() && options.until_rotation.is_none() {
                 notices.push(format!(
                     "shard {sh} plays its whole share of the {total} games scheduled: a shard does not stop on the SPRT; play it in batches of rotations (--until-rotation) and merge between them"
                 ));
             }
-            let below = options.until_rotation.map_or(total, |r| {
-                self.schedule
-                    .games_in_units(r * self.schedule.tables().len())
-            });
-            let missing: Vec<usize> = (0..total.min(below))
-                .filter(|&i| sh.holds(i, n) && !done.contains_key(&i))
+            let missing: Vec<usize> = games
+                .iter()
+                .copied()
+                .filter(|i| !done.contains_key(i))
                 .collect();
             pool.install(|| self.play_all(&missing, &state))?;
             return Ok(RunSummary {

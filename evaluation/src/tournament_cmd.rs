@@ -218,6 +218,7 @@ fn run_game<G: Evaluate>(
     let progress: ProgressFn = {
         let bar = bar.clone();
         Arc::new(move |p: Progress| {
+            bar.set_length(p.total as u64);
             bar.set_position(p.done as u64);
             if first.swap(false, Ordering::SeqCst) {
                 // Games found in the log do not count towards the speed.
