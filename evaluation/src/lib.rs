@@ -1,5 +1,6 @@
-//! The stickdice arena, tournaments and statistics, and the pieces of the `stickdice`
-//! command.
+//! The stickdice arena, tournaments and statistics, reports, analysis and the front-end
+//! protocol: the library behind the `stickdice` command (crate `stickdice-cli`), without
+//! its command-line dependencies.
 //!
 //! * [`analysis`]: the figures of `stickdice analyze` (seat advantage, lengths, decisions,
 //!   captures, the cap, the skill gap) and the game-length histogram.
@@ -10,12 +11,10 @@
 //! * [`log`]: the log's format.
 //! * [`stats`]: confidence intervals, Bradley–Terry Elo, the SPRT.
 //! * [`report`]: the report (JSON, Markdown, CSV, SVG).
-//! * [`toy`]: a toy race game for tests and examples.
 //! * [`protocol`]: the `stickdice serve` front-end protocol (docs/protocol.md).
 
 pub mod analysis;
 pub mod arena;
-pub mod cli;
 pub mod log;
 pub mod merge;
 pub mod protocol;
@@ -23,7 +22,6 @@ pub mod report;
 pub mod schedule;
 pub mod stats;
 pub mod tournament;
-pub mod toy;
 
 pub use arena::{factory, Factory, Failure, FailureKind};
 pub use report::Report;

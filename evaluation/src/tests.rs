@@ -13,8 +13,8 @@ use crate::schedule::{Format, Shard};
 use crate::stats::{Sprt, SprtDecision};
 use crate::tournament::{Entrant, RunOptions, Tournament, TournamentError, LOG_FILE, REPORT_FILES};
 use crate::tournament::{Progress, ProgressFn};
-use crate::toy::{Race, RaceAction, RaceState};
 use std::sync::{Arc, Mutex};
+use stickdice_testkit::toy::{Race, RaceAction, RaceState};
 
 fn runner() -> Factory<Race> {
     factory(|_: &Race, _| {
