@@ -906,6 +906,17 @@ fn an_sprt_played_in_batches_of_rotations_over_shards_decides_as_one_machine() {
         }
     }
     assert_eq!(report_files(&out), report_files(whole.path()));
+    // A bound past the schedule's end plays the shard's whole share.
+    let s = make()
+        .run(
+            &dirs[0],
+            &RunOptions {
+                until_rotation: Some(usize::MAX),
+                ..shard_opts(0, 3)
+            },
+        )
+        .unwrap();
+    assert_eq!(s.resumed + s.played, 2 * 1000_usize.div_ceil(3));
     // A bound on rotations is for shards only.
     let e = make()
         .run(

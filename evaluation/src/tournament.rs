@@ -526,8 +526,9 @@ impl<G: Game> Tournament<G> {
         // A shard's games (below the rotation bound), for a shard's run.
         let share: Option<Vec<usize>> = options.shard.map(|sh| {
             let below = options.until_rotation.map_or(total, |r| {
+                let r = r.min(self.schedule.rotations());
                 self.schedule
-                    .games_in_units(r.saturating_mul(self.schedule.tables().len()))
+                    .games_in_units(r * self.schedule.tables().len())
             });
             (0..total.min(below)).filter(|&i| sh.holds(i, n)).collect()
         });
