@@ -16,8 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
-limit=170                            # seconds, for the waits below
-started=$SECONDS
+limit=170                            # seconds, for the cluster's part (after the build)
 
 need() { command -v "$1" >/dev/null 2>&1; }
 if ! need slurmctld || ! need slurmd || ! need sbatch || ! need munged; then
@@ -28,6 +27,7 @@ if ! need slurmctld || ! need slurmd || ! need sbatch || ! need munged; then
 fi
 cargo build --release --bin stickdice --quiet
 bin=$repo/target/release/stickdice
+started=$SECONDS
 
 # The tournament: small, fast agents, yet long enough (a few seconds a shard) for a shard
 # to be cancelled mid-run.
@@ -156,7 +156,8 @@ merge=$(submit --dependency="afterany:$array" examples/slurm/merge.sbatch)
 log1=$OUT/shard-1/games.jsonl
 # Shard 1's games: of the 3 tables × GAMES/2 rotations (units of 2 games), those
 # numbered 1 modulo 4.
-games1=$(( (3 * (GAMES / 2) + 2) / 4 * 2 ))
+units=$((3 * GAMES / 2))
+games1=$((2 * ((units + 2) / 4)))
 until [ -f "$log1" ] && [ "$(wc -l <"$log1")" -gt 20 ]; do
     [ "$(left)" -gt 0 ] || fail "shard 1 did not start"
     sleep 0.1
