@@ -31,7 +31,7 @@ started=$SECONDS
 
 # The tournament: small, fast agents, yet long enough (a few seconds a shard) for a shard
 # to be cancelled mid-run.
-export STICKDICE=$bin GAME=issiren AGENTS=random,greedy,mcts:iterations=200 GAMES=600 \
+export STICKDICE=$bin GAME=issiren AGENTS=random,greedy,mcts:iterations=200 GAMES=400 \
     FORMAT=round-robin SEED=14 SHARDS=4 EXTRA=
 
 tmp=$(mktemp -d /tmp/stickdice-slurm.XXXXXX)
