@@ -171,6 +171,7 @@ out=$tmp/work/stickdice-merge_$merge.out
 grep -q "merge exit status 2" "$out" || fail "the merge should fail with shard 1 missing: $(cat "$out")"
 grep -q "shard 1/4: games" "$out" || fail "the merge did not list shard 1's games: $(cat "$out")"
 [ ! -e "$OUT/merged" ] || fail "a failed merge wrote $OUT/merged"
+grep -q "resubmit: sbatch --array=1 " "$out" || fail "the merge job did not name task 1: $(cat "$out")"
 grep "shard 1/4: games" "$out" | cut -c 1-100
 again=$(submit --array=1 examples/slurm/tournament.sbatch)
 merge=$(submit --dependency="afterany:$again" examples/slurm/merge.sbatch)
