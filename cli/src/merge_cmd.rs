@@ -7,13 +7,12 @@ use std::path::PathBuf;
 use clap::Args;
 use stickdice::{with_game, AnyGame};
 use stickdice_agents::{AgentSpec, Evaluate};
+use stickdice_evaluation::builder::spec_entrant;
 use stickdice_evaluation::log::TournamentConfig;
 use stickdice_evaluation::merge;
 use stickdice_evaluation::stats::SprtDecision;
 use stickdice_evaluation::tournament::REPORT_FILES;
 use stickdice_evaluation::Tournament;
-
-use crate::tournament_cmd::entrants;
 
 /// Arguments of `stickdice merge`.
 #[derive(Args, Debug)]
@@ -54,9 +53,13 @@ fn merge_game<G: Evaluate>(
     specs: &[AgentSpec],
     args: &MergeArgs,
 ) -> Result<bool, String> {
+    let entrants = specs
+        .iter()
+        .map(|s| spec_entrant(s, game).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
     let t = Tournament::new(
         game.clone(),
-        entrants(game, specs)?,
+        entrants,
         config.format,
         config.games_per_table,
         config.seed,

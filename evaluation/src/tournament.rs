@@ -29,9 +29,10 @@
 //! A shard does not evaluate the SPRT (it holds only some of the rotations): a sharded
 //! SPRT is played in batches of rotations, merged and tested between batches.
 
+use std::borrow::Borrow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -70,6 +71,10 @@ impl<G: Game> core::fmt::Debug for Entrant<G> {
 pub enum TournamentError {
     /// Impossible settings.
     Setup(String),
+    /// The game refuses a rule option or the seat count.
+    Game(stickdice::ConfigError),
+    /// An agent spec that cannot be parsed or built for the game.
+    Agent(stickdice_agents::SpecError),
     /// The output folder holds the log of a different tournament.
     ForeignLog {
         /// The log.
@@ -92,6 +97,8 @@ impl core::fmt::Display for TournamentError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             TournamentError::Setup(m) => f.write_str(m),
+            TournamentError::Game(e) => write!(f, "{e}"),
+            TournamentError::Agent(e) => write!(f, "{e}"),
             TournamentError::ForeignLog { path, differences } => write!(
                 f,
                 "{} is the log of a different tournament ({}); use another --out folder, or --restart to delete it and start over",
@@ -138,6 +145,10 @@ pub struct RunOptions {
     pub stop_after: Option<usize>,
     /// Called after each game.
     pub progress: Option<ProgressFn>,
+    /// Set it (from any thread, e.g. a Ctrl-C handler) to stop the run: no new game
+    /// starts, the games being played finish (and are logged), and the run returns
+    /// without a report, as if killed; running again with the same log resumes.
+    pub cancel: Option<Arc<AtomicBool>>,
     /// Play only this shard's games, into a shard log, without a report (see
     /// [`crate::merge`]).
     pub shard: Option<Shard>,
@@ -152,6 +163,7 @@ impl core::fmt::Debug for RunOptions {
             .field("threads", &self.threads)
             .field("restart", &self.restart)
             .field("stop_after", &self.stop_after)
+            .field("cancel", &self.cancel)
             .field("shard", &self.shard)
             .field("until_rotation", &self.until_rotation)
             .finish()
@@ -161,8 +173,11 @@ impl core::fmt::Debug for RunOptions {
 /// What a run did.
 #[derive(Clone, Debug)]
 pub struct RunSummary {
-    /// The report (`None` when stopped by [`RunOptions::stop_after`], and for a shard).
+    /// The report (`None` when stopped by [`RunOptions::stop_after`] or
+    /// [`RunOptions::cancel`], and for a shard).
     pub report: Option<Report>,
+    /// The agents' labels, in entry order (the order of [`RunSummary::seconds_per_game`]).
+    pub labels: Vec<String>,
     /// Games found in the log and reused.
     pub resumed: usize,
     /// Games played by this run.
@@ -173,6 +188,75 @@ pub struct RunSummary {
     pub notices: Vec<String>,
     /// Each agent's mean time per game in the games counted, seconds.
     pub seconds_per_game: Vec<f64>,
+}
+
+impl RunSummary {
+    /// The figures `stickdice tournament` prints: the standings table, the first-seat
+    /// advantage, game lengths, the SPRT's verdict, each agent's time per game, and the
+    /// games played and their speed. Empty when the run stopped before its report.
+    pub fn figures(&self) -> String {
+        use core::fmt::Write as _;
+        let Some(report) = &self.report else {
+            return String::new();
+        };
+        let mut o = String::new();
+        let _ = writeln!(o, "{}", report.standings_table());
+        if let Some(h) = &report.first_seat_elo {
+            let _ = writeln!(
+                o,
+                "first-seat advantage: {:.1} Elo{}",
+                h.value,
+                match (h.low, h.high) {
+                    (Some(l), Some(u)) => format!(" [{l:.1}, {u:.1}]"),
+                    _ => String::new(),
+                }
+            );
+        }
+        if let Some(d) = &report.length {
+            let _ = writeln!(
+                o,
+                "game length: mean {:.1}, median {}, p90 {} throws",
+                d.mean, d.median, d.p90
+            );
+        }
+        if let Some(s) = &report.sprt {
+            let _ = writeln!(
+                o,
+                "SPRT: LLR {:.3} after {} games (bounds {:.3}, {:.3}): {}",
+                s.llr,
+                report.games,
+                s.lower,
+                s.upper,
+                match s.decision {
+                    SprtDecision::AcceptH1 => "H1 accepted",
+                    SprtDecision::AcceptH0 => "H0 accepted",
+                    SprtDecision::Continue => "undecided",
+                }
+            );
+        }
+        let _ = writeln!(o, "agent time per game (milliseconds, from the log):");
+        for (label, secs) in self.labels.iter().zip(&self.seconds_per_game) {
+            let _ = writeln!(o, "  {label:<24} {:.3}", secs * 1000.0);
+        }
+        let secs = self.elapsed.as_secs_f64();
+        let _ = writeln!(
+            o,
+            "{} games played{} in {:.1} s ({:.1} games/s)",
+            self.played,
+            if self.resumed > 0 {
+                format!(" ({} more from the log)", self.resumed)
+            } else {
+                String::new()
+            },
+            secs,
+            if secs > 0.0 {
+                self.played as f64 / secs
+            } else {
+                0.0
+            }
+        );
+        o
+    }
 }
 
 /// A tournament: a game, agents and a schedule.
@@ -205,18 +289,42 @@ pub fn labels(specs: &[String]) -> Vec<String> {
 impl<G: Game> Tournament<G> {
     /// A tournament of `entrants` at `game`, with at least `games_per_table` games per
     /// table (rounded up to whole rotations), seeded by `seed`.
+    /// (The [`crate::builder`] makes the entrants from specs, values or closures.)
+    ///
+    /// ```
+    /// use stickdice::{Agent, Game, Issiren};
+    /// use stickdice_agents::RandomAgent;
+    /// use stickdice_evaluation::{factory, Entrant, Format, RunOptions, Tournament};
+    ///
+    /// let game = Issiren::with_seats(2).unwrap();
+    /// let entrants = vec![
+    ///     Entrant {
+    ///         spec: "random".into(),
+    ///         factory: factory(|_: &Issiren, seed| Box::new(RandomAgent::new(seed)) as Box<dyn Agent<Issiren>>),
+    ///     },
+    ///     Entrant {
+    ///         spec: "greedy".into(),
+    ///         factory: factory(|g: &Issiren, seed| stickdice_agents::build_str("greedy", g, seed).unwrap()),
+    ///     },
+    /// ];
+    /// let t = Tournament::new(&game, entrants, Format::RoundRobin, 4, 1, None).unwrap();
+    /// assert_eq!(t.schedule().len(), 4);
+    /// let summary = t.run_in_memory(&RunOptions::default()).unwrap();
+    /// assert_eq!(summary.report.unwrap().games, 4);
+    /// ```
     ///
     /// # Errors
     /// [`TournamentError::Setup`] when the schedule is impossible (too few agents), or an
     /// SPRT is asked for with other than two agents.
     pub fn new(
-        game: G,
+        game: impl Borrow<G>,
         entrants: Vec<Entrant<G>>,
         format: Format,
         games_per_table: usize,
         seed: u64,
         sprt: Option<Sprt>,
     ) -> Result<Tournament<G>, TournamentError> {
+        let game = game.borrow().clone();
         if sprt.is_some() && entrants.len() != 2 {
             return Err(TournamentError::Setup(format!(
                 "the SPRT compares exactly two agents, got {}",
@@ -267,6 +375,28 @@ impl<G: Game> Tournament<G> {
     /// The game.
     pub fn game(&self) -> &G {
         &self.game
+    }
+
+    /// One line on the tournament, as `stickdice tournament` prints it first: the game,
+    /// the agents, the format, the games, the seed, and the given thread count and output
+    /// folder (`None`: in memory).
+    pub fn description(&self, threads: usize, out: Option<&Path>) -> String {
+        let sprt = self.config.sprt.is_some();
+        format!(
+            "{}: {} players; {} agents ({}); {}; {} games per table, {} games{}; seed {}; {} thread{}; output {}",
+            G::TITLE,
+            self.game.seats(),
+            self.labels.len(),
+            self.labels.join(", "),
+            self.config.format,
+            self.schedule.games_per_table(),
+            self.schedule.len(),
+            if sprt { " at most (SPRT)" } else { "" },
+            self.config.seed,
+            threads,
+            if threads == 1 { "" } else { "s" },
+            out.map_or_else(|| "in memory".to_string(), |p| p.display().to_string())
+        )
     }
 
     /// Plays game `index` of the schedule.
@@ -425,19 +555,206 @@ impl<G: Game> Tournament<G> {
     /// # Errors
     /// A [`TournamentError`]: a foreign or invalid log, or a file that cannot be written.
     pub fn run(&self, out: &Path, options: &RunOptions) -> Result<RunSummary, TournamentError> {
-        let io = |path: &Path, e: std::io::Error| TournamentError::Io {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        };
+        self.run_in(Some(out), options)
+    }
+
+    /// Runs the tournament in memory: the same games, SPRT and report as [`Tournament::run`],
+    /// without a log or files ([`RunOptions::restart`] is ignored).
+    ///
+    /// # Errors
+    /// [`TournamentError::Setup`] if the worker threads cannot be started.
+    pub fn run_in_memory(&self, options: &RunOptions) -> Result<RunSummary, TournamentError> {
+        self.run_in(None, options)
+    }
+
+    fn run_in(
+        &self,
+        out: Option<&Path>,
+        options: &RunOptions,
+    ) -> Result<RunSummary, TournamentError> {
+        if options.shard.is_some() && out.is_none() {
+            return Err(TournamentError::Setup(
+                "a shard is played into an output folder, for the merge".into(),
+            ));
+        }
         if options.until_rotation.is_some() && options.shard.is_none() {
             return Err(TournamentError::Setup(
                 "a bound on the rotations played is for shards (--shard I/K)".into(),
             ));
         }
-        std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
-        let log_path = out.join(LOG_FILE);
         let mut notices = Vec::new();
         let mut done: BTreeMap<usize, GameRecord> = BTreeMap::new();
+        let writer = match out {
+            Some(out) => Some(self.open_log(out, options, &mut done, &mut notices)?),
+            None => None,
+        };
+        let resumed = done.len();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.threads.unwrap_or(0))
+            .build()
+            .map_err(|e| TournamentError::Setup(format!("cannot start worker threads: {e}")))?;
+        let total = self.schedule.len();
+        let n = self.schedule.seats();
+        // A shard's games (below the rotation bound), for a shard's run.
+        let share: Option<Vec<usize>> = options.shard.map(|sh| {
+            let below = options.until_rotation.map_or(total, |r| {
+                let r = r.min(self.schedule.rotations());
+                self.schedule
+                    .games_in_units(r * self.schedule.tables().len())
+            });
+            (0..total.min(below)).filter(|&i| sh.holds(i, n)).collect()
+        });
+        let (progress_done, progress_total) = match &share {
+            Some(games) => (
+                games.iter().filter(|i| done.contains_key(i)).count(),
+                games.len(),
+            ),
+            None => (done.len(), total),
+        };
+        let state = RunState {
+            pending: Mutex::new(String::new()),
+            logging: writer.is_some(),
+            writer: Mutex::new(writer),
+            done_count: AtomicUsize::new(progress_done),
+            played: AtomicUsize::new(0),
+            budget: options.stop_after,
+            cancel: options.cancel.clone(),
+            progress: options.progress.clone(),
+            total: progress_total,
+        };
+        let start = Instant::now();
+        if let Some(p) = &state.progress {
+            p(Progress {
+                done: progress_done,
+                total: progress_total,
+            });
+        }
+        let mut sprt_result = None;
+        if let (Some(sh), Some(games)) = (options.shard, &share) {
+            if self.config.sprt.is_some() && options.until_rotation.is_none() {
+                notices.push(format!(
+                    "shard {sh} plays its whole share of the {total} games scheduled: a shard does not stop on the SPRT; play it in batches of rotations (--until-rotation) and merge between them"
+                ));
+            }
+            let missing: Vec<usize> = games
+                .iter()
+                .copied()
+                .filter(|i| !done.contains_key(i))
+                .collect();
+            pool.install(|| self.play_all(&missing, &state))?;
+            return Ok(RunSummary {
+                report: None,
+                labels: self.labels.clone(),
+                resumed,
+                played: state.played.load(Ordering::SeqCst),
+                elapsed: start.elapsed(),
+                notices,
+                seconds_per_game: Vec::new(),
+            });
+        }
+        let counted: usize = match self.config.sprt {
+            None => {
+                let missing: Vec<usize> = (0..total).filter(|i| !done.contains_key(i)).collect();
+                let new = pool.install(|| self.play_all(&missing, &state))?;
+                done.extend(new.into_iter().map(|g| (g.index, g)));
+                total
+            }
+            Some(test) => {
+                let units = total / n;
+                let batch = pool.current_num_threads().max(1) * 8;
+                loop {
+                    let (prefix, decided) = self.sprt_status(test, &done);
+                    if decided.decision != SprtDecision::Continue || decided.rotations == units {
+                        let u = decided.rotations;
+                        sprt_result = Some(decided);
+                        break u * n;
+                    }
+                    if state.out_of_budget() {
+                        break 0;
+                    }
+                    let missing: Vec<usize> = (prefix * n..((prefix + batch) * n).min(total))
+                        .filter(|i| !done.contains_key(i))
+                        .collect();
+                    let new = pool.install(|| self.play_all(&missing, &state))?;
+                    done.extend(new.into_iter().map(|g| (g.index, g)));
+                }
+            }
+        };
+        let played = state.played.load(Ordering::SeqCst);
+        let elapsed = start.elapsed();
+        let complete = counted > 0 && (0..counted).all(|i| done.contains_key(&i));
+        if !complete {
+            return Ok(RunSummary {
+                report: None,
+                labels: self.labels.clone(),
+                resumed,
+                played,
+                elapsed,
+                notices,
+                seconds_per_game: Vec::new(),
+            });
+        }
+        if done.len() > counted {
+            notices.push(format!(
+                "{} games played past the SPRT decision are {} but not counted",
+                done.len() - counted,
+                if out.is_some() {
+                    "in the log"
+                } else {
+                    "played"
+                }
+            ));
+        }
+        let records: Vec<&GameRecord> = (0..counted).map(|i| &done[&i]).collect();
+        let report = Report::build(
+            &self.config,
+            &self.labels,
+            &self.schedule,
+            &records,
+            sprt_result,
+        );
+        if let Some(out) = out {
+            self.write_report(out, &report)?;
+        }
+        let k = self.labels.len();
+        let mut time = vec![0.0; k];
+        let mut games = vec![0usize; k];
+        for g in &records {
+            for (s, &a) in g.seating.iter().enumerate() {
+                time[a] += g.time_s[s];
+                games[a] += 1;
+            }
+        }
+        Ok(RunSummary {
+            report: Some(report),
+            labels: self.labels.clone(),
+            resumed,
+            played,
+            elapsed,
+            notices,
+            seconds_per_game: time
+                .iter()
+                .zip(&games)
+                .map(|(t, &n)| if n == 0 { 0.0 } else { t / n as f64 })
+                .collect(),
+        })
+    }
+
+    /// Opens the log in `out` (created, restarted, or read back: the games found go into
+    /// `done`) for appending.
+    fn open_log(
+        &self,
+        out: &Path,
+        options: &RunOptions,
+        done: &mut BTreeMap<usize, GameRecord>,
+        notices: &mut Vec<String>,
+    ) -> Result<LogWriter, TournamentError> {
+        let io = |path: &Path, e: std::io::Error| TournamentError::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        };
+        std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
+        let log_path = out.join(LOG_FILE);
         if options.restart {
             for f in std::iter::once(LOG_FILE).chain(REPORT_FILES) {
                 let p = out.join(f);
@@ -516,144 +833,7 @@ impl<G: Game> Tournament<G> {
                 LogWriter::append(&log_path, contents.torn_tail.map(|(_, at)| at))?
             }
         };
-        let resumed = done.len();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(options.threads.unwrap_or(0))
-            .build()
-            .map_err(|e| TournamentError::Setup(format!("cannot start worker threads: {e}")))?;
-        let total = self.schedule.len();
-        let n = self.schedule.seats();
-        // A shard's games (below the rotation bound), for a shard's run.
-        let share: Option<Vec<usize>> = options.shard.map(|sh| {
-            let below = options.until_rotation.map_or(total, |r| {
-                let r = r.min(self.schedule.rotations());
-                self.schedule
-                    .games_in_units(r * self.schedule.tables().len())
-            });
-            (0..total.min(below)).filter(|&i| sh.holds(i, n)).collect()
-        });
-        let (progress_done, progress_total) = match &share {
-            Some(games) => (
-                games.iter().filter(|i| done.contains_key(i)).count(),
-                games.len(),
-            ),
-            None => (done.len(), total),
-        };
-        let state = RunState {
-            pending: Mutex::new(String::new()),
-            writer: Mutex::new(writer),
-            done_count: AtomicUsize::new(progress_done),
-            played: AtomicUsize::new(0),
-            budget: options.stop_after,
-            progress: options.progress.clone(),
-            total: progress_total,
-        };
-        let start = Instant::now();
-        if let Some(p) = &state.progress {
-            p(Progress {
-                done: progress_done,
-                total: progress_total,
-            });
-        }
-        let mut sprt_result = None;
-        if let (Some(sh), Some(games)) = (options.shard, &share) {
-            if self.config.sprt.is_some() && options.until_rotation.is_none() {
-                notices.push(format!(
-                    "shard {sh} plays its whole share of the {total} games scheduled: a shard does not stop on the SPRT; play it in batches of rotations (--until-rotation) and merge between them"
-                ));
-            }
-            let missing: Vec<usize> = games
-                .iter()
-                .copied()
-                .filter(|i| !done.contains_key(i))
-                .collect();
-            pool.install(|| self.play_all(&missing, &state))?;
-            return Ok(RunSummary {
-                report: None,
-                resumed,
-                played: state.played.load(Ordering::SeqCst),
-                elapsed: start.elapsed(),
-                notices,
-                seconds_per_game: Vec::new(),
-            });
-        }
-        let counted: usize = match self.config.sprt {
-            None => {
-                let missing: Vec<usize> = (0..total).filter(|i| !done.contains_key(i)).collect();
-                let new = pool.install(|| self.play_all(&missing, &state))?;
-                done.extend(new.into_iter().map(|g| (g.index, g)));
-                total
-            }
-            Some(test) => {
-                let units = total / n;
-                let batch = pool.current_num_threads().max(1) * 8;
-                loop {
-                    let (prefix, decided) = self.sprt_status(test, &done);
-                    if decided.decision != SprtDecision::Continue || decided.rotations == units {
-                        let u = decided.rotations;
-                        sprt_result = Some(decided);
-                        break u * n;
-                    }
-                    if state.out_of_budget() {
-                        break 0;
-                    }
-                    let missing: Vec<usize> = (prefix * n..((prefix + batch) * n).min(total))
-                        .filter(|i| !done.contains_key(i))
-                        .collect();
-                    let new = pool.install(|| self.play_all(&missing, &state))?;
-                    done.extend(new.into_iter().map(|g| (g.index, g)));
-                }
-            }
-        };
-        let played = state.played.load(Ordering::SeqCst);
-        let elapsed = start.elapsed();
-        let complete = counted > 0 && (0..counted).all(|i| done.contains_key(&i));
-        if !complete {
-            return Ok(RunSummary {
-                report: None,
-                resumed,
-                played,
-                elapsed,
-                notices,
-                seconds_per_game: Vec::new(),
-            });
-        }
-        if done.len() > counted {
-            notices.push(format!(
-                "{} games played past the SPRT decision are in the log but not counted",
-                done.len() - counted
-            ));
-        }
-        let records: Vec<&GameRecord> = (0..counted).map(|i| &done[&i]).collect();
-        let report = Report::build(
-            &self.config,
-            &self.labels,
-            &self.schedule,
-            &records,
-            sprt_result,
-        );
-        self.write_report(out, &report)?;
-        let k = self.labels.len();
-        let mut time = vec![0.0; k];
-        let mut games = vec![0usize; k];
-        for g in &records {
-            for (s, &a) in g.seating.iter().enumerate() {
-                time[a] += g.time_s[s];
-                games[a] += 1;
-            }
-        }
-        Ok(RunSummary {
-            report: Some(report),
-            resumed,
-            played,
-            elapsed,
-            notices,
-            seconds_per_game: time
-                .iter()
-                .zip(&games)
-                .map(|(t, &n)| if n == 0 { 0.0 } else { t / n as f64 })
-                .collect(),
-        })
+        Ok(writer)
     }
 
     /// The SPRT over the complete prefix of rotations of `done` (by index): the number of
@@ -710,14 +890,20 @@ impl<G: Game> Tournament<G> {
                 if !st.take_ticket() {
                     return None;
                 }
-                let line = LogLine::Game(self.play_game(i));
-                let text = log::encode(&line);
-                let LogLine::Game(mut g) = line else {
-                    unreachable!("a game line")
+                let mut g = self.play_game(i);
+                let logged = if st.logging {
+                    let line = LogLine::Game(g);
+                    let text = log::encode(&line);
+                    let LogLine::Game(game) = line else {
+                        unreachable!("a game line")
+                    };
+                    g = game;
+                    st.log(&text)
+                } else {
+                    Ok(())
                 };
                 // The report needs no events: keep long tournaments small in memory.
                 g.events = Vec::new();
-                let logged = st.log(&text);
                 let done = st.done_count.fetch_add(1, Ordering::SeqCst) + 1;
                 if let Some(p) = &st.progress {
                     p(Progress {
@@ -769,10 +955,13 @@ impl<G: Game> Tournament<G> {
 struct RunState {
     /// Encoded lines not yet written.
     pending: Mutex<String>,
-    writer: Mutex<LogWriter>,
+    /// Whether games are logged (`writer` is `None` in memory).
+    logging: bool,
+    writer: Mutex<Option<LogWriter>>,
     done_count: AtomicUsize,
     played: AtomicUsize,
     budget: Option<usize>,
+    cancel: Option<Arc<AtomicBool>>,
     progress: Option<ProgressFn>,
     total: usize,
 }
@@ -791,7 +980,7 @@ impl RunState {
                 Err(std::sync::TryLockError::WouldBlock) => return Ok(()),
             };
             let batch = std::mem::take(&mut *lock(&self.pending));
-            if !batch.is_empty() {
+            if let (false, Some(file)) = (batch.is_empty(), file.as_mut()) {
                 file.write_encoded(&batch)?;
             }
             drop(file);
@@ -801,8 +990,12 @@ impl RunState {
         }
     }
 
-    /// Claims the right to play one more game (false once the stop-after budget is spent).
+    /// Claims the right to play one more game (false once the stop-after budget is spent
+    /// or the run is cancelled).
     fn take_ticket(&self) -> bool {
+        if self.cancelled() {
+            return false;
+        }
         self.played
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| match self.budget {
                 Some(b) if n >= b => None,
@@ -812,8 +1005,16 @@ impl RunState {
     }
 
     fn out_of_budget(&self) -> bool {
-        self.budget
-            .is_some_and(|b| self.played.load(Ordering::SeqCst) >= b)
+        self.cancelled()
+            || self
+                .budget
+                .is_some_and(|b| self.played.load(Ordering::SeqCst) >= b)
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::SeqCst))
     }
 }
 
