@@ -162,6 +162,8 @@ struct Settings {
     restart: bool,
     progress: Option<crate::tournament::ProgressFn>,
     cancel: Option<Arc<AtomicBool>>,
+    shard: Option<crate::Shard>,
+    until_rotation: Option<usize>,
     on_start: Option<StartFn>,
     /// The first bad setting met (reported by `run`).
     error: Option<TournamentError>,
@@ -274,6 +276,21 @@ macro_rules! settings_setters {
         /// [`RunOptions::cancel`](crate::RunOptions::cancel)).
         pub fn cancel(mut self, flag: Arc<AtomicBool>) -> Self {
             self.settings.cancel = Some(flag);
+            self
+        }
+
+        /// Plays only one shard of the tournament, into a shard log in the
+        /// [`out`](Self::out) folder and without a report; [`crate::merge`] makes the
+        /// report from all the shards (see [`RunOptions::shard`](crate::RunOptions::shard)).
+        pub fn shard(mut self, shard: crate::Shard) -> Self {
+            self.settings.shard = Some(shard);
+            self
+        }
+
+        /// With [`Self::shard`]: plays only the rotations below `rotation` (a batch of an
+        /// SPRT played over shards).
+        pub fn until_rotation(mut self, rotation: usize) -> Self {
+            self.settings.until_rotation = Some(rotation);
             self
         }
 
@@ -427,6 +444,8 @@ impl<G: Game> TournamentBuilder<G> {
             stop_after: None,
             progress: s.progress,
             cancel: s.cancel,
+            shard: s.shard,
+            until_rotation: s.until_rotation,
             log_capacity: None,
         };
         Ok((t, options, s.out, s.on_start))

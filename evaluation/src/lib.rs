@@ -39,6 +39,7 @@ pub mod analysis;
 pub mod arena;
 pub mod builder;
 pub mod log;
+pub mod merge;
 pub mod protocol;
 pub mod report;
 pub mod schedule;
@@ -48,7 +49,7 @@ pub mod tournament;
 pub use arena::{factory, Factory, Failure, FailureKind};
 pub use builder::{tournament, tournament_any, AnyTournamentBuilder, TournamentBuilder};
 pub use report::Report;
-pub use schedule::{Format, Schedule};
+pub use schedule::{Format, Schedule, Shard};
 pub use stats::Sprt;
 pub use tournament::{Entrant, RunOptions, RunSummary, Tournament, TournamentError};
 

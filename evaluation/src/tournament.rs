@@ -20,6 +20,14 @@
 //! games up to the first rotation where it decides. Games of the batch past that point are
 //! in the log but not in the report (how many depends on the thread count; the report does
 //! not).
+//!
+//! **Shards.** With [`RunOptions::shard`] a run plays only its shard's share of the
+//! schedule (whole table-rotations dealt round-robin, see [`Shard`]), optionally only the
+//! rotations below [`RunOptions::until_rotation`], into a log whose header names the shard;
+//! it resumes like a whole tournament and writes no report: [`crate::merge`] checks the
+//! shards' logs and writes the report of the whole, byte-identical to a one-machine run.
+//! A shard does not evaluate the SPRT (it holds only some of the rotations): a sharded
+//! SPRT is played in batches of rotations, merged and tested between batches.
 
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
@@ -35,7 +43,7 @@ use stickdice::{Game, Node};
 use crate::arena::{self, forfeit_ranking, Factory, FailureKind};
 use crate::log::{self, GameRecord, LogError, LogLine, LogWriter, LoggedEvent, TournamentConfig};
 use crate::report::{sprt_observations, Report, SprtReport};
-use crate::schedule::{Format, Schedule};
+use crate::schedule::{Format, Schedule, Shard};
 use crate::stats::{Sprt, SprtDecision};
 
 /// The log's file name in the output folder.
@@ -135,9 +143,9 @@ impl From<LogError> for TournamentError {
 /// Progress, passed to [`RunOptions::progress`] after each game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
-    /// Games finished, including those found in the log.
+    /// Games finished, including those found in the log (for a shard: of its games).
     pub done: usize,
-    /// Games the schedule holds.
+    /// Games the schedule holds (for a shard: the shard's games, below the rotation bound).
     pub total: usize,
 }
 
@@ -159,6 +167,12 @@ pub struct RunOptions {
     /// starts, the games being played finish (and are logged), and the run returns
     /// without a report, as if killed; running again with the same log resumes.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Play only this shard's games, into a shard log, without a report (see
+    /// [`crate::merge`]).
+    pub shard: Option<Shard>,
+    /// With [`RunOptions::shard`]: play only the games of rotations below this one (a batch
+    /// of a sharded SPRT; a later run with a higher bound resumes the log).
+    pub until_rotation: Option<usize>,
     /// Make log writes fail as on a full disk once the log would exceed this many bytes
     /// (for tests of the failure path).
     pub log_capacity: Option<u64>,
@@ -171,6 +185,8 @@ impl core::fmt::Debug for RunOptions {
             .field("restart", &self.restart)
             .field("stop_after", &self.stop_after)
             .field("cancel", &self.cancel)
+            .field("shard", &self.shard)
+            .field("until_rotation", &self.until_rotation)
             .field("log_capacity", &self.log_capacity)
             .finish()
     }
@@ -180,7 +196,7 @@ impl core::fmt::Debug for RunOptions {
 #[derive(Clone, Debug)]
 pub struct RunSummary {
     /// The report (`None` when stopped by [`RunOptions::stop_after`] or
-    /// [`RunOptions::cancel`]).
+    /// [`RunOptions::cancel`], and for a shard).
     pub report: Option<Report>,
     /// The agents' labels, in entry order (the order of [`RunSummary::seconds_per_game`]).
     pub labels: Vec<String>,
@@ -474,6 +490,16 @@ impl<G: Game> Tournament<G> {
         out: Option<&Path>,
         options: &RunOptions,
     ) -> Result<RunSummary, TournamentError> {
+        if options.shard.is_some() && out.is_none() {
+            return Err(TournamentError::Setup(
+                "a shard is played into an output folder, for the merge".into(),
+            ));
+        }
+        if options.until_rotation.is_some() && options.shard.is_none() {
+            return Err(TournamentError::Setup(
+                "a bound on the rotations played is for shards (--shard I/K)".into(),
+            ));
+        }
         if let Some(t) = options.threads.filter(|&t| t == 0 || t > MAX_THREADS) {
             return Err(TournamentError::Setup(format!(
                 "{t} worker threads: use 1 to {MAX_THREADS}"
@@ -512,31 +538,65 @@ impl<G: Game> Tournament<G> {
             .build()
             .map_err(|e| TournamentError::Setup(format!("cannot start worker threads: {e}")))?;
         let total = self.schedule.len();
+        let n = self.schedule.seats();
+        // A shard's games (below the rotation bound), for a shard's run.
+        let share: Option<Vec<usize>> = options.shard.map(|sh| {
+            let below = options.until_rotation.map_or(total, |r| {
+                let r = r.min(self.schedule.rotations());
+                self.schedule
+                    .games_in_units(r * self.schedule.tables().len())
+            });
+            (0..total.min(below)).filter(|&i| sh.holds(i, n)).collect()
+        });
+        let (progress_done, progress_total) = match &share {
+            Some(games) => (
+                games.iter().filter(|i| done.contains_key(i)).count(),
+                games.len(),
+            ),
+            None => (done.len(), total),
+        };
         let state = RunState {
             pending: Mutex::new(String::new()),
             logging: writer.is_some(),
             writer: Mutex::new(writer),
+            done_count: AtomicUsize::new(progress_done),
             failed: AtomicBool::new(false),
             failure: Mutex::new(None),
-            done_count: AtomicUsize::new(done.len()),
             played: AtomicUsize::new(0),
             budget: options.stop_after,
             cancel: options.cancel.clone(),
             progress: options.progress.clone(),
-            total,
+            total: progress_total,
         };
         let start = Instant::now();
         if let Some(p) = &state.progress {
             p(Progress {
-                done: done.len(),
-                total,
+                done: progress_done,
+                total: progress_total,
             });
         }
-        let n = self.schedule.seats();
         let mut sprt_result = None;
+        if let (Some(sh), Some(games)) = (options.shard, &share) {
+            if self.config.sprt.is_some() && options.until_rotation.is_none() {
+                notices.push(format!(
+                    "shard {sh} plays its whole share of the {total} games scheduled: a shard does not stop on the SPRT; play it in batches of rotations (--until-rotation) and merge between them"
+                ));
+            }
+            let below = games.last().map_or(0, |&i| i + 1);
+            pool.install(|| self.play_all(0..below, &done, &|i| sh.holds(i, n), &state))?;
+            return Ok(RunSummary {
+                report: None,
+                labels: self.labels.clone(),
+                resumed,
+                played: state.played.load(Ordering::SeqCst),
+                elapsed: start.elapsed(),
+                notices,
+                seconds_per_game: Vec::new(),
+            });
+        }
         let counted: usize = match self.config.sprt {
             None => {
-                let new = pool.install(|| self.play_all(0..total, &done, &state))?;
+                let new = pool.install(|| self.play_all(0..total, &done, &|_| true, &state))?;
                 done.extend(new.into_iter().map(|g| (g.index, g)));
                 total
             }
@@ -544,38 +604,17 @@ impl<G: Game> Tournament<G> {
                 let units = total / n;
                 let batch = pool.current_num_threads().max(1) * 8;
                 loop {
-                    // Evaluate the test over the complete prefix of rotations.
-                    let mut prefix = 0;
-                    while prefix < units && (0..n).all(|j| done.contains_key(&(prefix * n + j))) {
-                        prefix += 1;
-                    }
-                    let records: Vec<&GameRecord> = (0..prefix * n).map(|i| &done[&i]).collect();
-                    let xs = sprt_observations(&records, n);
-                    let mut decided = None;
-                    for u in 1..=xs.len() {
-                        let llr = test.llr(&xs[..u]);
-                        if test.decide(llr) != SprtDecision::Continue || u == units {
-                            decided = Some((u, llr));
-                            break;
-                        }
-                    }
-                    if let Some((u, llr)) = decided {
-                        let (lower, upper) = test.bounds();
-                        sprt_result = Some(SprtReport {
-                            test,
-                            llr,
-                            lower,
-                            upper,
-                            decision: test.decide(llr),
-                            rotations: u,
-                        });
+                    let (prefix, decided) = self.sprt_status(test, &done);
+                    if decided.decision != SprtDecision::Continue || decided.rotations == units {
+                        let u = decided.rotations;
+                        sprt_result = Some(decided);
                         break u * n;
                     }
                     if state.out_of_budget() {
                         break 0;
                     }
                     let range = prefix * n..((prefix + batch) * n).min(total);
-                    let new = pool.install(|| self.play_all(range, &done, &state))?;
+                    let new = pool.install(|| self.play_all(range, &done, &|_| true, &state))?;
                     done.extend(new.into_iter().map(|g| (g.index, g)));
                 }
             }
@@ -668,10 +707,28 @@ impl<G: Game> Tournament<G> {
         } else {
             None
         };
+        let seats = self.schedule.seats();
         let writer = match existing {
-            None => LogWriter::create(&log_path, &self.config)?,
+            None => LogWriter::create_shard(&log_path, &self.config, options.shard)?,
             Some(contents) => {
-                let differences = self.config.differences(&contents.config);
+                let mut differences = self.config.differences(&contents.config);
+                let name = |s: Option<Shard>| s.map_or("none".to_string(), |s| s.to_string());
+                if contents.shard != options.shard {
+                    differences.push(format!(
+                        "shard: {} vs {}",
+                        name(options.shard),
+                        name(contents.shard)
+                    ));
+                }
+                if options.shard.is_some()
+                    && contents.program.as_deref() != Some(log::PROGRAM_VERSION)
+                {
+                    differences.push(format!(
+                        "program version: {} vs {}",
+                        log::PROGRAM_VERSION,
+                        contents.program.as_deref().unwrap_or("unknown")
+                    ));
+                }
                 if !differences.is_empty() {
                     return Err(TournamentError::ForeignLog {
                         path: log_path,
@@ -687,6 +744,14 @@ impl<G: Game> Tournament<G> {
                         })
                     };
                     self.verify(&g).map_err(bad)?;
+                    if let Some(sh) = contents.shard {
+                        if !sh.holds(g.index, seats) {
+                            return Err(bad(format!(
+                                "game {} does not belong to shard {sh}",
+                                g.index
+                            )));
+                        }
+                    }
                     if done.contains_key(&g.index) {
                         return Err(bad(format!("game {} is logged twice", g.index)));
                     }
@@ -710,18 +775,61 @@ impl<G: Game> Tournament<G> {
         Ok(writer)
     }
 
+    /// The SPRT over the complete prefix of rotations of `done` (by index): the number of
+    /// complete rotations, and the test at the first rotation where it decides, or at the
+    /// last complete one (`Continue`, unless that is the schedule's end). A run stops, and
+    /// a merge reports, when the decision is not `Continue` or every rotation is counted.
+    pub fn sprt_status(
+        &self,
+        test: Sprt,
+        done: &BTreeMap<usize, GameRecord>,
+    ) -> (usize, SprtReport) {
+        let n = self.schedule.seats();
+        let units = self.schedule.len() / n;
+        let mut prefix = 0;
+        while prefix < units && (0..n).all(|j| done.contains_key(&(prefix * n + j))) {
+            prefix += 1;
+        }
+        let records: Vec<&GameRecord> = (0..prefix * n).map(|i| &done[&i]).collect();
+        let xs = sprt_observations(&records, n);
+        let mut at = (0, test.llr(&[]));
+        for u in 1..=xs.len() {
+            let llr = test.llr(&xs[..u]);
+            at = (u, llr);
+            if test.decide(llr) != SprtDecision::Continue {
+                break;
+            }
+        }
+        let (lower, upper) = test.bounds();
+        let (u, llr) = at;
+        (
+            prefix,
+            SprtReport {
+                test,
+                llr,
+                lower,
+                upper,
+                decision: test.decide(llr),
+                rotations: u,
+            },
+        )
+    }
+
+    /// Plays the games `indices` in parallel, logging each as it finishes; returns them
+    /// (in index order).
     /// Plays the games of `range` not in `done` in parallel, logging each as it finishes;
     /// returns them (in index order). Nothing is allocated for games not played.
     fn play_all(
         &self,
         range: std::ops::Range<usize>,
         done: &BTreeMap<usize, GameRecord>,
+        keep: &(dyn Fn(usize) -> bool + Sync),
         st: &RunState,
     ) -> Result<Vec<GameRecord>, TournamentError> {
         let results: Vec<Result<GameRecord, LogError>> = range
             .into_par_iter()
             .with_max_len(1)
-            .filter(|i| !done.contains_key(i))
+            .filter(|&i| keep(i) && !done.contains_key(&i))
             .filter_map(|i| {
                 if st.failed.load(Ordering::SeqCst) || !st.take_ticket() {
                     return None;
@@ -778,7 +886,7 @@ impl<G: Game> Tournament<G> {
             .collect()
     }
 
-    fn write_report(&self, out: &Path, report: &Report) -> Result<(), TournamentError> {
+    pub(crate) fn write_report(&self, out: &Path, report: &Report) -> Result<(), TournamentError> {
         let files = [
             ("report.json", report.to_json()),
             ("report.md", report.to_markdown()),
