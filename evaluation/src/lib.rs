@@ -10,6 +10,8 @@
 //! * [`log`]: the log's format.
 //! * [`stats`]: confidence intervals, Bradley–Terry Elo, the SPRT.
 //! * [`report`]: the report (JSON, Markdown, CSV, SVG).
+//! * [`review`]: game review (the error of every decision, the luck of every throw) and
+//!   luck-adjusted scores.
 //! * [`toy`]: a toy race game for tests and examples.
 //! * [`protocol`]: the `stickdice serve` front-end protocol (docs/protocol.md).
 
@@ -19,6 +21,7 @@ pub mod cli;
 pub mod log;
 pub mod protocol;
 pub mod report;
+pub mod review;
 pub mod schedule;
 pub mod stats;
 pub mod tournament;
