@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod analyze_cmd;
 mod play_cmd;
 mod replay_cmd;
+mod review_cmd;
 mod serve_cmd;
 mod tournament_cmd;
 
@@ -34,6 +35,9 @@ enum Command {
     Tournament(tournament_cmd::TournamentArgs),
     /// Replay a game from a tournament log, move by move with the board.
     Replay(replay_cmd::ReplayArgs),
+    /// Review logged games: the value of every legal action, each decision's error, each
+    /// throw's luck, per-seat totals and luck-adjusted scores, against a fixed reference.
+    Review(review_cmd::ReviewArgs),
     /// Analyse a game under its rule options: seat advantage (exact where solvable),
     /// game lengths, decisions, captures, the throw cap and the skill gap, with an SVG
     /// histogram of game lengths; Issiren's endgame tablebase.
@@ -58,6 +62,7 @@ fn main() -> ExitCode {
         }
         Command::Tournament(args) => tournament_cmd::run(&args),
         Command::Replay(args) => replay_cmd::run(&args),
+        Command::Review(args) => review_cmd::run(&args),
         Command::Analyze(args) => analyze_cmd::run(&args),
     };
     match result {

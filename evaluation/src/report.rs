@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::arena::FailureKind;
 use crate::log::{GameRecord, TournamentConfig};
+use crate::review::LuckReport;
 use crate::schedule::Schedule;
 use crate::stats::{fit_elo, Comparison, Distribution, Estimate, Sprt, SprtDecision};
 
@@ -38,8 +39,14 @@ impl Interval {
         }
     }
 
-    fn from_estimate(e: &Estimate) -> Interval {
+    /// The estimate's mean and 95% interval.
+    pub fn from_estimate(e: &Estimate) -> Interval {
         Interval::new(e.mean, e.half_width)
+    }
+
+    /// `[low, high]` with `digits` decimals, or `-`.
+    pub fn range(&self, digits: usize) -> String {
+        fmt_range(self, digits)
     }
 
     fn half_width(&self) -> Option<f64> {
@@ -149,6 +156,9 @@ pub struct Report {
     pub failures: Vec<FailureLine>,
     /// How the numbers were computed.
     pub methods: Vec<String>,
+    /// Luck-adjusted scores, when asked for ([`Report::add_luck`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck: Option<LuckReport>,
 }
 
 /// The first agent's mean score in each complete rotation of `records` (sorted by index),
@@ -320,7 +330,14 @@ impl Report {
             sprt,
             failures,
             methods,
+            luck: None,
         }
+    }
+
+    /// Adds the luck-adjusted scores (see [`crate::review`]) and their method notes.
+    pub fn add_luck(&mut self, luck: LuckReport) {
+        self.methods.extend(luck.methods());
+        self.luck = Some(luck);
     }
 
     /// The report as pretty JSON.
@@ -510,6 +527,9 @@ impl Report {
                 );
             }
         }
+        if let Some(l) = &self.luck {
+            o.push_str(&l.to_markdown());
+        }
         let _ = writeln!(o, "\n## Methods\n");
         for m in &self.methods {
             let _ = writeln!(o, "* {m}");
@@ -523,8 +543,13 @@ impl Report {
             "rank,agent,games,score,score_low,score_high,elo,elo_low,elo_high,failures\n",
         );
         let num = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.6}"));
+        if self.luck.is_some() {
+            // Luck-adjusted columns, only in reports that have them.
+            o.pop();
+            o.push_str(",adjusted,adjusted_low,adjusted_high,variance_reduction\n");
+        }
         for s in &self.standings {
-            let _ = writeln!(
+            let _ = write!(
                 o,
                 "{},\"{}\",{},{:.6},{},{},{},{},{},{}",
                 s.rank,
@@ -538,6 +563,17 @@ impl Report {
                 num(s.elo.and_then(|e| e.high)),
                 s.failures
             );
+            if let Some(l) = self.luck.as_ref().and_then(|l| l.agents.get(s.index)) {
+                let _ = write!(
+                    o,
+                    ",{:.6},{},{},{}",
+                    l.adjusted.value,
+                    num(l.adjusted.low),
+                    num(l.adjusted.high),
+                    num(l.variance_reduction)
+                );
+            }
+            o.push('\n');
         }
         o
     }

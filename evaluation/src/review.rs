@@ -90,14 +90,17 @@
 //! an action's `value` the mover's value after it.
 
 use core::fmt;
+use std::sync::Arc;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use stickdice::{ActionList, Game, Issiren, Node, SeatValues, SigElOued, SigWaDuqqan, Throw};
 use stickdice_agents::expectimax::{Expectimax, ExpectimaxConfig};
 use stickdice_agents::solve::{self, Exact, SharedSolution};
 use stickdice_agents::Evaluate;
 
 use crate::log::{GameRecord, LoggedEvent};
+use crate::report::Interval;
+use crate::stats::Estimate;
 
 /// The default blunder threshold, in expected score.
 pub const BLUNDER: f64 = 0.04;
@@ -747,4 +750,233 @@ pub fn record_luck<G: Game>(
 ) -> Result<Vec<f64>, ReviewError> {
     let r = review_record(game, reference, record, BLUNDER)?;
     Ok(r.summary.iter().map(|s| s.luck).collect())
+}
+
+// ---- Luck-adjusted tournament results ---------------------------------------------------
+
+/// Every seat's luck in a logged game, for a tournament (type-erased over the game).
+pub type LuckFn = Arc<dyn Fn(&GameRecord) -> Result<Vec<f64>, String> + Send + Sync>;
+
+/// What a tournament needs to report luck-adjusted results.
+#[derive(Clone)]
+pub struct LuckOptions {
+    /// The reference, described (from [`Reference::describe`]).
+    pub reference: String,
+    /// Whether the reference is exact.
+    pub exact: bool,
+    /// Each logged game's luck per seat.
+    pub luck: LuckFn,
+    /// Whether the SPRT runs on the adjusted scores (`--luck-adjusted`).
+    pub sprt: bool,
+}
+
+impl fmt::Debug for LuckOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LuckOptions")
+            .field("reference", &self.reference)
+            .field("sprt", &self.sprt)
+            .finish_non_exhaustive()
+    }
+}
+
+impl LuckOptions {
+    /// The luck of `game`'s logged games with its reference for `options` (a fresh
+    /// reference per game, so games can be measured in parallel and each is reproducible).
+    ///
+    /// # Errors
+    /// [`ReviewError::Unsupported`] when the reference cannot handle the game.
+    pub fn new<G: Reviewable>(game: &G, options: &ReferenceOptions) -> Result<Self, ReviewError> {
+        let reference = game.reference(options)?;
+        let (describe, exact) = (reference.describe(), reference.is_exact());
+        let (game, options) = (game.clone(), options.clone());
+        Ok(LuckOptions {
+            reference: describe,
+            exact,
+            luck: Arc::new(move |record: &GameRecord| {
+                let mut reference = game.reference(&options).map_err(|e| e.to_string())?;
+                record_luck(&game, reference.as_mut(), record).map_err(|e| e.to_string())
+            }),
+            sprt: false,
+        })
+    }
+}
+
+/// The luck-adjusted standings of a tournament.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LuckReport {
+    /// The reference evaluator.
+    pub reference: String,
+    /// Whether its values are exact.
+    pub exact: bool,
+    /// One line per agent, in the tournament's order.
+    pub agents: Vec<LuckStanding>,
+    /// Each seat's raw and adjusted mean score.
+    pub seats: Vec<LuckStanding>,
+}
+
+/// Raw and luck-adjusted mean scores of an agent (or a seat).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LuckStanding {
+    /// The agent's label, or the seat (`P1`, …).
+    pub name: String,
+    /// The mean score, with its 95% interval over rotations.
+    pub raw: Interval,
+    /// The mean of score − luck, with its 95% interval over the same rotations.
+    pub adjusted: Interval,
+    /// The mean luck per game.
+    pub mean_luck: f64,
+    /// `1 − var(adjusted) / var(raw)` of the per-rotation observations (`None` with fewer
+    /// than two rotations or no raw variance).
+    pub variance_reduction: Option<f64>,
+    /// The adjusted interval's width over the raw one's.
+    pub width_ratio: Option<f64>,
+}
+
+fn sample_variance(xs: &[f64]) -> Option<f64> {
+    let n = xs.len();
+    (n >= 2).then(|| {
+        let m = xs.iter().sum::<f64>() / n as f64;
+        xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1) as f64
+    })
+}
+
+impl LuckStanding {
+    /// The figures from paired per-rotation observations (raw, adjusted) and the luck of
+    /// each game.
+    pub fn of(name: String, raw: &[f64], adjusted: &[f64], luck: &[f64]) -> LuckStanding {
+        let r = Estimate::of(raw);
+        let a = Estimate::of(adjusted);
+        let variance_reduction = match (sample_variance(raw), sample_variance(adjusted)) {
+            (Some(vr), Some(va)) if vr > 0.0 => Some(1.0 - va / vr),
+            _ => None,
+        };
+        let width_ratio = match (r.half_width, a.half_width) {
+            (Some(hr), Some(ha)) if hr > 0.0 => Some(ha / hr),
+            _ => None,
+        };
+        LuckStanding {
+            name,
+            raw: Interval::from_estimate(&r),
+            adjusted: Interval::from_estimate(&a),
+            mean_luck: if luck.is_empty() {
+                0.0
+            } else {
+                luck.iter().sum::<f64>() / luck.len() as f64
+            },
+            variance_reduction,
+            width_ratio,
+        }
+    }
+}
+
+impl LuckReport {
+    /// The luck-adjusted figures of `games` (sorted by index, whole rotations of `seats`
+    /// games, as the report counts them), with `luck[i]` the luck per seat of `games[i]`.
+    /// An agent's observation per rotation is its mean over the rotation's games, raw and
+    /// adjusted alike, as the report's raw intervals are computed.
+    ///
+    /// # Panics
+    /// If `luck` and `games` differ in length.
+    pub fn build(
+        options: &LuckOptions,
+        labels: &[String],
+        seats: usize,
+        games: &[&GameRecord],
+        luck: &[Vec<f64>],
+    ) -> LuckReport {
+        assert_eq!(games.len(), luck.len(), "one luck per game");
+        let k = labels.len();
+        let mut raw = vec![Vec::new(); k];
+        let mut adj = vec![Vec::new(); k];
+        let mut lucks = vec![Vec::new(); k];
+        let mut seat_raw = vec![Vec::new(); seats];
+        let mut seat_adj = vec![Vec::new(); seats];
+        let mut seat_luck = vec![Vec::new(); seats];
+        for (unit, unit_luck) in games.chunks(seats).zip(luck.chunks(seats)) {
+            let mut sum = vec![(0.0, 0.0, 0usize); k];
+            let mut seat_sum = vec![(0.0, 0.0); seats];
+            for (g, l) in unit.iter().zip(unit_luck) {
+                for (s, &a) in g.seating.iter().enumerate() {
+                    let (score, lk) = (g.scores[s], l[s]);
+                    sum[a].0 += score;
+                    sum[a].1 += score - lk;
+                    sum[a].2 += 1;
+                    lucks[a].push(lk);
+                    seat_sum[s].0 += score;
+                    seat_sum[s].1 += score - lk;
+                    seat_luck[s].push(lk);
+                }
+            }
+            for a in 0..k {
+                if sum[a].2 > 0 {
+                    raw[a].push(sum[a].0 / sum[a].2 as f64);
+                    adj[a].push(sum[a].1 / sum[a].2 as f64);
+                }
+            }
+            if unit.len() == seats {
+                for s in 0..seats {
+                    seat_raw[s].push(seat_sum[s].0 / seats as f64);
+                    seat_adj[s].push(seat_sum[s].1 / seats as f64);
+                }
+            }
+        }
+        LuckReport {
+            reference: options.reference.clone(),
+            exact: options.exact,
+            agents: (0..k)
+                .map(|a| LuckStanding::of(labels[a].clone(), &raw[a], &adj[a], &lucks[a]))
+                .collect(),
+            seats: (0..seats)
+                .map(|s| {
+                    LuckStanding::of(
+                        format!("P{}", s + 1),
+                        &seat_raw[s],
+                        &seat_adj[s],
+                        &seat_luck[s],
+                    )
+                })
+                .collect(),
+        }
+    }
+
+    /// The method notes for the report.
+    pub fn methods(&self) -> Vec<String> {
+        vec![
+            format!("Luck-adjusted scores: each game's score minus the seat's luck, the luck of a throw being the value after it minus the probability-weighted value over every throw it could have been, summed over every throw of the game (the seat's own and the others'). Values from a reference fixed before the games and not playing in them: {}. The luck of each throw has expectation exactly zero given the game so far, so the adjusted score is an unbiased estimate of the same expected score (a control variate with coefficient 1); it is less noisy as far as the reference's values explain the results.", self.reference),
+            "Adjusted intervals: mean ± 1.96·s/√n over the same rotations as the raw ones (the agent's mean adjusted score over a rotation's games). Variance reduction: 1 − var(adjusted)/var(raw) of those per-rotation observations; width ratio: adjusted interval width over raw.".to_string(),
+        ]
+    }
+
+    /// The Markdown section.
+    pub fn to_markdown(&self) -> String {
+        use std::fmt::Write as _;
+        let mut o = String::new();
+        let _ = writeln!(o, "\n## Luck-adjusted scores\n");
+        let _ = writeln!(o, "Reference: {}.\n", self.reference);
+        let _ = writeln!(
+            o,
+            "| agent | score | 95% interval | adjusted | 95% interval | mean luck | variance reduction | width ratio |"
+        );
+        let _ = writeln!(o, "|---|---:|---|---:|---|---:|---:|---:|");
+        let pct = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{:.1}%", 100.0 * v));
+        let ratio = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.3}"));
+        for (i, s) in self.agents.iter().chain(&self.seats).enumerate() {
+            if i == self.agents.len() {
+                let _ = writeln!(o, "| **seats** | | | | | | | |");
+            }
+            let _ = writeln!(
+                o,
+                "| `{}` | {:.3} | {} | {:.3} | {} | {:+.4} | {} | {} |",
+                s.name,
+                s.raw.value,
+                s.raw.range(3),
+                s.adjusted.value,
+                s.adjusted.range(3),
+                s.mean_luck,
+                pct(s.variance_reduction),
+                ratio(s.width_ratio)
+            );
+        }
+        o
+    }
 }

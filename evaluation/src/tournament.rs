@@ -34,6 +34,7 @@ use stickdice::{Game, Node};
 use crate::arena::{self, forfeit_ranking, Factory};
 use crate::log::{self, GameRecord, LogError, LogLine, LogWriter, LoggedEvent, TournamentConfig};
 use crate::report::{sprt_observations, Report, SprtReport};
+use crate::review::{LuckOptions, LuckReport};
 use crate::schedule::{Format, Schedule};
 use crate::stats::{Sprt, SprtDecision};
 
@@ -130,6 +131,10 @@ pub struct RunOptions {
     pub stop_after: Option<usize>,
     /// Called after each game.
     pub progress: Option<ProgressFn>,
+    /// Luck-adjusted scores in the report: every counted game's luck is measured from its
+    /// logged events (played now or found in the log). With [`LuckOptions::sprt`] the SPRT
+    /// runs on the adjusted scores, which changes where it stops.
+    pub luck: Option<LuckOptions>,
 }
 
 impl core::fmt::Debug for RunOptions {
@@ -138,6 +143,7 @@ impl core::fmt::Debug for RunOptions {
             .field("threads", &self.threads)
             .field("restart", &self.restart)
             .field("stop_after", &self.stop_after)
+            .field("luck", &self.luck)
             .finish()
     }
 }
@@ -157,6 +163,9 @@ pub struct RunSummary {
     pub notices: Vec<String>,
     /// Each agent's mean time per game in the games counted, seconds.
     pub seconds_per_game: Vec<f64>,
+    /// With [`RunOptions::luck`]: the time spent measuring luck, summed over threads, and
+    /// the number of games measured.
+    pub luck_cost: Option<(Duration, usize)>,
 }
 
 /// A tournament: a game, agents and a schedule.
@@ -417,6 +426,7 @@ impl<G: Game> Tournament<G> {
         let log_path = out.join(LOG_FILE);
         let mut notices = Vec::new();
         let mut done: BTreeMap<usize, GameRecord> = BTreeMap::new();
+        let mut to_measure: Vec<GameRecord> = Vec::new();
         if options.restart {
             for f in std::iter::once(LOG_FILE).chain(REPORT_FILES) {
                 let p = out.join(f);
@@ -452,6 +462,9 @@ impl<G: Game> Tournament<G> {
                     if done.contains_key(&g.index) {
                         return Err(bad(format!("game {} is logged twice", g.index)));
                     }
+                    if options.luck.is_some() {
+                        to_measure.push(g.clone());
+                    }
                     done.insert(
                         g.index,
                         GameRecord {
@@ -475,7 +488,13 @@ impl<G: Game> Tournament<G> {
             .build()
             .map_err(|e| TournamentError::Setup(format!("cannot start worker threads: {e}")))?;
         let total = self.schedule.len();
+        let luck = LuckState::default();
+        if let Some(l) = &options.luck {
+            pool.install(|| to_measure.par_iter().for_each(|g| luck.measure(l, g)));
+            drop(to_measure);
+        }
         let state = RunState {
+            luck: options.luck.as_ref().map(|l| (l, &luck)),
             pending: Mutex::new(String::new()),
             writer: Mutex::new(writer),
             done_count: AtomicUsize::new(done.len()),
@@ -510,7 +529,13 @@ impl<G: Game> Tournament<G> {
                         prefix += 1;
                     }
                     let records: Vec<&GameRecord> = (0..prefix * n).map(|i| &done[&i]).collect();
-                    let xs = sprt_observations(&records, n);
+                    let xs = match &options.luck {
+                        Some(l) if l.sprt => {
+                            let adjusted = luck.adjusted(&records)?;
+                            sprt_observations(&adjusted.iter().collect::<Vec<_>>(), n)
+                        }
+                        _ => sprt_observations(&records, n),
+                    };
                     let mut decided = None;
                     for u in 1..=xs.len() {
                         let llr = test.llr(&xs[..u]);
@@ -553,6 +578,7 @@ impl<G: Game> Tournament<G> {
                 elapsed,
                 notices,
                 seconds_per_game: Vec::new(),
+                luck_cost: None,
             });
         }
         if done.len() > counted {
@@ -562,13 +588,17 @@ impl<G: Game> Tournament<G> {
             ));
         }
         let records: Vec<&GameRecord> = (0..counted).map(|i| &done[&i]).collect();
-        let report = Report::build(
+        let mut report = Report::build(
             &self.config,
             &self.labels,
             &self.schedule,
             &records,
             sprt_result,
         );
+        if let Some(l) = &options.luck {
+            let lucks = luck.of(&records)?;
+            report.add_luck(LuckReport::build(l, &self.labels, n, &records, &lucks));
+        }
         self.write_report(out, &report)?;
         let k = self.labels.len();
         let mut time = vec![0.0; k];
@@ -590,6 +620,7 @@ impl<G: Game> Tournament<G> {
                 .zip(&games)
                 .map(|(t, &n)| if n == 0 { 0.0 } else { t / n as f64 })
                 .collect(),
+            luck_cost: options.luck.as_ref().map(|_| luck.cost()),
         })
     }
 
@@ -598,7 +629,7 @@ impl<G: Game> Tournament<G> {
     fn play_all(
         &self,
         indices: &[usize],
-        st: &RunState,
+        st: &RunState<'_>,
     ) -> Result<Vec<GameRecord>, TournamentError> {
         let results: Vec<Option<Result<GameRecord, LogError>>> = indices
             .par_iter()
@@ -612,6 +643,9 @@ impl<G: Game> Tournament<G> {
                 let LogLine::Game(mut g) = line else {
                     unreachable!("a game line")
                 };
+                if let Some((l, luck)) = st.luck {
+                    luck.measure(l, &g);
+                }
                 // The report needs no events: keep long tournaments small in memory.
                 g.events = Vec::new();
                 let logged = st.log(&text);
@@ -663,7 +697,9 @@ impl<G: Game> Tournament<G> {
     }
 }
 
-struct RunState {
+struct RunState<'a> {
+    /// Where to measure luck, if asked.
+    luck: Option<(&'a LuckOptions, &'a LuckState)>,
     /// Encoded lines not yet written.
     pending: Mutex<String>,
     writer: Mutex<LogWriter>,
@@ -674,7 +710,65 @@ struct RunState {
     total: usize,
 }
 
-impl RunState {
+/// The luck of the games measured so far, by index.
+#[derive(Default)]
+struct LuckState {
+    lucks: Mutex<BTreeMap<usize, Result<Vec<f64>, String>>>,
+    nanos: std::sync::atomic::AtomicU64,
+}
+
+impl LuckState {
+    /// Measures a game's luck (it must still hold its events).
+    fn measure(&self, options: &LuckOptions, g: &GameRecord) {
+        let start = Instant::now();
+        let l = (options.luck)(g);
+        self.nanos
+            .fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        lock(&self.lucks).insert(g.index, l);
+    }
+
+    /// The luck of each of `records`.
+    fn of(&self, records: &[&GameRecord]) -> Result<Vec<Vec<f64>>, TournamentError> {
+        let lucks = lock(&self.lucks);
+        records
+            .iter()
+            .map(|g| match lucks.get(&g.index) {
+                Some(Ok(l)) => Ok(l.clone()),
+                Some(Err(e)) => Err(TournamentError::Setup(format!(
+                    "the luck of game {}: {e}",
+                    g.index
+                ))),
+                None => Err(TournamentError::Setup(format!(
+                    "the luck of game {} was not measured",
+                    g.index
+                ))),
+            })
+            .collect()
+    }
+
+    /// Copies of `records` with their scores luck-adjusted.
+    fn adjusted(&self, records: &[&GameRecord]) -> Result<Vec<GameRecord>, TournamentError> {
+        let lucks = self.of(records)?;
+        Ok(records
+            .iter()
+            .zip(lucks)
+            .map(|(g, l)| GameRecord {
+                scores: g.scores.iter().zip(&l).map(|(s, l)| s - l).collect(),
+                ..(*g).clone()
+            })
+            .collect())
+    }
+
+    /// Time spent measuring (summed over threads) and games measured.
+    fn cost(&self) -> (Duration, usize) {
+        (
+            Duration::from_nanos(self.nanos.load(Ordering::Relaxed)),
+            lock(&self.lucks).len(),
+        )
+    }
+}
+
+impl RunState<'_> {
     /// Logs a finished game's line. The thread that holds the file writes every pending
     /// line in one go; a thread that finds the file busy leaves its line to the holder,
     /// which looks for pending lines again after letting the file go. So no thread waits

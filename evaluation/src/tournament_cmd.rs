@@ -10,6 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use stickdice::with_game;
 use stickdice_agents::{AgentSpec, Evaluate};
+use stickdice_evaluation::review::{LuckOptions, Reviewable};
 use stickdice_evaluation::cli::GameArgs;
 use stickdice_evaluation::tournament::{Progress, ProgressFn, LOG_FILE, REPORT_FILES};
 use stickdice_evaluation::{factory, Entrant, Format, RunOptions, Sprt, Tournament};
@@ -72,6 +73,15 @@ pub struct TournamentArgs {
     /// SPRT: false-negative rate.
     #[arg(long, default_value_t = 0.05)]
     beta: f64,
+    /// Add luck-adjusted scores to the report (each game's score minus the seat's luck
+    /// against a fixed reference: see `stickdice review`), measured from the logged games.
+    #[arg(long)]
+    luck: bool,
+    /// As --luck, and run the SPRT on the luck-adjusted scores.
+    #[arg(long)]
+    luck_adjusted: bool,
+    #[command(flatten)]
+    reference: crate::review_cmd::ReferenceArgs,
 }
 
 /// Splits a comma-separated agent list, keeping `key=value` pieces with their spec.
@@ -127,12 +137,23 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
     with_game!(&any, |g| run_game(g, &specs, sprt, args))
 }
 
-fn run_game<G: Evaluate>(
+fn run_game<G: Evaluate + Reviewable>(
     game: &G,
     specs: &[AgentSpec],
     sprt: Option<Sprt>,
     args: &TournamentArgs,
 ) -> Result<(), String> {
+    let luck = if args.luck || args.luck_adjusted {
+        let mut l = LuckOptions::new(game, &args.reference.options())
+            .map_err(|e| format!("--luck: {e}"))?;
+        l.sprt = args.luck_adjusted;
+        Some(l)
+    } else {
+        if args.reference.reference_depth.is_some() || args.reference.reference_tablebase.is_some() {
+            return Err("--reference-depth and --reference-tablebase go with --luck or --luck-adjusted".into());
+        }
+        None
+    };
     let mut entrants = Vec::with_capacity(specs.len());
     for spec in specs {
         // Build once now, so a bad spec is reported before any game is played.
@@ -217,6 +238,7 @@ fn run_game<G: Evaluate>(
                 restart: args.restart,
                 stop_after: None,
                 progress: Some(progress),
+                luck,
             },
         )
         .map_err(|e| e.to_string());
@@ -266,6 +288,35 @@ fn run_game<G: Evaluate>(
                 stickdice_evaluation::stats::SprtDecision::AcceptH0 => "H0 accepted",
                 stickdice_evaluation::stats::SprtDecision::Continue => "undecided",
             }
+        );
+    }
+    if let Some(l) = &report.luck {
+        println!("luck-adjusted scores (reference: {}):", l.reference);
+        for s in &l.agents {
+            println!(
+                "  {:<24} {:.3} {}  adjusted {:.3} {}  variance {}  width ratio {}",
+                s.name,
+                s.raw.value,
+                s.raw.range(3),
+                s.adjusted.value,
+                s.adjusted.range(3),
+                s.variance_reduction
+                    .map_or("-".to_string(), |v| format!("−{:.1}%", 100.0 * v)),
+                s.width_ratio.map_or("-".to_string(), |v| format!("{v:.3}"))
+            );
+        }
+    }
+    if let Some((time, games)) = summary.luck_cost {
+        let play: f64 = report
+            .standings
+            .iter()
+            .map(|s| summary.seconds_per_game.get(s.index).unwrap_or(&0.0) * s.games as f64)
+            .sum();
+        println!(
+            "luck measured for {games} games in {:.2} s of CPU ({:.1} ms a game; the agents' own time in the counted games: {:.1} s)",
+            time.as_secs_f64(),
+            if games > 0 { 1000.0 * time.as_secs_f64() / games as f64 } else { 0.0 },
+            play
         );
     }
     println!("agent time per game (milliseconds, from the log):");
