@@ -13,13 +13,15 @@ use stickdice_agents::GreedyAgent;
 use stickdice_evaluation::arena;
 use stickdice_evaluation::factory;
 use stickdice_evaluation::log::LoggedEvent;
-use stickdice_evaluation::review::{review, Reviewable, ReferenceOptions, BLUNDER};
+use stickdice_evaluation::review::{review, ReferenceOptions, Reviewable, BLUNDER};
 
 /// The first seeded greedy-vs-greedy game whose length lies in `range`, as logged events.
-fn greedy_game<G: stickdice_agents::Evaluate>(game: &G, range: std::ops::RangeInclusive<u32>) -> Vec<LoggedEvent> {
-    let greedy = factory(|_: &G, seed| {
-        Box::new(GreedyAgent::new(seed)) as Box<dyn stickdice::Agent<G>>
-    });
+fn greedy_game<G: stickdice_agents::Evaluate>(
+    game: &G,
+    range: std::ops::RangeInclusive<u32>,
+) -> Vec<LoggedEvent> {
+    let greedy =
+        factory(|_: &G, seed| Box::new(GreedyAgent::new(seed)) as Box<dyn stickdice::Agent<G>>);
     for seed in 0.. {
         let r = arena::play(game, &[&greedy, &greedy], seed);
         if r.failure.is_none() && range.contains(&r.throws) {

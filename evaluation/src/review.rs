@@ -134,7 +134,11 @@ impl fmt::Display for ReviewError {
             ReviewError::BadGame {
                 event: Some(e),
                 message,
-            } => write!(f, "the logged game does not replay at event {}: {message}", e + 1),
+            } => write!(
+                f,
+                "the logged game does not replay at event {}: {message}",
+                e + 1
+            ),
             ReviewError::BadGame {
                 event: None,
                 message,
@@ -148,7 +152,7 @@ impl std::error::Error for ReviewError {}
 
 /// A reference evaluator: every seat's value (expected score) of a position, fixed before
 /// the games it judges.
-pub trait Reference<G: Game>: Send {
+pub trait Reference<G: Game>: Send + fmt::Debug {
     /// What it is, for reports (`solved exactly`, `expectimax depth 2, heuristic leaves`).
     fn describe(&self) -> String;
 
@@ -180,9 +184,14 @@ impl<G: Exact> Solved<G> {
     /// # Errors
     /// [`ReviewError::Unsupported`] when the solver refuses the game or seat count.
     pub fn new(game: &G) -> Result<Self, ReviewError> {
-        let solution =
-            solve::solved(game).map_err(|e| ReviewError::Unsupported(format!("{e}")))?;
+        let solution = solve::solved(game).map_err(|e| ReviewError::Unsupported(format!("{e}")))?;
         Ok(Solved { solution })
+    }
+
+    /// These solved values (e.g. of a position solved on its own with
+    /// [`stickdice_agents::solve::solve_from`]).
+    pub fn from_solution(solution: SharedSolution<G>) -> Self {
+        Solved { solution }
     }
 }
 
@@ -520,8 +529,34 @@ pub fn review<G: Game>(
     forfeit_scores: Option<&[f64]>,
     blunder_threshold: f64,
 ) -> Result<Review, ReviewError> {
+    review_from(
+        game,
+        reference,
+        game.initial_state(),
+        events,
+        forfeit_scores,
+        blunder_threshold,
+    )
+}
+
+/// As [`review`], from any valid position `start` instead of the initial state.
+///
+/// # Errors
+/// As [`review`], and [`ReviewError::BadGame`] when `start` is not a valid state.
+pub fn review_from<G: Game>(
+    game: &G,
+    reference: &mut dyn Reference<G>,
+    start: G::State,
+    events: &[LoggedEvent],
+    forfeit_scores: Option<&[f64]>,
+    blunder_threshold: f64,
+) -> Result<Review, ReviewError> {
     let n = game.seats();
-    let mut state = game.initial_state();
+    game.validate(&start).map_err(|e| ReviewError::BadGame {
+        event: None,
+        message: e.to_string(),
+    })?;
+    let mut state = start;
     let start = values(game, reference, &state)?;
     let mut current = start;
     let mut tally = vec![Tally::default(); n];

@@ -112,7 +112,12 @@ pub fn run(args: &ReviewArgs) -> Result<(), String> {
     }
     let pool = builder.build().map_err(|e| e.to_string())?;
     let reviews: Vec<Review> = pool.install(|| {
-        with_game!(&any, |g| review_all(g, &games, args, &path.display().to_string()))
+        with_game!(&any, |g| review_all(
+            g,
+            &games,
+            args,
+            &path.display().to_string()
+        ))
     })?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let written = if args.json {
@@ -296,7 +301,12 @@ fn write_summary(
     let Some(first) = reviews.first() else {
         return Ok(());
     };
-    writeln!(out, "{} games reviewed; reference: {}", reviews.len(), first.reference)?;
+    writeln!(
+        out,
+        "{} games reviewed; reference: {}",
+        reviews.len(),
+        first.reference
+    )?;
     writeln!(
         out,
         "{:>6}  {:<4} {:<24} {:>7} {:>9} {:>9} {:>8} {:>9}",
@@ -342,7 +352,14 @@ fn write_summary(
     writeln!(
         out,
         "{:<24} {:>6} {:>10} {:>10} {:>13} {:>9} {:>10} {:>10}",
-        "agent", "games", "mean score", "mean luck", "mean error", "blunders", "unforced", "adjusted"
+        "agent",
+        "games",
+        "mean score",
+        "mean luck",
+        "mean error",
+        "blunders",
+        "unforced",
+        "adjusted"
     )?;
     for (a, t) in totals.iter().enumerate() {
         if t.games == 0 {
@@ -378,4 +395,3 @@ fn truncate(s: &str, n: usize) -> String {
         t
     }
 }
-

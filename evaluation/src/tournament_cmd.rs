@@ -10,8 +10,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use stickdice::with_game;
 use stickdice_agents::{AgentSpec, Evaluate};
-use stickdice_evaluation::review::{LuckOptions, Reviewable};
 use stickdice_evaluation::cli::GameArgs;
+use stickdice_evaluation::review::{LuckOptions, Reviewable};
 use stickdice_evaluation::tournament::{Progress, ProgressFn, LOG_FILE, REPORT_FILES};
 use stickdice_evaluation::{factory, Entrant, Format, RunOptions, Sprt, Tournament};
 
@@ -149,8 +149,12 @@ fn run_game<G: Evaluate + Reviewable>(
         l.sprt = args.luck_adjusted;
         Some(l)
     } else {
-        if args.reference.reference_depth.is_some() || args.reference.reference_tablebase.is_some() {
-            return Err("--reference-depth and --reference-tablebase go with --luck or --luck-adjusted".into());
+        if args.reference.reference_depth.is_some() || args.reference.reference_tablebase.is_some()
+        {
+            return Err(
+                "--reference-depth and --reference-tablebase go with --luck or --luck-adjusted"
+                    .into(),
+            );
         }
         None
     };
