@@ -1,7 +1,7 @@
 //! The `stickdice serve` protocol in process (docs/protocol.md): random, malformed and
 //! truncated request lines each get exactly one well-formed response echoing the id, and
 //! an error leaves the session exactly as it was. The subprocess conformance suite is
-//! `evaluation/tests/protocol_conformance.rs`.
+//! `cli/tests/protocol_conformance.rs`.
 
 use proptest::prelude::*;
 use serde_json::{json, Value};

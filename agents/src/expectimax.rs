@@ -136,8 +136,8 @@ use stickdice::{
 };
 
 use crate::eval::Evaluate;
+use crate::params::{AgentInfo, ParamInfo, Params, SpecError};
 use crate::solve::ExactValues;
-use crate::spec::{AgentInfo, ParamInfo, Params, SpecError};
 
 /// The expectimax agent's spec entry.
 pub const INFO: AgentInfo = AgentInfo {

@@ -30,7 +30,7 @@ use rand::{RngExt as _, SeedableRng};
 use stickdice::{decision_actions, ActionList, Agent, AgentError};
 
 use crate::eval::Evaluate;
-use crate::spec::{AgentInfo, Params, SpecError};
+use crate::params::{AgentInfo, Params, SpecError};
 
 /// The greedy agent's spec entry.
 pub const INFO: AgentInfo = AgentInfo {

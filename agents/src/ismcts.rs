@@ -94,11 +94,9 @@ use stickdice::{
 };
 
 use crate::eval::Evaluate;
-use crate::mcts::{
-    bad, check_budget, check_cutoff, cutoff_param, ActionStats, Analysis, Budget, Playout, Rollout,
-    DEFAULT_CUTOFF,
-};
-use crate::spec::{AgentInfo, ParamInfo, Params, SpecError};
+use crate::mcts::shared::{bad, check_budget, check_cutoff, cutoff_param, Budget, Rollout};
+use crate::mcts::{ActionStats, Analysis, Playout, DEFAULT_CUTOFF};
+use crate::params::{AgentInfo, ParamInfo, Params, SpecError};
 
 pub use crate::mcts::MAX_TREE_NODES;
 

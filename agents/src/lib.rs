@@ -15,7 +15,9 @@
 //! The evaluations all three share (and MCTS and ISMCTS use to score cut playouts, in
 //! greedy playouts and as MCTS's prior) are in [`eval`]: one per game, in `[0, 1]` on the
 //! scale of the final scores and equal to them at the end.
-//! [`agents`] lists every agent with its parameters, defaults and help.
+//! [`agents`] lists every agent with its parameters, defaults and help; the types agents
+//! are configured with ([`AgentInfo`], [`AgentSpec`], [`Params`], [`SpecError`]) are in
+//! [`params`], which the agents and the registry ([`spec`]) both import.
 //!
 //! ```
 //! use stickdice::{play::play_game, Agent, Game, Issiren};
@@ -41,13 +43,16 @@ pub mod expectimax;
 pub mod greedy;
 pub mod ismcts;
 pub mod mcts;
+pub mod params;
 pub mod perfect;
 pub mod random;
 pub mod solve;
 pub mod spec;
-#[doc(hidden)]
-pub mod testgame;
+// The MCTS and ISMCTS unit tests look into the search tree, so they stay unit tests; the
+// race they play is the test-support crate's, compiled into this crate's test build (as a
+// dev-dependency it would implement the `Evaluate` of the non-test build of this crate).
 #[cfg(test)]
+#[path = "../../testkit/src/race.rs"]
 mod testgame_mcts;
 
 pub use eval::Evaluate;
@@ -55,6 +60,7 @@ pub use expectimax::{Expectimax, ExpectimaxConfig, Mode, Pruning, SearchResult};
 pub use greedy::GreedyAgent;
 pub use ismcts::{IsmctsAgent, IsmctsConfig};
 pub use mcts::{ActionStats, Analysis, MctsAgent, MctsConfig, Playout};
+pub use params::{AgentInfo, AgentSpec, ParamInfo, Params, SpecError};
 pub use perfect::PerfectAgent;
 pub use random::RandomAgent;
-pub use spec::{agents, build, build_str, AgentInfo, AgentSpec, ParamInfo, Params, SpecError};
+pub use spec::{agents, build, build_str};

@@ -17,8 +17,8 @@ use std::sync::Arc;
 use stickdice::{decision_actions, ActionList, Agent, AgentError, Game};
 use stickdice::{Issiren, SigElOued, SigWaDuqqan};
 
+use crate::params::{AgentInfo, Params, SpecError};
 use crate::solve::{self, Exact, Solution};
-use crate::spec::{AgentInfo, Params, SpecError};
 
 /// The perfect agent's spec entry.
 pub const INFO: AgentInfo = AgentInfo {

@@ -3,7 +3,7 @@
 use rand::{RngExt as _, SeedableRng};
 use stickdice::{decision_actions, ActionList, Agent, AgentError, Game};
 
-use crate::spec::{AgentInfo, Params, SpecError};
+use crate::params::{AgentInfo, Params, SpecError};
 
 /// The random agent's spec entry.
 pub const INFO: AgentInfo = AgentInfo {

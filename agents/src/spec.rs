@@ -5,312 +5,24 @@
 //! parameters. [`agents`] lists every agent with its parameters and their defaults;
 //! [`build`] turns a spec into a boxed agent for a game.
 
-use core::fmt;
-use core::str::FromStr;
-
 use stickdice::Agent;
 
 use crate::eval::Evaluate;
+pub use crate::params::{AgentInfo, AgentSpec, ParamInfo, Params, SpecError};
 
-/// One parameter an agent takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ParamInfo {
-    /// Its key.
-    pub key: &'static str,
-    /// Its default, as text (`"-"` when unset by default).
-    pub default: &'static str,
-    /// What it means and which values it takes.
-    pub help: &'static str,
-}
-
-/// An agent kind with its parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AgentInfo {
-    /// The spec name.
-    pub name: &'static str,
-    /// One line on what it does.
-    pub summary: &'static str,
-    /// Its parameters.
-    pub params: &'static [ParamInfo],
-}
-
-/// A spec that cannot be turned into an agent.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SpecError {
-    /// The text is not `name[:key=value,...]`.
-    Malformed {
-        /// The text given.
-        text: String,
-    },
-    /// No agent has this name.
-    UnknownAgent {
-        /// The name given.
-        name: String,
-    },
-    /// The agent has no such parameter.
-    UnknownParam {
-        /// The agent.
-        agent: &'static str,
-        /// The key given.
-        key: String,
-    },
-    /// A parameter's value is not one it takes.
-    BadValue {
-        /// The agent.
-        agent: &'static str,
-        /// The parameter.
-        key: &'static str,
-        /// The value given.
-        value: String,
-        /// What it takes.
-        expected: String,
-    },
-    /// The agent cannot play this game or seat count.
-    Unsupported {
-        /// The agent.
-        agent: &'static str,
-        /// Why.
-        why: String,
-    },
-}
-
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SpecError::Malformed { text } => write!(
-                f,
-                "`{text}` is not an agent spec: write name or name:key=value,key=value (e.g. mcts:iterations=2000,c=1.4)"
-            ),
-            SpecError::UnknownAgent { name } => write!(
-                f,
-                "unknown agent `{name}`: the agents are {}",
-                agents().iter().map(|a| a.name).collect::<Vec<_>>().join(", ")
-            ),
-            SpecError::UnknownParam { agent, key } => {
-                let info = info(agent).expect("known agent");
-                if info.params.is_empty() {
-                    write!(f, "agent `{agent}` takes no parameters, but `{key}` was given")
-                } else {
-                    write!(
-                        f,
-                        "agent `{agent}` has no parameter `{key}`; it takes: {}",
-                        info.params.iter().map(|p| p.key).collect::<Vec<_>>().join(", ")
-                    )
-                }
-            }
-            SpecError::BadValue {
-                agent,
-                key,
-                value,
-                expected,
-            } => write!(f, "{agent}: parameter `{key}` takes {expected}, not `{value}`"),
-            SpecError::Unsupported { agent, why } => write!(f, "agent `{agent}` cannot play here: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for SpecError {}
-
-/// A parsed agent spec: a name and its `key=value` parameters, in the order given.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct AgentSpec {
-    name: String,
-    params: Vec<(String, String)>,
-}
-
+/// Finding the agent a spec names is the registry's job, so this method lives here.
 impl AgentSpec {
-    /// The agent's name.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// The parameters as given.
-    pub fn params(&self) -> &[(String, String)] {
-        &self.params
-    }
-
     /// The parameters checked against the agent's declared ones: an unknown agent or
     /// parameter is an error.
     ///
     /// # Errors
     /// [`SpecError::UnknownAgent`], [`SpecError::UnknownParam`].
     pub fn checked_params(&self) -> Result<Params<'_>, SpecError> {
-        let info = info(&self.name).ok_or_else(|| SpecError::UnknownAgent {
-            name: self.name.clone(),
+        let info = info(self.name()).ok_or_else(|| SpecError::UnknownAgent {
+            name: self.name().to_string(),
+            known: agents().iter().map(|a| a.name).collect(),
         })?;
-        for (k, _) in &self.params {
-            if !info.params.iter().any(|p| p.key == k) {
-                return Err(SpecError::UnknownParam {
-                    agent: info.name,
-                    key: k.clone(),
-                });
-            }
-        }
-        Ok(Params { info, spec: self })
-    }
-}
-
-impl fmt::Display for AgentSpec {
-    /// The canonical text: `name` or `name:k=v,k=v`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.name)?;
-        for (i, (k, v)) in self.params.iter().enumerate() {
-            write!(f, "{}{k}={v}", if i == 0 { ':' } else { ',' })?;
-        }
-        Ok(())
-    }
-}
-
-impl FromStr for AgentSpec {
-    type Err = SpecError;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let malformed = || SpecError::Malformed {
-            text: text.to_string(),
-        };
-        let text_t = text.trim();
-        let (name, rest) = match text_t.split_once(':') {
-            Some((n, r)) => (n.trim(), Some(r)),
-            None => (text_t, None),
-        };
-        if name.is_empty()
-            || !name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        {
-            return Err(malformed());
-        }
-        let mut params = Vec::new();
-        if let Some(rest) = rest {
-            for item in rest.split(',') {
-                let (k, v) = item.split_once('=').ok_or_else(malformed)?;
-                let (k, v) = (k.trim(), v.trim());
-                if k.is_empty() || v.is_empty() {
-                    return Err(malformed());
-                }
-                if params.iter().any(|(pk, _): &(String, String)| pk == k) {
-                    return Err(malformed());
-                }
-                params.push((k.to_string(), v.to_string()));
-            }
-        }
-        Ok(AgentSpec {
-            name: name.to_string(),
-            params,
-        })
-    }
-}
-
-/// A spec's parameters, checked against its agent, with typed accessors that fall back to
-/// the declared defaults.
-#[derive(Clone, Copy, Debug)]
-pub struct Params<'a> {
-    info: &'static AgentInfo,
-    spec: &'a AgentSpec,
-}
-
-impl Params<'_> {
-    /// The agent's declared information.
-    pub fn info(&self) -> &'static AgentInfo {
-        self.info
-    }
-
-    /// The raw value given for `key`, if any.
-    pub fn given(&self, key: &str) -> Option<&str> {
-        self.spec
-            .params
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    }
-
-    fn declared(&self, key: &'static str) -> &'static ParamInfo {
-        self.info
-            .params
-            .iter()
-            .find(|p| p.key == key)
-            .unwrap_or_else(|| panic!("agent {} reads undeclared parameter {key}", self.info.name))
-    }
-
-    fn raw(&self, key: &'static str) -> Option<&str> {
-        let d = self.declared(key);
-        self.given(key).or(if d.default == "-" {
-            None
-        } else {
-            Some(d.default)
-        })
-    }
-
-    fn bad(&self, key: &'static str, value: &str, expected: &str) -> SpecError {
-        SpecError::BadValue {
-            agent: self.info.name,
-            key,
-            value: value.to_string(),
-            expected: expected.to_string(),
-        }
-    }
-
-    /// A whole number ≥ 1 (budgets, depths), or `None` when neither given nor defaulted.
-    ///
-    /// # Errors
-    /// [`SpecError::BadValue`] for anything but a positive whole number (0 is rejected).
-    pub fn positive(&self, key: &'static str) -> Result<Option<u64>, SpecError> {
-        match self.raw(key) {
-            None => Ok(None),
-            Some(v) => match v.parse::<u64>() {
-                Ok(n) if n >= 1 => Ok(Some(n)),
-                _ => Err(self.bad(key, v, "a whole number of at least 1")),
-            },
-        }
-    }
-
-    /// A finite number in `[min, max]`, or `None` when neither given nor defaulted.
-    ///
-    /// # Errors
-    /// [`SpecError::BadValue`].
-    pub fn number(&self, key: &'static str, min: f64, max: f64) -> Result<Option<f64>, SpecError> {
-        match self.raw(key) {
-            None => Ok(None),
-            Some(v) => match v.parse::<f64>() {
-                Ok(x) if x.is_finite() && x >= min && x <= max => Ok(Some(x)),
-                _ => Err(self.bad(key, v, &format!("a number from {min} to {max}"))),
-            },
-        }
-    }
-
-    /// One of `choices`, or `None` when neither given nor defaulted.
-    ///
-    /// # Errors
-    /// [`SpecError::BadValue`] listing the choices.
-    pub fn choice(
-        &self,
-        key: &'static str,
-        choices: &[&'static str],
-    ) -> Result<Option<&'static str>, SpecError> {
-        match self.raw(key) {
-            None => Ok(None),
-            Some(v) => choices
-                .iter()
-                .copied()
-                .find(|c| c.eq_ignore_ascii_case(v))
-                .map(Some)
-                .ok_or_else(|| self.bad(key, v, &format!("one of {}", choices.join(", ")))),
-        }
-    }
-
-    /// A yes/no value (`true`/`false`, `yes`/`no`, `on`/`off`, `1`/`0`).
-    ///
-    /// # Errors
-    /// [`SpecError::BadValue`].
-    pub fn flag(&self, key: &'static str) -> Result<Option<bool>, SpecError> {
-        match self.raw(key) {
-            None => Ok(None),
-            Some(v) => match v.to_ascii_lowercase().as_str() {
-                "true" | "yes" | "on" | "1" => Ok(Some(true)),
-                "false" | "no" | "off" | "0" => Ok(Some(false)),
-                _ => Err(self.bad(key, v, "true or false")),
-            },
-        }
+        Params::new(info, self)
     }
 }
 
@@ -369,7 +81,7 @@ pub fn build<G: Evaluate>(
 /// Parses and builds in one step.
 ///
 /// # Errors
-/// As [`AgentSpec::from_str`] and [`build`].
+/// As [`AgentSpec::from_str`](core::str::FromStr::from_str) and [`build`].
 pub fn build_str<G: Evaluate>(
     text: &str,
     game: &G,

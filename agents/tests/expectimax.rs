@@ -5,8 +5,8 @@ mod common;
 
 use common::*;
 use stickdice::{ActionList, Agent, AgentError, Game, Node, Throw};
-use stickdice_agents::testgame::{Dash, DashMove, DashState};
 use stickdice_agents::{build_str, Evaluate, Expectimax, ExpectimaxConfig, Mode, Pruning};
+use stickdice_testkit::dash::{Dash, DashMove, DashState};
 
 fn config(pruning: Pruning, tt: bool) -> ExpectimaxConfig {
     ExpectimaxConfig {

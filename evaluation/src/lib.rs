@@ -1,5 +1,6 @@
-//! The stickdice arena, tournaments and statistics, and the pieces of the `stickdice`
-//! command.
+//! The stickdice arena, tournaments and statistics, reports, analysis and the front-end
+//! protocol: the library behind the `stickdice` command (crate `stickdice-cli`), without
+//! its command-line dependencies.
 //!
 //! * [`analysis`]: the figures of `stickdice analyze` (seat advantage, lengths, decisions,
 //!   captures, the cap, the skill gap) and the game-length histogram.
@@ -12,12 +13,10 @@
 //! * [`report`]: the report (JSON, Markdown, CSV, SVG).
 //! * [`review`]: game review (the error of every decision, the luck of every throw) and
 //!   luck-adjusted scores.
-//! * [`toy`]: a toy race game for tests and examples.
 //! * [`protocol`]: the `stickdice serve` front-end protocol (docs/protocol.md).
 
 pub mod analysis;
 pub mod arena;
-pub mod cli;
 pub mod log;
 pub mod protocol;
 pub mod report;
@@ -25,7 +24,6 @@ pub mod review;
 pub mod schedule;
 pub mod stats;
 pub mod tournament;
-pub mod toy;
 
 pub use arena::{factory, Factory, Failure, FailureKind};
 pub use report::Report;

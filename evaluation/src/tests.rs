@@ -11,7 +11,7 @@ use crate::log::{self, LogError};
 use crate::schedule::Format;
 use crate::stats::{Sprt, SprtDecision};
 use crate::tournament::{Entrant, RunOptions, Tournament, TournamentError, LOG_FILE, REPORT_FILES};
-use crate::toy::{Race, RaceAction, RaceState};
+use stickdice_testkit::toy::{Race, RaceAction, RaceState};
 
 fn runner() -> Factory<Race> {
     factory(|_: &Race, _| {

@@ -850,7 +850,7 @@ pub fn exact_values_for<G: Game>(source: &str) -> Result<Arc<dyn ExactValues<G>>
 }
 
 /// The `tablebase` parameter of the searching agents (expectimax, MCTS).
-pub const TABLEBASE_PARAM: crate::spec::ParamInfo = crate::spec::ParamInfo {
+pub const TABLEBASE_PARAM: crate::params::ParamInfo = crate::params::ParamInfo {
     key: "tablebase",
     default: "-",
     help: "issiren only: exact values for positions with at most two pieces a side, from `build` \
@@ -868,7 +868,7 @@ pub type NamedExactValues<G> = (String, Arc<dyn ExactValues<G>>);
 /// [`crate::SpecError::BadValue`] when the game has no tablebase or the file cannot be
 /// loaded.
 pub fn tablebase_param<G: Game>(
-    params: &crate::spec::Params<'_>,
+    params: &crate::params::Params<'_>,
 ) -> Result<Option<NamedExactValues<G>>, crate::SpecError> {
     let Some(source) = params.given(TABLEBASE_PARAM.key) else {
         return Ok(None);

@@ -18,7 +18,10 @@ use stickdice::{
     Throw,
 };
 
-use crate::eval::Evaluate;
+// `crate::Evaluate`, not `stickdice_agents::Evaluate`: the agents' own unit tests compile
+// this file into the agents crate (see the crate docs), where it must implement the
+// agents' trait of that build.
+use crate::Evaluate;
 
 /// Track length: home is square `LEN`.
 pub const LEN: u8 = 6;

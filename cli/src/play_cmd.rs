@@ -1,10 +1,10 @@
 //! `stickdice play`: one game, shown move by move.
 
+use crate::cli::GameArgs;
 use clap::Args;
 use stickdice::play::{play_game, Event, SeededDice};
 use stickdice::{with_game, Agent};
 use stickdice_agents::Evaluate;
-use stickdice_evaluation::cli::GameArgs;
 
 /// Arguments of `stickdice play`.
 #[derive(Args, Debug)]

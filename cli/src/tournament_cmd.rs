@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use crate::cli::GameArgs;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use stickdice::with_game;
 use stickdice_agents::{AgentSpec, Evaluate};
-use stickdice_evaluation::cli::GameArgs;
 use stickdice_evaluation::review::{LuckOptions, Reviewable};
 use stickdice_evaluation::tournament::{Progress, ProgressFn, LOG_FILE, REPORT_FILES};
 use stickdice_evaluation::{factory, Entrant, Format, RunOptions, Sprt, Tournament};

@@ -11,7 +11,7 @@
 //!
 //! It has chance, choices, captures, extra throws (the same seat again), throws that lead
 //! straight to throws, transpositions and ties, and is small enough that exact values near
-//! the end can be brute-forced in a test. Used by this crate's tests and benches.
+//! the end can be brute-forced in a test. Used by the agents' tests (expectimax).
 
 use core::fmt;
 
@@ -22,8 +22,8 @@ use stickdice::{
     Throw,
 };
 
-use crate::eval::{pairwise_scores, SeatStanding};
-use crate::Evaluate;
+use stickdice_agents::eval::{pairwise_scores, SeatStanding};
+use stickdice_agents::Evaluate;
 
 /// The Dash rules: seat count, goal square and throw cap.
 #[derive(Clone, Debug, PartialEq, Eq)]

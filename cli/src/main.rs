@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod analyze_cmd;
+mod cli;
 mod play_cmd;
 mod replay_cmd;
 mod review_cmd;

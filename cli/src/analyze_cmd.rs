@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::cli::GameArgs;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::{RngExt as _, SeedableRng as _};
@@ -20,7 +21,6 @@ use stickdice_evaluation::analysis::{
     length_histogram_svg, measure_game, Agreement, ExactSummary, Measure, SelfPlay, Skill,
 };
 use stickdice_evaluation::arena::{self, Factory};
-use stickdice_evaluation::cli::GameArgs;
 use stickdice_evaluation::factory;
 
 use crate::tournament_cmd::split_agents;

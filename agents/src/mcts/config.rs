@@ -1,0 +1,340 @@
+//! The agent's configuration: its spec entry, defaults and limits, the playout policy,
+//! [`MctsConfig`] and the readers of the parameters MCTS and ISMCTS share.
+
+use core::fmt;
+
+use crate::params::{AgentInfo, ParamInfo, Params, SpecError};
+
+/// The MCTS agent's spec entry.
+pub const INFO: AgentInfo = AgentInfo {
+    name: "mcts",
+    summary: "UCT Monte Carlo tree search with chance nodes, per-seat rewards, greedy playouts cut short and scored by the evaluation, an evaluation prior, subtree reuse and root parallelism",
+    params: &[
+        ParamInfo {
+            key: "iterations",
+            default: "-",
+            help: "iterations per search and tree (a whole number >= 1); 10000 when millis is not given",
+        },
+        ParamInfo {
+            key: "millis",
+            default: "-",
+            help: "time per search in milliseconds (>= 1); with iterations, whichever ends first",
+        },
+        ParamInfo {
+            key: "c",
+            default: "0.2",
+            help: "UCB1 exploration constant, 0 to 100",
+        },
+        ParamInfo {
+            key: "playout",
+            default: "greedy",
+            help: "playout policy: greedy (the evaluation's best move with probability 1-epsilon), or random",
+        },
+        ParamInfo {
+            key: "epsilon",
+            default: "0.1",
+            help: "chance of a random move in greedy playouts, 0 to 1",
+        },
+        ParamInfo {
+            key: "threads",
+            default: "1",
+            help: "independent trees searched in parallel and merged by visits, 1 to 64",
+        },
+        ParamInfo {
+            key: "reuse",
+            default: "true",
+            help: "keep the subtree under the actual throws and actions for the next decision (true/false)",
+        },
+        crate::solve::TABLEBASE_PARAM,
+        ParamInfo {
+            key: "cutoff",
+            default: "4",
+            help: "throws a playout makes before it stops and scores the position with the evaluation; 0 plays to the end",
+        },
+        ParamInfo {
+            key: "prior",
+            default: "10",
+            help: "virtual visits of the evaluation given to each new action (0: none, untried actions first)",
+        },
+    ],
+};
+
+/// The iterations per search when neither `iterations` nor `millis` is given.
+pub const DEFAULT_ITERATIONS: u64 = 10_000;
+
+/// The most trees a root-parallel search may use.
+pub const MAX_THREADS: usize = 64;
+
+/// The most nodes a search holds, shared among its trees (each of `threads` trees holds at
+/// most `MAX_TREE_NODES / threads`); past it a tree stops growing and iterations play out
+/// from its leaves. 48 MiB for Issiren (24 bytes a node).
+pub const MAX_TREE_NODES: usize = 1 << 21;
+
+/// How playouts choose actions (throws are always sampled with their exact probabilities).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Playout {
+    /// Uniformly among the legal actions.
+    Random,
+    /// The action whose result the game's [`Evaluate`](crate::Evaluate) rates best for the mover (ties
+    /// broken at random), except with probability `epsilon` a uniformly random one.
+    Greedy {
+        /// The probability of a random action, in `[0, 1]`.
+        epsilon: f64,
+    },
+}
+
+impl Playout {
+    /// Greedy with the default ε, 0.1: the default policy of MCTS and ISMCTS.
+    pub const DEFAULT: Playout = Playout::Greedy {
+        epsilon: DEFAULT_EPSILON,
+    };
+
+    /// Reads `playout` and `epsilon` (default: greedy, ε = 0.1).
+    pub(crate) fn from_params(params: &Params<'_>) -> Result<Self, SpecError> {
+        let kind = params.choice("playout", &["random", "greedy"])?;
+        let epsilon = params
+            .number("epsilon", 0.0, 1.0)?
+            .unwrap_or(DEFAULT_EPSILON);
+        Ok(match kind {
+            Some("random") => Playout::Random,
+            _ => Playout::Greedy { epsilon },
+        })
+    }
+
+    pub(crate) fn check(&self, agent: &'static str) -> Result<(), SpecError> {
+        if let Playout::Greedy { epsilon } = *self {
+            if !(0.0..=1.0).contains(&epsilon) {
+                return Err(bad(agent, "epsilon", epsilon, "a number from 0 to 1"));
+            }
+        }
+        Ok(())
+    }
+
+    fn spec_text(&self) -> String {
+        match self {
+            Playout::Random => "random".to_string(),
+            Playout::Greedy { epsilon } => format!("greedy,epsilon={epsilon}"),
+        }
+    }
+}
+
+pub(crate) fn bad(
+    agent: &'static str,
+    key: &'static str,
+    value: impl fmt::Display,
+    expected: &str,
+) -> SpecError {
+    SpecError::BadValue {
+        agent,
+        key,
+        value: value.to_string(),
+        expected: expected.to_string(),
+    }
+}
+
+/// The default `cutoff` of MCTS and ISMCTS: four throws (measured on Issiren, see the
+/// [module docs](super)).
+pub const DEFAULT_CUTOFF: u32 = 4;
+
+/// The default ε of greedy playouts.
+pub const DEFAULT_EPSILON: f64 = 0.1;
+
+/// The default exploration constant `c` of MCTS (measured with the default cut greedy
+/// playouts, whose rewards are evaluations rather than wins and losses).
+pub const DEFAULT_C: f64 = 0.2;
+
+/// The default `prior` of MCTS: each new action starts with ten virtual visits at its
+/// evaluation.
+pub const DEFAULT_PRIOR: f64 = 10.0;
+
+/// The largest `cutoff`.
+pub const MAX_CUTOFF: u32 = 100_000;
+
+/// The largest `prior`.
+pub const MAX_PRIOR: f64 = 1e6;
+
+/// Reads `cutoff`: a whole number from 0 to [`MAX_CUTOFF`].
+pub(crate) fn cutoff_param(
+    agent: &'static str,
+    params: &Params<'_>,
+) -> Result<Option<u32>, SpecError> {
+    match params.given("cutoff") {
+        None => Ok(None),
+        Some(v) => match v.parse::<u32>() {
+            Ok(n) if n <= MAX_CUTOFF => Ok(Some(n)),
+            _ => Err(bad(
+                agent,
+                "cutoff",
+                v,
+                &format!("a whole number from 0 (play to the end) to {MAX_CUTOFF}"),
+            )),
+        },
+    }
+}
+
+pub(crate) fn check_cutoff(agent: &'static str, cutoff: u32) -> Result<(), SpecError> {
+    if cutoff > MAX_CUTOFF {
+        return Err(bad(
+            agent,
+            "cutoff",
+            cutoff,
+            &format!("a whole number from 0 (play to the end) to {MAX_CUTOFF}"),
+        ));
+    }
+    Ok(())
+}
+
+pub(crate) fn check_budget(
+    agent: &'static str,
+    iterations: Option<u64>,
+    millis: Option<u64>,
+) -> Result<(), SpecError> {
+    if iterations == Some(0) {
+        return Err(bad(agent, "iterations", 0, "a whole number of at least 1"));
+    }
+    if millis == Some(0) {
+        return Err(bad(agent, "millis", 0, "a whole number of at least 1"));
+    }
+    Ok(())
+}
+
+/// Everything an MCTS agent is set to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// Iterations per search and tree (`None` with no `millis`: [`DEFAULT_ITERATIONS`]).
+    pub iterations: Option<u64>,
+    /// Milliseconds per search.
+    pub millis: Option<u64>,
+    /// The UCB1 exploration constant.
+    pub c: f64,
+    /// The playout policy.
+    pub playout: Playout,
+    /// The number of independent trees (root parallelism).
+    pub threads: usize,
+    /// Whether to keep the subtree after the actual throws and actions.
+    pub reuse: bool,
+    /// Throws a playout makes before it stops and scores the position with
+    /// [`Evaluate::evaluate`](crate::Evaluate::evaluate); 0 plays to the end.
+    pub cutoff: u32,
+    /// Virtual visits of the evaluation given to each new action child (its mean starts as
+    /// the evaluation of the state the action leads to, weighted as this many visits);
+    /// 0: none, untried actions are tried first.
+    pub prior: f64,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            iterations: None,
+            millis: None,
+            c: DEFAULT_C,
+            playout: Playout::DEFAULT,
+            threads: 1,
+            reuse: true,
+            cutoff: DEFAULT_CUTOFF,
+            prior: DEFAULT_PRIOR,
+        }
+    }
+}
+
+impl MctsConfig {
+    /// Plain UCT for a game without an evaluation (for
+    /// [`MctsAgent::with_random_playouts`](super::MctsAgent::with_random_playouts)): uniformly random playouts to the end, no
+    /// prior, and `c` = 1.4 (√2 for rewards in `[0, 1]`); the other fields as the
+    /// defaults.
+    pub fn without_evaluation() -> Self {
+        MctsConfig {
+            c: 1.4,
+            playout: Playout::Random,
+            cutoff: 0,
+            prior: 0.0,
+            ..MctsConfig::default()
+        }
+    }
+
+    /// Reads a checked spec's parameters.
+    ///
+    /// # Errors
+    /// [`SpecError::BadValue`] for a value out of range.
+    pub fn from_params(params: &Params<'_>) -> Result<Self, SpecError> {
+        let threads = params.positive("threads")?.unwrap_or(1);
+        if threads > MAX_THREADS as u64 {
+            return Err(bad(
+                "mcts",
+                "threads",
+                threads,
+                &format!("a whole number from 1 to {MAX_THREADS}"),
+            ));
+        }
+        let config = MctsConfig {
+            iterations: params.positive("iterations")?,
+            millis: params.positive("millis")?,
+            c: params.number("c", 0.0, 100.0)?.unwrap_or(DEFAULT_C),
+            playout: Playout::from_params(params)?,
+            threads: threads as usize,
+            reuse: params.flag("reuse")?.unwrap_or(true),
+            cutoff: cutoff_param("mcts", params)?.unwrap_or(DEFAULT_CUTOFF),
+            prior: params
+                .number("prior", 0.0, MAX_PRIOR)?
+                .unwrap_or(DEFAULT_PRIOR),
+        };
+        config.check()?;
+        Ok(config)
+    }
+
+    /// Checks every field.
+    ///
+    /// # Errors
+    /// [`SpecError::BadValue`] naming the first field out of range: a zero budget, `c`
+    /// outside `[0, 100]`, ε outside `[0, 1]`, or `threads` outside `1..=64`.
+    pub fn check(&self) -> Result<(), SpecError> {
+        check_budget("mcts", self.iterations, self.millis)?;
+        if !(self.c.is_finite() && (0.0..=100.0).contains(&self.c)) {
+            return Err(bad("mcts", "c", self.c, "a number from 0 to 100"));
+        }
+        self.playout.check("mcts")?;
+        check_cutoff("mcts", self.cutoff)?;
+        if !(self.prior.is_finite() && (0.0..=MAX_PRIOR).contains(&self.prior)) {
+            return Err(bad(
+                "mcts",
+                "prior",
+                self.prior,
+                &format!("a number from 0 to {MAX_PRIOR}"),
+            ));
+        }
+        if !(1..=MAX_THREADS).contains(&self.threads) {
+            return Err(bad(
+                "mcts",
+                "threads",
+                self.threads,
+                &format!("a whole number from 1 to {MAX_THREADS}"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The canonical spec text.
+    pub fn spec(&self) -> String {
+        let mut s = String::from("mcts:");
+        if let Some(i) = self.iterations {
+            s += &format!("iterations={i},");
+        }
+        if let Some(m) = self.millis {
+            s += &format!("millis={m},");
+        }
+        s += &format!(
+            "c={},playout={},cutoff={}",
+            self.c,
+            self.playout.spec_text(),
+            self.cutoff
+        );
+        s += &format!(",prior={}", self.prior);
+        if self.threads != 1 {
+            s += &format!(",threads={}", self.threads);
+        }
+        if !self.reuse {
+            s += ",reuse=false";
+        }
+        s
+    }
+}

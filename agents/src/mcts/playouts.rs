@@ -1,0 +1,162 @@
+//! Playouts: the policy a search plays out from a leaf with ([`Rollout`]), ε-greedy or
+//! random moves, cut after a number of throws and scored by the evaluation.
+
+use rand::RngExt as _;
+use stickdice::{ActionList, Game, Node as GameNode, Seat, SeatValues};
+
+use super::config::Playout;
+use crate::eval::Evaluate;
+use crate::params::SpecError;
+
+/// An evaluation function: [`Evaluate::evaluate`] of the game, as a plain function so
+/// that searches can hold it without requiring [`Evaluate`] of every game.
+pub(super) type EvalFn<G> = fn(&G, &<G as Game>::State) -> SeatValues;
+
+/// How a search plays out from a leaf: the policy, the cutoff, and the game's evaluation
+/// (needed by greedy moves and cut playouts; `None` for a game without one).
+pub(crate) struct Rollout<G: Game> {
+    pub(crate) policy: Playout,
+    pub(crate) cutoff: u32,
+    pub(crate) evaluate: Option<EvalFn<G>>,
+}
+
+impl<G: Game> Clone for Rollout<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for Rollout<G> {}
+
+impl<G: Game> Rollout<G> {
+    /// A rollout with the game's evaluation.
+    pub(crate) fn new(policy: Playout, cutoff: u32) -> Self
+    where
+        G: Evaluate,
+    {
+        Rollout {
+            policy,
+            cutoff,
+            evaluate: Some(<G as Evaluate>::evaluate),
+        }
+    }
+
+    /// A rollout for a game without an evaluation: random playouts to the end only.
+    ///
+    /// # Errors
+    /// [`SpecError::Unsupported`] if `policy` is greedy or `cutoff` is not 0.
+    pub(crate) fn without_evaluation(
+        agent: &'static str,
+        policy: Playout,
+        cutoff: u32,
+    ) -> Result<Self, SpecError> {
+        let why = if policy != Playout::Random {
+            "greedy playouts need"
+        } else if cutoff != 0 {
+            "cut playouts (cutoff > 0) need"
+        } else {
+            return Ok(Rollout {
+                policy,
+                cutoff,
+                evaluate: None,
+            });
+        };
+        Err(SpecError::Unsupported {
+            agent,
+            why: format!(
+                "{why} an evaluation of {}; use random playouts with cutoff=0",
+                G::TITLE
+            ),
+        })
+    }
+
+    /// Plays `state` out and returns every seat's reward: the scores at the end, or the
+    /// evaluation once `cutoff` throws have been made (before the next one).
+    #[inline]
+    pub(crate) fn play(
+        &self,
+        game: &G,
+        state: &mut G::State,
+        rng: &mut stickdice::Rng,
+    ) -> SeatValues {
+        match (self.policy, self.cutoff, self.evaluate) {
+            (Playout::Random, 0, _) => stickdice::play::random_playout(game, state, rng).scores(),
+            (policy, cutoff, Some(evaluate)) => {
+                let epsilon = match policy {
+                    Playout::Random => 1.0,
+                    Playout::Greedy { epsilon } => epsilon,
+                };
+                playout(game, state, rng, epsilon, cutoff, evaluate)
+            }
+            (_, _, None) => unreachable!("checked by Rollout::without_evaluation"),
+        }
+    }
+}
+
+/// A playout with ε-greedy moves (ε = 1: uniformly random), cut after `cutoff` throws
+/// (0: never).
+pub(super) fn playout<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    rng: &mut stickdice::Rng,
+    epsilon: f64,
+    cutoff: u32,
+    evaluate: EvalFn<G>,
+) -> SeatValues {
+    let mut actions = ActionList::new();
+    let mut throws = 0;
+    loop {
+        match game.node(state) {
+            GameNode::Throw(_) => {
+                if throws == cutoff && cutoff != 0 {
+                    return evaluate(game, state);
+                }
+                throws += 1;
+                let t = game.sample_throw(rng);
+                game.apply_throw_unchecked(state, t);
+            }
+            GameNode::Decide(seat) => {
+                game.legal_actions(state, &mut actions);
+                let a = if actions.len() == 1 {
+                    actions[0]
+                } else if epsilon >= 1.0 || rng.random::<f64>() < epsilon {
+                    actions[rng.random_range(0..actions.len())]
+                } else {
+                    greedy_action(game, state, seat, &actions, rng, evaluate)
+                };
+                game.apply_action_unchecked(state, a);
+            }
+            GameNode::End => return game.scores(state).expect("an ended game has scores"),
+        }
+    }
+}
+
+/// The action whose result `evaluate` rates best for `seat`; ties broken uniformly.
+pub(super) fn greedy_action<G: Game>(
+    game: &G,
+    state: &G::State,
+    seat: Seat,
+    actions: &[G::Action],
+    rng: &mut stickdice::Rng,
+    evaluate: EvalFn<G>,
+) -> G::Action {
+    let mut best = actions[0];
+    let mut best_value = f64::NEG_INFINITY;
+    let mut ties = 0u32;
+    for &a in actions {
+        let mut next = *state;
+        game.apply_action_unchecked(&mut next, a);
+        let v = evaluate(game, &next)[seat];
+        if v > best_value {
+            best_value = v;
+            best = a;
+            ties = 1;
+        } else if v == best_value {
+            ties += 1;
+            if rng.random_range(0..ties) == 0 {
+                best = a;
+            }
+        }
+    }
+    best
+}
