@@ -109,6 +109,9 @@ pub struct SprtReport {
     pub decision: SprtDecision,
     /// Rotations (observations) used.
     pub rotations: usize,
+    /// Whether the observations were luck-adjusted scores (`--luck-adjusted`).
+    #[serde(default)]
+    pub luck_adjusted: bool,
 }
 
 /// A game lost by a failure.
@@ -337,6 +340,9 @@ impl Report {
     /// Adds the luck-adjusted scores (see [`crate::review`]) and their method notes.
     pub fn add_luck(&mut self, luck: LuckReport) {
         self.methods.extend(luck.methods());
+        if self.sprt.as_ref().is_some_and(|s| s.luck_adjusted) {
+            self.methods.push("SPRT on luck-adjusted scores (--luck-adjusted): its observations are the first agent's mean luck-adjusted score per rotation, with the same LLR.".to_string());
+        }
         self.luck = Some(luck);
     }
 
@@ -499,9 +505,14 @@ impl Report {
             );
             let _ = writeln!(
                 o,
-                "LLR = {:.4} after {} rotations (bounds {:.4}, {:.4}): **{}**.",
+                "LLR = {:.4} after {} rotations{} (bounds {:.4}, {:.4}): **{}**.",
                 s.llr,
                 s.rotations,
+                if s.luck_adjusted {
+                    ", on luck-adjusted scores"
+                } else {
+                    ""
+                },
                 s.lower,
                 s.upper,
                 match s.decision {

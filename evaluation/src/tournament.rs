@@ -553,6 +553,7 @@ impl<G: Game> Tournament<G> {
                             upper,
                             decision: test.decide(llr),
                             rotations: u,
+                            luck_adjusted: options.luck.as_ref().is_some_and(|l| l.sprt),
                         });
                         break u * n;
                     }
