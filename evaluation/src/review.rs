@@ -360,7 +360,7 @@ impl Reviewable for Issiren {
 }
 
 /// A throw outcome with the values it leads to.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OutcomeValue {
     /// The throw (marked sides up).
     pub throw: u8,
@@ -371,7 +371,7 @@ pub struct OutcomeValue {
 }
 
 /// A legal action with the mover's value after it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ActionValue {
     /// The action, in notation.
     pub action: String,
@@ -380,7 +380,7 @@ pub struct ActionValue {
 }
 
 /// One reviewed event.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Step {
     /// A throw of the sticks.
@@ -427,7 +427,7 @@ pub enum Step {
 }
 
 /// One seat's figures over a reviewed game.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SeatReview {
     /// The seat (0 is P1).
     pub seat: usize,
@@ -459,7 +459,7 @@ pub struct SeatReview {
 }
 
 /// A reviewed game.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Review {
     /// The game's name.
     pub game: String,
@@ -1013,5 +1013,69 @@ impl LuckReport {
             );
         }
         o
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(index: usize, seating: Vec<usize>, scores: Vec<f64>) -> GameRecord {
+        GameRecord {
+            index,
+            table: 0,
+            rotation: index / 2,
+            shift: index % 2,
+            game_seed: 0,
+            agent_seeds: vec![0, 0],
+            seating,
+            events: Vec::new(),
+            places: scores.iter().map(|&s| u8::from(s < 0.5)).collect(),
+            scores,
+            throws: 0,
+            time_s: vec![0.0, 0.0],
+            failure: None,
+        }
+    }
+
+    /// Two rotations of two games, worked by hand: agent 0 scores 1, 0 | 1, 1 and its luck
+    /// is +0.5, −0.5 | +0.25, +0.25, so its raw rotation means are 0.5 and 1, its adjusted
+    /// ones 0.5 and 0.75.
+    #[test]
+    fn luck_reports_pair_raw_and_adjusted_rotations() {
+        let games = [
+            record(0, vec![0, 1], vec![1.0, 0.0]),
+            record(1, vec![1, 0], vec![1.0, 0.0]),
+            record(2, vec![0, 1], vec![1.0, 0.0]),
+            record(3, vec![1, 0], vec![0.0, 1.0]),
+        ];
+        let luck = vec![
+            vec![0.5, -0.5],
+            vec![0.5, -0.5],
+            vec![0.25, -0.25],
+            vec![-0.25, 0.25],
+        ];
+        let options = LuckOptions {
+            reference: "by hand".into(),
+            exact: true,
+            luck: Arc::new(|_| Ok(Vec::new())),
+            sprt: false,
+        };
+        let refs: Vec<&GameRecord> = games.iter().collect();
+        let r = LuckReport::build(&options, &["a".into(), "b".into()], 2, &refs, &luck);
+        let a = &r.agents[0];
+        assert_eq!(a.raw.value, 0.75);
+        assert_eq!(a.adjusted.value, 0.625);
+        assert_eq!(a.mean_luck, 0.125);
+        // Sample variances: raw (0.5, 1) 0.125, adjusted (0.5, 0.75) 0.03125.
+        assert!((a.variance_reduction.unwrap() - 0.75).abs() < 1e-12);
+        assert!((a.width_ratio.unwrap() - 0.5).abs() < 1e-12);
+        // Seat P1: raw (1 + 1)/2 = 1 and (1 + 0)/2 = 0.5; adjusted (0.5 + 0.5)/2 = 0.5 and
+        // (0.75 + 0.25)/2 = 0.5: all of the seat's variance was luck.
+        assert_eq!(r.seats[0].raw.value, 0.75);
+        assert_eq!(r.seats[0].adjusted.value, 0.5);
+        assert_eq!(r.seats[0].variance_reduction, Some(1.0));
+        assert_eq!(r.seats[0].width_ratio, Some(0.0));
+        assert!(r.to_markdown().contains("| `a` | 0.750 |"));
     }
 }
