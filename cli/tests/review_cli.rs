@@ -208,6 +208,46 @@ fn bad_input_is_explained() {
         Some(&four),
     ));
     assert!(e.contains("--luck") && e.contains("2 to 3 players"), "{e}");
+    // Issiren: a tablebase that cannot be loaded.
+    let iss = temp("issiren");
+    ok(&run(
+        &[
+            "tournament",
+            "--game",
+            "issiren",
+            "--agents",
+            "greedy,greedy",
+            "--games",
+            "2",
+            "--out",
+        ],
+        Some(&iss),
+    ));
+    let e = err(&run(
+        &[
+            "review",
+            iss.to_str().unwrap(),
+            "--index",
+            "0",
+            "--reference-tablebase",
+            "/nonexistent/issiren.tb",
+        ],
+        None,
+    ));
+    assert!(e.contains("/nonexistent/issiren.tb"), "{e}");
+    let table = ok(&run(
+        &[
+            "review",
+            iss.to_str().unwrap(),
+            "--index",
+            "1",
+            "--reference-depth",
+            "1",
+        ],
+        None,
+    ));
+    assert!(table.contains("expectimax to depth 1"), "{table}");
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&four);
+    let _ = std::fs::remove_dir_all(&iss);
 }
