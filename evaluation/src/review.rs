@@ -879,20 +879,25 @@ impl LuckStanding {
     /// The figures from paired per-rotation observations (raw, adjusted) and the luck of
     /// each game.
     pub fn of(name: String, raw: &[f64], adjusted: &[f64], luck: &[f64]) -> LuckStanding {
-        let r = Estimate::of(raw);
-        let a = Estimate::of(adjusted);
+        // The report's own interval of a mean score, for raw and adjusted alike.
+        let interval = |xs: &[f64]| Interval::from_estimate(&Estimate::of(xs));
+        let width = |i: &Interval| match (i.low, i.high) {
+            (Some(l), Some(h)) => Some(h - l),
+            _ => None,
+        };
+        let (r, a) = (interval(raw), interval(adjusted));
         let variance_reduction = match (sample_variance(raw), sample_variance(adjusted)) {
             (Some(vr), Some(va)) if vr > 0.0 => Some(1.0 - va / vr),
             _ => None,
         };
-        let width_ratio = match (r.half_width, a.half_width) {
-            (Some(hr), Some(ha)) if hr > 0.0 => Some(ha / hr),
+        let width_ratio = match (width(&r), width(&a)) {
+            (Some(wr), Some(wa)) if wr > 0.0 => Some(wa / wr),
             _ => None,
         };
         LuckStanding {
             name,
-            raw: Interval::from_estimate(&r),
-            adjusted: Interval::from_estimate(&a),
+            raw: r,
+            adjusted: a,
             mean_luck: if luck.is_empty() {
                 0.0
             } else {

@@ -124,7 +124,8 @@ fn adjusted_intervals_are_never_wider_where_the_variance_is_known() {
             seed,
             &ReferenceOptions::default(),
         );
-        let half = |i: &stickdice_evaluation::report::Interval| i.high.unwrap() - i.value;
+        let half =
+            |i: &stickdice_evaluation::report::Interval| (i.high.unwrap() - i.low.unwrap()) / 2.0;
         for (s, seat) in r.seats.iter().zip(0..) {
             assert!(
                 half(&s.adjusted) <= half(&s.raw),
