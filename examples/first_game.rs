@@ -1,38 +1,49 @@
-//! A whole game of Issiren driven through the library: the program throws the sticks
-//! itself (as a front end with real sticks would feed them in) and asks an agent for each
-//! decision. `cargo run --example first_game`.
+//! A whole game of Issiren driven through the library: the exact throw probabilities, an
+//! agent from a spec and one from a closure, seeded sticks, and a state saved and loaded.
+//! `cargo run --example first_game`.
 
-use rand::SeedableRng;
-use stickdice::{Game, Issiren, Node};
+use stickdice::{agent_for, ActionList, Agent, Game, Issiren, Node, SeedableRng};
 use stickdice_agents::build_str;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let game = Issiren::with_seats(2)?;
-    let mut state = game.initial_state();
-    let mut agents = [
+    for outcome in game.throw_outcomes() {
+        println!(
+            "throw {} with probability {}",
+            outcome.throw, outcome.probability
+        );
+    }
+    // Seat 1: a searching agent from its spec; seat 2: a closure playing the first legal action.
+    let mut agents: Vec<Box<dyn Agent<Issiren>>> = vec![
         build_str("expectimax:depth=2", &game, 7)?,
-        build_str("greedy", &game, 8)?,
+        Box::new(agent_for(&game, "first", |g, s| {
+            let mut legal = ActionList::new();
+            g.legal_actions(s, &mut legal);
+            legal[0]
+        })),
     ];
     let mut sticks = stickdice::Rng::seed_from_u64(1);
+    let mut state = game.initial_state();
     loop {
         match game.node(&state) {
-            Node::Throw(_) => {
-                // The outcomes and their exact probabilities are listed; here we sample one.
-                let throw = game.sample_throw(&mut sticks);
-                game.apply_throw(&mut state, throw)?;
-            }
+            // A front end with real sticks would feed its throw in here instead.
+            Node::Throw(_) => game.apply_throw(&mut state, game.sample_throw(&mut sticks))?,
+            // Checked: an illegal action is an error and changes nothing.
             Node::Decide(seat) => {
                 let action = agents[seat].choose(&game, &state)?;
-                // Checked: an illegal action is an error and changes nothing.
-                game.apply_action(&mut state, action)?;
+                game.apply_action(&mut state, action)?
             }
             Node::End => break,
+        }
+        if game.throws_made(&state) == 20 {
+            let saved = game.save_state(&state); // JSON
+            assert_eq!(game.load_state(&saved)?, state);
         }
     }
     println!("{}", game.render(&state));
     println!(
         "{} after {} throws",
-        game.ranking(&state).expect("ended"),
+        game.ranking(&state).ok_or("not over")?,
         game.throws_made(&state)
     );
     Ok(())

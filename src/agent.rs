@@ -162,6 +162,32 @@ where
     }
 }
 
+/// Makes an agent from a closure for `game`'s type, so the closure's argument types are
+/// inferred: [`agent_fn`] with the game named by a value instead of annotations.
+///
+/// ```
+/// use stickdice::{agent_for, Agent, Game, Issiren, ActionList};
+/// let game = Issiren::with_seats(2).unwrap();
+/// // Always the last legal action.
+/// let mut last = agent_for(&game, "last", |g, s| {
+///     let mut list = ActionList::new();
+///     g.legal_actions(s, &mut list);
+///     *list.last().unwrap()
+/// });
+/// let mut state = game.initial_state();
+/// game.apply_throw(&mut state, "4".parse().unwrap()).unwrap();
+/// let action = last.choose(&game, &state).unwrap();
+/// assert!(game.check_action(&state, action).is_ok());
+/// ```
+pub fn agent_for<G, F>(game: &G, name: impl Into<String>, f: F) -> FnAgent<F>
+where
+    G: Game,
+    F: FnMut(&G, &G::State) -> G::Action + Send,
+{
+    let _ = game;
+    agent_fn(name, f)
+}
+
 impl<G, F> Agent<G> for FnAgent<F>
 where
     G: Game,

@@ -22,6 +22,13 @@ pub const MAX_THROW_OUTCOMES: usize = MAX_STICKS as usize + 1;
 ///
 /// Its notation is that number in decimal (`"3"`); which counts a game accepts is the
 /// game's business ([`crate::Game::check_throw`]).
+///
+/// ```
+/// use stickdice::Throw;
+/// let t: Throw = "3".parse().unwrap();
+/// assert_eq!((t, t.marked(), t.to_string()), (Throw::new(3), 3, "3".to_string()));
+/// assert!("three".parse::<Throw>().is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(transparent))]
@@ -89,6 +96,21 @@ pub struct Outcome {
 }
 
 /// A set of `n` fair two-sided sticks.
+///
+/// Each stick lands marked side up with probability ½, so a throw of `k` marked sides
+/// has probability `C(n, k) / 2^n`, listed exactly by [`Sticks::outcomes`]:
+///
+/// ```
+/// use stickdice::{Game, Issiren, Sticks};
+/// let outcomes = Sticks::SIX.outcomes();
+/// assert_eq!(outcomes.len(), 7);
+/// assert_eq!(outcomes[3].probability, 20.0 / 64.0);
+/// assert_eq!(outcomes.iter().map(|o| o.probability).sum::<f64>(), 1.0);
+/// // A game's throws are those of its sticks.
+/// let game = Issiren::with_seats(2).unwrap();
+/// assert_eq!(game.sticks(), Sticks::SIX);
+/// assert_eq!(game.throw_outcomes(), outcomes);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Sticks {
     count: u8,

@@ -35,6 +35,15 @@ pub type ActionList<A> = SmallVec<[A; MAX_ACTIONS]>;
 pub type SeatValues = [f64; MAX_SEATS];
 
 /// What happens next in a state.
+///
+/// ```
+/// use stickdice::{Game, Issiren, Node};
+/// let game = Issiren::with_seats(2).unwrap();
+/// let mut state = game.initial_state();
+/// assert_eq!(game.node(&state), Node::Throw(0)); // the first seat throws first
+/// game.apply_throw(&mut state, "1".parse().unwrap()).unwrap();
+/// assert_eq!(game.node(&state).seat(), Some(0));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Node {
     /// `seat` throws the sticks next (a chance node).
@@ -56,6 +65,17 @@ impl Node {
 }
 
 /// The final order of the seats. Lower place is better; equal places are ties.
+///
+/// ```
+/// use stickdice::Ranking;
+/// // Lower keys rank higher: seat 2 first, seats 1 and 3 tied behind it.
+/// let r = Ranking::from_keys(&[5, 1, 5]);
+/// assert_eq!(r.to_string(), "P2 > P1 = P3");
+/// assert_eq!((r.place(1), r.place(0)), (0, 1));
+/// assert_eq!(r.score(1), 1.0); // beat both others
+/// assert_eq!(r.score(0), 0.25); // lost to one, tied with one
+/// assert!(r.is_sole_winner(1));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Ranking {
@@ -383,6 +403,35 @@ pub use serde_bound::MaybeSerde;
 ///
 /// Required methods are the rules; provided methods are correct by default and built on
 /// them. Implementations must keep the hot-path methods allocation-free.
+///
+/// Every game is driven the same way: ask [`Game::node`] what comes next, feed in a throw
+/// at a throw node (sampled here, or from real sticks), an action at a decision node, and
+/// read the [`Ranking`] at the end.
+///
+/// ```
+/// use stickdice::{ActionList, Game, Node, SeedableRng, SigElOued};
+///
+/// fn play_first_legal<G: Game>(game: &G, seed: u64) -> stickdice::Ranking {
+///     let mut dice = stickdice::Rng::seed_from_u64(seed);
+///     let mut state = game.initial_state();
+///     let mut legal = ActionList::new();
+///     loop {
+///         match game.node(&state) {
+///             Node::Throw(_) => {
+///                 let throw = game.sample_throw(&mut dice);
+///                 game.apply_throw(&mut state, throw).unwrap();
+///             }
+///             Node::Decide(_) => {
+///                 game.legal_actions(&state, &mut legal);
+///                 game.apply_action(&mut state, legal[0]).unwrap();
+///             }
+///             Node::End => return game.ranking(&state).unwrap(),
+///         }
+///     }
+/// }
+/// let ranking = play_first_legal(&SigElOued::with_seats(3).unwrap(), 1);
+/// assert_eq!(ranking.seats(), 3);
+/// ```
 pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// A position, plus whatever the rules need to remember (whose turn, pending throws,
     /// the throw count). Plain fixed-size data.
@@ -573,6 +622,31 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
         Self: Sized,
     {
         self.sticks().throw_from_bits(rng.next_u64())
+    }
+
+    /// Writes a state as JSON (the form [`Game::load_state`] reads); the same as
+    /// [`crate::save_state`], with the game naming the state's type.
+    ///
+    /// ```
+    /// use stickdice::{Game, Issiren};
+    /// let game = Issiren::with_seats(2).unwrap();
+    /// let state = game.initial_state();
+    /// let json = game.save_state(&state);
+    /// assert_eq!(game.load_state(&json), Ok(state));
+    /// ```
+    #[cfg(feature = "serde")]
+    fn save_state(&self, state: &Self::State) -> String {
+        crate::save_state::<Self>(state)
+    }
+
+    /// Loads a state from JSON and validates it against the game ([`crate::load_state`]).
+    ///
+    /// # Errors
+    /// A message naming what is wrong: malformed JSON, a field of the wrong shape, or every
+    /// broken invariant ([`Game::validate`]).
+    #[cfg(feature = "serde")]
+    fn load_state(&self, json: &str) -> Result<Self::State, String> {
+        crate::load_state(self, json)
     }
 
     /// A 64-bit key of the state for transposition tables (equal states, equal keys;

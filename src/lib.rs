@@ -34,7 +34,7 @@ pub mod seed;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-pub use agent::{agent_fn, decision_actions, ActionValue, Agent, AgentError, FnAgent};
+pub use agent::{agent_fn, agent_for, decision_actions, ActionValue, Agent, AgentError, FnAgent};
 pub use config::{AnyGame, GameKind};
 pub use dice::{Outcome, Sticks, Throw};
 pub use game::{
@@ -44,8 +44,23 @@ pub use game::{
 pub use games::{Issiren, SigElOued, SigWaDuqqan};
 
 /// The portable, seedable random number generator used wherever stickdice needs one
-/// (PCG 64-bit MCG: the same stream on every platform and version).
+/// (PCG 64-bit MCG: the same stream on every platform and version). Seed it with
+/// [`SeedableRng::seed_from_u64`] (re-exported here, so no `rand` dependency of your own
+/// is needed):
+///
+/// ```
+/// use stickdice::{Game, Issiren, SeedableRng};
+/// let game = Issiren::with_seats(2).unwrap();
+/// let mut dice = stickdice::Rng::seed_from_u64(7);
+/// let throw = game.sample_throw(&mut dice);
+/// assert!(game.throw_outcomes().iter().any(|o| o.throw == throw));
+/// ```
 pub type Rng = rand_pcg::Pcg64Mcg;
+
+/// The `rand` crate at the version stickdice uses (for [`Rng`]'s traits and
+/// distributions): `stickdice::rand::RngExt`, `stickdice::rand::SeedableRng`.
+pub use rand;
+pub use rand::SeedableRng;
 
 /// Loads a state from JSON and validates it against the game.
 ///

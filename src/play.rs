@@ -10,6 +10,16 @@ use crate::Throw;
 
 /// Plays `state` to the end with uniformly random actions and random throws, and returns
 /// the ranking. Allocates nothing.
+///
+/// ```
+/// use stickdice::{Game, Issiren, SeedableRng};
+/// let game = Issiren::with_seats(2).unwrap();
+/// let mut rng = stickdice::Rng::seed_from_u64(3);
+/// let mut state = game.initial_state();
+/// let ranking = stickdice::play::random_playout(&game, &mut state, &mut rng);
+/// assert!(game.is_over(&state));
+/// assert_eq!(Some(ranking), game.ranking(&state));
+/// ```
 pub fn random_playout<G: Game, R: rand::Rng + ?Sized>(
     game: &G,
     state: &mut G::State,
@@ -94,6 +104,35 @@ impl std::error::Error for PlayError {}
 /// # Errors
 /// The first failure, with the seat it came from: an agent error, an illegal action or an
 /// impossible throw. `state` is then the position where it happened.
+///
+/// ```
+/// use stickdice::play::{play_game, Event, SeededDice};
+/// use stickdice::{agent_for, ActionList, Agent, Game, Issiren};
+///
+/// let game = Issiren::with_seats(2).unwrap();
+/// let first = |g: &Issiren, s: &_| {
+///     let mut legal = ActionList::new();
+///     g.legal_actions(s, &mut legal);
+///     legal[0]
+/// };
+/// let mut agents: Vec<Box<dyn Agent<Issiren>>> = vec![
+///     stickdice_agents::build_str("greedy", &game, 1).unwrap(),
+///     Box::new(agent_for(&game, "first", first)),
+/// ];
+/// let mut dice = SeededDice::new(4);
+/// let mut state = game.initial_state();
+/// let mut actions = 0;
+/// let ranking = play_game(
+///     &game,
+///     &mut state,
+///     &mut agents,
+///     |seat, _| dice.throw(seat, game.sticks()),
+///     |event, _before, _after| actions += matches!(event, Event::Action(..)) as usize,
+/// )
+/// .unwrap();
+/// assert!(actions > 0);
+/// println!("{ranking} after {} throws", game.throws_made(&state));
+/// ```
 pub fn play_game<G: Game>(
     game: &G,
     state: &mut G::State,
@@ -137,6 +176,16 @@ pub fn play_game<G: Game>(
 /// `(seed, s, t)`, so when the same seed is replayed with the seats rotated, each seat
 /// position meets exactly the same throws whatever the agents do ("duplicate" play, as in
 /// duplicate bridge). This is how the arena and `stickdice play` throw the sticks.
+///
+/// ```
+/// use stickdice::play::SeededDice;
+/// use stickdice::Sticks;
+/// let (mut a, mut b) = (SeededDice::new(9), SeededDice::new(9));
+/// // Seat 1's throws do not depend on how many throws seat 0 made.
+/// a.throw(0, Sticks::SIX);
+/// assert_eq!(a.throw(1, Sticks::SIX), b.throw(1, Sticks::SIX));
+/// assert_eq!((a.thrown(0), b.thrown(0)), (1, 0));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeededDice {
     seed: u64,

@@ -13,6 +13,16 @@ pub const fn mix64(mut z: u64) -> u64 {
 /// The seed for the sub-stream `path` of `root` (for example `derive(game_seed, &[seat,
 /// throw_index])`). Different paths give independent-looking seeds; the same path always
 /// gives the same seed.
+///
+/// ```
+/// use stickdice::seed::derive;
+/// use stickdice::SeedableRng;
+/// let (game, seat) = (42, 1);
+/// assert_eq!(derive(game, &[seat, 0]), derive(game, &[seat, 0]));
+/// assert_ne!(derive(game, &[seat, 0]), derive(game, &[seat, 1]));
+/// let mut rng = stickdice::Rng::seed_from_u64(derive(game, &[seat]));
+/// # let _ = &mut rng;
+/// ```
 #[inline]
 pub const fn derive(root: u64, path: &[u64]) -> u64 {
     let mut h = mix64(root ^ 0x9e37_79b9_7f4a_7c15);

@@ -19,6 +19,19 @@
 use stickdice::{Game, SeatValues, MAX_SEATS};
 
 /// A heuristic estimate of each seat's final score.
+///
+/// ```
+/// use stickdice::{Game, Issiren, SeedableRng};
+/// use stickdice_agents::Evaluate;
+/// let game = Issiren::with_seats(2).unwrap();
+/// let mut state = game.initial_state();
+/// let v = game.evaluate(&state);
+/// assert!((0.0..=1.0).contains(&v[0]) && (0.0..=1.0).contains(&v[1]));
+/// let mut rng = stickdice::Rng::seed_from_u64(1);
+/// let ranking = stickdice::play::random_playout(&game, &mut state, &mut rng);
+/// // At the end, exactly the scores.
+/// assert_eq!(game.evaluate(&state), ranking.scores());
+/// ```
 pub trait Evaluate: Game {
     /// Each seat's estimated score in `[0, 1]` (the same scale as [`stickdice::Ranking::score`]):
     /// at an ended state exactly the scores; elsewhere an estimate from progress, pieces home

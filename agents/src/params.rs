@@ -115,6 +115,19 @@ impl fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 /// A parsed agent spec: a name and its `key=value` parameters, in the order given.
+///
+/// ```
+/// use stickdice_agents::{AgentSpec, SpecError};
+/// let spec: AgentSpec = " mcts : iterations=500, c=1.4".parse().unwrap();
+/// assert_eq!(spec.name(), "mcts");
+/// assert_eq!(spec.to_string(), "mcts:iterations=500,c=1.4"); // the canonical text
+/// let params = spec.checked_params().unwrap();
+/// assert_eq!(params.positive("iterations"), Ok(Some(500)));
+/// assert_eq!(params.number("c", 0.0, 100.0), Ok(Some(1.4)));
+/// assert!(matches!("mcts:iterations".parse::<AgentSpec>(), Err(SpecError::Malformed { .. })));
+/// let unknown = "mcts:speed=9".parse::<AgentSpec>().unwrap().checked_params().unwrap_err();
+/// assert!(unknown.to_string().contains("has no parameter `speed`"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct AgentSpec {
     name: String,

@@ -29,6 +29,15 @@ pub const INFO: AgentInfo = AgentInfo {
 };
 
 /// Plays the solved policy.
+///
+/// ```
+/// use stickdice::{Agent, Game, SigElOued};
+/// use stickdice_agents::PerfectAgent;
+/// let game = SigElOued::with_seats(2).unwrap(); // solved once per process
+/// let agent = PerfectAgent::new(&game).unwrap();
+/// assert_eq!(Agent::<SigElOued>::name(&agent), "perfect");
+/// assert!(PerfectAgent::new(&SigElOued::with_seats(3).unwrap()).is_err()); // too large
+/// ```
 pub struct PerfectAgent<G: Exact> {
     solution: Arc<Solution<G>>,
     /// The solution of the last position met that the main solution does not hold.

@@ -15,6 +15,20 @@ pub const INFO: AgentInfo = AgentInfo {
 /// Chooses uniformly among the legal actions with its own seeded generator.
 ///
 /// Cost: one legal-action listing per decision. Use it as a baseline and for playouts.
+///
+/// ```
+/// use stickdice::{Agent, Game, SigElOued, SeedableRng};
+/// use stickdice::play::{play_game, SeededDice};
+/// use stickdice_agents::RandomAgent;
+/// let game = SigElOued::with_seats(3).unwrap();
+/// let mut agents: Vec<Box<dyn Agent<SigElOued>>> =
+///     (0..3).map(|seat| Box::new(RandomAgent::new(seat)) as Box<dyn Agent<SigElOued>>).collect();
+/// let mut dice = SeededDice::new(1);
+/// let mut state = game.initial_state();
+/// let ranking = play_game(&game, &mut state, &mut agents, |s, _| dice.throw(s, game.sticks()), |_, _, _| {})
+///     .unwrap();
+/// assert_eq!(ranking.seats(), 3);
+/// ```
 #[derive(Clone, Debug)]
 pub struct RandomAgent {
     rng: stickdice::Rng,

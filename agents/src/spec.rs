@@ -27,6 +27,16 @@ impl AgentSpec {
 }
 
 /// Every agent, with its parameters and defaults.
+///
+/// ```
+/// for agent in stickdice_agents::agents() {
+///     println!("{}: {}", agent.name, agent.summary);
+///     for p in agent.params {
+///         println!("  {} (default {}): {}", p.key, p.default, p.help);
+///     }
+/// }
+/// assert!(stickdice_agents::agents().iter().any(|a| a.name == "expectimax"));
+/// ```
 pub fn agents() -> &'static [AgentInfo] {
     AGENTS
 }
@@ -47,6 +57,19 @@ static AGENTS: &[AgentInfo] = &[
 
 /// Builds the agent a spec names, for `game`, with its random number generator seeded
 /// from `seed`.
+///
+/// ```
+/// use stickdice::{Agent, Game, SigElOued};
+/// use stickdice_agents::AgentSpec;
+/// let game = SigElOued::with_seats(2).unwrap();
+/// let spec: AgentSpec = "expectimax:depth=2".parse().unwrap();
+/// let agent: Box<dyn Agent<SigElOued>> = stickdice_agents::build(&spec, &game, 7).unwrap();
+/// assert_eq!(agent.name(), "expectimax:depth=2");
+/// // A spec a game cannot take is refused with the reason.
+/// let issiren = stickdice::Issiren::with_seats(2).unwrap();
+/// let err = stickdice_agents::build(&"perfect".parse().unwrap(), &issiren, 0).err().unwrap();
+/// assert!(err.to_string().contains("cannot play here"));
+/// ```
 ///
 /// # Errors
 /// A [`SpecError`] naming what is wrong and what is accepted.
@@ -79,6 +102,18 @@ pub fn build<G: Evaluate>(
 }
 
 /// Parses and builds in one step.
+///
+/// ```
+/// use stickdice::{Agent, Game, Issiren};
+/// let game = Issiren::with_seats(2).unwrap();
+/// let mut state = game.initial_state();
+/// game.apply_throw(&mut state, "1".parse().unwrap()).unwrap();
+/// let mut agent = stickdice_agents::build_str("mcts:iterations=200", &game, 1).unwrap();
+/// let action = agent.choose(&game, &state).unwrap();
+/// assert!(game.check_action(&state, action).is_ok());
+/// let err = stickdice_agents::build_str("mcts:iterations=0", &game, 1).err().unwrap();
+/// assert!(err.to_string().contains("iterations"));
+/// ```
 ///
 /// # Errors
 /// As [`AgentSpec::from_str`](core::str::FromStr::from_str) and [`build`].

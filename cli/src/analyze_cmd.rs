@@ -21,9 +21,8 @@ use stickdice_evaluation::analysis::{
     length_histogram_svg, measure_game, Agreement, ExactSummary, Measure, SelfPlay, Skill,
 };
 use stickdice_evaluation::arena::{self, Factory};
-use stickdice_evaluation::factory;
 
-use crate::tournament_cmd::split_agents;
+use stickdice_evaluation::builder::split_agents;
 
 /// Arguments of `stickdice analyze`.
 #[derive(Args, Debug)]
@@ -177,12 +176,8 @@ fn default_agents<G: Game>(game: &G) -> &'static str {
 
 /// A factory that builds `spec` (checked once beforehand).
 fn spec_factory<G: Evaluate>(game: &G, spec: &AgentSpec) -> Result<Factory<G>, String> {
-    stickdice_agents::build(spec, game, 0).map_err(|e| format!("agent `{spec}`: {e}"))?;
-    let s = spec.clone();
-    Ok(factory(move |g: &G, seed| {
-        stickdice_agents::build(&s, g, seed)
-            .unwrap_or_else(|e| panic!("agent `{s}` could not be built: {e}"))
-    }))
+    stickdice_evaluation::builder::spec_factory(spec, game)
+        .map_err(|e| format!("agent `{spec}`: {e}"))
 }
 
 fn progress_bar(total: u64) -> ProgressBar {

@@ -4,25 +4,14 @@
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
-use crate::cli::GameArgs;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use stickdice::with_game;
-use stickdice_agents::{AgentSpec, Evaluate};
-use stickdice_evaluation::review::{LuckOptions, Reviewable};
-use stickdice_evaluation::tournament::{Progress, ProgressFn, LOG_FILE, REPORT_FILES};
-use stickdice_evaluation::{factory, Entrant, Format, RunOptions, Sprt, Tournament};
+use stickdice_evaluation::builder::{default_agents, split_agents};
+use stickdice_evaluation::tournament::{Progress, LOG_FILE, REPORT_FILES};
+use stickdice_evaluation::{tournament_any, Format};
 
-/// The agents of the default tournament, strongest last; those not built into this
-/// program are left out.
-const DEFAULT_AGENTS: [&str; 4] = [
-    "random",
-    "greedy",
-    "expectimax:nodes=20000",
-    "mcts:iterations=1000",
-];
+use crate::cli::GameArgs;
 
 /// Arguments of `stickdice tournament`.
 #[derive(Args, Debug)]
@@ -84,122 +73,17 @@ pub struct TournamentArgs {
     reference: crate::review_cmd::ReferenceArgs,
 }
 
-/// Splits a comma-separated agent list, keeping `key=value` pieces with their spec.
-pub fn split_agents(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for piece in text.split(',') {
-        let p = piece.trim();
-        match out.last_mut() {
-            Some(last) if p.contains('=') && !p.contains(':') && last.contains(':') => {
-                last.push(',');
-                last.push_str(p);
-            }
-            _ => out.push(p.to_string()),
-        }
-    }
-    out
-}
-
-/// The default agent list: those of [`DEFAULT_AGENTS`] this program has, at least two.
-fn default_agents() -> Vec<String> {
-    let mut v: Vec<String> = DEFAULT_AGENTS
-        .iter()
-        .filter(|s| {
-            let name = s.split(':').next().unwrap_or("");
-            stickdice_agents::agents().iter().any(|a| a.name == name)
-        })
-        .map(|s| s.to_string())
-        .collect();
-    while v.len() < 2 {
-        v.push("random".to_string());
-    }
-    v
-}
-
 pub fn run(args: &TournamentArgs) -> Result<(), String> {
+    if args.threads == Some(0) {
+        return Err("--threads must be at least 1".into());
+    }
     let any = args.game.build().map_err(|e| e.to_string())?;
     let specs = match &args.agents {
         Some(text) => split_agents(text),
         None => default_agents(),
     };
-    let specs: Vec<AgentSpec> = specs
-        .iter()
-        .map(|s| s.parse::<AgentSpec>().map_err(|e| e.to_string()))
-        .collect::<Result<_, _>>()?;
-    let sprt = if args.sprt {
-        Some(Sprt::new(args.elo0, args.elo1, args.alpha, args.beta)?)
-    } else {
-        None
-    };
-    if args.threads == Some(0) {
-        return Err("--threads must be at least 1".into());
-    }
-    with_game!(&any, |g| run_game(g, &specs, sprt, args))
-}
-
-fn run_game<G: Evaluate + Reviewable>(
-    game: &G,
-    specs: &[AgentSpec],
-    sprt: Option<Sprt>,
-    args: &TournamentArgs,
-) -> Result<(), String> {
-    let luck = if args.luck || args.luck_adjusted {
-        let mut l = LuckOptions::new(game, &args.reference.options())
-            .map_err(|e| format!("--luck: {e}"))?;
-        l.sprt = args.luck_adjusted;
-        Some(l)
-    } else {
-        if args.reference.reference_depth.is_some() || args.reference.reference_tablebase.is_some()
-        {
-            return Err(
-                "--reference-depth and --reference-tablebase go with --luck or --luck-adjusted"
-                    .into(),
-            );
-        }
-        None
-    };
-    let mut entrants = Vec::with_capacity(specs.len());
-    for spec in specs {
-        // Build once now, so a bad spec is reported before any game is played.
-        stickdice_agents::build(spec, game, 0).map_err(|e| e.to_string())?;
-        let s = spec.clone();
-        entrants.push(Entrant {
-            spec: spec.to_string(),
-            factory: factory(move |g: &G, seed| {
-                stickdice_agents::build(&s, g, seed)
-                    .unwrap_or_else(|e| panic!("agent `{s}` could not be built: {e}"))
-            }),
-        });
-    }
-    let t = Tournament::new(
-        game.clone(),
-        entrants,
-        args.format,
-        args.games
-            .unwrap_or(if sprt.is_some() { 20_000 } else { 200 }),
-        args.seed,
-        sprt,
-    )
-    .map_err(|e| e.to_string())?;
-    let total = t.schedule().len();
-    let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
-    eprintln!(
-        "{}: {} players; {} agents ({}); {}; {} games per table, {} games{}; seed {}; {} thread{}; output {}",
-        G::TITLE,
-        game.seats(),
-        t.labels().len(),
-        t.labels().join(", "),
-        args.format,
-        t.schedule().games_per_table(),
-        total,
-        if sprt.is_some() { " at most (SPRT)" } else { "" },
-        args.seed,
-        threads,
-        if threads == 1 { "" } else { "s" },
-        args.out.display()
-    );
     let bar = if std::io::stderr().is_terminal() {
-        ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr())
+        ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
     } else {
         ProgressBar::hidden()
     };
@@ -223,151 +107,66 @@ fn run_game<G: Evaluate + Reviewable>(
             hook(info);
         }
     }));
-    let first = Arc::new(AtomicBool::new(true));
-    let progress: ProgressFn = {
-        let bar = bar.clone();
-        Arc::new(move |p: Progress| {
-            bar.set_position(p.done as u64);
-            if first.swap(false, Ordering::SeqCst) {
-                // Games found in the log do not count towards the speed.
-                bar.reset_eta();
+    let first = AtomicBool::new(true);
+    let mut builder = tournament_any(&any)
+        .agents(&specs)
+        .format(args.format)
+        .seed(args.seed)
+        .out(&args.out)
+        .restart(args.restart)
+        .on_start(|line| eprintln!("{line}"))
+        .progress({
+            let bar = bar.clone();
+            move |p: Progress| {
+                if first.swap(false, Ordering::SeqCst) {
+                    bar.set_length(p.total as u64);
+                    bar.set_position(p.done as u64);
+                    // Games found in the log do not count towards the speed.
+                    bar.reset_eta();
+                } else {
+                    bar.set_position(p.done as u64);
+                }
             }
-        })
-    };
-    let summary = t
-        .run(
-            &args.out,
-            &RunOptions {
-                threads: args.threads,
-                restart: args.restart,
-                stop_after: None,
-                progress: Some(progress),
-                luck,
-            },
-        )
-        .map_err(|e| e.to_string());
+        });
+    if let Some(n) = args.games {
+        builder = builder.games(n);
+    }
+    if let Some(t) = args.threads {
+        builder = builder.threads(t);
+    }
+    if args.sprt {
+        builder = builder.sprt(args.elo0, args.elo1, args.alpha, args.beta);
+    }
+    if args.luck || args.luck_adjusted {
+        builder = builder.luck(args.reference.options(), args.luck_adjusted);
+    } else if args.reference.reference_depth.is_some()
+        || args.reference.reference_tablebase.is_some()
+    {
+        return Err(
+            "--reference-depth and --reference-tablebase go with --luck or --luck-adjusted".into(),
+        );
+    }
+    let summary = builder.run().map_err(|e| e.to_string());
     bar.finish_and_clear();
     let summary = summary?;
     for n in &summary.notices {
         eprintln!("note: {n}");
     }
-    if let Some(r) = &summary.report {
-        if !r.failures.is_empty() {
-            eprintln!(
-                "note: {} games were lost by an agent's failure (panic, illegal action or error); report.md lists them",
-                r.failures.len()
-            );
-        }
-    }
     let report = summary
         .report
         .as_ref()
         .ok_or("the tournament stopped before it finished")?;
-    println!("{}", report.standings_table());
-    if let Some(h) = &report.first_seat_elo {
-        println!(
-            "first-seat advantage: {:.1} Elo{}",
-            h.value,
-            match (h.low, h.high) {
-                (Some(l), Some(u)) => format!(" [{l:.1}, {u:.1}]"),
-                _ => String::new(),
-            }
+    if !report.failures.is_empty() {
+        eprintln!(
+            "note: {} games were lost by an agent's failure (panic, illegal action or error); report.md lists them",
+            report.failures.len()
         );
     }
-    if let Some(d) = &report.length {
-        println!(
-            "game length: mean {:.1}, median {}, p90 {} throws",
-            d.mean, d.median, d.p90
-        );
-    }
-    if let Some(s) = &report.sprt {
-        println!(
-            "SPRT: LLR {:.3} after {} games (bounds {:.3}, {:.3}): {}",
-            s.llr,
-            report.games,
-            s.lower,
-            s.upper,
-            match s.decision {
-                stickdice_evaluation::stats::SprtDecision::AcceptH1 => "H1 accepted",
-                stickdice_evaluation::stats::SprtDecision::AcceptH0 => "H0 accepted",
-                stickdice_evaluation::stats::SprtDecision::Continue => "undecided",
-            }
-        );
-    }
-    if let Some(l) = &report.luck {
-        println!("luck-adjusted scores (reference: {}):", l.reference);
-        for s in &l.agents {
-            println!(
-                "  {:<24} {:.3} {}  adjusted {:.3} {}  variance {}  width ratio {}",
-                s.name,
-                s.raw.value,
-                s.raw.range(3),
-                s.adjusted.value,
-                s.adjusted.range(3),
-                s.variance_reduction
-                    .map_or("-".to_string(), |v| format!("−{:.1}%", 100.0 * v)),
-                s.width_ratio.map_or("-".to_string(), |v| format!("{v:.3}"))
-            );
-        }
-    }
-    if let Some((time, games)) = summary.luck_cost {
-        let play: f64 = report
-            .standings
-            .iter()
-            .map(|s| summary.seconds_per_game.get(s.index).unwrap_or(&0.0) * s.games as f64)
-            .sum();
-        println!(
-            "luck measured for {games} games in {:.2} s of CPU ({:.1} ms a game; the agents' own time in the counted games: {:.1} s)",
-            time.as_secs_f64(),
-            if games > 0 { 1000.0 * time.as_secs_f64() / games as f64 } else { 0.0 },
-            play
-        );
-    }
-    println!("agent time per game (milliseconds, from the log):");
-    for (label, secs) in t.labels().iter().zip(&summary.seconds_per_game) {
-        println!("  {label:<24} {:.3}", secs * 1000.0);
-    }
-    let secs = summary.elapsed.as_secs_f64();
-    println!(
-        "{} games played{} in {:.1} s ({:.1} games/s)",
-        summary.played,
-        if summary.resumed > 0 {
-            format!(" ({} more from the log)", summary.resumed)
-        } else {
-            String::new()
-        },
-        secs,
-        if secs > 0.0 {
-            summary.played as f64 / secs
-        } else {
-            0.0
-        }
-    );
+    print!("{}", summary.figures());
     println!(
         "wrote {}: {LOG_FILE}, {}",
         args.out.display(),
         REPORT_FILES.join(", ")
     );
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn agent_lists_keep_parameters_with_their_spec() {
-        assert_eq!(
-            split_agents("random, mcts:iterations=300,c=1.4,greedy,expectimax:depth=2"),
-            [
-                "random",
-                "mcts:iterations=300,c=1.4",
-                "greedy",
-                "expectimax:depth=2"
-            ]
-        );
-        assert_eq!(split_agents("random"), ["random"]);
-        // A stray key=value with no spec before it stays a (bad) spec of its own.
-        assert_eq!(split_agents("x=1,random"), ["x=1", "random"]);
-    }
 }

@@ -207,7 +207,10 @@ fn bad_input_is_explained() {
         ],
         Some(&four),
     ));
-    assert!(e.contains("--luck") && e.contains("2 to 3 players"), "{e}");
+    assert!(
+        e.contains("luck-adjusted") && e.contains("2 to 3 players"),
+        "{e}"
+    );
     // Issiren: a tablebase that cannot be loaded.
     let iss = temp("issiren");
     ok(&run(

@@ -137,6 +137,23 @@ pub struct GameMeasures {
 }
 
 /// Replays a played game from the initial state and measures it.
+///
+/// ```
+/// use stickdice::{Agent, Game, SigWaDuqqan};
+/// use stickdice_agents::RandomAgent;
+/// use stickdice_evaluation::analysis::{measure_game, SelfPlay};
+/// use stickdice_evaluation::{arena, factory};
+///
+/// let game = SigWaDuqqan::with_seats(2).unwrap();
+/// let random = factory(|_: &SigWaDuqqan, seed| Box::new(RandomAgent::new(seed)) as Box<dyn Agent<SigWaDuqqan>>);
+/// let games: Vec<_> = (0..50)
+///     .map(|seed| measure_game(&game, &arena::play(&game, &[&random, &random], seed)))
+///     .collect();
+/// let figures = SelfPlay::of("random", 2, &games);
+/// println!("P1 first {}, throws {}", figures.first[0].show(3), figures.throws.mean.show(1));
+/// assert_eq!(figures.games, 50);
+/// assert_eq!(figures.decisions_per_game.mean, 0.0); // a pure chance process
+/// ```
 pub fn measure_game<G: Measure>(game: &G, result: &GameResult<G>) -> GameMeasures {
     let mut state = game.initial_state();
     let mut m = GameMeasures {

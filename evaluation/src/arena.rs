@@ -137,6 +137,21 @@ fn guarded<T>(seat: Seat, during: &str, f: impl FnOnce() -> T) -> Result<T, Fail
 /// Plays one game from the initial state. `seating[s]` builds the agent of seat `s`; the
 /// sticks come from [`SeededDice`]`::new(game_seed)`.
 ///
+/// ```
+/// use stickdice::{Agent, Game, Issiren};
+/// use stickdice_agents::RandomAgent;
+/// use stickdice_evaluation::{arena, factory};
+///
+/// let game = Issiren::with_seats(2).unwrap();
+/// let random = factory(|_: &Issiren, seed| Box::new(RandomAgent::new(seed)) as Box<dyn Agent<Issiren>>);
+/// let greedy = factory(|g: &Issiren, seed| stickdice_agents::build_str("greedy", g, seed).unwrap());
+/// let a = arena::play(&game, &[&random, &greedy], 11);
+/// // Seats swapped on the same seed: each seat meets the same throws (duplicate dice).
+/// let b = arena::play(&game, &[&greedy, &random], 11);
+/// assert!(a.failure.is_none() && b.failure.is_none());
+/// println!("{} in {} throws; swapped: {}", a.ranking, a.throws, b.ranking);
+/// ```
+///
 /// # Panics
 /// If `seating` does not have one factory per seat.
 pub fn play<G: Game>(game: &G, seating: &[&Factory<G>], game_seed: u64) -> GameResult<G> {

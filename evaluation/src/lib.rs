@@ -4,19 +4,42 @@
 //!
 //! * [`analysis`]: the figures of `stickdice analyze` (seat advantage, lengths, decisions,
 //!   captures, the cap, the skill gap) and the game-length histogram.
+//! * [`builder`]: tournaments from code in one call ([`tournament()`], [`tournament_any`]):
+//!   agents as specs, values or closures; in memory or with a resumable log.
 //! * [`arena`]: one game between agents built fresh from factories, with duplicate dice;
 //!   failures (panics, illegal actions, errors) lose the game.
 //! * [`schedule`]: round-robin and gauntlet tables, seat rotations, game and agent seeds.
-//! * [`tournament`]: parallel, reproducible, resumable tournaments with a JSON-lines log.
+//! * [`tournament`](mod@tournament): parallel, reproducible, resumable tournaments with a
+//!   JSON-lines log.
 //! * [`log`]: the log's format.
 //! * [`stats`]: confidence intervals, Bradley–Terry Elo, the SPRT.
 //! * [`report`]: the report (JSON, Markdown, CSV, SVG).
 //! * [`review`]: game review (the error of every decision, the luck of every throw) and
 //!   luck-adjusted scores.
 //! * [`protocol`]: the `stickdice serve` front-end protocol (docs/protocol.md).
+//!
+//! A tournament from code ([`builder`]), in memory:
+//!
+//! ```
+//! use stickdice::{Game, SigElOued};
+//!
+//! let game = SigElOued::with_seats(2)?;
+//! let summary = stickdice_evaluation::tournament(&game)
+//!     .agents(["random", "greedy", "expectimax:depth=1"])
+//!     .games(4)
+//!     .seed(3)
+//!     .run()?;
+//! let report = summary.report.expect("finished");
+//! for s in &report.standings {
+//!     println!("{} {} {:.3}", s.rank, s.agent, s.score.value);
+//! }
+//! println!("{}", report.to_markdown());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod analysis;
 pub mod arena;
+pub mod builder;
 pub mod log;
 pub mod protocol;
 pub mod report;
@@ -26,6 +49,7 @@ pub mod stats;
 pub mod tournament;
 
 pub use arena::{factory, Factory, Failure, FailureKind};
+pub use builder::{tournament, tournament_any, AnyTournamentBuilder, TournamentBuilder};
 pub use report::Report;
 pub use schedule::{Format, Schedule};
 pub use stats::Sprt;

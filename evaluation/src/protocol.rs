@@ -252,6 +252,19 @@ pub const COMMANDS: &[(&str, &[&str])] = &[
 
 /// The protocol server: at most one game session, answering request lines.
 ///
+/// ```
+/// use stickdice_evaluation::protocol::Server;
+/// let mut server = Server::new();
+/// let reply = server.handle_line(r#"{"id":1,"cmd":"new_game","game":"issiren","seed":7}"#).unwrap();
+/// assert!(reply.line.starts_with(r#"{"id":1,"ok":true"#));
+/// let reply = server.handle_line(r#"{"id":2,"cmd":"throw","marked":4}"#).unwrap();
+/// assert!(reply.line.contains(r#""kind":"decide""#));
+/// // An error leaves the session as it was, with a code for programs.
+/// let reply = server.handle_line(r#"{"id":3,"cmd":"act","action":"b1"}"#).unwrap();
+/// assert!(reply.line.contains(r#""code":"illegal_action""#), "{}", reply.line);
+/// assert!(server.handle_line("   ").is_none()); // a blank line is not a request
+/// ```
+///
 /// Equal servers answer every request alike (the tests compare a server before and after
 /// an error).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -1039,6 +1052,15 @@ fn read_line_limited<R: BufRead>(
 
 /// Serves requests from `input` until it ends or a `quit`, writing one response line per
 /// request to `output` and flushing after each.
+///
+/// ```
+/// let input = "{\"id\":1,\"cmd\":\"hello\"}\n{\"id\":2,\"cmd\":\"quit\"}\n{\"id\":3,\"cmd\":\"hello\"}\n";
+/// let mut output = Vec::new();
+/// stickdice_evaluation::protocol::serve(input.as_bytes(), &mut output).unwrap();
+/// let output = String::from_utf8(output).unwrap();
+/// assert_eq!(output.lines().count(), 2); // nothing after `quit`
+/// assert!(output.contains(r#""protocol":"stickdice-serve""#));
+/// ```
 ///
 /// # Errors
 /// Only reading or writing failures (for example a client that closed the output pipe);

@@ -130,6 +130,25 @@ pub struct FailureLine {
 }
 
 /// The whole report.
+///
+/// Every figure of a tournament, in JSON ([`Report::to_json`]), Markdown, CSV and SVG; a
+/// run returns it in [`RunSummary::report`](crate::RunSummary::report).
+///
+/// ```
+/// use stickdice::{Game, Issiren};
+/// let game = Issiren::with_seats(2).unwrap();
+/// let summary = stickdice_evaluation::tournament(&game)
+///     .agents(["random", "greedy"])
+///     .games(6)
+///     .run()
+///     .unwrap();
+/// let report = summary.report.unwrap();
+/// assert_eq!(report.standings[0].agent, "greedy");
+/// assert!(report.to_markdown().contains("greedy"));
+/// assert!(report.to_svg().starts_with("<svg") || report.to_svg().starts_with("<?xml"));
+/// let back: stickdice_evaluation::Report = serde_json::from_str(&report.to_json()).unwrap();
+/// assert_eq!(back, report);
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// The tournament.

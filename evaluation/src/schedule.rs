@@ -73,6 +73,17 @@ pub struct Slot {
 }
 
 /// The games of a tournament.
+///
+/// ```
+/// use stickdice_evaluation::{Format, Schedule};
+/// // Three agents at two-seat tables: three tables, 4 games each (two rotations).
+/// let s = Schedule::new(Format::RoundRobin, 3, 2, 3, 1).unwrap();
+/// assert_eq!((s.tables().len(), s.games_per_table(), s.len()), (3, 4, 12));
+/// let g = Schedule::new(Format::Gauntlet, 3, 2, 4, 1).unwrap();
+/// assert_eq!(g.tables().len(), 2); // the first agent against each other
+/// let slot = s.slot(0);
+/// assert_eq!(slot, s.slot(0)); // seatings and seeds depend on the index alone
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Schedule {
     seats: usize,

@@ -35,6 +35,14 @@ pub fn expected_score(elo: f64) -> f64 {
 }
 
 /// A mean with its 95% confidence interval.
+///
+/// ```
+/// use stickdice_evaluation::stats::Estimate;
+/// let e = Estimate::of(&[1.0, 0.0, 1.0, 1.0]);
+/// assert_eq!((e.n, e.mean), (4, 0.75));
+/// assert!(e.half_width.unwrap() > 0.0);
+/// assert_eq!(Estimate::of(&[0.5]).half_width, None);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Estimate {
     /// The number of observations.
@@ -449,6 +457,18 @@ pub fn fit_elo(k: usize, comparisons: &[Comparison], prior: f64) -> Result<EloFi
 /// For two-player games a rotation is a pair of games with the seats swapped, so this is
 /// fishtest's pentanomial test. The variance is floored at [`Sprt::VARIANCE_FLOOR`] so that a
 /// short run of identical results (sample variance 0) cannot decide the test at once.
+///
+/// ```
+/// use stickdice_evaluation::stats::{Sprt, SprtDecision};
+/// let test = Sprt::new(0.0, 20.0, 0.05, 0.05).unwrap();
+/// let (lower, upper) = test.bounds();
+/// assert!(lower < 0.0 && upper > 0.0);
+/// // Each observation is the first agent's mean score over one rotation.
+/// let wins = vec![1.0; 60];
+/// assert_eq!(test.decide(test.llr(&wins)), SprtDecision::AcceptH1);
+/// assert_eq!(test.decide(test.llr(&wins[..2])), SprtDecision::Continue);
+/// assert!(Sprt::new(20.0, 0.0, 0.05, 0.05).is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sprt {
     /// The Elo difference of the null hypothesis.

@@ -21,9 +21,10 @@
 //! in the log but not in the report (how many depends on the thread count; the report does
 //! not).
 
+use std::borrow::Borrow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -63,6 +64,10 @@ impl<G: Game> core::fmt::Debug for Entrant<G> {
 pub enum TournamentError {
     /// Impossible settings.
     Setup(String),
+    /// The game refuses a rule option or the seat count.
+    Game(stickdice::ConfigError),
+    /// An agent spec that cannot be parsed or built for the game.
+    Agent(stickdice_agents::SpecError),
     /// The output folder holds the log of a different tournament.
     ForeignLog {
         /// The log.
@@ -85,6 +90,8 @@ impl core::fmt::Display for TournamentError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             TournamentError::Setup(m) => f.write_str(m),
+            TournamentError::Game(e) => write!(f, "{e}"),
+            TournamentError::Agent(e) => write!(f, "{e}"),
             TournamentError::ForeignLog { path, differences } => write!(
                 f,
                 "{} is the log of a different tournament ({}); use another --out folder, or --restart to delete it and start over",
@@ -131,6 +138,10 @@ pub struct RunOptions {
     pub stop_after: Option<usize>,
     /// Called after each game.
     pub progress: Option<ProgressFn>,
+    /// Set it (from any thread, e.g. a Ctrl-C handler) to stop the run: no new game
+    /// starts, the games being played finish (and are logged), and the run returns
+    /// without a report, as if killed; running again with the same log resumes.
+    pub cancel: Option<Arc<AtomicBool>>,
     /// Luck-adjusted scores in the report: every counted game's luck is measured from its
     /// logged events (played now or found in the log). With [`LuckOptions::sprt`] the SPRT
     /// runs on the adjusted scores, which changes where it stops.
@@ -143,6 +154,7 @@ impl core::fmt::Debug for RunOptions {
             .field("threads", &self.threads)
             .field("restart", &self.restart)
             .field("stop_after", &self.stop_after)
+            .field("cancel", &self.cancel)
             .field("luck", &self.luck)
             .finish()
     }
@@ -151,8 +163,11 @@ impl core::fmt::Debug for RunOptions {
 /// What a run did.
 #[derive(Clone, Debug)]
 pub struct RunSummary {
-    /// The report (`None` when stopped by [`RunOptions::stop_after`]).
+    /// The report (`None` when stopped by [`RunOptions::stop_after`] or
+    /// [`RunOptions::cancel`]).
     pub report: Option<Report>,
+    /// The agents' labels, in entry order (the order of [`RunSummary::seconds_per_game`]).
+    pub labels: Vec<String>,
     /// Games found in the log and reused.
     pub resumed: usize,
     /// Games played by this run.
@@ -166,6 +181,110 @@ pub struct RunSummary {
     /// With [`RunOptions::luck`]: the time spent measuring luck, summed over threads, and
     /// the number of games measured.
     pub luck_cost: Option<(Duration, usize)>,
+}
+
+impl RunSummary {
+    /// The figures `stickdice tournament` prints: the standings table, the first-seat
+    /// advantage, game lengths, the SPRT's verdict, each agent's time per game, and the
+    /// games played and their speed. Empty when the run stopped before its report.
+    pub fn figures(&self) -> String {
+        use core::fmt::Write as _;
+        let Some(report) = &self.report else {
+            return String::new();
+        };
+        let mut o = String::new();
+        let _ = writeln!(o, "{}", report.standings_table());
+        if let Some(h) = &report.first_seat_elo {
+            let _ = writeln!(
+                o,
+                "first-seat advantage: {:.1} Elo{}",
+                h.value,
+                match (h.low, h.high) {
+                    (Some(l), Some(u)) => format!(" [{l:.1}, {u:.1}]"),
+                    _ => String::new(),
+                }
+            );
+        }
+        if let Some(d) = &report.length {
+            let _ = writeln!(
+                o,
+                "game length: mean {:.1}, median {}, p90 {} throws",
+                d.mean, d.median, d.p90
+            );
+        }
+        if let Some(s) = &report.sprt {
+            let _ = writeln!(
+                o,
+                "SPRT: LLR {:.3} after {} games (bounds {:.3}, {:.3}): {}",
+                s.llr,
+                report.games,
+                s.lower,
+                s.upper,
+                match s.decision {
+                    SprtDecision::AcceptH1 => "H1 accepted",
+                    SprtDecision::AcceptH0 => "H0 accepted",
+                    SprtDecision::Continue => "undecided",
+                }
+            );
+        }
+        if let Some(l) = &report.luck {
+            let _ = writeln!(o, "luck-adjusted scores (reference: {}):", l.reference);
+            for s in &l.agents {
+                let _ = writeln!(
+                    o,
+                    "  {:<24} {:.3} {}  adjusted {:.3} {}  variance {}  width ratio {}",
+                    s.name,
+                    s.raw.value,
+                    s.raw.range(3),
+                    s.adjusted.value,
+                    s.adjusted.range(3),
+                    s.variance_reduction
+                        .map_or("-".to_string(), |v| format!("−{:.1}%", 100.0 * v)),
+                    s.width_ratio.map_or("-".to_string(), |v| format!("{v:.3}"))
+                );
+            }
+        }
+        if let Some((time, games)) = self.luck_cost {
+            let agents: f64 = report
+                .standings
+                .iter()
+                .map(|s| self.seconds_per_game.get(s.index).unwrap_or(&0.0) * s.games as f64)
+                .sum();
+            let _ = writeln!(
+                o,
+                "luck measured for {games} games in {:.2} s of CPU ({:.1} ms a game; the agents' own time in the counted games: {:.1} s)",
+                time.as_secs_f64(),
+                if games > 0 {
+                    1000.0 * time.as_secs_f64() / games as f64
+                } else {
+                    0.0
+                },
+                agents
+            );
+        }
+        let _ = writeln!(o, "agent time per game (milliseconds, from the log):");
+        for (label, secs) in self.labels.iter().zip(&self.seconds_per_game) {
+            let _ = writeln!(o, "  {label:<24} {:.3}", secs * 1000.0);
+        }
+        let secs = self.elapsed.as_secs_f64();
+        let _ = writeln!(
+            o,
+            "{} games played{} in {:.1} s ({:.1} games/s)",
+            self.played,
+            if self.resumed > 0 {
+                format!(" ({} more from the log)", self.resumed)
+            } else {
+                String::new()
+            },
+            secs,
+            if secs > 0.0 {
+                self.played as f64 / secs
+            } else {
+                0.0
+            }
+        );
+        o
+    }
 }
 
 /// A tournament: a game, agents and a schedule.
@@ -198,18 +317,42 @@ pub fn labels(specs: &[String]) -> Vec<String> {
 impl<G: Game> Tournament<G> {
     /// A tournament of `entrants` at `game`, with at least `games_per_table` games per
     /// table (rounded up to whole rotations), seeded by `seed`.
+    /// (The [`crate::builder`] makes the entrants from specs, values or closures.)
+    ///
+    /// ```
+    /// use stickdice::{Agent, Game, Issiren};
+    /// use stickdice_agents::RandomAgent;
+    /// use stickdice_evaluation::{factory, Entrant, Format, RunOptions, Tournament};
+    ///
+    /// let game = Issiren::with_seats(2).unwrap();
+    /// let entrants = vec![
+    ///     Entrant {
+    ///         spec: "random".into(),
+    ///         factory: factory(|_: &Issiren, seed| Box::new(RandomAgent::new(seed)) as Box<dyn Agent<Issiren>>),
+    ///     },
+    ///     Entrant {
+    ///         spec: "greedy".into(),
+    ///         factory: factory(|g: &Issiren, seed| stickdice_agents::build_str("greedy", g, seed).unwrap()),
+    ///     },
+    /// ];
+    /// let t = Tournament::new(&game, entrants, Format::RoundRobin, 4, 1, None).unwrap();
+    /// assert_eq!(t.schedule().len(), 4);
+    /// let summary = t.run_in_memory(&RunOptions::default()).unwrap();
+    /// assert_eq!(summary.report.unwrap().games, 4);
+    /// ```
     ///
     /// # Errors
     /// [`TournamentError::Setup`] when the schedule is impossible (too few agents), or an
     /// SPRT is asked for with other than two agents.
     pub fn new(
-        game: G,
+        game: impl Borrow<G>,
         entrants: Vec<Entrant<G>>,
         format: Format,
         games_per_table: usize,
         seed: u64,
         sprt: Option<Sprt>,
     ) -> Result<Tournament<G>, TournamentError> {
+        let game = game.borrow().clone();
         if sprt.is_some() && entrants.len() != 2 {
             return Err(TournamentError::Setup(format!(
                 "the SPRT compares exactly two agents, got {}",
@@ -260,6 +403,28 @@ impl<G: Game> Tournament<G> {
     /// The game.
     pub fn game(&self) -> &G {
         &self.game
+    }
+
+    /// One line on the tournament, as `stickdice tournament` prints it first: the game,
+    /// the agents, the format, the games, the seed, and the given thread count and output
+    /// folder (`None`: in memory).
+    pub fn description(&self, threads: usize, out: Option<&Path>) -> String {
+        let sprt = self.config.sprt.is_some();
+        format!(
+            "{}: {} players; {} agents ({}); {}; {} games per table, {} games{}; seed {}; {} thread{}; output {}",
+            G::TITLE,
+            self.game.seats(),
+            self.labels.len(),
+            self.labels.join(", "),
+            self.config.format,
+            self.schedule.games_per_table(),
+            self.schedule.len(),
+            if sprt { " at most (SPRT)" } else { "" },
+            self.config.seed,
+            threads,
+            if threads == 1 { "" } else { "s" },
+            out.map_or_else(|| "in memory".to_string(), |p| p.display().to_string())
+        )
     }
 
     /// Plays game `index` of the schedule.
@@ -418,69 +583,31 @@ impl<G: Game> Tournament<G> {
     /// # Errors
     /// A [`TournamentError`]: a foreign or invalid log, or a file that cannot be written.
     pub fn run(&self, out: &Path, options: &RunOptions) -> Result<RunSummary, TournamentError> {
-        let io = |path: &Path, e: std::io::Error| TournamentError::Io {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        };
-        std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
-        let log_path = out.join(LOG_FILE);
+        self.run_in(Some(out), options)
+    }
+
+    /// Runs the tournament in memory: the same games, SPRT and report as [`Tournament::run`],
+    /// without a log or files ([`RunOptions::restart`] is ignored).
+    ///
+    /// # Errors
+    /// [`TournamentError::Setup`] if the worker threads cannot be started.
+    pub fn run_in_memory(&self, options: &RunOptions) -> Result<RunSummary, TournamentError> {
+        self.run_in(None, options)
+    }
+
+    fn run_in(
+        &self,
+        out: Option<&Path>,
+        options: &RunOptions,
+    ) -> Result<RunSummary, TournamentError> {
         let mut notices = Vec::new();
         let mut done: BTreeMap<usize, GameRecord> = BTreeMap::new();
         let mut to_measure: Vec<GameRecord> = Vec::new();
-        if options.restart {
-            for f in std::iter::once(LOG_FILE).chain(REPORT_FILES) {
-                let p = out.join(f);
-                if p.exists() {
-                    std::fs::remove_file(&p).map_err(|e| io(&p, e))?;
-                }
+        let writer = match out {
+            Some(out) => {
+                Some(self.open_log(out, options, &mut done, &mut notices, &mut to_measure)?)
             }
-        }
-        let existing = if log_path.exists() {
-            log::read(&log_path)?
-        } else {
-            None
-        };
-        let writer = match existing {
-            None => LogWriter::create(&log_path, &self.config)?,
-            Some(contents) => {
-                let differences = self.config.differences(&contents.config);
-                if !differences.is_empty() {
-                    return Err(TournamentError::ForeignLog {
-                        path: log_path,
-                        differences,
-                    });
-                }
-                for (line, g) in contents.games {
-                    let bad = |message: String| {
-                        TournamentError::Log(LogError::BadLine {
-                            path: log_path.clone(),
-                            line,
-                            message,
-                        })
-                    };
-                    self.verify(&g).map_err(bad)?;
-                    if done.contains_key(&g.index) {
-                        return Err(bad(format!("game {} is logged twice", g.index)));
-                    }
-                    if options.luck.is_some() {
-                        to_measure.push(g.clone());
-                    }
-                    done.insert(
-                        g.index,
-                        GameRecord {
-                            events: Vec::new(),
-                            ..g
-                        },
-                    );
-                }
-                if let Some((line, _)) = contents.torn_tail {
-                    notices.push(format!(
-                        "{} line {line} was cut off (the run was stopped while writing it); it is dropped and its game played again",
-                        log_path.display()
-                    ));
-                }
-                LogWriter::append(&log_path, contents.torn_tail.map(|(_, at)| at))?
-            }
+            None => None,
         };
         let resumed = done.len();
         let pool = rayon::ThreadPoolBuilder::new()
@@ -496,10 +623,12 @@ impl<G: Game> Tournament<G> {
         let state = RunState {
             luck: options.luck.as_ref().map(|l| (l, &luck)),
             pending: Mutex::new(String::new()),
+            logging: writer.is_some(),
             writer: Mutex::new(writer),
             done_count: AtomicUsize::new(done.len()),
             played: AtomicUsize::new(0),
             budget: options.stop_after,
+            cancel: options.cancel.clone(),
             progress: options.progress.clone(),
             total,
         };
@@ -574,6 +703,7 @@ impl<G: Game> Tournament<G> {
         if !complete {
             return Ok(RunSummary {
                 report: None,
+                labels: self.labels.clone(),
                 resumed,
                 played,
                 elapsed,
@@ -584,8 +714,13 @@ impl<G: Game> Tournament<G> {
         }
         if done.len() > counted {
             notices.push(format!(
-                "{} games played past the SPRT decision are in the log but not counted",
-                done.len() - counted
+                "{} games played past the SPRT decision are {} but not counted",
+                done.len() - counted,
+                if out.is_some() {
+                    "in the log"
+                } else {
+                    "played"
+                }
             ));
         }
         let records: Vec<&GameRecord> = (0..counted).map(|i| &done[&i]).collect();
@@ -600,7 +735,9 @@ impl<G: Game> Tournament<G> {
             let lucks = luck.of(&records)?;
             report.add_luck(LuckReport::build(l, &self.labels, n, &records, &lucks));
         }
-        self.write_report(out, &report)?;
+        if let Some(out) = out {
+            self.write_report(out, &report)?;
+        }
         let k = self.labels.len();
         let mut time = vec![0.0; k];
         let mut games = vec![0usize; k];
@@ -612,6 +749,7 @@ impl<G: Game> Tournament<G> {
         }
         Ok(RunSummary {
             report: Some(report),
+            labels: self.labels.clone(),
             resumed,
             played,
             elapsed,
@@ -623,6 +761,80 @@ impl<G: Game> Tournament<G> {
                 .collect(),
             luck_cost: options.luck.as_ref().map(|_| luck.cost()),
         })
+    }
+
+    /// Opens the log in `out` (created, restarted, or read back: the games found go into
+    /// `done`) for appending.
+    fn open_log(
+        &self,
+        out: &Path,
+        options: &RunOptions,
+        done: &mut BTreeMap<usize, GameRecord>,
+        notices: &mut Vec<String>,
+        to_measure: &mut Vec<GameRecord>,
+    ) -> Result<LogWriter, TournamentError> {
+        let io = |path: &Path, e: std::io::Error| TournamentError::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        };
+        std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
+        let log_path = out.join(LOG_FILE);
+        if options.restart {
+            for f in std::iter::once(LOG_FILE).chain(REPORT_FILES) {
+                let p = out.join(f);
+                if p.exists() {
+                    std::fs::remove_file(&p).map_err(|e| io(&p, e))?;
+                }
+            }
+        }
+        let existing = if log_path.exists() {
+            log::read(&log_path)?
+        } else {
+            None
+        };
+        let writer = match existing {
+            None => LogWriter::create(&log_path, &self.config)?,
+            Some(contents) => {
+                let differences = self.config.differences(&contents.config);
+                if !differences.is_empty() {
+                    return Err(TournamentError::ForeignLog {
+                        path: log_path,
+                        differences,
+                    });
+                }
+                for (line, g) in contents.games {
+                    let bad = |message: String| {
+                        TournamentError::Log(LogError::BadLine {
+                            path: log_path.clone(),
+                            line,
+                            message,
+                        })
+                    };
+                    self.verify(&g).map_err(bad)?;
+                    if done.contains_key(&g.index) {
+                        return Err(bad(format!("game {} is logged twice", g.index)));
+                    }
+                    if options.luck.is_some() {
+                        to_measure.push(g.clone());
+                    }
+                    done.insert(
+                        g.index,
+                        GameRecord {
+                            events: Vec::new(),
+                            ..g
+                        },
+                    );
+                }
+                if let Some((line, _)) = contents.torn_tail {
+                    notices.push(format!(
+                        "{} line {line} was cut off (the run was stopped while writing it); it is dropped and its game played again",
+                        log_path.display()
+                    ));
+                }
+                LogWriter::append(&log_path, contents.torn_tail.map(|(_, at)| at))?
+            }
+        };
+        Ok(writer)
     }
 
     /// Plays the games `indices` in parallel, logging each as it finishes; returns them
@@ -639,17 +851,23 @@ impl<G: Game> Tournament<G> {
                 if !st.take_ticket() {
                     return None;
                 }
-                let line = LogLine::Game(self.play_game(i));
-                let text = log::encode(&line);
-                let LogLine::Game(mut g) = line else {
-                    unreachable!("a game line")
+                let mut g = self.play_game(i);
+                let logged = if st.logging {
+                    let line = LogLine::Game(g);
+                    let text = log::encode(&line);
+                    let LogLine::Game(game) = line else {
+                        unreachable!("a game line")
+                    };
+                    g = game;
+                    st.log(&text)
+                } else {
+                    Ok(())
                 };
                 if let Some((l, luck)) = st.luck {
                     luck.measure(l, &g);
                 }
                 // The report needs no events: keep long tournaments small in memory.
                 g.events = Vec::new();
-                let logged = st.log(&text);
                 let done = st.done_count.fetch_add(1, Ordering::SeqCst) + 1;
                 if let Some(p) = &st.progress {
                     p(Progress {
@@ -703,10 +921,13 @@ struct RunState<'a> {
     luck: Option<(&'a LuckOptions, &'a LuckState)>,
     /// Encoded lines not yet written.
     pending: Mutex<String>,
-    writer: Mutex<LogWriter>,
+    /// Whether games are logged (`writer` is `None` in memory).
+    logging: bool,
+    writer: Mutex<Option<LogWriter>>,
     done_count: AtomicUsize,
     played: AtomicUsize,
     budget: Option<usize>,
+    cancel: Option<Arc<AtomicBool>>,
     progress: Option<ProgressFn>,
     total: usize,
 }
@@ -783,7 +1004,7 @@ impl RunState<'_> {
                 Err(std::sync::TryLockError::WouldBlock) => return Ok(()),
             };
             let batch = std::mem::take(&mut *lock(&self.pending));
-            if !batch.is_empty() {
+            if let (false, Some(file)) = (batch.is_empty(), file.as_mut()) {
                 file.write_encoded(&batch)?;
             }
             drop(file);
@@ -793,8 +1014,12 @@ impl RunState<'_> {
         }
     }
 
-    /// Claims the right to play one more game (false once the stop-after budget is spent).
+    /// Claims the right to play one more game (false once the stop-after budget is spent
+    /// or the run is cancelled).
     fn take_ticket(&self) -> bool {
+        if self.cancelled() {
+            return false;
+        }
         self.played
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| match self.budget {
                 Some(b) if n >= b => None,
@@ -804,8 +1029,16 @@ impl RunState<'_> {
     }
 
     fn out_of_budget(&self) -> bool {
-        self.budget
-            .is_some_and(|b| self.played.load(Ordering::SeqCst) >= b)
+        self.cancelled()
+            || self
+                .budget
+                .is_some_and(|b| self.played.load(Ordering::SeqCst) >= b)
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::SeqCst))
     }
 }
 

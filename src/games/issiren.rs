@@ -492,6 +492,23 @@ impl TryFrom<StateRepr> for State {
 }
 
 /// Issiren for two players, with its throw cap.
+///
+/// ```
+/// use stickdice::{ActionList, Game, Issiren, Node};
+/// let game = Issiren::with_seats(2).unwrap();
+/// assert!(Issiren::with_seats(3).is_err()); // two players only
+/// let mut state = game.initial_state();
+/// // Throws are fed in by count; a decision lists the legal moves in notation.
+/// game.apply_throw(&mut state, "1".parse().unwrap()).unwrap();
+/// if let Node::Decide(_) = game.node(&state) {
+///     let mut legal = ActionList::new();
+///     game.legal_actions(&state, &mut legal);
+///     let text = legal[0].to_string();
+///     assert_eq!(game.parse_action(&text), Ok(legal[0]));
+///     game.apply_action(&mut state, legal[0]).unwrap();
+/// }
+/// println!("{}", game.render(&state));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Issiren {

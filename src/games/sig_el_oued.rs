@@ -254,6 +254,18 @@ impl fmt::Display for Action {
 ///
 /// Options: `max_throws` (the throw cap, default 10 000) and `cairo_always_three` (entering
 /// Cairo costs 3 points from every budget, so a regular sig never enters it; default
+///
+/// ```
+/// use stickdice::{Game, SigElOued, SeedableRng};
+/// let mut game = SigElOued::with_seats(4).unwrap();
+/// game.set_option("cairo_always_three", "true").unwrap();
+/// assert!(game.set_option("cairo_always_three", "maybe").is_err()); // nothing changes
+/// assert!(game.options().contains(&("cairo_always_three", "true".to_string())));
+/// let mut state = game.initial_state();
+/// let mut rng = stickdice::Rng::seed_from_u64(2);
+/// let ranking = stickdice::play::random_playout(&game, &mut state, &mut rng);
+/// assert_eq!(ranking.seats(), 4);
+/// ```
 /// false).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

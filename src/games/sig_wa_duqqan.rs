@@ -84,6 +84,20 @@ pub const SIGS_TO_LEAVE: u8 = 7;
 
 /// The rules of Sig wa Duqqan (Houmt al-Arbah) for a number of seats, with its rule
 /// options: `max_throws` (default 10 000) and `exact_waiting_square` (default false).
+///
+/// It has no decisions: a pure chance process, every node a throw until the end.
+///
+/// ```
+/// use stickdice::{Game, Node, SeedableRng, SigWaDuqqan};
+/// let game = SigWaDuqqan::with_seats(3).unwrap();
+/// let mut state = game.initial_state();
+/// let mut dice = stickdice::Rng::seed_from_u64(5);
+/// while let Node::Throw(_) = game.node(&state) {
+///     game.apply_throw(&mut state, game.sample_throw(&mut dice)).unwrap();
+/// }
+/// assert_eq!(game.node(&state), Node::End);
+/// println!("{}", game.ranking(&state).unwrap());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SigWaDuqqan {

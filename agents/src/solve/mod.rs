@@ -291,6 +291,20 @@ impl<G: Exact> fmt::Debug for Solution<G> {
 
 /// Solves `game` from its initial state with the default options.
 ///
+/// ```
+/// use stickdice::{Game, SigWaDuqqan};
+/// let game = SigWaDuqqan::with_seats(2).unwrap();
+/// let solution = stickdice_agents::solve::solve(&game).unwrap();
+/// let start = game.initial_state();
+/// let p1 = solution.first_probability(&start, 0).unwrap();
+/// let p2 = solution.first_probability(&start, 1).unwrap();
+/// assert!(p1 > 0.5 && p1 < 0.52, "{p1}"); // the first seat's small edge
+/// assert!((p1 + p2 - 1.0).abs() < 1e-9);
+/// println!("expected throws: {:.2}", solution.expected_throws(&start).unwrap());
+/// // Issiren as a whole is far too large; its endgames are in the tablebase.
+/// assert!(stickdice_agents::solve::solve(&stickdice::Issiren::with_seats(2).unwrap()).is_err());
+/// ```
+///
 /// # Errors
 /// [`SolveError`] when the game is not supported, too large, or does not converge.
 pub fn solve<G: Exact>(game: &G) -> Result<Solution<G>, SolveError> {
