@@ -25,6 +25,7 @@
 //! ```
 
 pub mod agent;
+pub mod board;
 pub mod config;
 pub mod dice;
 pub mod game;
@@ -35,6 +36,7 @@ pub mod seed;
 pub mod testing;
 
 pub use agent::{agent_fn, agent_for, decision_actions, ActionValue, Agent, AgentError, FnAgent};
+pub use board::{Board, BoardGeometry};
 pub use config::{AnyGame, GameKind};
 pub use dice::{Outcome, Sticks, Throw};
 pub use game::{

@@ -11,6 +11,7 @@ mod replay_cmd;
 mod review_cmd;
 mod serve_cmd;
 mod tournament_cmd;
+mod web_cmd;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -46,6 +47,9 @@ enum Command {
     /// Serve the front-end protocol: JSON requests on stdin, one JSON response per line on
     /// stdout (docs/protocol.md).
     Serve(serve_cmd::ServeArgs),
+    /// Serve the page to watch, replay and play the games on drawn boards in a browser
+    /// (http://127.0.0.1:8080/ by default; loopback only unless --bind says otherwise).
+    Web(web_cmd::WebArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +57,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Play(args) => play_cmd::run(&args),
         Command::Serve(args) => serve_cmd::run(&args),
+        Command::Web(args) => web_cmd::run(&args),
         Command::Games => {
             list_games();
             Ok(())

@@ -1,0 +1,589 @@
+// The stickdice page: play, replay and analysis. Every rule answer (states, legal
+// actions, throws, descriptions, pieces) comes from the server; this file only draws and
+// routes clicks.
+
+import { drawBoard, drawSticks, offBoard } from './board.js';
+
+const $ = (id) => document.getElementById(id);
+const timings = [];
+window.stickdice = { timings };
+
+function message(text, isError = false) {
+  const m = $('message');
+  m.textContent = text;
+  m.className = isError ? 'error' : 'info';
+}
+
+// Requests in flight; the page is idle (body[data-idle=yes]) when none is and no agent
+// is playing, which the browser tests wait for.
+let inflight = 0;
+function markIdle() {
+  document.body.dataset.idle = inflight === 0 && !play.busy ? 'yes' : 'no';
+}
+
+async function api(method, url, body) {
+  inflight++;
+  markIdle();
+  try {
+    return await apiCall(method, url, body);
+  } finally {
+    inflight--;
+    setTimeout(markIdle, 0);
+  }
+}
+
+async function apiCall(method, url, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    init.headers['content-type'] = 'application/json';
+  }
+  let res;
+  try {
+    res = await fetch(url, init);
+  } catch (e) {
+    return { ok: false, error: { code: 'network', message: `the server cannot be reached: ${e.message}` } };
+  }
+  try {
+    return await res.json();
+  } catch (e) {
+    return { ok: false, error: { code: 'bad_response', message: `${url}: HTTP ${res.status}` } };
+  }
+}
+
+let hello = null;
+
+// ---------------------------------------------------------------- play
+
+const play = {
+  session: null,
+  view: null,
+  geometry: null,
+  seats: [],
+  selected: null,
+  busy: false,
+  clickedAt: null,
+  lastMarked: null,
+};
+
+function seatLabel(s) { return `P${s + 1}`; }
+
+function gameInfo(name) { return hello.games.find((g) => g.name === name); }
+
+function buildForm() {
+  const sel = $('game');
+  const asel = $('analysis-game');
+  for (const g of hello.games) {
+    sel.add(new Option(g.title, g.name));
+    asel.add(new Option(g.title, g.name));
+  }
+  $('agent-names').textContent = hello.agents.map((a) => a.name).join(', ');
+  sel.addEventListener('change', formForGame);
+  $('players').addEventListener('change', seatInputs);
+  formForGame();
+}
+
+function formForGame() {
+  const g = gameInfo($('game').value);
+  const p = $('players');
+  p.min = g.players.min; p.max = g.players.max;
+  p.value = Math.min(Math.max(+p.value, g.players.min), g.players.max);
+  const opts = $('options');
+  opts.replaceChildren();
+  for (const [k, v] of Object.entries(g.options)) {
+    const label = document.createElement('label');
+    label.textContent = `${k} `;
+    const input = document.createElement('input');
+    input.id = `option-${k}`; input.dataset.key = k; input.value = v; input.size = 6;
+    label.appendChild(input);
+    opts.appendChild(label);
+  }
+  $('marked').max = g.sticks;
+  seatInputs();
+}
+
+function seatInputs() {
+  const div = $('seats');
+  const old = [...div.querySelectorAll('input')].map((i) => i.value);
+  div.replaceChildren();
+  const n = +$('players').value;
+  for (let s = 0; s < n; s++) {
+    const label = document.createElement('label');
+    label.textContent = `${seatLabel(s)} `;
+    const input = document.createElement('input');
+    input.id = `seat-${s}`;
+    input.value = old[s] ?? (s === 0 ? 'human' : 'greedy');
+    input.size = 14;
+    label.appendChild(input);
+    div.appendChild(label);
+  }
+}
+
+async function request(req) {
+  const r = await api('POST', `/api/session/${play.session}`, req);
+  return r;
+}
+
+async function newGame(ev) {
+  ev?.preventDefault();
+  if (!play.session) {
+    const r = await api('POST', '/api/session');
+    if (!r.ok) return message(r.error.message, true);
+    play.session = r.session;
+  }
+  const game = $('game').value;
+  const players = +$('players').value;
+  const options = {};
+  for (const i of $('options').querySelectorAll('input')) options[i.dataset.key] = i.value;
+  const seed = +$('seed').value;
+  play.seats = [...$('seats').querySelectorAll('input')].map((i) => i.value.trim() || 'human');
+  const geo = await api('GET', `/api/geometry/${game}?players=${players}`);
+  if (geo.ok === false) return message(geo.error.message, true);
+  const r = await request({ cmd: 'new_game', game, players, options, seed });
+  if (!r.ok) return message(r.error.message, true);
+  play.geometry = geo;
+  play.selected = null;
+  play.lastMarked = null;
+  $('play-log').replaceChildren();
+  $('hint-text').textContent = '';
+  $('throw-text').textContent = '';
+  $('play-title').textContent = `${geo.title} — ${play.seats.map((s, i) => `${seatLabel(i)} ${s}`).join(', ')}; seed ${seed}`;
+  $('legend').textContent = geo.legend;
+  message(`New game of ${geo.title}.`);
+  show(r.result);
+  drive();
+}
+
+function isHuman(seat) { return play.seats[seat] === 'human'; }
+
+function show(view) {
+  play.view = view;
+  const pic = view.picture;
+  drawBoard($('board'), play.geometry, pic.pieces, { moves: pic.moves, selected: play.selected, onSquare: squareClicked });
+  offBoard($('offboard'), pic.pieces);
+  drawSticks($('sticks'), play.geometry.sticks, play.lastMarked);
+  $('board-text').textContent = view.board;
+  $('state-json').textContent = JSON.stringify(view.state);
+  const node = view.node;
+  let status;
+  if (node.kind === 'end') status = `Game over: ${view.ranking.text}.`;
+  else if (node.kind === 'throw') status = `${seatLabel(node.seat)} (${play.seats[node.seat]}) to throw.`;
+  else status = `${seatLabel(node.seat)} (${play.seats[node.seat]}) to choose: ${view.legal_actions.join(', ')}.`;
+  status += ` Throws made: ${view.throws_made}.`;
+  $('status').textContent = status;
+  $('status').dataset.node = node.kind;
+  $('status').dataset.seat = node.seat ?? '';
+  const decisions = $('decisions');
+  decisions.replaceChildren();
+  if (node.kind === 'decide' && isHuman(node.seat)) {
+    for (const m of pic.moves.filter((m) => m.from === null)) {
+      const b = document.createElement('button');
+      b.type = 'button'; b.textContent = m.action; b.dataset.action = m.action;
+      b.addEventListener('click', () => act(m.action));
+      decisions.appendChild(b);
+    }
+  }
+  const humanThrow = node.kind === 'throw' && isHuman(node.seat);
+  $('throw').disabled = !humanThrow || play.busy;
+  $('enter-throw').disabled = !humanThrow || play.busy;
+  $('cancel').disabled = !play.busy;
+  $('save').disabled = node.kind !== 'end';
+  if (play.clickedAt !== null) {
+    const t0 = play.clickedAt;
+    play.clickedAt = null;
+    requestAnimationFrame(() => {
+      const ms = performance.now() - t0;
+      timings.push(ms);
+      $('timing').textContent = `click to redrawn board: ${ms.toFixed(1)} ms`;
+    });
+  }
+}
+
+function logWords(words, seat) {
+  const ol = $('play-log');
+  // Newest step first; a step's own words in their order.
+  for (const w of [...words].reverse()) {
+    const li = document.createElement('li');
+    li.textContent = w;
+    if (seat !== undefined && seat !== null) li.className = `seat-text-${seat}`;
+    ol.prepend(li);
+  }
+}
+
+function after(r) {
+  if (!r.ok) {
+    message(r.error.message, true);
+    return false;
+  }
+  if (r.result.thrown) play.lastMarked = r.result.thrown.marked;
+  const pic = r.result.picture;
+  if (pic) {
+    const seat = r.result.thrown?.seat ?? r.result.played?.seat ?? r.result.move?.seat;
+    const words = pic.words.length ? pic.words : [];
+    if (r.result.thrown) {
+      $('throw-text').textContent = `${seatLabel(r.result.thrown.seat)}: ${r.result.thrown.description}`;
+    }
+    logWords(words.map((w, i) => (i === 0 && r.result.thrown ? `${seatLabel(seat)}: ${w}` : w)), seat);
+  }
+  if (r.result.state) show(r.result);
+  return true;
+}
+
+async function throwSticks(marked) {
+  play.clickedAt = performance.now();
+  const req = marked === undefined ? { cmd: 'throw' } : { cmd: 'throw', marked };
+  const r = await request(req);
+  if (after(r)) message('');
+  drive();
+}
+
+async function act(action) {
+  play.clickedAt = performance.now();
+  const r = await request({ cmd: 'act', action });
+  play.selected = null;
+  if (after(r)) message('');
+  else show(play.view);
+  drive();
+}
+
+function squareClicked(i) {
+  const v = play.view;
+  if (!v) return;
+  const sq = play.geometry.squares[i];
+  const moves = v.picture.moves;
+  const node = v.node;
+  if (play.selected !== null) {
+    const m = moves.find((m) => m.from === play.selected && m.to === i);
+    if (m) return act(m.action);
+    if (i === play.selected) {
+      const mine = moves.find((m) => m.from === i);
+      if (mine) return act(mine.action);
+    }
+  }
+  const piece = v.picture.pieces.find((p) => p.square === i);
+  if (node.kind === 'decide' && isHuman(node.seat) && moves.some((m) => m.from === i)) {
+    play.selected = i;
+    play.clickedAt = performance.now();
+    message(`The piece on ${sq.label} moves to ${play.geometry.squares[moves.find((m) => m.from === i).to].label}: click the highlighted square (or the piece again).`);
+    show(v);
+    return;
+  }
+  play.selected = null;
+  if (node.kind === 'end') return message('The game is over: start a new one.', true);
+  if (!isHuman(node.seat ?? 0)) return message(`It is ${seatLabel(node.seat)}'s turn, played by ${play.seats[node.seat]}: wait for its move.`, true);
+  if (!piece) return message(`There is no piece on ${sq.label}.`, true);
+  if (node.kind === 'throw') return message(`${seatLabel(node.seat)} must throw the sticks first (no piece moves before the throw).`, true);
+  if (piece.seat !== node.seat) return message(`The piece on ${sq.label} is not ${seatLabel(node.seat)}'s: ${piece.text}.`, true);
+  if (play.geometry.game !== 'issiren') return message(`Pieces move by the throws themselves here; ${seatLabel(node.seat)} chooses only: ${v.legal_actions.join(', ')}.`, true);
+  // Let the rules say why this piece cannot move.
+  request({ cmd: 'act', action: sq.label }).then((r) => {
+    if (r.ok) { after(r); drive(); return; }
+    message(`The piece on ${sq.label} cannot move: ${r.error.message}`, true);
+  });
+}
+
+// Lets the agents play their seats (their throws too) until a human must act.
+async function drive() {
+  if (play.busy) return;
+  const v = play.view;
+  if (!v || v.node.kind === 'end') return;
+  const seat = v.node.seat;
+  if (isHuman(seat)) return;
+  play.busy = true;
+  $('cancel').disabled = false;
+  try {
+    while (play.view.node.kind !== 'end' && !isHuman(play.view.node.seat)) {
+      const s = play.view.node.seat;
+      let r;
+      if (play.view.node.kind === 'throw') r = await request({ cmd: 'throw' });
+      else r = await request({ cmd: 'agent_move', agent: play.seats[s], apply: true });
+      if (!after(r)) break;
+      await new Promise((res) => setTimeout(res, 30));
+    }
+  } finally {
+    play.busy = false;
+    show(play.view);
+    markIdle();
+  }
+}
+
+async function hint() {
+  const v = play.view;
+  if (!v || v.node.kind !== 'decide') return message('A hint is for a choice of action: there is none to make now.', true);
+  $('hint-text').textContent = 'thinking…';
+  const r = await request({ cmd: 'agent_move', agent: 'mcts:iterations=2000', analysis: true });
+  if (!r.ok) { $('hint-text').textContent = ''; return message(r.error.message, true); }
+  const m = r.result.move;
+  const rows = (m.analysis || []).map((a) => `${a.action}: value ${a.value.toFixed(3)}${a.visits !== null ? `, ${a.visits} visits` : ''}`);
+  $('hint-text').textContent = `Hint (${m.agent}, ${m.time_ms.toFixed(0)} ms): play ${m.action}. ${rows.join('; ')}`;
+}
+
+async function undo() {
+  // Undo back to the last human decision or throw.
+  let r = await request({ cmd: 'undo' });
+  if (!r.ok) return message(r.error.message, true);
+  while (r.ok && r.result.node.kind !== 'end' && !isHuman(r.result.node.seat) && r.result.undo_steps > 0) {
+    r = await request({ cmd: 'undo' });
+  }
+  play.selected = null;
+  play.lastMarked = null;
+  logWords([`(undone: back to throw ${r.result.throws_made})`]);
+  message('Undone.');
+  show(r.result);
+}
+
+async function save() {
+  const r = await api('POST', `/api/session/${play.session}/save`, { agents: play.seats });
+  if (!r.ok) return message(r.error.message, true);
+  message(`Saved in ${r.path}; it is in the Replay list as folder ${r.tournament}.`);
+}
+
+function setupPlay() {
+  $('new-game-form').addEventListener('submit', newGame);
+  $('throw').addEventListener('click', () => throwSticks());
+  $('enter-throw').addEventListener('click', () => throwSticks(+$('marked').value));
+  $('hint').addEventListener('click', hint);
+  $('undo').addEventListener('click', undo);
+  $('save').addEventListener('click', save);
+  $('cancel').addEventListener('click', async () => {
+    const r = await api('POST', `/api/session/${play.session}/cancel`);
+    message(r.ok && r.cancelled ? 'The agent\'s search was cancelled.' : 'No agent was thinking.');
+  });
+}
+
+// ---------------------------------------------------------------- replay
+
+const replay = { rows: [], sortKey: 'folder', sortDir: 1, game: null, step: 0, timer: null };
+
+async function loadTournaments() {
+  const r = await api('GET', '/api/tournaments');
+  if (!r.ok) return message(r.error.message, true);
+  const errors = $('folder-errors');
+  errors.replaceChildren();
+  replay.rows = [];
+  for (const t of r.tournaments) {
+    if (t.error) {
+      const p = document.createElement('p');
+      p.className = 'error folder-error';
+      p.textContent = `Folder ${t.id} (${t.path}): ${t.error}`;
+      errors.appendChild(p);
+      continue;
+    }
+    for (const g of t.games) {
+      replay.rows.push({ t: t.id, folder: t.path, game: t.game, title: t.title, index: g.index,
+        seats: g.seating.map((s, i) => `P${i + 1} ${s}`).join(', '), result: g.result, throws: g.throws, failure: g.failure });
+    }
+  }
+  if (!r.tournaments.length) {
+    const p = document.createElement('p');
+    p.textContent = 'No tournament folders: start the server as `stickdice web DIR…` with the output folders of `stickdice tournament`.';
+    errors.appendChild(p);
+  }
+  drawTable();
+  ratings(r.tournaments);
+}
+
+function drawTable() {
+  const f = $('filter').value.toLowerCase();
+  const rows = replay.rows.filter((r) => !f || `${r.folder} ${r.title} ${r.seats} ${r.result} ${r.index}`.toLowerCase().includes(f));
+  const k = replay.sortKey;
+  rows.sort((a, b) => (a[k] < b[k] ? -1 : a[k] > b[k] ? 1 : 0) * replay.sortDir || a.index - b.index);
+  const tbody = $('games-table').tBodies[0];
+  tbody.replaceChildren();
+  for (const r of rows) {
+    const tr = tbody.insertRow();
+    tr.dataset.t = r.t; tr.dataset.index = r.index;
+    for (const v of [r.folder, r.title, r.index, r.seats, r.result + (r.failure ? ` (${r.failure})` : ''), r.throws]) {
+      tr.insertCell().textContent = v;
+    }
+    tr.addEventListener('click', () => { location.hash = `#replay/${r.t}/${r.index}`; });
+  }
+  for (const th of $('games-table').tHead.rows[0].cells) {
+    th.classList.toggle('sorted', th.dataset.key === k);
+    th.dataset.dir = th.dataset.key === k ? (replay.sortDir > 0 ? 'up' : 'down') : '';
+  }
+}
+
+async function openReplay(t, k, step) {
+  $('replay-list').hidden = true;
+  $('replay-game').hidden = false;
+  if (!replay.game || replay.game.tournament !== t || String(replay.game.index) !== String(k)) {
+    const r = await api('GET', `/api/tournaments/${t}/games/${k}`);
+    if (!r.ok) {
+      replay.game = null;
+      $('replay-title').textContent = '';
+      message(r.error.message, true);
+      $('replay-game').hidden = true;
+      $('replay-list').hidden = false;
+      return;
+    }
+    replay.game = r;
+    replay.game.tournament = t;
+    $('replay-title').textContent = `${r.title}, game ${r.index}: ${r.seats.map((s, i) => `P${i + 1} ${s}`).join(', ')} — result ${r.result} after ${r.throws} throws${r.failure ? `; ${r.failure}` : ''}`;
+    const log = $('replay-log');
+    log.replaceChildren();
+    r.steps.forEach((s, i) => {
+      if (!i) return;
+      const li = document.createElement('li');
+      li.value = i;
+      li.textContent = s.words.join('; ');
+      li.dataset.step = i;
+      li.addEventListener('click', () => goto(i));
+      log.appendChild(li);
+    });
+    $('jump').max = r.steps.length - 1;
+    message('');
+  }
+  goto(step ?? 0);
+}
+
+function goto(i) {
+  const g = replay.game;
+  if (!g) return;
+  const t0 = performance.now();
+  i = Math.max(0, Math.min(g.steps.length - 1, i));
+  replay.step = i;
+  const s = g.steps[i];
+  drawBoard($('replay-board'), g.geometry, s.pieces, {});
+  offBoard($('replay-offboard'), s.pieces);
+  let marked = null;
+  for (let j = i; j > 0; j--) { if (g.steps[j].event.kind === 'throw') { marked = g.steps[j].event.marked; break; } }
+  drawSticks($('replay-sticks'), g.geometry.sticks, marked);
+  $('replay-words').textContent = i ? s.words.join('; ') : 'The start of the game.';
+  $('step-label').textContent = `move ${i} of ${g.steps.length - 1}`;
+  $('jump').value = i;
+  $('replay-board-text').textContent = s.board;
+  const n = s.node;
+  $('replay-status').textContent = n.kind === 'end' ? `Game over: ${s.ranking}.` : `${n.kind === 'throw' ? 'to throw' : 'to choose'}: P${n.seat + 1}. Throws made: ${s.throws_made}.`;
+  for (const li of $('replay-log').children) li.classList.toggle('current', +li.dataset.step === i);
+  const cur = $('replay-log').querySelector('.current');
+  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  requestAnimationFrame(() => timings.push(performance.now() - t0));
+}
+
+function autoplay() {
+  if (replay.timer) {
+    clearInterval(replay.timer); replay.timer = null;
+    $('autoplay').textContent = 'Autoplay';
+    return;
+  }
+  $('autoplay').textContent = 'Stop';
+  replay.timer = setInterval(() => {
+    if (!replay.game || replay.step >= replay.game.steps.length - 1) return autoplay();
+    goto(replay.step + 1);
+  }, +$('speed').value);
+}
+
+function setupReplay() {
+  $('filter').addEventListener('input', drawTable);
+  for (const th of $('games-table').tHead.rows[0].cells) {
+    th.addEventListener('click', () => {
+      if (replay.sortKey === th.dataset.key) replay.sortDir = -replay.sortDir;
+      else { replay.sortKey = th.dataset.key; replay.sortDir = 1; }
+      drawTable();
+    });
+  }
+  $('first').addEventListener('click', () => goto(0));
+  $('back').addEventListener('click', () => goto(replay.step - 1));
+  $('forward').addEventListener('click', () => goto(replay.step + 1));
+  $('last').addEventListener('click', () => goto(Infinity));
+  $('jump-go').addEventListener('click', () => goto(+$('jump').value));
+  $('jump').addEventListener('keydown', (e) => { if (e.key === 'Enter') goto(+$('jump').value); });
+  $('autoplay').addEventListener('click', autoplay);
+  $('speed').addEventListener('change', () => { if (replay.timer) { autoplay(); autoplay(); } });
+}
+
+// ---------------------------------------------------------------- analysis
+
+function ratings(tournaments) {
+  const div = $('ratings');
+  div.replaceChildren();
+  for (const t of tournaments) {
+    if (t.error || !t.files.includes('ratings.svg')) continue;
+    const h = document.createElement('h3');
+    h.textContent = `Ratings: ${t.title}, ${t.path}`;
+    const img = document.createElement('img');
+    img.src = `/api/tournaments/${t.id}/files/ratings.svg`;
+    img.alt = `the ratings chart of ${t.path}`;
+    div.append(h, img);
+  }
+}
+
+function fig(f, d = 3) { return f.ci95 === null ? f.mean.toFixed(d) : `${f.mean.toFixed(d)} ± ${f.ci95.toFixed(d)}`; }
+
+async function analyse(ev) {
+  ev.preventDefault();
+  const q = new URLSearchParams({
+    game: $('analysis-game').value, players: $('analysis-players').value,
+    games: $('analysis-games').value, seed: $('analysis-seed').value, baseline: $('analysis-baseline').value,
+  });
+  for (const o of $('analysis-options').value.split(/\s+/).filter(Boolean)) q.append('option', o);
+  const out = $('analysis-result');
+  out.textContent = 'playing…';
+  const r = await api('GET', `/api/analysis?${q}`);
+  if (!r.ok) { out.textContent = ''; return message(r.error.message, true); }
+  const sp = r.self_play;
+  const rows = [
+    ['games', sp.games], ['agent in every seat', sp.agent],
+    ...sp.first.map((f, i) => [`P${i + 1} ranks first`, fig(f)]),
+    ...sp.score.map((f, i) => [`P${i + 1} mean score`, fig(f)]),
+    ['throws per game (mean)', fig(sp.throws.mean, 1)], ['throws: median / 90th pct / min / max', `${sp.throws.median} / ${sp.throws.p90} / ${sp.throws.min} / ${sp.throws.max}`],
+    ['turns per game (mean)', fig(sp.turns.mean, 1)], ['decisions per game', fig(sp.decisions_per_game, 1)],
+    ['share of decisions with a choice', sp.choice_share === null ? '–' : sp.choice_share.toFixed(3)],
+    ['captures per game', fig(sp.captures, 2)], ['burials per game', fig(sp.burials, 2)], ['games ended at the throw cap', fig(sp.capped)],
+  ];
+  const table = document.createElement('table');
+  table.id = 'analysis-table';
+  for (const [k, v] of rows) {
+    const tr = table.insertRow();
+    tr.insertCell().textContent = k;
+    tr.insertCell().textContent = v;
+  }
+  const h = document.createElement('h3');
+  h.textContent = `${r.title}, ${r.players} players, seed ${r.seed} (${r.options.join(' ')})`;
+  const svg = document.createElement('div');
+  svg.className = 'histogram';
+  svg.innerHTML = r.svg;
+  out.replaceChildren(h, table, svg);
+  message('');
+}
+
+// ---------------------------------------------------------------- routing
+
+function route() {
+  const h = location.hash || '#play';
+  const [view, t, k] = h.slice(1).split('/');
+  for (const v of ['play', 'replay', 'analysis']) {
+    $(`view-${v}`).hidden = v !== view;
+    $(`tab-${v}`).classList.toggle('current', v === view);
+  }
+  if (!['play', 'replay', 'analysis'].includes(view)) {
+    $('view-play').hidden = true;
+    return message(`There is no page “${h}”: choose Play, Replay or Analysis.`, true);
+  }
+  if (replay.timer) autoplay();
+  if (view === 'replay') {
+    if (t !== undefined && k !== undefined) openReplay(t, k);
+    else {
+      $('replay-list').hidden = false;
+      $('replay-game').hidden = true;
+      loadTournaments();
+    }
+  }
+  if (view === 'analysis') loadTournaments();
+}
+
+async function main() {
+  const r = await api('GET', '/api/hello');
+  if (!r.ok) return message(r.error?.message ?? 'the server did not answer hello', true);
+  hello = r.result;
+  buildForm();
+  setupPlay();
+  setupReplay();
+  $('analysis-form').addEventListener('submit', analyse);
+  window.addEventListener('hashchange', route);
+  route();
+  document.body.dataset.ready = 'yes';
+}
+
+main();

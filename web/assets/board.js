@@ -1,0 +1,171 @@
+// Draws a board, its pieces and the sticks as SVG from what the server sends: the
+// geometry of the game (squares, tracks, arrows), the placed pieces and the legal moves.
+// No rule of any game is here.
+
+const NS = 'http://www.w3.org/2000/svg';
+const CELL = 64;
+const PAD = 10;
+
+// Okabe–Ito: distinguishable with every common colour-vision deficiency; each seat also
+// has its own shape and number.
+export const SEAT_COLOURS = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7', '#999999'];
+const SHAPES = ['circle', 'square', 'diamond', 'triangle', 'hexagon', 'pentagon', 'star', 'octagon'];
+
+function el(name, attrs = {}, parent = null) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function polygon(cx, cy, r, n, rot, starInner = 0) {
+  const pts = [];
+  const k = starInner ? 2 * n : n;
+  for (let i = 0; i < k; i++) {
+    const a = rot + (2 * Math.PI * i) / k;
+    const rr = starInner && i % 2 ? r * starInner : r;
+    pts.push(`${(cx + rr * Math.cos(a)).toFixed(1)},${(cy + rr * Math.sin(a)).toFixed(1)}`);
+  }
+  return pts.join(' ');
+}
+
+function shape(kind, cx, cy, r, attrs, parent) {
+  switch (kind) {
+    case 'square': return el('rect', { x: cx - r * 0.85, y: cy - r * 0.85, width: r * 1.7, height: r * 1.7, rx: 2, ...attrs }, parent);
+    case 'diamond': return el('polygon', { points: polygon(cx, cy, r * 1.1, 4, 0), ...attrs }, parent);
+    case 'triangle': return el('polygon', { points: polygon(cx, cy + r * 0.15, r * 1.15, 3, -Math.PI / 2), ...attrs }, parent);
+    case 'hexagon': return el('polygon', { points: polygon(cx, cy, r, 6, 0), ...attrs }, parent);
+    case 'pentagon': return el('polygon', { points: polygon(cx, cy, r * 1.05, 5, -Math.PI / 2), ...attrs }, parent);
+    case 'star': return el('polygon', { points: polygon(cx, cy, r * 1.15, 5, -Math.PI / 2, 0.55), ...attrs }, parent);
+    case 'octagon': return el('polygon', { points: polygon(cx, cy, r, 8, Math.PI / 8), ...attrs }, parent);
+    default: return el('circle', { cx, cy, r, ...attrs }, parent);
+  }
+}
+
+// Draws `geometry` with `pieces` into `svg`. `opts`: moves (legal moves with from/to),
+// selected (a square), onSquare(square) for clicks.
+export function drawBoard(svg, geometry, pieces, opts = {}) {
+  svg.replaceChildren();
+  // Rows named as a whole (Issiren's home rows) get their name once, at the right.
+  const rowNames = new Map();
+  for (const sq of geometry.squares) {
+    if (sq.name && sq.name.endsWith('home row')) rowNames.set(sq.y, sq.name);
+  }
+  const W = geometry.width * CELL + 2 * PAD + (rowNames.size ? 110 : 0);
+  const H = geometry.height * CELL + 2 * PAD;
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.setAttribute('width', W);
+  svg.setAttribute('height', H);
+  svg.dataset.game = geometry.game;
+  const defs = el('defs', {}, svg);
+  const marker = el('marker', { id: 'arrowhead', markerWidth: 8, markerHeight: 8, refX: 6, refY: 4, orient: 'auto' }, defs);
+  el('path', { d: 'M0,0 L8,4 L0,8 z', fill: '#7a6a55' }, marker);
+  const X = (x) => PAD + x * CELL;
+  const moves = opts.moves || [];
+  const from = new Set(moves.filter((m) => m.from !== null).map((m) => m.from));
+  const targets = new Set(moves.filter((m) => m.from === opts.selected && m.to !== null).map((m) => m.to));
+
+  const squares = el('g', { class: 'squares' }, svg);
+  geometry.squares.forEach((sq, i) => {
+    const g = el('g', { class: 'square', 'data-square': i, 'data-label': sq.label }, squares);
+    let cls = 'cell';
+    if (sq.special) cls += ' special';
+    if (sq.name === 'start') cls += ' start';
+    if (from.has(i)) cls += ' movable';
+    if (i === opts.selected) cls += ' selected';
+    if (targets.has(i)) cls += ' target';
+    el('rect', { x: X(sq.x) + 1, y: X(sq.y) + 1, width: CELL - 2, height: CELL - 2, rx: 4, class: cls }, g);
+    const label = el('text', { x: X(sq.x) + 4, y: X(sq.y) + 12, class: 'label' }, g);
+    label.textContent = sq.label;
+    if (sq.name && !sq.name.endsWith('home row')) {
+      const name = el('text', { x: X(sq.x) + CELL / 2, y: X(sq.y) + CELL - 4, class: 'name', 'text-anchor': 'middle' }, g);
+      if (sq.name.length > 10) { name.setAttribute('textLength', CELL - 6); name.setAttribute('lengthAdjust', 'spacingAndGlyphs'); }
+      name.textContent = sq.name;
+    }
+    const t = el('title', {}, g);
+    t.textContent = sq.name ? `${sq.label}: ${sq.name}` : sq.label;
+    if (opts.onSquare) g.addEventListener('click', () => opts.onSquare(i));
+  });
+  for (const [y, name] of rowNames) {
+    const t = el('text', { x: X(geometry.width) + 8, y: X(y) + CELL / 2 + 4, class: 'name' }, svg);
+    t.textContent = name;
+  }
+  const arrows = el('g', { class: 'arrows' }, svg);
+  for (const a of geometry.arrows) {
+    el('line', { x1: X(a.x1), y1: X(a.y1), x2: X(a.x2), y2: X(a.y2), class: 'arrow', 'marker-end': 'url(#arrowhead)' }, arrows);
+  }
+
+  // Pieces, grouped by square.
+  const bySquare = new Map();
+  for (const p of pieces) {
+    if (p.square === null) continue;
+    if (!bySquare.has(p.square)) bySquare.set(p.square, []);
+    bySquare.get(p.square).push(p);
+  }
+  const layer = el('g', { class: 'pieces' }, svg);
+  for (const [sqi, list] of bySquare) {
+    const sq = geometry.squares[sqi];
+    const n = list.length;
+    const cols = Math.ceil(Math.sqrt(n));
+    const rows = Math.ceil(n / cols);
+    const step = (CELL - 22) / Math.max(cols, rows);
+    const r = Math.min(step * 0.42, 17);
+    list.forEach((p, j) => {
+      const cx = X(sq.x) + 11 + step * ((j % cols) + 0.5) + ((Math.max(cols, rows) - cols) * step) / 2;
+      const cy = X(sq.y) + 12 + step * (Math.floor(j / cols) + 0.5) + ((Math.max(cols, rows) - rows) * step) / 2;
+      const g = el('g', {
+        class: `piece seat-${p.seat === null ? 'neutral' : p.seat} ${p.status} ${p.active ? 'active' : ''}`,
+        'data-square': sqi, 'data-seat': p.seat === null ? '' : p.seat, 'data-kind': p.kind,
+      }, layer);
+      const fill = p.seat === null ? '#222' : SEAT_COLOURS[p.seat % 8];
+      const kind = p.seat === null ? 'octagon' : SHAPES[p.seat % 8];
+      if (p.active) shape(kind, cx, cy, r + 3.5, { fill: 'none', stroke: '#111', 'stroke-width': 2 }, g);
+      shape(kind, cx, cy, r, {
+        fill, stroke: p.status === 'unmoved' ? '#333' : '#111',
+        'stroke-width': p.status === 'unmoved' ? 1.6 : 1.2,
+        'stroke-dasharray': p.status === 'unmoved' ? '3 2' : 'none',
+        class: 'body',
+      }, g);
+      const label = el('text', { x: cx, y: cy + r * 0.38, 'text-anchor': 'middle', class: 'piece-label', 'font-size': Math.max(8, r * 1.0) }, g);
+      label.textContent = p.seat === null ? p.letter : `${p.seat + 1}${p.letter}${p.status === 'returning' ? "'" : ''}`;
+      if (p.seat === null || p.seat === 4 || p.seat === 6) label.setAttribute('fill', '#fff');
+      const t = el('title', {}, g);
+      t.textContent = p.text;
+      if (opts.onSquare) g.addEventListener('click', (ev) => { ev.stopPropagation(); opts.onSquare(sqi); });
+    });
+  }
+}
+
+// The pieces off the board (the Ghoula before its first step, buried pieces), in words.
+export function offBoard(div, pieces) {
+  const off = pieces.filter((p) => p.square === null).map((p) => p.text);
+  div.textContent = off.length ? `Off the board: ${off.join('; ')}.` : '';
+}
+
+const FACE_COLOURS = {
+  white: '#f7f5ee', green: '#3d8b4f', polished: '#f1dfa6', rough: '#7b5230',
+};
+
+// Draws `faces.count` sticks, `marked` of them with the marked side up.
+export function drawSticks(svg, faces, marked) {
+  svg.replaceChildren();
+  const n = faces.count;
+  const W = n * 26 + 10;
+  svg.setAttribute('viewBox', `0 0 ${W} 96`);
+  svg.setAttribute('width', W);
+  svg.setAttribute('height', 96);
+  if (marked === null || marked === undefined) return;
+  svg.dataset.marked = marked;
+  for (let i = 0; i < n; i++) {
+    const up = i < marked;
+    const face = up ? faces.marked : faces.unmarked;
+    const tilt = ((i * 37) % 11) - 5;
+    const g = el('g', { transform: `rotate(${tilt} ${18 + i * 26} 44)`, class: `stick ${up ? 'marked' : 'unmarked'}` }, svg);
+    el('rect', { x: 10 + i * 26, y: 6, width: 16, height: 76, rx: 7, fill: FACE_COLOURS[face] || '#ccc', stroke: '#333', 'stroke-width': 1.2 }, g);
+    if (up) el('line', { x1: 18 + i * 26, y1: 14, x2: 18 + i * 26, y2: 74, stroke: '#333', 'stroke-width': 1, 'stroke-dasharray': '4 4' }, g);
+    const t = el('title', {}, g);
+    t.textContent = `${face} side up`;
+  }
+  const cap = el('text', { x: W / 2, y: 94, 'text-anchor': 'middle', class: 'label' }, svg);
+  cap.textContent = `${marked} ${faces.marked} up`;
+}

@@ -1,0 +1,886 @@
+//! `stickdice web`: watch, replay and play the stick-dice games on drawn boards in a
+//! browser.
+//!
+//! An HTTP server ([axum] on tokio) that serves one page and its assets, embedded in the
+//! binary (it works offline), and a JSON API:
+//!
+//! * **play**: the command set of `stickdice serve` over HTTP — `POST /api/session` opens
+//!   a session, `POST /api/session/{id}` takes one protocol request (docs/protocol.md) and
+//!   answers with the protocol's response, each session its own game. The requests are
+//!   answered by [`stickdice_evaluation::protocol::Server`], so the rules, errors and
+//!   reproducibility are exactly those of `stickdice serve`. The server adds `picture` to
+//!   every result that carries a view: where the pieces stand and which squares each legal
+//!   action moves from and to ([`stickdice::board`]), and `words`, the last step in words.
+//!   An agent's search runs on a blocking thread, so it never holds up other sessions, and
+//!   `POST /api/session/{id}/cancel` abandons it.
+//! * **replay**: the games of the tournament folders named on the command line, each
+//!   replayed through the rules in Rust, step by step.
+//! * **analysis**: self-play figures of `stickdice-evaluation`'s analysis module and the
+//!   game-length histogram; a tournament's own ratings chart.
+//!
+//! The page knows no rule: it draws what the server sends. Routes are listed in
+//! [`router`]; docs/protocol.md documents them.
+
+use std::collections::{HashMap, VecDeque};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::{Path as FsPath, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use serde_json::{json, Map, Value};
+use stickdice::board::Board;
+use stickdice::{with_game, AnyGame, Node, Throw};
+use stickdice_evaluation::log::{self, GameRecord, LogLine, LoggedEvent, TournamentConfig};
+use stickdice_evaluation::protocol::{Server, MAX_LINE_BYTES};
+
+mod analysis;
+mod replay;
+
+/// The most sessions kept at once; opening one more closes the oldest.
+pub const MAX_SESSIONS: usize = 256;
+
+/// The page and its assets, embedded in the binary.
+const ASSETS: &[(&str, &str, &str)] = &[
+    (
+        "index.html",
+        "text/html; charset=utf-8",
+        include_str!("../assets/index.html"),
+    ),
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/app.js"),
+    ),
+    (
+        "board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/board.js"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../assets/style.css"),
+    ),
+];
+
+/// How `stickdice web` runs.
+#[derive(Clone, Debug)]
+pub struct WebOptions {
+    /// Tournament folders (or their `games.jsonl`) to replay.
+    pub dirs: Vec<PathBuf>,
+    /// The port; 0 picks a free one.
+    pub port: u16,
+    /// The address to bind; `None` is 127.0.0.1 (loopback only).
+    pub bind: Option<IpAddr>,
+    /// Where saved games go, one folder each.
+    pub save_dir: PathBuf,
+}
+
+/// The server's shared state: sessions, tournament folders, the save folder.
+#[derive(Clone, Debug)]
+pub struct AppState(Arc<Inner>);
+
+#[derive(Debug)]
+struct Inner {
+    sessions: Mutex<Sessions>,
+    dirs: Mutex<Vec<PathBuf>>,
+    save_dir: PathBuf,
+}
+
+#[derive(Debug, Default)]
+struct Sessions {
+    next: u64,
+    map: HashMap<u64, Arc<Mutex<Slot>>>,
+    order: VecDeque<u64>,
+}
+
+/// One browser session: a protocol server and what the web layer adds.
+#[derive(Debug, Default)]
+struct Slot {
+    server: Server,
+    /// Every step since `new_game`, for saving: a throw or action, or `None` for a
+    /// loaded state (a game with one cannot be saved).
+    events: Vec<Option<LoggedEvent>>,
+    /// The agent search running, by number; `None` when idle.
+    busy: Option<u64>,
+    /// Numbers the searches.
+    searches: u64,
+}
+
+/// Locks a mutex, recovering it if a thread panicked while holding it (every change
+/// under these locks is a single assignment, so the data is whole).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl AppState {
+    /// A server state replaying `dirs` and saving into `save_dir`.
+    pub fn new(dirs: Vec<PathBuf>, save_dir: PathBuf) -> Self {
+        AppState(Arc::new(Inner {
+            sessions: Mutex::new(Sessions::default()),
+            dirs: Mutex::new(dirs),
+            save_dir,
+        }))
+    }
+
+    fn open_session(&self) -> u64 {
+        let mut s = lock(&self.0.sessions);
+        s.next += 1;
+        let id = s.next;
+        s.map.insert(id, Arc::new(Mutex::new(Slot::default())));
+        s.order.push_back(id);
+        while s.order.len() > MAX_SESSIONS {
+            if let Some(old) = s.order.pop_front() {
+                s.map.remove(&old);
+            }
+        }
+        id
+    }
+
+    fn session(&self, id: &str) -> Result<Arc<Mutex<Slot>>, WebError> {
+        let found = id
+            .parse::<u64>()
+            .ok()
+            .and_then(|n| lock(&self.0.sessions).map.get(&n).cloned());
+        found.ok_or_else(|| {
+            WebError::new(
+                StatusCode::NOT_FOUND,
+                "unknown_session",
+                format!(
+                    "no session `{id}` (sessions end when the server restarts, and the \
+                     oldest close beyond {MAX_SESSIONS}): open one with POST /api/session"
+                ),
+            )
+        })
+    }
+
+    fn dirs(&self) -> Vec<PathBuf> {
+        lock(&self.0.dirs).clone()
+    }
+}
+
+/// An error answer: an HTTP status and `{"ok": false, "error": {"code", "message"}}`,
+/// the protocol's shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+}
+
+impl WebError {
+    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        WebError {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    fn bad(code: &'static str, message: impl Into<String>) -> Self {
+        WebError::new(StatusCode::BAD_REQUEST, code, message)
+    }
+
+    fn not_found(message: impl Into<String>) -> Self {
+        WebError::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+}
+
+impl IntoResponse for WebError {
+    fn into_response(self) -> Response {
+        let body = json!({
+            "ok": false,
+            "error": { "code": self.code, "message": self.message },
+        });
+        json_response(self.status, &body)
+    }
+}
+
+fn json_response(status: StatusCode, body: &Value) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+fn ok(body: Value) -> Response {
+    json_response(StatusCode::OK, &body)
+}
+
+/// The routes. Every path is tested in this crate's tests.
+///
+/// | route | what |
+/// |---|---|
+/// | `GET /` and `GET /assets/{file}` | the page |
+/// | `GET /api/hello` | the protocol's `hello` result |
+/// | `GET /api/geometry/{game}?players=N` | the board's geometry |
+/// | `POST /api/session` | opens a session: `{"session": id}` |
+/// | `POST /api/session/{id}` | one protocol request (the body), its response |
+/// | `POST /api/session/{id}/cancel` | abandons the session's running agent search |
+/// | `POST /api/session/{id}/save` | saves the finished game as a tournament log |
+/// | `GET /api/tournaments` | the tournament folders and their games |
+/// | `GET /api/tournaments/{t}/games/{k}` | game `k` of folder `t`, replayed step by step |
+/// | `GET /api/tournaments/{t}/files/{name}` | a report file of folder `t` (`ratings.svg`) |
+/// | `GET /api/analysis?game=…&players=…&games=…&seed=…&option=…` | self-play figures |
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/", get(|| async { asset("index.html") }))
+        .route(
+            "/assets/{file}",
+            get(|Path(file): Path<String>| async move { asset(&file) }),
+        )
+        .route("/api/hello", get(hello))
+        .route("/api/geometry/{game}", get(geometry))
+        .route("/api/session", post(open_session))
+        .route("/api/session/{id}", post(session_request))
+        .route("/api/session/{id}/cancel", post(cancel))
+        .route("/api/session/{id}/save", post(save))
+        .route("/api/tournaments", get(tournaments))
+        .route("/api/tournaments/{t}/games/{k}", get(replay_game))
+        .route("/api/tournaments/{t}/files/{name}", get(tournament_file))
+        .route("/api/analysis", get(analysis::analysis))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_LINE_BYTES))
+        .with_state(state)
+}
+
+fn asset(name: &str) -> Response {
+    match ASSETS.iter().find(|(n, _, _)| *n == name) {
+        Some((_, mime, body)) => ([(header::CONTENT_TYPE, *mime)], *body).into_response(),
+        None => WebError::not_found(format!("no asset `{name}`")).into_response(),
+    }
+}
+
+/// Unknown URLs: a JSON error under `/api/`, a page saying so elsewhere.
+async fn not_found(uri: Uri) -> Response {
+    let path = uri.path().to_string();
+    if path.starts_with("/api/") || path == "/api" {
+        return WebError::not_found(format!(
+            "no API route {path}; the routes are listed in docs/protocol.md"
+        ))
+        .into_response();
+    }
+    let page = format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found — \
+         stickdice</title><link rel=\"stylesheet\" href=\"/assets/style.css\"></head><body>\
+         <main><h1>Not found</h1><p id=\"error\" class=\"error\">There is no page at \
+         <code>{}</code>.</p><p><a href=\"/\">Go to the stickdice page</a>.</p></main>\
+         </body></html>",
+        html_escape(&path)
+    );
+    (
+        StatusCode::NOT_FOUND,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        page,
+    )
+        .into_response()
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+async fn hello() -> Response {
+    let reply = Server::new()
+        .handle_line(r#"{"cmd":"hello"}"#)
+        .map(|r| r.line)
+        .unwrap_or_default();
+    let value: Value = serde_json::from_str(&reply).unwrap_or(Value::Null);
+    ok(value)
+}
+
+/// The game a name, seat count and options describe.
+fn build_game(name: &str, players: Option<usize>, options: &[String]) -> Result<AnyGame, WebError> {
+    AnyGame::new(name, players, options).map_err(|e| WebError::bad("bad_config", e.to_string()))
+}
+
+async fn geometry(
+    Path(game): Path<String>,
+    Query(query): Query<Vec<(String, String)>>,
+) -> Response {
+    let mut players = None;
+    for (k, v) in &query {
+        match k.as_str() {
+            "players" => match v.parse::<usize>() {
+                Ok(n) => players = Some(n),
+                Err(_) => {
+                    return WebError::bad(
+                        "wrong_type",
+                        format!("`players` must be a whole number, not `{v}`"),
+                    )
+                    .into_response()
+                }
+            },
+            other => {
+                return WebError::bad(
+                    "unknown_field",
+                    format!("geometry takes only `players`, not `{other}`"),
+                )
+                .into_response()
+            }
+        }
+    }
+    match build_game(&game, players, &[]) {
+        Ok(any) => ok(with_game!(&any, |g| geometry_json(g))),
+        Err(e) => e.into_response(),
+    }
+}
+
+fn geometry_json<G: Board>(g: &G) -> Value {
+    let mut v = serde_json::to_value(g.geometry()).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut v {
+        m.insert("game".into(), json!(G::NAME));
+        m.insert("title".into(), json!(G::TITLE));
+        m.insert("players".into(), json!(g.seats()));
+    }
+    v
+}
+
+async fn open_session(State(state): State<AppState>) -> Response {
+    let id = state.open_session();
+    ok(json!({ "ok": true, "session": id.to_string() }))
+}
+
+/// What a protocol view says about its game: enough to rebuild it.
+fn game_of_view(view: &Value) -> Option<AnyGame> {
+    let name = view.get("game")?.as_str()?;
+    let players = view.get("players")?.as_u64()? as usize;
+    let options: Vec<String> = view
+        .get("options")?
+        .as_object()?
+        .iter()
+        .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
+        .collect();
+    AnyGame::new(name, Some(players), &options).ok()
+}
+
+/// The `picture` of a view (pieces and moves) and the words of the step from `before`.
+fn picture<G: Board>(g: &G, view: &Value, before: Option<&Value>, step: &Step) -> Option<Value> {
+    let state: G::State = serde_json::from_value(view.get("state")?.clone()).ok()?;
+    let before: Option<G::State> = before.and_then(|b| serde_json::from_value(b.clone()).ok());
+    let mut words = Vec::new();
+    if let Some(b) = &before {
+        match step {
+            Step::Throw(description) => words.push(description.clone()),
+            Step::Action(text) => {
+                if let Ok(a) = g.parse_action(text) {
+                    words.push(g.describe_action(b, a));
+                }
+            }
+            Step::Other => {}
+        }
+        if !matches!(step, Step::Other) {
+            words.extend(g.describe_change(b, &state));
+        }
+    }
+    Some(json!({
+        "pieces": g.pieces(&state),
+        "moves": g.moves(&state),
+        "words": words,
+    }))
+}
+
+/// The step a response made, as far as words go.
+enum Step {
+    /// A throw, with its description.
+    Throw(String),
+    Action(String),
+    Other,
+}
+
+/// Runs a protocol request on a session and enriches the response.
+async fn session_request(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Response {
+    let slot = match state.session(&id) {
+        Ok(s) => s,
+        Err(e) => return e.into_response(),
+    };
+    let line = match std::str::from_utf8(&body) {
+        Ok(t) => t.to_string(),
+        Err(_) => {
+            let mut server = Server::new();
+            return protocol_reply(server.handle_bytes(&body).map(|r| r.line));
+        }
+    };
+    if line.trim().is_empty() {
+        return WebError::bad(
+            "bad_request",
+            "the body is empty: send one protocol request, such as {\"cmd\":\"hello\"}",
+        )
+        .into_response();
+    }
+    let request: Option<Map<String, Value>> = match serde_json::from_str(&line) {
+        Ok(Value::Object(m)) => Some(m),
+        _ => None,
+    };
+    let cmd = request
+        .as_ref()
+        .and_then(|m| m.get("cmd"))
+        .and_then(|c| c.as_str())
+        .unwrap_or("")
+        .to_string();
+    let read_only = matches!(cmd.as_str(), "state" | "hello");
+
+    // The state before the step, for its words.
+    let (before, search) = {
+        let mut s = lock(&slot);
+        if s.busy.is_some() && !read_only {
+            return WebError::new(
+                StatusCode::CONFLICT,
+                "busy",
+                "an agent is still thinking in this session: wait for its move, or cancel it \
+                 (POST /api/session/{id}/cancel)",
+            )
+            .into_response();
+        }
+        let before = s
+            .server
+            .handle_line(r#"{"cmd":"state"}"#)
+            .and_then(|r| serde_json::from_str::<Value>(&r.line).ok())
+            .and_then(|v| v.get("result").and_then(|r| r.get("state")).cloned());
+        if cmd == "agent_move" {
+            s.searches += 1;
+            let n = s.searches;
+            s.busy = Some(n);
+            (before, Some((n, s.server.clone())))
+        } else {
+            (before, None)
+        }
+    };
+
+    let line_out = match search {
+        None => {
+            let mut s = lock(&slot);
+            let reply = s.server.handle_line(&line);
+            let out = reply.map(|r| r.line);
+            if let Some(text) = &out {
+                record(&mut s, &cmd, text);
+            }
+            out
+        }
+        Some((n, mut server)) => {
+            // The search runs on a blocking thread on a copy of the session, so other
+            // sessions (and this one's `state`) are answered meanwhile.
+            let line2 = line.clone();
+            // Should the client go away while the agent thinks (the request's future is
+            // dropped), the session must not stay busy.
+            let _guard = BusyGuard {
+                slot: Arc::clone(&slot),
+                search: n,
+            };
+            let joined = tokio::task::spawn_blocking(move || {
+                let reply = server.handle_line(&line2).map(|r| r.line);
+                (server, reply)
+            })
+            .await;
+            let mut s = lock(&slot);
+            if s.busy != Some(n) {
+                return WebError::new(
+                    StatusCode::CONFLICT,
+                    "cancelled",
+                    "the agent's search was cancelled; the game is as it was before it",
+                )
+                .into_response();
+            }
+            s.busy = None;
+            match joined {
+                Ok((server, reply)) => {
+                    if let Some(text) = &reply {
+                        if record(&mut s, &cmd, text) {
+                            s.server = server;
+                        }
+                    }
+                    reply
+                }
+                Err(e) => {
+                    return WebError::new(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        "internal",
+                        format!("the agent's search failed: {e}; the game is unchanged"),
+                    )
+                    .into_response()
+                }
+            }
+        }
+    };
+    let Some(text) = line_out else {
+        return WebError::bad("bad_request", "a blank line is not a request").into_response();
+    };
+    let mut response: Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(_) => return protocol_reply(Some(text)),
+    };
+    enrich(&mut response, before.as_ref());
+    if cmd == "quit" {
+        lock(&state.0.sessions)
+            .map
+            .remove(&id.parse::<u64>().unwrap_or(0));
+    }
+    protocol_value(response)
+}
+
+/// Clears a session's busy mark when the request that set it ends, however it ends.
+struct BusyGuard {
+    slot: Arc<Mutex<Slot>>,
+    search: u64,
+}
+
+impl Drop for BusyGuard {
+    fn drop(&mut self) {
+        let mut s = lock(&self.slot);
+        if s.busy == Some(self.search) {
+            s.busy = None;
+        }
+    }
+}
+
+/// Keeps the slot's event list in step with a successful response; whether the response
+/// changed the game (for `agent_move`: whether its copy should be kept).
+fn record(s: &mut Slot, cmd: &str, response: &str) -> bool {
+    let Ok(v) = serde_json::from_str::<Value>(response) else {
+        return false;
+    };
+    if v.get("ok") != Some(&Value::Bool(true)) {
+        return false;
+    }
+    let r = &v["result"];
+    match cmd {
+        "new_game" => s.events.clear(),
+        "throw" => {
+            let k = r["thrown"]["marked"].as_u64().unwrap_or(0) as u8;
+            s.events.push(Some(LoggedEvent::Throw(k)));
+        }
+        "act" => {
+            let a = r["played"]["action"].as_str().unwrap_or_default();
+            s.events.push(Some(LoggedEvent::Action(a.to_string())));
+        }
+        "agent_move" => {
+            if r["move"]["applied"] == Value::Bool(true) {
+                let a = r["move"]["action"].as_str().unwrap_or_default();
+                s.events.push(Some(LoggedEvent::Action(a.to_string())));
+            }
+        }
+        "load_state" => s.events.push(None),
+        "undo" => {
+            let n = r["undone"].as_u64().unwrap_or(0) as usize;
+            let keep = s.events.len().saturating_sub(n);
+            s.events.truncate(keep);
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// Adds `picture` (pieces, moves, the step in words) to a result that carries a view.
+fn enrich(response: &mut Value, before: Option<&Value>) {
+    let Some(result) = response.get_mut("result") else {
+        return;
+    };
+    if result.get("state").is_none() {
+        return;
+    }
+    let Some(any) = game_of_view(result) else {
+        return;
+    };
+    let step = if let Some(t) = result.get("thrown") {
+        Step::Throw(t["description"].as_str().unwrap_or_default().to_string())
+    } else if let Some(p) = result.get("played") {
+        Step::Action(p["action"].as_str().unwrap_or_default().to_string())
+    } else if let Some(m) = result
+        .get("move")
+        .filter(|m| m["applied"] == Value::Bool(true))
+    {
+        Step::Action(m["action"].as_str().unwrap_or_default().to_string())
+    } else {
+        Step::Other
+    };
+    let pic = with_game!(&any, |g| picture(g, result, before, &step));
+    if let (Some(p), Value::Object(m)) = (pic, result) {
+        m.insert("picture".into(), p);
+    }
+}
+
+/// A protocol response as HTTP: 200 for a success, 400 for an error (409 for the
+/// errors that mean "not now": throw_due, decision_due, game_over), the body unchanged.
+fn protocol_value(v: Value) -> Response {
+    let status = if v.get("ok") == Some(&Value::Bool(true)) {
+        StatusCode::OK
+    } else {
+        match v["error"]["code"].as_str() {
+            Some("internal") => StatusCode::INTERNAL_SERVER_ERROR,
+            Some("throw_due" | "decision_due" | "game_over" | "no_game" | "nothing_to_undo") => {
+                StatusCode::CONFLICT
+            }
+            _ => StatusCode::BAD_REQUEST,
+        }
+    };
+    json_response(status, &v)
+}
+
+fn protocol_reply(line: Option<String>) -> Response {
+    match line.and_then(|l| serde_json::from_str::<Value>(&l).ok()) {
+        Some(v) => protocol_value(v),
+        None => WebError::bad("bad_request", "no request").into_response(),
+    }
+}
+
+async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    let slot = match state.session(&id) {
+        Ok(s) => s,
+        Err(e) => return e.into_response(),
+    };
+    let mut s = lock(&slot);
+    let was = s.busy.take().is_some();
+    ok(json!({ "ok": true, "cancelled": was }))
+}
+
+/// `POST /api/session/{id}/save` with `{"agents": ["human", "mcts", …]}` (who sat in each
+/// seat): writes the finished game as a one-game tournament log into a new folder of the
+/// save folder, which joins the replayable folders.
+async fn save(State(state): State<AppState>, Path(id): Path<String>, body: Bytes) -> Response {
+    match save_game(&state, &id, &body) {
+        Ok(v) => ok(v),
+        Err(e) => e.into_response(),
+    }
+}
+
+fn save_game(state: &AppState, id: &str, body: &[u8]) -> Result<Value, WebError> {
+    let slot = state.session(id)?;
+    let agents: Vec<String> = match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Object(m)) => match m.get("agents") {
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|x| x.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| WebError::bad("wrong_type", "`agents` must be strings"))?,
+            _ => {
+                return Err(WebError::bad(
+                    "missing_field",
+                    "save takes {\"agents\": [one name per seat]}",
+                ))
+            }
+        },
+        _ => {
+            return Err(WebError::bad(
+                "malformed_json",
+                "save takes a JSON object {\"agents\": [one name per seat]}",
+            ))
+        }
+    };
+    let (view, events) = {
+        let mut s = lock(&slot);
+        let view = s
+            .server
+            .handle_line(r#"{"cmd":"state"}"#)
+            .and_then(|r| serde_json::from_str::<Value>(&r.line).ok())
+            .unwrap_or(Value::Null);
+        (view, s.events.clone())
+    };
+    if view["ok"] != Value::Bool(true) {
+        return Err(WebError::new(
+            StatusCode::CONFLICT,
+            "no_game",
+            "no game to save: start one first",
+        ));
+    }
+    let view = &view["result"];
+    if view["node"]["kind"] != "end" {
+        return Err(WebError::new(
+            StatusCode::CONFLICT,
+            "game_not_over",
+            "only a finished game can be saved",
+        ));
+    }
+    let events: Vec<LoggedEvent> = events.into_iter().collect::<Option<_>>().ok_or_else(|| {
+        WebError::new(
+            StatusCode::CONFLICT,
+            "loaded_state",
+            "this game started from a loaded position, which a tournament log cannot hold",
+        )
+    })?;
+    let players = view["players"].as_u64().unwrap_or(0) as usize;
+    if agents.len() != players {
+        return Err(WebError::bad(
+            "bad_value",
+            format!(
+                "`agents` names {} seats; the game has {players}",
+                agents.len()
+            ),
+        ));
+    }
+    let options: Vec<String> = view["options"]
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let game = view["game"].as_str().unwrap_or_default().to_string();
+    let seed = view["seed"].as_u64().unwrap_or(0);
+    let ranking = &view["ranking"];
+    let config = TournamentConfig {
+        game: game.clone(),
+        players,
+        options,
+        agents,
+        format: stickdice_evaluation::Format::RoundRobin,
+        games_per_table: 1,
+        seed,
+        sprt: None,
+    };
+    let record = GameRecord {
+        index: 0,
+        table: 0,
+        rotation: 0,
+        shift: 0,
+        game_seed: seed,
+        seating: (0..players).collect(),
+        agent_seeds: vec![0; players],
+        events,
+        places: ranking["places"]
+            .as_array()
+            .map(|a| a.iter().map(|p| p.as_u64().unwrap_or(0) as u8).collect())
+            .unwrap_or_default(),
+        scores: ranking["scores"]
+            .as_array()
+            .map(|a| a.iter().map(|p| p.as_f64().unwrap_or(0.0)).collect())
+            .unwrap_or_default(),
+        throws: view["throws_made"].as_u64().unwrap_or(0) as u32,
+        time_s: vec![0.0; players],
+        failure: None,
+    };
+    let save_dir = &state.0.save_dir;
+    std::fs::create_dir_all(save_dir).map_err(|e| io_error(save_dir, e))?;
+    let folder = (1..)
+        .map(|n| save_dir.join(format!("{game}-{n:03}")))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| save_dir.join(&game));
+    std::fs::create_dir_all(&folder).map_err(|e| io_error(&folder, e))?;
+    let path = folder.join(stickdice_evaluation::tournament::LOG_FILE);
+    let mut writer = log::LogWriter::create(&path, &config)
+        .map_err(|e| WebError::new(StatusCode::INTERNAL_SERVER_ERROR, "io", e.to_string()))?;
+    writer
+        .write_line(&LogLine::Game(record))
+        .map_err(|e| WebError::new(StatusCode::INTERNAL_SERVER_ERROR, "io", e.to_string()))?;
+    drop(writer);
+    let text = std::fs::read_to_string(&path).map_err(|e| io_error(&path, e))?;
+    let mut dirs = lock(&state.0.dirs);
+    dirs.push(folder.clone());
+    let index = dirs.len() - 1;
+    Ok(json!({
+        "ok": true,
+        "path": path.display().to_string(),
+        "tournament": index,
+        "log": text,
+    }))
+}
+
+fn io_error(path: &FsPath, e: std::io::Error) -> WebError {
+    WebError::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "io",
+        format!("{}: {e}", path.display()),
+    )
+}
+
+async fn tournaments(State(state): State<AppState>) -> Response {
+    let dirs = state.dirs();
+    let list: Vec<Value> = dirs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| replay::summary(i, d))
+        .collect();
+    ok(json!({ "ok": true, "tournaments": list }))
+}
+
+async fn replay_game(
+    State(state): State<AppState>,
+    Path((t, k)): Path<(String, String)>,
+) -> Response {
+    let dirs = state.dirs();
+    let result = tokio::task::spawn_blocking(move || replay::game(&dirs, &t, &k)).await;
+    match result {
+        Ok(Ok(v)) => ok(v),
+        Ok(Err(e)) => e.into_response(),
+        Err(e) => WebError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            format!("the replay failed: {e}"),
+        )
+        .into_response(),
+    }
+}
+
+async fn tournament_file(
+    State(state): State<AppState>,
+    Path((t, name)): Path<(String, String)>,
+) -> Response {
+    match replay::file(&state.dirs(), &t, &name) {
+        Ok((mime, body)) => ([(header::CONTENT_TYPE, mime)], body).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// What the node of a state is, as the protocol writes it.
+fn node_json(node: Node) -> Value {
+    match node {
+        Node::Throw(s) => json!({"kind": "throw", "seat": s}),
+        Node::Decide(s) => json!({"kind": "decide", "seat": s}),
+        Node::End => json!({"kind": "end", "seat": null}),
+    }
+}
+
+/// A throw's count for people: `3 white sides up`.
+fn sides<G: Board>(g: &G, marked: u8) -> String {
+    stickdice::board::sides_up(&g.geometry().sticks, Throw::new(marked))
+}
+
+/// Binds `opts`' address and serves until ctrl-c, printing the address first.
+///
+/// # Errors
+/// The address cannot be bound, or the server fails.
+pub fn run(opts: WebOptions) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(8)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server: {e}"))?;
+    runtime.block_on(async move {
+        let ip = opts.bind.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
+        let addr = SocketAddr::new(ip, opts.port);
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        let local = listener
+            .local_addr()
+            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        for d in &opts.dirs {
+            if !d.exists() {
+                eprintln!("warning: {} does not exist", d.display());
+            }
+        }
+        println!("stickdice web: serving on http://{local}/ (ctrl-c stops it)");
+        let state = AppState::new(opts.dirs.clone(), opts.save_dir.clone());
+        axum::serve(listener, router(state))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .map_err(|e| format!("the server failed: {e}"))
+    })
+}

@@ -1,0 +1,302 @@
+// Browser tests of `stickdice web`: Debian's chromium driven headless by playwright-core,
+// against the release binary on loopback (started by .ci/web.sh).
+//
+// Environment: BASE_URL (the server), BINARY (the stickdice binary, for `stickdice
+// replay`), FIXTURES (the tournament folders the server was given: issiren, duqqan, oued,
+// then damaged), SHOTS (where screenshots go).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8080';
+const BINARY = process.env.BINARY ?? 'target/release/stickdice';
+const FIXTURES = process.env.FIXTURES ?? '/tmp/stickdice-web-fixtures';
+const SHOTS = process.env.SHOTS ?? 'target/web-screenshots';
+fs.mkdirSync(SHOTS, { recursive: true });
+
+let context;
+let page;
+const pageErrors = [];
+
+before(async () => {
+  const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'stickdice-chromium-'));
+  context = await chromium.launchPersistentContext(userData, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1400, height: 1000 },
+  });
+  page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+});
+
+after(async () => {
+  await context?.close();
+});
+
+async function open(hash = '#play') {
+  // A fresh document each time (a hash change alone would keep the old page).
+  await page.goto('about:blank');
+  await page.goto(`${BASE}/${hash}`);
+  await page.waitForSelector('body[data-ready="yes"]');
+}
+
+async function idle() {
+  await page.waitForSelector('body[data-idle="yes"]', { timeout: 60_000 });
+}
+
+async function status() {
+  return page.$eval('#status', (e) => ({ node: e.dataset.node, seat: e.dataset.seat, text: e.textContent }));
+}
+
+async function newGame(game, players, seats, seed = 1) {
+  await open('#play');
+  await page.selectOption('#game', game);
+  await page.fill('#players', String(players));
+  await page.dispatchEvent('#players', 'change');
+  for (let s = 0; s < seats.length; s++) await page.fill(`#seat-${s}`, seats[s]);
+  await page.fill('#seed', String(seed));
+  await page.click('#new-game');
+  await page.waitForSelector('#board .square');
+  await idle();
+}
+
+async function message() {
+  return page.$eval('#message', (e) => e.textContent);
+}
+
+// Plays P1's part by clicking until the game ends; returns the number of clicks.
+async function playHuman(shotName, shotAt) {
+  let clicks = 0;
+  for (let guard = 0; guard < 20000; guard++) {
+    await idle();
+    const st = await status();
+    if (st.node === 'end') return clicks;
+    assert.equal(st.seat, '0', `the page waits for a human seat: ${st.text}`);
+    if (clicks === shotAt) await page.screenshot({ path: path.join(SHOTS, shotName), fullPage: true });
+    if (st.node === 'throw') {
+      await page.click('#throw');
+    } else {
+      const decision = await page.$('#decisions button');
+      const movable = await page.$$eval('#board rect.movable', (rs) => rs.map((r) => r.parentNode.dataset.square));
+      if (movable.length) {
+        const sq = movable[Math.floor(Math.random() * movable.length)];
+        await page.click(`#board .piece[data-square="${sq}"]`);
+        await page.waitForSelector('#board rect.target');
+        const target = await page.$eval('#board rect.target', (r) => r.parentNode.dataset.square);
+        await page.click(`#board .square[data-square="${target}"] rect`, { force: true });
+        clicks++;
+      } else {
+        assert.ok(decision, `a decision with a button: ${st.text}`);
+        await decision.click();
+      }
+    }
+    clicks++;
+  }
+  throw new Error('the game did not end');
+}
+
+test('a whole Issiren game, human against an agent, by clicking pieces and the throw button', { timeout: 600_000 }, async () => {
+  await newGame('issiren', 2, ['human', 'greedy'], 11);
+  // Illegal clicks first: a piece when a throw is due, then an opponent's piece.
+  await page.click('#board .piece[data-square="0"]');
+  assert.match(await message(), /P1 must throw the sticks first/);
+  await page.click('#board .piece[data-square="40"]');
+  assert.match(await message(), /must throw|not P1's/);
+  const clicks = await playHuman('issiren-play.png', 40);
+  const st = await status();
+  assert.match(st.text, /Game over: P[12] > P[12]|Game over: P1 = P2/);
+  assert.ok(clicks > 10, `${clicks} clicks`);
+  const log = await page.$$eval('#play-log li', (l) => l.map((x) => x.textContent));
+  assert.ok(log.some((w) => /P1 moves the piece on [a-l][1-4] to [a-l][1-4]/.test(w)), 'moves in words');
+  assert.ok(log.some((w) => /capturing P[12]'s piece/.test(w)), 'captures in words');
+});
+
+test('illegal clicks on an Issiren board are explained and change nothing', async () => {
+  await newGame('issiren', 2, ['human', 'human'], 7);
+  await page.fill('#marked', '2');
+  await page.click('#enter-throw');
+  await idle();
+  // Two green sides up: no unmoved piece may move; the only action is pass.
+  const before = await page.$eval('#state-json', (e) => e.textContent);
+  await page.click('#board .piece[data-square="3"]');
+  await idle();
+  assert.match(await message(), /The piece on d1 cannot move: `d1` is not a legal action here; the legal actions are: pass/);
+  await page.click('#board .piece[data-square="40"]');
+  assert.match(await message(), /The piece on e4 is not P1's/);
+  await page.click('#board .square[data-square="20"] rect');
+  assert.match(await message(), /There is no piece on i2/);
+  assert.equal(await page.$eval('#state-json', (e) => e.textContent), before);
+  await page.click('#decisions button[data-action="pass"]');
+  await idle();
+  assert.equal((await status()).seat, '1');
+  // Undo takes it back.
+  await page.click('#undo');
+  await idle();
+  assert.equal((await status()).node, 'decide');
+});
+
+test('a game of Sig wa Duqqan with three seats, thrown by clicking, then saved and replayed', { timeout: 600_000 }, async () => {
+  await newGame('sig-wa-duqqan', 3, ['human', 'random', 'random'], 5);
+  await playHuman('sig-wa-duqqan-play.png', 25);
+  assert.match((await status()).text, /Game over/);
+  await page.click('#save');
+  await page.waitForFunction(() => /Saved in/.test(document.getElementById('message').textContent));
+  await open('#replay');
+  await page.waitForSelector('#games-table tbody tr');
+  const rows = await page.$$eval('#games-table tbody tr', (r) => r.map((x) => x.textContent));
+  assert.ok(rows.some((r) => r.includes('P1 human')), 'the saved game is listed');
+});
+
+test('a game of Sig (El Oued), thrown by clicking, with the leftover decision', { timeout: 600_000 }, async () => {
+  await newGame('sig-el-oued', 2, ['human', 'greedy'], 3);
+  await playHuman('sig-el-oued-play.png', 30);
+  assert.match((await status()).text, /Game over/);
+});
+
+test('entered throws: the count of marked sides of real sticks', async () => {
+  await newGame('sig-wa-duqqan', 2, ['human', 'human'], 1);
+  await page.fill('#marked', '1');
+  await page.click('#enter-throw');
+  await idle();
+  const text = await page.$eval('#throw-text', (e) => e.textContent);
+  assert.equal(text, 'P1: 1 white side up: sig (1), throw again; P1 leaves the start for idx 1');
+  assert.equal(await page.$$eval('#sticks .stick.marked', (s) => s.length), 1);
+  assert.equal(await page.$$eval('#sticks .stick.unmarked', (s) => s.length), 3);
+  await page.fill('#marked', '9');
+  await page.click('#enter-throw');
+  await idle();
+  assert.match(await message(), /9 marked sides up is impossible with 4 sticks|impossible/);
+});
+
+// The boards `stickdice replay` prints: the start, then one after each event.
+function replayBoards(dir, index) {
+  const out = execFileSync(BINARY, ['replay', dir, '--game', String(index)], { encoding: 'utf8' });
+  const lines = out.split('\n');
+  const boards = [];
+  let cur = null;
+  const isEvent = (l) => /^throw\s+\d+  P\d+: /.test(l) || /^ {12}P\d+ plays /.test(l);
+  const isEnd = (l) => /^after \d+ throws, places:/.test(l) || /^P\d+ \(.*\) lost by /.test(l);
+  for (const l of lines.slice(1)) {
+    if (/^  P\d+: .* \(agent seed \d+\)$/.test(l) && cur === null && boards.length === 0) continue;
+    if (isEvent(l) || isEnd(l)) {
+      if (cur !== null) boards.push(cur.join('\n').trimEnd());
+      cur = isEnd(l) ? null : [];
+      if (isEnd(l)) break;
+      continue;
+    }
+    if (cur === null) cur = [];
+    cur.push(l);
+  }
+  return boards;
+}
+
+for (const [t, name] of [[0, 'issiren'], [1, 'duqqan'], [2, 'oued']]) {
+  test(`replay of ${name}: the position at move k is the one stickdice replay prints`, { timeout: 300_000 }, async () => {
+    const boards = replayBoards(path.join(FIXTURES, name), 1);
+    assert.ok(boards.length > 10, `${boards.length} positions`);
+    await open(`#replay/${t}/1`);
+    await page.waitForSelector('#replay-board .square');
+    const last = boards.length - 1;
+    assert.equal(await page.$eval('#step-label', (e) => e.textContent), `move 0 of ${last}`);
+    const ks = [0, 1, 2, 7, Math.floor(last / 3), Math.floor(last / 2), last - 1, last];
+    for (const k of ks) {
+      await page.fill('#jump', String(k));
+      await page.click('#jump-go');
+      const shown = await page.$eval('#replay-board-text', (e) => e.textContent.trimEnd());
+      assert.equal(shown, boards[k], `${name}, move ${k}`);
+      if (k === Math.floor(last / 2)) await page.screenshot({ path: path.join(SHOTS, `${name}-replay.png`), fullPage: true });
+    }
+    // Step forward and back.
+    await page.fill('#jump', '3');
+    await page.click('#jump-go');
+    await page.click('#forward');
+    assert.equal(await page.$eval('#replay-board-text', (e) => e.textContent.trimEnd()), boards[4]);
+    await page.click('#back');
+    await page.click('#back');
+    assert.equal(await page.$eval('#replay-board-text', (e) => e.textContent.trimEnd()), boards[2]);
+    // Autoplay at the fastest speed moves on by itself.
+    await page.selectOption('#speed', '40');
+    await page.click('#autoplay');
+    await page.waitForFunction(() => /^move ([6-9]|\d\d+) /.test(document.getElementById('step-label').textContent));
+    await page.click('#autoplay');
+  });
+}
+
+test('the games table sorts and filters', async () => {
+  await open('#replay');
+  await page.waitForSelector('#games-table tbody tr');
+  await page.click('#games-table th[data-key="throws"]');
+  const throws = await page.$$eval('#games-table tbody tr', (r) => r.map((x) => +x.cells[5].textContent));
+  assert.deepEqual(throws, [...throws].sort((a, b) => a - b));
+  await page.click('#games-table th[data-key="throws"]');
+  const down = await page.$$eval('#games-table tbody tr', (r) => r.map((x) => +x.cells[5].textContent));
+  assert.deepEqual(down, [...down].sort((a, b) => b - a));
+  await page.fill('#filter', 'Issiren');
+  const titles = await page.$$eval('#games-table tbody tr', (r) => r.map((x) => x.cells[1].textContent));
+  assert.ok(titles.length > 0);
+  assert.ok(titles.every((x) => x.startsWith('Issiren')));
+});
+
+test('a damaged log, a missing game and unknown URLs give clear messages; the server stays up', async () => {
+  await open('#replay');
+  await page.waitForSelector('#folder-errors .folder-error');
+  const errors = await page.$eval('#folder-errors', (e) => e.textContent);
+  assert.match(errors, /the log is damaged: .*games\.jsonl line 2/);
+  await open('#replay/0/999');
+  await page.waitForFunction(() => /holds no game 999/.test(document.getElementById('message').textContent));
+  await open('#replay/3/0');
+  await page.waitForFunction(() => /the log is damaged/.test(document.getElementById('message').textContent));
+  await open('#frobnicate');
+  assert.match(await message(), /There is no page “#frobnicate”/);
+  const res = await page.goto(`${BASE}/no/such/page`);
+  assert.equal(res.status(), 404);
+  assert.match(await page.textContent('#error'), /There is no page at \/no\/such\/page/);
+  const api = await page.goto(`${BASE}/api/nothing`);
+  assert.equal(api.status(), 404);
+  const hello = await page.goto(`${BASE}/api/hello`);
+  assert.equal(hello.status(), 200);
+  assert.equal((await hello.json()).result.protocol, 'stickdice-serve');
+});
+
+test('the analysis view shows self-play figures, the length histogram and the ratings', { timeout: 120_000 }, async () => {
+  await open('#analysis');
+  await page.selectOption('#analysis-game', 'sig-el-oued');
+  await page.fill('#analysis-games', '100');
+  await page.fill('#analysis-options', 'cairo_always_three=true');
+  await page.click('#analyse');
+  await page.waitForSelector('#analysis-table', { timeout: 100_000 });
+  assert.match(await page.textContent('#analysis-result h3'), /cairo_always_three=true/);
+  const text = await page.$eval('#analysis-table', (e) => e.textContent);
+  assert.match(text, /P1 ranks first/);
+  assert.ok(await page.$('.histogram svg'));
+  await page.waitForSelector('#ratings img');
+  await page.screenshot({ path: path.join(SHOTS, 'analysis.png'), fullPage: true });
+});
+
+test('click-to-redraw time (measured, not asserted) and no script errors', async () => {
+  await newGame('issiren', 2, ['human', 'human'], 2);
+  for (let i = 0; i < 30; i++) {
+    const st = await status();
+    if (st.node === 'end') break;
+    if (st.node === 'throw') await page.click('#throw');
+    else {
+      const d = await page.$('#decisions button');
+      const movable = await page.$$eval('#board rect.movable', (rs) => rs.map((r) => r.parentNode.dataset.square));
+      if (movable.length) await page.click(`#board .piece[data-square="${movable[0]}"]`);
+      else await d.click();
+    }
+    await idle();
+  }
+  const t = (await page.evaluate(() => window.stickdice.timings)).slice().sort((a, b) => a - b);
+  const median = t[Math.floor(t.length / 2)];
+  const p90 = t[Math.floor(t.length * 0.9)];
+  console.log(`click to redrawn board: ${t.length} clicks, median ${median.toFixed(1)} ms, 90th percentile ${p90.toFixed(1)} ms, max ${t[t.length - 1].toFixed(1)} ms`);
+  assert.deepEqual(pageErrors, []);
+});

@@ -1,0 +1,603 @@
+//! Every route of `stickdice web`, driven in-process (`oneshot`), with exact JSON bodies
+//! for the errors and the protocol responses compared with `stickdice serve`'s own.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use stickdice_evaluation::protocol::Server;
+use stickdice_web::{router, AppState};
+use tower::ServiceExt;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("stickdice-web-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn app(dirs: Vec<PathBuf>, save: PathBuf) -> Router {
+    router(AppState::new(dirs, save))
+}
+
+async fn send(app: &Router, method: &str, uri: &str, body: &str) -> (StatusCode, String, String) {
+    let req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let mime = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    (status, mime, String::from_utf8(bytes.to_vec()).unwrap())
+}
+
+async fn send_json(app: &Router, method: &str, uri: &str, body: &str) -> (StatusCode, Value) {
+    let (status, mime, text) = send(app, method, uri, body).await;
+    assert_eq!(mime, "application/json", "{uri}: {text}");
+    (status, serde_json::from_str(&text).unwrap())
+}
+
+/// The protocol's own response to `lines`, the last one parsed.
+fn protocol(lines: &[&str]) -> Value {
+    let mut s = Server::new();
+    let mut last = String::new();
+    for l in lines {
+        last = s.handle_line(l).unwrap().line;
+    }
+    serde_json::from_str(&last).unwrap()
+}
+
+fn without_picture(mut v: Value) -> Value {
+    if let Some(r) = v.get_mut("result").and_then(|r| r.as_object_mut()) {
+        r.remove("picture");
+    }
+    v
+}
+
+#[tokio::test]
+async fn the_page_and_its_assets_are_served_from_the_binary() {
+    let app = app(vec![], temp_dir("assets"));
+    let (s, mime, body) = send(&app, "GET", "/", "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(mime.starts_with("text/html"));
+    assert!(body.contains("<title>stickdice"));
+    for (file, kind) in [
+        ("app.js", "text/javascript"),
+        ("board.js", "text/javascript"),
+        ("style.css", "text/css"),
+        ("index.html", "text/html"),
+    ] {
+        let (s, mime, body) = send(&app, "GET", &format!("/assets/{file}"), "").await;
+        assert_eq!(s, StatusCode::OK, "{file}");
+        assert!(mime.starts_with(kind), "{file}: {mime}");
+        assert!(body.len() > 100, "{file}");
+    }
+    let (s, v) = send_json(&app, "GET", "/assets/nope.js", "").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(
+        v,
+        json!({"ok": false, "error": {"code": "not_found", "message": "no asset `nope.js`"}})
+    );
+}
+
+#[tokio::test]
+async fn unknown_urls_get_a_clear_answer() {
+    let app = app(vec![], temp_dir("unknown"));
+    let (s, v) = send_json(&app, "GET", "/api/frobnicate", "").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(
+        v,
+        json!({"ok": false, "error": {"code": "not_found",
+            "message": "no API route /api/frobnicate; the routes are listed in docs/protocol.md"}})
+    );
+    let (s, mime, body) = send(&app, "GET", "/no/such/%3Cpage%3E", "").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert!(mime.starts_with("text/html"));
+    assert!(
+        body.contains("There is no page at <code>/no/such/%3Cpage%3E</code>"),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn hello_is_the_protocols() {
+    let app = app(vec![], temp_dir("hello"));
+    let (s, v) = send_json(&app, "GET", "/api/hello", "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v, protocol(&[r#"{"cmd":"hello"}"#]));
+}
+
+#[tokio::test]
+async fn geometry_of_each_game_and_its_errors() {
+    let app = app(vec![], temp_dir("geometry"));
+    for (game, squares) in [("sig-wa-duqqan", 20), ("sig-el-oued", 31), ("issiren", 48)] {
+        let (s, v) = send_json(&app, "GET", &format!("/api/geometry/{game}"), "").await;
+        assert_eq!(s, StatusCode::OK);
+        assert_eq!(v["squares"].as_array().unwrap().len(), squares, "{game}");
+        assert_eq!(v["game"], game);
+    }
+    let (_, v) = send_json(&app, "GET", "/api/geometry/sig-wa-duqqan?players=5", "").await;
+    assert_eq!(v["starts"], json!([0, 0, 0, 0, 0]));
+    let chess = stickdice::AnyGame::new::<&str>("chess", None, &[]).unwrap_err();
+    let (s, v) = send_json(&app, "GET", "/api/geometry/chess", "").await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        v,
+        json!({"ok": false, "error": {"code": "bad_config", "message": chess.to_string()}})
+    );
+    let (s, v) = send_json(&app, "GET", "/api/geometry/issiren?players=x", "").await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        v,
+        json!({"ok": false, "error": {"code": "wrong_type", "message": "`players` must be a whole number, not `x`"}})
+    );
+    let (s, v) = send_json(&app, "GET", "/api/geometry/issiren?colour=red", "").await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(v["error"]["code"], "unknown_field");
+}
+
+#[tokio::test]
+async fn a_session_answers_as_the_protocol_does_with_pieces_and_moves_added() {
+    let app = app(vec![], temp_dir("session"));
+    let (s, v) = send_json(&app, "POST", "/api/session", "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v, json!({"ok": true, "session": "1"}));
+    let lines = [
+        r#"{"id":1,"cmd":"new_game","game":"issiren","seed":7}"#,
+        r#"{"id":2,"cmd":"throw","marked":4}"#,
+    ];
+    let (_, v) = send_json(&app, "POST", "/api/session/1", lines[0]).await;
+    assert_eq!(without_picture(v.clone()), protocol(&lines[..1]));
+    assert_eq!(
+        v["result"]["picture"]["pieces"].as_array().unwrap().len(),
+        24
+    );
+    let (s, v) = send_json(&app, "POST", "/api/session/1", lines[1]).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(without_picture(v.clone()), protocol(&lines));
+    assert_eq!(
+        v["result"]["picture"]["moves"],
+        json!([{"action": "a1", "from": 0, "to": 12}])
+    );
+    assert_eq!(
+        v["result"]["picture"]["words"],
+        json!([
+            "4 green sides up: move 1 (the only throw that frees an unmoved piece), throw again"
+        ])
+    );
+    // An illegal action: exactly the protocol's error, the game unchanged.
+    let bad = r#"{"id":3,"cmd":"act","action":"c1"}"#;
+    let (s, v) = send_json(&app, "POST", "/api/session/1", bad).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(v, protocol(&[lines[0], lines[1], bad]));
+    assert_eq!(v["error"]["code"], "illegal_action");
+    let (_, v) = send_json(
+        &app,
+        "POST",
+        "/api/session/1",
+        r#"{"cmd":"act","action":"a1"}"#,
+    )
+    .await;
+    assert_eq!(
+        v["result"]["picture"]["words"],
+        json!(["P1 moves the piece on a1 to a2"])
+    );
+    // Not-now errors are 409s, with the protocol's body.
+    let (s, v) = send_json(
+        &app,
+        "POST",
+        "/api/session/1",
+        r#"{"cmd":"act","action":"a2"}"#,
+    )
+    .await;
+    assert_eq!(s, StatusCode::CONFLICT);
+    assert_eq!(v["error"]["code"], "throw_due");
+    // Malformed lines: the protocol's answers.
+    for line in [
+        "{nope",
+        "[1,2]",
+        r#"{"cmd":"frobnicate"}"#,
+        r#"{"cmd":"undo","steps":0}"#,
+    ] {
+        let (s, v) = send_json(&app, "POST", "/api/session/1", line).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{line}");
+        assert_eq!(v, protocol(&[lines[0], line]), "{line}");
+    }
+    let (s, v) = send_json(&app, "POST", "/api/session/1", "  ").await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        v,
+        json!({"ok": false, "error": {"code": "bad_request",
+            "message": "the body is empty: send one protocol request, such as {\"cmd\":\"hello\"}"}})
+    );
+    // Undo goes back exactly as the protocol does.
+    let (_, v) = send_json(
+        &app,
+        "POST",
+        "/api/session/1",
+        r#"{"cmd":"undo","steps":2}"#,
+    )
+    .await;
+    assert_eq!(v["result"]["undo_steps"], 0);
+}
+
+#[tokio::test]
+async fn unknown_sessions_are_refused_clearly() {
+    let app = app(vec![], temp_dir("nosession"));
+    let expected = |id: &str| {
+        json!({"ok": false, "error": {"code": "unknown_session", "message": format!(
+            "no session `{id}` (sessions end when the server restarts, and the oldest close \
+             beyond 256): open one with POST /api/session")}})
+    };
+    for id in ["7", "abc"] {
+        for path in [
+            format!("/api/session/{id}"),
+            format!("/api/session/{id}/cancel"),
+        ] {
+            let (s, v) = send_json(&app, "POST", &path, r#"{"cmd":"state"}"#).await;
+            assert_eq!(s, StatusCode::NOT_FOUND, "{path}");
+            assert_eq!(v, expected(id), "{path}");
+        }
+    }
+    let (s, v) = send_json(&app, "POST", "/api/session/9/save", "{}").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(v, expected("9"));
+    // `quit` ends the session.
+    send_json(&app, "POST", "/api/session", "").await;
+    let (s, v) = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"quit"}"#).await;
+    assert_eq!(
+        (s, v),
+        (
+            StatusCode::OK,
+            json!({"id": null, "ok": true, "result": {}})
+        )
+    );
+    let (s, _) = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"state"}"#).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_search_blocks_neither_other_sessions_nor_its_cancel() {
+    let app = app(vec![], temp_dir("cancel"));
+    for _ in 0..2 {
+        send_json(&app, "POST", "/api/session", "").await;
+    }
+    for id in [1, 2] {
+        let uri = format!("/api/session/{id}");
+        send_json(
+            &app,
+            "POST",
+            &uri,
+            r#"{"cmd":"new_game","game":"issiren","seed":3}"#,
+        )
+        .await;
+        send_json(&app, "POST", &uri, r#"{"cmd":"throw","marked":4}"#).await;
+    }
+    // Two legal actions for P1: the search has something to think about.
+    send_json(
+        &app,
+        "POST",
+        "/api/session/1",
+        r#"{"cmd":"act","action":"a1"}"#,
+    )
+    .await;
+    let (_, v) = send_json(
+        &app,
+        "POST",
+        "/api/session/1",
+        r#"{"cmd":"throw","marked":4}"#,
+    )
+    .await;
+    assert_eq!(
+        v["result"]["legal_actions"].as_array().unwrap().len(),
+        2,
+        "{v}"
+    );
+    let (s, v) = send_json(&app, "POST", "/api/session/1/cancel", "").await;
+    assert_eq!(
+        (s, v),
+        (StatusCode::OK, json!({"ok": true, "cancelled": false}))
+    );
+    let search = {
+        let app = app.clone();
+        tokio::spawn(async move {
+            send_json(
+                &app,
+                "POST",
+                "/api/session/1",
+                r#"{"cmd":"agent_move","agent":"mcts:iterations=100000000,millis=4000","apply":true}"#,
+            )
+            .await
+        })
+    };
+    // Wait until session 1 reports the search.
+    let mut busy = None;
+    for _ in 0..200 {
+        let probe = r#"{"cmd":"act","action":"zz"}"#;
+        let (s, v) = send_json(&app, "POST", "/api/session/1", probe).await;
+        if v["error"]["code"] == "busy" {
+            assert_eq!(s, StatusCode::CONFLICT);
+            busy = Some(v);
+            break;
+        }
+        if search.is_finished() {
+            panic!("the search ended at once: {:?}", search.await.unwrap());
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(busy.unwrap()["error"]["code"], "busy");
+    // `state` still answers, and so does the other session.
+    let (s, v) = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"state"}"#).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["result"]["node"]["kind"], "decide");
+    let (s, v) = send_json(
+        &app,
+        "POST",
+        "/api/session/2",
+        r#"{"cmd":"act","action":"a1"}"#,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    // Cancel: the search's request answers `cancelled`, the game is as it was.
+    let (_, v) = send_json(&app, "POST", "/api/session/1/cancel", "").await;
+    assert_eq!(v, json!({"ok": true, "cancelled": true}));
+    let (s, v) = search.await.unwrap();
+    assert_eq!(s, StatusCode::CONFLICT);
+    assert_eq!(
+        v,
+        json!({"ok": false, "error": {"code": "cancelled",
+            "message": "the agent's search was cancelled; the game is as it was before it"}})
+    );
+    let (_, v) = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"state"}"#).await;
+    assert_eq!(v["result"]["undo_steps"], 3);
+    assert_eq!(v["result"]["legal_actions"].as_array().unwrap().len(), 2);
+    // A client that goes away while the agent thinks leaves the session usable.
+    let long = r#"{"cmd":"agent_move","agent":"mcts:iterations=100000000,millis=1500"}"#;
+    let gone = tokio::time::timeout(
+        Duration::from_millis(300),
+        send_json(&app, "POST", "/api/session/1", long),
+    )
+    .await;
+    assert!(gone.is_err(), "the search should still be running");
+    let (s, v) = send_json(
+        &app,
+        "POST",
+        "/api/session/1",
+        r#"{"cmd":"act","action":"zz"}"#,
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(v["error"]["code"], "bad_notation");
+}
+
+/// Plays a whole game of Sig wa Duqqan by engine throws (a short throw cap).
+async fn play_short_game(app: &Router) {
+    send_json(app, "POST", "/api/session", "").await;
+    let new = r#"{"cmd":"new_game","game":"sig-wa-duqqan","players":3,"seed":2024,"options":{"max_throws":12}}"#;
+    send_json(app, "POST", "/api/session/1", new).await;
+    let (s, v) = send_json(
+        app,
+        "POST",
+        "/api/session/1/save",
+        r#"{"agents":["a","b","c"]}"#,
+    )
+    .await;
+    assert_eq!(s, StatusCode::CONFLICT);
+    assert_eq!(
+        v,
+        json!({"ok": false, "error": {"code": "game_not_over", "message": "only a finished game can be saved"}})
+    );
+    for _ in 0..12 {
+        let (s, _) = send_json(app, "POST", "/api/session/1", r#"{"cmd":"throw"}"#).await;
+        assert_eq!(s, StatusCode::OK);
+    }
+    // One throw taken back and made again: the log holds each step once.
+    send_json(app, "POST", "/api/session/1", r#"{"cmd":"undo"}"#).await;
+    let (_, v) = send_json(app, "POST", "/api/session/1", r#"{"cmd":"throw"}"#).await;
+    assert_eq!(v["result"]["node"]["kind"], "end");
+}
+
+#[tokio::test]
+async fn a_finished_game_is_saved_as_a_tournament_log_and_replays() {
+    let save = temp_dir("save");
+    let app = app(vec![], save.clone());
+    play_short_game(&app).await;
+    let (s, v) = send_json(
+        &app,
+        "POST",
+        "/api/session/1/save",
+        r#"{"agents":["a","b"]}"#,
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        v,
+        json!({"ok": false, "error": {"code": "bad_value", "message": "`agents` names 2 seats; the game has 3"}})
+    );
+    let (s, v) = send_json(&app, "POST", "/api/session/1/save", "[").await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(v["error"]["code"], "malformed_json");
+    let (s, v) = send_json(
+        &app,
+        "POST",
+        "/api/session/1/save",
+        r#"{"agents":["human","random","greedy"]}"#,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["tournament"], 0);
+    let path = PathBuf::from(v["path"].as_str().unwrap());
+    assert_eq!(path, save.join("sig-wa-duqqan-001").join("games.jsonl"));
+    let log = stickdice_evaluation::log::read(&path).unwrap().unwrap();
+    assert_eq!(log.games.len(), 1);
+    let record = &log.games[0].1;
+    assert_eq!(record.events.len(), 12);
+    assert_eq!(record.throws, 12);
+    assert_eq!(log.config.agents, ["human", "random", "greedy"]);
+
+    let (_, v) = send_json(&app, "GET", "/api/tournaments", "").await;
+    let t = &v["tournaments"][0];
+    assert_eq!(t["game"], "sig-wa-duqqan");
+    assert_eq!(
+        t["games"][0]["seating"],
+        json!(["human", "random", "greedy"])
+    );
+    assert_eq!(t["games"][0]["throws"], 12);
+    let (s, v) = send_json(&app, "GET", "/api/tournaments/0/games/0", "").await;
+    assert_eq!(s, StatusCode::OK);
+    let steps = v["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 13);
+    assert_eq!(steps[12]["node"]["kind"], "end");
+    assert_eq!(steps[12]["throws_made"], 12);
+    // Each step's text board is the rules' render of the replayed state.
+    use stickdice::Game as _;
+    let mut game = stickdice::SigWaDuqqan::with_seats(3).unwrap();
+    game.set_option("max_throws", "12").unwrap();
+    let first: <stickdice::SigWaDuqqan as stickdice::Game>::State =
+        serde_json::from_value(steps[0]["state"].clone()).unwrap();
+    assert_eq!(first, game.initial_state());
+    assert_eq!(steps[0]["board"], game.render(&first));
+    assert!(steps[1]["words"][0].as_str().unwrap().starts_with("P1: "));
+}
+
+#[tokio::test]
+async fn damaged_logs_missing_games_and_bad_files_are_explained() {
+    let dir = temp_dir("damaged");
+    let good = dir.join("good");
+    let save = temp_dir("damaged-save");
+    {
+        let app = app(vec![], good.clone());
+        play_short_game(&app).await;
+        let (_, v) = send_json(
+            &app,
+            "POST",
+            "/api/session/1/save",
+            r#"{"agents":["x","y","z"]}"#,
+        )
+        .await;
+        std::fs::write(good.join("ratings.svg"), "<svg/>").unwrap();
+        assert_eq!(v["ok"], true);
+    }
+    let good = good.join("sig-wa-duqqan-001");
+    let damaged = dir.join("damaged");
+    std::fs::create_dir_all(&damaged).unwrap();
+    let text = std::fs::read_to_string(good.join("games.jsonl")).unwrap();
+    let header = text.lines().next().unwrap();
+    std::fs::write(
+        damaged.join("games.jsonl"),
+        format!("{header}\n{{\"type\":\"game\",\"index\":\"x\"}}\n"),
+    )
+    .unwrap();
+    // A game whose events break the rules.
+    let broken = dir.join("broken");
+    std::fs::create_dir_all(&broken).unwrap();
+    let mut record: Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+    record["events"][0] = json!("a1");
+    std::fs::write(broken.join("games.jsonl"), format!("{header}\n{record}\n")).unwrap();
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    std::fs::write(good.join("ratings.svg"), "<svg/>").unwrap();
+
+    let app = app(
+        vec![good, damaged.clone(), broken.clone(), empty.clone()],
+        save,
+    );
+    let (_, v) = send_json(&app, "GET", "/api/tournaments", "").await;
+    let t = v["tournaments"].as_array().unwrap();
+    assert_eq!(t[0]["files"], json!(["ratings.svg"]));
+    let err = t[1]["error"].as_str().unwrap();
+    assert!(err.starts_with("the log is damaged: "), "{err}");
+    assert!(err.contains("line 2"), "{err}");
+    assert_eq!(
+        t[3]["error"],
+        format!("{} holds no tournament log (games.jsonl)", empty.display())
+    );
+
+    let (s, v) = send_json(&app, "GET", "/api/tournaments/1/games/0", "").await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(v["error"]["code"], "bad_log");
+    let (s, v) = send_json(&app, "GET", "/api/tournaments/2/games/0", "").await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    let prefix = format!("{} line 2: event 1: ", broken.join("games.jsonl").display());
+    assert_eq!(v["error"]["code"], "bad_log");
+    assert!(
+        v["error"]["message"].as_str().unwrap().starts_with(&prefix),
+        "{v}"
+    );
+    let (s, v) = send_json(&app, "GET", "/api/tournaments/0/games/5", "").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert!(v["error"]["message"]
+        .as_str()
+        .unwrap()
+        .ends_with("holds no game 5; it holds 1 games, indices 0 to 0"));
+    let (s, v) = send_json(&app, "GET", "/api/tournaments/9/games/0", "").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(
+        v,
+        json!({"ok": false, "error": {"code": "not_found",
+            "message": "no tournament folder `9`: the server has 4 (numbered from 0)"}})
+    );
+    let (s, v) = send_json(&app, "GET", "/api/tournaments/0/games/x", "").await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(v["error"]["code"], "wrong_type");
+
+    let (s, mime, body) = send(&app, "GET", "/api/tournaments/0/files/ratings.svg", "").await;
+    assert_eq!(
+        (s, mime.as_str(), body.as_str()),
+        (StatusCode::OK, "image/svg+xml", "<svg/>")
+    );
+    let (s, v) = send_json(&app, "GET", "/api/tournaments/0/files/report.md", "").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(v["error"]["code"], "not_found");
+    let (s, v) = send_json(&app, "GET", "/api/tournaments/0/files/..%2Fgames.jsonl", "").await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(v["error"]["code"], "bad_value");
+}
+
+#[tokio::test]
+async fn analysis_plays_self_play_games_and_refuses_bad_queries() {
+    let app = app(vec![], temp_dir("analysis"));
+    let (s, v) = send_json(
+        &app,
+        "GET",
+        "/api/analysis?game=sig-el-oued&games=20&seed=3",
+        "",
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["self_play"]["games"], 20);
+    assert_eq!(v["self_play"]["first"].as_array().unwrap().len(), 2);
+    assert!(v["svg"].as_str().unwrap().starts_with("<svg"));
+    // The same seed, the same figures.
+    let (_, w) = send_json(
+        &app,
+        "GET",
+        "/api/analysis?game=sig-el-oued&games=20&seed=3",
+        "",
+    )
+    .await;
+    assert_eq!(v, w);
+    for (q, code) in [
+        ("game=issiren&games=0", "bad_value"),
+        ("game=issiren&games=99999", "bad_value"),
+        ("games=10", "missing_field"),
+        ("game=issiren&colour=red", "unknown_field"),
+        ("game=issiren&players=3", "bad_config"),
+        ("game=issiren&games=ten", "wrong_type"),
+        ("game=issiren&baseline=nobody", "bad_agent"),
+    ] {
+        let (s, v) = send_json(&app, "GET", &format!("/api/analysis?{q}"), "").await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{q}: {v}");
+        assert_eq!(v["error"]["code"], code, "{q}: {v}");
+    }
+}
