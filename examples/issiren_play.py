@@ -84,8 +84,10 @@ def find_binary(given):
     if given:
         return given
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    # Cargo builds into $CARGO_TARGET_DIR when it is set (relative to the working folder).
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(root, "target")
     for profile in ("release", "debug"):
-        path = os.path.join(root, "target", profile, "stickdice")
+        path = os.path.join(target, profile, "stickdice")
         if os.access(path, os.X_OK):
             return path
     return shutil.which("stickdice")
@@ -98,6 +100,19 @@ def best_agent(hello):
         if name in names:
             return name
     return names[0]
+
+
+def piece_counts(view):
+    """Each seat's pieces left on the board."""
+    return [len(pieces) for pieces in view["state"]["pieces"]]
+
+
+def announce_captures(before, after):
+    """Says which pieces a move captured, if any."""
+    for seat, (was, now) in enumerate(zip(piece_counts(before), piece_counts(after))):
+        if now < was:
+            taken = was - now
+            print(f"  captured {taken} of {seat_name(seat)}'s pieces ({now} left)")
 
 
 def seat_name(seat):
@@ -214,12 +229,17 @@ def play_interactive(engine, args, hello):
                 print(f"  taken back: your move again after {seat_name(me)}'s same throw")
             else:
                 try:
+                    before = view
                     view = engine.request("act", action=text)
+                    announce_captures(before, view)
+                    print(view["board"])
                 except ProtocolError as e:
                     print(f"  {e.message}")
         else:
+            before = view
             view = engine.request("agent_move", agent=agent, apply=True)
             print(f"{seat_name(seat)} ({agent}) plays {view['move']['action']}")
+            announce_captures(before, view)
     print()
     print(view["board"])
     show_end(view)

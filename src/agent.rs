@@ -6,6 +6,9 @@
 //! A closure becomes an agent with [`agent_fn`].
 
 use core::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
 
 use crate::game::{ActionList, Game, Node, Seat};
 use crate::Throw;
@@ -23,6 +26,8 @@ pub enum AgentError {
     /// The agent cannot play this game or position (for example a solver for a seat
     /// count it cannot solve).
     Unsupported(String),
+    /// The search was stopped (see [`Stop`]) before it had any action to give.
+    Stopped,
 }
 
 impl fmt::Display for AgentError {
@@ -35,6 +40,7 @@ impl fmt::Display for AgentError {
                 seat + 1
             ),
             AgentError::Unsupported(why) => write!(f, "{why}"),
+            AgentError::Stopped => write!(f, "the search was stopped before it chose an action"),
         }
     }
 }
@@ -53,6 +59,55 @@ pub struct ActionValue<A> {
     /// How often the search visited the action (simulations for MCTS), for agents that
     /// count visits.
     pub visits: Option<u64>,
+}
+
+/// A request to stop a running search early: a flag shared by the agent and whoever may
+/// stop it (a front end's `cancel`), and an optional deadline (a time limit). Clones share
+/// the flag.
+///
+/// Searching agents look at it every few iterations or nodes (an atomic load, and the clock
+/// when there is a deadline) and, once it is stopped, return the best action found so far
+/// or [`AgentError::Stopped`]; an action from a stopped search depends on timing.
+#[derive(Clone, Debug, Default)]
+pub struct Stop {
+    flag: Arc<AtomicBool>,
+    deadline: Option<Instant>,
+}
+
+impl Stop {
+    /// A stop that nobody has asked for yet, without a deadline.
+    pub fn new() -> Stop {
+        Stop::default()
+    }
+
+    /// The same flag, also stopping at `deadline`.
+    pub fn with_deadline(&self, deadline: Instant) -> Stop {
+        Stop {
+            flag: Arc::clone(&self.flag),
+            deadline: Some(deadline),
+        }
+    }
+
+    /// Asks every holder of the flag to stop.
+    pub fn stop(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Stop::stop`] was called (the deadline aside).
+    pub fn is_cancelled(&self) -> bool {
+        self.flag.load(Ordering::Relaxed)
+    }
+
+    /// Whether the deadline has passed (the flag aside).
+    pub fn is_past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether the search must stop: the flag is set or the deadline has passed.
+    #[inline]
+    pub fn is_stopped(&self) -> bool {
+        self.is_cancelled() || self.is_past_deadline()
+    }
 }
 
 /// Something that chooses actions.
@@ -82,6 +137,11 @@ pub trait Agent<G: Game>: Send {
     fn analysis(&self) -> Option<Vec<ActionValue<G::Action>>> {
         None
     }
+
+    /// Hands the agent a [`Stop`] to look at during its searches from now on. Agents whose
+    /// choices are quick ignore it (the default); searching agents (MCTS, ISMCTS,
+    /// expectimax) stop soon after it is stopped.
+    fn set_stop(&mut self, _stop: Stop) {}
 }
 
 impl<G: Game> Agent<G> for Box<dyn Agent<G>> {
@@ -102,6 +162,9 @@ impl<G: Game> Agent<G> for Box<dyn Agent<G>> {
     }
     fn analysis(&self) -> Option<Vec<ActionValue<G::Action>>> {
         (**self).analysis()
+    }
+    fn set_stop(&mut self, stop: Stop) {
+        (**self).set_stop(stop)
     }
 }
 

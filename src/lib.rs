@@ -35,7 +35,9 @@ pub mod seed;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-pub use agent::{agent_fn, agent_for, decision_actions, ActionValue, Agent, AgentError, FnAgent};
+pub use agent::{
+    agent_fn, agent_for, decision_actions, ActionValue, Agent, AgentError, FnAgent, Stop,
+};
 pub use board::{Board, BoardGeometry};
 pub use config::{AnyGame, GameKind};
 pub use dice::{Outcome, Sticks, Throw};

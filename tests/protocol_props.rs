@@ -447,7 +447,7 @@ fn serve_answers_line_by_line_and_stops_at_quit() {
     input.extend_from_slice(b"\n{\"id\":2,\"cmd\":\"state\"}\n{\"id\":3,\"cmd\":\"quit\"}\n");
     input.extend_from_slice(b"{\"id\":4,\"cmd\":\"hello\"}\n");
     let mut output = Vec::new();
-    serve(&input[..], &mut output).unwrap();
+    serve(std::io::Cursor::new(input), &mut output).unwrap();
     let lines: Vec<Value> = String::from_utf8(output)
         .unwrap()
         .lines()

@@ -132,7 +132,7 @@ use std::time::{Duration, Instant};
 
 use rand::{RngExt as _, SeedableRng};
 use stickdice::{
-    decision_actions, ActionList, Agent, AgentError, Game, Node, Seat, SeatValues, MAX_SEATS,
+    decision_actions, ActionList, Agent, AgentError, Game, Node, Seat, SeatValues, Stop, MAX_SEATS,
 };
 
 use crate::eval::Evaluate;
@@ -401,6 +401,8 @@ pub struct Expectimax<G: Game> {
     nodes: u64,
     limit: u64,
     deadline: Option<Instant>,
+    /// Ends searches early when stopped ([`Agent::set_stop`]).
+    stop: Option<Stop>,
     aborted: bool,
     horizon: bool,
     order: [usize; stickdice::dice::MAX_THROW_OUTCOMES],
@@ -461,6 +463,7 @@ impl<G: Evaluate> Expectimax<G> {
             nodes: 0,
             limit: u64::MAX,
             deadline: None,
+            stop: None,
             aborted: false,
             horizon: false,
             order: [0; stickdice::dice::MAX_THROW_OUTCOMES],
@@ -603,9 +606,10 @@ impl<G: Evaluate> Expectimax<G> {
         // Plain max^n or plain expectimax gains nothing from deepening without a budget.
         let deepen = budget || (self.is_scalar() && self.pruning != Pruning::None);
         if !deepen {
+            // Only a stop ends a search without a budget early.
             let root = self
                 .root(game, state, seat, &legal, max_depth, false)
-                .expect("a search without a budget finishes");
+                .ok_or(AgentError::Stopped)?;
             return Ok(self.finish(root, max_depth));
         }
         let mut done: Option<(RootOutcome<G::Action>, u32)> = None;
@@ -636,7 +640,8 @@ impl<G: Evaluate> Expectimax<G> {
                 }
             }
         }
-        let (root, depth) = done.expect("depth 1 always finishes");
+        // Depth 1 always finishes unless stopped.
+        let (root, depth) = done.ok_or(AgentError::Stopped)?;
         Ok(self.finish(root, depth))
     }
 
@@ -687,6 +692,9 @@ impl<G: Evaluate> Expectimax<G> {
                 self.aborted = true;
             }
         }
+        if self.stop.as_ref().is_some_and(Stop::is_stopped) {
+            self.aborted = true;
+        }
         self.aborted
     }
 
@@ -697,7 +705,7 @@ impl<G: Evaluate> Expectimax<G> {
         if self.nodes > self.limit {
             self.aborted = true;
         }
-        if self.nodes & 1023 == 0 && self.deadline.is_some() {
+        if self.nodes & 1023 == 0 && (self.deadline.is_some() || self.stop.is_some()) {
             self.over_budget();
         }
         self.aborted
@@ -1369,5 +1377,9 @@ impl<G: Evaluate> Agent<G> for Expectimax<G> {
 
     fn new_game(&mut self, _game: &G, _seat: Seat) {
         self.clear_table();
+    }
+
+    fn set_stop(&mut self, stop: Stop) {
+        self.stop = Some(stop);
     }
 }

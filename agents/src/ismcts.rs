@@ -90,7 +90,8 @@ use core::fmt;
 use rand::{RngExt as _, SeedableRng};
 use smallvec::SmallVec;
 use stickdice::{
-    decision_actions, ActionList, Agent, AgentError, Game, Node as GameNode, Seat, MAX_ACTIONS,
+    decision_actions, ActionList, Agent, AgentError, Game, Node as GameNode, Seat, Stop,
+    MAX_ACTIONS,
 };
 
 use crate::eval::Evaluate;
@@ -261,6 +262,8 @@ pub struct IsmctsAgent<G: Game> {
     path: Vec<u32>,
     rollout: Rollout<G>,
     analysis: Analysis<G::Action>,
+    /// Ends searches early when stopped ([`Agent::set_stop`]).
+    stop: Option<Stop>,
 }
 
 impl<G: Game> fmt::Debug for IsmctsAgent<G> {
@@ -323,6 +326,7 @@ impl<G: Game> IsmctsAgent<G> {
                 iterations: 0,
                 actions: Vec::new(),
             },
+            stop: None,
         })
     }
 
@@ -358,7 +362,9 @@ impl<G: Game> IsmctsAgent<G> {
     }
 
     fn search(&mut self, game: &G, state: &G::State, seat: Seat, legal: &[G::Action]) {
-        let budget = Budget::new(self.config.iterations, self.config.millis);
+        let stop = self.stop.clone();
+        let budget =
+            Budget::new(self.config.iterations, self.config.millis).with_stop(stop.as_ref());
         self.nodes.clear();
         self.edges.clear();
         self.nodes.push(InfoNode {
@@ -540,6 +546,10 @@ impl<G: Game> Agent<G> for IsmctsAgent<G> {
     /// searched and leaves them as they were).
     fn analysis(&self) -> Option<Vec<stickdice::ActionValue<G::Action>>> {
         self.analysis.action_values()
+    }
+
+    fn set_stop(&mut self, stop: Stop) {
+        self.stop = Some(stop);
     }
 }
 

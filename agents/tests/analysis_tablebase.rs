@@ -408,3 +408,16 @@ fn searching_agents_use_the_tablebase_parameter() {
     assert!(e.to_string().contains("/nonexistent/tb"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_endless_file_is_refused_not_read_forever() {
+    let path = std::path::Path::new("/dev/zero");
+    if !path.exists() {
+        return; // not a Unix system
+    }
+    let e = Tablebase::load(path).unwrap_err();
+    assert!(
+        e.to_string().contains("longer than a whole tablebase"),
+        "{e}"
+    );
+}

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::cli::GameArgs;
+use crate::cli::{check_count, GameArgs, MAX_THREADS};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::{RngExt as _, SeedableRng as _};
@@ -80,6 +80,13 @@ pub struct AnalyzeArgs {
     positions: usize,
 }
 
+/// The most self-play games (`--games`).
+const MAX_GAMES: usize = 1_000_000;
+/// The most rotations per agent (`--rotations`).
+const MAX_ROTATIONS: usize = 1_000_000;
+/// The most tablebase positions (`--positions`).
+const MAX_POSITIONS: usize = 100_000;
+
 /// Seed path tags.
 const SELF_PLAY: u64 = 0x73656c66; // "self"
 const SKILL: u64 = 0x736b696c; // "skil"
@@ -101,6 +108,9 @@ struct Report {
     strongest: Option<String>,
     tablebase: Option<TablebaseReport>,
     svg: Option<String>,
+    /// The SVG to write, and where (not part of the JSON).
+    #[serde(skip)]
+    svg_file: Option<(PathBuf, String)>,
 }
 
 #[derive(Debug, Serialize)]
@@ -123,14 +133,15 @@ struct BuildReport {
 
 pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
     let any = args.game.build().map_err(|e| e.to_string())?;
-    if args.games == 0 {
-        return Err("--games must be at least 1".into());
-    }
-    if args.rotations == Some(0) {
-        return Err("--rotations must be at least 1".into());
-    }
-    if args.threads == Some(0) {
-        return Err("--threads must be at least 1".into());
+    // Limits, so that no count allocates or runs without bound.
+    check_count("--games", Some(args.games), MAX_GAMES)?;
+    check_count("--rotations", args.rotations, MAX_ROTATIONS)?;
+    check_count("--threads", args.threads, MAX_THREADS)?;
+    if args.positions > MAX_POSITIONS {
+        return Err(format!(
+            "--positions {} is more than the limit of {MAX_POSITIONS}",
+            args.positions
+        ));
     }
     if (args.tablebase.is_some() || args.write_tablebase.is_some())
         && any.kind() != stickdice::GameKind::Issiren
@@ -145,14 +156,47 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
         builder = builder.num_threads(t);
     }
     let pool = builder.build().map_err(|e| e.to_string())?;
+    // Output files are checked before the work, so a bad path fails at once.
+    let seats = with_game!(&any, |g| g.seats());
+    let svg_path = (!args.no_svg).then(|| {
+        args.svg.clone().unwrap_or_else(|| {
+            PathBuf::from(format!("analyze-{}-{seats}p-lengths.svg", any.kind()))
+        })
+    });
+    for path in svg_path.iter().chain(&args.write_tablebase) {
+        check_writable(path)?;
+    }
     let report = pool.install(|| with_game!(&any, |g| analyze(g, args)))?;
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
         );
     } else {
         print_report(&report);
+    }
+    // The figures are out; now the file.
+    if let Some((path, text)) = &report.svg_file {
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Checks that `path` can be written (creating it, or opening it without changing it), so
+/// that a bad output path is refused before minutes of work rather than after.
+fn check_writable(path: &std::path::Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!("cannot write {}: it is a folder", path.display()));
+    }
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
     }
     Ok(())
 }
@@ -176,8 +220,8 @@ fn default_agents<G: Game>(game: &G) -> &'static str {
 
 /// A factory that builds `spec` (checked once beforehand).
 fn spec_factory<G: Evaluate>(game: &G, spec: &AgentSpec) -> Result<Factory<G>, String> {
-    stickdice_evaluation::builder::spec_factory(spec, game)
-        .map_err(|e| format!("agent `{spec}`: {e}"))
+    // The error names the agent itself.
+    stickdice_evaluation::builder::spec_factory(spec, game).map_err(|e| e.to_string())
 }
 
 fn progress_bar(total: u64) -> ProgressBar {
@@ -365,6 +409,7 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
     }
     bar.finish_and_clear();
 
+    let mut svg_text = None;
     let svg = if args.no_svg {
         None
     } else {
@@ -378,8 +423,8 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
             args.games,
             baseline
         );
-        std::fs::write(&path, length_histogram_svg(&title, &lengths))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        // Written after the figures are printed (see `run`).
+        svg_text = Some((path.clone(), length_histogram_svg(&title, &lengths)));
         Some(path.display().to_string())
     };
 
@@ -396,6 +441,7 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
         strongest,
         tablebase: tb_report,
         svg,
+        svg_file: svg_text,
     })
 }
 
@@ -478,19 +524,21 @@ fn seat_row(label: &str, values: &[String]) {
     for v in values {
         print!(" {v:>18}");
     }
-    println!();
+    outln!();
 }
 
 fn print_report(r: &Report) {
     let opts: Vec<String> = r.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    println!("{} — {} players; {}", r.title, r.players, opts.join(" "));
-    println!(
+    outln!("{} — {} players; {}", r.title, r.players, opts.join(" "));
+    outln!(
         "seed {}; {} self-play games with {} in every seat",
-        r.seed, r.self_play.games, r.self_play.agent
+        r.seed,
+        r.self_play.games,
+        r.self_play.agent
     );
-    println!();
+    outln!();
     let seats: Vec<String> = (1..=r.players).map(|s| format!("P{s}")).collect();
-    println!("Seat advantage");
+    outln!("Seat advantage");
     seat_row("", &seats);
     if let Some(e) = &r.exact {
         seat_row(
@@ -524,24 +572,28 @@ fn print_report(r: &Report) {
         &sp.score.iter().map(|f| f.show(3)).collect::<Vec<_>>(),
     );
     match (&r.exact, &r.exact_unavailable) {
-        (Some(e), _) => println!(
+        (Some(e), _) => outln!(
             "  (exact: solved play with the throw cap lifted; {} states, {} decision nodes, \
-             solved in {:.2} s, residual {:.0e}, error bound {:.0e})",
-            e.states, e.decision_nodes, e.seconds, e.residual, e.missing_mass
+             solved in {:.2} s; error bounds {:.0e} (probabilities), {:.0e} throws)",
+            e.states,
+            e.decision_nodes,
+            e.seconds,
+            e.error_bound,
+            e.throws_error_bound
         ),
-        (None, Some(why)) => println!("  (no exact figures: {why})"),
+        (None, Some(why)) => outln!("  (no exact figures: {why})"),
         _ => {}
     }
     if let Some(e) = &r.exact {
-        println!();
-        println!("Outcomes (exact, from the start)");
+        outln!();
+        outln!("Outcomes (exact, from the start)");
         for (name, p) in &e.outcomes {
-            println!("  {name:<60} {p:.6}");
+            outln!("  {name:<60} {p:.6}");
         }
     }
-    println!();
-    println!("Game length                        mean            median   90th pct   max");
-    println!(
+    outln!();
+    outln!("Game length                        mean            median   90th pct   max");
+    outln!(
         "  {:<28} {:>16} {:>9} {:>10} {:>6}",
         "throws",
         sp.throws.mean.show(1),
@@ -549,7 +601,7 @@ fn print_report(r: &Report) {
         sp.throws.p90,
         sp.throws.max
     );
-    println!(
+    outln!(
         "  {:<28} {:>16} {:>9} {:>10} {:>6}",
         "turns",
         sp.turns.mean.show(1),
@@ -565,40 +617,40 @@ fn print_report(r: &Report) {
         } else {
             "any play"
         };
-        println!(
+        outln!(
             "  exact expected throws ({play}, no cap): {:.2}",
             e.expected_throws
         );
     }
-    println!();
-    println!("Decisions");
-    println!(
+    outln!();
+    outln!("Decisions");
+    outln!(
         "  {:<28} {}",
         "decision nodes per game",
         sp.decisions_per_game.show(1)
     );
     match (sp.choice_share, sp.mean_choices) {
-        (Some(share), Some(mean)) => println!(
+        (Some(share), Some(mean)) => outln!(
             "  {:<28} {:.1}% of decision nodes, {:.2} actions there on average",
             "with more than one action",
             100.0 * share,
             mean
         ),
-        (Some(_), None) => println!("  {:<28} none", "with more than one action"),
-        _ => println!("  (the game has no decisions: every throw plays itself)"),
+        (Some(_), None) => outln!("  {:<28} none", "with more than one action"),
+        _ => outln!("  (the game has no decisions: every throw plays itself)"),
     }
-    println!();
-    println!("  {:<28} {}", "captures per game", sp.captures.show(2));
-    println!("  {:<28} {}", "burials per game", sp.burials.show(2));
-    println!("  {:<28} {}", "games ending at the cap", sp.capped.show(4));
+    outln!();
+    outln!("  {:<28} {}", "captures per game", sp.captures.show(2));
+    outln!("  {:<28} {}", "burials per game", sp.burials.show(2));
+    outln!("  {:<28} {}", "games ending at the cap", sp.capped.show(4));
     if sp.failures > 0 {
-        println!("  {:<28} {}", "games an agent failed", sp.failures);
+        outln!("  {:<28} {}", "games an agent failed", sp.failures);
     }
     if !r.skill.is_empty() {
-        println!();
-        println!("Skill gap: score against random play (the agent rotated through the seats)");
+        outln!();
+        outln!("Skill gap: score against random play (the agent rotated through the seats)");
         for s in &r.skill {
-            println!(
+            outln!(
                 "  {:<28} {:>16}  gap {:+.3}  ({} games)",
                 s.agent,
                 s.score.show(3),
@@ -612,12 +664,12 @@ fn print_report(r: &Report) {
                 .iter()
                 .find(|s| &s.agent == best)
                 .map_or(0.0, |s| s.gap);
-            println!("  strongest listed: {best} ({gap:+.3} over random)");
+            outln!("  strongest listed: {best} ({gap:+.3} over random)");
         }
     }
     if let Some(t) = &r.tablebase {
-        println!();
-        println!(
+        outln!();
+        outln!(
             "Issiren endgame tablebase ({}): {} values, {:.1} MB",
             t.source,
             t.entries,
@@ -625,7 +677,7 @@ fn print_report(r: &Report) {
         );
         if let Some(b) = &t.build {
             if b.positions > 0 {
-                println!(
+                outln!(
                     "  built in {:.1} s: {} positions, sweeps {:?} (1v1, 1v2+2v1, 2v2), residual {:.0e}",
                     b.seconds,
                     b.positions,
@@ -633,11 +685,11 @@ fn print_report(r: &Report) {
                     b.residual.iter().fold(0.0f64, |a, &x| a.max(x))
                 );
             } else {
-                println!("  built in {:.1} s", b.seconds);
+                outln!("  built in {:.1} s", b.seconds);
             }
         }
         for a in &t.agreement {
-            println!(
+            outln!(
                 "  {:<28} agrees {:>14} of {} positions; gives up {} win probability",
                 a.agent,
                 a.agree.show(3),
@@ -647,7 +699,7 @@ fn print_report(r: &Report) {
         }
     }
     if let Some(svg) = &r.svg {
-        println!();
-        println!("histogram of game lengths: {svg}");
+        outln!();
+        outln!("histogram of game lengths: {svg}");
     }
 }

@@ -3,6 +3,21 @@
 use clap::Args;
 use stickdice::{AnyGame, ConfigError};
 
+/// The most worker threads a command starts (`--threads`).
+pub use stickdice_evaluation::tournament::MAX_THREADS;
+
+/// Checks a count option against its limits: at least 1, at most `max`.
+///
+/// # Errors
+/// A message naming the option and the limit.
+pub fn check_count(option: &str, value: Option<usize>, max: usize) -> Result<(), String> {
+    match value {
+        Some(0) => Err(format!("{option} must be at least 1")),
+        Some(n) if n > max => Err(format!("{option} {n} is more than the limit of {max}")),
+        _ => Ok(()),
+    }
+}
+
 /// Choosing a game: `--game NAME [--players N] [--option key=value]...`.
 #[derive(Args, Clone, Debug)]
 pub struct GameArgs {

@@ -4,6 +4,35 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// `println!` for the commands' output: when the reader has gone away (`stickdice agents |
+/// head -1`) the program ends quietly instead of panicking; another write error ends it
+/// with a message.
+macro_rules! outln {
+    () => {
+        $crate::print_line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::print_line(format_args!($($arg)*))
+    };
+}
+
+/// Writes one line to standard output (see `outln!`).
+fn print_line(args: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out
+        .write_fmt(args)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush())
+    {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write the output: {e}");
+        std::process::exit(2);
+    }
+}
+
 mod analyze_cmd;
 mod cli;
 mod play_cmd;
@@ -88,16 +117,16 @@ fn list_games() {
         } else {
             format!("{min}-{max} players")
         };
-        println!("{:<14} {} ({seats})", kind.name(), kind.title());
-        println!("{:<14} options: {}", "", kind.option_names().join(", "));
+        outln!("{:<14} {} ({seats})", kind.name(), kind.title());
+        outln!("{:<14} options: {}", "", kind.option_names().join(", "));
     }
 }
 
 fn list_agents() {
     for a in stickdice_agents::agents() {
-        println!("{:<11} {}", a.name, a.summary);
+        outln!("{:<11} {}", a.name, a.summary);
         for p in a.params {
-            println!("    {:<10} default {:<8} {}", p.key, p.default, p.help);
+            outln!("    {:<10} default {:<8} {}", p.key, p.default, p.help);
         }
     }
 }

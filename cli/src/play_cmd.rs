@@ -5,6 +5,7 @@ use clap::Args;
 use stickdice::play::{play_game, Event, SeededDice};
 use stickdice::{with_game, Agent};
 use stickdice_agents::Evaluate;
+use stickdice_evaluation::builder::split_agents;
 
 /// Arguments of `stickdice play`.
 #[derive(Args, Debug)]
@@ -14,9 +15,11 @@ pub struct PlayArgs {
     /// Seed of the throws and the agents: the same seed gives the same game.
     #[arg(long, short = 's', default_value_t = 1)]
     seed: u64,
-    /// Agent specs, one per seat or one for all (see `stickdice agents`).
-    #[arg(long, short = 'a', value_delimiter = ',', default_value = "random")]
-    agents: Vec<String>,
+    /// Agent specs, comma-separated, one per seat or one for all (see `stickdice agents`);
+    /// a piece with `=` but no `:` continues the previous spec's parameters
+    /// (mcts:iterations=500,c=1.4).
+    #[arg(long, short = 'a', default_value = "random")]
+    agents: String,
     /// Only print the throws and actions, not the board after each.
     #[arg(long)]
     quiet: bool,
@@ -29,15 +32,16 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
 
 fn play_one<G: Evaluate>(game: &G, args: &PlayArgs) -> Result<(), String> {
     let n = game.seats();
-    if args.agents.len() != 1 && args.agents.len() != n {
+    let specs = split_agents(&args.agents);
+    if specs.len() != 1 && specs.len() != n {
         return Err(format!(
             "give one agent spec for every seat or one for all: {} given for {n} seats",
-            args.agents.len()
+            specs.len()
         ));
     }
     let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(n);
     for s in 0..n {
-        let spec = &args.agents[s % args.agents.len()];
+        let spec = &specs[s % specs.len()];
         let seed = stickdice::seed::derive(args.seed, &[1, s as u64]);
         agents.push(stickdice_agents::build_str(spec, game, seed).map_err(|e| e.to_string())?);
     }
@@ -46,7 +50,7 @@ fn play_one<G: Evaluate>(game: &G, args: &PlayArgs) -> Result<(), String> {
         .iter()
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
-    println!(
+    outln!(
         "{} — {} players, seed {}, {}",
         G::TITLE,
         game.seats(),
@@ -58,10 +62,10 @@ fn play_one<G: Evaluate>(game: &G, args: &PlayArgs) -> Result<(), String> {
         .enumerate()
         .map(|(s, a)| format!("P{} {}", s + 1, a.name()))
         .collect();
-    println!("agents: {}", names.join(", "));
+    outln!("agents: {}", names.join(", "));
     let start = game.initial_state();
     if !args.quiet {
-        println!("{}", game.render(&start));
+        outln!("{}", game.render(&start));
     }
     let mut state = start;
     let mut dice = SeededDice::new(args.seed);
@@ -73,26 +77,28 @@ fn play_one<G: Evaluate>(game: &G, args: &PlayArgs) -> Result<(), String> {
         |seat, _| dice.throw(seat, sticks),
         |event, before, after| {
             match event {
-                Event::Throw(seat, t) => println!(
+                Event::Throw(seat, t) => outln!(
                     "throw {:>4}  P{}: {}",
                     game.throws_made(after),
                     seat + 1,
                     game.describe_throw(before, t)
                 ),
-                Event::Action(seat, a) => println!("            P{} plays {a}", seat + 1),
+                Event::Action(seat, a) => outln!("            P{} plays {a}", seat + 1),
             }
-            if !args.quiet {
-                println!("{}", game.render(after));
+            // One board per throw: once the turn's moves are made (the next node is a
+            // throw or the end), not after the throw and again after its action.
+            if !args.quiet && !matches!(game.node(after), stickdice::Node::Decide(_)) {
+                outln!("{}", game.render(after));
             }
         },
     )
     .map_err(|e| e.to_string())?;
-    println!(
+    outln!(
         "ranking after {} throws: {ranking}",
         game.throws_made(&state)
     );
     for s in 0..game.seats() {
-        println!(
+        outln!(
             "  P{}: place {}, score {:.3}",
             s + 1,
             ranking.place(s) + 1,

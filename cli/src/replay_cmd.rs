@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 use stickdice::{with_game, AnyGame, Game, Throw};
 use stickdice_evaluation::log::{self, GameRecord, LoggedEvent};
-use stickdice_evaluation::tournament::labels;
+use stickdice_evaluation::schedule::Schedule;
+use stickdice_evaluation::tournament::{labels, verify_game};
 
 /// Arguments of `stickdice replay`.
 #[derive(Args, Debug)]
@@ -14,14 +15,26 @@ pub struct ReplayArgs {
     /// The tournament log (games.jsonl), or the output folder holding it.
     log: PathBuf,
     /// The game's index in the tournament (as in the log and the report).
-    #[arg(long = "game", short = 'g', value_name = "K")]
-    index: usize,
+    #[arg(long, short = 'i', value_name = "K", required_unless_present = "game")]
+    index: Option<usize>,
+    /// The old name of --index (every other `--game` names a game): refused with a hint.
+    #[arg(long, short = 'g', hide = true, value_name = "K")]
+    game: Option<String>,
     /// Only print the throws and actions, not the board after each.
     #[arg(long)]
     quiet: bool,
 }
 
 pub fn run(args: &ReplayArgs) -> Result<(), String> {
+    let index = match (args.index, &args.game) {
+        (Some(i), None) => i,
+        (_, Some(old)) => {
+            return Err(format!(
+                "replay chooses a game by its index: use --index {old} (--game names a game, such as issiren, in the other commands)"
+            ))
+        }
+        (None, None) => unreachable!("clap requires --index"),
+    };
     let path = if args.log.is_dir() {
         args.log.join(stickdice_evaluation::tournament::LOG_FILE)
     } else {
@@ -33,14 +46,14 @@ pub fn run(args: &ReplayArgs) -> Result<(), String> {
     let (line, record) = contents
         .games
         .iter()
-        .find(|(_, g)| g.index == args.index)
+        .find(|(_, g)| g.index == index)
         .ok_or_else(|| {
             let mut have: Vec<usize> = contents.games.iter().map(|(_, g)| g.index).collect();
             have.sort_unstable();
             format!(
                 "{} holds no game {}; it holds {} games{}",
                 path.display(),
-                args.index,
+                index,
                 have.len(),
                 match (have.first(), have.last()) {
                     (Some(a), Some(b)) => format!(", indices {a} to {b}"),
@@ -52,6 +65,17 @@ pub fn run(args: &ReplayArgs) -> Result<(), String> {
     let any = AnyGame::new(&c.game, Some(c.players), &c.options)
         .map_err(|e| format!("{}: the log's game: {e}", path.display()))?;
     let names = labels(&c.agents);
+    // Check the game as resuming does: a log that does not check is not replayed.
+    let schedule = Schedule::new(
+        c.format,
+        c.agents.len(),
+        c.players,
+        c.games_per_table,
+        c.seed,
+    )
+    .map_err(|e| format!("{}: the log's tournament: {e}", path.display()))?;
+    with_game!(&any, |g| verify_game(g, &schedule, record))
+        .map_err(|e| format!("{} line {line}: {e}", path.display()))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let result = with_game!(&any, |g| replay(g, record, &names, args.quiet, &mut out));
     match result.and_then(|()| out.flush().map_err(Failed::Io)) {

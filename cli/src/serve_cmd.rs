@@ -8,8 +8,8 @@ use clap::Args;
 pub struct ServeArgs {}
 
 pub fn run(_args: &ServeArgs) -> Result<(), String> {
-    let stdin = std::io::stdin();
+    // The input is read on a thread of its own (see `serve`).
+    let stdin = std::io::BufReader::new(std::io::stdin());
     let stdout = std::io::stdout();
-    stickdice_evaluation::protocol::serve(stdin.lock(), stdout.lock())
-        .map_err(|e| format!("serve: {e}"))
+    stickdice_evaluation::protocol::serve(stdin, stdout.lock()).map_err(|e| format!("serve: {e}"))
 }

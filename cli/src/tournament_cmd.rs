@@ -11,7 +11,8 @@ use stickdice_evaluation::builder::{default_agents, split_agents};
 use stickdice_evaluation::tournament::{Progress, LOG_FILE, REPORT_FILES};
 use stickdice_evaluation::{tournament_any, Format};
 
-use crate::cli::GameArgs;
+use crate::cli::{check_count, GameArgs, MAX_THREADS};
+use stickdice_evaluation::schedule::MAX_GAMES_PER_TABLE;
 
 /// Arguments of `stickdice tournament`.
 #[derive(Args, Debug)]
@@ -20,12 +21,12 @@ pub struct TournamentArgs {
     game: GameArgs,
     /// The agents, as comma-separated specs: random,greedy,mcts:iterations=1000. A piece
     /// with `=` but no `:` continues the previous spec's parameters
-    /// (mcts:iterations=500,c=1.4). Default: random, greedy, expectimax:nodes=20000,
-    /// mcts:iterations=1000 (those available).
+    /// (mcts:iterations=500,c=1.4). Default: random, greedy, expectimax:nodes=5000,
+    /// mcts:iterations=300 (those available).
     #[arg(long, short = 'a')]
     agents: Option<String>,
     /// Games per table (each pair of agents in a two-player game), rounded up to whole
-    /// seat rotations [default: 200]. With --sprt, the most games before giving up
+    /// seat rotations [default: 100]. With --sprt, the most games before giving up
     /// [default: 20000].
     #[arg(long, short = 'n')]
     games: Option<usize>,
@@ -73,10 +74,83 @@ pub struct TournamentArgs {
     reference: crate::review_cmd::ReferenceArgs,
 }
 
-pub fn run(args: &TournamentArgs) -> Result<(), String> {
-    if args.threads == Some(0) {
-        return Err("--threads must be at least 1".into());
+/// The time after which the first estimate is printed, and then (when standard error is
+/// not a terminal, so there is no bar) between plain progress lines.
+const ESTIMATE_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The speed of this run, for the estimate and the plain progress lines.
+struct Pace {
+    start: std::time::Instant,
+    /// Games done when this run started (found in the log).
+    resumed: Option<usize>,
+    estimated: bool,
+    last_line: std::time::Instant,
+}
+
+impl Pace {
+    fn new() -> Pace {
+        let now = std::time::Instant::now();
+        Pace {
+            start: now,
+            resumed: None,
+            estimated: false,
+            last_line: now,
+        }
     }
+
+    /// The line to print now, if any: the estimate once, a few seconds in (or at the end of
+    /// a short run it would not matter for), then without a terminal a progress line every
+    /// few seconds.
+    fn update(&mut self, p: Progress, terminal: bool) -> Option<String> {
+        let resumed = *self.resumed.get_or_insert(p.done);
+        let played = p.done - resumed;
+        let elapsed = self.start.elapsed();
+        if played == 0 || p.done >= p.total {
+            return None;
+        }
+        let rate = played as f64 / elapsed.as_secs_f64().max(1e-9);
+        let left = (p.total - p.done) as f64 / rate;
+        if !self.estimated && elapsed >= ESTIMATE_AFTER {
+            self.estimated = true;
+            self.last_line = std::time::Instant::now();
+            return Some(format!(
+                "estimate: about {} in all, {} left ({:.1} games/s over the first {played} games)",
+                seconds(elapsed.as_secs_f64() + left),
+                seconds(left),
+                rate
+            ));
+        }
+        if !terminal && self.estimated && self.last_line.elapsed() >= PROGRESS_EVERY {
+            self.last_line = std::time::Instant::now();
+            return Some(format!(
+                "progress: {}/{} games, {:.1} games/s, {} elapsed, about {} left",
+                p.done,
+                p.total,
+                rate,
+                seconds(elapsed.as_secs_f64()),
+                seconds(left)
+            ));
+        }
+        None
+    }
+}
+
+/// A duration for people: `42 s`, `3 min 20 s`, `2 h 05 min`.
+fn seconds(s: f64) -> String {
+    let s = s.round() as u64;
+    if s < 60 {
+        format!("{s} s")
+    } else if s < 3600 {
+        format!("{} min {:02} s", s / 60, s % 60)
+    } else {
+        format!("{} h {:02} min", s / 3600, (s % 3600) / 60)
+    }
+}
+
+pub fn run(args: &TournamentArgs) -> Result<(), String> {
+    check_count("--threads", args.threads, MAX_THREADS)?;
+    check_count("--games", args.games, MAX_GAMES_PER_TABLE)?;
     let any = args.game.build().map_err(|e| e.to_string())?;
     let specs = match &args.agents {
         Some(text) => split_agents(text),
@@ -108,6 +182,8 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
         }
     }));
     let first = AtomicBool::new(true);
+    let terminal = std::io::stderr().is_terminal();
+    let pace = std::sync::Mutex::new(Pace::new());
     let mut builder = tournament_any(&any)
         .agents(&specs)
         .format(args.format)
@@ -125,6 +201,13 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
                     bar.reset_eta();
                 } else {
                     bar.set_position(p.done as u64);
+                }
+                let line = pace
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .update(p, terminal);
+                if let Some(line) = line {
+                    bar.suspend(|| eprintln!("{line}"));
                 }
             }
         });
@@ -162,8 +245,8 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
             report.failures.len()
         );
     }
-    print!("{}", summary.figures());
-    println!(
+    outln!("{}", summary.figures().trim_end_matches('\n'));
+    outln!(
         "wrote {}: {LOG_FILE}, {}",
         args.out.display(),
         REPORT_FILES.join(", ")

@@ -118,7 +118,7 @@ fn a_killed_tournament_resumes_to_the_report_of_an_uninterrupted_run() {
     let out = bin()
         .args(["replay"])
         .arg(&log)
-        .args(["--game", "5", "--quiet"])
+        .args(["--index", "5", "--quiet"])
         .output()
         .unwrap();
     assert!(
@@ -135,11 +135,51 @@ fn a_killed_tournament_resumes_to_the_report_of_an_uninterrupted_run() {
     let out = bin()
         .args(["replay"])
         .arg(&parts)
-        .args(["--game", "999999"])
+        .args(["--index", "999999"])
         .output()
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no game 999999"));
+    // The old name of --index gets a hint.
+    let out = bin()
+        .args(["replay"])
+        .arg(&parts)
+        .args(["--game", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("use --index 5"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A logged result that does not replay is refused, as resuming refuses it.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let line5 = text
+        .lines()
+        .find(|l| l.contains("\"index\":5,"))
+        .unwrap()
+        .to_string();
+    let mut record: serde_json::Value = serde_json::from_str(&line5).unwrap();
+    for key in ["places", "scores"] {
+        record[key].as_array_mut().unwrap().reverse();
+    }
+    let flipped = record.to_string();
+    assert_ne!(flipped, line5);
+    let bad = parts.join("flipped.jsonl");
+    std::fs::write(&bad, text.replace(&line5, &flipped)).unwrap();
+    let out = bin()
+        .args(["replay"])
+        .arg(&bad)
+        .args(["--index", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("places"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     let _ = std::fs::remove_dir_all(&whole);
     let _ = std::fs::remove_dir_all(&parts);

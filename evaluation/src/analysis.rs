@@ -374,6 +374,10 @@ pub struct ExactSummary {
     /// The largest `1 − Σ P(outcome)` over the states: a bound on the error of every
     /// probability in a game without decisions.
     pub missing_mass: f64,
+    /// A bound on the error of every probability (see the solver's error bounds).
+    pub error_bound: f64,
+    /// A bound on the error of the expected throws, in throws.
+    pub throws_error_bound: f64,
     /// Each outcome class (ranking, and success where the game tells) with its probability.
     pub outcomes: Vec<(String, f64)>,
     /// Each seat's chance of ranking first.
@@ -406,6 +410,8 @@ impl ExactSummary {
             seconds: (stats.enumerate_time + stats.iterate_time).as_secs_f64(),
             residual: stats.residual,
             missing_mass: stats.missing_mass,
+            error_bound: stats.error_bound,
+            throws_error_bound: stats.throws_error_bound,
             outcomes: solution
                 .classes()
                 .iter()

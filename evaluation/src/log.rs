@@ -25,6 +25,10 @@ use crate::arena::Failure;
 use crate::schedule::Format;
 use crate::stats::Sprt;
 
+/// The longest line read (a game line of the longest game is well under a megabyte): a
+/// longer one, such as the endless line of `/dev/zero`, is refused, not read forever.
+pub const MAX_LINE_BYTES: u64 = 64 << 20;
+
 /// The log format's version, written in the header.
 pub const LOG_VERSION: u32 = 1;
 
@@ -66,7 +70,7 @@ impl TournamentConfig {
             other.players.to_string(),
         );
         check("options", self.options.join(" "), other.options.join(" "));
-        check("agents", self.agents.join(" "), other.agents.join(" "));
+        check("agents", self.agents.join(", "), other.agents.join(", "));
         check("format", self.format.to_string(), other.format.to_string());
         check(
             "games per table",
@@ -212,13 +216,24 @@ pub fn read(path: &Path) -> Result<Option<LogContents>, LogError> {
     let mut line_no = 0;
     loop {
         buf.clear();
-        let n = reader
+        let n = (&mut reader)
+            .take(MAX_LINE_BYTES + 1)
             .read_until(b'\n', &mut buf)
             .map_err(|e| io_error(path, e))?;
         if n == 0 {
             break;
         }
         line_no += 1;
+        if n as u64 > MAX_LINE_BYTES {
+            return Err(LogError::BadLine {
+                path: path.to_path_buf(),
+                line: line_no,
+                message: format!(
+                    "longer than {} MiB: not a tournament log line",
+                    MAX_LINE_BYTES >> 20
+                ),
+            });
+        }
         let complete = buf.last() == Some(&b'\n');
         let bad = |message: String| LogError::BadLine {
             path: path.to_path_buf(),
@@ -278,10 +293,21 @@ pub fn read(path: &Path) -> Result<Option<LogContents>, LogError> {
 }
 
 /// Appends lines to a log, flushing each.
+///
+/// A write that fails (a full disk, an I/O error) leaves the file as it was before that
+/// write: the writer cuts it back to the end of its last whole line, so the log stays
+/// resumable, and refuses every later write (the run must stop; once the fault is fixed the
+/// same command resumes it).
 #[derive(Debug)]
 pub struct LogWriter {
     path: PathBuf,
     file: File,
+    /// The length of the file up to its last whole line written.
+    whole: u64,
+    /// Simulated capacity of the disk, in bytes of file (tests of the failure path).
+    capacity: Option<u64>,
+    /// Set by the first failed write.
+    failed: bool,
 }
 
 impl LogWriter {
@@ -294,6 +320,9 @@ impl LogWriter {
         let mut w = LogWriter {
             path: path.to_path_buf(),
             file,
+            whole: 0,
+            capacity: None,
+            failed: false,
         };
         w.write_line(&LogLine::Tournament {
             version: LOG_VERSION,
@@ -316,7 +345,7 @@ impl LogWriter {
         if let Some(at) = truncate_at {
             file.set_len(at).map_err(|e| io_error(path, e))?;
         }
-        let len = file.seek(SeekFrom::End(0)).map_err(|e| io_error(path, e))?;
+        let mut len = file.seek(SeekFrom::End(0)).map_err(|e| io_error(path, e))?;
         if len > 0 {
             file.seek(SeekFrom::Start(len - 1))
                 .map_err(|e| io_error(path, e))?;
@@ -325,12 +354,22 @@ impl LogWriter {
             file.seek(SeekFrom::End(0)).map_err(|e| io_error(path, e))?;
             if last[0] != b'\n' {
                 file.write_all(b"\n").map_err(|e| io_error(path, e))?;
+                len += 1;
             }
         }
         Ok(LogWriter {
             path: path.to_path_buf(),
             file,
+            whole: len,
+            capacity: None,
+            failed: false,
         })
+    }
+
+    /// Makes every write that would take the file past `bytes` fail as a full disk does,
+    /// after writing the part that fits (to test the failure path without filling a disk).
+    pub fn simulate_capacity(&mut self, bytes: Option<u64>) {
+        self.capacity = bytes;
     }
 
     /// Writes one line and flushes it to the operating system.
@@ -347,13 +386,62 @@ impl LogWriter {
     ///
     /// # Errors
     /// [`LogError::Io`].
+    /// [`LogError::Io`]. After a failed write the file is cut back to its last whole line
+    /// (the error says whether that worked) and every later write fails.
     pub fn write_encoded(&mut self, text: &str) -> Result<(), LogError> {
         debug_assert!(text.ends_with('\n'));
+        if self.failed {
+            return Err(LogError::Io {
+                path: self.path.clone(),
+                message: "an earlier write failed; nothing more is written".into(),
+            });
+        }
         // One write of the whole line: a kill leaves at most one torn last line.
-        self.file
-            .write_all(text.as_bytes())
-            .and_then(|()| self.file.flush())
-            .map_err(|e| io_error(&self.path, e))
+        let written = self.write_all(text.as_bytes());
+        match written {
+            Ok(()) => {
+                self.whole += text.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                self.failed = true;
+                // Cut the torn fragment off, so later lines never follow it and the log
+                // resumes as it was before this write.
+                let cut = self
+                    .file
+                    .set_len(self.whole)
+                    .and_then(|()| self.file.seek(SeekFrom::Start(self.whole)).map(|_| ()));
+                let message = match cut {
+                    Ok(()) => format!(
+                        "writing the log failed: {e}; the log was cut back to its last whole line, so the same command resumes it once the fault is fixed"
+                    ),
+                    Err(cut) => format!(
+                        "writing the log failed: {e}; cutting the log back to its last whole line (byte {}) failed too: {cut}; the next run drops the cut-off last line",
+                        self.whole
+                    ),
+                };
+                Err(LogError::Io {
+                    path: self.path.clone(),
+                    message,
+                })
+            }
+        }
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        if let Some(cap) = self.capacity {
+            let room = cap.saturating_sub(self.whole);
+            if bytes.len() as u64 > room {
+                self.file.write_all(&bytes[..room as usize])?;
+                self.file.flush()?;
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::StorageFull,
+                    "No space left on device (simulated)",
+                ));
+            }
+        }
+        self.file.write_all(bytes)?;
+        self.file.flush()
     }
 }
 
@@ -427,12 +515,26 @@ mod tests {
     }
 
     #[test]
+    fn an_endless_file_is_refused_not_read_forever() {
+        let path = Path::new("/dev/zero");
+        if !path.exists() {
+            return; // not a Unix system
+        }
+        let (line, m) = line_of(read(path));
+        assert_eq!(line, 1);
+        assert!(m.contains("longer than 64 MiB"), "{m}");
+    }
+
+    #[test]
     fn differences_name_the_fields() {
         let mut other = config();
         other.seed = 2;
         other.agents.push("random".into());
         let d = config().differences(&other);
-        assert_eq!(d, ["agents: run walk vs run walk random", "seed: 1 vs 2"]);
+        assert_eq!(
+            d,
+            ["agents: run, walk vs run, walk, random", "seed: 1 vs 2"]
+        );
         assert!(config().differences(&config()).is_empty());
     }
 

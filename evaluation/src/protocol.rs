@@ -15,7 +15,12 @@
 //! * nothing a client sends can crash the server: lines are capped at
 //!   [`MAX_LINE_BYTES`], and as a last resort a panic inside a command (a bug) is caught
 //!   and answered with the code `internal`, the session unchanged;
-//! * the output is flushed after every response.
+//! * the output is flushed after every response;
+//! * an agent's search never blocks the server: [`serve`] runs it on a worker thread
+//!   ([`Server::begin`] hands it out as a [`Search`], [`Server::finish`] takes its result
+//!   back), answers `state`, `hello` and `cancel` while it runs, and holds the requests
+//!   that change the game until it ends; a search stops at its time limit or at `cancel`,
+//!   and the session is then as it was.
 //!
 //! A session is generic code (`Session<G: Game>`), written once for every game and held
 //! in an enum over the three games.
@@ -26,15 +31,17 @@
 //! without a seed is seeded with [`agent_seed`]`(game seed, steps)`, where `steps` is the
 //! number of steps (throws, actions and loads) `undo` could take back at that point.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::Instant;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
 use stickdice::play::SeededDice;
 use stickdice::{
     ActionList, AgentError, AnyGame, Game, GameKind, IllegalMove, Issiren, Node, SigElOued,
-    SigWaDuqqan, Throw,
+    SigWaDuqqan, Stop, Throw,
 };
 use stickdice_agents::{AgentSpec, Evaluate};
 
@@ -59,6 +66,15 @@ pub const PROTOCOL_VERSION: u32 = 1;
 /// The longest request line read, in bytes (1 MiB). A longer line is answered with the
 /// error code `line_too_long` and otherwise ignored.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// The time limit of an `agent_move` that gives none (`time_limit_ms`), in milliseconds.
+pub const DEFAULT_TIME_LIMIT_MS: u64 = 60_000;
+
+/// The longest time limit an `agent_move` may ask for, in milliseconds (an hour).
+pub const MAX_TIME_LIMIT_MS: u64 = 3_600_000;
+
+/// How many requests may wait for a running search before the server stops reading more.
+const MAX_WAITING: usize = 1024;
 
 /// The seed of a `new_game` that gives none (the same default as `stickdice play`).
 pub const DEFAULT_SEED: u64 = 1;
@@ -115,13 +131,21 @@ pub enum ErrorCode {
     AgentFailed,
     /// `undo`: fewer steps were made than asked to undo.
     NothingToUndo,
+    /// `agent_move`: the search was stopped by `cancel`; the session is unchanged.
+    Cancelled,
+    /// `agent_move`: the move was not ready within its time limit; the session is
+    /// unchanged.
+    TimeLimit,
+    /// A request that changes the game came while a search was running, through
+    /// [`Server::handle_line`] (a caller that mixes it with [`Server::begin`]).
+    Busy,
     /// A bug in stickdice (a caught panic); the session is unchanged.
     Internal,
 }
 
 impl ErrorCode {
     /// Every code.
-    pub const ALL: [ErrorCode; 21] = [
+    pub const ALL: [ErrorCode; 24] = [
         ErrorCode::MalformedJson,
         ErrorCode::LineTooLong,
         ErrorCode::BadRequest,
@@ -142,6 +166,9 @@ impl ErrorCode {
         ErrorCode::BadAgent,
         ErrorCode::AgentFailed,
         ErrorCode::NothingToUndo,
+        ErrorCode::Cancelled,
+        ErrorCode::TimeLimit,
+        ErrorCode::Busy,
         ErrorCode::Internal,
     ];
 
@@ -168,6 +195,9 @@ impl ErrorCode {
             ErrorCode::BadAgent => "bad_agent",
             ErrorCode::AgentFailed => "agent_failed",
             ErrorCode::NothingToUndo => "nothing_to_undo",
+            ErrorCode::Cancelled => "cancelled",
+            ErrorCode::TimeLimit => "time_limit",
+            ErrorCode::Busy => "busy",
             ErrorCode::Internal => "internal",
         }
     }
@@ -224,12 +254,12 @@ pub struct Reply {
 }
 
 /// The response line of a success.
-fn ok_line(id: &Value, result: &Value) -> String {
+fn ok_line(id: &str, result: &Value) -> String {
     format!("{{\"id\":{id},\"ok\":true,\"result\":{result}}}")
 }
 
 /// The response line of an error.
-fn error_line(id: &Value, e: &ProtocolError) -> String {
+fn error_line(id: &str, e: &ProtocolError) -> String {
     let error = json!({ "code": e.code.as_str(), "message": e.message });
     format!("{{\"id\":{id},\"ok\":false,\"error\":{error}}}")
 }
@@ -243,8 +273,16 @@ pub const COMMANDS: &[(&str, &[&str])] = &[
     ("act", &["action"]),
     (
         "agent_move",
-        &["agent", "budget", "seed", "analysis", "apply"],
+        &[
+            "agent",
+            "budget",
+            "seed",
+            "analysis",
+            "apply",
+            "time_limit_ms",
+        ],
     ),
+    ("cancel", &[]),
     ("load_state", &["state", "seed"]),
     ("undo", &["steps"]),
     ("quit", &[]),
@@ -267,9 +305,135 @@ pub const COMMANDS: &[(&str, &[&str])] = &[
 ///
 /// Equal servers answer every request alike (the tests compare a server before and after
 /// an error).
+///
+/// Two ways to drive it: [`Server::handle_line`] answers each request before returning
+/// (an `agent_move` searches on the calling thread, within its time limit); or
+/// [`Server::begin`] answers what it can at once and hands an `agent_move` out as a
+/// [`Search`] to run on another thread, while the server goes on answering `state`,
+/// `hello` and `cancel` (requests that change the game must wait, [`Begin::Wait`]) until
+/// [`Server::finish`] takes the search's result back. [`serve`] does the second.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Server {
     session: Option<AnySession>,
+    running: Option<Running>,
+}
+
+/// The search a server has handed out and not yet taken back.
+#[derive(Clone, Debug)]
+struct Running {
+    id: Value,
+    stop: Stop,
+    /// The session when the search began (the result is applied to it only).
+    before: Option<AnySession>,
+}
+
+impl PartialEq for Running {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id && self.before == other.before
+    }
+}
+
+/// What [`Server::begin`] made of a request line.
+#[derive(Debug)]
+pub enum Begin {
+    /// The response (`None` for a blank line, which is not a request).
+    Reply(Option<Reply>),
+    /// An `agent_move` to run with [`Search::run`] (on any thread) and hand back to
+    /// [`Server::finish`]; its response comes from there.
+    Search(Box<Search>),
+    /// A request that changes the game (or `quit`, which also cancels the search) came
+    /// while a search runs: offer the same line to [`Server::begin`] again after
+    /// [`Server::finish`], in order.
+    Wait,
+}
+
+/// An `agent_move` handed out by [`Server::begin`]: the agent searches a copy of the
+/// session, so the server keeps answering while it runs.
+#[derive(Debug)]
+pub struct Search {
+    id: Value,
+    /// The `id` exactly as the request wrote it.
+    id_text: String,
+    session: AnySession,
+    spec: AgentSpec,
+    seed: Option<u64>,
+    analysis: bool,
+    apply: bool,
+    limit: Duration,
+    stop: Stop,
+}
+
+/// A finished [`Search`], for [`Server::finish`].
+#[derive(Debug)]
+pub struct Searched {
+    id_text: String,
+    session: AnySession,
+    outcome: Result<Value>,
+}
+
+impl Search {
+    /// The request's `id`.
+    pub fn id(&self) -> &Value {
+        &self.id
+    }
+
+    /// A handle that stops the search ([`Stop::stop`]), as `cancel` does.
+    pub fn stopper(&self) -> Stop {
+        self.stop.clone()
+    }
+
+    /// Runs the agent (this takes as long as its budget, at most the time limit).
+    pub fn run(mut self) -> Searched {
+        let stop = self.stop.with_deadline(Instant::now() + self.limit);
+        let (spec, seed, analysis, apply) = (&self.spec, self.seed, self.analysis, self.apply);
+        let session = &mut self.session;
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            session.agent_move(spec, seed, analysis, apply, &stop)
+        }))
+        .unwrap_or_else(|panic| Err(internal(&panic)));
+        let limit_ms = self.limit.as_millis();
+        let outcome = if stop.is_cancelled() {
+            Err(ProtocolError::new(
+                ErrorCode::Cancelled,
+                "the search was cancelled; the game is as it was",
+            ))
+        } else if stop.is_past_deadline() {
+            Err(ProtocolError::new(
+                ErrorCode::TimeLimit,
+                format!(
+                    "agent `{spec}` had no move within the time limit of {limit_ms} ms (time_limit_ms); the game is as it was"
+                ),
+            ))
+        } else {
+            outcome
+        };
+        Searched {
+            id_text: self.id_text,
+            session: self.session,
+            outcome,
+        }
+    }
+}
+
+/// The error response of a caught panic.
+fn internal(panic: &Box<dyn std::any::Any + Send>) -> ProtocolError {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string());
+    ProtocolError::new(
+        ErrorCode::Internal,
+        format!("internal error (a bug in stickdice; the session is unchanged): {what}"),
+    )
+}
+
+/// What a command came to.
+enum Outcome {
+    /// The result, and whether the server stops (`quit`).
+    Answer(Value, bool),
+    /// An `agent_move` to run.
+    Search(Box<Search>),
 }
 
 impl Server {
@@ -278,79 +442,30 @@ impl Server {
         Server::default()
     }
 
-    /// Answers one request line (without its line break). `None` for a blank line (only
-    /// spaces, tabs and carriage returns), which is not a request.
+    /// Whether a search handed out by [`Server::begin`] has not been finished yet.
+    pub fn is_searching(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Answers one request line (without its line break), running an `agent_move`'s
+    /// search on this thread. `None` for a blank line (only spaces, tabs and carriage
+    /// returns), which is not a request.
     pub fn handle_line(&mut self, line: &str) -> Option<Reply> {
-        let text = line.trim_matches(|c| matches!(c, ' ' | '\t' | '\r'));
-        if text.is_empty() {
-            return None;
-        }
-        let request = match serde_json::from_str::<Value>(text) {
-            Ok(Value::Object(map)) => map,
-            Ok(other) => {
-                let e = ProtocolError::new(
-                    ErrorCode::BadRequest,
-                    format!(
-                        "a request is a JSON object such as {{\"id\":1,\"cmd\":\"hello\"}}, not {}",
-                        json_type(&other)
-                    ),
-                );
-                return Some(Reply {
-                    line: error_line(&Value::Null, &e),
-                    quit: false,
-                });
-            }
-            Err(e) => {
-                let e = ProtocolError::new(
-                    ErrorCode::MalformedJson,
-                    format!("the line is not a JSON object: {e}"),
-                );
-                return Some(Reply {
-                    line: error_line(&Value::Null, &e),
-                    quit: false,
-                });
-            }
-        };
-        let id = request.get("id").cloned().unwrap_or(Value::Null);
-        // A panic here is a bug in stickdice; every command mutates the session only after
-        // it has succeeded, so the session is still whole.
-        let outcome =
-            catch_unwind(AssertUnwindSafe(|| self.dispatch(request))).unwrap_or_else(|panic| {
-                let what = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown panic".to_string());
-                Err(ProtocolError::new(
-                    ErrorCode::Internal,
-                    format!(
-                        "internal error (a bug in stickdice; the session is unchanged): {what}"
-                    ),
-                ))
-            });
-        Some(match outcome {
-            Ok((result, quit)) => Reply {
-                line: ok_line(&id, &result),
-                quit,
-            },
-            Err(e) => Reply {
-                line: error_line(&id, &e),
-                quit: false,
-            },
-        })
+        self.handle_bytes(line.as_bytes())
     }
 
     /// Answers one request line given as bytes: as [`Server::handle_line`], with an error
     /// response for a line that is not UTF-8.
     pub fn handle_bytes(&mut self, line: &[u8]) -> Option<Reply> {
-        match std::str::from_utf8(line) {
-            Ok(text) => self.handle_line(text),
-            Err(e) => Some(Reply {
+        match self.begin(line) {
+            Begin::Reply(r) => r,
+            Begin::Search(search) => Some(self.finish(search.run())),
+            Begin::Wait => Some(Reply {
                 line: error_line(
-                    &Value::Null,
+                    &request_id(line),
                     &ProtocolError::new(
-                        ErrorCode::MalformedJson,
-                        format!("the line is not UTF-8 text: {e}"),
+                        ErrorCode::Busy,
+                        "a search handed out by begin() is still running: finish() it first",
                     ),
                 ),
                 quit: false,
@@ -358,7 +473,84 @@ impl Server {
         }
     }
 
-    fn dispatch(&mut self, mut request: Map<String, Value>) -> Result<(Value, bool)> {
+    /// Starts on one request line: answers it, hands out an `agent_move` to run
+    /// elsewhere, or (while a search runs) asks the caller to offer it again later.
+    pub fn begin(&mut self, line: &[u8]) -> Begin {
+        let request = match parse_request(line) {
+            Ok(None) => return Begin::Reply(None),
+            Ok(Some(request)) => request,
+            Err(e) => {
+                return Begin::Reply(Some(Reply {
+                    line: error_line("null", &e),
+                    quit: false,
+                }))
+            }
+        };
+        let Request {
+            fields: request,
+            id_text,
+        } = request;
+        let id = request.get("id").cloned().unwrap_or(Value::Null);
+        if let Some(running) = &self.running {
+            match request.get("cmd").and_then(Value::as_str) {
+                Some("state" | "hello" | "cancel") => {}
+                Some("quit") => {
+                    running.stop.stop();
+                    return Begin::Wait;
+                }
+                _ => return Begin::Wait,
+            }
+        }
+        // A panic here is a bug in stickdice; every command mutates the session only after
+        // it has succeeded, so the session is still whole.
+        let outcome = catch_unwind(AssertUnwindSafe(|| self.dispatch(request, &id)))
+            .unwrap_or_else(|panic| Err(internal(&panic)));
+        match outcome {
+            Ok(Outcome::Answer(result, quit)) => Begin::Reply(Some(Reply {
+                line: ok_line(&id_text, &result),
+                quit,
+            })),
+            Ok(Outcome::Search(mut search)) => {
+                search.id_text = id_text;
+                self.running = Some(Running {
+                    id: search.id.clone(),
+                    stop: search.stop.clone(),
+                    before: self.session.clone(),
+                });
+                Begin::Search(search)
+            }
+            Err(e) => Begin::Reply(Some(Reply {
+                line: error_line(&id_text, &e),
+                quit: false,
+            })),
+        }
+    }
+
+    /// Takes a search's result back: the response to its `agent_move`, the move applied
+    /// if it was asked to be and the game has not changed meanwhile.
+    pub fn finish(&mut self, done: Searched) -> Reply {
+        let running = self.running.take();
+        let outcome = done.outcome.and_then(|result| {
+            let unchanged = running.as_ref().is_none_or(|r| r.before == self.session);
+            if !unchanged {
+                return Err(ProtocolError::new(
+                    ErrorCode::Busy,
+                    "the game changed while the agent searched: its move is not applied",
+                ));
+            }
+            self.session = Some(done.session);
+            Ok(result)
+        });
+        Reply {
+            line: match outcome {
+                Ok(result) => ok_line(&done.id_text, &result),
+                Err(e) => error_line(&done.id_text, &e),
+            },
+            quit: false,
+        }
+    }
+
+    fn dispatch(&mut self, mut request: Map<String, Value>, id: &Value) -> Result<Outcome> {
         let cmd = match request.remove("cmd") {
             None | Some(Value::Null) => {
                 return Err(ProtocolError::new(
@@ -411,7 +603,14 @@ impl Server {
                 self.session = Some(session);
                 view
             }
-            "quit" => return Ok((json!({}), true)),
+            "quit" => return Ok(Outcome::Answer(json!({}), true)),
+            "cancel" => match &self.running {
+                Some(running) => {
+                    running.stop.stop();
+                    json!({ "cancelled": true, "search": running.id })
+                }
+                None => json!({ "cancelled": false }),
+            },
             _ => {
                 let session = self.session.as_mut().ok_or_else(|| {
                     ProtocolError::new(
@@ -420,7 +619,13 @@ impl Server {
                     )
                 })?;
                 match cmd {
-                    "state" => session.view()?,
+                    "state" => {
+                        let mut view = session.view()?;
+                        if let (Some(running), Value::Object(map)) = (&self.running, &mut view) {
+                            map.insert("searching".into(), running.id.clone());
+                        }
+                        view
+                    }
                     "throw" => {
                         let marked = f.optional_u64("marked")?;
                         with_session!(session, |s| s.throw(marked))?
@@ -434,7 +639,31 @@ impl Server {
                         let seed = f.optional_u64("seed")?;
                         let analysis = f.optional_bool("analysis")?.unwrap_or(false);
                         let apply = f.optional_bool("apply")?.unwrap_or(false);
-                        session.agent_move(&spec, seed, analysis, apply)?
+                        let limit = match f.optional_u64("time_limit_ms")? {
+                            None => DEFAULT_TIME_LIMIT_MS,
+                            Some(ms @ 1..=MAX_TIME_LIMIT_MS) => ms,
+                            Some(ms) => {
+                                return Err(ProtocolError::new(
+                                    ErrorCode::BadValue,
+                                    format!(
+                                    "time_limit_ms {ms} is out of range: 1 to {MAX_TIME_LIMIT_MS}"
+                                ),
+                                ))
+                            }
+                        };
+                        // Checks that need no search, so they are answered at once.
+                        session.check_agent_move()?;
+                        return Ok(Outcome::Search(Box::new(Search {
+                            id: id.clone(),
+                            id_text: id.to_string(),
+                            session: session.clone(),
+                            spec,
+                            seed,
+                            analysis,
+                            apply,
+                            limit: Duration::from_millis(limit),
+                            stop: Stop::new(),
+                        })));
                     }
                     "load_state" => {
                         let state = f.required("state")?;
@@ -453,8 +682,105 @@ impl Server {
                 }
             }
         };
-        Ok((result, false))
+        Ok(Outcome::Answer(result, false))
     }
+}
+
+/// A request: its fields, and its `id` exactly as it was written, echoed back as it is
+/// (so `18446744073709551617` does not come back as a float).
+struct Request {
+    fields: Map<String, Value>,
+    id_text: String,
+}
+
+/// A JSON object whose keys are all different (a repeated key is refused, not read
+/// last-wins).
+struct UniqueKeys;
+
+impl<'de> serde::Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> serde::de::Visitor<'de> for Keys {
+            type Value = UniqueKeys;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<UniqueKeys, A::Error> {
+                let mut seen = std::collections::BTreeSet::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if !seen.insert(key.clone()) {
+                        return Err(serde::de::Error::custom(format!(
+                            "the key `{key}` appears twice"
+                        )));
+                    }
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+                Ok(UniqueKeys)
+            }
+        }
+        d.deserialize_map(Keys)
+    }
+}
+
+/// The `id` of a request object as written.
+#[derive(serde::Deserialize)]
+struct RawId<'a> {
+    #[serde(borrow)]
+    id: Option<&'a serde_json::value::RawValue>,
+}
+
+/// The request object of a line; `None` for a blank line.
+fn parse_request(line: &[u8]) -> Result<Option<Request>> {
+    let text = std::str::from_utf8(line).map_err(|e| {
+        ProtocolError::new(
+            ErrorCode::MalformedJson,
+            format!("the line is not UTF-8 text: {e}"),
+        )
+    })?;
+    // A UTF-8 byte-order mark (which some editors and Windows tools put first) is not part
+    // of the request.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\r'));
+    if text.is_empty() {
+        return Ok(None);
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(fields)) => {
+            serde_json::from_str::<UniqueKeys>(text).map_err(|e| {
+                ProtocolError::new(
+                    ErrorCode::BadRequest,
+                    format!("a request names each field once: {e}"),
+                )
+            })?;
+            let id_text = serde_json::from_str::<RawId<'_>>(text)
+                .ok()
+                .and_then(|r| r.id.map(|raw| raw.get().to_string()))
+                .unwrap_or_else(|| "null".to_string());
+            Ok(Some(Request { fields, id_text }))
+        }
+        Ok(other) => Err(ProtocolError::new(
+            ErrorCode::BadRequest,
+            format!(
+                "a request is a JSON object such as {{\"id\":1,\"cmd\":\"hello\"}}, not {}",
+                json_type(&other)
+            ),
+        )),
+        Err(e) => Err(ProtocolError::new(
+            ErrorCode::MalformedJson,
+            format!("the line is not a JSON object: {e}"),
+        )),
+    }
+}
+
+/// The `id` of a request line as written (`null` if it has none or is not a request).
+fn request_id(line: &[u8]) -> String {
+    parse_request(line)
+        .ok()
+        .flatten()
+        .map_or_else(|| "null".to_string(), |r| r.id_text)
 }
 
 fn command_names() -> String {
@@ -591,7 +917,14 @@ impl Fields {
 fn wrong_type(key: &str, expected: &str, got: &Value) -> ProtocolError {
     ProtocolError::new(
         ErrorCode::WrongType,
-        format!("`{key}` must be {expected}, not {}", json_type(got)),
+        format!(
+            "`{key}` must be {expected}, not {}",
+            match got {
+                // Name the number: -1 and 1.5 are numbers, just not whole ones in range.
+                Value::Number(n) => n.to_string(),
+                other => json_type(other).to_string(),
+            }
+        ),
     )
 }
 
@@ -714,8 +1047,13 @@ impl AnySession {
         seed: Option<u64>,
         analysis: bool,
         apply: bool,
+        stop: &Stop,
     ) -> Result<Value> {
-        with_session!(self, |s| s.agent_move(spec, seed, analysis, apply))
+        with_session!(self, |s| s.agent_move(spec, seed, analysis, apply, stop))
+    }
+
+    fn check_agent_move(&self) -> Result<()> {
+        with_session!(self, |s| s.check_agent_move())
     }
 }
 
@@ -922,12 +1260,22 @@ impl<G: Game> Session<G> {
 impl<G: Evaluate> Session<G> {
     /// `agent_move`: the action an agent chooses here, optionally with its analysis, and
     /// optionally applied.
+    /// The check of `agent_move` that needs no search: a decision is due.
+    fn check_agent_move(&self) -> Result<()> {
+        match self.game.node(&self.now.state) {
+            Node::Decide(_) => Ok(()),
+            Node::Throw(seat) => Err(IllegalMove::ThrowDue { seat }.into()),
+            Node::End => Err(IllegalMove::GameOver.into()),
+        }
+    }
+
     fn agent_move(
         &mut self,
         spec: &AgentSpec,
         seed: Option<u64>,
         want_analysis: bool,
         apply: bool,
+        stop: &Stop,
     ) -> Result<Value> {
         let seat = match self.game.node(&self.now.state) {
             Node::Decide(seat) => seat,
@@ -938,6 +1286,7 @@ impl<G: Evaluate> Session<G> {
         let mut agent = stickdice_agents::build(spec, &self.game, seed)
             .map_err(|e| ProtocolError::new(ErrorCode::BadAgent, e.to_string()))?;
         agent.new_game(&self.game, seat);
+        agent.set_stop(stop.clone());
         let start = Instant::now();
         let action = agent
             .choose(&self.game, &self.now.state)
@@ -947,6 +1296,10 @@ impl<G: Evaluate> Session<G> {
                 AgentError::Unsupported(why) => ProtocolError::new(
                     ErrorCode::AgentFailed,
                     format!("agent `{spec}` gave no action: {why}"),
+                ),
+                AgentError::Stopped => ProtocolError::new(
+                    ErrorCode::Cancelled,
+                    format!("agent `{spec}` was stopped before it chose"),
                 ),
             })?;
         // Milliseconds, to the microsecond.
@@ -1050,8 +1403,21 @@ fn read_line_limited<R: BufRead>(
     }
 }
 
-/// Serves requests from `input` until it ends or a `quit`, writing one response line per
-/// request to `output` and flushing after each.
+/// What the server's loop waits for.
+enum Event {
+    /// A line read (or the end of the input, or a read error).
+    Input(io::Result<LineRead>, Vec<u8>),
+    /// A search's result.
+    Done(Searched),
+}
+
+/// Serves requests from `input` until it ends (and the requests read are answered) or a
+/// `quit`, writing one response line per request to `output` and flushing after each.
+///
+/// Input is read on a thread of its own and each `agent_move` searches on a worker
+/// thread, so while a search runs the server answers `state`, `hello` and `cancel` at once;
+/// the other requests wait (up to 1024, then reading pauses) and are answered in order
+/// after the search's own response. `quit` during a search cancels it.
 ///
 /// ```
 /// let input = "{\"id\":1,\"cmd\":\"hello\"}\n{\"id\":2,\"cmd\":\"quit\"}\n{\"id\":3,\"cmd\":\"hello\"}\n";
@@ -1065,33 +1431,106 @@ fn read_line_limited<R: BufRead>(
 /// # Errors
 /// Only reading or writing failures (for example a client that closed the output pipe);
 /// nothing in the requests is an error here.
-pub fn serve<R: BufRead, W: Write>(mut input: R, mut output: W) -> io::Result<()> {
+pub fn serve<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io::Result<()> {
+    let (events, next) = mpsc::channel::<Event>();
+    // The reader asks for permission before each further line, so that lines waiting for
+    // a search stay bounded.
+    let (permit, permits) = mpsc::channel::<()>();
+    let reader_events = events.clone();
+    std::thread::spawn(move || {
+        let mut input = input;
+        loop {
+            let mut line = Vec::new();
+            let read = read_line_limited(&mut input, &mut line, MAX_LINE_BYTES);
+            let last = !matches!(read, Ok(LineRead::Line | LineRead::TooLong));
+            if reader_events.send(Event::Input(read, line)).is_err()
+                || last
+                || permits.recv().is_err()
+            {
+                return;
+            }
+        }
+    });
     let mut server = Server::new();
-    let mut line = Vec::new();
+    let mut waiting: VecDeque<Vec<u8>> = VecDeque::new();
+    let mut input_open = true;
+    let mut permit_owed = false;
+    let write = |output: &mut W, reply: &Reply| -> io::Result<()> {
+        output.write_all(reply.line.as_bytes())?;
+        output.write_all(b"\n")?;
+        output.flush()
+    };
     loop {
-        let reply = match read_line_limited(&mut input, &mut line, MAX_LINE_BYTES)? {
-            LineRead::End => return Ok(()),
-            LineRead::TooLong => Some(Reply {
-                line: error_line(
-                    &Value::Null,
-                    &ProtocolError::new(
-                        ErrorCode::LineTooLong,
-                        format!("the line is longer than {MAX_LINE_BYTES} bytes"),
-                    ),
-                ),
-                quit: false,
-            }),
-            LineRead::Line => server.handle_bytes(&line),
-        };
-        if let Some(reply) = reply {
-            output.write_all(reply.line.as_bytes())?;
-            output.write_all(b"\n")?;
-            output.flush()?;
-            if reply.quit {
-                return Ok(());
+        // Answer the waiting requests while no search runs.
+        while !server.is_searching() {
+            let Some(line) = waiting.pop_front() else {
+                break;
+            };
+            match server.begin(&line) {
+                Begin::Reply(Some(reply)) => {
+                    write(&mut output, &reply)?;
+                    if reply.quit {
+                        return Ok(());
+                    }
+                }
+                Begin::Reply(None) | Begin::Wait => {}
+                Begin::Search(search) => start_search(search, &events),
+            }
+        }
+        if permit_owed && waiting.len() < MAX_WAITING {
+            permit_owed = false;
+            let _ = permit.send(());
+        }
+        if !input_open && waiting.is_empty() && !server.is_searching() {
+            return Ok(());
+        }
+        let event = next
+            .recv()
+            .expect("the loop holds a sender, so the channel stays open");
+        match event {
+            Event::Done(done) => write(&mut output, &server.finish(done))?,
+            Event::Input(read, line) => {
+                match read? {
+                    LineRead::End => input_open = false,
+                    LineRead::TooLong => write(
+                        &mut output,
+                        &Reply {
+                            line: error_line(
+                                "null",
+                                &ProtocolError::new(
+                                    ErrorCode::LineTooLong,
+                                    format!("the line is longer than {MAX_LINE_BYTES} bytes"),
+                                ),
+                            ),
+                            quit: false,
+                        },
+                    )?,
+                    LineRead::Line => match server.begin(&line) {
+                        Begin::Reply(Some(reply)) => {
+                            write(&mut output, &reply)?;
+                            if reply.quit {
+                                return Ok(());
+                            }
+                        }
+                        Begin::Reply(None) => {}
+                        Begin::Wait => waiting.push_back(line),
+                        Begin::Search(search) => start_search(search, &events),
+                    },
+                }
+                if input_open {
+                    permit_owed = true;
+                }
             }
         }
     }
+}
+
+/// Runs a search on a worker thread that sends its result to `events`.
+fn start_search(search: Box<Search>, events: &mpsc::Sender<Event>) {
+    let events = events.clone();
+    std::thread::spawn(move || {
+        let _ = events.send(Event::Done(search.run()));
+    });
 }
 
 #[cfg(test)]
@@ -1127,6 +1566,101 @@ mod tests {
             spec_of(json!({"agent": "a b"})).unwrap_err().code,
             ErrorCode::BadAgent
         );
+    }
+
+    fn reply(b: Begin) -> Value {
+        match b {
+            Begin::Reply(Some(r)) => serde_json::from_str(&r.line).unwrap(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_search_handed_out_leaves_the_server_answering_and_is_applied_when_taken_back() {
+        let mut server = Server::new();
+        for line in [
+            r#"{"cmd":"new_game","game":"issiren","seed":3}"#,
+            r#"{"cmd":"throw","marked":4}"#,
+            r#"{"cmd":"act","action":"a1"}"#,
+            r#"{"cmd":"throw"}"#,
+        ] {
+            assert_eq!(reply(server.begin(line.as_bytes()))["ok"], true, "{line}");
+        }
+        let before = server.clone();
+        let Begin::Search(search) = server
+            .begin(br#"{"id":"m","cmd":"agent_move","agent":"mcts:iterations=200","apply":true}"#)
+        else {
+            panic!("agent_move is handed out")
+        };
+        assert!(server.is_searching());
+        assert_eq!(search.id(), &json!("m"));
+        let state = reply(server.begin(br#"{"id":1,"cmd":"state"}"#));
+        assert_eq!(state["result"]["searching"], "m");
+        assert!(matches!(
+            server.begin(br#"{"id":2,"cmd":"throw"}"#),
+            Begin::Wait
+        ));
+        let busy: Value =
+            serde_json::from_str(&server.handle_line(r#"{"id":3,"cmd":"undo"}"#).unwrap().line)
+                .unwrap();
+        assert_eq!(busy["error"]["code"], "busy");
+        let done = server.finish(search.run());
+        let done: Value = serde_json::from_str(&done.line).unwrap();
+        assert_eq!(done["id"], "m");
+        assert_eq!(done["result"]["undo_steps"], 4, "{done}");
+        assert!(!server.is_searching());
+        // The same move through handle_line gives the same server.
+        let mut direct = before;
+        direct
+            .handle_line(
+                r#"{"id":"m","cmd":"agent_move","agent":"mcts:iterations=200","apply":true}"#,
+            )
+            .unwrap();
+        assert_eq!(direct, server);
+        // A stopped search leaves the session as it was.
+        let before = server.clone();
+        server.handle_line(r#"{"cmd":"undo"}"#).unwrap();
+        let at_decision = server.clone();
+        let Begin::Search(search) =
+            server.begin(br#"{"id":"c","cmd":"agent_move","agent":"mcts","apply":true}"#)
+        else {
+            panic!("handed out")
+        };
+        search.stopper().stop();
+        let done: Value = serde_json::from_str(&server.finish(search.run()).line).unwrap();
+        assert_eq!(done["error"]["code"], "cancelled", "{done}");
+        assert_eq!(server, at_decision);
+        assert_ne!(server, before);
+    }
+
+    #[test]
+    fn ids_echo_exactly_keys_are_unique_and_a_byte_order_mark_is_skipped() {
+        let mut server = Server::new();
+        let mut ask = |line: &str| server.handle_line(line).unwrap().line;
+        let r = ask(r#"{"id":18446744073709551617,"cmd":"hello"}"#);
+        assert!(
+            r.starts_with(r#"{"id":18446744073709551617,"ok":true"#),
+            "{r}"
+        );
+        let r = ask(r#"{"id": 1.50e3 ,"cmd":"quit"}"#);
+        assert!(r.starts_with(r#"{"id":1.50e3,"ok":true"#), "{r}");
+        let r = ask(r#"{"id":"x","cmd":"state","cmd":"hello"}"#);
+        assert!(
+            r.contains("bad_request") && r.contains("the key `cmd` appears twice"),
+            "{r}"
+        );
+        let r = ask("\u{feff}{\"id\":2,\"cmd\":\"hello\"}");
+        assert!(r.starts_with(r#"{"id":2,"ok":true"#), "{r}");
+        for (seed, shown) in [
+            ("-1", "not -1"),
+            ("1.5", "not 1.5"),
+            ("\"7\"", "not a string"),
+        ] {
+            let r = ask(&format!(
+                r#"{{"id":3,"cmd":"new_game","game":"issiren","seed":{seed}}}"#
+            ));
+            assert!(r.contains("wrong_type") && r.contains(shown), "{r}");
+        }
     }
 
     #[test]

@@ -13,7 +13,9 @@ use crate::arena::FailureKind;
 use crate::log::{GameRecord, TournamentConfig};
 use crate::review::LuckReport;
 use crate::schedule::Schedule;
-use crate::stats::{fit_elo, Comparison, Distribution, Estimate, Sprt, SprtDecision};
+use crate::stats::{
+    fit_elo_paired, score_interval, Comparison, Distribution, Estimate, Sprt, SprtDecision,
+};
 
 /// Virtual drawn comparisons between every two agents that met, in the Elo fit (as
 /// BayesElo's default prior): keeps the ratings finite when an agent wins every game.
@@ -42,6 +44,17 @@ impl Interval {
     /// The estimate's mean and 95% interval.
     pub fn from_estimate(e: &Estimate) -> Interval {
         Interval::new(e.mean, e.half_width)
+    }
+
+    /// The mean of scores in `[0, 1]` with its interval ([`score_interval`]).
+    fn of_scores(xs: &[f64]) -> Interval {
+        let value = Estimate::of(xs).mean;
+        let range = score_interval(xs);
+        Interval {
+            value,
+            low: range.map(|r| r.0),
+            high: range.map(|r| r.1),
+        }
     }
 
     /// `[low, high]` with `digits` decimals, or `-`.
@@ -229,9 +242,10 @@ impl Report {
         let mut pair_games = vec![vec![0usize; k]; k];
         let mut pair_points = vec![vec![0.0f64; k]; k];
         let mut comparisons = Vec::new();
+        let mut units = Vec::new();
         let mut failures = Vec::new();
         let weight = if n > 1 { 1.0 / (n - 1) as f64 } else { 1.0 };
-        for unit in games.chunks(n) {
+        for (u, unit) in games.chunks(n).enumerate() {
             let mut agent_sum = vec![0.0; k];
             let mut agent_count = vec![0usize; k];
             let mut seat_sum = vec![0.0; n];
@@ -256,6 +270,7 @@ impl Report {
                             score: sc,
                             weight,
                         });
+                        units.push(u);
                     }
                 }
                 if let Some(f) = &g.failure {
@@ -281,7 +296,7 @@ impl Report {
                 }
             }
         }
-        let (elo, elo_error) = match fit_elo(k, &comparisons, ELO_PRIOR) {
+        let (elo, elo_error) = match fit_elo_paired(k, &comparisons, &units, ELO_PRIOR) {
             Ok(fit) => (Some(fit), None),
             Err(e) => (None, Some(e.to_string())),
         };
@@ -291,7 +306,7 @@ impl Report {
                 agent: labels[a].clone(),
                 index: a,
                 games: agent_games[a],
-                score: Interval::from_estimate(&Estimate::of(&agent_units[a])),
+                score: Interval::of_scores(&agent_units[a]),
                 elo: elo
                     .as_ref()
                     .map(|f| Interval::new(f.ratings[a], f.half_widths[a])),
@@ -323,14 +338,14 @@ impl Report {
         let seats = (0..n)
             .map(|s| SeatResult {
                 seat: s,
-                score: Interval::from_estimate(&Estimate::of(&seat_units[s])),
+                score: Interval::of_scores(&seat_units[s]),
             })
             .collect();
         let lengths: Vec<u32> = games.iter().map(|g| g.throws).collect();
         let mut methods = vec![
             "Score: a seat's score is the fraction of the other seats it ranks above, ties counting half (win 1, draw 0.5, loss 0 with two players). A failing agent (panic, illegal action, error) ranks last alone; the others share first place.".to_string(),
-            "Score intervals: mean ± 1.96·s/√n over rotations (one observation per table rotation: the agent's mean score over the rotation's games, which share their throws).".to_string(),
-            format!("Elo: Bradley–Terry (logistic) maximum likelihood on every pair of seats in every game, ties half, with a first-seat term for the earlier seat of each pair; each pair of seats weighs 1/(players−1), so a game weighs players/2; {ELO_PRIOR} virtual draws between every two agents that met (half with each seated first). Ratings are relative to the field's mean. 95% intervals: Wald, ±1.96·√variance from the inverse observed Fisher information (comparisons treated as independent)."),
+            "Score intervals: 95% Wilson score intervals over rotations (one observation per table rotation: the agent's mean score over the rotation's games, which share their throws), with the effective sample size n·m(1−m)/s² (n when the scores do not vary, as in a perfect record); they stay within [0, 1].".to_string(),
+            format!("Elo: Bradley–Terry (logistic) maximum likelihood on every pair of seats in every game, ties half, with a first-seat term for the earlier seat of each pair; each pair of seats weighs 1/(players−1), so a game weighs players/2; {ELO_PRIOR} virtual draws between every two agents that met (half with each seated first). Ratings are relative to the field's mean. 95% intervals: ±1.96·√variance, the variance cluster-robust over rotations (the sandwich I⁻¹(Σ g_u g_uᵀ)I⁻¹ with g_u the gradient from rotation u's comparisons, which share their throws), never below the Wald variance from the inverse observed Fisher information."),
             "Game length: throws per game; median of an even count is the mean of the middle two; p90 by nearest rank.".to_string(),
         ];
         if sprt.is_some() {
@@ -384,17 +399,17 @@ impl Report {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "{:>4}  {:<width$}  {:>6}  {:>15}  {:>16}  {:>8}",
-            "rank", "agent", "games", "score ±95%", "Elo ±95%", "failures"
+            "{:>4}  {:<width$}  {:>6}  {:>21}  {:>16}  {:>8}",
+            "rank", "agent", "games", "score [95%]", "Elo ±95%", "failures"
         );
         for s in &self.standings {
             let _ = writeln!(
                 out,
-                "{:>4}  {:<width$}  {:>6}  {:>15}  {:>16}  {:>8}",
+                "{:>4}  {:<width$}  {:>6}  {:>21}  {:>16}  {:>8}",
                 s.rank,
                 s.agent,
                 s.games,
-                fmt_pm(&s.score, 3),
+                fmt_value_range(&s.score, 3),
                 s.elo.as_ref().map_or("-".to_string(), |e| fmt_pm(e, 1)),
                 s.failures
             );
@@ -455,21 +470,22 @@ impl Report {
         let _ = writeln!(o, "\n## Pairwise scores\n");
         let _ = writeln!(
             o,
-            "The row agent's mean score against the column agent (games in brackets).\n"
+            "The row agent's mean score against the column agent (games in brackets); agents by rank.\n"
         );
         let _ = write!(o, "| |");
-        for (i, _) in self.agents.iter().enumerate() {
-            let _ = write!(o, " {} |", i + 1);
+        for s in &self.standings {
+            let _ = write!(o, " {} |", s.rank);
         }
         let _ = write!(o, "\n|---|");
         for _ in &self.agents {
             let _ = write!(o, "---:|");
         }
         let _ = writeln!(o);
-        for (a, row) in self.pairwise.iter().enumerate() {
-            let _ = write!(o, "| {} `{}` |", a + 1, self.agents[a]);
-            for cell in row {
-                match cell {
+        for row_agent in &self.standings {
+            let a = row_agent.index;
+            let _ = write!(o, "| {} `{}` |", row_agent.rank, self.agents[a]);
+            for col_agent in &self.standings {
+                match &self.pairwise[a][col_agent.index] {
                     Some(p) => {
                         let _ = write!(o, " {:.3} ({}) |", p.score, p.games);
                     }
@@ -716,6 +732,14 @@ impl Report {
         }
         o.push_str("</svg>\n");
         o
+    }
+}
+
+/// `value [low, high]`, or the value alone without an interval.
+fn fmt_value_range(i: &Interval, digits: usize) -> String {
+    match (i.low, i.high) {
+        (Some(l), Some(h)) => format!("{:.digits$} [{l:.digits$}, {h:.digits$}]", i.value),
+        _ => format!("{:.digits$}", i.value),
     }
 }
 

@@ -52,6 +52,12 @@ impl core::str::FromStr for Format {
     }
 }
 
+/// The most games per table a schedule holds.
+pub const MAX_GAMES_PER_TABLE: usize = 1_000_000;
+/// The most games a schedule holds in all (each finished game is kept in memory for the
+/// report, a few hundred bytes).
+pub const MAX_GAMES: usize = 10_000_000;
+
 /// The path tag of game seeds in [`stickdice::seed::derive`].
 const GAME_SEED: u64 = 0x6761_6d65; // "game"
 
@@ -90,6 +96,22 @@ pub struct Schedule {
     tables: Vec<Vec<usize>>,
     rotations: usize,
     seed: u64,
+}
+
+/// `n` choose `k`, or `None` when it is more than `limit`.
+fn binomial_at_most(n: usize, k: usize, limit: usize) -> Option<usize> {
+    if k > n {
+        return Some(0);
+    }
+    let mut c: u128 = 1;
+    for i in 0..k.min(n - k) as u128 {
+        // c · (n − i) / (i + 1) is the binomial (n choose i + 1), a whole number.
+        c = c * (n as u128 - i) / (i + 1);
+        if c > limit as u128 {
+            return None;
+        }
+    }
+    Some(c as usize)
 }
 
 fn combinations(pool: &[usize], size: usize) -> Vec<Vec<usize>> {
@@ -138,6 +160,21 @@ impl Schedule {
         if games_per_table == 0 {
             return Err("the tournament needs at least one game per table (--games)".into());
         }
+        if games_per_table > MAX_GAMES_PER_TABLE {
+            return Err(format!(
+                "{games_per_table} games per table (--games) is more than the limit of {MAX_GAMES_PER_TABLE}"
+            ));
+        }
+        // Count the tables before listing them: too many agents would list billions.
+        let (pool, pick) = match format {
+            Format::RoundRobin => (agents, seats),
+            Format::Gauntlet => (agents.saturating_sub(1), seats - 1),
+        };
+        if binomial_at_most(pool, pick, MAX_GAMES).is_none() {
+            return Err(format!(
+                "{agents} agents at {seats}-player tables make more than {MAX_GAMES} tables, more than the limit of {MAX_GAMES} games"
+            ));
+        }
         let tables = match format {
             Format::RoundRobin => {
                 if agents < seats.max(2) {
@@ -162,10 +199,19 @@ impl Schedule {
                     .collect()
             }
         };
+        let rotations = games_per_table.div_ceil(seats);
+        let total = tables.len().saturating_mul(rotations.saturating_mul(seats));
+        if total > MAX_GAMES {
+            return Err(format!(
+                "{} tables of {} games make {total} games, more than the limit of {MAX_GAMES}; use fewer agents or --games",
+                tables.len(),
+                rotations * seats
+            ));
+        }
         Ok(Schedule {
             seats,
             tables,
-            rotations: games_per_table.div_ceil(seats),
+            rotations,
             seed,
         })
     }
@@ -237,6 +283,29 @@ impl Schedule {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_past_the_limits_are_refused_before_anything_is_listed() {
+        let e = Schedule::new(Format::RoundRobin, 4, 2, usize::MAX, 1).unwrap_err();
+        assert!(e.contains("more than the limit of 1000000"), "{e}");
+        let e = Schedule::new(Format::RoundRobin, 4, 2, 1_000_000_000_000, 1).unwrap_err();
+        assert!(e.contains("limit"), "{e}");
+        // 6 tables of 1 000 000 games fit; 16 agents make 120 tables, too many.
+        assert_eq!(
+            Schedule::new(Format::RoundRobin, 4, 2, MAX_GAMES_PER_TABLE, 1)
+                .unwrap()
+                .len(),
+            6_000_000
+        );
+        let e = Schedule::new(Format::RoundRobin, 16, 2, MAX_GAMES_PER_TABLE, 1).unwrap_err();
+        assert!(e.contains("120 tables of 1000000 games"), "{e}");
+        // Thousands of agents at 6-player tables: refused without listing the tables.
+        let e = Schedule::new(Format::RoundRobin, 5000, 6, 1, 1).unwrap_err();
+        assert!(e.contains("more than 10000000 tables"), "{e}");
+        assert_eq!(binomial_at_most(10, 3, 1000), Some(120));
+        assert_eq!(binomial_at_most(10, 3, 119), None);
+        assert_eq!(binomial_at_most(2, 3, 5), Some(0));
+    }
 
     #[test]
     fn round_robin_pairs_every_two_agents_and_rotates_seats() {

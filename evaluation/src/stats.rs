@@ -79,6 +79,42 @@ impl Estimate {
     }
 }
 
+/// A 95% interval for the mean of scores in `[0, 1]` (one per rotation) that stays in
+/// `[0, 1]` and is honest for small samples and perfect records: the Wilson score interval,
+/// with the sample size replaced by the effective sample size `n · m(1 − m) / s²` (Kish's
+/// design effect: `s²` is the sample variance, so scores that vary less than a win-or-loss
+/// record give a narrower interval, as the normal interval would) — and by `n` itself when
+/// the scores do not vary (`s² = 0`, for example a perfect record), where nothing better is
+/// known than a win-or-loss record. `None` without observations.
+pub fn score_interval(xs: &[f64]) -> Option<(f64, f64)> {
+    let n = xs.len();
+    if n == 0 {
+        return None;
+    }
+    let m = (xs.iter().sum::<f64>() / n as f64).clamp(0.0, 1.0);
+    let bernoulli = m * (1.0 - m);
+    let var = if n >= 2 {
+        xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1) as f64
+    } else {
+        0.0
+    };
+    let n_eff = if var > 0.0 && bernoulli > 0.0 {
+        n as f64 * bernoulli / var
+    } else {
+        n as f64
+    };
+    Some(wilson(m, n_eff))
+}
+
+/// The Wilson score interval (95%) for a proportion `p` observed over `n` trials.
+pub fn wilson(p: f64, n: f64) -> (f64, f64) {
+    let z2 = Z95 * Z95;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = Z95 / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 /// A distribution of whole numbers (game lengths in throws) summarised.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Distribution {
@@ -334,11 +370,46 @@ fn solve(m: &[f64], v: &[f64]) -> Option<Vec<f64>> {
 ///
 /// **Intervals.** 95% Wald intervals `± 1.96 · √var`, with the covariance the inverse of
 /// the observed Fisher information at the maximum (agent 0's rating held at 0), carried
-/// over to the mean-zero ratings. They treat comparisons as independent.
+/// over to the mean-zero ratings. They treat comparisons as independent; see
+/// [`fit_elo_paired`] for comparisons that come in dependent groups.
 ///
 /// # Errors
 /// [`EloError`] with fewer than two agents or when the likelihood has no finite maximum.
 pub fn fit_elo(k: usize, comparisons: &[Comparison], prior: f64) -> Result<EloFit, EloError> {
+    fit(k, comparisons, None, prior)
+}
+
+/// As [`fit_elo`], for comparisons that come in groups whose results are not independent:
+/// `units[i]` is the group (the rotation) of `comparisons[i]`. With duplicate dice the
+/// games of a rotation share their throws, so when they come out alike (the first seat
+/// wins every game of the rotation) they are one piece of evidence, not several.
+///
+/// **Intervals** use the cluster-robust (sandwich) covariance `I⁻¹ (Σ_u g_u g_uᵀ) I⁻¹`,
+/// where `g_u` is the gradient of the log-likelihood from the comparisons of group `u` at
+/// the maximum and `I` the observed information — but never narrower than the Wald
+/// interval of [`fit_elo`] (a few groups make the sandwich noisy).
+///
+/// # Errors
+/// As [`fit_elo`].
+///
+/// # Panics
+/// If `units` and `comparisons` differ in length.
+pub fn fit_elo_paired(
+    k: usize,
+    comparisons: &[Comparison],
+    units: &[usize],
+    prior: f64,
+) -> Result<EloFit, EloError> {
+    assert_eq!(units.len(), comparisons.len(), "one unit per comparison");
+    fit(k, comparisons, Some(units), prior)
+}
+
+fn fit(
+    k: usize,
+    comparisons: &[Comparison],
+    units: Option<&[usize]>,
+    prior: f64,
+) -> Result<EloFit, EloError> {
     if k < 2 {
         return Err(EloError::TooFewAgents);
     }
@@ -404,6 +475,65 @@ pub fn fit_elo(k: usize, comparisons: &[Comparison], prior: f64) -> Result<EloFi
                 }
             }
             _ => cov = None,
+        }
+    }
+    if let (Some(units), Some(c)) = (units, cov.as_mut()) {
+        // The sandwich: the spread of the groups' gradients, through the model covariance.
+        let mut by_unit: std::collections::BTreeMap<usize, Vec<f64>> = Default::default();
+        for (cmp, &u) in comparisons.iter().zip(units) {
+            let x = r[cmp.first] - r[cmp.second] + h;
+            let g = cmp.weight * (cmp.score - sigmoid(x));
+            let v = by_unit.entry(u).or_insert_with(|| vec![0.0; p]);
+            if cmp.first > 0 {
+                v[cmp.first - 1] += g;
+            }
+            if cmp.second > 0 {
+                v[cmp.second - 1] -= g;
+            }
+            v[p - 1] += g;
+        }
+        let mut meat = vec![0.0; p * p];
+        for g in by_unit.values() {
+            for i in 0..p {
+                for j in 0..p {
+                    meat[i * p + j] += g[i] * g[j];
+                }
+            }
+        }
+        // c · meat · c.
+        let mut cm = vec![0.0; p * p];
+        for i in 0..p {
+            for j in 0..p {
+                cm[i * p + j] = (0..p).map(|l| c[i * p + l] * meat[l * p + j]).sum();
+            }
+        }
+        let mut sandwich = vec![0.0; p * p];
+        for i in 0..p {
+            for j in 0..p {
+                sandwich[i * p + j] = (0..p).map(|l| cm[i * p + l] * c[l * p + j]).sum();
+            }
+        }
+        // Never narrower than the model: take the sandwich where it is the wider.
+        let wider = (0..p).all(|i| sandwich[i * p + i] >= c[i * p + i]);
+        if wider {
+            c.copy_from_slice(&sandwich);
+        } else {
+            // Per parameter: scale rows and columns so each variance is the larger one.
+            let scale: Vec<f64> = (0..p)
+                .map(|i| {
+                    let (s, m) = (sandwich[i * p + i], c[i * p + i]);
+                    if s > m && m > 0.0 {
+                        (s / m).sqrt()
+                    } else {
+                        1.0
+                    }
+                })
+                .collect();
+            for i in 0..p {
+                for j in 0..p {
+                    c[i * p + j] *= scale[i] * scale[j];
+                }
+            }
         }
     }
     let mean = r.iter().sum::<f64>() / k as f64;
@@ -574,6 +704,68 @@ mod tests {
         assert!(close(e.half_width.unwrap(), 0.489_991, 1e-6));
         assert_eq!(Estimate::of(&[0.5]).half_width, None);
         assert_eq!(Estimate::of(&[]).mean, 0.0);
+    }
+
+    #[test]
+    fn score_intervals_stay_in_bounds_and_widen_for_small_and_perfect_samples() {
+        // Four rotations of a perfect record: not "1.000 ± 0.000", and within [0, 1].
+        let (lo, hi) = score_interval(&[1.0; 4]).unwrap();
+        assert_eq!(hi, 1.0);
+        // Wilson with n = 4, p = 1: 4 / (4 + 1.96²) = 0.5101.
+        assert!(close(lo, 4.0 / (4.0 + Z95 * Z95), 1e-12), "{lo}");
+        let (lo, hi) = score_interval(&[0.0; 4]).unwrap();
+        assert!(lo == 0.0 && close(hi, 1.0 - 4.0 / (4.0 + Z95 * Z95), 1e-12));
+        // The case: 4 games, the normal interval was [-0.24, 1.24].
+        let xs = [1.0, 0.0, 1.0, 0.0];
+        let (lo, hi) = score_interval(&xs).unwrap();
+        assert!(
+            (0.0..0.5).contains(&lo) && (0.5..=1.0).contains(&hi),
+            "{lo} {hi}"
+        );
+        // By hand: m = 0.5, s² = 1/3, n_eff = 4 · 0.25 · 3 = 3.
+        let (wl, wh) = wilson(0.5, 3.0);
+        assert_eq!((lo, hi), (wl, wh));
+        // Many rotations: close to the normal interval.
+        let xs: Vec<f64> = (0..4000).map(|i| [0.25, 0.5, 0.75, 1.0][i % 4]).collect();
+        let e = Estimate::of(&xs);
+        let (lo, hi) = score_interval(&xs).unwrap();
+        let h = e.half_width.unwrap();
+        assert!(
+            close(lo, e.mean - h, 2e-4) && close(hi, e.mean + h, 2e-4),
+            "{lo} {hi} {e:?}"
+        );
+        assert_eq!(score_interval(&[]), None);
+    }
+
+    #[test]
+    fn first_seat_elo_counts_a_rotation_of_alike_games_once() {
+        // Two agents, 100 rotations of two games (seats swapped). In 70 rotations the first
+        // seat wins both games, in 30 the second seat wins both: the games of a rotation
+        // come out the same, so there are 100 pieces of evidence, not 200.
+        let mut comparisons = Vec::new();
+        let mut units = Vec::new();
+        for u in 0..100 {
+            let score = if u < 70 { 1.0 } else { 0.0 };
+            for (first, second) in [(0, 1), (1, 0)] {
+                comparisons.push(Comparison {
+                    first,
+                    second,
+                    score,
+                    weight: 1.0,
+                });
+                units.push(u);
+            }
+        }
+        let plain = fit_elo(2, &comparisons, 0.0).unwrap();
+        let paired = fit_elo_paired(2, &comparisons, &units, 0.0).unwrap();
+        assert_eq!(plain.first_seat, paired.first_seat);
+        let ratio = paired.first_seat_half_width.unwrap() / plain.first_seat_half_width.unwrap();
+        assert!(close(ratio, 2f64.sqrt(), 1e-6), "{ratio}");
+        // Independent-looking rotations (one game each way, results mixed) are not widened
+        // below the Wald interval.
+        let units: Vec<usize> = (0..comparisons.len()).collect();
+        let single = fit_elo_paired(2, &comparisons, &units, 0.0).unwrap();
+        assert!(single.first_seat_half_width >= plain.first_seat_half_width);
     }
 
     #[test]

@@ -518,3 +518,108 @@ fn multi_seat_tables_rate_and_report() {
             .unwrap();
     assert_eq!(json["games"], 24);
 }
+
+#[test]
+fn a_failed_log_write_stops_the_run_and_leaves_the_log_resumable() {
+    // The disk "fills" in the middle of a line: the run stops with an error saying so, the
+    // torn fragment is cut off, and a later run resumes to the uninterrupted report.
+    let whole = TempDir::new("full-whole");
+    let parts = TempDir::new("full-parts");
+    three_way(24, 5).run(whole.path(), &opts(2)).unwrap();
+    let t = three_way(24, 5);
+    let log = parts.path().join(LOG_FILE);
+    // A capacity that ends inside some game line: the header plus a few games.
+    for capacity in [3_000u64, 6_543] {
+        let e = t
+            .run(
+                parts.path(),
+                &RunOptions {
+                    log_capacity: Some(capacity),
+                    ..opts(2)
+                },
+            )
+            .unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.contains("No space left on device (simulated)")
+                && msg.contains("cut back to its last whole line")
+                && !msg.contains("fix or remove the line"),
+            "{msg}"
+        );
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(text.len() as u64 <= capacity, "{} bytes", text.len());
+        assert!(text.ends_with('\n'), "the log ends with a whole line");
+        let contents = log::read(&log).unwrap().unwrap();
+        assert!(contents.torn_tail.is_none());
+        assert!(!parts.path().join("report.json").exists());
+    }
+    // The space is back: the same tournament resumes and finishes, losing no game.
+    let s = t.run(parts.path(), &opts(2)).unwrap();
+    assert!(s.resumed > 0 && s.notices.is_empty(), "{s:?}");
+    assert_eq!(s.resumed + s.played, 72);
+    assert_eq!(report_files(whole.path()), report_files(parts.path()));
+}
+
+#[test]
+fn a_second_run_on_the_same_folder_is_refused() {
+    let dir = TempDir::new("busy");
+    // Another run holds the folder (a second handle on the lock file, as another process
+    // would have).
+    let held = crate::tournament::lock_folder(dir.path()).unwrap();
+    let e = three_way(4, 1).run(dir.path(), &opts(1)).unwrap_err();
+    assert!(matches!(e, TournamentError::Busy { .. }), "{e}");
+    assert!(e.to_string().contains("in use by another"), "{e}");
+    assert!(!dir.path().join(LOG_FILE).exists(), "nothing written");
+    drop(held);
+    let s = three_way(4, 1).run(dir.path(), &opts(1)).unwrap();
+    assert_eq!(s.played, 12);
+    // The finished run let the folder go.
+    drop(crate::tournament::lock_folder(dir.path()).unwrap());
+}
+
+#[test]
+fn an_output_folder_that_is_a_file_is_refused_clearly() {
+    let dir = TempDir::new("outfile");
+    let file = dir.path().join("x");
+    std::fs::write(&file, "").unwrap();
+    let e = three_way(4, 1).run(&file, &opts(1)).unwrap_err();
+    assert!(e.to_string().contains("is a file"), "{e}");
+}
+
+#[test]
+fn every_field_of_a_logged_game_is_checked() {
+    let dir = TempDir::new("fields");
+    let t = three_way(4, 1);
+    t.run(dir.path(), &opts(1)).unwrap();
+    let contents = log::read(&dir.path().join(LOG_FILE)).unwrap().unwrap();
+    let (_, g) = contents.games[0].clone();
+    assert_eq!(t.verify(&g), Ok(()));
+    // A failure added by hand to a game that ended normally.
+    let mut bad = g.clone();
+    bad.failure = Some(crate::arena::Failure {
+        seat: 0,
+        kind: FailureKind::Error,
+        message: "made up".into(),
+    });
+    bad.places = crate::arena::forfeit_ranking(2, 0).places().to_vec();
+    bad.scores = vec![0.0, 1.0];
+    let e = t.verify(&bad).unwrap_err();
+    assert!(e.contains("does not fit where the events stop"), "{e}");
+    // Negative or endless times.
+    for time in [-0.5, f64::NAN, f64::INFINITY] {
+        let mut bad = g.clone();
+        bad.time_s[1] = time;
+        let e = t.verify(&bad).unwrap_err();
+        assert!(e.contains("is not a time"), "{e}");
+    }
+}
+
+#[test]
+fn a_report_file_that_cannot_be_replaced_leaves_no_temporary_file() {
+    let dir = TempDir::new("tmpfile");
+    // A folder where report.json goes: the rename onto it fails.
+    std::fs::create_dir_all(dir.path().join("report.json").join("x")).unwrap();
+    let e = three_way(4, 1).run(dir.path(), &opts(1)).unwrap_err();
+    assert!(e.to_string().contains("report.json"), "{e}");
+    assert!(!dir.path().join(".report.json.tmp").exists());
+}

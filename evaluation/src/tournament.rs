@@ -32,7 +32,7 @@ use rayon::prelude::*;
 use stickdice::play::{Event, SeededDice};
 use stickdice::{Game, Node};
 
-use crate::arena::{self, forfeit_ranking, Factory};
+use crate::arena::{self, forfeit_ranking, Factory, FailureKind};
 use crate::log::{self, GameRecord, LogError, LogLine, LogWriter, LoggedEvent, TournamentConfig};
 use crate::report::{sprt_observations, Report, SprtReport};
 use crate::review::{LuckOptions, LuckReport};
@@ -41,6 +41,12 @@ use crate::stats::{Sprt, SprtDecision};
 
 /// The log's file name in the output folder.
 pub const LOG_FILE: &str = "games.jsonl";
+/// The most worker threads a tournament starts ([`RunOptions::threads`]).
+pub const MAX_THREADS: usize = 256;
+
+/// The lock file in the output folder: a run holds an exclusive lock on it, so a second
+/// run on the same folder is refused instead of interleaving its games with the first's.
+pub const LOCK_FILE: &str = ".stickdice.lock";
 /// The report files written in the output folder.
 pub const REPORT_FILES: [&str; 4] = ["report.json", "report.md", "standings.csv", "ratings.svg"];
 
@@ -75,8 +81,13 @@ pub enum TournamentError {
         /// How its tournament differs.
         differences: Vec<String>,
     },
-    /// The log cannot be read, or a line is invalid.
+    /// The log cannot be read or written, or a line is invalid.
     Log(LogError),
+    /// Another run holds the output folder.
+    Busy {
+        /// The output folder.
+        out: PathBuf,
+    },
     /// A report file cannot be written.
     Io {
         /// The file.
@@ -98,9 +109,16 @@ impl core::fmt::Display for TournamentError {
                 path.display(),
                 differences.join("; ")
             ),
-            TournamentError::Log(e) => write!(
+            TournamentError::Log(e @ LogError::BadLine { .. }) => write!(
                 f,
                 "{e} (fix or remove the line, or use --restart to start over)"
+            ),
+            TournamentError::Log(e @ LogError::Io { .. }) => write!(f, "{e}"),
+            TournamentError::Busy { out } => write!(
+                f,
+                "{} is in use by another stickdice tournament (it holds the lock on {}); wait for it to finish, or use another --out folder",
+                out.display(),
+                out.join(LOCK_FILE).display()
             ),
             TournamentError::Io { path, message } => write!(f, "{}: {message}", path.display()),
         }
@@ -146,6 +164,9 @@ pub struct RunOptions {
     /// logged events (played now or found in the log). With [`LuckOptions::sprt`] the SPRT
     /// runs on the adjusted scores, which changes where it stops.
     pub luck: Option<LuckOptions>,
+    /// Make log writes fail as on a full disk once the log would exceed this many bytes
+    /// (for tests of the failure path).
+    pub log_capacity: Option<u64>,
 }
 
 impl core::fmt::Debug for RunOptions {
@@ -156,6 +177,7 @@ impl core::fmt::Debug for RunOptions {
             .field("stop_after", &self.stop_after)
             .field("cancel", &self.cancel)
             .field("luck", &self.luck)
+            .field("log_capacity", &self.log_capacity)
             .finish()
     }
 }
@@ -465,117 +487,13 @@ impl<G: Game> Tournament<G> {
         }
     }
 
-    /// Checks a logged game against the schedule and replays it through the rules.
+    /// Checks a logged game against the schedule and replays it through the rules
+    /// ([`verify_game`]).
     ///
     /// # Errors
     /// A message naming the first disagreement.
     pub fn verify(&self, g: &GameRecord) -> Result<(), String> {
-        if g.index >= self.schedule.len() {
-            return Err(format!(
-                "game {} is not in this tournament's schedule of {} games",
-                g.index,
-                self.schedule.len()
-            ));
-        }
-        let slot = self.schedule.slot(g.index);
-        let seats = self.game.seats();
-        if (g.table, g.rotation, g.shift) != (slot.table, slot.rotation, slot.shift)
-            || g.seating != slot.seating
-            || g.game_seed != slot.game_seed
-        {
-            return Err(format!(
-                "game {} has table {}, rotation {}, seating {:?}, seed {}, but the schedule says table {}, rotation {}, seating {:?}, seed {}",
-                g.index, g.table, g.rotation, g.seating, g.game_seed, slot.table, slot.rotation, slot.seating, slot.game_seed
-            ));
-        }
-        let seeds: Vec<u64> = (0..seats)
-            .map(|s| arena::agent_seed(slot.game_seed, s))
-            .collect();
-        if g.agent_seeds != seeds {
-            return Err(format!(
-                "game {}: agent seeds differ from the schedule's",
-                g.index
-            ));
-        }
-        if g.places.len() != seats || g.scores.len() != seats || g.time_s.len() != seats {
-            return Err(format!(
-                "game {}: places, scores and times need one entry per seat ({seats})",
-                g.index
-            ));
-        }
-        let mut state = self.game.initial_state();
-        let mut dice = SeededDice::new(slot.game_seed);
-        let sticks = self.game.sticks();
-        for (i, e) in g.events.iter().enumerate() {
-            let at = |what: String| format!("game {}, event {}: {what}", g.index, i + 1);
-            match (self.game.node(&state), e) {
-                (Node::Throw(seat), LoggedEvent::Throw(t)) => {
-                    let due = dice.throw(seat, sticks);
-                    if due.marked() != *t {
-                        return Err(at(format!(
-                            "throw {t} is not the duplicate-dice throw {due} of the game's seed"
-                        )));
-                    }
-                    self.game.apply_throw_unchecked(&mut state, due);
-                }
-                (Node::Decide(_), LoggedEvent::Action(text)) => {
-                    let a = self
-                        .game
-                        .parse_action(text)
-                        .map_err(|err| at(err.to_string()))?;
-                    self.game
-                        .apply_action(&mut state, a)
-                        .map_err(|err| at(err.to_string()))?;
-                }
-                (node, _) => {
-                    return Err(at(format!(
-                        "{e:?} does not fit the game's next node {node:?}"
-                    )))
-                }
-            }
-        }
-        let ranking = match &g.failure {
-            Some(f) => {
-                if f.seat >= seats {
-                    return Err(format!(
-                        "game {}: failure of seat {} out of range",
-                        g.index, f.seat
-                    ));
-                }
-                forfeit_ranking(seats, f.seat)
-            }
-            None => self.game.ranking(&state).ok_or_else(|| {
-                format!(
-                    "game {}: the logged events stop before the end of the game",
-                    g.index
-                )
-            })?,
-        };
-        if ranking.places() != g.places.as_slice() {
-            return Err(format!(
-                "game {}: the logged places {:?} are not the game's {:?}",
-                g.index,
-                g.places,
-                ranking.places()
-            ));
-        }
-        for (s, &x) in g.scores.iter().enumerate() {
-            if x != ranking.score(s) {
-                return Err(format!(
-                    "game {}: seat {s}'s logged score {x} is wrong",
-                    g.index
-                ));
-            }
-        }
-        if self.game.throws_made(&state) != g.throws {
-            return Err(format!(
-                "game {}: {} throws logged, {} replayed",
-                g.index,
-                g.throws,
-                self.game.throws_made(&state)
-            ));
-        }
-        Ok(())
+        verify_game(&self.game, &self.schedule, g)
     }
 
     /// Runs (or resumes) the tournament with its log and report files in `out`.
@@ -600,12 +518,37 @@ impl<G: Game> Tournament<G> {
         out: Option<&Path>,
         options: &RunOptions,
     ) -> Result<RunSummary, TournamentError> {
+        if let Some(t) = options.threads.filter(|&t| t == 0 || t > MAX_THREADS) {
+            return Err(TournamentError::Setup(format!(
+                "{t} worker threads: use 1 to {MAX_THREADS}"
+            )));
+        }
         let mut notices = Vec::new();
         let mut done: BTreeMap<usize, GameRecord> = BTreeMap::new();
+        // The output folder stays locked until the run ends.
+        let _lock = match out {
+            Some(out) => {
+                if out.exists() && !out.is_dir() {
+                    return Err(TournamentError::Setup(format!(
+                        "the output folder {} is a file; name a folder (it is created if missing)",
+                        out.display()
+                    )));
+                }
+                std::fs::create_dir_all(out).map_err(|e| TournamentError::Io {
+                    path: out.to_path_buf(),
+                    message: e.to_string(),
+                })?;
+                Some(lock_folder(out)?)
+            }
+            None => None,
+        };
         let mut to_measure: Vec<GameRecord> = Vec::new();
         let writer = match out {
             Some(out) => {
-                Some(self.open_log(out, options, &mut done, &mut notices, &mut to_measure)?)
+                let mut w =
+                    self.open_log(out, options, &mut done, &mut notices, &mut to_measure)?;
+                w.simulate_capacity(options.log_capacity);
+                Some(w)
             }
             None => None,
         };
@@ -625,6 +568,8 @@ impl<G: Game> Tournament<G> {
             pending: Mutex::new(String::new()),
             logging: writer.is_some(),
             writer: Mutex::new(writer),
+            failed: AtomicBool::new(false),
+            failure: Mutex::new(None),
             done_count: AtomicUsize::new(done.len()),
             played: AtomicUsize::new(0),
             budget: options.stop_after,
@@ -643,8 +588,7 @@ impl<G: Game> Tournament<G> {
         let mut sprt_result = None;
         let counted: usize = match self.config.sprt {
             None => {
-                let missing: Vec<usize> = (0..total).filter(|i| !done.contains_key(i)).collect();
-                let new = pool.install(|| self.play_all(&missing, &state))?;
+                let new = pool.install(|| self.play_all(0..total, &done, &state))?;
                 done.extend(new.into_iter().map(|g| (g.index, g)));
                 total
             }
@@ -689,10 +633,8 @@ impl<G: Game> Tournament<G> {
                     if state.out_of_budget() {
                         break 0;
                     }
-                    let missing: Vec<usize> = (prefix * n..((prefix + batch) * n).min(total))
-                        .filter(|i| !done.contains_key(i))
-                        .collect();
-                    let new = pool.install(|| self.play_all(&missing, &state))?;
+                    let range = prefix * n..((prefix + batch) * n).min(total);
+                    let new = pool.install(|| self.play_all(range, &done, &state))?;
                     done.extend(new.into_iter().map(|g| (g.index, g)));
                 }
             }
@@ -837,18 +779,20 @@ impl<G: Game> Tournament<G> {
         Ok(writer)
     }
 
-    /// Plays the games `indices` in parallel, logging each as it finishes; returns them
-    /// (in index order).
+    /// Plays the games of `range` not in `done` in parallel, logging each as it finishes;
+    /// returns them (in index order). Nothing is allocated for games not played.
     fn play_all(
         &self,
-        indices: &[usize],
+        range: std::ops::Range<usize>,
+        done: &BTreeMap<usize, GameRecord>,
         st: &RunState<'_>,
     ) -> Result<Vec<GameRecord>, TournamentError> {
-        let results: Vec<Option<Result<GameRecord, LogError>>> = indices
-            .par_iter()
+        let results: Vec<Result<GameRecord, LogError>> = range
+            .into_par_iter()
             .with_max_len(1)
-            .map(|&i| {
-                if !st.take_ticket() {
+            .filter(|i| !done.contains_key(i))
+            .filter_map(|i| {
+                if st.failed.load(Ordering::SeqCst) || !st.take_ticket() {
                     return None;
                 }
                 let mut g = self.play_game(i);
@@ -866,6 +810,15 @@ impl<G: Game> Tournament<G> {
                 if let Some((l, luck)) = st.luck {
                     luck.measure(l, &g);
                 }
+                if let Err(e) = &logged {
+                    // Stop: no game is played that could not be logged. The first failure
+                    // is the one reported.
+                    let mut first = lock(&st.failure);
+                    if first.is_none() {
+                        *first = Some(e.clone());
+                    }
+                    st.failed.store(true, Ordering::SeqCst);
+                }
                 // The report needs no events: keep long tournaments small in memory.
                 g.events = Vec::new();
                 let done = st.done_count.fetch_add(1, Ordering::SeqCst) + 1;
@@ -878,11 +831,13 @@ impl<G: Game> Tournament<G> {
                 Some(logged.map(|()| g))
             })
             .collect();
-        let mut out = Vec::with_capacity(results.len());
-        for r in results.into_iter().flatten() {
-            out.push(r?);
+        if let Some(e) = lock(&st.failure).take() {
+            return Err(e.into());
         }
-        Ok(out)
+        results
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(TournamentError::from)
     }
 
     /// Plays the whole schedule in memory, without a log, on the current rayon pool
@@ -907,9 +862,12 @@ impl<G: Game> Tournament<G> {
             let tmp = out.join(format!(".{name}.tmp"));
             std::fs::write(&tmp, text)
                 .and_then(|()| std::fs::rename(&tmp, &path))
-                .map_err(|e| TournamentError::Io {
-                    path,
-                    message: e.to_string(),
+                .map_err(|e| {
+                    let _ = std::fs::remove_file(&tmp);
+                    TournamentError::Io {
+                        path,
+                        message: e.to_string(),
+                    }
                 })?;
         }
         Ok(())
@@ -924,6 +882,10 @@ struct RunState<'a> {
     /// Whether games are logged (`writer` is `None` in memory).
     logging: bool,
     writer: Mutex<Option<LogWriter>>,
+    /// Set when a log write failed: no more games are started.
+    failed: AtomicBool,
+    /// The first failed write.
+    failure: Mutex<Option<LogError>>,
     done_count: AtomicUsize,
     played: AtomicUsize,
     budget: Option<usize>,
@@ -1042,6 +1004,185 @@ impl RunState<'_> {
     }
 }
 
+/// Takes the exclusive lock on the output folder `out` (its [`LOCK_FILE`]), held until the
+/// returned file is dropped.
+///
+/// # Errors
+/// [`TournamentError::Busy`] when another run (this process or another) holds it;
+/// [`TournamentError::Io`] when the lock file cannot be opened.
+pub fn lock_folder(out: &Path) -> Result<std::fs::File, TournamentError> {
+    let path = out.join(LOCK_FILE);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| TournamentError::Io {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(TournamentError::Busy {
+            out: out.to_path_buf(),
+        }),
+        Err(std::fs::TryLockError::Error(e)) => Err(TournamentError::Io {
+            path,
+            message: format!("cannot lock the output folder: {e}"),
+        }),
+    }
+}
+
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Checks a logged game against the schedule (index, table, rotation, seating, seeds) and
+/// replays it through the rules: the throws must be the duplicate dice of its seed, the
+/// actions legal, the ranking, scores and throw count the replayed ones, a failure must fit
+/// where the events stop, and the times must be finite and not negative.
+///
+/// # Errors
+/// A message naming the first disagreement.
+pub fn verify_game<G: Game>(game: &G, schedule: &Schedule, g: &GameRecord) -> Result<(), String> {
+    if g.index >= schedule.len() {
+        return Err(format!(
+            "game {} is not in this tournament's schedule of {} games",
+            g.index,
+            schedule.len()
+        ));
+    }
+    let slot = schedule.slot(g.index);
+    let seats = game.seats();
+    if (g.table, g.rotation, g.shift) != (slot.table, slot.rotation, slot.shift)
+        || g.seating != slot.seating
+        || g.game_seed != slot.game_seed
+    {
+        return Err(format!(
+                "game {} has table {}, rotation {}, seating {:?}, seed {}, but the schedule says table {}, rotation {}, seating {:?}, seed {}",
+                g.index, g.table, g.rotation, g.seating, g.game_seed, slot.table, slot.rotation, slot.seating, slot.game_seed
+            ));
+    }
+    let seeds: Vec<u64> = (0..seats)
+        .map(|s| arena::agent_seed(slot.game_seed, s))
+        .collect();
+    if g.agent_seeds != seeds {
+        return Err(format!(
+            "game {}: agent seeds differ from the schedule's",
+            g.index
+        ));
+    }
+    if g.places.len() != seats || g.scores.len() != seats || g.time_s.len() != seats {
+        return Err(format!(
+            "game {}: places, scores and times need one entry per seat ({seats})",
+            g.index
+        ));
+    }
+    let mut state = game.initial_state();
+    let mut dice = SeededDice::new(slot.game_seed);
+    let sticks = game.sticks();
+    for (i, e) in g.events.iter().enumerate() {
+        let at = |what: String| format!("game {}, event {}: {what}", g.index, i + 1);
+        match (game.node(&state), e) {
+            (Node::Throw(seat), LoggedEvent::Throw(t)) => {
+                let due = dice.throw(seat, sticks);
+                if due.marked() != *t {
+                    return Err(at(format!(
+                        "throw {t} is not the duplicate-dice throw {due} of the game's seed"
+                    )));
+                }
+                game.apply_throw_unchecked(&mut state, due);
+            }
+            (Node::Decide(_), LoggedEvent::Action(text)) => {
+                let a = game.parse_action(text).map_err(|err| at(err.to_string()))?;
+                game.apply_action(&mut state, a)
+                    .map_err(|err| at(err.to_string()))?;
+            }
+            (node, _) => {
+                return Err(at(format!(
+                    "{e:?} does not fit the game's next node {node:?}"
+                )))
+            }
+        }
+    }
+    if let Some((s, t)) = g
+        .time_s
+        .iter()
+        .enumerate()
+        .find(|(_, t)| !t.is_finite() || **t < 0.0)
+    {
+        return Err(format!(
+            "game {}: seat {s}'s time {t} s is not a time (finite, at least 0)",
+            g.index
+        ));
+    }
+    let ranking = match &g.failure {
+        Some(f) => {
+            if f.seat >= seats {
+                return Err(format!(
+                    "game {}: failure of seat {} out of range",
+                    g.index, f.seat
+                ));
+            }
+            // Where the events stop must be where such a failure happens.
+            let node = game.node(&state);
+            let fits = match f.kind {
+                FailureKind::Error | FailureKind::IllegalAction => node == Node::Decide(f.seat),
+                FailureKind::Panic => {
+                    let m = f.message.as_str();
+                    if m.starts_with("panicked choosing an action") {
+                        node == Node::Decide(f.seat)
+                    } else if m.starts_with("panicked while being built")
+                        || m.starts_with("panicked at the start of the game")
+                    {
+                        g.events.is_empty()
+                    } else if m.starts_with("panicked observing a throw") {
+                        matches!(g.events.last(), Some(LoggedEvent::Throw(_)))
+                    } else if m.starts_with("panicked observing an action") {
+                        matches!(g.events.last(), Some(LoggedEvent::Action(_)))
+                    } else {
+                        false
+                    }
+                }
+            };
+            if !fits {
+                return Err(format!(
+                        "game {}: the logged failure ({} of seat {}: {}) does not fit where the events stop ({node:?})",
+                        g.index, f.kind, f.seat, f.message
+                    ));
+            }
+            forfeit_ranking(seats, f.seat)
+        }
+        None => game.ranking(&state).ok_or_else(|| {
+            format!(
+                "game {}: the logged events stop before the end of the game",
+                g.index
+            )
+        })?,
+    };
+    if ranking.places() != g.places.as_slice() {
+        return Err(format!(
+            "game {}: the logged places {:?} are not the game's {:?}",
+            g.index,
+            g.places,
+            ranking.places()
+        ));
+    }
+    for (s, &x) in g.scores.iter().enumerate() {
+        if x != ranking.score(s) {
+            return Err(format!(
+                "game {}: seat {s}'s logged score {x} is wrong",
+                g.index
+            ));
+        }
+    }
+    if game.throws_made(&state) != g.throws {
+        return Err(format!(
+            "game {}: {} throws logged, {} replayed",
+            g.index,
+            g.throws,
+            game.throws_made(&state)
+        ));
+    }
+    Ok(())
 }

@@ -475,7 +475,7 @@ impl Game for SigWaDuqqan {
             match state.pieces[s] {
                 Piece::Racing(i) if i >= KAABA => problems.push(format!(
                     "P{who}'s racing piece is at idx {i}, but racing pieces stand on idx 0 to 18 \
-                     (idx 19, the Ka'aba, is written Arrived)"
+                     (a piece on idx 19, the Ka'aba, is written {{\"Arrived\": n}}, n its place in the order of arrival)"
                 )),
                 Piece::Arrived(0) => problems.push(format!(
                     "P{who} arrived as number 0, but arrivals count from 1"

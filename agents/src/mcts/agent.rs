@@ -4,7 +4,7 @@ use core::fmt;
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use stickdice::{decision_actions, ActionList, Agent, AgentError, Game, Seat, Throw};
+use stickdice::{decision_actions, ActionList, Agent, AgentError, Game, Seat, Stop, Throw};
 
 use super::analysis::{ActionStats, Analysis};
 use super::budget::Budget;
@@ -22,6 +22,8 @@ pub struct MctsAgent<G: Game> {
     rollout: Rollout<G>,
     analysis: Analysis<G::Action>,
     exact_source: Option<String>,
+    /// Ends searches early when stopped ([`Agent::set_stop`]).
+    stop: Option<Stop>,
 }
 
 impl<G: Game> fmt::Debug for MctsAgent<G> {
@@ -97,6 +99,7 @@ impl<G: Game> MctsAgent<G> {
             rollout,
             analysis: Analysis::empty(),
             exact_source: None,
+            stop: None,
         })
     }
 
@@ -160,7 +163,9 @@ impl<G: Game> MctsAgent<G> {
     }
 
     fn search(&mut self, game: &G, state: &G::State, seat: Seat, legal: &[G::Action]) {
-        let budget = Budget::new(self.config.iterations, self.config.millis);
+        let stop = self.stop.clone();
+        let budget =
+            Budget::new(self.config.iterations, self.config.millis).with_stop(stop.as_ref());
         let reuse = self.config.reuse;
         let how = How {
             c: self.config.c,
@@ -222,6 +227,10 @@ impl<G: Game> Agent<G> for MctsAgent<G> {
     /// searched and leaves them as they were).
     fn analysis(&self) -> Option<Vec<stickdice::ActionValue<G::Action>>> {
         self.analysis.action_values()
+    }
+
+    fn set_stop(&mut self, stop: Stop) {
+        self.stop = Some(stop);
     }
 
     fn new_game(&mut self, _game: &G, _seat: Seat) {

@@ -2,16 +2,20 @@
 
 use std::time::{Duration, Instant};
 
+use stickdice::Stop;
+
 use super::config::DEFAULT_ITERATIONS;
 
-/// A search budget: iterations, time, or both (whichever ends first).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Budget {
+/// A search budget: iterations, time, or both (whichever ends first), and a [`Stop`] from
+/// outside.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Budget<'a> {
     pub(crate) iterations: Option<u64>,
     pub(crate) deadline: Option<Instant>,
+    pub(crate) stop: Option<&'a Stop>,
 }
 
-impl Budget {
+impl<'a> Budget<'a> {
     pub(crate) fn new(iterations: Option<u64>, millis: Option<u64>) -> Self {
         Budget {
             iterations: match (iterations, millis) {
@@ -19,7 +23,13 @@ impl Budget {
                 (it, _) => it,
             },
             deadline: millis.map(|ms| Instant::now() + Duration::from_millis(ms)),
+            stop: None,
         }
+    }
+
+    /// The same budget, also ending when `stop` is stopped.
+    pub(crate) fn with_stop(self, stop: Option<&'a Stop>) -> Self {
+        Budget { stop, ..self }
     }
 
     /// Whether another iteration may start after `done` (at least one always runs).
@@ -32,6 +42,8 @@ impl Budget {
             return false;
         }
         // Reading the clock costs about as much as a short playout: look every 16.
-        !(done % 16 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+        !(done.is_multiple_of(16)
+            && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.stop.is_some_and(Stop::is_stopped)))
     }
 }

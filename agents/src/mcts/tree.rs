@@ -148,7 +148,13 @@ impl<G: Game> Tree<G> {
 
     /// Runs iterations from node 0 (which stands for `state`) within `budget`; returns how
     /// many ran.
-    pub(super) fn run(&mut self, game: &G, state: &G::State, how: &How<G>, budget: Budget) -> u64 {
+    pub(super) fn run(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        how: &How<G>,
+        budget: Budget<'_>,
+    ) -> u64 {
         let mut done = 0;
         while budget.more(done) {
             self.iterate(game, state, how);

@@ -518,8 +518,21 @@ impl Tablebase {
     ///
     /// # Errors
     /// [`LoadError`] naming the problem.
+    /// Reads at most the size of a whole tablebase (and one byte more, to tell a longer
+    /// file), so that an endless file such as `/dev/zero` is refused, not read forever.
     pub fn load(path: &Path) -> Result<Tablebase, LoadError> {
-        let bytes = fs::read(path).map_err(LoadError::Io)?;
+        use io::Read as _;
+        let most = (8 + 4 + 4 + 8 * 4) + 4 * table_sizes().iter().sum::<usize>() + 8;
+        let file = fs::File::open(path).map_err(LoadError::Io)?;
+        let mut bytes = Vec::new();
+        file.take(most as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(LoadError::Io)?;
+        if bytes.len() > most {
+            return Err(LoadError::Format(format!(
+                "the file is longer than a whole tablebase ({most} bytes)"
+            )));
+        }
         Self::from_bytes(&bytes)
     }
 

@@ -1,0 +1,375 @@
+//! The command line under hostile input and faults (issue 16): a reader that goes away,
+//! counts past the limits, a second run on a busy output folder, endless input files.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_stickdice"))
+}
+
+fn temp(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("stickdice-hard-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&p);
+    p
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs `args`, reads `lines` lines of its output, then closes the pipe as `head` does.
+fn read_then_close(args: &[&str], lines: usize) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        for _ in 0..lines {
+            line.clear();
+            out.read_line(&mut line).unwrap();
+            assert!(!line.is_empty(), "{args:?} printed too little");
+        }
+    } // The pipe's reading end is closed here.
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_program_quietly() {
+    for (args, lines) in [
+        (&["agents"][..], 1),
+        (&["play"][..], 2),
+        (&["games"][..], 1),
+        (&["play", "--game", "sig-wa-duqqan", "--quiet"][..], 3),
+    ] {
+        let o = read_then_close(args, lines);
+        assert!(
+            o.status.success(),
+            "{args:?}: {:?} {}",
+            o.status,
+            stderr(&o)
+        );
+        assert_eq!(stderr(&o), "", "{args:?}");
+    }
+}
+
+#[test]
+fn counts_past_the_limits_are_refused_before_any_work() {
+    for (args, want) in [
+        (
+            &["tournament", "--games", "1000000000000"][..],
+            "--games 1000000000000 is more than the limit of 1000000",
+        ),
+        (
+            &["tournament", "--games", "18446744073709551615"][..],
+            "is more than the limit",
+        ),
+        (
+            &["tournament", "--games", "2", "--threads", "20000"][..],
+            "--threads 20000 is more than the limit of 256",
+        ),
+        (
+            &["analyze", "--games", "1000000000000"][..],
+            "--games 1000000000000 is more than the limit of 1000000",
+        ),
+        (
+            &["analyze", "--rotations", "1000000000000"][..],
+            "--rotations 1000000000000 is more than the limit",
+        ),
+        (
+            &["analyze", "--threads", "0"][..],
+            "--threads must be at least 1",
+        ),
+    ] {
+        // Run in an empty folder: nothing may be written there.
+        let dir = temp("limits");
+        std::fs::create_dir_all(&dir).unwrap();
+        let o = bin().args(args).current_dir(&dir).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            0,
+            "{args:?} wrote"
+        );
+        assert!(o.stdout.is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn a_second_tournament_on_a_busy_folder_is_refused() {
+    let out = temp("busy");
+    // The first run: long enough to be still running when the second starts.
+    let mut first = bin()
+        .args([
+            "tournament",
+            "--game",
+            "sig-wa-duqqan",
+            "--agents",
+            "random,random",
+            "--games",
+            "1000000",
+            "--threads",
+            "1",
+            "--out",
+        ])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let log = out.join("games.jsonl");
+    let start = std::time::Instant::now();
+    while std::fs::metadata(&log).map_or(0, |m| m.len()) < 1000 {
+        assert!(
+            start.elapsed().as_secs() < 120,
+            "the first run never logged"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let second = bin()
+        .args([
+            "tournament",
+            "--game",
+            "sig-wa-duqqan",
+            "--agents",
+            "random,random",
+            "--games",
+            "1000000",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert_eq!(second.status.code(), Some(2));
+    assert!(
+        stderr(&second).contains("in use by another stickdice tournament"),
+        "{}",
+        stderr(&second)
+    );
+    // The log the first run left resumes: no line of the second run got in.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let whole = text.lines().count() - usize::from(!text.ends_with('\n'));
+    assert!(whole >= 2);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// A `stickdice serve` process and its pipes.
+struct Serve {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: BufReader<std::process::ChildStdout>,
+}
+
+impl Serve {
+    fn start() -> Serve {
+        let mut child = bin()
+            .arg("serve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        Serve {
+            input: child.stdin.take().unwrap(),
+            output: BufReader::new(child.stdout.take().unwrap()),
+            child,
+        }
+    }
+
+    fn send(&mut self, request: &str) {
+        use std::io::Write as _;
+        writeln!(self.input, "{request}").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    fn answer(&mut self) -> serde_json::Value {
+        let mut line = String::new();
+        self.output.read_line(&mut line).unwrap();
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
+    }
+
+    fn ask(&mut self, request: &str) -> serde_json::Value {
+        self.send(request);
+        self.answer()
+    }
+}
+
+#[test]
+fn serve_answers_during_a_search_and_cancel_or_a_time_limit_stop_it_keeping_the_game() {
+    let mut s = Serve::start();
+    // Issiren, seed 3: a decision between b1 and a2 after these steps.
+    for r in [
+        r#"{"id":1,"cmd":"new_game","game":"issiren","seed":3}"#,
+        r#"{"id":2,"cmd":"throw","marked":4}"#,
+        r#"{"id":3,"cmd":"act","action":"a1"}"#,
+        r#"{"id":4,"cmd":"throw"}"#,
+    ] {
+        let a = s.ask(r);
+        assert_eq!(a["ok"], true, "{r}: {a}");
+    }
+    let before = s.ask(r#"{"id":5,"cmd":"state"}"#)["result"].clone();
+    assert_eq!(before["legal_actions"], serde_json::json!(["b1", "a2"]));
+    // A search that would take days; the server still answers a state, holds the throw
+    // until the search ends, and cancels it.
+    s.send(r#"{"id":"big","cmd":"agent_move","agent":"mcts","budget":{"iterations":1000000000000},"apply":true}"#);
+    let a = s.ask(r#"{"id":6,"cmd":"state"}"#);
+    assert_eq!(a["id"], 6, "state is answered during the search: {a}");
+    assert_eq!(a["result"]["searching"], "big");
+    assert_eq!(a["result"]["undo_steps"], before["undo_steps"]);
+    s.send(r#"{"id":7,"cmd":"throw"}"#);
+    let a = s.ask(r#"{"id":8,"cmd":"cancel"}"#);
+    assert_eq!(
+        a,
+        serde_json::json!({"id":8,"ok":true,"result":{"cancelled":true,"search":"big"}})
+    );
+    let a = s.answer();
+    assert_eq!(a["id"], "big");
+    assert_eq!(a["error"]["code"], "cancelled", "{a}");
+    // The waiting throw comes after: a decision is due, as before the search.
+    let a = s.answer();
+    assert_eq!(a["id"], 7);
+    assert_eq!(a["error"]["code"], "decision_due", "{a}");
+    let a = s.ask(r#"{"id":9,"cmd":"state"}"#);
+    assert_eq!(
+        a["result"], before,
+        "the game and its undo history are kept"
+    );
+    // Time limits, on each searching agent.
+    for agent in [
+        r#""agent":"expectimax","budget":{"depth":64}"#,
+        r#""agent":"mcts","budget":{"millis":1000000000}"#,
+        r#""agent":"ismcts","budget":{"iterations":1000000000000}"#,
+    ] {
+        let a = s.ask(&format!(
+            r#"{{"id":10,"cmd":"agent_move",{agent},"time_limit_ms":200,"apply":true}}"#
+        ));
+        assert_eq!(a["error"]["code"], "time_limit", "{agent}: {a}");
+        assert_eq!(s.ask(r#"{"id":11,"cmd":"state"}"#)["result"], before);
+    }
+    let a = s.ask(r#"{"id":12,"cmd":"agent_move","agent":"mcts","time_limit_ms":0}"#);
+    assert_eq!(a["error"]["code"], "bad_value", "{a}");
+    // A quick search still answers as before, and applies its move.
+    let a = s.ask(r#"{"id":13,"cmd":"agent_move","agent":"mcts:iterations=50","apply":true}"#);
+    assert_eq!(a["ok"], true, "{a}");
+    assert_eq!(a["result"]["undo_steps"], 4);
+    // quit during a search cancels it and ends the server.
+    let a = s.ask(r#"{"id":14,"cmd":"undo"}"#);
+    assert_eq!(a["result"]["legal_actions"], before["legal_actions"]);
+    s.send(
+        r#"{"id":"big2","cmd":"agent_move","agent":"mcts","budget":{"iterations":1000000000000}}"#,
+    );
+    s.send(r#"{"id":15,"cmd":"quit"}"#);
+    assert_eq!(s.answer()["error"]["code"], "cancelled");
+    assert_eq!(s.answer()["id"], 15);
+    assert!(s.child.wait().unwrap().success());
+}
+
+#[test]
+fn every_command_reads_agent_lists_alike() {
+    // The example in the spec error is itself accepted by play, as by tournament.
+    let o = bin()
+        .args([
+            "play",
+            "--game",
+            "sig-el-oued",
+            "--quiet",
+            "--agents",
+            "mcts:iterations=50,c=1.4",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("P1 mcts:iterations=50,c=1.4")
+            && text.contains("P2 mcts:iterations=50,c=1.4"),
+        "{text}"
+    );
+    let o = bin().args(["play", "--agents", "c=1.4"]).output().unwrap();
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2));
+    // The error's example, run as it is written, is accepted.
+    let example = e
+        .split("e.g. ")
+        .nth(1)
+        .and_then(|x| x.split(')').next())
+        .unwrap_or_else(|| panic!("no example in {e}"));
+    let o = bin()
+        .args(["play", "--game", "sig-el-oued", "--quiet", "--agents"])
+        .arg(example.replace("2000", "20"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{example}: {}", stderr(&o));
+}
+
+#[test]
+fn play_shows_the_board_once_per_throw() {
+    let o = bin().args(["play", "--seed", "3"]).output().unwrap();
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    let boards = text.matches("Throws made:").count();
+    let throws = text.lines().filter(|l| l.starts_with("throw ")).count();
+    // The starting board, then at most one per throw.
+    assert!(
+        throws > 10 && boards <= throws + 1,
+        "{boards} boards, {throws} throws"
+    );
+    assert!(boards * 2 > throws, "{boards} boards, {throws} throws");
+}
+
+#[test]
+fn analyze_checks_its_output_paths_before_the_work() {
+    let dir = temp("paths");
+    let missing = dir.join("no-such-folder");
+    let start = std::time::Instant::now();
+    for args in [
+        vec![
+            "analyze".to_string(),
+            "--game".into(),
+            "issiren".into(),
+            "--write-tablebase".into(),
+            missing.join("tb.bin").display().to_string(),
+        ],
+        vec![
+            "analyze".into(),
+            "--game".into(),
+            "sig-wa-duqqan".into(),
+            "--svg".into(),
+            missing.join("x.svg").display().to_string(),
+        ],
+    ] {
+        let o = bin().args(&args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
+        assert!(o.stdout.is_empty(), "no figures before the refusal");
+    }
+    // Refused at once, not after building the tablebase (about 30 s).
+    assert!(start.elapsed().as_secs() < 20);
+    // A good path: the figures are printed, then the file written.
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("lengths.svg");
+    let o = bin()
+        .args([
+            "analyze",
+            "--game",
+            "sig-wa-duqqan",
+            "-n",
+            "20",
+            "--no-exact",
+            "--svg",
+        ])
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
