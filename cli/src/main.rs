@@ -38,6 +38,7 @@ mod cli;
 mod merge_cmd;
 mod play_cmd;
 mod replay_cmd;
+mod review_cmd;
 mod serve_cmd;
 mod tournament_cmd;
 mod web_cmd;
@@ -70,6 +71,9 @@ enum Command {
     Merge(merge_cmd::MergeArgs),
     /// Replay a game from a tournament log, move by move with the board.
     Replay(replay_cmd::ReplayArgs),
+    /// Review logged games: the value of every legal action, each decision's error, each
+    /// throw's luck, per-seat totals and luck-adjusted scores, against a fixed reference.
+    Review(review_cmd::ReviewArgs),
     /// Analyse a game under its rule options: seat advantage (exact where solvable),
     /// game lengths, decisions, captures, the throw cap and the skill gap, with an SVG
     /// histogram of game lengths; Issiren's endgame tablebase.
@@ -102,6 +106,7 @@ fn main() -> ExitCode {
             other => other.map(|_| ()),
         },
         Command::Replay(args) => replay_cmd::run(&args),
+        Command::Review(args) => review_cmd::run(&args),
         Command::Analyze(args) => analyze_cmd::run(&args),
     };
     match result {

@@ -14,6 +14,8 @@
 //! * [`log`]: the log's format.
 //! * [`stats`]: confidence intervals, Bradley–Terry Elo, the SPRT.
 //! * [`report`]: the report (JSON, Markdown, CSV, SVG).
+//! * [`review`]: game review (the error of every decision, the luck of every throw) and
+//!   luck-adjusted scores.
 //! * [`protocol`]: the `stickdice serve` front-end protocol (docs/protocol.md).
 //!
 //! A tournament from code ([`builder`]), in memory:
@@ -42,6 +44,7 @@ pub mod log;
 pub mod merge;
 pub mod protocol;
 pub mod report;
+pub mod review;
 pub mod schedule;
 pub mod stats;
 pub mod tournament;

@@ -43,6 +43,7 @@ use stickdice::{Game, Node};
 use crate::arena::{self, forfeit_ranking, Factory, FailureKind};
 use crate::log::{self, GameRecord, LogError, LogLine, LogWriter, LoggedEvent, TournamentConfig};
 use crate::report::{sprt_observations, Report, SprtReport};
+use crate::review::{LuckOptions, LuckReport};
 use crate::schedule::{Format, Schedule, Shard};
 use crate::stats::{Sprt, SprtDecision};
 
@@ -173,6 +174,10 @@ pub struct RunOptions {
     /// With [`RunOptions::shard`]: play only the games of rotations below this one (a batch
     /// of a sharded SPRT; a later run with a higher bound resumes the log).
     pub until_rotation: Option<usize>,
+    /// Luck-adjusted scores in the report: every counted game's luck is measured from its
+    /// logged events (played now or found in the log). With [`LuckOptions::sprt`] the SPRT
+    /// runs on the adjusted scores, which changes where it stops.
+    pub luck: Option<LuckOptions>,
     /// Make log writes fail as on a full disk once the log would exceed this many bytes
     /// (for tests of the failure path).
     pub log_capacity: Option<u64>,
@@ -187,6 +192,7 @@ impl core::fmt::Debug for RunOptions {
             .field("cancel", &self.cancel)
             .field("shard", &self.shard)
             .field("until_rotation", &self.until_rotation)
+            .field("luck", &self.luck)
             .field("log_capacity", &self.log_capacity)
             .finish()
     }
@@ -210,6 +216,9 @@ pub struct RunSummary {
     pub notices: Vec<String>,
     /// Each agent's mean time per game in the games counted, seconds.
     pub seconds_per_game: Vec<f64>,
+    /// With [`RunOptions::luck`]: the time spent measuring luck, summed over threads, and
+    /// the number of games measured.
+    pub luck_cost: Option<(Duration, usize)>,
 }
 
 impl RunSummary {
@@ -254,6 +263,41 @@ impl RunSummary {
                     SprtDecision::AcceptH0 => "H0 accepted",
                     SprtDecision::Continue => "undecided",
                 }
+            );
+        }
+        if let Some(l) = &report.luck {
+            let _ = writeln!(o, "luck-adjusted scores (reference: {}):", l.reference);
+            for s in &l.agents {
+                let _ = writeln!(
+                    o,
+                    "  {:<24} {:.3} {}  adjusted {:.3} {}  variance {}  width ratio {}",
+                    s.name,
+                    s.raw.value,
+                    s.raw.range(3),
+                    s.adjusted.value,
+                    s.adjusted.range(3),
+                    s.variance_reduction
+                        .map_or("-".to_string(), |v| format!("−{:.1}%", 100.0 * v)),
+                    s.width_ratio.map_or("-".to_string(), |v| format!("{v:.3}"))
+                );
+            }
+        }
+        if let Some((time, games)) = self.luck_cost {
+            let agents: f64 = report
+                .standings
+                .iter()
+                .map(|s| self.seconds_per_game.get(s.index).unwrap_or(&0.0) * s.games as f64)
+                .sum();
+            let _ = writeln!(
+                o,
+                "luck measured for {games} games in {:.2} s of CPU ({:.1} ms a game; the agents' own time in the counted games: {:.1} s)",
+                time.as_secs_f64(),
+                if games > 0 {
+                    1000.0 * time.as_secs_f64() / games as f64
+                } else {
+                    0.0
+                },
+                agents
             );
         }
         let _ = writeln!(o, "agent time per game (milliseconds, from the log):");
@@ -524,9 +568,11 @@ impl<G: Game> Tournament<G> {
             }
             None => None,
         };
+        let mut to_measure: Vec<GameRecord> = Vec::new();
         let writer = match out {
             Some(out) => {
-                let mut w = self.open_log(out, options, &mut done, &mut notices)?;
+                let mut w =
+                    self.open_log(out, options, &mut done, &mut notices, &mut to_measure)?;
                 w.simulate_capacity(options.log_capacity);
                 Some(w)
             }
@@ -555,7 +601,13 @@ impl<G: Game> Tournament<G> {
             ),
             None => (done.len(), total),
         };
+        let luck = LuckState::default();
+        if let Some(l) = &options.luck {
+            pool.install(|| to_measure.par_iter().for_each(|g| luck.measure(l, g)));
+            drop(to_measure);
+        }
         let state = RunState {
+            luck: options.luck.as_ref().map(|l| (l, &luck)),
             pending: Mutex::new(String::new()),
             logging: writer.is_some(),
             writer: Mutex::new(writer),
@@ -592,6 +644,7 @@ impl<G: Game> Tournament<G> {
                 elapsed: start.elapsed(),
                 notices,
                 seconds_per_game: Vec::new(),
+                luck_cost: None,
             });
         }
         let counted: usize = match self.config.sprt {
@@ -604,7 +657,12 @@ impl<G: Game> Tournament<G> {
                 let units = total / n;
                 let batch = pool.current_num_threads().max(1) * 8;
                 loop {
-                    let (prefix, decided) = self.sprt_status(test, &done);
+                    let (prefix, decided) = match &options.luck {
+                        Some(l) if l.sprt => {
+                            self.sprt_status_with(test, &done, Some(&|r| luck.adjusted(r)))?
+                        }
+                        _ => self.sprt_status(test, &done),
+                    };
                     if decided.decision != SprtDecision::Continue || decided.rotations == units {
                         let u = decided.rotations;
                         sprt_result = Some(decided);
@@ -631,6 +689,7 @@ impl<G: Game> Tournament<G> {
                 elapsed,
                 notices,
                 seconds_per_game: Vec::new(),
+                luck_cost: None,
             });
         }
         if done.len() > counted {
@@ -645,13 +704,17 @@ impl<G: Game> Tournament<G> {
             ));
         }
         let records: Vec<&GameRecord> = (0..counted).map(|i| &done[&i]).collect();
-        let report = Report::build(
+        let mut report = Report::build(
             &self.config,
             &self.labels,
             &self.schedule,
             &records,
             sprt_result,
         );
+        if let Some(l) = &options.luck {
+            let lucks = luck.of(&records)?;
+            report.add_luck(LuckReport::build(l, &self.labels, n, &records, &lucks));
+        }
         if let Some(out) = out {
             self.write_report(out, &report)?;
         }
@@ -676,6 +739,7 @@ impl<G: Game> Tournament<G> {
                 .zip(&games)
                 .map(|(t, &n)| if n == 0 { 0.0 } else { t / n as f64 })
                 .collect(),
+            luck_cost: options.luck.as_ref().map(|_| luck.cost()),
         })
     }
 
@@ -687,6 +751,7 @@ impl<G: Game> Tournament<G> {
         options: &RunOptions,
         done: &mut BTreeMap<usize, GameRecord>,
         notices: &mut Vec<String>,
+        to_measure: &mut Vec<GameRecord>,
     ) -> Result<LogWriter, TournamentError> {
         let io = |path: &Path, e: std::io::Error| TournamentError::Io {
             path: path.to_path_buf(),
@@ -755,6 +820,9 @@ impl<G: Game> Tournament<G> {
                     if done.contains_key(&g.index) {
                         return Err(bad(format!("game {} is logged twice", g.index)));
                     }
+                    if options.luck.is_some() {
+                        to_measure.push(g.clone());
+                    }
                     done.insert(
                         g.index,
                         GameRecord {
@@ -784,6 +852,19 @@ impl<G: Game> Tournament<G> {
         test: Sprt,
         done: &BTreeMap<usize, GameRecord>,
     ) -> (usize, SprtReport) {
+        self.sprt_status_with(test, done, None)
+            .expect("the plain SPRT status cannot fail")
+    }
+
+    /// As [`Tournament::sprt_status`], with the observations taken from `adjust`ed games
+    /// when it is given (the luck-adjusted scores); the report then says so.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn sprt_status_with(
+        &self,
+        test: Sprt,
+        done: &BTreeMap<usize, GameRecord>,
+        adjust: Option<&dyn Fn(&[&GameRecord]) -> Result<Vec<GameRecord>, TournamentError>>,
+    ) -> Result<(usize, SprtReport), TournamentError> {
         let n = self.schedule.seats();
         let units = self.schedule.len() / n;
         let mut prefix = 0;
@@ -791,7 +872,10 @@ impl<G: Game> Tournament<G> {
             prefix += 1;
         }
         let records: Vec<&GameRecord> = (0..prefix * n).map(|i| &done[&i]).collect();
-        let xs = sprt_observations(&records, n);
+        let xs = match adjust {
+            Some(adjust) => sprt_observations(&adjust(&records)?.iter().collect::<Vec<_>>(), n),
+            None => sprt_observations(&records, n),
+        };
         let mut at = (0, test.llr(&[]));
         for u in 1..=xs.len() {
             let llr = test.llr(&xs[..u]);
@@ -802,7 +886,7 @@ impl<G: Game> Tournament<G> {
         }
         let (lower, upper) = test.bounds();
         let (u, llr) = at;
-        (
+        Ok((
             prefix,
             SprtReport {
                 test,
@@ -811,8 +895,9 @@ impl<G: Game> Tournament<G> {
                 upper,
                 decision: test.decide(llr),
                 rotations: u,
+                luck_adjusted: adjust.is_some(),
             },
-        )
+        ))
     }
 
     /// Plays the games `indices` in parallel, logging each as it finishes; returns them
@@ -824,7 +909,7 @@ impl<G: Game> Tournament<G> {
         range: std::ops::Range<usize>,
         done: &BTreeMap<usize, GameRecord>,
         keep: &(dyn Fn(usize) -> bool + Sync),
-        st: &RunState,
+        st: &RunState<'_>,
     ) -> Result<Vec<GameRecord>, TournamentError> {
         let results: Vec<Result<GameRecord, LogError>> = range
             .into_par_iter()
@@ -846,6 +931,9 @@ impl<G: Game> Tournament<G> {
                 } else {
                     Ok(())
                 };
+                if let Some((l, luck)) = st.luck {
+                    luck.measure(l, &g);
+                }
                 if let Err(e) = &logged {
                     // Stop: no game is played that could not be logged. The first failure
                     // is the one reported.
@@ -910,7 +998,9 @@ impl<G: Game> Tournament<G> {
     }
 }
 
-struct RunState {
+struct RunState<'a> {
+    /// Where to measure luck, if asked.
+    luck: Option<(&'a LuckOptions, &'a LuckState)>,
     /// Encoded lines not yet written.
     pending: Mutex<String>,
     /// Whether games are logged (`writer` is `None` in memory).
@@ -928,7 +1018,65 @@ struct RunState {
     total: usize,
 }
 
-impl RunState {
+/// The luck of the games measured so far, by index.
+#[derive(Default)]
+struct LuckState {
+    lucks: Mutex<BTreeMap<usize, Result<Vec<f64>, String>>>,
+    nanos: std::sync::atomic::AtomicU64,
+}
+
+impl LuckState {
+    /// Measures a game's luck (it must still hold its events).
+    fn measure(&self, options: &LuckOptions, g: &GameRecord) {
+        let start = Instant::now();
+        let l = (options.luck)(g);
+        self.nanos
+            .fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        lock(&self.lucks).insert(g.index, l);
+    }
+
+    /// The luck of each of `records`.
+    fn of(&self, records: &[&GameRecord]) -> Result<Vec<Vec<f64>>, TournamentError> {
+        let lucks = lock(&self.lucks);
+        records
+            .iter()
+            .map(|g| match lucks.get(&g.index) {
+                Some(Ok(l)) => Ok(l.clone()),
+                Some(Err(e)) => Err(TournamentError::Setup(format!(
+                    "the luck of game {}: {e}",
+                    g.index
+                ))),
+                None => Err(TournamentError::Setup(format!(
+                    "the luck of game {} was not measured",
+                    g.index
+                ))),
+            })
+            .collect()
+    }
+
+    /// Copies of `records` with their scores luck-adjusted.
+    fn adjusted(&self, records: &[&GameRecord]) -> Result<Vec<GameRecord>, TournamentError> {
+        let lucks = self.of(records)?;
+        Ok(records
+            .iter()
+            .zip(lucks)
+            .map(|(g, l)| GameRecord {
+                scores: g.scores.iter().zip(&l).map(|(s, l)| s - l).collect(),
+                ..(*g).clone()
+            })
+            .collect())
+    }
+
+    /// Time spent measuring (summed over threads) and games measured.
+    fn cost(&self) -> (Duration, usize) {
+        (
+            Duration::from_nanos(self.nanos.load(Ordering::Relaxed)),
+            lock(&self.lucks).len(),
+        )
+    }
+}
+
+impl RunState<'_> {
     /// Logs a finished game's line. The thread that holds the file writes every pending
     /// line in one go; a thread that finds the file busy leaves its line to the holder,
     /// which looks for pending lines again after letting the file go. So no thread waits
