@@ -56,6 +56,29 @@ impl GameKind {
         }
     }
 
+    /// What a rule option of the game means and which values it takes, for help texts and
+    /// front ends; `None` for an option the game does not have.
+    pub fn option_help(self, key: &str) -> Option<&'static str> {
+        if !self.option_names().contains(&key) {
+            return None;
+        }
+        Some(match key {
+            "max_throws" => {
+                "the throw cap: the game ends after this many throws (extra throws included), \
+                 the seats still playing tied; a whole number of at least 1"
+            }
+            "exact_waiting_square" => {
+                "a move from idx 1..=13 that would pass the waiting square is not made at all, \
+                 instead of stopping on it; true or false"
+            }
+            "cairo_always_three" => {
+                "entering Cairo costs 3 points from every budget, so a regular sig never \
+                 enters it; true or false"
+            }
+            _ => return None,
+        })
+    }
+
     /// The rule options the game takes.
     pub fn option_names(self) -> &'static [&'static str] {
         match self {
@@ -246,6 +269,20 @@ macro_rules! with_game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_rule_option_has_help() {
+        for kind in GameKind::ALL {
+            for key in kind.option_names() {
+                assert!(
+                    kind.option_help(key).is_some_and(|h| !h.is_empty()),
+                    "{kind} {key}"
+                );
+            }
+            assert_eq!(kind.option_help("colour"), None);
+        }
+        assert_eq!(GameKind::Issiren.option_help("cairo_always_three"), None);
+    }
 
     #[test]
     fn games_are_found_by_name_and_bad_configs_are_named() {

@@ -37,13 +37,36 @@ pub fn random_playout<G: Game, R: rand::Rng + ?Sized>(
                 let a = if actions.len() == 1 {
                     actions[0]
                 } else {
-                    actions[rng.random_range(0..actions.len())]
+                    actions[uniform_index(rng, actions.len())]
                 };
                 game.apply_action_unchecked(state, a);
             }
             Node::End => return game.ranking(state).expect("an ended game has a ranking"),
         }
     }
+}
+
+/// A uniformly random index below `len`: exactly the value `rng.random_range(0..len)`
+/// gives (rand 0.10's single-sample method: one 32-bit draw widened by multiplication, a
+/// second draw only in the rare case its low half is in the biased zone), drawn the same
+/// way so the random stream is unchanged, but inlined into the caller's loop.
+///
+/// # Panics
+/// If `len` is 0, as `random_range` does.
+#[inline(always)]
+pub fn uniform_index<R: rand::Rng + ?Sized>(rng: &mut R, len: usize) -> usize {
+    if len > u32::MAX as usize {
+        return rng.random_range(0..len);
+    }
+    assert!(len > 0, "no index below 0");
+    let range = len as u32;
+    let wide = u64::from(rng.next_u32()) * u64::from(range);
+    let (mut hi, lo) = ((wide >> 32) as u32, wide as u32);
+    if lo > range.wrapping_neg() {
+        let new_hi = ((u64::from(rng.next_u32()) * u64::from(range)) >> 32) as u32;
+        hi += u32::from(lo.checked_add(new_hi).is_none());
+    }
+    hi as usize
 }
 
 /// One event of a played game.
@@ -226,4 +249,36 @@ pub fn rng_throws<S>(
     rng: &mut crate::Rng,
 ) -> impl FnMut(crate::Seat, &S) -> Throw + '_ {
     move |_, _| sticks.throw_from_bits(rand::Rng::next_u64(rng))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng as _;
+
+    #[test]
+    fn uniform_index_draws_exactly_what_random_range_draws() {
+        // Lengths of action lists, and ranges whose biased zone is large (near 2^32), so
+        // the second draw is taken often.
+        let mut lens: Vec<usize> = (1..=64).collect();
+        lens.extend([
+            1000,
+            1 << 31,
+            (1 << 31) + 1,
+            u32::MAX as usize - 1,
+            u32::MAX as usize,
+        ]);
+        for (i, &len) in lens.iter().enumerate() {
+            let mut a = crate::Rng::seed_from_u64(i as u64);
+            let mut b = a.clone();
+            for _ in 0..20_000 {
+                assert_eq!(
+                    uniform_index(&mut a, len),
+                    b.random_range(0..len),
+                    "len {len}"
+                );
+            }
+            assert_eq!(a, b, "the same number of draws for len {len}");
+        }
+    }
 }

@@ -131,37 +131,87 @@ mod tests {
 // ---- Issiren --------------------------------------------------------------------------
 
 mod issiren_eval {
-    use std::sync::LazyLock;
-
     use stickdice::games::issiren::{circuit_square, throw_value, CIRCUIT_LEN};
-    use stickdice::{Issiren, Node, SeatValues, Sticks, MAX_SEATS};
+    use stickdice::{Issiren, Node, SeatValues, Sticks, Throw, MAX_SEATS};
 
     /// `DEST[seat][pos]`: the square bit of circuit position `pos mod 72` (for `pos` up to
     /// 71 + 6, so a move never needs a wrap).
-    static DEST: LazyLock<[[u64; 80]; 2]> = LazyLock::new(|| {
+    static DEST: [[u64; 80]; 2] = {
         let mut t = [[0u64; 80]; 2];
-        for (seat, row) in t.iter_mut().enumerate() {
-            for (pos, bit) in row.iter_mut().enumerate() {
-                let sq = circuit_square(seat, (pos % CIRCUIT_LEN as usize) as u8)
-                    .expect("positions mod 72 are on the circuit");
-                *bit = sq.bit();
+        let mut seat = 0;
+        while seat < 2 {
+            let mut pos = 0;
+            while pos < 80 {
+                t[seat][pos] = match circuit_square(seat, (pos % CIRCUIT_LEN as usize) as u8) {
+                    Some(sq) => sq.bit(),
+                    None => panic!("positions mod 72 are on the circuit"),
+                };
+                pos += 1;
             }
+            seat += 1;
         }
         t
-    });
+    };
+
+    /// `REACH[seat][pos]`: the squares a moved piece at `pos` can land on with some throw
+    /// (moves of 1 to 6), so a piece that threatens nothing is passed over with one test.
+    static REACH: [[u64; 72]; 2] = {
+        let mut t = [[0u64; 72]; 2];
+        let mut seat = 0;
+        while seat < 2 {
+            let mut pos = 0;
+            while pos < 72 {
+                let mut v = 1;
+                while v <= 6 {
+                    t[seat][pos] |= DEST[seat][pos + v];
+                    v += 1;
+                }
+                pos += 1;
+            }
+            seat += 1;
+        }
+        t
+    };
 
     /// `P_VALUE[v]`: the probability that a throw moves `v` steps (1..=6).
-    static P_VALUE: LazyLock<[f64; 7]> = LazyLock::new(|| {
+    const P_VALUE: [f64; 7] = {
         let mut p = [0.0; 7];
-        for o in Sticks::SIX.outcomes() {
-            p[throw_value(o.throw).expect("six sticks") as usize] += o.probability;
+        let mut g = 0;
+        while g <= Sticks::SIX.count() {
+            let v = match throw_value(Throw::new(g)) {
+                Some(v) => v,
+                None => panic!("six sticks"),
+            };
+            p[v as usize] += Sticks::SIX.probability(g);
+            g += 1;
         }
         p
-    });
+    };
+
+    /// `CHANCE[values]`: the chance that a throw's move value is among `values` (bit `v`
+    /// for a move of `v`), summed in order of `v` from -0.0 as an iterator's `sum` does.
+    static CHANCE: [f64; 128] = {
+        let mut t = [0.0; 128];
+        let mut values = 0;
+        while values < 128 {
+            let mut sum = -0.0;
+            let mut v = 1;
+            while v <= 6 {
+                if values & (1 << v) != 0 {
+                    sum += P_VALUE[v];
+                }
+                v += 1;
+            }
+            t[values] = sum;
+            values += 1;
+        }
+        t
+    };
 
     /// Which move values (bit `v`) let `seat` land on an enemy piece.
     fn capturing_values(s: &stickdice::games::issiren::State, seat: usize) -> u8 {
         let dest = &DEST[seat];
+        let reach = &REACH[seat];
         let enemy = s.occupied[seat ^ 1];
         let mut values = 0u8;
         for p in s.pieces_of(seat) {
@@ -170,7 +220,7 @@ mod issiren_eval {
                 if dest[pos + 1] & enemy != 0 {
                     values |= 1 << 1;
                 }
-            } else {
+            } else if reach[pos] & enemy != 0 {
                 for v in 1..=6 {
                     if dest[pos + v] & enemy != 0 {
                         values |= 1 << v;
@@ -181,12 +231,9 @@ mod issiren_eval {
         values
     }
 
+    #[inline]
     fn chance_of(values: u8) -> f64 {
-        let p = &*P_VALUE;
-        (1..=6)
-            .filter(|v| values & (1 << v) != 0)
-            .map(|v| p[v])
-            .sum()
+        CHANCE[(values & 127) as usize]
     }
 
     /// Issiren: material first, then threats, then mobility.
@@ -238,6 +285,41 @@ mod issiren_eval {
         out[0] = v0;
         out[1] = 1.0 - v0;
         out
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// The constant tables agree with the sticks' outcomes and the plain sums.
+        #[test]
+        fn the_threat_tables_match_the_throws() {
+            let mut p = [0.0; 7];
+            for o in Sticks::SIX.outcomes() {
+                p[throw_value(o.throw).expect("six sticks") as usize] += o.probability;
+            }
+            assert_eq!(p, P_VALUE);
+            for values in 0..128u8 {
+                let sum: f64 = (1..=6)
+                    .filter(|v| values & (1 << v) != 0)
+                    .map(|v| p[v])
+                    .sum();
+                assert_eq!(
+                    sum.to_bits(),
+                    chance_of(values).to_bits(),
+                    "values {values:#b}"
+                );
+            }
+            for (seat, row) in REACH.iter().enumerate() {
+                for (pos, &table) in row.iter().enumerate() {
+                    let reach = (1..=6u8).fold(0, |m, v| {
+                        let to = (pos as u8 + v) % CIRCUIT_LEN;
+                        m | circuit_square(seat, to).expect("on the circuit").bit()
+                    });
+                    assert_eq!(reach, table, "seat {seat}, pos {pos}");
+                }
+            }
+        }
     }
 }
 

@@ -35,8 +35,10 @@ fn print_line(args: std::fmt::Arguments<'_>) {
 
 mod analyze_cmd;
 mod cli;
+mod merge_cmd;
 mod play_cmd;
 mod replay_cmd;
+mod review_cmd;
 mod serve_cmd;
 mod tournament_cmd;
 mod web_cmd;
@@ -63,8 +65,15 @@ enum Command {
     /// Play a tournament between agents (round-robin or gauntlet, optionally an SPRT),
     /// with a log and reports in the output folder; resumes an interrupted one.
     Tournament(tournament_cmd::TournamentArgs),
+    /// Merge the shard logs of a tournament played with --shard into its report (the same
+    /// report as one machine's); lists the missing games if some are. Exit status 3: an
+    /// SPRT not decided yet (play the next batch).
+    Merge(merge_cmd::MergeArgs),
     /// Replay a game from a tournament log, move by move with the board.
     Replay(replay_cmd::ReplayArgs),
+    /// Review logged games: the value of every legal action, each decision's error, each
+    /// throw's luck, per-seat totals and luck-adjusted scores, against a fixed reference.
+    Review(review_cmd::ReviewArgs),
     /// Analyse a game under its rule options: seat advantage (exact where solvable),
     /// game lengths, decisions, captures, the throw cap and the skill gap, with an SVG
     /// histogram of game lengths; Issiren's endgame tablebase.
@@ -92,7 +101,12 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Tournament(args) => tournament_cmd::run(&args),
+        Command::Merge(args) => match merge_cmd::run(&args) {
+            Ok(false) => return ExitCode::from(3),
+            other => other.map(|_| ()),
+        },
         Command::Replay(args) => replay_cmd::run(&args),
+        Command::Review(args) => review_cmd::run(&args),
         Command::Analyze(args) => analyze_cmd::run(&args),
     };
     match result {

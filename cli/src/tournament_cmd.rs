@@ -9,7 +9,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use stickdice_evaluation::builder::{default_agents, split_agents};
 use stickdice_evaluation::tournament::{Progress, LOG_FILE, REPORT_FILES};
-use stickdice_evaluation::{tournament_any, Format};
+use stickdice_evaluation::{tournament_any, Format, Shard};
 
 use crate::cli::{check_count, GameArgs, MAX_THREADS};
 use stickdice_evaluation::schedule::MAX_GAMES_PER_TABLE;
@@ -63,6 +63,24 @@ pub struct TournamentArgs {
     /// SPRT: false-negative rate.
     #[arg(long, default_value_t = 0.05)]
     beta: f64,
+    /// Play only shard I of K (0-based, e.g. 2/4): the table-rotations whose number is I
+    /// modulo K, into a shard log in --out, without a report; `stickdice merge` makes the
+    /// report from all K shards. Resumes like a whole tournament.
+    #[arg(long, value_name = "I/K")]
+    shard: Option<Shard>,
+    /// With --shard: play only the rotations below R (a batch of an SPRT on a cluster: run
+    /// the shards with R = B, 2B, ... and merge after each batch).
+    #[arg(long, value_name = "R", requires = "shard")]
+    until_rotation: Option<usize>,
+    /// Add luck-adjusted scores to the report (each game's score minus the seat's luck
+    /// against a fixed reference: see `stickdice review`), measured from the logged games.
+    #[arg(long)]
+    luck: bool,
+    /// As --luck, and run the SPRT on the luck-adjusted scores.
+    #[arg(long)]
+    luck_adjusted: bool,
+    #[command(flatten)]
+    reference: crate::review_cmd::ReferenceArgs,
 }
 
 /// The time after which the first estimate is printed, and then (when standard error is
@@ -211,11 +229,40 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
     if args.sprt {
         builder = builder.sprt(args.elo0, args.elo1, args.alpha, args.beta);
     }
+    if let Some(shard) = args.shard {
+        builder = builder.shard(shard);
+    }
+    if let Some(r) = args.until_rotation {
+        builder = builder.until_rotation(r);
+    }
+    if args.luck || args.luck_adjusted {
+        builder = builder.luck(args.reference.options(), args.luck_adjusted);
+    } else if args.reference.reference_depth.is_some()
+        || args.reference.reference_tablebase.is_some()
+    {
+        return Err(
+            "--reference-depth and --reference-tablebase go with --luck or --luck-adjusted".into(),
+        );
+    }
     let summary = builder.run().map_err(|e| e.to_string());
     bar.finish_and_clear();
     let summary = summary?;
     for n in &summary.notices {
         eprintln!("note: {n}");
+    }
+    if let Some(shard) = args.shard {
+        println!(
+            "shard {shard}: {} games played{}, in {:.1} s; wrote {}; make the report with `stickdice merge OUT SHARD_DIR...`",
+            summary.played,
+            if summary.resumed > 0 {
+                format!(" ({} more from the log)", summary.resumed)
+            } else {
+                String::new()
+            },
+            summary.elapsed.as_secs_f64(),
+            args.out.join(LOG_FILE).display()
+        );
+        return Ok(());
     }
     let report = summary
         .report

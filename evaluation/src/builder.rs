@@ -55,6 +55,7 @@ use stickdice::{with_game, Agent, AnyGame, ConfigError, Game};
 use stickdice_agents::{AgentSpec, Evaluate, SpecError};
 
 use crate::arena::{factory, Factory};
+use crate::review::{LuckOptions, ReferenceOptions, ReviewError, Reviewable};
 use crate::schedule::Format;
 use crate::stats::Sprt;
 use crate::tournament::{Entrant, Progress, RunOptions, RunSummary, Tournament, TournamentError};
@@ -162,6 +163,8 @@ struct Settings {
     restart: bool,
     progress: Option<crate::tournament::ProgressFn>,
     cancel: Option<Arc<AtomicBool>>,
+    shard: Option<crate::Shard>,
+    until_rotation: Option<usize>,
     on_start: Option<StartFn>,
     /// The first bad setting met (reported by `run`).
     error: Option<TournamentError>,
@@ -277,6 +280,21 @@ macro_rules! settings_setters {
             self
         }
 
+        /// Plays only one shard of the tournament, into a shard log in the
+        /// [`out`](Self::out) folder and without a report; [`crate::merge`] makes the
+        /// report from all the shards (see [`RunOptions::shard`](crate::RunOptions::shard)).
+        pub fn shard(mut self, shard: crate::Shard) -> Self {
+            self.settings.shard = Some(shard);
+            self
+        }
+
+        /// With [`Self::shard`]: plays only the rotations below `rotation` (a batch of an
+        /// SPRT played over shards).
+        pub fn until_rotation(mut self, rotation: usize) -> Self {
+            self.settings.until_rotation = Some(rotation);
+            self
+        }
+
         /// Called once, before any game, with the tournament's one-line description (the
         /// line `stickdice tournament` prints first).
         pub fn on_start(mut self, f: impl FnOnce(&str) + Send + 'static) -> Self {
@@ -302,7 +320,12 @@ pub struct TournamentBuilder<G: Game> {
     game: G,
     agents: Vec<Entry<G>>,
     settings: Settings,
+    /// Builds the luck-adjusted results' options for the final game ([`Self::luck`]).
+    luck: Option<LuckFactory<G>>,
 }
+
+/// Builds [`LuckOptions`] for the configured game.
+type LuckFactory<G> = Box<dyn FnOnce(&G) -> Result<LuckOptions, ReviewError> + Send>;
 
 impl<G: Game> core::fmt::Debug for TournamentBuilder<G> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -327,6 +350,7 @@ impl<G: Game> TournamentBuilder<G> {
             game,
             agents: Vec::new(),
             settings: Settings::default(),
+            luck: None,
         }
     }
 
@@ -393,6 +417,7 @@ impl<G: Game> TournamentBuilder<G> {
             game,
             agents,
             settings: mut s,
+            luck,
         } = self;
         if let Some(e) = s.error.take() {
             return Err(e);
@@ -421,12 +446,22 @@ impl<G: Game> TournamentBuilder<G> {
             s.seed.unwrap_or(DEFAULT_SEED),
             sprt,
         )?;
+        let luck = match luck {
+            Some(f) => Some(
+                f(t.game())
+                    .map_err(|e| TournamentError::Setup(format!("luck-adjusted scores: {e}")))?,
+            ),
+            None => None,
+        };
         let options = RunOptions {
             threads: s.threads,
             restart: s.restart,
             stop_after: None,
             progress: s.progress,
             cancel: s.cancel,
+            shard: s.shard,
+            until_rotation: s.until_rotation,
+            luck,
             log_capacity: None,
         };
         Ok((t, options, s.out, s.on_start))
@@ -447,6 +482,19 @@ impl<G: Game> TournamentBuilder<G> {
             Some(dir) => t.run(dir, &options),
             None => t.run_in_memory(&options),
         }
+    }
+}
+
+impl<G: Reviewable> TournamentBuilder<G> {
+    /// Adds luck-adjusted scores to the report (see [`crate::review`]), with the game's
+    /// reference for `reference`; with `sprt` the SPRT runs on them.
+    pub fn luck(mut self, reference: ReferenceOptions, sprt: bool) -> Self {
+        self.luck = Some(Box::new(move |game: &G| {
+            let mut l = LuckOptions::new(game, &reference)?;
+            l.sprt = sprt;
+            Ok(l)
+        }));
+        self
     }
 }
 
@@ -505,6 +553,7 @@ pub struct AnyTournamentBuilder {
     game: AnyGame,
     specs: Vec<String>,
     settings: Settings,
+    luck: Option<(ReferenceOptions, bool)>,
 }
 
 impl core::fmt::Debug for AnyTournamentBuilder {
@@ -522,6 +571,7 @@ pub fn tournament_any(game: impl Borrow<AnyGame>) -> AnyTournamentBuilder {
         game: game.borrow().clone(),
         specs: Vec::new(),
         settings: Settings::default(),
+        luck: None,
     }
 }
 
@@ -546,6 +596,12 @@ impl AnyTournamentBuilder {
 
     settings_setters!();
 
+    /// Adds luck-adjusted scores: [`TournamentBuilder::luck`].
+    pub fn luck(mut self, reference: ReferenceOptions, sprt: bool) -> Self {
+        self.luck = Some((reference, sprt));
+        self
+    }
+
     /// Plays the tournament: [`TournamentBuilder::run`] on the concrete game.
     ///
     /// # Errors
@@ -555,14 +611,20 @@ impl AnyTournamentBuilder {
             game,
             specs,
             settings,
+            luck,
         } = self;
         with_game!(&game, |g| {
-            TournamentBuilder {
+            let b = TournamentBuilder {
                 game: g.clone(),
                 agents: Vec::new(),
                 settings,
+                luck: None,
             }
-            .agents(&specs)
+            .agents(&specs);
+            match luck {
+                Some((reference, sprt)) => b.luck(reference, sprt),
+                None => b,
+            }
             .run()
         })
     }

@@ -14,6 +14,8 @@
 //! * [`log`]: the log's format.
 //! * [`stats`]: confidence intervals, Bradley–Terry Elo, the SPRT.
 //! * [`report`]: the report (JSON, Markdown, CSV, SVG).
+//! * [`review`]: game review (the error of every decision, the luck of every throw) and
+//!   luck-adjusted scores.
 //! * [`protocol`]: the `stickdice serve` front-end protocol (docs/protocol.md).
 //!
 //! A tournament from code ([`builder`]), in memory:
@@ -39,8 +41,10 @@ pub mod analysis;
 pub mod arena;
 pub mod builder;
 pub mod log;
+pub mod merge;
 pub mod protocol;
 pub mod report;
+pub mod review;
 pub mod schedule;
 pub mod stats;
 pub mod tournament;
@@ -48,7 +52,7 @@ pub mod tournament;
 pub use arena::{factory, Factory, Failure, FailureKind};
 pub use builder::{tournament, tournament_any, AnyTournamentBuilder, TournamentBuilder};
 pub use report::Report;
-pub use schedule::{Format, Schedule};
+pub use schedule::{Format, Schedule, Shard};
 pub use stats::Sprt;
 pub use tournament::{Entrant, RunOptions, RunSummary, Tournament, TournamentError};
 

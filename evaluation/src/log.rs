@@ -8,8 +8,12 @@
 //! the game's notation), the ranking, the number of throws, the time each seat's agent
 //! used, and the failure that ended it, if any.
 //!
+//! The header also names the program version that wrote the log, and, for one shard of a
+//! tournament split over machines (`--shard I/K`), the shard; a shard's log holds only its
+//! games (see [`crate::schedule::Shard`]).
+//!
 //! ```text
-//! {"type":"tournament","version":1,"config":{"game":"issiren","players":2,...}}
+//! {"type":"tournament","version":1,"config":{"game":"issiren","players":2,...},"program":"0.1.0","shard":{"index":1,"count":4}}
 //! {"type":"game","index":1,"table":0,"rotation":0,"shift":1,"game_seed":…,"seating":[1,0],
 //!  "agent_seeds":[…],"events":[3,"a1",5,"pass",…],"places":[1,0],"scores":[0.0,1.0],
 //!  "throws":211,"time_s":[0.0001,0.0002],"failure":null}
@@ -22,7 +26,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::arena::Failure;
-use crate::schedule::Format;
+use crate::schedule::{Format, Shard};
 use crate::stats::Sprt;
 
 /// The longest line read (a game line of the longest game is well under a megabyte): a
@@ -31,6 +35,10 @@ pub const MAX_LINE_BYTES: u64 = 64 << 20;
 
 /// The log format's version, written in the header.
 pub const LOG_VERSION: u32 = 1;
+
+/// The version of the program writing logs, written in the header: shards merge only with
+/// shards of the same version.
+pub const PROGRAM_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// What identifies a tournament: two runs with equal configurations play the same games.
 /// (The thread count is not part of it: it does not change the results.)
@@ -138,6 +146,12 @@ pub enum LogLine {
         version: u32,
         /// The tournament.
         config: TournamentConfig,
+        /// The version of the program that wrote the log (missing in older logs).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        program: Option<String>,
+        /// The shard this log holds, when the tournament is split over machines.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        shard: Option<Shard>,
     },
     /// A finished game.
     Game(GameRecord),
@@ -191,6 +205,10 @@ fn io_error(path: &Path, e: std::io::Error) -> LogError {
 pub struct LogContents {
     /// The tournament in the header.
     pub config: TournamentConfig,
+    /// The program version in the header (`None` in logs older than the field).
+    pub program: Option<String>,
+    /// The shard in the header (`None`: the whole tournament).
+    pub shard: Option<Shard>,
     /// The games, each with its line number, in file order.
     pub games: Vec<(usize, GameRecord)>,
     /// A last line cut off without its newline (the run was killed while writing it): its
@@ -209,6 +227,8 @@ pub fn read(path: &Path) -> Result<Option<LogContents>, LogError> {
     let file = File::open(path).map_err(|e| io_error(path, e))?;
     let mut reader = BufReader::new(file);
     let mut config = None;
+    let mut program = None;
+    let mut shard = None;
     let mut games = Vec::new();
     let mut torn_tail = None;
     let mut offset = 0u64;
@@ -252,7 +272,12 @@ pub fn read(path: &Path) -> Result<Option<LogContents>, LogError> {
                 break;
             }
             Err(e) => return Err(bad(e)),
-            Ok(LogLine::Tournament { version, config: c }) => {
+            Ok(LogLine::Tournament {
+                version,
+                config: c,
+                program: p,
+                shard: sh,
+            }) => {
                 if config.is_some() {
                     return Err(bad("a second tournament header".into()));
                 }
@@ -264,7 +289,12 @@ pub fn read(path: &Path) -> Result<Option<LogContents>, LogError> {
                         "log format version {version}; this program reads version {LOG_VERSION}"
                     )));
                 }
+                if let Some(sh) = sh {
+                    Shard::new(sh.index, sh.count).map_err(bad)?;
+                }
                 config = Some(c);
+                program = p;
+                shard = sh;
             }
             Ok(LogLine::Game(g)) => {
                 if config.is_none() {
@@ -280,6 +310,8 @@ pub fn read(path: &Path) -> Result<Option<LogContents>, LogError> {
     match config {
         Some(config) => Ok(Some(LogContents {
             config,
+            program,
+            shard,
             games,
             torn_tail,
         })),
@@ -316,6 +348,19 @@ impl LogWriter {
     /// # Errors
     /// [`LogError::Io`].
     pub fn create(path: &Path, config: &TournamentConfig) -> Result<LogWriter, LogError> {
+        LogWriter::create_shard(path, config, None)
+    }
+
+    /// Creates a new log for one shard of the tournament (or the whole, with `None`),
+    /// replacing any file there, and writes its header.
+    ///
+    /// # Errors
+    /// [`LogError::Io`].
+    pub fn create_shard(
+        path: &Path,
+        config: &TournamentConfig,
+        shard: Option<Shard>,
+    ) -> Result<LogWriter, LogError> {
         let file = File::create(path).map_err(|e| io_error(path, e))?;
         let mut w = LogWriter {
             path: path.to_path_buf(),
@@ -327,6 +372,8 @@ impl LogWriter {
         w.write_line(&LogLine::Tournament {
             version: LOG_VERSION,
             config: config.clone(),
+            program: Some(PROGRAM_VERSION.to_string()),
+            shard,
         })?;
         Ok(w)
     }
@@ -490,6 +537,8 @@ mod tests {
         let header = encode(&LogLine::Tournament {
             version: LOG_VERSION,
             config: config(),
+            program: None,
+            shard: None,
         });
         assert_eq!(read_text("empty", "").unwrap(), None);
         let c = read_text("ok", &header).unwrap().unwrap();
@@ -507,6 +556,22 @@ mod tests {
         let (line, m) = line_of(read_text("foreign", "{\"hello\":1}\n"));
         assert_eq!(line, 1);
         assert!(m.contains("not a tournament log line"), "{m}");
+        // The program version and the shard are read back; an impossible shard is refused.
+        let sharded = encode(&LogLine::Tournament {
+            version: LOG_VERSION,
+            config: config(),
+            program: Some(PROGRAM_VERSION.into()),
+            shard: Some(Shard { index: 1, count: 4 }),
+        });
+        let c = read_text("shard", &sharded).unwrap().unwrap();
+        assert_eq!(c.shard, Some(Shard { index: 1, count: 4 }));
+        assert_eq!(c.program.as_deref(), Some(PROGRAM_VERSION));
+        let (line, m) = line_of(read_text(
+            "bad-shard",
+            &sharded.replace("\"index\":1", "\"index\":7"),
+        ));
+        assert_eq!(line, 1);
+        assert!(m.contains("shard 7/4"), "{m}");
         // A torn last line after the header is not an error: it is reported back.
         let c = read_text("tail", &format!("{header}{{\"type\":\"ga"))
             .unwrap()

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::arena::FailureKind;
 use crate::log::{GameRecord, TournamentConfig};
+use crate::review::LuckReport;
 use crate::schedule::Schedule;
 use crate::stats::{
     fit_elo_paired, score_interval, Comparison, Distribution, Estimate, Sprt, SprtDecision,
@@ -40,6 +41,11 @@ impl Interval {
         }
     }
 
+    /// The estimate's mean and 95% interval.
+    pub fn from_estimate(e: &Estimate) -> Interval {
+        Interval::new(e.mean, e.half_width)
+    }
+
     /// The mean of scores in `[0, 1]` with its interval ([`score_interval`]).
     fn of_scores(xs: &[f64]) -> Interval {
         let value = Estimate::of(xs).mean;
@@ -49,6 +55,11 @@ impl Interval {
             low: range.map(|r| r.0),
             high: range.map(|r| r.1),
         }
+    }
+
+    /// `[low, high]` with `digits` decimals, or `-`.
+    pub fn range(&self, digits: usize) -> String {
+        fmt_range(self, digits)
     }
 
     fn half_width(&self) -> Option<f64> {
@@ -111,6 +122,9 @@ pub struct SprtReport {
     pub decision: SprtDecision,
     /// Rotations (observations) used.
     pub rotations: usize,
+    /// Whether the observations were luck-adjusted scores (`--luck-adjusted`).
+    #[serde(default)]
+    pub luck_adjusted: bool,
 }
 
 /// A game lost by a failure.
@@ -177,6 +191,9 @@ pub struct Report {
     pub failures: Vec<FailureLine>,
     /// How the numbers were computed.
     pub methods: Vec<String>,
+    /// Luck-adjusted scores, when asked for ([`Report::add_luck`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck: Option<LuckReport>,
 }
 
 /// The first agent's mean score in each complete rotation of `records` (sorted by index),
@@ -350,7 +367,17 @@ impl Report {
             sprt,
             failures,
             methods,
+            luck: None,
         }
+    }
+
+    /// Adds the luck-adjusted scores (see [`crate::review`]) and their method notes.
+    pub fn add_luck(&mut self, luck: LuckReport) {
+        self.methods.extend(luck.methods());
+        if self.sprt.as_ref().is_some_and(|s| s.luck_adjusted) {
+            self.methods.push("SPRT on luck-adjusted scores (--luck-adjusted): its observations are the first agent's mean luck-adjusted score per rotation, with the same LLR.".to_string());
+        }
+        self.luck = Some(luck);
     }
 
     /// The report as pretty JSON.
@@ -513,9 +540,14 @@ impl Report {
             );
             let _ = writeln!(
                 o,
-                "LLR = {:.4} after {} rotations (bounds {:.4}, {:.4}): **{}**.",
+                "LLR = {:.4} after {} rotations{} (bounds {:.4}, {:.4}): **{}**.",
                 s.llr,
                 s.rotations,
+                if s.luck_adjusted {
+                    ", on luck-adjusted scores"
+                } else {
+                    ""
+                },
                 s.lower,
                 s.upper,
                 match s.decision {
@@ -541,6 +573,9 @@ impl Report {
                 );
             }
         }
+        if let Some(l) = &self.luck {
+            o.push_str(&l.to_markdown());
+        }
         let _ = writeln!(o, "\n## Methods\n");
         for m in &self.methods {
             let _ = writeln!(o, "* {m}");
@@ -554,8 +589,13 @@ impl Report {
             "rank,agent,games,score,score_low,score_high,elo,elo_low,elo_high,failures\n",
         );
         let num = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.6}"));
+        if self.luck.is_some() {
+            // Luck-adjusted columns, only in reports that have them.
+            o.pop();
+            o.push_str(",adjusted,adjusted_low,adjusted_high,variance_reduction\n");
+        }
         for s in &self.standings {
-            let _ = writeln!(
+            let _ = write!(
                 o,
                 "{},\"{}\",{},{:.6},{},{},{},{},{},{}",
                 s.rank,
@@ -569,6 +609,17 @@ impl Report {
                 num(s.elo.and_then(|e| e.high)),
                 s.failures
             );
+            if let Some(l) = self.luck.as_ref().and_then(|l| l.agents.get(s.index)) {
+                let _ = write!(
+                    o,
+                    ",{:.6},{},{},{}",
+                    l.adjusted.value,
+                    num(l.adjusted.low),
+                    num(l.adjusted.high),
+                    num(l.variance_reduction)
+                );
+            }
+            o.push('\n');
         }
         o
     }

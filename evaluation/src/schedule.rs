@@ -16,6 +16,13 @@
 //! `derive(game seed, [AGENT, seat])` (see [`crate::arena::agent_seed`]). Agent seeds
 //! depend on the seat, not on who sits there, so two copies of one agent play mirrored
 //! games across a rotation and score exactly ½ — a sanity check of the arena.
+//!
+//! **Shards.** A tournament split over `K` machines deals its table-rotations (units of
+//! `N` games, numbered `index / N`) round-robin: shard `I/K` plays the games of the units
+//! `u` with `u mod K = I` (see [`Shard`]). The split depends only on the indices, never on
+//! timing; the `N` games of a rotation, which share their throws, stay together; and every
+//! prefix of rotations is spread evenly over the shards (what an SPRT played in batches
+//! needs).
 
 use serde::{Deserialize, Serialize};
 
@@ -52,6 +59,57 @@ impl core::str::FromStr for Format {
     }
 }
 
+/// One of `count` parts of a tournament: the games whose table-rotation (`index / N`, for
+/// `N` seats) is `index` modulo `count`. Written `I/K` (0-based: `0/4` … `3/4`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which part, `0 … count−1`.
+    pub index: usize,
+    /// How many parts.
+    pub count: usize,
+}
+
+impl Shard {
+    /// The whole tournament as one shard, `0/1`.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Shard `index` of `count`.
+    ///
+    /// # Errors
+    /// `count` is 0 or `index` is not below it.
+    pub fn new(index: usize, count: usize) -> Result<Shard, String> {
+        if count == 0 || index >= count {
+            return Err(format!(
+                "shard {index}/{count}: the shard number must be below the count (0/{count} … {}/{count})",
+                count.max(1) - 1
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether game `index` of a tournament at `seats`-seat tables belongs to this shard.
+    pub fn holds(&self, index: usize, seats: usize) -> bool {
+        (index / seats.max(1)) % self.count == self.index
+    }
+}
+
+impl core::fmt::Display for Shard {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl core::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("bad shard `{s}`: write I/K, e.g. 0/4 for the first of four");
+        let (i, k) = s.trim().split_once('/').ok_or_else(bad)?;
+        let i: usize = i.trim().parse().map_err(|_| bad())?;
+        let k: usize = k.trim().parse().map_err(|_| bad())?;
+        Shard::new(i, k)
+    }
+}
 /// The most games per table a schedule holds.
 pub const MAX_GAMES_PER_TABLE: usize = 1_000_000;
 /// The most games a schedule holds in all (each finished game is kept in memory for the
@@ -362,6 +420,24 @@ mod tests {
         assert_eq!(s.tables(), &[vec![0, 1, 2], vec![0, 1, 3], vec![0, 2, 3]]);
         let s = Schedule::new(Format::Gauntlet, 3, 2, 2, 1).unwrap();
         assert_eq!(s.tables(), &[vec![0, 1], vec![0, 2]]);
+    }
+
+    #[test]
+    fn shards_deal_whole_rotations_round_robin() {
+        let s = Schedule::new(Format::RoundRobin, 3, 2, 6, 1).unwrap();
+        let shards: Vec<Shard> = (0..4).map(|i| Shard::new(i, 4).unwrap()).collect();
+        for i in 0..s.len() {
+            let owners: Vec<usize> = (0..4).filter(|&k| shards[k].holds(i, 2)).collect();
+            // Exactly one owner: the unit's number modulo 4; both games of a rotation go
+            // to the same shard.
+            assert_eq!(owners, [(i / 2) % 4], "game {i}");
+        }
+        assert!(Shard::WHOLE.holds(17, 3));
+        assert_eq!("2/4".parse::<Shard>(), Ok(Shard { index: 2, count: 4 }));
+        assert_eq!(Shard::new(2, 4).unwrap().to_string(), "2/4");
+        for bad in ["4/4", "1/0", "x/2", "3", "-1/2"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
     }
 
     #[test]

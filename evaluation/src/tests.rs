@@ -8,9 +8,12 @@ use stickdice_agents::RandomAgent;
 
 use crate::arena::{self, factory, Factory, FailureKind};
 use crate::log::{self, LogError};
-use crate::schedule::Format;
+use crate::merge;
+use crate::schedule::{Format, Shard};
 use crate::stats::{Sprt, SprtDecision};
 use crate::tournament::{Entrant, RunOptions, Tournament, TournamentError, LOG_FILE, REPORT_FILES};
+use crate::tournament::{Progress, ProgressFn};
+use std::sync::{Arc, Mutex};
 use stickdice_testkit::toy::{Race, RaceAction, RaceState};
 
 fn runner() -> Factory<Race> {
@@ -622,4 +625,419 @@ fn a_report_file_that_cannot_be_replaced_leaves_no_temporary_file() {
     let e = three_way(4, 1).run(dir.path(), &opts(1)).unwrap_err();
     assert!(e.to_string().contains("report.json"), "{e}");
     assert!(!dir.path().join(".report.json.tmp").exists());
+}
+
+// ---- Shards and merging -------------------------------------------------------------
+
+fn shard_opts(i: usize, k: usize) -> RunOptions {
+    RunOptions {
+        shard: Some(Shard::new(i, k).unwrap()),
+        ..opts(2)
+    }
+}
+
+/// Plays every shard of `k` of tournament `make()` into folders under `root`.
+fn play_shards(make: &dyn Fn() -> Tournament<Race>, root: &Path, k: usize) -> Vec<PathBuf> {
+    (0..k)
+        .map(|i| {
+            let dir = root.join(format!("shard{i}"));
+            let last = Arc::new(Mutex::new(None));
+            let seen = last.clone();
+            let progress: ProgressFn = Arc::new(move |p: Progress| *seen.lock().unwrap() = Some(p));
+            let s = make()
+                .run(
+                    &dir,
+                    &RunOptions {
+                        progress: Some(progress),
+                        ..shard_opts(i, k)
+                    },
+                )
+                .unwrap();
+            assert!(s.report.is_none(), "a shard writes no report");
+            // Progress counts the shard's own games.
+            let p = last.lock().unwrap().unwrap();
+            assert_eq!((p.done, p.total), (s.played, s.played));
+            dir
+        })
+        .collect()
+}
+
+fn merge_error(t: &Tournament<Race>, out: &Path, dirs: &[PathBuf]) -> String {
+    let e = merge::merge(t, out, dirs).unwrap_err();
+    e.to_string()
+}
+
+#[test]
+fn merged_shards_give_the_one_machine_report_whatever_their_number_and_order() {
+    // Three agents at two seats (3 tables) and, separately, three seats: round-robin.
+    let makers: [Box<dyn Fn() -> Tournament<Race>>; 2] = [
+        Box::new(|| three_way(10, 77)),
+        Box::new(|| {
+            Tournament::new(
+                race(3),
+                vec![
+                    entrant("run", runner()),
+                    entrant("walk", walker()),
+                    entrant("random", random()),
+                    entrant("random", random()),
+                ],
+                Format::Gauntlet,
+                7,
+                5,
+                None,
+            )
+            .unwrap()
+        }),
+    ];
+    for make in &makers {
+        let whole = TempDir::new("merge-whole");
+        make().run(whole.path(), &opts(2)).unwrap();
+        let expected = report_files(whole.path());
+        for k in 1..=4 {
+            let root = TempDir::new(&format!("merge-{k}"));
+            let dirs = play_shards(make.as_ref(), root.path(), k);
+            let n = make().schedule().seats();
+            // Each shard holds exactly its rotations.
+            for (i, d) in dirs.iter().enumerate() {
+                let c = log::read(&d.join(LOG_FILE)).unwrap().unwrap();
+                assert_eq!(c.shard, Some(Shard::new(i, k).unwrap()));
+                assert!(c.games.iter().all(|(_, g)| (g.index / n) % k == i));
+            }
+            let mut orders = vec![dirs.clone()];
+            let mut rev = dirs.clone();
+            rev.reverse();
+            orders.push(rev);
+            let mut rot = dirs.clone();
+            rot.rotate_left(k / 2);
+            orders.push(rot);
+            for (o, order) in orders.iter().enumerate() {
+                let out = root.path().join(format!("merged{o}"));
+                let s = merge::merge(&make(), &out, order).unwrap();
+                assert_eq!(s.games, make().schedule().len());
+                assert_eq!(report_files(&out), expected, "{k} shards, order {o}");
+            }
+        }
+        // A whole tournament's log merges as the single shard 0/1.
+        let root = TempDir::new("merge-whole-log");
+        let out = root.path().join("merged");
+        merge::merge(&make(), &out, &[whole.path().to_path_buf()]).unwrap();
+        assert_eq!(report_files(&out), expected);
+    }
+}
+
+#[test]
+fn a_killed_shard_resumes_and_merges_to_the_same_report() {
+    let whole = TempDir::new("shard-kill-whole");
+    three_way(10, 3).run(whole.path(), &opts(2)).unwrap();
+    let root = TempDir::new("shard-kill");
+    let dirs = play_shards(&|| three_way(10, 3), root.path(), 3);
+    // Shard 1 again, killed after 4 games with a torn last line, like kill -9.
+    let d1 = &dirs[1];
+    std::fs::remove_dir_all(d1).unwrap();
+    three_way(10, 3)
+        .run(
+            d1,
+            &RunOptions {
+                stop_after: Some(4),
+                ..shard_opts(1, 3)
+            },
+        )
+        .unwrap();
+    let log1 = d1.join(LOG_FILE);
+    let mut text = std::fs::read_to_string(&log1).unwrap();
+    text.push_str("{\"type\":\"game\",\"index\":");
+    std::fs::write(&log1, &text).unwrap();
+    // Merging now names the missing games of shard 1/3 and the torn line; writes nothing.
+    let out = root.path().join("merged");
+    let m = merge_error(&three_way(10, 3), &out, &dirs);
+    assert!(m.contains("shard 1/3: games"), "{m}");
+    assert!(m.contains("line 6 was cut off"), "{m}");
+    assert!(!out.exists());
+    let s = three_way(10, 3).run(d1, &shard_opts(1, 3)).unwrap();
+    assert_eq!((s.resumed, s.played), (4, 6));
+    assert!(
+        s.notices.iter().any(|n| n.contains("cut off")),
+        "{:?}",
+        s.notices
+    );
+    merge::merge(&three_way(10, 3), &out, &dirs).unwrap();
+    assert_eq!(report_files(&out), report_files(whole.path()));
+    // A shard's log is not resumed as another shard, nor as the whole tournament.
+    for other in [Some(Shard::new(2, 3).unwrap()), None] {
+        let e = three_way(10, 3)
+            .run(
+                d1,
+                &RunOptions {
+                    shard: other,
+                    ..opts(2)
+                },
+            )
+            .unwrap_err();
+        assert!(matches!(e, TournamentError::ForeignLog { .. }), "{e}");
+        assert!(e.to_string().contains("shard: "), "{e}");
+    }
+}
+
+#[test]
+fn missing_games_are_listed_exactly_by_shard() {
+    let root = TempDir::new("merge-missing");
+    let dirs = play_shards(&|| three_way(4, 1), root.path(), 4);
+    let out = root.path().join("merged");
+    // 3 tables × 2 rotations = 6 units of 2 games; shard 1/4 holds units 1 and 5.
+    let m = merge_error(
+        &three_way(4, 1),
+        &out,
+        &[dirs[0].clone(), dirs[2].clone(), dirs[3].clone()],
+    );
+    assert!(m.starts_with("4 games are in none of the shards"), "{m}");
+    assert!(m.contains("shard 1/4: games 2-3, 10-11"), "{m}");
+    assert!(m.contains("shards not given: 1/4"), "{m}");
+    assert!(!out.exists());
+    match merge::merge(&three_way(4, 1), &out, &dirs[..1]).unwrap_err() {
+        merge::MergeError::Missing {
+            by_shard, absent, ..
+        } => {
+            let listed: Vec<(String, Vec<usize>)> = by_shard
+                .iter()
+                .map(|(s, g)| (s.to_string(), g.clone()))
+                .collect();
+            assert_eq!(
+                listed,
+                [
+                    ("1/4".to_string(), vec![2, 3, 10, 11]),
+                    ("2/4".to_string(), vec![4, 5]),
+                    ("3/4".to_string(), vec![6, 7]),
+                ]
+            );
+            assert_eq!(absent.len(), 3);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn bad_shards_are_named_with_their_line_and_nothing_is_overwritten() {
+    let root = TempDir::new("merge-bad");
+    let dirs = play_shards(&|| three_way(4, 1), root.path(), 2);
+    let out = root.path().join("merged");
+    std::fs::create_dir_all(&out).unwrap();
+    // A report already in the output folder stays as it was after every failed merge.
+    std::fs::write(out.join("report.md"), "an older report\n").unwrap();
+    let t = three_way(4, 1);
+    let copy = |name: &str, edit: &dyn Fn(String) -> String| -> PathBuf {
+        let d = root.path().join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        let text = std::fs::read_to_string(dirs[1].join(LOG_FILE)).unwrap();
+        std::fs::write(d.join(LOG_FILE), edit(text)).unwrap();
+        d
+    };
+    let log_of = |d: &PathBuf| d.join(LOG_FILE).display().to_string();
+    // The same shard twice.
+    let twin = copy("twin", &|t| t);
+    let m = merge_error(&t, &out, &[dirs[0].clone(), dirs[1].clone(), twin.clone()]);
+    assert!(
+        m.starts_with(&format!("{} line 1: shard 1/2 again", log_of(&twin))),
+        "{m}"
+    );
+    // Overlapping games: a game of shard 0/2 copied into shard 1/2's log.
+    let first_game = std::fs::read_to_string(dirs[0].join(LOG_FILE))
+        .unwrap()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let overlap = copy("overlap", &|t| format!("{t}{first_game}\n"));
+    let m = merge_error(&t, &out, &[dirs[0].clone(), overlap.clone()]);
+    assert!(
+        m.starts_with(&format!("{} line 8:", log_of(&overlap))),
+        "{m}"
+    );
+    assert!(m.contains("does not belong to shard 1/2"), "{m}");
+    // Another tournament (another seed), and another program version.
+    let foreign = copy("foreign", &|t| t.replacen("\"seed\":1,", "\"seed\":2,", 1));
+    let m = merge_error(&t, &out, &[dirs[0].clone(), foreign.clone()]);
+    assert!(
+        m.starts_with(&format!(
+            "{} line 1: the log of another tournament",
+            log_of(&foreign)
+        )),
+        "{m}"
+    );
+    assert!(m.contains("seed: 1 vs 2"), "{m}");
+    let old = copy("old", &|t| {
+        t.replacen(
+            &format!("\"program\":\"{}\"", log::PROGRAM_VERSION),
+            "\"program\":\"0.0.1\"",
+            1,
+        )
+    });
+    let m = merge_error(&t, &out, &[dirs[0].clone(), old.clone()]);
+    assert!(
+        m.starts_with(&format!(
+            "{} line 1: written by program version 0.0.1",
+            log_of(&old)
+        )),
+        "{m}"
+    );
+    // Another split of the same tournament.
+    let split = copy("split", &|t| t.replacen("\"count\":2", "\"count\":3", 1));
+    let m = merge_error(&t, &out, &[dirs[0].clone(), split.clone()]);
+    assert!(
+        m.contains("all shards must split the tournament the same way"),
+        "{m}"
+    );
+    // A damaged line, and a tampered throw that no longer replays.
+    let damaged = copy("damaged", &|t| {
+        let mut lines: Vec<String> = t.lines().map(String::from).collect();
+        lines[3] = "{\"type\":\"game\",\"index\":tw".into();
+        lines.join("\n") + "\n"
+    });
+    let m = merge_error(&t, &out, &[dirs[0].clone(), damaged.clone()]);
+    assert!(
+        m.starts_with(&format!(
+            "{} line 4: not a tournament log line",
+            log_of(&damaged)
+        )),
+        "{m}"
+    );
+    let tampered = copy("tampered", &|t| {
+        let mut lines: Vec<String> = t.lines().map(String::from).collect();
+        let at = lines[2].find("\"throws\":").unwrap() + "\"throws\":".len();
+        lines[2].insert(at, '9');
+        lines.join("\n") + "\n"
+    });
+    let m = merge_error(&t, &out, &[dirs[0].clone(), tampered.clone()]);
+    assert!(
+        m.starts_with(&format!("{} line 3: game ", log_of(&tampered))),
+        "{m}"
+    );
+    assert!(m.contains("throws logged"), "{m}");
+    // An empty folder, an empty log, a folder that is not there, no folders at all.
+    let empty = root.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let m = merge_error(&t, &out, &[dirs[0].clone(), empty.clone()]);
+    assert!(
+        m.starts_with(&format!("{}: holds no tournament log", empty.display())),
+        "{m}"
+    );
+    let blank = copy("blank", &|_| String::new());
+    let m = merge_error(&t, &out, std::slice::from_ref(&blank));
+    assert!(m.contains("the log is empty"), "{m}");
+    let m = merge_error(&t, &out, &[root.path().join("nowhere")]);
+    assert!(m.contains("no such folder"), "{m}");
+    assert!(merge_error(&t, &out, &[]).contains("at least one shard folder"));
+    // The output folder may not be a shard, nor hold a log.
+    let m = merge_error(&t, &dirs[1], &dirs);
+    assert!(m.contains("is the shard folder"), "{m}");
+    let m = merge_error(&t, &twin, &dirs);
+    assert!(m.contains("holds a tournament log"), "{m}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("report.md")).unwrap(),
+        "an older report\n"
+    );
+    for f in REPORT_FILES.iter().filter(|&&f| f != "report.md") {
+        assert!(!out.join(f).exists(), "{f}");
+    }
+    // The shard folder holds its log (and the run's lock file) and nothing more.
+    let mut names: Vec<String> = std::fs::read_dir(&dirs[1])
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != crate::tournament::LOCK_FILE)
+        .collect();
+    names.sort();
+    assert_eq!(names, [LOG_FILE]);
+    // And with every shard right, the report is written.
+    merge::merge(&t, &out, &dirs).unwrap();
+    assert_ne!(
+        std::fs::read_to_string(out.join("report.md")).unwrap(),
+        "an older report\n"
+    );
+}
+
+#[test]
+fn an_sprt_played_in_batches_of_rotations_over_shards_decides_as_one_machine() {
+    let sprt = Sprt::new(0.0, 20.0, 0.05, 0.05).unwrap();
+    let make = || {
+        Tournament::new(
+            race(2),
+            vec![entrant("run", runner()), entrant("random", random())],
+            Format::RoundRobin,
+            2000,
+            4,
+            Some(sprt),
+        )
+        .unwrap()
+    };
+    let whole = TempDir::new("sprt-shards-whole");
+    let r = make().run(whole.path(), &opts(2)).unwrap().report.unwrap();
+    let decided_at = r.sprt.as_ref().unwrap().rotations;
+    // Batches of 2 rotations: undecided after the first, decided inside the second.
+    assert_eq!(decided_at, 3);
+    let root = TempDir::new("sprt-shards");
+    let dirs: Vec<PathBuf> = (0..3)
+        .map(|i| root.path().join(format!("shard{i}")))
+        .collect();
+    let out = root.path().join("merged");
+    let batch = 2;
+    let mut bound = 0;
+    loop {
+        bound += batch;
+        for (i, d) in dirs.iter().enumerate() {
+            make()
+                .run(
+                    d,
+                    &RunOptions {
+                        until_rotation: Some(bound),
+                        ..shard_opts(i, 3)
+                    },
+                )
+                .unwrap();
+        }
+        let s = merge::merge(&make(), &out, &dirs).unwrap();
+        let test = s.sprt.clone().unwrap();
+        if bound < decided_at {
+            // Undecided at the merged count: no report yet, the test over all the batch.
+            assert_eq!(
+                test.decision,
+                SprtDecision::Continue,
+                "after {bound} rotations"
+            );
+            assert_eq!((test.rotations, s.complete_units), (bound, bound));
+            assert!(s.report.is_none() && s.missing.is_empty());
+            assert!(!out.exists());
+        } else {
+            assert_eq!(test.rotations, decided_at);
+            assert_eq!(s.report.unwrap(), r);
+            // The batch's last rotation was played but is not counted.
+            assert!(
+                s.notices[0].starts_with("2 games played past the SPRT decision"),
+                "{:?}",
+                s.notices
+            );
+            break;
+        }
+    }
+    assert_eq!(report_files(&out), report_files(whole.path()));
+    // A bound past the schedule's end plays the shard's whole share.
+    let s = make()
+        .run(
+            &dirs[0],
+            &RunOptions {
+                until_rotation: Some(usize::MAX),
+                ..shard_opts(0, 3)
+            },
+        )
+        .unwrap();
+    assert_eq!(s.resumed + s.played, 2 * 1000_usize.div_ceil(3));
+    // A bound on rotations is for shards only.
+    let e = make()
+        .run(
+            &root.path().join("x"),
+            &RunOptions {
+                until_rotation: Some(2),
+                ..opts(1)
+            },
+        )
+        .unwrap_err();
+    assert!(e.to_string().contains("for shards"), "{e}");
 }

@@ -20,6 +20,14 @@
 //! games up to the first rotation where it decides. Games of the batch past that point are
 //! in the log but not in the report (how many depends on the thread count; the report does
 //! not).
+//!
+//! **Shards.** With [`RunOptions::shard`] a run plays only its shard's share of the
+//! schedule (whole table-rotations dealt round-robin, see [`Shard`]), optionally only the
+//! rotations below [`RunOptions::until_rotation`], into a log whose header names the shard;
+//! it resumes like a whole tournament and writes no report: [`crate::merge`] checks the
+//! shards' logs and writes the report of the whole, byte-identical to a one-machine run.
+//! A shard does not evaluate the SPRT (it holds only some of the rotations): a sharded
+//! SPRT is played in batches of rotations, merged and tested between batches.
 
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
@@ -35,7 +43,8 @@ use stickdice::{Game, Node};
 use crate::arena::{self, forfeit_ranking, Factory, FailureKind};
 use crate::log::{self, GameRecord, LogError, LogLine, LogWriter, LoggedEvent, TournamentConfig};
 use crate::report::{sprt_observations, Report, SprtReport};
-use crate::schedule::{Format, Schedule};
+use crate::review::{LuckOptions, LuckReport};
+use crate::schedule::{Format, Schedule, Shard};
 use crate::stats::{Sprt, SprtDecision};
 
 /// The log's file name in the output folder.
@@ -135,9 +144,9 @@ impl From<LogError> for TournamentError {
 /// Progress, passed to [`RunOptions::progress`] after each game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
-    /// Games finished, including those found in the log.
+    /// Games finished, including those found in the log (for a shard: of its games).
     pub done: usize,
-    /// Games the schedule holds.
+    /// Games the schedule holds (for a shard: the shard's games, below the rotation bound).
     pub total: usize,
 }
 
@@ -159,6 +168,16 @@ pub struct RunOptions {
     /// starts, the games being played finish (and are logged), and the run returns
     /// without a report, as if killed; running again with the same log resumes.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Play only this shard's games, into a shard log, without a report (see
+    /// [`crate::merge`]).
+    pub shard: Option<Shard>,
+    /// With [`RunOptions::shard`]: play only the games of rotations below this one (a batch
+    /// of a sharded SPRT; a later run with a higher bound resumes the log).
+    pub until_rotation: Option<usize>,
+    /// Luck-adjusted scores in the report: every counted game's luck is measured from its
+    /// logged events (played now or found in the log). With [`LuckOptions::sprt`] the SPRT
+    /// runs on the adjusted scores, which changes where it stops.
+    pub luck: Option<LuckOptions>,
     /// Make log writes fail as on a full disk once the log would exceed this many bytes
     /// (for tests of the failure path).
     pub log_capacity: Option<u64>,
@@ -171,6 +190,9 @@ impl core::fmt::Debug for RunOptions {
             .field("restart", &self.restart)
             .field("stop_after", &self.stop_after)
             .field("cancel", &self.cancel)
+            .field("shard", &self.shard)
+            .field("until_rotation", &self.until_rotation)
+            .field("luck", &self.luck)
             .field("log_capacity", &self.log_capacity)
             .finish()
     }
@@ -180,7 +202,7 @@ impl core::fmt::Debug for RunOptions {
 #[derive(Clone, Debug)]
 pub struct RunSummary {
     /// The report (`None` when stopped by [`RunOptions::stop_after`] or
-    /// [`RunOptions::cancel`]).
+    /// [`RunOptions::cancel`], and for a shard).
     pub report: Option<Report>,
     /// The agents' labels, in entry order (the order of [`RunSummary::seconds_per_game`]).
     pub labels: Vec<String>,
@@ -194,6 +216,9 @@ pub struct RunSummary {
     pub notices: Vec<String>,
     /// Each agent's mean time per game in the games counted, seconds.
     pub seconds_per_game: Vec<f64>,
+    /// With [`RunOptions::luck`]: the time spent measuring luck, summed over threads, and
+    /// the number of games measured.
+    pub luck_cost: Option<(Duration, usize)>,
 }
 
 impl RunSummary {
@@ -238,6 +263,41 @@ impl RunSummary {
                     SprtDecision::AcceptH0 => "H0 accepted",
                     SprtDecision::Continue => "undecided",
                 }
+            );
+        }
+        if let Some(l) = &report.luck {
+            let _ = writeln!(o, "luck-adjusted scores (reference: {}):", l.reference);
+            for s in &l.agents {
+                let _ = writeln!(
+                    o,
+                    "  {:<24} {:.3} {}  adjusted {:.3} {}  variance {}  width ratio {}",
+                    s.name,
+                    s.raw.value,
+                    s.raw.range(3),
+                    s.adjusted.value,
+                    s.adjusted.range(3),
+                    s.variance_reduction
+                        .map_or("-".to_string(), |v| format!("−{:.1}%", 100.0 * v)),
+                    s.width_ratio.map_or("-".to_string(), |v| format!("{v:.3}"))
+                );
+            }
+        }
+        if let Some((time, games)) = self.luck_cost {
+            let agents: f64 = report
+                .standings
+                .iter()
+                .map(|s| self.seconds_per_game.get(s.index).unwrap_or(&0.0) * s.games as f64)
+                .sum();
+            let _ = writeln!(
+                o,
+                "luck measured for {games} games in {:.2} s of CPU ({:.1} ms a game; the agents' own time in the counted games: {:.1} s)",
+                time.as_secs_f64(),
+                if games > 0 {
+                    1000.0 * time.as_secs_f64() / games as f64
+                } else {
+                    0.0
+                },
+                agents
             );
         }
         let _ = writeln!(o, "agent time per game (milliseconds, from the log):");
@@ -474,6 +534,16 @@ impl<G: Game> Tournament<G> {
         out: Option<&Path>,
         options: &RunOptions,
     ) -> Result<RunSummary, TournamentError> {
+        if options.shard.is_some() && out.is_none() {
+            return Err(TournamentError::Setup(
+                "a shard is played into an output folder, for the merge".into(),
+            ));
+        }
+        if options.until_rotation.is_some() && options.shard.is_none() {
+            return Err(TournamentError::Setup(
+                "a bound on the rotations played is for shards (--shard I/K)".into(),
+            ));
+        }
         if let Some(t) = options.threads.filter(|&t| t == 0 || t > MAX_THREADS) {
             return Err(TournamentError::Setup(format!(
                 "{t} worker threads: use 1 to {MAX_THREADS}"
@@ -498,9 +568,11 @@ impl<G: Game> Tournament<G> {
             }
             None => None,
         };
+        let mut to_measure: Vec<GameRecord> = Vec::new();
         let writer = match out {
             Some(out) => {
-                let mut w = self.open_log(out, options, &mut done, &mut notices)?;
+                let mut w =
+                    self.open_log(out, options, &mut done, &mut notices, &mut to_measure)?;
                 w.simulate_capacity(options.log_capacity);
                 Some(w)
             }
@@ -512,31 +584,72 @@ impl<G: Game> Tournament<G> {
             .build()
             .map_err(|e| TournamentError::Setup(format!("cannot start worker threads: {e}")))?;
         let total = self.schedule.len();
+        let n = self.schedule.seats();
+        // A shard's games (below the rotation bound), for a shard's run.
+        let share: Option<Vec<usize>> = options.shard.map(|sh| {
+            let below = options.until_rotation.map_or(total, |r| {
+                let r = r.min(self.schedule.rotations());
+                self.schedule
+                    .games_in_units(r * self.schedule.tables().len())
+            });
+            (0..total.min(below)).filter(|&i| sh.holds(i, n)).collect()
+        });
+        let (progress_done, progress_total) = match &share {
+            Some(games) => (
+                games.iter().filter(|i| done.contains_key(i)).count(),
+                games.len(),
+            ),
+            None => (done.len(), total),
+        };
+        let luck = LuckState::default();
+        if let Some(l) = &options.luck {
+            pool.install(|| to_measure.par_iter().for_each(|g| luck.measure(l, g)));
+            drop(to_measure);
+        }
         let state = RunState {
+            luck: options.luck.as_ref().map(|l| (l, &luck)),
             pending: Mutex::new(String::new()),
             logging: writer.is_some(),
             writer: Mutex::new(writer),
+            done_count: AtomicUsize::new(progress_done),
             failed: AtomicBool::new(false),
             failure: Mutex::new(None),
-            done_count: AtomicUsize::new(done.len()),
             played: AtomicUsize::new(0),
             budget: options.stop_after,
             cancel: options.cancel.clone(),
             progress: options.progress.clone(),
-            total,
+            total: progress_total,
         };
         let start = Instant::now();
         if let Some(p) = &state.progress {
             p(Progress {
-                done: done.len(),
-                total,
+                done: progress_done,
+                total: progress_total,
             });
         }
-        let n = self.schedule.seats();
         let mut sprt_result = None;
+        if let (Some(sh), Some(games)) = (options.shard, &share) {
+            if self.config.sprt.is_some() && options.until_rotation.is_none() {
+                notices.push(format!(
+                    "shard {sh} plays its whole share of the {total} games scheduled: a shard does not stop on the SPRT; play it in batches of rotations (--until-rotation) and merge between them"
+                ));
+            }
+            let below = games.last().map_or(0, |&i| i + 1);
+            pool.install(|| self.play_all(0..below, &done, &|i| sh.holds(i, n), &state))?;
+            return Ok(RunSummary {
+                report: None,
+                labels: self.labels.clone(),
+                resumed,
+                played: state.played.load(Ordering::SeqCst),
+                elapsed: start.elapsed(),
+                notices,
+                seconds_per_game: Vec::new(),
+                luck_cost: None,
+            });
+        }
         let counted: usize = match self.config.sprt {
             None => {
-                let new = pool.install(|| self.play_all(0..total, &done, &state))?;
+                let new = pool.install(|| self.play_all(0..total, &done, &|_| true, &state))?;
                 done.extend(new.into_iter().map(|g| (g.index, g)));
                 total
             }
@@ -544,38 +657,22 @@ impl<G: Game> Tournament<G> {
                 let units = total / n;
                 let batch = pool.current_num_threads().max(1) * 8;
                 loop {
-                    // Evaluate the test over the complete prefix of rotations.
-                    let mut prefix = 0;
-                    while prefix < units && (0..n).all(|j| done.contains_key(&(prefix * n + j))) {
-                        prefix += 1;
-                    }
-                    let records: Vec<&GameRecord> = (0..prefix * n).map(|i| &done[&i]).collect();
-                    let xs = sprt_observations(&records, n);
-                    let mut decided = None;
-                    for u in 1..=xs.len() {
-                        let llr = test.llr(&xs[..u]);
-                        if test.decide(llr) != SprtDecision::Continue || u == units {
-                            decided = Some((u, llr));
-                            break;
+                    let (prefix, decided) = match &options.luck {
+                        Some(l) if l.sprt => {
+                            self.sprt_status_with(test, &done, Some(&|r| luck.adjusted(r)))?
                         }
-                    }
-                    if let Some((u, llr)) = decided {
-                        let (lower, upper) = test.bounds();
-                        sprt_result = Some(SprtReport {
-                            test,
-                            llr,
-                            lower,
-                            upper,
-                            decision: test.decide(llr),
-                            rotations: u,
-                        });
+                        _ => self.sprt_status(test, &done),
+                    };
+                    if decided.decision != SprtDecision::Continue || decided.rotations == units {
+                        let u = decided.rotations;
+                        sprt_result = Some(decided);
                         break u * n;
                     }
                     if state.out_of_budget() {
                         break 0;
                     }
                     let range = prefix * n..((prefix + batch) * n).min(total);
-                    let new = pool.install(|| self.play_all(range, &done, &state))?;
+                    let new = pool.install(|| self.play_all(range, &done, &|_| true, &state))?;
                     done.extend(new.into_iter().map(|g| (g.index, g)));
                 }
             }
@@ -592,6 +689,7 @@ impl<G: Game> Tournament<G> {
                 elapsed,
                 notices,
                 seconds_per_game: Vec::new(),
+                luck_cost: None,
             });
         }
         if done.len() > counted {
@@ -606,13 +704,17 @@ impl<G: Game> Tournament<G> {
             ));
         }
         let records: Vec<&GameRecord> = (0..counted).map(|i| &done[&i]).collect();
-        let report = Report::build(
+        let mut report = Report::build(
             &self.config,
             &self.labels,
             &self.schedule,
             &records,
             sprt_result,
         );
+        if let Some(l) = &options.luck {
+            let lucks = luck.of(&records)?;
+            report.add_luck(LuckReport::build(l, &self.labels, n, &records, &lucks));
+        }
         if let Some(out) = out {
             self.write_report(out, &report)?;
         }
@@ -637,6 +739,7 @@ impl<G: Game> Tournament<G> {
                 .zip(&games)
                 .map(|(t, &n)| if n == 0 { 0.0 } else { t / n as f64 })
                 .collect(),
+            luck_cost: options.luck.as_ref().map(|_| luck.cost()),
         })
     }
 
@@ -648,6 +751,7 @@ impl<G: Game> Tournament<G> {
         options: &RunOptions,
         done: &mut BTreeMap<usize, GameRecord>,
         notices: &mut Vec<String>,
+        to_measure: &mut Vec<GameRecord>,
     ) -> Result<LogWriter, TournamentError> {
         let io = |path: &Path, e: std::io::Error| TournamentError::Io {
             path: path.to_path_buf(),
@@ -668,10 +772,28 @@ impl<G: Game> Tournament<G> {
         } else {
             None
         };
+        let seats = self.schedule.seats();
         let writer = match existing {
-            None => LogWriter::create(&log_path, &self.config)?,
+            None => LogWriter::create_shard(&log_path, &self.config, options.shard)?,
             Some(contents) => {
-                let differences = self.config.differences(&contents.config);
+                let mut differences = self.config.differences(&contents.config);
+                let name = |s: Option<Shard>| s.map_or("none".to_string(), |s| s.to_string());
+                if contents.shard != options.shard {
+                    differences.push(format!(
+                        "shard: {} vs {}",
+                        name(options.shard),
+                        name(contents.shard)
+                    ));
+                }
+                if options.shard.is_some()
+                    && contents.program.as_deref() != Some(log::PROGRAM_VERSION)
+                {
+                    differences.push(format!(
+                        "program version: {} vs {}",
+                        log::PROGRAM_VERSION,
+                        contents.program.as_deref().unwrap_or("unknown")
+                    ));
+                }
                 if !differences.is_empty() {
                     return Err(TournamentError::ForeignLog {
                         path: log_path,
@@ -687,8 +809,19 @@ impl<G: Game> Tournament<G> {
                         })
                     };
                     self.verify(&g).map_err(bad)?;
+                    if let Some(sh) = contents.shard {
+                        if !sh.holds(g.index, seats) {
+                            return Err(bad(format!(
+                                "game {} does not belong to shard {sh}",
+                                g.index
+                            )));
+                        }
+                    }
                     if done.contains_key(&g.index) {
                         return Err(bad(format!("game {} is logged twice", g.index)));
+                    }
+                    if options.luck.is_some() {
+                        to_measure.push(g.clone());
                     }
                     done.insert(
                         g.index,
@@ -710,18 +843,78 @@ impl<G: Game> Tournament<G> {
         Ok(writer)
     }
 
+    /// The SPRT over the complete prefix of rotations of `done` (by index): the number of
+    /// complete rotations, and the test at the first rotation where it decides, or at the
+    /// last complete one (`Continue`, unless that is the schedule's end). A run stops, and
+    /// a merge reports, when the decision is not `Continue` or every rotation is counted.
+    pub fn sprt_status(
+        &self,
+        test: Sprt,
+        done: &BTreeMap<usize, GameRecord>,
+    ) -> (usize, SprtReport) {
+        self.sprt_status_with(test, done, None)
+            .expect("the plain SPRT status cannot fail")
+    }
+
+    /// As [`Tournament::sprt_status`], with the observations taken from `adjust`ed games
+    /// when it is given (the luck-adjusted scores); the report then says so.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn sprt_status_with(
+        &self,
+        test: Sprt,
+        done: &BTreeMap<usize, GameRecord>,
+        adjust: Option<&dyn Fn(&[&GameRecord]) -> Result<Vec<GameRecord>, TournamentError>>,
+    ) -> Result<(usize, SprtReport), TournamentError> {
+        let n = self.schedule.seats();
+        let units = self.schedule.len() / n;
+        let mut prefix = 0;
+        while prefix < units && (0..n).all(|j| done.contains_key(&(prefix * n + j))) {
+            prefix += 1;
+        }
+        let records: Vec<&GameRecord> = (0..prefix * n).map(|i| &done[&i]).collect();
+        let xs = match adjust {
+            Some(adjust) => sprt_observations(&adjust(&records)?.iter().collect::<Vec<_>>(), n),
+            None => sprt_observations(&records, n),
+        };
+        let mut at = (0, test.llr(&[]));
+        for u in 1..=xs.len() {
+            let llr = test.llr(&xs[..u]);
+            at = (u, llr);
+            if test.decide(llr) != SprtDecision::Continue {
+                break;
+            }
+        }
+        let (lower, upper) = test.bounds();
+        let (u, llr) = at;
+        Ok((
+            prefix,
+            SprtReport {
+                test,
+                llr,
+                lower,
+                upper,
+                decision: test.decide(llr),
+                rotations: u,
+                luck_adjusted: adjust.is_some(),
+            },
+        ))
+    }
+
+    /// Plays the games `indices` in parallel, logging each as it finishes; returns them
+    /// (in index order).
     /// Plays the games of `range` not in `done` in parallel, logging each as it finishes;
     /// returns them (in index order). Nothing is allocated for games not played.
     fn play_all(
         &self,
         range: std::ops::Range<usize>,
         done: &BTreeMap<usize, GameRecord>,
-        st: &RunState,
+        keep: &(dyn Fn(usize) -> bool + Sync),
+        st: &RunState<'_>,
     ) -> Result<Vec<GameRecord>, TournamentError> {
         let results: Vec<Result<GameRecord, LogError>> = range
             .into_par_iter()
             .with_max_len(1)
-            .filter(|i| !done.contains_key(i))
+            .filter(|&i| keep(i) && !done.contains_key(&i))
             .filter_map(|i| {
                 if st.failed.load(Ordering::SeqCst) || !st.take_ticket() {
                     return None;
@@ -738,6 +931,9 @@ impl<G: Game> Tournament<G> {
                 } else {
                     Ok(())
                 };
+                if let Some((l, luck)) = st.luck {
+                    luck.measure(l, &g);
+                }
                 if let Err(e) = &logged {
                     // Stop: no game is played that could not be logged. The first failure
                     // is the one reported.
@@ -778,7 +974,7 @@ impl<G: Game> Tournament<G> {
             .collect()
     }
 
-    fn write_report(&self, out: &Path, report: &Report) -> Result<(), TournamentError> {
+    pub(crate) fn write_report(&self, out: &Path, report: &Report) -> Result<(), TournamentError> {
         let files = [
             ("report.json", report.to_json()),
             ("report.md", report.to_markdown()),
@@ -802,7 +998,9 @@ impl<G: Game> Tournament<G> {
     }
 }
 
-struct RunState {
+struct RunState<'a> {
+    /// Where to measure luck, if asked.
+    luck: Option<(&'a LuckOptions, &'a LuckState)>,
     /// Encoded lines not yet written.
     pending: Mutex<String>,
     /// Whether games are logged (`writer` is `None` in memory).
@@ -820,7 +1018,65 @@ struct RunState {
     total: usize,
 }
 
-impl RunState {
+/// The luck of the games measured so far, by index.
+#[derive(Default)]
+struct LuckState {
+    lucks: Mutex<BTreeMap<usize, Result<Vec<f64>, String>>>,
+    nanos: std::sync::atomic::AtomicU64,
+}
+
+impl LuckState {
+    /// Measures a game's luck (it must still hold its events).
+    fn measure(&self, options: &LuckOptions, g: &GameRecord) {
+        let start = Instant::now();
+        let l = (options.luck)(g);
+        self.nanos
+            .fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        lock(&self.lucks).insert(g.index, l);
+    }
+
+    /// The luck of each of `records`.
+    fn of(&self, records: &[&GameRecord]) -> Result<Vec<Vec<f64>>, TournamentError> {
+        let lucks = lock(&self.lucks);
+        records
+            .iter()
+            .map(|g| match lucks.get(&g.index) {
+                Some(Ok(l)) => Ok(l.clone()),
+                Some(Err(e)) => Err(TournamentError::Setup(format!(
+                    "the luck of game {}: {e}",
+                    g.index
+                ))),
+                None => Err(TournamentError::Setup(format!(
+                    "the luck of game {} was not measured",
+                    g.index
+                ))),
+            })
+            .collect()
+    }
+
+    /// Copies of `records` with their scores luck-adjusted.
+    fn adjusted(&self, records: &[&GameRecord]) -> Result<Vec<GameRecord>, TournamentError> {
+        let lucks = self.of(records)?;
+        Ok(records
+            .iter()
+            .zip(lucks)
+            .map(|(g, l)| GameRecord {
+                scores: g.scores.iter().zip(&l).map(|(s, l)| s - l).collect(),
+                ..(*g).clone()
+            })
+            .collect())
+    }
+
+    /// Time spent measuring (summed over threads) and games measured.
+    fn cost(&self) -> (Duration, usize) {
+        (
+            Duration::from_nanos(self.nanos.load(Ordering::Relaxed)),
+            lock(&self.lucks).len(),
+        )
+    }
+}
+
+impl RunState<'_> {
     /// Logs a finished game's line. The thread that holds the file writes every pending
     /// line in one go; a thread that finds the file busy leaves its line to the holder,
     /// which looks for pending lines again after letting the file go. So no thread waits

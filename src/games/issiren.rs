@@ -78,7 +78,7 @@ use core::str::FromStr;
 use crate::config::{check_seats, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS};
 use crate::dice::{Sticks, Throw};
 use crate::game::{
-    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, Seat,
+    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, Seat, MAX_ACTIONS,
 };
 
 /// Pieces per side at the start.
@@ -126,7 +126,7 @@ static SQUARE_OF: [[u8; 256]; 2] = {
 
 /// Position `pos` moved `steps` forward, wrapping round the circuit (for `pos` < 72).
 #[inline(always)]
-fn advance(pos: u8, steps: u8) -> u8 {
+const fn advance(pos: u8, steps: u8) -> u8 {
     let q = pos as u16 + steps as u16;
     if q >= CIRCUIT_LEN as u16 {
         (q - CIRCUIT_LEN as u16) as u8
@@ -134,6 +134,27 @@ fn advance(pos: u8, steps: u8) -> u8 {
         q as u8
     }
 }
+
+/// `LANDING[seat][g][pos]`: the square index a piece of `seat` at circuit position `pos`
+/// lands on with a throw of `g` green sides (`SQUARE_OF` after [`advance`] by `VALUE[g]`,
+/// in one lookup). Indexed by any `u8` position and `g & 7`.
+static LANDING: [[[u8; 256]; 8]; 2] = {
+    let mut t = [[[0u8; 256]; 8]; 2];
+    let mut seat = 0;
+    while seat < 2 {
+        let mut g = 0;
+        while g < 8 {
+            let mut pos = 0;
+            while pos < 256 {
+                t[seat][g][pos] = SQUARE_OF[seat][advance(pos as u8, VALUE[g]) as usize];
+                pos += 1;
+            }
+            g += 1;
+        }
+        seat += 1;
+    }
+    t
+};
 
 /// The square a piece of `seat` stands on at circuit position `pos` (0..71), or `None` if
 /// the seat is not 0 or 1 or the position is off the circuit.
@@ -145,7 +166,7 @@ fn advance(pos: u8, steps: u8) -> u8 {
 /// assert_eq!(circuit_square(1, 0).unwrap().to_string(), "a4");
 /// assert_eq!(circuit_square(0, 72), None);
 /// ```
-pub fn circuit_square(seat: Seat, pos: u8) -> Option<Square> {
+pub const fn circuit_square(seat: Seat, pos: u8) -> Option<Square> {
     if seat < 2 && pos < CIRCUIT_LEN {
         Some(Square(SQUARE_OF[seat][pos as usize]))
     } else {
@@ -154,8 +175,12 @@ pub fn circuit_square(seat: Seat, pos: u8) -> Option<Square> {
 }
 
 /// How many steps a throw moves, or `None` for a count six sticks cannot show.
-pub fn throw_value(throw: Throw) -> Option<u8> {
-    (throw.marked() <= 6).then(|| VALUE[throw.marked() as usize])
+pub const fn throw_value(throw: Throw) -> Option<u8> {
+    if throw.marked() <= 6 {
+        Some(VALUE[throw.marked() as usize])
+    } else {
+        None
+    }
 }
 
 /// Whether a throw grants an extra throw (0, 1, 4 or 6 green sides up).
@@ -409,6 +434,7 @@ impl State {
     }
 
     /// The pieces `seat` still has, in square order (empty for a seat other than 0 or 1).
+    #[inline]
     pub fn pieces_of(&self, seat: Seat) -> &[Piece] {
         match self.pieces.get(seat) {
             Some(list) => &list[..(self.count[seat] as usize).min(PIECES)],
@@ -613,22 +639,26 @@ impl Game for Issiren {
         }
         let seat = (s.turn & 1) as usize;
         let g = (throw.marked() & 7) as usize;
-        let steps = VALUE[g];
         let release = g == 4;
         let table = &SQUARE_OF[seat];
+        let landing = &LANDING[seat][g];
         let own = s.occupied[seat];
+        // The list is built in a plain array and handed over whole: pushing onto the
+        // `SmallVec` checks its length and capacity for every action.
+        let mut buf = [Action::Pass; MAX_ACTIONS];
+        let mut n = 0;
         for p in s.pieces_of(seat) {
             if p.unmoved && !release {
                 continue;
             }
-            let to = table[advance(p.pos, steps) as usize];
+            let to = landing[p.pos as usize];
             if own & (1u64 << to) == 0 {
-                out.push(Action::Move(Square(table[p.pos as usize])));
+                buf[n] = Action::Move(Square(table[p.pos as usize]));
+                n += 1;
             }
         }
-        if out.is_empty() {
-            out.push(Action::Pass);
-        }
+        // No piece can move: the list is `buf[0]`, the pass.
+        *out = ActionList::from_buf_and_len(buf, n.max(1));
     }
 
     #[inline]

@@ -355,6 +355,81 @@ const fn cost_rows(cairo_always_three: bool) -> [[CostRow; 2]; 4] {
 /// Step costs by `[cairo_always_three][kind][is djinn][idx]`.
 static COSTS: [[[CostRow; 2]; 4]; 2] = [cost_rows(false), cost_rows(true)];
 
+/// Budgets below this (in half-points) are walked with [`WALKS`]; every budget the rules
+/// can give is (at most 60), larger ones are walked step by step.
+const WALK_BUDGETS: usize = 64;
+
+/// Where a walk of `budget` half-points along `row` from `from` stops: the last square
+/// whose steps it can pay one after another, and the budget left.
+const fn walk_along(row: &CostRow, from: usize, budget: u8) -> (u8, u8) {
+    let mut pos = from;
+    let mut rest = budget;
+    while pos < MECCA as usize {
+        let c = row[pos];
+        if c > rest {
+            break;
+        }
+        rest -= c;
+        pos += 1;
+    }
+    (pos as u8, rest)
+}
+
+/// `WALKS[cairo_always_three][kind][is djinn][from][budget]`: the square a walk stops on
+/// ([`walk_along`] of [`COSTS`] precomputed, so a walk is one lookup rather than a loop
+/// over its steps); the budget left is the budget less the costs of the steps
+/// ([`COST_SUMS`]).
+static WALKS: [[[[[u8; WALK_BUDGETS]; TRACK_LEN]; 2]; 4]; 2] = {
+    let mut t = [[[[[0u8; WALK_BUDGETS]; TRACK_LEN]; 2]; 4]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 4 {
+            let mut d = 0;
+            while d < 2 {
+                let row = &COSTS[c][k][d];
+                let mut from = 0;
+                while from < TRACK_LEN {
+                    let mut b = 0;
+                    while b < WALK_BUDGETS {
+                        t[c][k][d][from][b] = walk_along(row, from, b as u8).0;
+                        b += 1;
+                    }
+                    from += 1;
+                }
+                d += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// `COST_SUMS[cairo_always_three][kind][is djinn][i]`: the sum of the step costs from the
+/// start to idx `i` (blocked steps counted as [`BLOCKED`]; a walk never crosses one).
+static COST_SUMS: [[[[u16; TRACK_LEN]; 2]; 4]; 2] = {
+    let mut t = [[[[0u16; TRACK_LEN]; 2]; 4]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 4 {
+            let mut d = 0;
+            while d < 2 {
+                let mut i = 1;
+                while i < TRACK_LEN {
+                    t[c][k][d][i] = t[c][k][d][i - 1] + COSTS[c][k][d][i - 1] as u16;
+                    i += 1;
+                }
+                d += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
 /// How a walk ended.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Walk {
@@ -406,7 +481,7 @@ const MAX_REST: u8 = 58;
 impl SigElOued {
     /// Walks `seat`'s active piece with `budget` half-points of `kind`, makes its captures,
     /// and handles its arrival at Mecca (finishing, or offering the rest).
-    #[inline]
+    #[inline(always)]
     fn walk(&self, s: &mut State, seat: usize, budget: u8, kind: Kind) -> Walk {
         let pcs = s.pieces[seat];
         let piece = if pcs[FATHER] != MECCA {
@@ -418,20 +493,20 @@ impl SigElOued {
         } else {
             return Walk::Done;
         };
-        let row =
-            &COSTS[self.cairo_always_three as usize][kind as usize][(piece == DJINN) as usize];
+        let (c, k, d) = (
+            self.cairo_always_three as usize,
+            kind as usize,
+            (piece == DJINN) as usize,
+        );
         let from = pcs[piece];
-        let mut pos = from as usize;
-        let mut rest = budget;
-        while pos < MECCA as usize {
-            let c = row[pos];
-            if c > rest {
-                break;
-            }
-            rest -= c;
-            pos += 1;
-        }
-        let to = pos as u8;
+        let (to, rest) = if (budget as usize) < WALK_BUDGETS && (from as usize) < TRACK_LEN {
+            let to = WALKS[c][k][d][from as usize][budget as usize];
+            let sums = &COST_SUMS[c][k][d];
+            let spent = sums[to as usize] - sums[from as usize];
+            (to, budget - spent as u8)
+        } else {
+            walk_along(&COSTS[c][k][d], from as usize, budget)
+        };
         if to == from {
             return Walk::Done;
         }
@@ -1048,6 +1123,35 @@ impl Game for SigElOued {
                 "{up}: no throw is due; P{} must choose `use` or `decline`",
                 s.turn as usize + 1
             ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table's stop and the budget left from the cost sums are the step-by-step walk's,
+    /// for every rule variant, kind, piece, square and tabulated budget.
+    #[test]
+    fn the_walk_table_stops_where_the_step_by_step_walk_stops() {
+        for c in 0..2 {
+            for k in 0..4 {
+                for d in 0..2 {
+                    let sums = &COST_SUMS[c][k][d];
+                    for from in 0..TRACK_LEN {
+                        for budget in 0..WALK_BUDGETS as u8 {
+                            let to = WALKS[c][k][d][from][budget as usize];
+                            let rest = budget - (sums[to as usize] - sums[from]) as u8;
+                            assert_eq!(
+                                (to, rest),
+                                walk_along(&COSTS[c][k][d], from, budget),
+                                "variant {c}, kind {k}, djinn {d}, from {from}, budget {budget}"
+                            );
+                        }
+                    }
+                }
+            }
         }
     }
 }

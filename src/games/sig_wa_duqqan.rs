@@ -376,6 +376,7 @@ impl Game for SigWaDuqqan {
         out.clear();
     }
 
+    #[inline]
     fn apply_throw_unchecked(&self, state: &mut State, throw: Throw) {
         state.throws = state.throws.wrapping_add(1);
         let w = throw.marked();

@@ -120,7 +120,7 @@ pub(super) fn playout<G: Game>(
                 let a = if actions.len() == 1 {
                     actions[0]
                 } else if epsilon >= 1.0 || rng.random::<f64>() < epsilon {
-                    actions[rng.random_range(0..actions.len())]
+                    actions[stickdice::play::uniform_index(rng, actions.len())]
                 } else {
                     greedy_action(game, state, seat, &actions, rng, evaluate)
                 };

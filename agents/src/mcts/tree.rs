@@ -193,11 +193,7 @@ impl<G: Game> Tree<G> {
                         break self.leaf(game, &mut state, how);
                     }
                     let t = game.sample_throw(&mut self.rng);
-                    let range = self.nodes[idx].child_range();
-                    idx = range
-                        .into_iter()
-                        .find(|&i| self.nodes[i].edge == Edge::Throw(t))
-                        .expect("every throw has a child");
+                    idx = self.throw_child(idx, t);
                     game.apply_throw_unchecked(&mut state, t);
                 }
                 GameNode::Decide(seat) => {
@@ -224,6 +220,22 @@ impl<G: Game> Tree<G> {
             n.visits += 1;
             n.value += rewards[n.seat as usize];
         }
+    }
+
+    /// The child of throw node `idx` for throw `t`. The children follow the game's throw
+    /// outcomes, which list the counts in order from 0, so the child is the `t`-th; the
+    /// search through the children is only a fallback for a game that lists them otherwise.
+    #[inline]
+    pub(super) fn throw_child(&self, idx: usize, t: Throw) -> usize {
+        let range = self.nodes[idx].child_range();
+        let guess = range.start + t.marked() as usize;
+        if guess < range.end && self.nodes[guess].edge == Edge::Throw(t) {
+            return guess;
+        }
+        range
+            .into_iter()
+            .find(|&i| self.nodes[i].edge == Edge::Throw(t))
+            .expect("every throw has a child")
     }
 
     pub(super) fn expand_throws(&mut self, game: &G, idx: usize, seat: Seat) -> bool {

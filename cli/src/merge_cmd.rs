@@ -1,0 +1,125 @@
+//! `stickdice merge OUT SHARD_DIR...`: the report of a tournament played in shards
+//! (`stickdice tournament --shard I/K`), after checking every shard (see
+//! `stickdice_evaluation::merge`).
+
+use std::path::PathBuf;
+
+use clap::Args;
+use stickdice::{with_game, AnyGame};
+use stickdice_agents::{AgentSpec, Evaluate};
+use stickdice_evaluation::builder::spec_entrant;
+use stickdice_evaluation::log::TournamentConfig;
+use stickdice_evaluation::merge;
+use stickdice_evaluation::stats::SprtDecision;
+use stickdice_evaluation::tournament::REPORT_FILES;
+use stickdice_evaluation::Tournament;
+
+/// Arguments of `stickdice merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The folder for the report files (report.json, report.md, standings.csv,
+    /// ratings.svg); not one of the shards. Written only when every check passes.
+    out: PathBuf,
+    /// The shards' output folders, each holding a games.jsonl, in any order.
+    #[arg(required = true, value_name = "SHARD_DIR")]
+    shards: Vec<PathBuf>,
+}
+
+/// Merges; `Ok(false)` when an SPRT is not decided yet at the merged count.
+pub fn run(args: &MergeArgs) -> Result<bool, String> {
+    let config = merge::read_config(&args.shards).map_err(|e| e.to_string())?;
+    let bad_header = |e: String| {
+        format!(
+            "{}: the tournament in its header cannot be set up here: {e}",
+            args.shards[0].join("games.jsonl").display()
+        )
+    };
+    let any = AnyGame::new(&config.game, Some(config.players), &config.options)
+        .map_err(|e| bad_header(e.to_string()))?;
+    let specs: Vec<AgentSpec> = config
+        .agents
+        .iter()
+        .map(|s| {
+            s.parse::<AgentSpec>()
+                .map_err(|e| bad_header(e.to_string()))
+        })
+        .collect::<Result<_, _>>()?;
+    with_game!(&any, |g| merge_game(g, &config, &specs, args))
+}
+
+fn merge_game<G: Evaluate>(
+    game: &G,
+    config: &TournamentConfig,
+    specs: &[AgentSpec],
+    args: &MergeArgs,
+) -> Result<bool, String> {
+    let entrants = specs
+        .iter()
+        .map(|s| spec_entrant(s, game).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let t = Tournament::new(
+        game.clone(),
+        entrants,
+        config.format,
+        config.games_per_table,
+        config.seed,
+        config.sprt,
+    )
+    .map_err(|e| e.to_string())?;
+    let differences = t.config().differences(config);
+    if !differences.is_empty() {
+        return Err(format!(
+            "{}: the tournament in its header does not rebuild the same ({})",
+            args.shards[0].display(),
+            differences.join("; ")
+        ));
+    }
+    let summary = merge::merge(&t, &args.out, &args.shards).map_err(|e| e.to_string())?;
+    for n in &summary.notices {
+        eprintln!("note: {n}");
+    }
+    println!(
+        "{} shard folders, {} games, all checked and replayed",
+        args.shards.len(),
+        summary.games
+    );
+    if let Some(r) = &summary.report {
+        println!("{}", r.standings_table());
+    }
+    if let Some(s) = &summary.sprt {
+        println!(
+            "SPRT: LLR {:.3} after {} rotations ({} games; bounds {:.3}, {:.3}): {}",
+            s.llr,
+            s.rotations,
+            s.rotations * t.schedule().seats(),
+            s.lower,
+            s.upper,
+            match s.decision {
+                SprtDecision::AcceptH1 => "H1 accepted",
+                SprtDecision::AcceptH0 => "H0 accepted",
+                SprtDecision::Continue if summary.report.is_some() =>
+                    "undecided at the end of the schedule",
+                SprtDecision::Continue => "undecided",
+            }
+        );
+    }
+    match &summary.report {
+        Some(_) => {
+            println!("wrote {}: {}", args.out.display(), REPORT_FILES.join(", "));
+            Ok(true)
+        }
+        None => {
+            if !summary.missing.is_empty() {
+                println!(
+                    "games missing before the last one logged: {}",
+                    merge::ranges(&summary.missing)
+                );
+            }
+            println!(
+                "no report written: the first {} rotations are complete and undecided; run every shard with a higher --until-rotation (the next batch), then merge again",
+                summary.complete_units
+            );
+            Ok(false)
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! `stickdice tournament --shard I/K` and `stickdice merge`, run as a user would: shards
+//! (one of them killed with SIGKILL part-way and resumed) merge into the report of the same
+//! tournament on one machine; missing games are listed with exit status 2 and nothing
+//! written; an undecided SPRT batch exits with status 3.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const REPORTS: [&str; 4] = ["report.json", "report.md", "standings.csv", "ratings.svg"];
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_stickdice"))
+}
+
+fn temp(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("stickdice-cli-merge-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&p);
+    p
+}
+
+fn reports(dir: &Path) -> Vec<String> {
+    REPORTS
+        .iter()
+        .map(|f| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}")))
+        .collect()
+}
+
+fn lines(path: &Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |s| s.lines().count())
+}
+
+/// Issiren with a rule option (it must survive the trip through the shard headers), three
+/// agents, 3 tables × 300 rotations: 1800 games.
+fn tournament(out: &Path) -> Command {
+    let mut c = bin();
+    c.args([
+        "tournament",
+        "--game",
+        "issiren",
+        "--option",
+        "max_throws=3000",
+        "--agents",
+        "random,greedy,random",
+        "--games",
+        "600",
+        "--seed",
+        "11",
+        "--threads",
+        "1",
+        "--out",
+    ])
+    .arg(out);
+    c
+}
+
+fn ok(out: Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn killed_shards_resume_and_merge_into_the_one_machine_report() {
+    let root = temp("kill");
+    let whole = root.join("whole");
+    ok(tournament(&whole).stdout(Stdio::null()).output().unwrap());
+    let shards: Vec<PathBuf> = (0..3).map(|i| root.join(format!("shard-{i}"))).collect();
+    for (i, dir) in shards.iter().enumerate() {
+        let shard = format!("{i}/3");
+        if i == 1 {
+            // Killed (SIGKILL) part-way, then run again: it resumes its log.
+            let mut child = tournament(dir)
+                .args(["--shard", &shard])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            let log = dir.join("games.jsonl");
+            let start = Instant::now();
+            while lines(&log) < 50 && start.elapsed() < Duration::from_secs(60) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let finished_early = child.try_wait().unwrap().is_some();
+            child.kill().unwrap();
+            child.wait().unwrap();
+            eprintln!(
+                "shard 1/3 killed after {} log lines (finished early: {finished_early})",
+                lines(&log)
+            );
+            // Merging now fails, naming shard 1's missing games, and writes nothing.
+            let merged = root.join("merged");
+            let out = bin()
+                .arg("merge")
+                .arg(&merged)
+                .args(&shards[..2])
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{err}");
+            assert!(err.contains("shard 2/3: games"), "{err}");
+            if !finished_early {
+                assert!(err.contains("shard 1/3: games"), "{err}");
+            }
+            assert!(err.contains("shards not given: 2/3"), "{err}");
+            assert!(!merged.exists());
+        }
+        let stdout = ok(tournament(dir).args(["--shard", &shard]).output().unwrap());
+        assert!(stdout.contains(&format!("shard {shard}: ")), "{stdout}");
+        assert!(
+            !dir.join("report.json").exists(),
+            "a shard writes no report"
+        );
+    }
+    // 3 tables × 300 rotations: 900 units of 2 games dealt round-robin, 300 units each;
+    // one header line, and no game logged twice after the kill.
+    for dir in &shards {
+        assert_eq!(lines(&dir.join("games.jsonl")), 601);
+    }
+    let merged = root.join("merged");
+    let mut reversed = shards.clone();
+    reversed.reverse();
+    let stdout = ok(bin()
+        .arg("merge")
+        .arg(&merged)
+        .args(&reversed)
+        .output()
+        .unwrap());
+    assert!(stdout.contains("3 shard folders, 1800 games"), "{stdout}");
+    assert_eq!(reports(&merged), reports(&whole));
+    // The report folder may not be a shard.
+    let out = bin()
+        .arg("merge")
+        .arg(&shards[0])
+        .args(&shards)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is the shard folder"));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn an_undecided_sprt_batch_exits_with_status_3() {
+    let root = temp("sprt");
+    let sprt = |dir: &Path, i: usize, until: &str| {
+        let mut c = bin();
+        c.args([
+            "tournament",
+            "--agents",
+            "greedy,random",
+            "--sprt",
+            "--elo1",
+            "20",
+            "--seed",
+            "3",
+            "--shard",
+            &format!("{i}/2"),
+            "--until-rotation",
+            until,
+            "--out",
+        ])
+        .arg(dir);
+        ok(c.output().unwrap());
+    };
+    let shards = [root.join("a"), root.join("b")];
+    let merged = root.join("merged");
+    for until in ["2", "4"] {
+        for (i, d) in shards.iter().enumerate() {
+            sprt(d, i, until);
+        }
+        let out = bin()
+            .arg("merge")
+            .arg(&merged)
+            .args(&shards)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        if until == "2" {
+            assert_eq!(out.status.code(), Some(3), "{stdout}");
+            assert!(stdout.contains("after 2 rotations") && stdout.contains("undecided"));
+            assert!(!merged.exists());
+        } else {
+            assert_eq!(out.status.code(), Some(0), "{stdout}");
+            assert!(stdout.contains("H1 accepted"), "{stdout}");
+            assert!(merged.join("report.json").exists());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -1,0 +1,434 @@
+//! Merging the shards of a tournament split over machines into one report.
+//!
+//! A tournament run with `--shard I/K` on `K` machines (or `K` tasks of a Slurm array job)
+//! leaves `K` folders, each with a log of its share of the games (whole table-rotations
+//! dealt round-robin: see [`Shard`]). [`merge`] reads them all and, before writing
+//! anything, checks that
+//!
+//! * every folder holds a shard log (an empty folder or a missing log is named);
+//! * every header is this tournament's configuration, written by this program version, and
+//!   all shards split it the same way (`/K`), each shard number given once;
+//! * every game line is valid and replays through the rules exactly as on resume
+//!   ([`Tournament::verify`]: the schedule's seating and seeds, the duplicate-dice throws,
+//!   legal actions, the logged ranking), belongs to its shard, and appears only once over
+//!   all shards (an overlap names both shards and lines);
+//! * no game is missing: otherwise the error lists exactly the missing game indices, shard
+//!   by shard, so that only those shards need to be run again (they resume their logs).
+//!
+//! Only then are the report files written, into an output folder that must not be one of
+//! the shards nor hold a log of its own. The report is built from the games alone, in index
+//! order, exactly as [`Tournament::run`] builds it, so it is byte-identical to the report
+//! of the same tournament played on one machine, whatever the number of shards and the
+//! order in which they are given.
+//!
+//! **SPRT over shards.** A shard does not stop on its own (it holds only some rotations).
+//! The tournament is played in fixed-size batches of rotations: every shard runs with
+//! `--until-rotation R` for `R = B, 2B, 3B, …` (each run resumes the shard's log and plays
+//! only its new rotations), and after each batch `merge` evaluates the test over the
+//! complete prefix of rotations, rotation by rotation as one machine does. When it decides
+//! (or the schedule's last rotation is reached), the report counts the games up to the
+//! deciding rotation — the same report as one machine, which stops at the same rotation —
+//! and the games of the batch past it stay unused. When it does not, [`MergeSummary::sprt`]
+//! holds the test at the merged count and no report is written: play the next batch.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use stickdice::Game;
+
+use crate::log::{self, GameRecord, LogError, LogLine, TournamentConfig, PROGRAM_VERSION};
+use crate::report::{Report, SprtReport};
+use crate::schedule::Shard;
+use crate::stats::SprtDecision;
+use crate::tournament::{Tournament, LOG_FILE};
+
+/// Why shards cannot be merged. Nothing is written when merging fails.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MergeError {
+    /// Impossible arguments: no shard folders, or an unusable output folder.
+    Setup(String),
+    /// A shard folder or a line of its log is wrong.
+    Shard {
+        /// The shard's folder, or its log.
+        path: PathBuf,
+        /// The line of the log (1 is the header), when one line is to blame.
+        line: Option<usize>,
+        /// What is wrong.
+        message: String,
+    },
+    /// Games of the tournament are in none of the shards.
+    Missing {
+        /// Each shard (`I/K`) missing games, with their indices, in order.
+        by_shard: Vec<(Shard, Vec<usize>)>,
+        /// Shard numbers of the split that were not given at all.
+        absent: Vec<Shard>,
+        /// Torn last lines found (each a game cut off while being written, now missing).
+        notices: Vec<String>,
+    },
+    /// A report file cannot be written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// Game indices as ranges: `0-3, 8, 12-15`.
+pub fn ranges(indices: &[usize]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < indices.len() {
+        let mut j = i;
+        while j + 1 < indices.len() && indices[j + 1] == indices[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            indices[i].to_string()
+        } else {
+            format!("{}-{}", indices[i], indices[j])
+        });
+        i = j + 1;
+    }
+    out.join(", ")
+}
+
+impl core::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            MergeError::Setup(m) => f.write_str(m),
+            MergeError::Shard {
+                path,
+                line: Some(line),
+                message,
+            } => write!(f, "{} line {line}: {message}", path.display()),
+            MergeError::Shard {
+                path,
+                line: None,
+                message,
+            } => write!(f, "{}: {message}", path.display()),
+            MergeError::Missing {
+                by_shard,
+                absent,
+                notices,
+            } => {
+                let count: usize = by_shard.iter().map(|(_, g)| g.len()).sum();
+                write!(f, "{count} games are in none of the shards:")?;
+                for (s, games) in by_shard {
+                    write!(f, "\n  shard {s}: games {}", ranges(games))?;
+                }
+                if !absent.is_empty() {
+                    let names: Vec<String> = absent.iter().map(|s| s.to_string()).collect();
+                    write!(f, "\n  (shards not given: {})", names.join(", "))?;
+                }
+                for n in notices {
+                    write!(f, "\n  ({n})")?;
+                }
+                write!(
+                    f,
+                    "\nrun those shards again (each resumes its log), then merge again; no file was written"
+                )
+            }
+            MergeError::Io { path, message } => write!(f, "{}: {message}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+fn shard_error(path: &Path, line: Option<usize>, message: impl Into<String>) -> MergeError {
+    MergeError::Shard {
+        path: path.to_path_buf(),
+        line,
+        message: message.into(),
+    }
+}
+
+impl From<LogError> for MergeError {
+    fn from(e: LogError) -> Self {
+        match e {
+            LogError::Io { path, message } => MergeError::Shard {
+                path,
+                line: None,
+                message,
+            },
+            LogError::BadLine {
+                path,
+                line,
+                message,
+            } => MergeError::Shard {
+                path,
+                line: Some(line),
+                message,
+            },
+        }
+    }
+}
+
+/// What a merge found and did.
+#[derive(Clone, Debug)]
+pub struct MergeSummary {
+    /// The report written (`None`: an SPRT not decided at the merged count).
+    pub report: Option<Report>,
+    /// With an SPRT, the test at the merged count (the deciding rotation, when it decided).
+    pub sprt: Option<SprtReport>,
+    /// Complete rotations (table-rotations) from the start, over all shards.
+    pub complete_units: usize,
+    /// Games read from the shards.
+    pub games: usize,
+    /// With an SPRT not decided: the games missing before the last logged one.
+    pub missing: Vec<usize>,
+    /// Things the user should know (torn last lines, games past the SPRT decision).
+    pub notices: Vec<String>,
+}
+
+/// The log's path in a shard folder, checking that it is there.
+fn log_in(dir: &Path) -> Result<PathBuf, MergeError> {
+    if !dir.is_dir() {
+        return Err(shard_error(dir, None, "no such folder"));
+    }
+    let path = dir.join(LOG_FILE);
+    if !path.is_file() {
+        return Err(shard_error(
+            dir,
+            None,
+            format!("holds no tournament log ({LOG_FILE}): an empty folder, or a shard that never started"),
+        ));
+    }
+    Ok(path)
+}
+
+/// The tournament configuration in the header of the first shard's log (to build the
+/// tournament to merge into).
+///
+/// # Errors
+/// No folders, or the first one holds no readable header.
+pub fn read_config(dirs: &[PathBuf]) -> Result<TournamentConfig, MergeError> {
+    let dir = dirs
+        .first()
+        .ok_or_else(|| MergeError::Setup("give at least one shard folder".into()))?;
+    let path = log_in(dir)?;
+    let file = std::fs::File::open(&path).map_err(|e| shard_error(&path, None, e.to_string()))?;
+    let mut first = String::new();
+    BufReader::new(file)
+        .read_line(&mut first)
+        .map_err(|e| shard_error(&path, Some(1), e.to_string()))?;
+    match serde_json::from_str::<LogLine>(first.trim_end()) {
+        Ok(LogLine::Tournament { config, .. }) => Ok(config),
+        Ok(LogLine::Game(_)) => Err(shard_error(
+            &path,
+            Some(1),
+            "the tournament header must be the first line",
+        )),
+        Err(_) if first.is_empty() => Err(shard_error(&path, None, "the log is empty")),
+        Err(e) => Err(shard_error(
+            &path,
+            Some(1),
+            format!("not a tournament header: {e}"),
+        )),
+    }
+}
+
+/// Whether two paths name the same folder.
+fn same_folder(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Merges the shard logs in `dirs` (any order) into the report of tournament `t`, written
+/// in `out`. See the module documentation for the checks.
+///
+/// # Errors
+/// A [`MergeError`] naming the shard and line at fault, or listing the missing games;
+/// no file is written then.
+pub fn merge<G: Game>(
+    t: &Tournament<G>,
+    out: &Path,
+    dirs: &[PathBuf],
+) -> Result<MergeSummary, MergeError> {
+    if dirs.is_empty() {
+        return Err(MergeError::Setup("give at least one shard folder".into()));
+    }
+    for d in dirs {
+        if same_folder(d, out) {
+            return Err(MergeError::Setup(format!(
+                "the output folder {} is the shard folder {}: write the merged report elsewhere",
+                out.display(),
+                d.display()
+            )));
+        }
+    }
+    if out.join(LOG_FILE).exists() {
+        return Err(MergeError::Setup(format!(
+            "the output folder {} holds a tournament log ({LOG_FILE}): write the merged report into a folder of its own",
+            out.display()
+        )));
+    }
+    let seats = t.schedule().seats();
+    let total = t.schedule().len();
+    let mut done: BTreeMap<usize, GameRecord> = BTreeMap::new();
+    // Where each game was found: (shard folder's position in `dirs`, line).
+    let mut found: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    let mut shards: Vec<(Shard, PathBuf)> = Vec::new();
+    let mut notices = Vec::new();
+    for (k, dir) in dirs.iter().enumerate() {
+        let path = log_in(dir)?;
+        let contents =
+            log::read(&path)?.ok_or_else(|| shard_error(&path, None, "the log is empty"))?;
+        let header = |message: String| shard_error(&path, Some(1), message);
+        let differences = t.config().differences(&contents.config);
+        if !differences.is_empty() {
+            return Err(header(format!(
+                "the log of another tournament ({}: merged vs this shard)",
+                differences.join("; ")
+            )));
+        }
+        if contents.program.as_deref() != Some(PROGRAM_VERSION) {
+            return Err(header(format!(
+                "written by program version {}; this is version {PROGRAM_VERSION}: merge with the version that played the shards",
+                contents.program.as_deref().unwrap_or("unknown (older)")
+            )));
+        }
+        let shard = contents.shard.unwrap_or(Shard::WHOLE);
+        if let Some((first, first_path)) = shards.first() {
+            if first.count != shard.count {
+                return Err(header(format!(
+                    "shard {shard}, but {} is shard {first}: all shards must split the tournament the same way",
+                    first_path.display()
+                )));
+            }
+        }
+        if let Some((_, other)) = shards.iter().find(|(s, _)| *s == shard) {
+            return Err(header(format!(
+                "shard {shard} again: {} is shard {shard} too (overlapping shards)",
+                other.display()
+            )));
+        }
+        for (line, g) in contents.games {
+            let bad = |message: String| shard_error(&path, Some(line), message);
+            t.verify(&g).map_err(bad)?;
+            if !shard.holds(g.index, seats) {
+                return Err(bad(format!(
+                    "game {} does not belong to shard {shard}",
+                    g.index
+                )));
+            }
+            if let Some(&(other, other_line)) = found.get(&g.index) {
+                return Err(bad(if other == k {
+                    format!("game {} is logged twice (also line {other_line})", g.index)
+                } else {
+                    format!(
+                        "game {} is also in {} line {other_line} (overlapping shards)",
+                        g.index,
+                        dirs[other].join(LOG_FILE).display()
+                    )
+                }));
+            }
+            found.insert(g.index, (k, line));
+            done.insert(
+                g.index,
+                GameRecord {
+                    events: Vec::new(),
+                    ..g
+                },
+            );
+        }
+        if let Some((line, _)) = contents.torn_tail {
+            notices.push(format!(
+                "{} line {line} was cut off (the shard was stopped while writing it): its game is missing until the shard resumes",
+                path.display()
+            ));
+        }
+        shards.push((shard, path));
+    }
+    let count = shards[0].0.count;
+    let missing_in = |below: usize| -> Vec<usize> {
+        (0..below.min(total))
+            .filter(|i| !done.contains_key(i))
+            .collect()
+    };
+    let mut summary = MergeSummary {
+        report: None,
+        sprt: None,
+        complete_units: 0,
+        games: done.len(),
+        missing: Vec::new(),
+        notices,
+    };
+    let (counted, sprt) = match t.config().sprt {
+        None => {
+            let missing = missing_in(total);
+            if !missing.is_empty() {
+                let mut by_shard: Vec<(Shard, Vec<usize>)> = Vec::new();
+                for i in 0..count {
+                    let s = Shard { index: i, count };
+                    let games: Vec<usize> = missing
+                        .iter()
+                        .copied()
+                        .filter(|&g| s.holds(g, seats))
+                        .collect();
+                    if !games.is_empty() {
+                        by_shard.push((s, games));
+                    }
+                }
+                let absent = (0..count)
+                    .map(|i| Shard { index: i, count })
+                    .filter(|s| !shards.iter().any(|(x, _)| x == s))
+                    .collect();
+                return Err(MergeError::Missing {
+                    by_shard,
+                    absent,
+                    notices: summary.notices,
+                });
+            }
+            summary.complete_units = total / seats;
+            (total, None)
+        }
+        Some(test) => {
+            let (prefix, status) = t.sprt_status(test, &done);
+            summary.complete_units = prefix;
+            let units = total / seats;
+            if status.decision == SprtDecision::Continue && status.rotations < units {
+                let last = done.keys().next_back().map_or(0, |&i| i + 1);
+                summary.missing = missing_in(last.div_ceil(seats) * seats);
+                summary.sprt = Some(status);
+                return Ok(summary);
+            }
+            (status.rotations * seats, Some(status))
+        }
+    };
+    if done.len() > counted {
+        summary.notices.push(format!(
+            "{} games played past the SPRT decision are in the shards but not counted",
+            done.len() - counted
+        ));
+    }
+    let records: Vec<&GameRecord> = (0..counted).map(|i| &done[&i]).collect();
+    let report = Report::build(t.config(), t.labels(), t.schedule(), &records, sprt.clone());
+    std::fs::create_dir_all(out).map_err(|e| MergeError::Io {
+        path: out.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    t.write_report(out, &report).map_err(|e| match e {
+        crate::TournamentError::Io { path, message } => MergeError::Io { path, message },
+        other => MergeError::Setup(other.to_string()),
+    })?;
+    summary.report = Some(report);
+    summary.sprt = sprt;
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ranges;
+
+    #[test]
+    fn ranges_are_compact_and_exact() {
+        assert_eq!(ranges(&[]), "");
+        assert_eq!(ranges(&[4]), "4");
+        assert_eq!(ranges(&[0, 1, 2, 3, 8, 12, 13]), "0-3, 8, 12-13");
+    }
+}

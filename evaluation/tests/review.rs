@@ -1,0 +1,395 @@
+//! Game review and luck: telescoping on solved games, hand-worked positions of each game,
+//! the perfect agent's errors, bad input.
+
+use std::sync::Arc;
+
+use stickdice::games::issiren::{self, Piece as IssirenPiece};
+use stickdice::games::sig_el_oued::{self, Pending};
+use stickdice::games::sig_wa_duqqan::{Piece, State as DuqqanState};
+use stickdice::play::Event;
+use stickdice::{ActionList, Agent, Game, Issiren, Node, SigElOued, SigWaDuqqan, MAX_SEATS};
+use stickdice_agents::{GreedyAgent, PerfectAgent, RandomAgent};
+use stickdice_evaluation::arena::{self, GameResult};
+use stickdice_evaluation::factory;
+use stickdice_evaluation::log::LoggedEvent;
+use stickdice_evaluation::review::{
+    review, review_from, ReferenceOptions, Review, ReviewError, Reviewable, Solved, Step, BLUNDER,
+};
+
+fn logged<G: Game>(r: &GameResult<G>) -> Vec<LoggedEvent> {
+    r.events
+        .iter()
+        .map(|e| match e {
+            Event::Throw(_, t) => LoggedEvent::Throw(t.marked()),
+            Event::Action(_, a) => LoggedEvent::Action(a.to_string()),
+        })
+        .collect()
+}
+
+fn close(a: f64, b: f64, what: &str) {
+    assert!((a - b).abs() < 1e-9, "{what}: {a} against {b}");
+}
+
+/// start + luck − error + opponent effect + drift = final, per seat; drift 0 when solved.
+fn check_telescoping(r: &Review, exact: bool) {
+    for s in &r.summary {
+        let sum = s.start + s.luck - s.total_error + s.opponent_effect + s.drift + s.forfeit;
+        close(sum, s.final_score, "telescoping");
+        if exact {
+            close(s.drift, 0.0, "drift of solved values");
+            close(
+                s.start + s.luck - s.total_error + s.opponent_effect,
+                s.final_score,
+                "start + luck − error + opponent = final",
+            );
+        }
+        close(s.adjusted, s.final_score - s.luck, "adjusted");
+    }
+    // Per-step luck sums to the seat's total; lucks of a throw sum to 0 over the seats
+    // (values sum to seats/2 at every position).
+    let mut luck = vec![0.0; r.seats];
+    for step in &r.steps {
+        if let Step::Throw { luck: l, .. } = step {
+            for (t, x) in luck.iter_mut().zip(l) {
+                *t += x;
+            }
+            close(l.iter().sum::<f64>(), 0.0, "lucks of one throw");
+        }
+    }
+    for (s, l) in r.summary.iter().zip(&luck) {
+        close(s.luck, *l, "total luck");
+    }
+}
+
+fn random<G: Game>() -> stickdice_evaluation::Factory<G> {
+    factory(|_: &G, seed| Box::new(RandomAgent::new(seed)) as Box<dyn Agent<G>>)
+}
+
+#[test]
+fn solved_games_telescope_exactly() {
+    for seats in [2, 3] {
+        let game = SigWaDuqqan::with_seats(seats).unwrap();
+        let mut reference = game.reference(&ReferenceOptions::default()).unwrap();
+        let r = random::<SigWaDuqqan>();
+        let seating: Vec<_> = (0..seats).map(|_| &r).collect();
+        for seed in 0..20 {
+            let g = arena::play(&game, &seating, seed);
+            let rev = review(&game, reference.as_mut(), &logged(&g), None, BLUNDER).unwrap();
+            assert!(rev.exact);
+            check_telescoping(&rev, true);
+            // No decisions: the final score is the start value plus the luck, exactly.
+            for s in &rev.summary {
+                assert_eq!(s.decisions, 0);
+                close(s.adjusted, s.start, "adjusted = start without decisions");
+            }
+        }
+    }
+    let game = SigElOued::with_seats(2).unwrap();
+    let mut reference = game.reference(&ReferenceOptions::default()).unwrap();
+    let greedy = factory(|_: &SigElOued, seed| {
+        Box::new(GreedyAgent::new(seed)) as Box<dyn Agent<SigElOued>>
+    });
+    let random = random::<SigElOued>();
+    let mut decisions = 0;
+    for seed in 0..40 {
+        let g = arena::play(&game, &[&random, &greedy], seed);
+        let rev = review(&game, reference.as_mut(), &logged(&g), None, BLUNDER).unwrap();
+        check_telescoping(&rev, true);
+        // Two seats: the opponent effect is exactly the other seat's error.
+        close(
+            rev.summary[0].opponent_effect,
+            rev.summary[1].total_error,
+            "P1 gains P2's error",
+        );
+        close(
+            rev.summary[1].opponent_effect,
+            rev.summary[0].total_error,
+            "P2 gains P1's error",
+        );
+        decisions += rev.summary.iter().map(|s| s.unforced).sum::<usize>();
+    }
+    assert!(decisions > 20, "the games had real decisions: {decisions}");
+}
+
+#[test]
+fn the_perfect_agent_makes_no_errors() {
+    let game = SigElOued::with_seats(2).unwrap();
+    let mut reference = game.reference(&ReferenceOptions::default()).unwrap();
+    let perfect = factory(|g: &SigElOued, _| {
+        Box::new(PerfectAgent::new(g).unwrap()) as Box<dyn Agent<SigElOued>>
+    });
+    let random = random::<SigElOued>();
+    let (mut perfect_decisions, mut random_errors) = (0, 0);
+    for seed in 0..60 {
+        let seating = if seed % 2 == 0 {
+            [&perfect, &random]
+        } else {
+            [&random, &perfect]
+        };
+        let p = (seed % 2) as usize;
+        let g = arena::play(&game, &seating, seed);
+        let rev = review(&game, reference.as_mut(), &logged(&g), None, BLUNDER).unwrap();
+        for step in &rev.steps {
+            if let Step::Decision { seat, error, .. } = step {
+                if *seat == p {
+                    assert_eq!(*error, 0.0, "perfect's error, game {seed}");
+                    perfect_decisions += 1;
+                } else if *error > 0.0 {
+                    random_errors += 1;
+                }
+            }
+        }
+        assert_eq!(rev.summary[p].total_error, 0.0);
+        assert_eq!(rev.summary[p].blunders, 0);
+    }
+    assert!(perfect_decisions > 50, "{perfect_decisions}");
+    assert!(random_errors > 5, "random play errs: {random_errors}");
+}
+
+fn duqqan(pieces: &[Piece], ghoula: Option<u8>, turn: u8) -> DuqqanState {
+    let mut all = [Piece::Racing(0); MAX_SEATS];
+    all[..pieces.len()].copy_from_slice(pieces);
+    DuqqanState {
+        pieces: all,
+        sigs: [0; MAX_SEATS],
+        ghoula,
+        turn,
+        throws: 0,
+    }
+}
+
+/// Plays `throws` from `start`, then seeded random throws (`seed`) until the game ends,
+/// choosing the first legal action at any decision; the events.
+fn events_from<G: Game>(game: &G, start: G::State, throws: &[u8], seed: u64) -> Vec<LoggedEvent> {
+    use rand::SeedableRng as _;
+    let mut rng = stickdice::Rng::seed_from_u64(seed);
+    let mut state = start;
+    let mut events = Vec::new();
+    let mut legal = ActionList::new();
+    let mut queue = throws.iter().copied();
+    for _ in 0..10_000 {
+        match game.node(&state) {
+            Node::Throw(_) => {
+                let t = queue
+                    .next()
+                    .unwrap_or_else(|| game.sample_throw(&mut rng).marked());
+                game.apply_throw(&mut state, stickdice::Throw::new(t))
+                    .unwrap();
+                events.push(LoggedEvent::Throw(t));
+            }
+            Node::Decide(_) => {
+                game.legal_actions(&state, &mut legal);
+                game.apply_action(&mut state, legal[0]).unwrap();
+                events.push(LoggedEvent::Action(legal[0].to_string()));
+            }
+            Node::End => return events,
+        }
+    }
+    panic!("the game did not end")
+}
+
+/// Both pieces on idx 18, the Ghoula on idx 14 (see agents/tests/analysis_solver.rs: P1,
+/// to throw, ranks first with 7/12). P1's throws: a sig (one marked side, 4/16) arrives
+/// (P1's value 1), a 6 or a 4 (0 or 4 marked, 2/16) throws again (7/12), anything else
+/// (10/16) passes the turn (P1's value 5/12, P2 now first to throw): 4/16 + 2/16·7/12 +
+/// 10/16·5/12 = 7/12. So P1 throwing 2 marked sides has luck 5/12 − 7/12 = −1/6; P2 then
+/// throwing a sig has luck 1 − 7/12 = 5/12 for P2 and −5/12 for P1, who then ranks second
+/// whatever follows: P1's total luck −7/12 = final 0 − start 7/12.
+#[test]
+fn hand_worked_sig_wa_duqqan() {
+    let game = SigWaDuqqan::with_seats(2).unwrap();
+    let start = duqqan(&[Piece::Racing(18), Piece::Racing(18)], Some(14), 0);
+    let solution = stickdice_agents::solve::solve_from(&game, &start).unwrap();
+    let mut reference = Solved::from_solution(Arc::new(solution));
+    let events = events_from(&game, start, &[2, 1], 1);
+    let r = review_from(&game, &mut reference, start, &events, None, BLUNDER).unwrap();
+    close(r.start[0], 7.0 / 12.0, "P1's start");
+    let Step::Throw {
+        luck,
+        expected,
+        outcomes,
+        ..
+    } = &r.steps[0]
+    else {
+        panic!("a throw first")
+    };
+    close(expected[0], 7.0 / 12.0, "expected before the first throw");
+    close(luck[0], -1.0 / 6.0, "P1's luck of a 2");
+    close(luck[1], 1.0 / 6.0, "P2's luck of P1's 2");
+    close(outcomes[1].value[0], 1.0, "a sig arrives");
+    close(outcomes[0].value[0], 7.0 / 12.0, "a 6 throws again");
+    let Step::Throw { seat, luck, .. } = &r.steps[1] else {
+        panic!("P2's throw")
+    };
+    assert_eq!(*seat, 1);
+    close(luck[1], 5.0 / 12.0, "P2's luck of a sig");
+    close(r.summary[0].luck, -7.0 / 12.0, "P1's total luck");
+    close(r.summary[0].final_score, 0.0, "P1 second");
+    check_telescoping(&r, true);
+}
+
+/// Both seats with father and djinn on Mecca, the mother on Medina (P1 first with 32/57,
+/// see agents/tests/analysis_solver.rs): a throw of 2, 3 or 4 marked sides (50/64) ends
+/// P1's turn, leaving P1 25/57: luck −7/57. P2 then throws a regular sig (1 marked) and
+/// finishes: P1's luck 0 − 25/57. The adjusted score is the start value, 32/57.
+#[test]
+fn hand_worked_sig_el_oued() {
+    let game = SigElOued::with_seats(2).unwrap();
+    let mut start = game.initial_state();
+    start.pieces[0] = [sig_el_oued::MECCA, sig_el_oued::MECCA, sig_el_oued::MEDINA];
+    start.pieces[1] = [sig_el_oued::MECCA, sig_el_oued::MECCA, sig_el_oued::MEDINA];
+    start.pending = Pending::FirstThrow;
+    let solution = stickdice_agents::solve::solve_from(&game, &start).unwrap();
+    let mut reference = Solved::from_solution(Arc::new(solution));
+    let events = events_from(&game, start, &[3, 1], 1);
+    let r = review_from(&game, &mut reference, start, &events, None, BLUNDER).unwrap();
+    close(r.start[0], 32.0 / 57.0, "P1's start");
+    let Step::Throw { luck, .. } = &r.steps[0] else {
+        panic!("a throw first")
+    };
+    close(luck[0], -7.0 / 57.0, "P1's luck of a 3");
+    close(r.summary[0].luck, -32.0 / 57.0, "P1's total luck");
+    close(r.summary[0].adjusted, 32.0 / 57.0, "adjusted = start");
+    close(r.summary[1].adjusted, 25.0 / 57.0, "P2 adjusted = start");
+    check_telescoping(&r, true);
+}
+
+/// Issiren, P1 with two moved pieces and P2 with its last piece, a throw pending that
+/// lets one of P1's pieces land on it: capturing the last piece wins (value exactly 1), so
+/// that action is the best with error 0, and the other piece's move gives up exactly
+/// 1 − its value.
+#[test]
+fn hand_worked_issiren() {
+    let game = Issiren::with_seats(2).unwrap();
+    // Find the square P1's piece on circuit position 10 reaches with a throw of value v,
+    // and put P2's piece there.
+    let t = stickdice::Throw::new(2);
+    let v = issiren::throw_value(t).unwrap();
+    let target = issiren::circuit_square(0, 10 + v).unwrap();
+    let q = (0..issiren::CIRCUIT_LEN)
+        .find(|&q| issiren::circuit_square(1, q) == Some(target))
+        .unwrap();
+    let mut start = issiren::State::from_pieces(
+        &[IssirenPiece::moved(10), IssirenPiece::moved(40)],
+        &[IssirenPiece::moved(q)],
+    )
+    .unwrap();
+    game.validate(&start).unwrap();
+    let mut reference = game.reference(&ReferenceOptions::default()).unwrap();
+    // P1 throws t: the capture is one of two actions.
+    let mut after = start;
+    game.apply_throw(&mut after, t).unwrap();
+    let mut legal = ActionList::new();
+    game.legal_actions(&after, &mut legal);
+    assert_eq!(legal.len(), 2, "{legal:?}");
+    let capture = *legal
+        .iter()
+        .find(|&&a| {
+            let mut s = after;
+            game.apply_action(&mut s, a).unwrap();
+            game.node(&s) == Node::End
+        })
+        .expect("one action captures");
+    let other = *legal.iter().find(|&&a| a != capture).unwrap();
+    // The review of the throw and the worse action, then play on randomly to the end.
+    let mut s = after;
+    game.apply_action(&mut s, other).unwrap();
+    let mut rest = vec![
+        LoggedEvent::Throw(t.marked()),
+        LoggedEvent::Action(other.to_string()),
+    ];
+    rest.extend(events_from(&game, s, &[], 2));
+    let r = review_from(&game, reference.as_mut(), start, &rest, None, BLUNDER).unwrap();
+    assert!(!r.exact);
+    let Step::Throw { value, .. } = &r.steps[0] else {
+        panic!("a throw first")
+    };
+    close(
+        value[0],
+        1.0,
+        "a throw that lets P1 capture the last piece is a win",
+    );
+    let Step::Decision {
+        best,
+        actions,
+        error,
+        forced,
+        blunder,
+        ..
+    } = &r.steps[1]
+    else {
+        panic!("then P1's decision")
+    };
+    assert_eq!(*best, capture.to_string());
+    assert!(!forced);
+    let best_v = actions
+        .iter()
+        .find(|a| a.action == capture.to_string())
+        .unwrap();
+    let other_v = actions
+        .iter()
+        .find(|a| a.action == other.to_string())
+        .unwrap();
+    close(best_v.value, 1.0, "the capture wins");
+    close(*error, 1.0 - other_v.value, "the error of not capturing");
+    assert!(*error > 0.0);
+    assert_eq!(*blunder, *error > BLUNDER);
+    check_telescoping(&r, false);
+    // The same game with the capture chosen: no error.
+    start.throws = 0;
+    let win = [
+        LoggedEvent::Throw(t.marked()),
+        LoggedEvent::Action(capture.to_string()),
+    ];
+    let r = review_from(&game, reference.as_mut(), start, &win, None, BLUNDER).unwrap();
+    assert_eq!(r.summary[0].total_error, 0.0);
+    assert_eq!(r.final_scores, [1.0, 0.0]);
+    check_telescoping(&r, false);
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    // A reference that cannot handle the game.
+    let game = SigWaDuqqan::with_seats(4).unwrap();
+    let err = game.reference(&ReferenceOptions::default()).unwrap_err();
+    assert!(matches!(err, ReviewError::Unsupported(_)), "{err}");
+    assert!(err.to_string().contains("2 to 3 players"), "{err}");
+    let game = SigElOued::with_seats(3).unwrap();
+    assert!(game.reference(&ReferenceOptions::default()).is_err());
+    let err = SigElOued::with_seats(2)
+        .unwrap()
+        .reference(&ReferenceOptions {
+            tablebase: Some("build".into()),
+            depth: None,
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("issiren only"), "{err}");
+    let err = Issiren::with_seats(2)
+        .unwrap()
+        .reference(&ReferenceOptions {
+            depth: Some(0),
+            tablebase: None,
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("at least 1"), "{err}");
+    // Damaged games.
+    let game = SigElOued::with_seats(2).unwrap();
+    let mut reference = game.reference(&ReferenceOptions::default()).unwrap();
+    let r = random::<SigElOued>();
+    let g = arena::play(&game, &[&r, &r], 3);
+    let events = logged(&g);
+    let cut = &events[..events.len() / 2];
+    let err = review(&game, reference.as_mut(), cut, None, BLUNDER).unwrap_err();
+    assert!(err.to_string().contains("has not ended"), "{err}");
+    let mut bad = events.clone();
+    bad[0] = LoggedEvent::Throw(9);
+    let err = review(&game, reference.as_mut(), &bad, None, BLUNDER).unwrap_err();
+    assert!(
+        matches!(err, ReviewError::BadGame { event: Some(0), .. }),
+        "{err}"
+    );
+    let mut bad = events.clone();
+    bad.insert(0, LoggedEvent::Action("nonsense".into()));
+    let err = review(&game, reference.as_mut(), &bad, None, BLUNDER).unwrap_err();
+    assert!(err.to_string().contains("event 1"), "{err}");
+}

@@ -1,0 +1,341 @@
+//! Agents for Python: every agent spec of the command line (`stickdice_agents::build_str`),
+//! and Python callables `f(state) -> action` as agents of the arena.
+
+use std::sync::{Arc, Mutex};
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use stickdice::{Agent, AgentError, AnyGame, Issiren, SigElOued, SigWaDuqqan, Throw};
+
+use crate::state::{
+    action_arg, decode_checked, game_of, value_error, AnyState, PyGame, PyGameKind, PyState,
+};
+use crate::with_state;
+
+/// A boxed agent of one of the games.
+pub enum AnyAgent {
+    /// Sig wa Duqqan.
+    SigWaDuqqan(Box<dyn Agent<SigWaDuqqan>>),
+    /// Sig (El Oued).
+    SigElOued(Box<dyn Agent<SigElOued>>),
+    /// Issiren.
+    Issiren(Box<dyn Agent<Issiren>>),
+}
+
+/// A Python callable `f(state) -> action` as an agent. Each call takes the GIL, so a
+/// tournament with such an agent runs on one thread.
+pub struct CallableAgent {
+    /// The callable.
+    pub f: Arc<Py<PyAny>>,
+    /// Its name in reports.
+    pub name: String,
+}
+
+impl CallableAgent {
+    /// The name a callable goes by in reports: its `__name__`, or its `repr`.
+    pub fn name_of(f: &Bound<'_, PyAny>) -> String {
+        let base = f
+            .getattr("__name__")
+            .and_then(|n| n.extract::<String>())
+            .or_else(|_| f.repr().map(|r| r.to_string()))
+            .unwrap_or_else(|_| "callable".to_string());
+        format!("python:{base}")
+    }
+}
+
+impl<G: PyGameKind> Agent<G> for CallableAgent {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, game: &G, state: &G::State) -> Result<G::Action, AgentError> {
+        stickdice::decision_actions(game, state, &mut stickdice::ActionList::new())?;
+        Python::attach(|py| {
+            let st = PyState {
+                inner: game.wrap(*state),
+            };
+            let answer = self
+                .f
+                .bind(py)
+                .call1((st,))
+                .and_then(|a| action_arg(&a))
+                .and_then(decode_checked::<G>);
+            answer.map_err(|e| AgentError::Unsupported(format!("{}: {e}", self.name)))
+        })
+    }
+}
+
+/// Builds the agent of a spec for a game.
+fn build_spec(spec: &str, any: &AnyGame, seed: u64) -> PyResult<AnyAgent> {
+    Ok(match any {
+        AnyGame::SigWaDuqqan(g) => {
+            AnyAgent::SigWaDuqqan(stickdice_agents::build_str(spec, g, seed).map_err(value_error)?)
+        }
+        AnyGame::SigElOued(g) => {
+            AnyAgent::SigElOued(stickdice_agents::build_str(spec, g, seed).map_err(value_error)?)
+        }
+        AnyGame::Issiren(g) => {
+            AnyAgent::Issiren(stickdice_agents::build_str(spec, g, seed).map_err(value_error)?)
+        }
+    })
+}
+
+/// An agent playing one game: `Agent("mcts:iterations=1000", game, seed=1)`, or
+/// `Agent(f, game)` for a Python callable `f(state) -> action`.
+#[pyclass(name = "Agent", module = "stickdice._stickdice", frozen)]
+pub struct PyAgent {
+    game: AnyGame,
+    /// The spec it was built from, if any.
+    spec: Option<String>,
+    seed: u64,
+    agent: Mutex<Option<AnyAgent>>,
+    callable: Option<Arc<Py<PyAny>>>,
+    name: String,
+}
+
+impl PyAgent {
+    /// The spec, or the callable, this agent was made from.
+    pub fn source(&self) -> AgentSource {
+        match (&self.spec, &self.callable) {
+            (_, Some(f)) => AgentSource::Callable(f.clone(), self.name.clone()),
+            (Some(s), None) => AgentSource::Spec(s.clone()),
+            (None, None) => unreachable!("an agent has a spec or a callable"),
+        }
+    }
+}
+
+/// Where an agent of a tournament comes from.
+pub enum AgentSource {
+    /// A spec of the command line.
+    Spec(String),
+    /// A Python callable, with its name.
+    Callable(Arc<Py<PyAny>>, String),
+}
+
+impl AgentSource {
+    /// Reads a tournament entry: a spec string, a callable, or an `Agent`.
+    pub fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<AgentSource> {
+        if let Ok(s) = obj.extract::<String>() {
+            return Ok(AgentSource::Spec(s));
+        }
+        if let Ok(a) = obj.downcast::<PyAgent>() {
+            return Ok(a.get().source());
+        }
+        if obj.is_callable() {
+            return Ok(AgentSource::Callable(
+                Arc::new(obj.clone().unbind()),
+                CallableAgent::name_of(obj),
+            ));
+        }
+        Err(PyTypeError::new_err(format!(
+            "an agent is a spec string such as \"mcts:iterations=1000\", a stickdice.Agent or a callable f(state) -> action, not {}",
+            obj.get_type().name()?
+        )))
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn state_of<'a, G: PyGameKind>(game: &G, st: &'a AnyState) -> PyResult<&'a G::State> {
+    let other = game_of(st);
+    match G::unwrap(st) {
+        Some(s) if other.seats() == game.seats() => Ok(s),
+        _ => Err(PyValueError::new_err(format!(
+            "the state is of {} for {} players, the agent plays {} for {}",
+            other.kind().title(),
+            other.seats(),
+            G::TITLE,
+            game.seats()
+        ))),
+    }
+}
+
+/// Chooses without the GIL (the caller has released it).
+fn choose<G: PyGameKind>(game: &G, agent: &mut Box<dyn Agent<G>>, st: &AnyState) -> PyResult<u32> {
+    let s = *state_of(game, st)?;
+    let a = agent.choose(game, &s).map_err(value_error)?;
+    game.check_action(&s, a).map_err(|e| {
+        PyValueError::new_err(format!(
+            "the agent {} chose an illegal action: {e}",
+            agent.name()
+        ))
+    })?;
+    Ok(G::encode(a))
+}
+
+fn analysis<'py, G: PyGameKind>(
+    py: Python<'py>,
+    agent: &dyn Agent<G>,
+) -> PyResult<Option<Bound<'py, PyList>>> {
+    let Some(list) = agent.analysis() else {
+        return Ok(None);
+    };
+    let out = PyList::empty(py);
+    for av in list {
+        let d = PyDict::new(py);
+        d.set_item("action", G::encode(av.action))?;
+        d.set_item("notation", av.action.to_string())?;
+        d.set_item("value", av.value)?;
+        d.set_item("visits", av.visits)?;
+        out.append(d)?;
+    }
+    Ok(Some(out))
+}
+
+macro_rules! with_agent {
+    ($agent:expr, $game:expr, |$g:ident, $a:ident| $body:expr) => {
+        match ($agent, $game) {
+            (AnyAgent::SigWaDuqqan($a), AnyGame::SigWaDuqqan($g)) => $body,
+            (AnyAgent::SigElOued($a), AnyGame::SigElOued($g)) => $body,
+            (AnyAgent::Issiren($a), AnyGame::Issiren($g)) => $body,
+            _ => unreachable!("an agent is built for its own game"),
+        }
+    };
+}
+
+#[pymethods]
+impl PyAgent {
+    #[new]
+    #[pyo3(signature = (agent, game, seed = 0))]
+    fn new(agent: &Bound<'_, PyAny>, game: &PyGame, seed: u64) -> PyResult<PyAgent> {
+        let any = game.any.clone();
+        match AgentSource::from_py(agent)? {
+            AgentSource::Spec(spec) => {
+                let built = build_spec(&spec, &any, seed)?;
+                let name = with_agent!(&built, &any, |_g, a| a.name());
+                Ok(PyAgent {
+                    game: any,
+                    spec: Some(spec),
+                    seed,
+                    agent: Mutex::new(Some(built)),
+                    callable: None,
+                    name,
+                })
+            }
+            AgentSource::Callable(f, name) => Ok(PyAgent {
+                game: any,
+                spec: None,
+                seed,
+                agent: Mutex::new(None),
+                callable: Some(f),
+                name,
+            }),
+        }
+    }
+
+    /// The agent's name (its spec with the parameters it uses, or `python:<name>`).
+    #[getter]
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    /// The seed it was built with.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The action (an int) the agent chooses in `state`. Searching agents release the GIL
+    /// while they search.
+    ///
+    /// Raises:
+    ///     ValueError: the state is not a decision node, is of another game, or the agent
+    ///         refuses the game (for example `perfect` on an unsolved game).
+    fn step(&self, py: Python<'_>, state: &PyState) -> PyResult<u32> {
+        if let Some(f) = &self.callable {
+            with_state!(&state.inner, |g, s| stickdice::decision_actions(
+                g,
+                s,
+                &mut stickdice::ActionList::new()
+            )
+            .map(|_| ())
+            .map_err(value_error))?;
+            let answer = f.bind(py).call1((state.clone(),))?;
+            let code = action_arg(&answer)?;
+            let mut probe = state.inner.clone();
+            with_state!(&mut probe, |g, s| crate::state::apply_code(&*g, s, code)).map_err(
+                |e| PyValueError::new_err(format!("the agent {} chose badly: {e}", self.name)),
+            )?;
+            return Ok(code as u32);
+        }
+        let st = state.inner.clone();
+        // The lock is taken and let go without the GIL, so a search never waits for the
+        // GIL while holding the agent.
+        py.detach(|| {
+            let mut guard = lock(&self.agent);
+            let agent = guard.as_mut().expect("a spec agent is built");
+            with_agent!(agent, &self.game, |g, a| choose(g, a, &st))
+        })
+    }
+
+    /// The agent's analysis of its last decision: one record per legal action it
+    /// evaluated (`action`, `notation`, `value` = its estimate of the mover's final score,
+    /// `visits`), or None for agents that do not analyse. With `state`, decides there first.
+    #[pyo3(signature = (state = None))]
+    fn analysis<'py>(
+        &self,
+        py: Python<'py>,
+        state: Option<&PyState>,
+    ) -> PyResult<Option<Bound<'py, PyList>>> {
+        if self.callable.is_some() {
+            return Ok(None);
+        }
+        if let Some(st) = state {
+            self.step(py, st)?;
+        }
+        let guard = lock(&self.agent);
+        let agent = guard.as_ref().expect("a spec agent is built");
+        with_agent!(agent, &self.game, |_g, a| analysis(py, a.as_ref()))
+    }
+
+    /// Tells the agent a new game starts with it in `seat` (agents that keep a search
+    /// tree across decisions start afresh).
+    fn new_game(&self, seat: usize) -> PyResult<()> {
+        if seat >= self.game.seats() {
+            return Err(PyValueError::new_err(format!(
+                "seat {seat}: the game has seats 0 to {}",
+                self.game.seats() - 1
+            )));
+        }
+        if let Some(agent) = lock(&self.agent).as_mut() {
+            with_agent!(agent, &self.game, |g, a| a.new_game(g, seat));
+        }
+        Ok(())
+    }
+
+    /// Tells the agent that `action` (a throw at a chance node) is about to be applied to
+    /// `state` (any seat's), so agents with subtree reuse keep their tree, as in the CLI.
+    fn observe(&self, state: &PyState, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let code = action_arg(action)?;
+        let mut probe = state.inner.clone();
+        with_state!(&mut probe, |g, s| crate::state::apply_code(&*g, s, code))?;
+        if let Some(agent) = lock(&self.agent).as_mut() {
+            with_agent!(agent, &self.game, |g, a| observe(g, a, &state.inner, code))?;
+        }
+        Ok(())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Agent({:?}, seed={})", self.name, self.seed)
+    }
+}
+
+fn observe<G: PyGameKind>(
+    game: &G,
+    agent: &mut Box<dyn Agent<G>>,
+    st: &AnyState,
+    code: i64,
+) -> PyResult<()> {
+    let s = state_of(game, st)?;
+    if matches!(game.node(s), stickdice::Node::Throw(_)) {
+        agent.observe_throw(game, s, Throw::new(code as u8));
+    } else {
+        let a = decode_checked::<G>(code)?;
+        agent.observe_action(game, s, a);
+    }
+    Ok(())
+}

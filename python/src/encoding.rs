@@ -1,0 +1,243 @@
+//! The integer encodings Python (and OpenSpiel, PettingZoo) see: actions as ints in
+//! `0..NUM_ACTIONS`, chance outcomes as ints, and the observation tensor of each game.
+//! This is the one place they are defined; the Python modules only pass the ints through.
+//!
+//! * **Chance outcomes:** the number of marked sides up (`0..=sticks`), i.e. the core's
+//!   [`stickdice::Throw`]; its probability is the exact `C(n, k) / 2^n` of the sticks.
+//! * **Actions:** per game, from the core's action type:
+//!   * Issiren: `Move(square)` is the square's index `row * 12 + col` (0..=47: `a1` = 0,
+//!     `l1` = 11, `a2` = 12, …, `l4` = 47), `Pass` is 48; 49 distinct actions.
+//!   * Sig (El Oued): `use` = 0, `decline` = 1; 2 distinct actions.
+//!   * Sig wa Duqqan: no decisions at all; 0 distinct actions.
+//! * **Observation tensors:** flat `float32` vectors, the same for every player (the games
+//!   have perfect information); see [`Encoded::OBSERVATION_DOC`] for each layout.
+
+use stickdice::games::{issiren, sig_el_oued, sig_wa_duqqan};
+use stickdice::{Game, Issiren, SigElOued, SigWaDuqqan};
+use stickdice_agents::Evaluate;
+
+/// A game with its Python encodings.
+pub trait Encoded: Evaluate {
+    /// The number of distinct action codes (`0..NUM_ACTIONS`).
+    const NUM_ACTIONS: usize;
+    /// The observation tensor's layout, for people.
+    const OBSERVATION_DOC: &'static str;
+
+    /// The code of an action.
+    fn encode(action: Self::Action) -> u32;
+    /// The action with this code, if any.
+    fn decode(code: u32) -> Option<Self::Action>;
+    /// The length of the observation tensor for this game's seat count.
+    fn observation_len(&self) -> usize;
+    /// Writes the observation of `state` into `out` (`observation_len` long, zeroed).
+    fn observe(&self, state: &Self::State, out: &mut [f32]);
+}
+
+fn throw_fraction(throws: u32, max: u32) -> f32 {
+    (f64::from(throws) / f64::from(max.max(1))) as f32
+}
+
+const ISSIREN_SQUARES: usize = 48;
+
+impl Encoded for Issiren {
+    const NUM_ACTIONS: usize = ISSIREN_SQUARES + 1;
+    const OBSERVATION_DOC: &'static str = "154 floats: [0, 48) 1 where P1 has a piece on square \
+        index row*12+col (a1 = 0, l4 = 47); [48, 96) the same for P2; [96, 144) 1 where the \
+        piece on the square is unmoved; [144, 151) one-hot green sides up of the throw awaiting \
+        its move (all 0 when a throw is due or the game is over); [151, 153) one-hot seat to \
+        throw or move; [153] throws made / max_throws";
+
+    fn encode(action: issiren::Action) -> u32 {
+        match action {
+            issiren::Action::Move(sq) => u32::from(sq.index()),
+            issiren::Action::Pass => ISSIREN_SQUARES as u32,
+        }
+    }
+
+    fn decode(code: u32) -> Option<issiren::Action> {
+        if code == ISSIREN_SQUARES as u32 {
+            Some(issiren::Action::Pass)
+        } else {
+            u8::try_from(code)
+                .ok()
+                .and_then(issiren::Square::from_index)
+                .map(issiren::Action::Move)
+        }
+    }
+
+    fn observation_len(&self) -> usize {
+        3 * ISSIREN_SQUARES + 7 + 2 + 1
+    }
+
+    fn observe(&self, s: &issiren::State, out: &mut [f32]) {
+        for seat in 0..2 {
+            for p in s.pieces_of(seat) {
+                if let Some(sq) = issiren::circuit_square(seat, p.pos) {
+                    let i = sq.index() as usize;
+                    out[seat * ISSIREN_SQUARES + i] = 1.0;
+                    if p.unmoved {
+                        out[2 * ISSIREN_SQUARES + i] = 1.0;
+                    }
+                }
+            }
+        }
+        let base = 3 * ISSIREN_SQUARES;
+        if let Some(t) = s.pending {
+            out[base + (t.marked() as usize).min(6)] = 1.0;
+        }
+        if !self.is_over(s) {
+            out[base + 7 + (s.turn as usize).min(1)] = 1.0;
+        }
+        out[base + 9] = throw_fraction(s.throws, self.max_throws());
+    }
+}
+
+impl Encoded for SigElOued {
+    const NUM_ACTIONS: usize = 2;
+    const OBSERVATION_DOC: &'static str = "5n + 9 floats for n seats: [0, 3n) each seat's \
+        father, djinn and mother square idx / 30 (seat-major; 0 the start, 1 Mecca); \
+        [3n, 4n) 1 for each seat that has finished; [4n, 5n) one-hot seat to play (all 0 at \
+        the end); [5n, 5n+5) one-hot what is pending (first throw, sig bonus, six bonus, \
+        twelve bonus, leftover choice); [5n+5] twelve-bonus throws still due / 3; [5n+6] \
+        their sum so far / 18; [5n+7] the leftover at Mecca in half-points / 60 (a sig of twelve with three sixes: 30 points); [5n+8] \
+        throws made / max_throws";
+
+    fn encode(action: sig_el_oued::Action) -> u32 {
+        match action {
+            sig_el_oued::Action::Use => 0,
+            sig_el_oued::Action::Decline => 1,
+        }
+    }
+
+    fn decode(code: u32) -> Option<sig_el_oued::Action> {
+        match code {
+            0 => Some(sig_el_oued::Action::Use),
+            1 => Some(sig_el_oued::Action::Decline),
+            _ => None,
+        }
+    }
+
+    fn observation_len(&self) -> usize {
+        5 * self.seats() + 9
+    }
+
+    fn observe(&self, s: &sig_el_oued::State, out: &mut [f32]) {
+        use sig_el_oued::Pending;
+        let n = self.seats();
+        for seat in 0..n {
+            for p in 0..sig_el_oued::PIECES {
+                out[seat * 3 + p] = f32::from(s.pieces[seat][p]) / f32::from(sig_el_oued::MECCA);
+            }
+            if s.finish_place[seat] > 0 {
+                out[3 * n + seat] = 1.0;
+            }
+        }
+        if !self.is_over(s) {
+            out[4 * n + (s.turn as usize).min(n - 1)] = 1.0;
+        }
+        let base = 5 * n;
+        let kind = match s.pending {
+            Pending::FirstThrow => 0,
+            Pending::SigBonus => 1,
+            Pending::SixBonus => 2,
+            Pending::TwelveBonus { left, sum } => {
+                out[base + 5] = f32::from(left) / 3.0;
+                out[base + 6] = f32::from(sum) / 18.0;
+                3
+            }
+            Pending::Leftover { rest } => {
+                out[base + 7] = (f32::from(rest) / 60.0).min(1.0);
+                4
+            }
+        };
+        out[base + kind] = 1.0;
+        out[base + 8] = throw_fraction(s.throws, self.max_throws());
+    }
+}
+
+const SWD_CELLS: usize = sig_wa_duqqan::TRACK_LEN as usize + 1;
+
+impl Encoded for SigWaDuqqan {
+    const NUM_ACTIONS: usize = 0;
+    const OBSERVATION_DOC: &'static str = "23n + 17 floats for n seats: [0, 21n) per seat \
+        (seat-major) a one-hot of 21 cells: the piece's track idx 0..=19 (19 the Ka'aba), or \
+        cell 20 when buried; [21n, 22n) each seat's sig count on the waiting square / 7; \
+        [22n, 22n+16) one-hot Ghoula: cell 0 off the board, cell 1+i on idx i (0..=14); \
+        [22n+16, 23n+16) one-hot seat to throw (all 0 at the end); [23n+16] throws made / \
+        max_throws";
+
+    fn encode(action: sig_wa_duqqan::Action) -> u32 {
+        match action {}
+    }
+
+    fn decode(_code: u32) -> Option<sig_wa_duqqan::Action> {
+        None
+    }
+
+    fn observation_len(&self) -> usize {
+        23 * self.seats() + 17
+    }
+
+    fn observe(&self, s: &sig_wa_duqqan::State, out: &mut [f32]) {
+        let n = self.seats();
+        for seat in 0..n {
+            let cell = match s.pieces[seat].square() {
+                Some(i) => (i as usize).min(SWD_CELLS - 2),
+                None => SWD_CELLS - 1,
+            };
+            out[seat * SWD_CELLS + cell] = 1.0;
+            out[SWD_CELLS * n + seat] =
+                f32::from(s.sigs[seat]) / f32::from(sig_wa_duqqan::SIGS_TO_LEAVE);
+        }
+        let base = 22 * n;
+        let ghoula = s.ghoula.map_or(0, |g| (g as usize + 1).min(15));
+        out[base + ghoula] = 1.0;
+        if !self.is_over(s) {
+            out[base + 16 + (s.turn as usize).min(n - 1)] = 1.0;
+        }
+        out[base + 16 + n] = throw_fraction(s.throws, self.max_throws());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use stickdice::ActionList;
+
+    fn round_trip<G: Encoded>(game: &G) {
+        let mut state = game.initial_state();
+        let mut legal = ActionList::new();
+        let mut rng = <stickdice::Rng as rand::SeedableRng>::seed_from_u64(3);
+        let mut obs = vec![0.0; game.observation_len()];
+        for _ in 0..2000 {
+            obs.iter_mut().for_each(|x| *x = 0.0);
+            game.observe(&state, &mut obs);
+            assert!(obs.iter().all(|x| (0.0..=1.0).contains(x)));
+            match game.node(&state) {
+                stickdice::Node::End => break,
+                stickdice::Node::Throw(_) => {
+                    let t = game.sample_throw(&mut rng);
+                    game.apply_throw_unchecked(&mut state, t);
+                }
+                stickdice::Node::Decide(_) => {
+                    game.legal_actions(&state, &mut legal);
+                    for &a in &legal {
+                        let code = G::encode(a);
+                        assert!((code as usize) < G::NUM_ACTIONS);
+                        assert_eq!(G::decode(code), Some(a));
+                    }
+                    let a = legal[rand::RngExt::random_range(&mut rng, 0..legal.len())];
+                    game.apply_action_unchecked(&mut state, a);
+                }
+            }
+        }
+        assert_eq!(G::decode(G::NUM_ACTIONS as u32), None);
+    }
+
+    #[test]
+    fn codes_round_trip_and_observations_stay_in_range() {
+        round_trip(&Issiren::with_seats(2).unwrap());
+        round_trip(&SigElOued::with_seats(3).unwrap());
+        round_trip(&SigWaDuqqan::with_seats(4).unwrap());
+    }
+}

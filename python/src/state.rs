@@ -1,0 +1,721 @@
+//! `Game` and `State` for Python: thin wrappers over the core's [`AnyGame`] and each game's
+//! state, answering with the core's rules and the encodings of [`crate::encoding`].
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
+
+use stickdice::{
+    ActionList, AnyGame, Game, GameKind, Issiren, Node, SigElOued, SigWaDuqqan, Throw,
+};
+
+use crate::encoding::Encoded;
+
+/// `current_player()` at a chance node (a throw is due), as in OpenSpiel.
+pub const CHANCE: i64 = -1;
+/// `current_player()` once the game is over, as in OpenSpiel.
+pub const TERMINAL: i64 = -4;
+
+/// A game's state together with the game (games are a few bytes).
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyState {
+    /// Sig wa Duqqan.
+    SigWaDuqqan(SigWaDuqqan, <SigWaDuqqan as Game>::State),
+    /// Sig (El Oued).
+    SigElOued(SigElOued, <SigElOued as Game>::State),
+    /// Issiren.
+    Issiren(Issiren, <Issiren as Game>::State),
+}
+
+/// Runs generic code on the game and state an [`AnyState`] holds.
+#[macro_export]
+macro_rules! with_state {
+    ($any:expr, |$g:ident, $s:ident| $body:expr) => {
+        match $any {
+            $crate::state::AnyState::SigWaDuqqan($g, $s) => $body,
+            $crate::state::AnyState::SigElOued($g, $s) => $body,
+            $crate::state::AnyState::Issiren($g, $s) => $body,
+        }
+    };
+}
+
+/// The games Python can hold: their encodings plus the wrapping into [`AnyState`].
+pub trait PyGameKind: Encoded {
+    /// Wraps a state of this game.
+    fn wrap(&self, state: Self::State) -> AnyState;
+    /// The state, if `any` holds one of this game.
+    fn unwrap(any: &AnyState) -> Option<&Self::State>;
+}
+
+macro_rules! py_game_kind {
+    ($ty:ident) => {
+        impl PyGameKind for $ty {
+            fn wrap(&self, state: Self::State) -> AnyState {
+                AnyState::$ty(self.clone(), state)
+            }
+            fn unwrap(any: &AnyState) -> Option<&Self::State> {
+                match any {
+                    AnyState::$ty(_, s) => Some(s),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+py_game_kind!(SigWaDuqqan);
+py_game_kind!(SigElOued);
+py_game_kind!(Issiren);
+
+/// The initial state of any game.
+pub fn initial(any: &AnyGame) -> AnyState {
+    stickdice::with_game!(any, |g| g.wrap(g.initial_state()))
+}
+
+/// The game an [`AnyState`] belongs to.
+pub fn game_of(state: &AnyState) -> AnyGame {
+    match state {
+        AnyState::SigWaDuqqan(g, _) => AnyGame::SigWaDuqqan(g.clone()),
+        AnyState::SigElOued(g, _) => AnyGame::SigElOued(g.clone()),
+        AnyState::Issiren(g, _) => AnyGame::Issiren(g.clone()),
+    }
+}
+
+pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// Turns a Python rule-option value (`int`, `bool` or `str`) into the core's text form.
+fn option_text(key: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
+    if v.is_instance_of::<PyBool>() {
+        Ok(if v.extract::<bool>()? {
+            "true"
+        } else {
+            "false"
+        }
+        .to_string())
+    } else if let Ok(i) = v.extract::<i64>() {
+        Ok(i.to_string())
+    } else if let Ok(s) = v.downcast::<PyString>() {
+        Ok(s.to_str()?.to_string())
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "rule option `{key}` takes an int, a bool or a str, not {}",
+            v.get_type().name()?
+        )))
+    }
+}
+
+/// Builds a game from Python arguments.
+pub fn build_game(
+    name: &str,
+    players: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<AnyGame> {
+    let seats = match players {
+        None => None,
+        Some(p) if p.is_none() => None,
+        Some(p) => {
+            if p.is_instance_of::<PyBool>() {
+                return Err(PyTypeError::new_err("players must be an int, not bool"));
+            }
+            let n: i64 = p.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "players must be an int, not {}",
+                    p.get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default()
+                ))
+            })?;
+            Some(usize::try_from(n).map_err(|_| {
+                PyValueError::new_err(format!("players must be a positive number, not {n}"))
+            })?)
+        }
+    };
+    let mut texts = Vec::new();
+    if let Some(opts) = options {
+        for (k, v) in opts.iter() {
+            let key: String = k.extract()?;
+            texts.push(format!("{key}={}", option_text(&key, &v)?));
+        }
+    }
+    AnyGame::new(name, seats, &texts).map_err(value_error)
+}
+
+fn kind_text(kind: GameKind) -> &'static str {
+    kind.name()
+}
+
+/// A game with its rule options and seat count (`stickdice.load_game(...)`).
+#[pyclass(name = "Game", module = "stickdice._stickdice", frozen)]
+#[derive(Clone, Debug)]
+pub struct PyGame {
+    pub any: AnyGame,
+}
+
+#[pymethods]
+impl PyGame {
+    /// The game's name (`issiren`, `sig-el-oued`, `sig-wa-duqqan`).
+    #[getter]
+    fn name(&self) -> &'static str {
+        kind_text(self.any.kind())
+    }
+
+    /// The game's name for people.
+    #[getter]
+    fn title(&self) -> &'static str {
+        self.any.kind().title()
+    }
+
+    /// The number of seats.
+    fn num_players(&self) -> usize {
+        self.any.seats()
+    }
+
+    /// The number of distinct action codes: actions are ints in `range(num_distinct_actions())`.
+    fn num_distinct_actions(&self) -> usize {
+        stickdice::with_game!(&self.any, |g| num_actions(g))
+    }
+
+    /// The notation of an action code (`c1`, `pass`, `use`, ...), whatever the state.
+    ///
+    /// Raises:
+    ///     ValueError: the int is not an action code of the game.
+    fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let code = action_arg(action)?;
+        stickdice::with_game!(&self.any, |g| code_notation(g, code))
+    }
+
+    /// The most outcomes of a throw: outcomes are the number of marked sides up, `0..=sticks`.
+    fn max_chance_outcomes(&self) -> usize {
+        stickdice::with_game!(&self.any, |g| g.max_throw_outcomes())
+    }
+
+    /// The rule options with their values (as the core reads them).
+    fn options(&self) -> Vec<(&'static str, String)> {
+        self.any.options()
+    }
+
+    /// The most throws a game lasts (the `max_throws` rule option).
+    fn max_throws(&self) -> u32 {
+        match &self.any {
+            AnyGame::SigWaDuqqan(g) => g.max_throws(),
+            AnyGame::SigElOued(g) => g.max_throws(),
+            AnyGame::Issiren(g) => g.max_throws(),
+        }
+    }
+
+    /// The most decisions a game can hold: one per throw in Issiren, two leftover choices
+    /// per seat in Sig (El Oued), none in Sig wa Duqqan.
+    fn max_game_length(&self) -> usize {
+        match &self.any {
+            AnyGame::SigWaDuqqan(_) => 0,
+            AnyGame::SigElOued(g) => 2 * g.seats(),
+            AnyGame::Issiren(g) => g.max_throws() as usize,
+        }
+    }
+
+    /// The state before the first throw.
+    fn new_initial_state(&self) -> PyState {
+        PyState {
+            inner: initial(&self.any),
+        }
+    }
+
+    /// A state from `State.serialize()`'s text, validated against the game.
+    ///
+    /// Raises:
+    ///     ValueError: the text is not a state of this game, naming every problem.
+    fn deserialize_state(&self, text: &str) -> PyResult<PyState> {
+        deserialize(&self.any, text)
+    }
+
+    /// The shape of `State.observation_tensor()`.
+    fn observation_tensor_shape(&self) -> Vec<usize> {
+        vec![stickdice::with_game!(&self.any, |g| g.observation_len())]
+    }
+
+    /// The layout of `State.observation_tensor()`, in words.
+    fn observation_tensor_layout(&self) -> &'static str {
+        stickdice::with_game!(&self.any, |g| observation_doc(g))
+    }
+
+    fn __repr__(&self) -> String {
+        let opts: Vec<String> = self
+            .any
+            .options()
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        format!(
+            "load_game({:?}, players={}, {})",
+            self.name(),
+            self.any.seats(),
+            opts.join(", ")
+        )
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .downcast::<PyGame>()
+            .is_ok_and(|o| o.get().any == self.any)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.__repr__().hash(&mut h);
+        h.finish()
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let f = py
+            .import("stickdice._stickdice")?
+            .getattr("_load_game_from_options")?;
+        let opts: Vec<String> = self
+            .any
+            .options()
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        (f, (self.name(), self.any.seats(), opts)).into_pyobject(py)
+    }
+}
+
+fn code_notation<G: Encoded>(_g: &G, code: i64) -> PyResult<String> {
+    Ok(decode_checked::<G>(code)?.to_string())
+}
+
+fn num_actions<G: Encoded>(_g: &G) -> usize {
+    G::NUM_ACTIONS
+}
+
+fn observation_doc<G: Encoded>(_g: &G) -> &'static str {
+    G::OBSERVATION_DOC
+}
+
+/// Rebuilds a game from `Game.__reduce__`.
+#[pyfunction]
+pub fn _load_game_from_options(
+    name: &str,
+    players: usize,
+    options: Vec<String>,
+) -> PyResult<PyGame> {
+    Ok(PyGame {
+        any: AnyGame::new(name, Some(players), &options).map_err(value_error)?,
+    })
+}
+
+/// Rebuilds a state from `State.__reduce__`.
+#[pyfunction]
+pub fn _load_state(game: &PyGame, text: &str) -> PyResult<PyState> {
+    deserialize(&game.any, text)
+}
+
+fn deserialize(any: &AnyGame, text: &str) -> PyResult<PyState> {
+    let inner = stickdice::with_game!(any, |g| stickdice::load_state(g, text)
+        .map(|s| g.wrap(s))
+        .map_err(value_error)?);
+    Ok(PyState { inner })
+}
+
+/// Reads an action argument: an int (not a bool), else `TypeError`.
+pub(crate) fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if action.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err("an action is an int, not bool"));
+    }
+    action.extract::<i64>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "an action is an int (see legal_actions()), not {}",
+            action
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })
+}
+
+/// The action with `code` at a decision node of `g`, if it is a code of the game.
+pub(crate) fn decode_checked<G: Encoded>(code: i64) -> PyResult<G::Action> {
+    u32::try_from(code).ok().and_then(G::decode).ok_or_else(|| {
+        PyValueError::new_err(if G::NUM_ACTIONS == 0 {
+            format!(
+                "action {code}: {} has no decisions, so no actions",
+                G::TITLE
+            )
+        } else {
+            format!(
+                "action {code} is not an action of {}: actions are 0 to {}",
+                G::TITLE,
+                G::NUM_ACTIONS - 1
+            )
+        })
+    })
+}
+
+/// Applies a code (a throw at a chance node, an action at a decision node), checked: on
+/// error the state is unchanged.
+pub(crate) fn apply_code<G: Encoded>(g: &G, s: &mut G::State, code: i64) -> PyResult<()> {
+    match g.node(s) {
+        Node::Throw(_) => {
+            let t = u8::try_from(code)
+                .map_err(|_| {
+                    PyValueError::new_err(format!(
+                        "throw {code}: a throw is the number of marked sides up, 0 to {}",
+                        g.sticks().count()
+                    ))
+                })
+                .map(Throw::new)?;
+            g.apply_throw(s, t)
+                .map_err(|e| PyValueError::new_err(format!("throw {code}: {e}")))
+        }
+        Node::Decide(_) => {
+            let a = decode_checked::<G>(code)?;
+            g.apply_action(s, a)
+                .map_err(|e| PyValueError::new_err(format!("action {code} ({a}): {e}")))
+        }
+        Node::End => Err(PyValueError::new_err(format!(
+            "action {code}: the game is over"
+        ))),
+    }
+}
+
+fn legal_codes<G: Encoded>(g: &G, s: &G::State) -> Vec<u32> {
+    match g.node(s) {
+        Node::Throw(_) => (0..=u32::from(g.sticks().count())).collect(),
+        Node::Decide(_) => {
+            let mut legal = ActionList::new();
+            g.legal_actions(s, &mut legal);
+            legal.iter().map(|&a| G::encode(a)).collect()
+        }
+        Node::End => Vec::new(),
+    }
+}
+
+fn code_to_string<G: Encoded>(g: &G, s: &G::State, code: i64) -> PyResult<String> {
+    match g.node(s) {
+        Node::Throw(_) => {
+            if (0..=i64::from(g.sticks().count())).contains(&code) {
+                Ok(code.to_string())
+            } else {
+                Err(PyValueError::new_err(format!(
+                    "throw {code}: a throw is the number of marked sides up, 0 to {}",
+                    g.sticks().count()
+                )))
+            }
+        }
+        _ => Ok(decode_checked::<G>(code)?.to_string()),
+    }
+}
+
+fn string_to_code<G: Encoded>(g: &G, s: &G::State, text: &str) -> PyResult<u32> {
+    match g.node(s) {
+        Node::Throw(_) => {
+            let t: Throw = text.parse().map_err(value_error)?;
+            if g.sticks().can_show(t) {
+                Ok(u32::from(t.marked()))
+            } else {
+                Err(PyValueError::new_err(format!(
+                    "`{text}`: {} sticks cannot show {t} marked sides",
+                    g.sticks().count()
+                )))
+            }
+        }
+        _ => g.parse_action(text).map(G::encode).map_err(value_error),
+    }
+}
+
+fn observation<G: Encoded>(g: &G, s: &G::State) -> Vec<f32> {
+    let mut out = vec![0.0; g.observation_len()];
+    g.observe(s, &mut out);
+    out
+}
+
+/// A float32 numpy array from a vector (one copy through a bytes object).
+pub(crate) fn numpy_f32<'py>(py: Python<'py>, v: &[f32]) -> PyResult<Bound<'py, PyAny>> {
+    let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+    numpy_from_bytes(py, &bytes, "<f4", &[v.len()])
+}
+
+/// A numpy array of `dtype` and `shape` from little-endian bytes.
+pub(crate) fn numpy_from_bytes<'py>(
+    py: Python<'py>,
+    bytes: &[u8],
+    dtype: &str,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    let np = py.import("numpy")?;
+    let b = PyBytes::new(py, bytes);
+    let arr = np.call_method1("frombuffer", (b, dtype))?;
+    let arr = arr.call_method1("reshape", (PyTuple::new(py, shape)?,))?;
+    // frombuffer over bytes is read-only: hand out a writable copy.
+    arr.call_method0("copy")
+}
+
+/// A state of a game: where everything stands and what happens next.
+///
+/// Actions and chance outcomes are ints (see the module docs): at a chance node the legal
+/// "actions" are the throws, the number of marked sides up.
+#[pyclass(name = "State", module = "stickdice._stickdice")]
+#[derive(Clone, Debug)]
+pub struct PyState {
+    pub inner: AnyState,
+}
+
+#[pymethods]
+impl PyState {
+    /// The seat to throw or decide, `CHANCE` (-1) at a chance node, `TERMINAL` (-4) at the end.
+    fn current_player(&self) -> i64 {
+        with_state!(&self.inner, |g, s| match g.node(s) {
+            Node::Throw(_) => CHANCE,
+            Node::Decide(seat) => seat as i64,
+            Node::End => TERMINAL,
+        })
+    }
+
+    /// The seat that throws or decides next (also at a chance node), or None at the end.
+    fn seat_to_play(&self) -> Option<usize> {
+        with_state!(&self.inner, |g, s| g.node(s).seat())
+    }
+
+    /// Whether a throw is due.
+    fn is_chance_node(&self) -> bool {
+        with_state!(&self.inner, |g, s| matches!(g.node(s), Node::Throw(_)))
+    }
+
+    /// Whether the game is over.
+    fn is_terminal(&self) -> bool {
+        with_state!(&self.inner, |g, s| g.is_over(s))
+    }
+
+    /// Whether a seat decides now.
+    fn is_player_node(&self) -> bool {
+        with_state!(&self.inner, |g, s| matches!(g.node(s), Node::Decide(_)))
+    }
+
+    /// The throws with their exact probabilities, `[(marked sides up, probability), ...]`,
+    /// at a chance node; empty elsewhere.
+    fn chance_outcomes(&self) -> Vec<(u32, f64)> {
+        with_state!(&self.inner, |g, s| match g.node(s) {
+            Node::Throw(_) => g
+                .throw_outcomes()
+                .iter()
+                .map(|o| (u32::from(o.throw.marked()), o.probability))
+                .collect(),
+            _ => Vec::new(),
+        })
+    }
+
+    /// The legal actions as ints (the throws at a chance node, nothing at the end), in the
+    /// core's order. `player` is accepted for OpenSpiel's signature: another seat has none.
+    #[pyo3(signature = (player = None))]
+    fn legal_actions(&self, player: Option<i64>) -> Vec<u32> {
+        if let Some(p) = player {
+            if p != self.current_player() {
+                return Vec::new();
+            }
+        }
+        with_state!(&self.inner, |g, s| legal_codes(g, s))
+    }
+
+    /// A numpy int8 array, 1 for each legal action code and 0 for the others
+    /// (`num_distinct_actions()` long; all 0 at chance nodes and at the end).
+    fn legal_actions_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let mask = with_state!(&self.inner, |g, s| {
+            let mut mask = vec![0u8; num_actions(g)];
+            if matches!(g.node(s), Node::Decide(_)) {
+                for c in legal_codes(g, s) {
+                    mask[c as usize] = 1;
+                }
+            }
+            mask
+        });
+        numpy_from_bytes(py, &mask, "i1", &[mask.len()])
+    }
+
+    /// The action (or throw, at a chance node) in the project's notation: a square such
+    /// as `c1` or `pass` in Issiren, `use`/`decline` in Sig (El Oued), the number of marked
+    /// sides for a throw.
+    ///
+    /// Raises:
+    ///     ValueError: the int is not an action of the game.
+    fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let code = action_arg(action)?;
+        with_state!(&self.inner, |g, s| code_to_string(g, s, code))
+    }
+
+    /// The int of an action (or throw) written in notation.
+    ///
+    /// Raises:
+    ///     ValueError: the text is not an action, naming the expected form.
+    fn string_to_action(&self, text: &str) -> PyResult<u32> {
+        with_state!(&self.inner, |g, s| string_to_code(g, s, text))
+    }
+
+    /// Applies an action (or, at a chance node, a throw: the number of marked sides up).
+    ///
+    /// Raises:
+    ///     ValueError: the action is illegal here, naming it and the legal ones; the state
+    ///         is left as it was.
+    ///     TypeError: the action is not an int.
+    fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let code = action_arg(action)?;
+        with_state!(&mut self.inner, |g, s| apply_code(&*g, s, code))
+    }
+
+    /// Each seat's score at the end (the fraction of the other seats it ranks above, ties
+    /// counting half); all 0 before the end.
+    fn returns(&self) -> Vec<f64> {
+        with_state!(&self.inner, |g, s| {
+            let n = g.seats();
+            match g.scores(s) {
+                Some(v) => v[..n].to_vec(),
+                None => vec![0.0; n],
+            }
+        })
+    }
+
+    /// Each seat's place at the end (0 is first, ties share a place), or None before.
+    fn ranking(&self) -> Option<Vec<u32>> {
+        with_state!(&self.inner, |g, s| g.ranking(s).map(|r| r
+            .places()
+            .iter()
+            .map(|&p| u32::from(p))
+            .collect()))
+    }
+
+    /// The ranking in words (`P2 > P1`), or None before the end.
+    fn ranking_text(&self) -> Option<String> {
+        with_state!(&self.inner, |g, s| g.ranking(s).map(|r| r.to_string()))
+    }
+
+    /// The number of throws made so far (bonus throws included).
+    fn throws_made(&self) -> u32 {
+        with_state!(&self.inner, |g, s| g.throws_made(s))
+    }
+
+    /// A throw described in the game's own words, before it is applied.
+    fn describe_throw(&self, throw: u8) -> PyResult<String> {
+        with_state!(&self.inner, |g, s| {
+            g.check_throw(s, Throw::new(throw)).map_err(value_error)?;
+            Ok(g.describe_throw(s, Throw::new(throw)))
+        })
+    }
+
+    /// The number of seats.
+    fn num_players(&self) -> usize {
+        with_state!(&self.inner, |g, _s| g.seats())
+    }
+
+    /// The game this state belongs to.
+    fn get_game(&self) -> PyGame {
+        PyGame {
+            any: game_of(&self.inner),
+        }
+    }
+
+    /// A copy.
+    fn clone(&self) -> PyState {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> PyState {
+        Clone::clone(self)
+    }
+
+    #[pyo3(signature = (_memo = None))]
+    fn __deepcopy__(&self, _memo: Option<&Bound<'_, PyAny>>) -> PyState {
+        Clone::clone(self)
+    }
+
+    /// The state as JSON (read back by `Game.deserialize_state`).
+    fn serialize(&self) -> String {
+        with_state!(&self.inner, |g, s| save(g, s))
+    }
+
+    /// The observation tensor (numpy float32, the layout in
+    /// `Game.observation_tensor_layout()`); the same for every player.
+    #[pyo3(signature = (player = None))]
+    fn observation_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let _ = player;
+        let v = with_state!(&self.inner, |g, s| observation(g, s));
+        numpy_f32(py, &v)
+    }
+
+    /// The observation tensor as a plain list of floats.
+    #[pyo3(signature = (player = None))]
+    fn observation_list(&self, player: Option<i64>) -> Vec<f32> {
+        let _ = player;
+        with_state!(&self.inner, |g, s| observation(g, s))
+    }
+
+    /// The board drawn as text.
+    fn __str__(&self) -> String {
+        with_state!(&self.inner, |g, s| g.render(s))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<stickdice State of {}: {}>",
+            self.get_game().name(),
+            self.serialize()
+        )
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .downcast::<PyState>()
+            .is_ok_and(|o| o.borrow().inner == self.inner)
+    }
+
+    fn __hash__(&self) -> u64 {
+        with_state!(&self.inner, |g, s| g.state_key(s))
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let f = py.import("stickdice._stickdice")?.getattr("_load_state")?;
+        (f, (self.get_game(), self.serialize())).into_pyobject(py)
+    }
+}
+
+fn save<G: Game>(_g: &G, s: &G::State) -> String {
+    stickdice::save_state::<G>(s)
+}
+
+/// Every game with its seats and rule options (defaults and help).
+#[pyfunction]
+pub fn games(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let list = PyList::empty(py);
+    for kind in GameKind::ALL {
+        let d = PyDict::new(py);
+        let (min, max) = kind.seat_range();
+        d.set_item("name", kind.name())?;
+        d.set_item("title", kind.title())?;
+        d.set_item("min_players", min)?;
+        d.set_item("max_players", max)?;
+        let defaults = AnyGame::new::<&str>(kind.name(), None, &[])
+            .map_err(value_error)?
+            .options();
+        let opts = PyList::empty(py);
+        for (key, value) in defaults {
+            let o = PyDict::new(py);
+            o.set_item("name", key)?;
+            o.set_item("default", value)?;
+            o.set_item("help", kind.option_help(key).unwrap_or(""))?;
+            opts.append(o)?;
+        }
+        d.set_item("options", opts)?;
+        let game = AnyGame::new::<&str>(kind.name(), None, &[]).map_err(value_error)?;
+        d.set_item(
+            "num_distinct_actions",
+            stickdice::with_game!(&game, |g| num_actions(g)),
+        )?;
+        list.append(d)?;
+    }
+    Ok(list)
+}

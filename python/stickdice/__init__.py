@@ -1,0 +1,127 @@
+"""stickdice: the stick-dice board games of the Sahara (Issiren, Sig (El Oued), Sig wa Duqqan)
+from Python, on the project's Rust rules, agents and arena.
+
+The API is modelled on OpenSpiel's::
+
+    import stickdice
+    game = stickdice.load_game("issiren", players=2)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        ...  # state.chance_outcomes(), state.legal_actions(), state.apply_action(a)
+    print(state.returns())
+
+Actions and chance outcomes are ints. A chance outcome is the number of marked sides up
+(0 to the number of sticks), with its exact probability. Action codes per game:
+
+* Issiren: the square of the piece to move, index ``row * 12 + col`` (``a1`` = 0 …
+  ``l4`` = 47), and ``pass`` = 48;
+* Sig (El Oued): ``use`` = 0, ``decline`` = 1;
+* Sig wa Duqqan: none (every throw plays itself).
+
+``current_player()`` is a seat, :data:`CHANCE` (-1) when a throw is due, or
+:data:`TERMINAL` (-4) at the end, as in OpenSpiel.
+
+Optional integrations: :mod:`stickdice.openspiel` (``pip install open_spiel``) and
+:mod:`stickdice.pettingzoo` (``pip install pettingzoo gymnasium``).
+"""
+
+from __future__ import annotations
+
+import json as _json
+from typing import Any, Callable, Optional, Sequence, Union
+
+from ._stickdice import (
+    CHANCE,
+    TERMINAL,
+    Agent,
+    Game,
+    SeededDice,
+    State,
+    agents,
+    derive_seed,
+    games,
+    load_game,
+)
+from . import _stickdice
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Agent",
+    "Game",
+    "SeededDice",
+    "State",
+    "agents",
+    "derive_seed",
+    "games",
+    "load_game",
+    "play_random",
+    "tournament",
+]
+
+AgentLike = Union[str, Agent, Callable[[State], int]]
+
+
+def tournament(
+    game: Game,
+    agents: Sequence[AgentLike],
+    games: int = 200,
+    seed: int = 1,
+    threads: Optional[int] = None,
+    out: Optional[str] = None,
+    format: str = "round-robin",
+    restart: bool = False,
+    progress: Optional[Callable[[int, int], Any]] = None,
+) -> dict:
+    """Plays a tournament with the arena of ``stickdice tournament`` and returns its report.
+
+    ``agents`` are spec strings (every spec of the CLI, e.g. ``"mcts:iterations=1000"``),
+    :class:`Agent` objects (their spec or callable is used) or Python callables
+    ``f(state) -> action``. ``games`` is the number of games per table, rounded up to whole
+    seat rotations, as ``--games``. With ``out``, the log and the report files are written
+    to that folder exactly as the CLI writes them (and an interrupted tournament resumes).
+
+    The games run in Rust on ``threads`` worker threads (default: one per core) with the
+    GIL released; Ctrl-C stops the run and raises ``KeyboardInterrupt``. A tournament with a
+    Python callable runs on one thread (the callable needs the GIL for every decision).
+    ``progress(done, total)`` is called after each game.
+
+    Returns the report as plain dicts and lists (the fields of ``report.json``:
+    ``standings``, ``pairwise``, ``seats``, ``first_seat_elo``, ``length``, ...) plus
+    ``seconds_per_game``, ``elapsed_s``, ``played``, ``threads`` and ``standings_table``
+    (the CLI's table). ``pandas.DataFrame(report["standings"])`` gives the standings.
+
+    Raises:
+        ValueError: a bad agent spec, format or game count, or a log of another tournament
+            in ``out``.
+        KeyboardInterrupt: stopped by Ctrl-C.
+    """
+    text = _stickdice._tournament(
+        game,
+        list(agents),
+        games=games,
+        seed=seed,
+        threads=threads,
+        out=None if out is None else str(out),
+        format=format,
+        restart=restart,
+        progress=progress,
+    )
+    return _json.loads(text)
+
+
+def play_random(game: Game, n: int, seed: int = 1, threads: Optional[int] = None) -> dict:
+    """Plays ``n`` games of uniformly random throws and actions in Rust, in parallel.
+
+    Game ``i`` is seeded by ``derive_seed(seed, [i])``, so the results do not depend on
+    ``threads``. Returns numpy arrays ``throws`` (``n``, uint32: throws per game),
+    ``places`` (``n`` × seats, uint8: 0 is first) and ``scores`` (``n`` × seats, float64),
+    and ``elapsed_s``.
+
+    Raises:
+        ValueError: ``threads`` is 0.
+        KeyboardInterrupt: stopped by Ctrl-C.
+    """
+    if n < 0:
+        raise ValueError(f"n must be at least 0, not {n}")
+    return _stickdice._play_random(game, n, seed=seed, threads=threads)

@@ -1,0 +1,181 @@
+"""Type stubs of the extension module (the Rust side of the package)."""
+
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, final
+
+import numpy as np
+import numpy.typing as npt
+
+CHANCE: int
+"""``State.current_player()`` when a throw is due (-1, as in OpenSpiel)."""
+TERMINAL: int
+"""``State.current_player()`` once the game is over (-4, as in OpenSpiel)."""
+
+OptionValue = Union[int, bool, str]
+
+def load_game(name: str, players: Optional[int] = None, **options: OptionValue) -> Game:
+    """Loads a game: ``load_game("issiren", players=2, max_throws=500)``.
+
+    Raises:
+        ValueError: an unknown game or option, a bad option value, or a seat count the game
+            does not allow.
+        TypeError: ``players`` is not an int, or an option value not an int, bool or str.
+    """
+
+def games() -> List[Dict[str, Any]]:
+    """Every game: ``name``, ``title``, ``min_players``, ``max_players``,
+    ``num_distinct_actions`` and ``options`` (each with ``name``, ``default`` and ``help``)."""
+
+def agents() -> List[Dict[str, Any]]:
+    """Every agent of the CLI: ``name``, ``summary`` and ``params`` (``name``, ``default``, ``help``)."""
+
+def derive_seed(seed: int, path: Sequence[int]) -> int:
+    """A seed derived from ``seed`` and a path (the core's ``seed::derive``): ``stickdice play
+    --seed S`` seeds the agent of seat ``s`` with ``derive_seed(S, [1, s])``."""
+
+@final
+class Game:
+    """A game with its rule options and seat count."""
+
+    @property
+    def name(self) -> str:
+        """``issiren``, ``sig-el-oued`` or ``sig-wa-duqqan``."""
+    @property
+    def title(self) -> str:
+        """The game's name for people."""
+    def num_players(self) -> int: ...
+    def num_distinct_actions(self) -> int:
+        """Actions are ints in ``range(num_distinct_actions())`` (49 in Issiren, 2 in Sig
+        (El Oued), 0 in Sig wa Duqqan, which has no decisions)."""
+    def max_chance_outcomes(self) -> int:
+        """Throw outcomes are the number of marked sides up, ``0..sticks``."""
+    def options(self) -> List[Tuple[str, str]]:
+        """The rule options with their values."""
+    def max_throws(self) -> int:
+        """The throw cap (rule option ``max_throws``)."""
+    def max_game_length(self) -> int:
+        """The most decisions a game can hold."""
+    def action_to_string(self, action: int) -> str:
+        """The notation of an action code.
+
+        Raises:
+            ValueError: not an action code of the game.
+        """
+    def new_initial_state(self) -> State: ...
+    def deserialize_state(self, text: str) -> State:
+        """A state from ``State.serialize()``, validated.
+
+        Raises:
+            ValueError: malformed text or a broken invariant, naming every problem.
+        """
+    def observation_tensor_shape(self) -> List[int]: ...
+    def observation_tensor_layout(self) -> str:
+        """What each entry of ``State.observation_tensor()`` means."""
+
+@final
+class State:
+    """A state of a game. Actions and throws are ints; every method answers from the Rust rules."""
+
+    def current_player(self) -> int:
+        """The seat to decide, ``CHANCE`` when a throw is due, ``TERMINAL`` at the end."""
+    def seat_to_play(self) -> Optional[int]:
+        """The seat that throws or decides next, None at the end."""
+    def is_chance_node(self) -> bool: ...
+    def is_player_node(self) -> bool: ...
+    def is_terminal(self) -> bool: ...
+    def chance_outcomes(self) -> List[Tuple[int, float]]:
+        """``(marked sides up, exact probability)`` at a chance node; empty elsewhere."""
+    def legal_actions(self, player: Optional[int] = None) -> List[int]:
+        """The legal actions (the throws at a chance node)."""
+    def legal_actions_mask(self) -> npt.NDArray[np.int8]:
+        """1 for each legal action code (all 0 at chance nodes and at the end)."""
+    def action_to_string(self, action: int) -> str:
+        """An action (or throw) in the project's notation (``c1``, ``pass``, ``use``, ``3``).
+
+        Raises:
+            ValueError: not an action of the game.
+            TypeError: not an int.
+        """
+    def string_to_action(self, text: str) -> int:
+        """Raises:
+            ValueError: the text is not an action, naming the expected form.
+        """
+    def apply_action(self, action: int) -> None:
+        """Applies an action, or a throw at a chance node, checked.
+
+        Raises:
+            ValueError: the action is illegal here (named, with the legal ones); the state
+                is unchanged.
+            TypeError: the action is not an int.
+        """
+    def returns(self) -> List[float]:
+        """Each seat's final score (0 to 1, ties half); all 0 before the end."""
+    def ranking(self) -> Optional[List[int]]:
+        """Each seat's place (0 is first, ties share), None before the end."""
+    def ranking_text(self) -> Optional[str]:
+        """The ranking as the CLI prints it (``P2 > P1``)."""
+    def throws_made(self) -> int: ...
+    def describe_throw(self, throw: int) -> str:
+        """A throw described in the game's own words.
+
+        Raises:
+            ValueError: no throw is due, or the sticks cannot show it.
+        """
+    def num_players(self) -> int: ...
+    def get_game(self) -> Game: ...
+    def clone(self) -> State: ...
+    def serialize(self) -> str:
+        """The state as JSON (``Game.deserialize_state`` reads it)."""
+    def observation_tensor(self, player: Optional[int] = None) -> npt.NDArray[np.float32]:
+        """The observation (layout: ``Game.observation_tensor_layout()``); the same for every player."""
+    def observation_list(self, player: Optional[int] = None) -> List[float]: ...
+    def __copy__(self) -> State: ...
+    def __deepcopy__(self, memo: Any = None) -> State: ...
+
+@final
+class Agent:
+    """An agent for one game: ``Agent("mcts:iterations=1000", game, seed=1)`` (every spec of
+    the CLI) or ``Agent(f, game)`` for a callable ``f(state) -> action``.
+
+    Raises:
+        ValueError: an unknown agent or parameter, a bad value, or a game the agent cannot play.
+        TypeError: neither a spec, an Agent nor a callable.
+    """
+
+    def __init__(self, agent: Union[str, "Agent", Callable[[State], int]], game: Game, seed: int = 0) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    def step(self, state: State) -> int:
+        """The action chosen in ``state`` (the GIL is released while Rust searches).
+
+        Raises:
+            ValueError: not a decision node, a state of another game, or a refusal.
+        """
+    def analysis(self, state: Optional[State] = None) -> Optional[List[Dict[str, Any]]]:
+        """Per legal action of the last decision (or of a decision made now in ``state``):
+        ``action``, ``notation``, ``value`` (the mover's estimated final score) and
+        ``visits``; None for agents that do not analyse."""
+    def new_game(self, seat: int) -> None:
+        """A new game starts with the agent in ``seat``."""
+    def observe(self, state: State, action: int) -> None:
+        """``action`` (or a throw) is about to be applied to ``state``: agents that keep
+        their search tree (``mcts`` with ``reuse``) follow the game, as in the CLI."""
+
+@final
+class SeededDice:
+    """The arena's duplicate dice: the throw for seat ``s`` at its ``t``-th throw depends
+    only on ``(seed, s, t)`` (as ``stickdice play --seed`` and tournaments throw)."""
+
+    def __init__(self, seed: int) -> None: ...
+    def throw(self, state: State) -> int:
+        """The next throw for the seat to throw in ``state``.
+
+        Raises:
+            ValueError: no throw is due.
+        """
+
+def _tournament(game: Game, agents: List[Any], games: int = 200, seed: int = 1, threads: Optional[int] = None,
+                out: Optional[str] = None, format: str = "round-robin", restart: bool = False,
+                progress: Optional[Callable[[int, int], Any]] = None) -> str: ...
+def _play_random(game: Game, n: int, seed: int = 1, threads: Optional[int] = None) -> Dict[str, Any]: ...

@@ -1,0 +1,211 @@
+"""The core API: games, states, notation, serialization, observations, bad input."""
+
+import copy
+import pickle
+import random
+
+import numpy as np
+import pytest
+
+import stickdice
+from conftest import CONFIGS, config_id, random_game
+
+
+def test_games_lists_the_three_games_with_options_defaults_and_help():
+    games = {g["name"]: g for g in stickdice.games()}
+    assert set(games) == {"issiren", "sig-el-oued", "sig-wa-duqqan"}
+    assert (games["issiren"]["min_players"], games["issiren"]["max_players"]) == (2, 2)
+    assert (games["sig-wa-duqqan"]["min_players"], games["sig-wa-duqqan"]["max_players"]) == (2, 8)
+    opts = {o["name"]: o for o in games["sig-el-oued"]["options"]}
+    assert opts["max_throws"]["default"] == "10000"
+    assert opts["cairo_always_three"]["default"] == "false"
+    for g in games.values():
+        for o in g["options"]:
+            assert o["help"], (g["name"], o["name"])
+
+
+def test_agents_lists_every_cli_agent():
+    names = {a["name"] for a in stickdice.agents()}
+    assert {"random", "greedy", "expectimax", "mcts", "ismcts", "perfect"} <= names
+
+
+def every_config():
+    """Every game x seat count x rule option (each option away from its default once)."""
+    for g in stickdice.games():
+        variants = [{}]
+        for o in g["options"]:
+            if o["default"] in ("true", "false"):
+                variants.append({o["name"]: o["default"] == "false"})
+            else:
+                variants.append({o["name"]: 50})
+        for players in range(g["min_players"], g["max_players"] + 1):
+            for v in variants:
+                yield (g["name"], players, v)
+
+
+@pytest.mark.parametrize("config", list(every_config()), ids=config_id)
+def test_chance_probabilities_sum_to_one_at_every_chance_node(config):
+    name, players, opts = config
+    game = stickdice.load_game(name, players=players, **opts)
+    rng = random.Random(7)
+    nodes = 0
+
+    def visit(state):
+        nonlocal nodes
+        if state.is_chance_node():
+            nodes += 1
+            outcomes = state.chance_outcomes()
+            assert sum(p for _, p in outcomes) == 1.0  # dyadic: exact in a float
+            assert all(p > 0 for _, p in outcomes)
+            assert [a for a, _ in outcomes] == state.legal_actions()
+            assert state.current_player() == stickdice.CHANCE
+
+    for _ in range(5):
+        end = random_game(game, rng, visit=visit)
+        assert end.current_player() == stickdice.TERMINAL
+        assert len(end.returns()) == players
+        assert sorted(end.ranking())[0] == 0
+    assert nodes > 0
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_notation_serialization_clone_and_observation_agree_with_the_core(config):
+    name, players, opts = config
+    game = stickdice.load_game(name, players=players, **opts)
+    rng = random.Random(11)
+    shape = tuple(game.observation_tensor_shape())
+
+    def visit(state):
+        obs = state.observation_tensor()
+        assert obs.dtype == np.float32 and obs.shape == shape
+        assert ((0 <= obs) & (obs <= 1)).all()
+        again = game.deserialize_state(state.serialize())
+        assert again == state and str(again) == str(state)
+        assert pickle.loads(pickle.dumps(state)) == state
+        assert copy.deepcopy(state) == state and state.clone() == state
+        for a in state.legal_actions():
+            text = state.action_to_string(a)
+            assert state.string_to_action(text) == a
+            if state.is_player_node():
+                assert game.action_to_string(a) == text
+        if state.is_player_node():
+            mask = state.legal_actions_mask()
+            assert mask.dtype == np.int8 and len(mask) == game.num_distinct_actions()
+            assert list(np.flatnonzero(mask)) == sorted(state.legal_actions())
+
+    random_game(game, rng, visit=visit)
+
+
+def test_issiren_action_codes_are_squares_and_pass():
+    game = stickdice.load_game("issiren")
+    assert game.num_distinct_actions() == 49
+    assert game.action_to_string(0) == "a1"
+    assert game.action_to_string(11) == "l1"
+    assert game.action_to_string(12) == "a2"
+    assert game.action_to_string(47) == "l4"
+    assert game.action_to_string(48) == "pass"
+    state = game.new_initial_state()
+    state.apply_action(4)  # four green sides: only the front piece, a1, can be released
+    assert state.legal_actions() == [0]
+    assert state.action_to_string(0) == "a1"
+    assert state.string_to_action(" A1 ") == 0
+
+
+def test_a_state_prints_the_board_and_returns_are_zero_before_the_end():
+    game = stickdice.load_game("issiren")
+    state = game.new_initial_state()
+    assert "P1's home row" in str(state)
+    assert state.returns() == [0.0, 0.0]
+    assert state.ranking() is None
+
+
+def test_load_game_takes_typed_options_and_the_game_pickles():
+    game = stickdice.load_game("sig-el-oued", players=4, max_throws=77, cairo_always_three=True)
+    assert dict(game.options()) == {"max_throws": "77", "cairo_always_three": "true"}
+    assert game.num_players() == 4
+    assert pickle.loads(pickle.dumps(game)) == game
+    assert stickdice.load_game("sig-el-oued", players=4, max_throws="77", cairo_always_three="yes") == game
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, message",
+    [
+        (("chess",), {}, "unknown game `chess`"),
+        (("issiren",), {"players": 3}, "exactly 2"),
+        (("sig-wa-duqqan",), {"players": 9}, "2 to 8"),
+        (("sig-wa-duqqan",), {"players": -1}, "positive"),
+        (("sig-el-oued",), {"colour": "red"}, "no rule option `colour`"),
+        (("issiren",), {"max_throws": 0}, "max_throws"),
+        (("issiren",), {"max_throws": "many"}, "max_throws"),
+        (("sig-el-oued",), {"cairo_always_three": "perhaps"}, "true or false"),
+    ],
+)
+def test_bad_games_raise_value_errors_naming_the_problem(args, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        stickdice.load_game(*args, **kwargs)
+
+
+def test_mistyped_game_arguments_raise_type_errors():
+    with pytest.raises(TypeError, match="players must be an int"):
+        stickdice.load_game("issiren", players="two")
+    with pytest.raises(TypeError, match="rule option `max_throws`"):
+        stickdice.load_game("issiren", max_throws=1.5)
+
+
+def test_illegal_and_mistyped_actions_raise_and_leave_the_state_unchanged():
+    game = stickdice.load_game("issiren")
+    state = game.new_initial_state()
+    before = state.serialize()
+    for bad in (7, -1, 2**70):
+        with pytest.raises((ValueError, OverflowError, TypeError)):
+            state.apply_action(bad)
+        assert state.serialize() == before
+    with pytest.raises(ValueError, match="throw 7"):
+        state.apply_action(7)
+    for bad in ("1", 1.0, None, True):
+        with pytest.raises(TypeError, match="an action is an int"):
+            state.apply_action(bad)
+        assert state.serialize() == before
+    state.apply_action(4)
+    before = state.serialize()
+    with pytest.raises(ValueError, match=r"action 5 \(f1\).*not a legal action.*a1"):
+        state.apply_action(5)
+    with pytest.raises(ValueError, match="not an action of Issiren"):
+        state.apply_action(49)
+    assert state.serialize() == before
+    with pytest.raises(ValueError, match="is not an action"):
+        state.string_to_action("z9")
+    with pytest.raises(ValueError):
+        state.action_to_string(99)
+    assert state.serialize() == before
+
+
+def test_actions_at_the_end_are_refused():
+    game = stickdice.load_game("issiren", max_throws=3)
+    end = random_game(game, random.Random(1))
+    with pytest.raises(ValueError, match="the game is over"):
+        end.apply_action(0)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "malformed"),
+        ("{", "malformed"),
+        ('{"pieces": [[], []], "turn": 0, "pending": null, "throws": 0, "extra": 1}', "unknown field"),
+        ('{"pieces": [[{"pos": 99}], []], "turn": 0, "pending": null, "throws": 0}', "invalid state"),
+        ('{"pieces": [[{"pos": 3}, {"pos": 3}], []], "turn": 0, "pending": null, "throws": 0}', "invalid state"),
+        ('{"pieces": [[], []], "turn": 5, "pending": null, "throws": 0}', "invalid state"),
+    ],
+)
+def test_damaged_serialized_states_raise_value_errors(text, message):
+    game = stickdice.load_game("issiren")
+    with pytest.raises(ValueError, match=message):
+        game.deserialize_state(text)
+
+
+def test_a_state_of_another_game_is_refused():
+    issiren = stickdice.load_game("issiren")
+    sig = stickdice.load_game("sig-el-oued")
+    with pytest.raises(ValueError):
+        sig.deserialize_state(issiren.new_initial_state().serialize())

@@ -1,0 +1,64 @@
+"""PettingZoo: api_test and seed_test on every environment; throws from the seed."""
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import stickdice
+from stickdice.pettingzoo import env
+
+ENVS = [
+    ("issiren", {}),
+    ("issiren", {"max_throws": 30}),
+    ("sig-el-oued", {"players": 3}),
+    ("sig-el-oued", {"players": 2, "cairo_always_three": True}),
+    ("sig-wa-duqqan", {"players": 4}),
+    ("sig-wa-duqqan", {"players": 2, "exact_waiting_square": True}),
+]
+
+
+@pytest.mark.parametrize("name, kwargs", ENVS)
+def test_api_test(name, kwargs):
+    api_test(env(name, **kwargs), num_cycles=500)
+
+
+@pytest.mark.parametrize("name, kwargs", ENVS)
+def test_seed_test(name, kwargs):
+    seed_test(lambda: env(name, **kwargs), num_cycles=100)
+
+
+def test_throws_come_from_the_seeded_duplicate_dice():
+    e = env("issiren")
+    e.reset(seed=21)
+    dice = stickdice.SeededDice(21)
+    mirror = e.game.new_initial_state()
+    rng = np.random.default_rng(0)
+    final = {}
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        while mirror.is_chance_node():
+            mirror.apply_action(dice.throw(mirror))
+        if term or trunc:
+            final[agent] = reward
+            e.step(None)
+            continue
+        assert e.state == mirror
+        mask = obs["action_mask"]
+        assert np.array_equal(mask, info["action_mask"])
+        action = int(rng.choice(np.flatnonzero(mask)))
+        mirror.apply_action(action)
+        e.step(action)
+    assert mirror.is_terminal()
+    assert [final[a] for a in e.possible_agents] == mirror.returns()
+    assert sorted(final.values()) in ([0.0, 1.0], [0.5, 0.5])
+
+
+def test_an_illegal_action_raises_and_leaves_the_environment_as_it_was():
+    e = env("issiren")
+    e.reset(seed=1)
+    before = e.state.serialize()
+    obs, *_ = e.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match="not a legal action"):
+        e.step(illegal)
+    assert e.state.serialize() == before

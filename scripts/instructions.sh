@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Instructions per random throw of each game, counted by valgrind's callgrind: the
+# difference in instructions between two batches of random playouts divided by the
+# difference in throws, so start-up and set-up cost cancel out. Callgrind counts do not
+# depend on the machine's load, unlike timings. Skips (exit 0) where valgrind is absent.
+#
+#   scripts/instructions.sh            # the table
+#   SMALL=200 LARGE=1200 scripts/instructions.sh
+#   scripts/instructions.sh issiren    # only the games whose name contains "issiren"
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "instructions.sh: valgrind is not installed; skipping the instruction counts" >&2
+    echo "(Debian: apt-get install -y valgrind)" >&2
+    exit 0
+fi
+
+SMALL=${SMALL:-200}
+LARGE=${LARGE:-1200}
+cargo build --release --quiet --example playouts --example search
+bin=target/release/examples/playouts
+search=target/release/examples/search
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Prints "instructions throws" for one batch.
+count() {
+    local out="$tmp/callgrind.out"
+    local throws
+    throws=$(valgrind --tool=callgrind --callgrind-out-file="$out" "${BIN:-$bin}" "$@" 2>/dev/null)
+    local ir
+    ir=$(awk '/^summary:/ { print $2 }' "$out")
+    echo "$ir $throws"
+}
+
+printf '%-16s %8s %14s %12s\n' game players "instr/throw" "throws"
+for spec in "sig-wa-duqqan 2" "sig-wa-duqqan 4" "sig-el-oued 2" "sig-el-oued 4" "issiren 2"; do
+    read -r game players <<<"$spec"
+    if [ $# -gt 0 ] && [[ "$spec" != *"$1"* ]]; then continue; fi
+    read -r ir1 t1 <<<"$(count "$game" "$players" "$SMALL")"
+    read -r ir2 t2 <<<"$(count "$game" "$players" "$LARGE")"
+    awk -v g="$game" -v p="$players" -v i1="$ir1" -v i2="$ir2" -v t1="$t1" -v t2="$t2" \
+        'BEGIN { printf "%-16s %8s %14.1f %12d\n", g, p, (i2 - i1) / (t2 - t1), t2 - t1 }'
+done
+
+# The searches on the Issiren middle game of agents/benches/mcts.rs: the default MCTS
+# (instructions per iteration) and the default expectimax (per node visited).
+if [ $# -gt 0 ] && [[ "search" != *"$1"* ]]; then exit 0; fi
+echo
+printf '%-16s %8s %14s %12s\n' search "" "instr/unit" "units"
+read -r ir1 n1 <<<"$(BIN=$search count mcts 500)"
+read -r ir2 n2 <<<"$(BIN=$search count mcts 2500)"
+awk -v i1="$ir1" -v i2="$ir2" -v n1="$n1" -v n2="$n2" \
+    'BEGIN { printf "%-16s %8s %14.0f %12d\n", "mcts", "iter", (i2 - i1) / (n2 - n1), n2 - n1 }'
+read -r ir1 n1 <<<"$(BIN=$search count expectimax 3)"
+read -r ir2 n2 <<<"$(BIN=$search count expectimax 4)"
+awk -v i1="$ir1" -v i2="$ir2" -v n1="$n1" -v n2="$n2" \
+    'BEGIN { printf "%-16s %8s %14.0f %12d\n", "expectimax", "node", (i2 - i1) / (n2 - n1), n2 - n1 }'
