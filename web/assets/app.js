@@ -433,8 +433,72 @@ async function openReplay(t, k, step) {
     });
     $('jump').max = r.steps.length - 1;
     message('');
+    loadReview(r);
   }
   goto(step ?? 0);
+}
+
+// A value to three decimals with its sign.
+const signed = (x) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(3)}`;
+
+// The per-move analysis (`stickdice review`, computed by the server): each throw's luck
+// and each decision's error beside its move, and the per-seat totals.
+async function loadReview(game) {
+  const box = $('replay-analysis');
+  box.replaceChildren();
+  $('replay-step-analysis').textContent = '';
+  game.review = null;
+  box.textContent = 'Analysing the game…';
+  const r = await api('GET', `/api/tournaments/${game.tournament}/games/${game.index}/review`);
+  if (replay.game !== game) return;
+  if (!r.ok) {
+    box.textContent = `No per-move analysis: ${r.error.message}`;
+    return;
+  }
+  const rv = r.review;
+  game.review = { byStep: new Map() };
+  for (const st of rv.steps) game.review.byStep.set(st.event + 1, st);
+  for (const li of $('replay-log').children) {
+    const st = game.review.byStep.get(+li.dataset.step);
+    if (!st) continue;
+    const span = document.createElement('span');
+    span.className = 'analysis';
+    span.textContent = stepAnalysis(st);
+    if (st.kind === 'decision' && st.blunder) span.classList.add('blunder');
+    li.append(' ', span);
+  }
+  const head = document.createElement('p');
+  head.textContent = `Analysis against ${rv.reference}${rv.exact ? ' (exact values)' : ''}; values are expected scores (0 to 1); a blunder gives up more than ${rv.blunder_threshold}.`;
+  const table = document.createElement('table');
+  table.id = 'review-totals';
+  const cols = ['seat', 'agent', 'start', 'final', 'luck', 'luck-adjusted', 'decisions', 'unforced', 'total error', 'mean error', 'blunders'];
+  const tr = document.createElement('tr');
+  for (const c of cols) { const th = document.createElement('th'); th.textContent = c; tr.appendChild(th); }
+  const thead = document.createElement('thead');
+  thead.appendChild(tr);
+  const tbody = document.createElement('tbody');
+  for (const s of rv.summary) {
+    const row = document.createElement('tr');
+    const cells = [`P${s.seat + 1}`, r.seats[s.seat] ?? '?', s.start.toFixed(3), s.final_score.toFixed(3), signed(s.luck),
+      s.adjusted.toFixed(3), s.decisions, s.unforced, s.total_error.toFixed(3), s.mean_error === null ? '–' : s.mean_error.toFixed(3), s.blunders];
+    for (const c of cells) { const td = document.createElement('td'); td.textContent = String(c); row.appendChild(td); }
+    tbody.appendChild(row);
+  }
+  table.append(thead, tbody);
+  box.replaceChildren(head, table);
+  if (replay.game === game) showStepAnalysis(replay.step);
+}
+
+function stepAnalysis(st) {
+  if (st.kind === 'throw') return `luck ${st.luck.map((l, i) => `P${i + 1} ${signed(l)}`).join(', ')}`;
+  if (st.forced) return 'forced';
+  return `error ${st.error.toFixed(3)}${st.blunder ? ' (blunder)' : ''}${st.error > 0 ? `; best ${st.best}` : ''}`;
+}
+
+function showStepAnalysis(i) {
+  const g = replay.game;
+  const st = g && g.review ? g.review.byStep.get(i) : null;
+  $('replay-step-analysis').textContent = st ? `Analysis: ${stepAnalysis(st)}.` : '';
 }
 
 function goto(i) {
@@ -458,6 +522,7 @@ function goto(i) {
   for (const li of $('replay-log').children) li.classList.toggle('current', +li.dataset.step === i);
   const cur = $('replay-log').querySelector('.current');
   if (cur) cur.scrollIntoView({ block: 'nearest' });
+  showStepAnalysis(i);
   requestAnimationFrame(() => timings.push(performance.now() - t0));
 }
 

@@ -42,6 +42,7 @@ use tokio::sync::watch;
 
 mod analysis;
 mod replay;
+mod review;
 
 /// The most sessions kept at once; opening one more closes the oldest.
 pub const MAX_SESSIONS: usize = 256;
@@ -92,6 +93,8 @@ struct Inner {
     sessions: Mutex<Sessions>,
     dirs: Mutex<Vec<PathBuf>>,
     save_dir: PathBuf,
+    /// Reviews made, by folder number and game index (folders are only ever appended).
+    reviews: Mutex<HashMap<(String, String), Value>>,
 }
 
 #[derive(Debug, Default)]
@@ -138,6 +141,7 @@ impl AppState {
             sessions: Mutex::new(Sessions::default()),
             dirs: Mutex::new(dirs),
             save_dir,
+            reviews: Mutex::new(HashMap::new()),
         }))
     }
 
@@ -240,6 +244,7 @@ fn ok(body: Value) -> Response {
 /// | `POST /api/session/{id}/save` | saves the finished game as a tournament log |
 /// | `GET /api/tournaments` | the tournament folders and their games |
 /// | `GET /api/tournaments/{t}/games/{k}` | game `k` of folder `t`, replayed step by step |
+/// | `GET /api/tournaments/{t}/games/{k}/review` | its per-move analysis (`stickdice review`) |
 /// | `GET /api/tournaments/{t}/files/{name}` | a report file of folder `t` (`ratings.svg`) |
 /// | `GET /api/analysis?game=…&players=…&games=…&seed=…&option=…` | self-play figures |
 pub fn router(state: AppState) -> Router {
@@ -257,6 +262,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/session/{id}/save", post(save))
         .route("/api/tournaments", get(tournaments))
         .route("/api/tournaments/{t}/games/{k}", get(replay_game))
+        .route("/api/tournaments/{t}/games/{k}/review", get(review_game))
         .route("/api/tournaments/{t}/files/{name}", get(tournament_file))
         .route("/api/analysis", get(analysis::analysis))
         .fallback(not_found)
@@ -873,6 +879,31 @@ async fn replay_game(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal",
             format!("the replay failed: {e}"),
+        )
+        .into_response(),
+    }
+}
+
+async fn review_game(
+    State(state): State<AppState>,
+    Path((t, k)): Path<(String, String)>,
+) -> Response {
+    let key = (t.clone(), k.clone());
+    if let Some(v) = lock(&state.0.reviews).get(&key) {
+        return ok(v.clone());
+    }
+    let dirs = state.dirs();
+    let result = tokio::task::spawn_blocking(move || review::game_review(&dirs, &t, &k)).await;
+    match result {
+        Ok(Ok(v)) => {
+            lock(&state.0.reviews).insert(key, v.clone());
+            ok(v)
+        }
+        Ok(Err(e)) => e.into_response(),
+        Err(e) => WebError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            format!("the review failed: {e}"),
         )
         .into_response(),
     }

@@ -124,8 +124,12 @@ fn tournament_dir<'a>(dirs: &'a [PathBuf], t: &str) -> Result<&'a PathBuf, WebEr
         })
 }
 
-/// Game `k` of folder `t`, replayed step by step.
-pub fn game(dirs: &[PathBuf], t: &str, k: &str) -> Result<Value, WebError> {
+/// Game `k` of folder `t`: the folder, the log's contents and the game's line and record.
+pub(crate) fn logged(
+    dirs: &[PathBuf],
+    t: &str,
+    k: &str,
+) -> Result<(PathBuf, LogContents, usize, usize), WebError> {
     let dir = tournament_dir(dirs, t)?;
     let contents =
         read(dir).map_err(|e| WebError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_log", e))?;
@@ -135,7 +139,7 @@ pub fn game(dirs: &[PathBuf], t: &str, k: &str) -> Result<Value, WebError> {
             format!("`{k}` is not a game index (a whole number)"),
         )
     })?;
-    let Some((line, record)) = contents.games.iter().find(|(_, g)| g.index == index) else {
+    let Some(at) = contents.games.iter().position(|(_, g)| g.index == index) else {
         let mut have: Vec<usize> = contents.games.iter().map(|(_, g)| g.index).collect();
         have.sort_unstable();
         return Err(WebError::not_found(format!(
@@ -148,14 +152,28 @@ pub fn game(dirs: &[PathBuf], t: &str, k: &str) -> Result<Value, WebError> {
             }
         )));
     };
-    let c = &contents.config;
-    let any = AnyGame::new(&c.game, Some(c.players), &c.options).map_err(|e| {
+    let line = contents.games[at].0;
+    Ok((dir.clone(), contents, line, at))
+}
+
+/// The game a log plays, or `bad_log`.
+pub(crate) fn logged_game(c: &log::TournamentConfig) -> Result<AnyGame, WebError> {
+    AnyGame::new(&c.game, Some(c.players), &c.options).map_err(|e| {
         WebError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "bad_log",
             format!("the log's game: {e}"),
         )
-    })?;
+    })
+}
+
+/// Game `k` of folder `t`, replayed step by step.
+pub fn game(dirs: &[PathBuf], t: &str, k: &str) -> Result<Value, WebError> {
+    let (dir, contents, line, at) = logged(dirs, t, k)?;
+    let dir = &dir;
+    let record = &contents.games[at].1;
+    let c = &contents.config;
+    let any = logged_game(c)?;
     let names = labels(&c.agents);
     let steps = with_game!(&any, |g| steps(g, record)).map_err(|e| {
         WebError::new(

@@ -229,6 +229,43 @@ for (const [t, name] of [[0, 'issiren'], [1, 'duqqan'], [2, 'oued']]) {
   });
 }
 
+// The per-move analysis (issue 12's review) beside each move of the replay, and the
+// per-seat totals, for the race games (exact references) and Issiren (the stated search).
+for (const [t, name] of [[2, 'oued'], [1, 'duqqan'], [0, 'issiren']]) {
+  test(`replay of ${name} shows the per-move analysis beside the moves`, { timeout: 300_000 }, async () => {
+    const api = await (await fetch(`${BASE}/api/tournaments/${t}/games/1/review`)).json();
+    assert.equal(api.ok, true, JSON.stringify(api));
+    const rv = api.review;
+    await open(`#replay/${t}/1`);
+    await page.waitForSelector('#review-totals tbody tr', { timeout: 120_000 });
+    await idle();
+    // One totals row per seat, with the server's figures.
+    const rows = await page.$$eval('#review-totals tbody tr', (r) => r.map((x) => [...x.cells].map((c) => c.textContent)));
+    assert.equal(rows.length, rv.seats);
+    rv.summary.forEach((s, i) => {
+      assert.equal(rows[i][0], `P${i + 1}`);
+      assert.equal(rows[i][4], `${s.luck >= 0 ? '+' : '−'}${Math.abs(s.luck).toFixed(3)}`);
+      assert.equal(rows[i][5], s.adjusted.toFixed(3));
+      assert.equal(+rows[i][10], s.blunders);
+    });
+    // Beside every reviewed move: a throw's luck, a decision's error (or "forced").
+    const notes = await page.$$eval('#replay-log li', (l) => l.map((x) => x.querySelector('.analysis')?.textContent ?? null));
+    assert.equal(notes.filter((x) => x !== null).length, rv.steps.length);
+    for (const st of rv.steps) {
+      const note = notes[st.event];
+      if (st.kind === 'throw') assert.match(note, /^luck P1 [+−]\d\.\d{3}, P2 /, `move ${st.event + 1}`);
+      else if (st.forced) assert.equal(note, 'forced');
+      else assert.ok(note.startsWith(`error ${st.error.toFixed(3)}`), `move ${st.event + 1}: ${note}`);
+    }
+    // The current move's analysis follows the steps.
+    const first = rv.steps[0];
+    await page.fill('#jump', String(first.event + 1));
+    await page.click('#jump-go');
+    assert.match(await page.$eval('#replay-step-analysis', (e) => e.textContent), /^Analysis: luck P1 /);
+    if (name === 'oued') await page.screenshot({ path: path.join(SHOTS, 'oued-replay-analysis.png'), fullPage: true });
+  });
+}
+
 test('the games table sorts and filters', async () => {
   await open('#replay');
   await page.waitForSelector('#games-table tbody tr');

@@ -587,6 +587,86 @@ async fn a_finished_game_is_saved_as_a_tournament_log_and_replays() {
     assert!(steps[1]["words"][0].as_str().unwrap().starts_with("P1: "));
 }
 
+/// The per-move analysis of a logged race game: exactly the library's review with its
+/// exact (solved) reference, and checked independently by the identity that holds for
+/// Sig wa Duqqan without a throw cap, which has no decisions and whose solved values are
+/// consistent (drift 0): final score − luck = start for every seat.
+#[tokio::test]
+async fn a_logged_game_is_reviewed_move_by_move() {
+    let save = temp_dir("review");
+    let app = app(vec![], save.clone());
+    send_json(&app, "POST", "/api/session", "").await;
+    let new = r#"{"cmd":"new_game","game":"sig-wa-duqqan","players":2,"seed":7}"#;
+    let (_, mut v) = send_json(&app, "POST", "/api/session/1", new).await;
+    let mut events = 0;
+    while v["result"]["node"]["kind"] != "end" {
+        assert_eq!(v["result"]["node"]["kind"], "throw", "{v}");
+        v = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"throw"}"#)
+            .await
+            .1;
+        events += 1;
+        assert!(events < 10_000, "the game does not end");
+    }
+    let (s, v) = send_json(
+        &app,
+        "POST",
+        "/api/session/1/save",
+        r#"{"agents":["random","greedy"]}"#,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let path = PathBuf::from(v["path"].as_str().unwrap());
+    let log = stickdice_evaluation::log::read(&path).unwrap().unwrap();
+    let record = &log.games[0].1;
+    use stickdice::Game as _;
+    use stickdice_evaluation::review::{review_record, ReferenceOptions, Reviewable, BLUNDER};
+    let game = stickdice::SigWaDuqqan::with_seats(2).unwrap();
+    let mut reference = game.reference(&ReferenceOptions::default()).unwrap();
+    let expected = review_record(&game, reference.as_mut(), record, BLUNDER).unwrap();
+    let (s, v) = send_json(&app, "GET", "/api/tournaments/0/games/0/review", "").await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(
+        v,
+        json!({
+            "ok": true,
+            "tournament": "0",
+            "index": 0,
+            "seats": ["random", "greedy"],
+            "review": serde_json::to_value(&expected).unwrap(),
+        })
+    );
+    let review = &v["review"];
+    assert_eq!(review["steps"].as_array().unwrap().len(), events);
+    assert_eq!(review["exact"], true);
+    assert!(review["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["kind"] == "throw"));
+    for s in review["summary"].as_array().unwrap() {
+        let (start, last, luck) = (
+            s["start"].as_f64().unwrap(),
+            s["final_score"].as_f64().unwrap(),
+            s["luck"].as_f64().unwrap(),
+        );
+        assert!((last - luck - start).abs() < 1e-9, "{s}");
+        assert_eq!(s["decisions"], 0);
+    }
+    // Asked again, the same answer (kept); a missing game and folder are explained.
+    let (_, again) = send_json(&app, "GET", "/api/tournaments/0/games/0/review", "").await;
+    assert_eq!(again, v);
+    let (s, v) = send_json(&app, "GET", "/api/tournaments/0/games/5/review", "").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(v["error"]["code"], "not_found");
+    let (s, v) = send_json(&app, "GET", "/api/tournaments/7/games/0/review", "").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(
+        v,
+        json!({"ok": false, "error": {"code": "not_found",
+            "message": "no tournament folder `7`: the server has 1 (numbered from 0)"}})
+    );
+}
+
 #[tokio::test]
 async fn damaged_logs_missing_games_and_bad_files_are_explained() {
     let dir = temp_dir("damaged");
