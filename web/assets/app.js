@@ -468,7 +468,7 @@ async function loadReview(game) {
     li.append(' ', span);
   }
   const head = document.createElement('p');
-  head.textContent = `Analysis against ${rv.reference}${rv.exact ? ' (exact values)' : ''}; values are expected scores (0 to 1); a blunder gives up more than ${rv.blunder_threshold}.`;
+  head.textContent = `Analysis against ${rv.reference}; values are expected scores (0 to 1); a blunder gives up more than ${rv.blunder_threshold}.`;
   const table = document.createElement('table');
   table.id = 'review-totals';
   const cols = ['seat', 'agent', 'start', 'final', 'luck', 'luck-adjusted', 'decisions', 'unforced', 'total error', 'mean error', 'blunders'];
