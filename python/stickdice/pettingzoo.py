@@ -119,9 +119,25 @@ class StickdiceEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[0]
         self._throw_until_decision()
-        self._select()
+        # A game can end before anyone decides (Sig (El Oued) asks for a decision only at
+        # a leftover at Mecca, and some games have none): then every agent is terminated
+        # at once and the first one is selected for its dead step.
+        if not self._end_if_over():
+            self._select()
         self._update_infos()
+
+    def _end_if_over(self) -> bool:
+        """At the end of the game: each seat's reward is its score and every agent is
+        terminated. Returns whether the game is over."""
+        if not self.state.is_terminal():
+            return False
+        returns = self.state.returns()
+        for i, a in enumerate(self.possible_agents):
+            self.rewards[a] = float(returns[i])
+            self.terminations[a] = True
+        return True
 
     def _update_infos(self):
         mask = self._mask()
@@ -143,12 +159,7 @@ class StickdiceEnv(AECEnv):
         self._throw_until_decision()
         for a in self.agents:
             self.rewards[a] = 0.0
-        if self.state.is_terminal():
-            returns = self.state.returns()
-            for i, a in enumerate(self.possible_agents):
-                self.rewards[a] = float(returns[i])
-                self.terminations[a] = True
-        else:
+        if not self._end_if_over():
             self._select()
         self._update_infos()
         self._accumulate_rewards()

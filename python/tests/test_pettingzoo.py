@@ -62,3 +62,25 @@ def test_an_illegal_action_raises_and_leaves_the_environment_as_it_was():
     with pytest.raises(ValueError, match="not a legal action"):
         e.step(illegal)
     assert e.state.serialize() == before
+
+
+def test_a_game_over_before_any_decision_terminates_every_agent_at_reset():
+    # Sig (El Oued) asks for a decision only at a leftover at Mecca: some seeded games have
+    # none, so reset() itself plays them to the end (found by search over seeds).
+    e = env("sig-el-oued", players=3)
+    for seed in range(3000):
+        e.reset(seed=seed)
+        if all(e.terminations.values()):
+            break
+    else:
+        pytest.fail("no decision-free game among 3000 seeds")
+    assert e.state.is_terminal()
+    assert sorted(e.rewards.values()) == sorted(float(r) for r in e.state.returns())
+    steps = 0
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        assert term and not trunc
+        assert not obs["action_mask"].any()
+        e.step(None)
+        steps += 1
+    assert steps == 3 and e.agents == []
