@@ -21,12 +21,12 @@ pub struct TournamentArgs {
     game: GameArgs,
     /// The agents, as comma-separated specs: random,greedy,mcts:iterations=1000. A piece
     /// with `=` but no `:` continues the previous spec's parameters
-    /// (mcts:iterations=500,c=1.4). Default: random, greedy, expectimax:nodes=5000,
-    /// mcts:iterations=300 (those available).
+    /// (mcts:iterations=500,c=1.4). Default: random, greedy, expectimax:nodes=20000,
+    /// mcts:iterations=1000 (those available).
     #[arg(long, short = 'a')]
     agents: Option<String>,
     /// Games per table (each pair of agents in a two-player game), rounded up to whole
-    /// seat rotations [default: 100]. With --sprt, the most games before giving up
+    /// seat rotations [default: 200]. With --sprt, the most games before giving up
     /// [default: 20000].
     #[arg(long, short = 'n')]
     games: Option<usize>,

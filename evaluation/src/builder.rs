@@ -61,17 +61,17 @@ use crate::stats::Sprt;
 use crate::tournament::{Entrant, Progress, RunOptions, RunSummary, Tournament, TournamentError};
 
 /// The agents of the default tournament (`stickdice tournament` without `--agents`),
-/// strongest last. With [`DEFAULT_GAMES`] the default tournament takes about 10 s of CPU
-/// time (measured: 29 s wall on 2 cores shared with other work, load 12; see README).
+/// strongest last. With [`DEFAULT_GAMES`] the default tournament takes about 59 s of CPU
+/// time (measured: 29.7 s wall on 2 otherwise idle cores; see README).
 pub const DEFAULT_AGENTS: [&str; 4] = [
     "random",
     "greedy",
-    "expectimax:nodes=5000",
-    "mcts:iterations=300",
+    "expectimax:nodes=20000",
+    "mcts:iterations=1000",
 ];
 
 /// Games per table when none is set.
-pub const DEFAULT_GAMES: usize = 100;
+pub const DEFAULT_GAMES: usize = 200;
 
 /// With an SPRT, the most games before giving up when none is set.
 pub const DEFAULT_SPRT_GAMES: usize = 20_000;
