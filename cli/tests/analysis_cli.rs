@@ -3,15 +3,12 @@
 //! with a message naming the problem.
 
 use std::path::PathBuf;
-use std::process::Command;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_stickdice"))
-}
+mod common;
+use common::bin;
 
 fn temp(name: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("stickdice-analyze-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&p);
+    let p = common::temp(name);
     std::fs::create_dir_all(&p).unwrap();
     p
 }

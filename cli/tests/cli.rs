@@ -2,32 +2,12 @@
 //! tournament killed part-way and restarted ends with the same report as an uninterrupted
 //! one on another thread count; a foreign log is refused; replay shows a logged game.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const REPORTS: [&str; 4] = ["report.json", "report.md", "standings.csv", "ratings.svg"];
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_stickdice"))
-}
-
-fn temp(name: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("stickdice-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&p);
-    p
-}
-
-fn reports(dir: &Path) -> Vec<String> {
-    REPORTS
-        .iter()
-        .map(|f| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}")))
-        .collect()
-}
-
-fn lines(path: &Path) -> usize {
-    std::fs::read_to_string(path).map_or(0, |s| s.lines().count())
-}
+mod common;
+use common::{bin, lines, reports, temp};
 
 /// Sig wa Duqqan has no decisions, so random agents are as good as any, and it is
 /// available with every agent set.

@@ -7,28 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const REPORTS: [&str; 4] = ["report.json", "report.md", "standings.csv", "ratings.svg"];
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_stickdice"))
-}
-
-fn temp(name: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("stickdice-cli-merge-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&p);
-    p
-}
-
-fn reports(dir: &Path) -> Vec<String> {
-    REPORTS
-        .iter()
-        .map(|f| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}")))
-        .collect()
-}
-
-fn lines(path: &Path) -> usize {
-    std::fs::read_to_string(path).map_or(0, |s| s.lines().count())
-}
+mod common;
+use common::{bin, lines, reports, temp};
 
 /// Issiren with a rule option (it must survive the trip through the shard headers), three
 /// agents, 3 tables × 300 rotations: 1800 games.

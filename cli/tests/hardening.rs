@@ -2,18 +2,10 @@
 //! counts past the limits, a second run on a busy output folder, endless input files.
 
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_stickdice"))
-}
-
-fn temp(name: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("stickdice-hard-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&p);
-    p
-}
+mod common;
+use common::{bin, temp};
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

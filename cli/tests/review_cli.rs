@@ -2,18 +2,11 @@
 //! would: the table and JSON of one game and of a whole log, the luck-adjusted report
 //! (the same whatever the thread count), and clear errors for bad input.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_stickdice"))
-}
-
-fn temp(name: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("stickdice-review-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&p);
-    p
-}
+mod common;
+use common::{bin, temp};
 
 fn run(args: &[&str], out: Option<&Path>) -> Output {
     let mut c = bin();
