@@ -14,12 +14,19 @@ fn known_code(code: &str) -> bool {
 
 /// Whether the line is blank in the protocol's sense (only spaces, tabs and CRs).
 fn is_blank(bytes: &[u8]) -> bool {
-    bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'))
+    without_bom(bytes)
+        .iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r'))
+}
+
+/// A line without the UTF-8 byte-order mark the protocol ignores at its start.
+fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes)
 }
 
 /// The id a response must echo: the request's `id` when the line is a JSON object.
 fn expected_id(bytes: &[u8]) -> Value {
-    match serde_json::from_slice::<Value>(bytes) {
+    match serde_json::from_slice::<Value>(without_bom(bytes)) {
         Ok(Value::Object(map)) => map.get("id").cloned().unwrap_or(Value::Null),
         _ => Value::Null,
     }
@@ -294,7 +301,7 @@ fn run_step(server: &mut Server, step: &Step) -> bool {
     let bytes: Vec<u8> = bytes.into_iter().filter(|&b| b != b'\n').collect();
     match exchange(server, &bytes) {
         Some(r) if r["ok"] == true => {
-            let quit = serde_json::from_slice::<Value>(&bytes)
+            let quit = serde_json::from_slice::<Value>(without_bom(&bytes))
                 .ok()
                 .and_then(|v| v.get("cmd").cloned())
                 == Some(json!("quit"));
