@@ -67,6 +67,14 @@ fn mcts(c: &mut Criterion) {
         group.bench_function(format!("default/{label}"), |b| {
             b.iter(|| agent.analyze(&game, &state).expect("a decision").iterations)
         });
+        // The same with the hand-set evaluation (`eval=hand`, the default before the
+        // learned one).
+        let mut agent = MctsAgent::new(config, 1)
+            .expect("valid config")
+            .with_evaluator("hand", stickdice_agents::Evaluator::issiren_hand());
+        group.bench_function(format!("default-eval-hand/{label}"), |b| {
+            b.iter(|| agent.analyze(&game, &state).expect("a decision").iterations)
+        });
         // Plain UCT: random playouts to the end.
         let config = MctsConfig {
             iterations: Some(ITERATIONS),

@@ -33,11 +33,136 @@ use stickdice::{Game, SeatValues, MAX_SEATS};
 /// assert_eq!(game.evaluate(&state), ranking.scores());
 /// ```
 pub trait Evaluate: Game {
-    /// Each seat's estimated score in `[0, 1]` (the same scale as [`stickdice::Ranking::score`]):
-    /// at an ended state exactly the scores; elsewhere an estimate from progress, pieces home
-    /// or captured, and threats. Entries past the seat count are 0. Values are bounded by
-    /// `[0, 1]`, so searches may prune with those bounds.
+    /// Each seat's estimated score in `[0, 1]` (the same scale as [`stickdice::Ranking::score`])
+    /// by the game's default evaluation (Issiren: the learned one, [`crate::learned`]; the
+    /// race games: the hand-set one): at an ended state exactly the scores; elsewhere an
+    /// estimate. Entries past the seat count are 0. Values are bounded by `[0, 1]`, so
+    /// searches may prune with those bounds.
     fn evaluate(&self, state: &Self::State) -> SeatValues;
+
+    /// Whether MCTS built from a spec plays random playouts by default (rather than greedy
+    /// ones) when it uses this game's default or learned evaluation: true where that
+    /// evaluation is too costly to call for every playout move (Issiren's learned one).
+    const RANDOM_PLAYOUTS_BY_DEFAULT: bool = false;
+
+    /// The evaluation the `eval` parameter names: `hand` (the hand-set one), `learned` (the
+    /// shipped weights) or a weights file. The default, for a game with only a hand-set
+    /// evaluation, accepts `hand` alone.
+    ///
+    /// # Errors
+    /// A message saying what the game accepts.
+    fn evaluator(name: &str) -> Result<Evaluator<Self>, String>
+    where
+        Self: Sized,
+    {
+        match name {
+            "hand" => Ok(Evaluator::default()),
+            _ => Err(format!(
+                "{} has only the hand-set evaluation (`hand`); learned weights are for Issiren",
+                Self::TITLE
+            )),
+        }
+    }
+}
+
+/// An evaluation function with the weights it reads: [`Evaluate::evaluate`] of the game,
+/// or one the `eval` parameter chose ([`Evaluate::evaluator`]). Plain data, `Copy`, so
+/// searches can hold it without requiring [`Evaluate`] of every game.
+pub struct Evaluator<G: Game> {
+    f: EvalWith<G>,
+    net: Option<&'static crate::learned::Network>,
+}
+
+/// The function an [`Evaluator`] calls.
+type EvalWith<G> =
+    fn(&G, Option<&'static crate::learned::Network>, &<G as Game>::State) -> SeatValues;
+
+impl<G: Game> Clone for Evaluator<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for Evaluator<G> {}
+
+impl<G: Game> core::fmt::Debug for Evaluator<G> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Evaluator")
+            .field("learned", &self.net.is_some())
+            .finish()
+    }
+}
+
+impl<G: Evaluate> Default for Evaluator<G> {
+    /// The game's default evaluation, [`Evaluate::evaluate`].
+    fn default() -> Self {
+        Evaluator {
+            f: |game, _, state| game.evaluate(state),
+            net: None,
+        }
+    }
+}
+
+impl<G: Game> Evaluator<G> {
+    /// Each seat's estimated score of `state` (see [`Evaluate::evaluate`]).
+    #[inline]
+    pub fn evaluate(&self, game: &G, state: &G::State) -> SeatValues {
+        (self.f)(game, self.net, state)
+    }
+}
+
+impl Evaluator<stickdice::Issiren> {
+    /// Issiren's hand-set evaluation (`eval=hand`).
+    pub fn issiren_hand() -> Self {
+        Evaluator {
+            f: |game, _, state| issiren_eval::evaluate(game, state),
+            net: None,
+        }
+    }
+
+    /// Issiren's learned evaluation with these weights.
+    pub fn issiren_learned(net: &'static crate::learned::Network) -> Self {
+        Evaluator {
+            f: |game, net, state| match net {
+                Some(net) => net.evaluate(game, state),
+                None => issiren_eval::evaluate(game, state),
+            },
+            net: Some(net),
+        }
+    }
+}
+
+/// The `eval` parameter of the agents that evaluate positions (greedy, expectimax, MCTS).
+pub const EVAL_PARAM: crate::params::ParamInfo = crate::params::ParamInfo {
+    key: "eval",
+    default: "learned",
+    help:
+        "the evaluation: `learned` (Issiren's default: the shipped weights, a network trained by \
+           self-play TD(λ) and on the endgame tablebase), `hand` (the hand-set evaluation; the \
+           default and only choice for the race games) or a weights file written by \
+           `stickdice train` (Issiren)",
+};
+
+/// The `eval` parameter of a spec: the text given (`None` when not given) and the
+/// evaluation it names (the game's default when not given).
+///
+/// # Errors
+/// [`crate::SpecError::BadValue`] for an evaluation the game does not have or a weights
+/// file that cannot be used.
+pub fn eval_param<G: Evaluate>(
+    params: &crate::params::Params<'_>,
+) -> Result<(Option<String>, Evaluator<G>), crate::SpecError> {
+    let Some(text) = params.given(EVAL_PARAM.key) else {
+        return Ok((None, Evaluator::default()));
+    };
+    G::evaluator(text)
+        .map(|e| (Some(text.to_string()), e))
+        .map_err(|why| crate::SpecError::BadValue {
+            agent: params.info().name,
+            key: EVAL_PARAM.key,
+            value: text.to_string(),
+            expected: format!("`learned`, `hand` or a weights file ({why})"),
+        })
 }
 
 /// Where a seat stands, for [`pairwise_scores`].
@@ -130,7 +255,7 @@ mod tests {
 
 // ---- Issiren --------------------------------------------------------------------------
 
-mod issiren_eval {
+pub(crate) mod issiren_eval {
     use stickdice::games::issiren::{circuit_square, throw_value, CIRCUIT_LEN};
     use stickdice::{Issiren, Node, SeatValues, Sticks, Throw, MAX_SEATS};
 
@@ -231,8 +356,36 @@ mod issiren_eval {
         values
     }
 
+    /// What `seat` attacks: the move values (bit `v`) that let it land on an enemy piece, and
+    /// the enemy squares some throw lets it land on (for the learned evaluation's features).
     #[inline]
-    fn chance_of(values: u8) -> f64 {
+    pub(crate) fn attacks(s: &stickdice::games::issiren::State, seat: usize) -> (u8, u64) {
+        let dest = &DEST[seat];
+        let reach = &REACH[seat];
+        let enemy = s.occupied[seat ^ 1];
+        let (mut values, mut squares) = (0u8, 0u64);
+        for p in s.pieces_of(seat) {
+            let pos = p.pos as usize % CIRCUIT_LEN as usize;
+            if p.unmoved {
+                if dest[pos + 1] & enemy != 0 {
+                    values |= 1 << 1;
+                    squares |= dest[pos + 1] & enemy;
+                }
+            } else if reach[pos] & enemy != 0 {
+                squares |= reach[pos] & enemy;
+                for v in 1..=6 {
+                    if dest[pos + v] & enemy != 0 {
+                        values |= 1 << v;
+                    }
+                }
+            }
+        }
+        (values, squares)
+    }
+
+    /// The chance that a throw's move value is among `values` (bit `v` for a move of `v`).
+    #[inline]
+    pub(crate) fn chance_of(values: u8) -> f64 {
         CHANCE[(values & 127) as usize]
     }
 
@@ -246,7 +399,7 @@ mod issiren_eval {
     /// material in both sides', seat 0's estimate is `r² / (r² + (1 − r)²)` — even at equal
     /// material, sharper as the ratio grows (3 pieces to 1 is 0.9) — and seat 1's is one
     /// minus it.
-    pub(super) fn evaluate(game: &Issiren, s: &stickdice::games::issiren::State) -> SeatValues {
+    pub(crate) fn evaluate(game: &Issiren, s: &stickdice::games::issiren::State) -> SeatValues {
         use stickdice::Game as _;
         if let Some(scores) = game.scores(s) {
             return scores;
@@ -324,8 +477,22 @@ mod issiren_eval {
 }
 
 impl Evaluate for stickdice::Issiren {
+    const RANDOM_PLAYOUTS_BY_DEFAULT: bool = true;
+
+    /// The learned evaluation with the shipped weights ([`crate::learned::shipped`]).
+    #[inline]
     fn evaluate(&self, state: &Self::State) -> SeatValues {
-        issiren_eval::evaluate(self, state)
+        crate::learned::shipped().evaluate(self, state)
+    }
+
+    /// `learned` (the shipped weights), `hand` (the hand-set evaluation: material, threats
+    /// and mobility) or the path of a weights file (loaded once per process).
+    fn evaluator(name: &str) -> Result<Evaluator<Self>, String> {
+        match name {
+            "learned" => Ok(Evaluator::issiren_learned(crate::learned::shipped())),
+            "hand" => Ok(Evaluator::issiren_hand()),
+            path => crate::learned::shared(path).map(Evaluator::issiren_learned),
+        }
     }
 }
 

@@ -135,7 +135,7 @@ use stickdice::{
     decision_actions, ActionList, Agent, AgentError, Game, Node, Seat, SeatValues, Stop, MAX_SEATS,
 };
 
-use crate::eval::Evaluate;
+use crate::eval::{Evaluate, Evaluator};
 use crate::params::{AgentInfo, ParamInfo, Params, SpecError};
 use crate::solve::ExactValues;
 
@@ -175,6 +175,7 @@ pub const INFO: AgentInfo = AgentInfo {
             help: "transposition table (ahash, keyed by state and depth): true or false",
         },
         crate::solve::TABLEBASE_PARAM,
+        crate::eval::EVAL_PARAM,
     ],
 };
 
@@ -411,6 +412,10 @@ pub struct Expectimax<G: Game> {
     /// Exact values (the `tablebase` parameter): a covered position is a leaf with its
     /// exact value, whatever the depth left.
     exact: Option<(String, Arc<dyn ExactValues<G>>)>,
+    /// The evaluation at the leaves and for ordering.
+    evaluator: Evaluator<G>,
+    /// The `eval` parameter as given, for [`Agent::name`].
+    eval_source: Option<String>,
 }
 
 impl<G: Game> fmt::Debug for Expectimax<G> {
@@ -470,7 +475,16 @@ impl<G: Evaluate> Expectimax<G> {
             late: true,
             reuse: None,
             exact: None,
+            evaluator: Evaluator::default(),
+            eval_source: None,
         }
+    }
+
+    /// The same search with another evaluation (`source` names it in [`Agent::name`]).
+    pub fn with_evaluator(mut self, source: &str, evaluator: Evaluator<G>) -> Self {
+        self.evaluator = evaluator;
+        self.eval_source = Some(source.to_string());
+        self
     }
 
     /// Uses exact values (a tablebase) for the positions they cover: such a position is
@@ -491,7 +505,10 @@ impl<G: Evaluate> Expectimax<G> {
     /// # Errors
     /// See [`ExpectimaxConfig::from_params`].
     pub fn from_params(params: &Params<'_>, seed: u64) -> Result<Self, SpecError> {
-        let agent = Self::new(ExpectimaxConfig::from_params(params)?, seed);
+        let mut agent = Self::new(ExpectimaxConfig::from_params(params)?, seed);
+        let (eval_source, evaluator) = crate::eval::eval_param::<G>(params)?;
+        agent.evaluator = evaluator;
+        agent.eval_source = eval_source;
         Ok(match crate::solve::tablebase_param::<G>(params)? {
             Some((source, values)) => agent.with_exact_values(&source, values),
             None => agent,
@@ -856,19 +873,19 @@ impl<G: Evaluate> Expectimax<G> {
         }
         let node = game.node(state);
         match node {
-            Node::End => return self.scalar_leaf(&game.evaluate(state)),
+            Node::End => return self.scalar_leaf(&self.evaluator.evaluate(game, state)),
             _ if self.exact.is_some() => {
                 if let Some(x) = self.exact_scores(game, state) {
                     return self.scalar_leaf(&x);
                 }
                 if d == 0 {
                     self.horizon = true;
-                    return self.scalar_leaf(&game.evaluate(state));
+                    return self.scalar_leaf(&self.evaluator.evaluate(game, state));
                 }
             }
             _ if d == 0 => {
                 self.horizon = true;
-                return self.scalar_leaf(&game.evaluate(state));
+                return self.scalar_leaf(&self.evaluator.evaluate(game, state));
             }
             _ => {}
         }
@@ -1035,7 +1052,7 @@ impl<G: Evaluate> Expectimax<G> {
         for (k, &a) in keys.iter_mut().zip(legal.iter()) {
             let mut c = *state;
             game.apply_action_unchecked(&mut c, a);
-            let v = self.scalar_leaf(&game.evaluate(&c));
+            let v = self.scalar_leaf(&self.evaluator.evaluate(game, &c));
             *k = if maximize { -v } else { v };
         }
         // Insertion sort: at most a dozen actions, no allocation.
@@ -1260,19 +1277,19 @@ impl<G: Evaluate> Expectimax<G> {
         }
         let node = game.node(state);
         match node {
-            Node::End => return game.evaluate(state),
+            Node::End => return self.evaluator.evaluate(game, state),
             _ if self.exact.is_some() => {
                 if let Some(x) = self.exact_scores(game, state) {
                     return x;
                 }
                 if d == 0 {
                     self.horizon = true;
-                    return game.evaluate(state);
+                    return self.evaluator.evaluate(game, state);
                 }
             }
             _ if d == 0 => {
                 self.horizon = true;
-                return game.evaluate(state);
+                return self.evaluator.evaluate(game, state);
             }
             _ => {}
         }
@@ -1357,13 +1374,20 @@ fn check_depth(depth: u32) -> Result<(), AgentError> {
 
 impl<G: Evaluate> Agent<G> for Expectimax<G> {
     fn name(&self) -> String {
-        match &self.exact {
-            Some((source, _)) if self.config.to_string().contains(':') => {
-                format!("{},tablebase={source}", self.config)
-            }
-            Some((source, _)) => format!("{}:tablebase={source}", self.config),
-            None => self.config.to_string(),
+        let mut name = self.config.to_string();
+        let extras = [
+            self.exact
+                .as_ref()
+                .map(|(source, _)| format!("tablebase={source}")),
+            self.eval_source
+                .as_ref()
+                .map(|source| format!("eval={source}")),
+        ];
+        for extra in extras.into_iter().flatten() {
+            name.push(if name.contains(':') { ',' } else { ':' });
+            name += &extra;
         }
+        name
     }
 
     fn choose(&mut self, game: &G, state: &G::State) -> Result<G::Action, AgentError> {

@@ -6,7 +6,8 @@
 //! exactly the final score). Equal best values are broken uniformly at random by the
 //! agent's seeded generator, so the same seed gives the same choices.
 //!
-//! * **Parameters:** none (`greedy`).
+//! * **Parameters:** `eval` (`greedy:eval=hand`): the evaluation, `learned` (Issiren's
+//!   default), `hand` or a weights file (see [`crate::eval::EVAL_PARAM`]).
 //! * **Cost:** one copy, one action application and one evaluation per legal action (at
 //!   most a dozen), no allocation: microseconds per decision.
 //! * **When to use it:** as a fast baseline that knows the game a little (it captures when
@@ -27,9 +28,9 @@
 //! ```
 
 use rand::{RngExt as _, SeedableRng};
-use stickdice::{decision_actions, ActionList, Agent, AgentError};
+use stickdice::{decision_actions, ActionList, Agent, AgentError, Game};
 
-use crate::eval::Evaluate;
+use crate::eval::{Evaluate, Evaluator};
 use crate::params::{AgentInfo, Params, SpecError};
 
 /// The greedy agent's spec entry.
@@ -37,30 +38,60 @@ pub const INFO: AgentInfo = AgentInfo {
     name: "greedy",
     summary:
         "the action whose resulting state evaluates best for the mover (one ply, ties at random)",
-    params: &[],
+    params: &[crate::eval::EVAL_PARAM],
 };
 
 /// Picks the action whose resulting state has the best evaluation for the mover; ties are
 /// broken uniformly by its seeded generator. See the [module docs](self).
-#[derive(Clone, Debug)]
-pub struct GreedyAgent {
+#[derive(Debug)]
+pub struct GreedyAgent<G: Game> {
     rng: stickdice::Rng,
+    evaluator: Evaluator<G>,
+    /// The `eval` parameter as given, for [`Agent::name`].
+    eval_source: Option<String>,
 }
 
-impl GreedyAgent {
-    /// A greedy agent seeded with `seed` (the seed only breaks ties).
+impl<G: Game> Clone for GreedyAgent<G> {
+    fn clone(&self) -> Self {
+        GreedyAgent {
+            rng: self.rng.clone(),
+            evaluator: self.evaluator,
+            eval_source: self.eval_source.clone(),
+        }
+    }
+}
+
+impl<G: Evaluate> GreedyAgent<G> {
+    /// A greedy agent with the game's default evaluation, seeded with `seed` (the seed
+    /// only breaks ties).
     pub fn new(seed: u64) -> Self {
         GreedyAgent {
             rng: stickdice::Rng::seed_from_u64(seed),
+            evaluator: Evaluator::default(),
+            eval_source: None,
         }
     }
 
     /// From a checked spec.
     ///
     /// # Errors
-    /// None today (the agent takes no parameters); kept fallible like every agent's.
-    pub fn from_params(_params: &Params<'_>, seed: u64) -> Result<Self, SpecError> {
-        Ok(Self::new(seed))
+    /// [`SpecError::BadValue`] for an `eval` the game does not have.
+    pub fn from_params(params: &Params<'_>, seed: u64) -> Result<Self, SpecError> {
+        let (eval_source, evaluator) = crate::eval::eval_param::<G>(params)?;
+        Ok(GreedyAgent {
+            rng: stickdice::Rng::seed_from_u64(seed),
+            evaluator,
+            eval_source,
+        })
+    }
+}
+
+impl<G: Game> GreedyAgent<G> {
+    /// The same agent with another evaluation (`source` names it in [`Agent::name`]).
+    pub fn with_evaluator(mut self, source: &str, evaluator: Evaluator<G>) -> Self {
+        self.evaluator = evaluator;
+        self.eval_source = Some(source.to_string());
+        self
     }
 
     /// Each legal action with the mover's evaluation of the state it leads to, in the
@@ -68,10 +99,10 @@ impl GreedyAgent {
     ///
     /// # Errors
     /// [`AgentError::GameOver`] or [`AgentError::ThrowDue`] when `state` is not a decision.
-    pub fn values<G: Evaluate>(
-        game: &G,
-        state: &G::State,
-    ) -> Result<Vec<(G::Action, f64)>, AgentError> {
+    pub fn values(game: &G, state: &G::State) -> Result<Vec<(G::Action, f64)>, AgentError>
+    where
+        G: Evaluate,
+    {
         let mut legal = ActionList::new();
         let seat = decision_actions(game, state, &mut legal)?;
         Ok(legal
@@ -85,9 +116,12 @@ impl GreedyAgent {
     }
 }
 
-impl<G: Evaluate> Agent<G> for GreedyAgent {
+impl<G: Evaluate> Agent<G> for GreedyAgent<G> {
     fn name(&self) -> String {
-        "greedy".to_string()
+        match &self.eval_source {
+            Some(source) => format!("greedy:eval={source}"),
+            None => "greedy".to_string(),
+        }
     }
 
     fn choose(&mut self, game: &G, state: &G::State) -> Result<G::Action, AgentError> {
@@ -102,7 +136,7 @@ impl<G: Evaluate> Agent<G> for GreedyAgent {
         for &a in &legal {
             let mut s = *state;
             game.apply_action_unchecked(&mut s, a);
-            let v = game.evaluate(&s)[seat];
+            let v = self.evaluator.evaluate(game, &s)[seat];
             if v > best_value {
                 best_value = v;
                 best = a;

@@ -42,6 +42,7 @@ pub mod eval;
 pub mod expectimax;
 pub mod greedy;
 pub mod ismcts;
+pub mod learned;
 pub mod mcts;
 pub mod params;
 pub mod perfect;
@@ -55,7 +56,7 @@ pub mod spec;
 #[path = "../../testkit/src/race.rs"]
 mod testgame_mcts;
 
-pub use eval::Evaluate;
+pub use eval::{Evaluate, Evaluator};
 pub use expectimax::{Expectimax, ExpectimaxConfig, Mode, Pruning, SearchResult};
 pub use greedy::GreedyAgent;
 pub use ismcts::{IsmctsAgent, IsmctsConfig};

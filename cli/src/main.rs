@@ -34,6 +34,7 @@ fn print_line(args: std::fmt::Arguments<'_>) {
 }
 
 mod analyze_cmd;
+mod calibration_cmd;
 mod cli;
 mod merge_cmd;
 mod play_cmd;
@@ -41,6 +42,7 @@ mod replay_cmd;
 mod review_cmd;
 mod serve_cmd;
 mod tournament_cmd;
+mod train_cmd;
 mod web_cmd;
 
 #[derive(Parser, Debug)]
@@ -78,6 +80,13 @@ enum Command {
     /// game lengths, decisions, captures, the throw cap and the skill gap, with an SVG
     /// histogram of game lengths; Issiren's endgame tablebase.
     Analyze(analyze_cmd::AnalyzeArgs),
+    /// Train the learned Issiren evaluation by self-play TD(λ) and on the endgame
+    /// tablebase, with checkpoints (--resume continues; Ctrl-C stops at a checkpoint).
+    Train(train_cmd::TrainArgs),
+    /// Calibration of Issiren's learned and hand-set evaluations as win probabilities:
+    /// Brier scores and a reliability plot (SVG) on tablebase and held-out self-play
+    /// positions.
+    Calibration(calibration_cmd::CalibrationArgs),
     /// Serve the front-end protocol: JSON requests on stdin, one JSON response per line on
     /// stdout (docs/protocol.md).
     Serve(serve_cmd::ServeArgs),
@@ -108,6 +117,8 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay_cmd::run(&args),
         Command::Review(args) => review_cmd::run(&args),
         Command::Analyze(args) => analyze_cmd::run(&args),
+        Command::Train(args) => train_cmd::run(&args),
+        Command::Calibration(args) => calibration_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -22,6 +22,8 @@ pub struct MctsAgent<G: Game> {
     rollout: Rollout<G>,
     analysis: Analysis<G::Action>,
     exact_source: Option<String>,
+    /// The `eval` parameter as given, for [`Agent::name`].
+    eval_source: Option<String>,
     /// Ends searches early when stopped ([`Agent::set_stop`]).
     stop: Option<Stop>,
 }
@@ -53,7 +55,21 @@ impl<G: Evaluate> MctsAgent<G> {
     /// # Errors
     /// [`SpecError::BadValue`] for a value out of range.
     pub fn from_params(params: &Params<'_>, seed: u64) -> Result<Self, SpecError> {
-        let agent = Self::new(MctsConfig::from_params(params)?, seed)?;
+        let mut config = MctsConfig::from_params(params)?;
+        let (eval_source, evaluator) = crate::eval::eval_param::<G>(params)?;
+        // A learned evaluation costs more per call than a hand-set one: its default
+        // playouts are random moves (still cut after `cutoff` throws and scored by it), which
+        // run faster than greedy playouts with the hand-set evaluation and play stronger.
+        if G::RANDOM_PLAYOUTS_BY_DEFAULT
+            && eval_source.as_deref() != Some("hand")
+            && params.given("playout").is_none()
+            && params.given("epsilon").is_none()
+        {
+            config.playout = super::config::Playout::Random;
+        }
+        let mut agent = Self::new(config, seed)?;
+        agent.rollout = agent.rollout.with_evaluator(evaluator);
+        agent.eval_source = eval_source;
         Ok(match crate::solve::tablebase_param::<G>(params)? {
             Some((source, values)) => agent.with_exact_values(&source, values),
             None => agent,
@@ -99,8 +115,17 @@ impl<G: Game> MctsAgent<G> {
             rollout,
             analysis: Analysis::empty(),
             exact_source: None,
+            eval_source: None,
             stop: None,
         })
+    }
+
+    /// The same agent with another evaluation for its playouts, cutoffs and prior
+    /// (`source` names it in [`Agent::name`], as the `eval` parameter does).
+    pub fn with_evaluator(mut self, source: &str, evaluator: crate::Evaluator<G>) -> Self {
+        self.rollout = self.rollout.with_evaluator(evaluator);
+        self.eval_source = Some(source.to_string());
+        self
     }
 
     /// The configuration.
@@ -207,10 +232,14 @@ impl<G: Game> MctsAgent<G> {
 
 impl<G: Game> Agent<G> for MctsAgent<G> {
     fn name(&self) -> String {
-        match &self.exact_source {
-            Some(source) => format!("{},tablebase={source}", self.config.spec()),
-            None => self.config.spec(),
+        let mut name = self.config.spec();
+        if let Some(source) = &self.exact_source {
+            name += &format!(",tablebase={source}");
         }
+        if let Some(source) = &self.eval_source {
+            name += &format!(",eval={source}");
+        }
+        name
     }
 
     fn choose(&mut self, game: &G, state: &G::State) -> Result<G::Action, AgentError> {

@@ -28,7 +28,7 @@ pub const INFO: AgentInfo = AgentInfo {
         ParamInfo {
             key: "playout",
             default: "greedy",
-            help: "playout policy: greedy (the evaluation's best move with probability 1-epsilon), or random",
+            help: "playout policy: greedy (the evaluation's best move with probability 1-epsilon), or random; issiren with its learned evaluation defaults to random (it is costly per call)",
         },
         ParamInfo {
             key: "epsilon",
@@ -46,6 +46,7 @@ pub const INFO: AgentInfo = AgentInfo {
             help: "keep the subtree under the actual throws and actions for the next decision (true/false)",
         },
         crate::solve::TABLEBASE_PARAM,
+        crate::eval::EVAL_PARAM,
         ParamInfo {
             key: "cutoff",
             default: "4",

@@ -5,12 +5,12 @@ use rand::RngExt as _;
 use stickdice::{ActionList, Game, Node as GameNode, Seat, SeatValues};
 
 use super::config::Playout;
-use crate::eval::Evaluate;
+use crate::eval::{Evaluate, Evaluator};
 use crate::params::SpecError;
 
-/// An evaluation function: [`Evaluate::evaluate`] of the game, as a plain function so
-/// that searches can hold it without requiring [`Evaluate`] of every game.
-pub(super) type EvalFn<G> = fn(&G, &<G as Game>::State) -> SeatValues;
+/// An evaluation function: [`Evaluate::evaluate`] of the game or the one the `eval`
+/// parameter chose, held so that searches need no [`Evaluate`] of every game.
+pub(super) type EvalFn<G> = Evaluator<G>;
 
 /// How a search plays out from a leaf: the policy, the cutoff, and the game's evaluation
 /// (needed by greedy moves and cut playouts; `None` for a game without one).
@@ -37,8 +37,16 @@ impl<G: Game> Rollout<G> {
         Rollout {
             policy,
             cutoff,
-            evaluate: Some(<G as Evaluate>::evaluate),
+            evaluate: Some(Evaluator::default()),
         }
+    }
+
+    /// The same rollout with another evaluation.
+    pub(crate) fn with_evaluator(mut self, evaluator: Evaluator<G>) -> Self {
+        if self.evaluate.is_some() {
+            self.evaluate = Some(evaluator);
+        }
+        self
     }
 
     /// A rollout for a game without an evaluation: random playouts to the end only.
@@ -109,7 +117,7 @@ pub(super) fn playout<G: Game>(
         match game.node(state) {
             GameNode::Throw(_) => {
                 if throws == cutoff && cutoff != 0 {
-                    return evaluate(game, state);
+                    return evaluate.evaluate(game, state);
                 }
                 throws += 1;
                 let t = game.sample_throw(rng);
@@ -146,7 +154,7 @@ pub(super) fn greedy_action<G: Game>(
     for &a in actions {
         let mut next = *state;
         game.apply_action_unchecked(&mut next, a);
-        let v = evaluate(game, &next)[seat];
+        let v = evaluate.evaluate(game, &next)[seat];
         if v > best_value {
             best_value = v;
             best = a;

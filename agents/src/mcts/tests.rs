@@ -360,6 +360,7 @@ fn the_registry_lists_mcts_with_its_defaults() {
             ("threads", "1"),
             ("reuse", "true"),
             ("tablebase", "-"),
+            ("eval", "learned"),
             ("cutoff", "4"),
             ("prior", "10"),
         ]

@@ -278,7 +278,7 @@ impl<G: Game> Tree<G> {
                 let mut next = *state;
                 game.apply_action_unchecked(&mut next, a);
                 let mut node = TreeNode::new(Edge::Action(a), seat);
-                node.prior = evaluate(game, &next)[seat] as f32;
+                node.prior = evaluate.evaluate(game, &next)[seat] as f32;
                 node
             })),
             _ => self.nodes.extend(

@@ -1,0 +1,439 @@
+//! The learned Issiren evaluation: a small network trained by self-play TD(λ) and fitted to
+//! the endgame tablebase, giving the win probability of the side to move.
+//!
+//! # The network
+//!
+//! The inputs ([`features`]) are read from the side of the seat to throw or to decide:
+//! one binary input per occupied circuit position (moved and unmoved pieces, own and enemy),
+//! the piece counts one-hot, the pending throw at a decision node, the throw values that
+//! capture for either side, and four dense inputs (capture chances and pieces under attack). One hidden layer of `hidden` ReLU units
+//! (32 in the shipped weights) feeds one output, a sigmoid: the mover's chance of winning
+//! (a draw at the throw cap counting half). The first layer is accumulated over the set
+//! inputs only (at most 39 of 211, plus the four dense ones), in `f32`, on the stack:
+//! inference allocates nothing and costs a few hundred additions.
+//!
+//! As an [`Evaluate`](crate::Evaluate) it returns `[p, 1 − p]` for the mover and the other
+//! seat, in `[0, 1]`, summing to 1, and exactly the scores at an ended state.
+//!
+//! # The weights file
+//!
+//! Little-endian throughout: the magic `SDWEIGHT`, the format version (u32, 1), the game
+//! name (u8 length + bytes, `issiren`), the feature set (u32, 1), the shape (inputs, hidden,
+//! u32 each), the training settings (seed u64, games trained u64, λ f32, α f32, tablebase
+//! steps per game u32, tablebase used u8), the parameter count (u32) and the parameters
+//! (f32: first layer by input, its biases, the output weights, the output bias), then an
+//! FNV-1a 64-bit checksum of everything before it. [`Network::from_bytes`] checks each part
+//! and names what is wrong. The shipped weights are embedded in the binary
+//! ([`shipped`]); `eval=FILE` loads another file once per process ([`shared`]).
+//!
+//! ```
+//! use stickdice::{Game, Issiren};
+//! use stickdice_agents::learned;
+//! let game = Issiren::with_seats(2).unwrap();
+//! let net = learned::shipped();
+//! let v = net.evaluate(&game, &game.initial_state());
+//! assert!((v[0] + v[1] - 1.0).abs() < 1e-6 && v[0] > 0.3 && v[0] < 0.7);
+//! // The file round-trips exactly.
+//! let again = learned::Network::from_bytes(&net.to_bytes()).unwrap();
+//! assert_eq!(&again, net);
+//! ```
+
+pub mod calibration;
+pub mod features;
+pub mod train;
+
+use core::fmt;
+use std::path::Path;
+use std::sync::{Mutex, OnceLock};
+
+use rand::{RngExt as _, SeedableRng as _};
+use stickdice::games::issiren::State;
+use stickdice::{Game, Issiren, Node, SeatValues, MAX_SEATS};
+
+pub use features::{features, Features, DENSE_INPUTS, INPUTS, MAX_ACTIVE, SPARSE_INPUTS};
+
+/// The most hidden units a network may have (the accumulator is a stack array this long).
+pub const MAX_HIDDEN: usize = 64;
+
+const MAGIC: &[u8; 8] = b"SDWEIGHT";
+const VERSION: u32 = 1;
+const FEATURE_SET: u32 = 1;
+const GAME: &str = "issiren";
+
+/// The settings a network was trained with, kept in its file so that a run can be checked
+/// and resumed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrainSettings {
+    /// The training seed.
+    pub seed: u64,
+    /// Self-play games trained so far.
+    pub games: u64,
+    /// The TD(λ) trace decay.
+    pub lambda: f32,
+    /// The learning rate.
+    pub alpha: f32,
+    /// Supervised steps on tablebase positions after each game.
+    pub tablebase_steps: u32,
+    /// Whether the tablebase was used.
+    pub tablebase: bool,
+}
+
+/// A weights file that cannot be used.
+#[derive(Debug)]
+pub enum WeightsError {
+    /// The file could not be read or written.
+    Io(std::io::Error),
+    /// The bytes are not a weights file this build reads, or are damaged.
+    Format(String),
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::Io(e) => write!(f, "cannot read the weights file: {e}"),
+            WeightsError::Format(why) => write!(f, "not a valid stickdice weights file: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+/// The network: see the [module docs](self).
+#[derive(Clone, PartialEq)]
+pub struct Network {
+    hidden: usize,
+    /// First layer `[INPUTS][hidden]`, then its biases, the output weights, the output bias.
+    params: Vec<f32>,
+    settings: TrainSettings,
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Network")
+            .field("hidden", &self.hidden)
+            .field("params", &self.params.len())
+            .field("settings", &self.settings)
+            .finish()
+    }
+}
+
+/// The parameter count of a network with `hidden` units.
+pub const fn param_count(hidden: usize) -> usize {
+    INPUTS * hidden + 2 * hidden + 1
+}
+
+impl Network {
+    /// A network with `hidden` units (1 to [`MAX_HIDDEN`]), its weights drawn small and at
+    /// random from `seed`, with these settings.
+    ///
+    /// # Panics
+    /// If `hidden` is 0 or above [`MAX_HIDDEN`].
+    pub fn random(hidden: usize, seed: u64, settings: TrainSettings) -> Network {
+        assert!(
+            (1..=MAX_HIDDEN).contains(&hidden),
+            "1 to {MAX_HIDDEN} hidden units"
+        );
+        let mut rng = stickdice::Rng::seed_from_u64(seed);
+        let mut params = vec![0.0f32; param_count(hidden)];
+        let first = INPUTS * hidden;
+        for w in &mut params[..first] {
+            *w = (rng.random::<f32>() - 0.5) * 0.2;
+        }
+        // Hidden biases slightly positive so that every unit starts alive.
+        for b in &mut params[first..first + hidden] {
+            *b = 0.1;
+        }
+        for w in &mut params[first + hidden..first + 2 * hidden] {
+            *w = (rng.random::<f32>() - 0.5) * 0.2;
+        }
+        Network {
+            hidden,
+            params,
+            settings,
+        }
+    }
+
+    /// Hidden units.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The training settings stored with the weights.
+    pub fn settings(&self) -> &TrainSettings {
+        &self.settings
+    }
+
+    pub(crate) fn settings_mut(&mut self) -> &mut TrainSettings {
+        &mut self.settings
+    }
+
+    pub(crate) fn params(&self) -> &[f32] {
+        &self.params
+    }
+
+    pub(crate) fn params_mut(&mut self) -> &mut [f32] {
+        &mut self.params
+    }
+
+    /// The output's logit for `f`, leaving the hidden units' inputs (before the ReLU) in
+    /// `acc[..hidden]`.
+    #[inline]
+    pub(crate) fn forward(&self, f: &Features, acc: &mut [f32; MAX_HIDDEN]) -> f32 {
+        let h = self.hidden;
+        let first = INPUTS * h;
+        let (w1, rest) = self.params.split_at(first);
+        let (b1, rest) = rest.split_at(h);
+        let (w2, b2) = rest.split_at(h);
+        let acc = &mut acc[..h];
+        acc.copy_from_slice(b1);
+        for &i in f.active() {
+            let at = i as usize * h;
+            if let Some(row) = w1.get(at..at + h) {
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a += *w;
+                }
+            }
+        }
+        for (k, &x) in f.dense.iter().enumerate() {
+            if x != 0.0 {
+                let at = (SPARSE_INPUTS + k) * h;
+                for (a, w) in acc.iter_mut().zip(&w1[at..at + h]) {
+                    *a += x * *w;
+                }
+            }
+        }
+        let mut z = b2[0];
+        for (a, w) in acc.iter().zip(w2) {
+            z += a.max(0.0) * *w;
+        }
+        z
+    }
+
+    /// The chance that `mover` (the seat to throw or to decide) wins from `s`, for a state
+    /// that has not ended. Allocates nothing.
+    #[inline]
+    pub fn win_probability(&self, s: &State, mover: usize) -> f32 {
+        let mut acc = [0.0f32; MAX_HIDDEN];
+        sigmoid(self.forward(&features(s, mover), &mut acc))
+    }
+
+    /// Each seat's estimated score: at an ended state exactly the scores, elsewhere
+    /// `[p, 1 − p]` with `p` the chance that the seat to move wins. Allocates nothing.
+    #[inline]
+    pub fn evaluate(&self, game: &Issiren, s: &State) -> SeatValues {
+        let mover = match game.node(s) {
+            Node::Throw(seat) | Node::Decide(seat) => seat,
+            Node::End => return game.scores(s).expect("an ended Issiren game has scores"),
+        };
+        let p = f64::from(self.win_probability(s, mover));
+        let mut out = [0.0; MAX_SEATS];
+        out[mover & 1] = p;
+        out[(mover & 1) ^ 1] = 1.0 - p;
+        out
+    }
+
+    /// The weights file's bytes (see the [module docs](self)).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(64 + 4 * self.params.len());
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        b.push(GAME.len() as u8);
+        b.extend_from_slice(GAME.as_bytes());
+        b.extend_from_slice(&FEATURE_SET.to_le_bytes());
+        b.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        b.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        let s = &self.settings;
+        b.extend_from_slice(&s.seed.to_le_bytes());
+        b.extend_from_slice(&s.games.to_le_bytes());
+        b.extend_from_slice(&s.lambda.to_le_bytes());
+        b.extend_from_slice(&s.alpha.to_le_bytes());
+        b.extend_from_slice(&s.tablebase_steps.to_le_bytes());
+        b.push(u8::from(s.tablebase));
+        b.extend_from_slice(&(self.params.len() as u32).to_le_bytes());
+        for w in &self.params {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
+        let sum = fnv1a(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Reads a weights file's bytes, checking the magic, version, game, feature set, shape,
+    /// parameter count, that every weight is finite, and the checksum.
+    ///
+    /// # Errors
+    /// [`WeightsError::Format`] naming the first thing wrong.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, WeightsError> {
+        let bad = |why: String| WeightsError::Format(why);
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(8)
+            .ok_or_else(|| bad("too short for the header".into()))?
+            != MAGIC
+        {
+            return Err(bad("wrong magic (not a weights file)".into()));
+        }
+        let version = r.u32()?;
+        if version != VERSION {
+            return Err(bad(format!(
+                "format version {version}, this build reads version {VERSION}"
+            )));
+        }
+        let len = r.take(1).ok_or_else(|| bad("truncated".into()))?[0] as usize;
+        let game = r.take(len).ok_or_else(|| bad("truncated".into()))?;
+        if game != GAME.as_bytes() {
+            return Err(bad(format!(
+                "weights for the game `{}`, not {GAME}",
+                String::from_utf8_lossy(game)
+            )));
+        }
+        let set = r.u32()?;
+        if set != FEATURE_SET {
+            return Err(bad(format!(
+                "feature set {set}, this build has feature set {FEATURE_SET}"
+            )));
+        }
+        let inputs = r.u32()? as usize;
+        let hidden = r.u32()? as usize;
+        if inputs != INPUTS || !(1..=MAX_HIDDEN).contains(&hidden) {
+            return Err(bad(format!(
+                "shape {inputs} inputs × {hidden} hidden units; this build takes {INPUTS} inputs and 1 to {MAX_HIDDEN} hidden units"
+            )));
+        }
+        let settings = TrainSettings {
+            seed: r.u64()?,
+            games: r.u64()?,
+            lambda: f32::from_bits(r.u32()?),
+            alpha: f32::from_bits(r.u32()?),
+            tablebase_steps: r.u32()?,
+            tablebase: r.take(1).ok_or_else(|| bad("truncated".into()))?[0] != 0,
+        };
+        let count = r.u32()? as usize;
+        if count != param_count(hidden) {
+            return Err(bad(format!(
+                "{count} parameters for {hidden} hidden units, expected {}",
+                param_count(hidden)
+            )));
+        }
+        let body = r
+            .take(4 * count)
+            .ok_or_else(|| bad(format!("truncated: fewer than {count} parameters")))?;
+        let end = r.at;
+        let sum = r.u64()?;
+        if r.at != bytes.len() {
+            return Err(bad(format!(
+                "{} bytes after the checksum",
+                bytes.len() - r.at
+            )));
+        }
+        if fnv1a(&bytes[..end]) != sum {
+            return Err(bad("checksum mismatch (the file is damaged)".into()));
+        }
+        let params: Vec<f32> = body
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        if params.iter().any(|w| !w.is_finite()) {
+            return Err(bad("a weight is not a finite number".into()));
+        }
+        Ok(Network {
+            hidden,
+            params,
+            settings,
+        })
+    }
+
+    /// Reads a weights file.
+    ///
+    /// # Errors
+    /// [`WeightsError::Io`] when it cannot be read, [`WeightsError::Format`] when it is not
+    /// a valid weights file.
+    pub fn load(path: &Path) -> Result<Network, WeightsError> {
+        let bytes = std::fs::read(path).map_err(WeightsError::Io)?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// Writes the weights file atomically: to `PATH.tmp`, synced, then renamed over `path`.
+    ///
+    /// # Errors
+    /// The I/O error.
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        use std::io::Write as _;
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = std::path::PathBuf::from(tmp);
+        {
+            let mut f = std::fs::File::create(&tmp)?;
+            f.write_all(&self.to_bytes())?;
+            f.sync_all()?;
+        }
+        std::fs::rename(&tmp, path)
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let s = self.bytes.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
+        Some(s)
+    }
+    fn u32(&mut self) -> Result<u32, WeightsError> {
+        let b = self
+            .take(4)
+            .ok_or_else(|| WeightsError::Format("truncated".into()))?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn u64(&mut self) -> Result<u64, WeightsError> {
+        let lo = u64::from(self.u32()?);
+        let hi = u64::from(self.u32()?);
+        Ok(lo | hi << 32)
+    }
+}
+
+/// FNV-1a, 64-bit.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The logistic function.
+#[inline]
+pub(crate) fn sigmoid(z: f32) -> f32 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// The shipped weights (`agents/weights/issiren.sdw`, embedded in the binary), parsed once.
+pub fn shipped() -> &'static Network {
+    static NET: OnceLock<Network> = OnceLock::new();
+    NET.get_or_init(|| {
+        Network::from_bytes(include_bytes!("../../weights/issiren.sdw"))
+            .expect("the shipped weights are valid (tested)")
+    })
+}
+
+/// The weights in `path`, loaded once per process and kept for its lifetime (so that
+/// agents can hold them by reference like the shipped ones).
+///
+/// # Errors
+/// A message naming the file and what is wrong with it.
+pub fn shared(path: &str) -> Result<&'static Network, String> {
+    static CACHE: OnceLock<Mutex<Vec<(String, &'static Network)>>> = OnceLock::new();
+    let mut cache = CACHE
+        .get_or_init(|| Mutex::new(Vec::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some((_, net)) = cache.iter().find(|(k, _)| k == path) {
+        return Ok(net);
+    }
+    let net = Network::load(Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
+    let net: &'static Network = Box::leak(Box::new(net));
+    cache.push((path.to_string(), net));
+    Ok(net)
+}
