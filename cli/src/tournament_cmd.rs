@@ -235,6 +235,11 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
     if let Some(r) = args.until_rotation {
         builder = builder.until_rotation(r);
     }
+    if (args.luck || args.luck_adjusted) && args.shard.is_some() {
+        return Err(
+            "--luck with --shard: a shard writes no report; play the shards without it and give --luck (or --luck-adjusted) to `stickdice merge`".into(),
+        );
+    }
     if args.luck || args.luck_adjusted {
         builder = builder.luck(args.reference.options(), args.luck_adjusted);
     } else if args.reference.reference_depth.is_some()
