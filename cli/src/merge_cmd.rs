@@ -24,17 +24,11 @@ pub struct MergeArgs {
     /// The shards' output folders, each holding a games.jsonl, in any order.
     #[arg(required = true, value_name = "SHARD_DIR")]
     shards: Vec<PathBuf>,
-    /// Add luck-adjusted scores to the report, as `stickdice tournament --luck` does on one
-    /// machine: each counted game's luck is measured here from the shards' logged games
-    /// (the shards themselves play without --luck).
-    #[arg(long)]
-    luck: bool,
-    /// As --luck, and run the SPRT on the luck-adjusted scores (as `tournament
-    /// --luck-adjusted`).
-    #[arg(long)]
-    luck_adjusted: bool,
+    /// Luck-adjusted scores, as `stickdice tournament --luck` on one machine: each counted
+    /// game's luck is measured here from the shards' logged games (the shards themselves
+    /// play without --luck).
     #[command(flatten)]
-    reference: crate::review_cmd::ReferenceArgs,
+    luck: crate::review_cmd::LuckArgs,
     /// Worker threads for measuring luck (default: one per core); the report does not
     /// depend on it.
     #[arg(long, short = 't', value_name = "N")]
@@ -91,19 +85,14 @@ fn merge_game<G: Evaluate + Reviewable>(
             differences.join("; ")
         ));
     }
-    let luck = if args.luck || args.luck_adjusted {
-        let mut l = LuckOptions::new(game, &args.reference.options())
-            .map_err(|e| format!("luck-adjusted scores: {e}"))?;
-        l.sprt = args.luck_adjusted;
-        Some(l)
-    } else if args.reference.reference_depth.is_some()
-        || args.reference.reference_tablebase.is_some()
-    {
-        return Err(
-            "--reference-depth and --reference-tablebase go with --luck or --luck-adjusted".into(),
-        );
-    } else {
-        None
+    let luck = match args.luck.requested()? {
+        Some((reference, adjusted)) => {
+            let mut l = LuckOptions::new(game, &reference)
+                .map_err(|e| format!("luck-adjusted scores: {e}"))?;
+            l.sprt = adjusted;
+            Some(l)
+        }
+        None => None,
     };
     let options = merge::MergeOptions {
         luck,
