@@ -1,5 +1,11 @@
-//! Heuristic evaluation of positions, one implementation per game, shared by the greedy
-//! agent, expectimax's leaves and MCTS's greedy playouts.
+//! Evaluation of positions, one implementation per game, shared by the greedy agent,
+//! expectimax's leaves and MCTS's playouts and prior.
+//!
+//! Issiren's default is the learned evaluation ([`crate::learned`]: a network giving the
+//! mover's win probability); its hand-set one (below) stays selectable as `eval=hand`
+//! ([`Evaluate::evaluator`], [`EVAL_PARAM`]). The race games have the hand-set ones only.
+//!
+//! The hand-set evaluations are built as follows.
 //!
 //! Every evaluation here is built the same way, so that it is on the scale of the final
 //! scores ([`stickdice::Ranking::score`]) and exactly equal to them once the game is over:

@@ -14,7 +14,8 @@
 //!
 //! The evaluations all three share (and MCTS and ISMCTS use to score cut playouts, in
 //! greedy playouts and as MCTS's prior) are in [`eval`]: one per game, in `[0, 1]` on the
-//! scale of the final scores and equal to them at the end.
+//! scale of the final scores and equal to them at the end; Issiren's default is the learned
+//! one ([`learned`]), the hand-set one is `eval=hand`.
 //! [`agents`] lists every agent with its parameters, defaults and help; the types agents
 //! are configured with ([`AgentInfo`], [`AgentSpec`], [`Params`], [`SpecError`]) are in
 //! [`params`], which the agents and the registry ([`spec`]) both import.

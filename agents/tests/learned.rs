@@ -300,8 +300,8 @@ fn the_eval_parameter_selects_and_names_the_evaluation() {
 /// seat `g % 2` and dice from seed `g / 2` (both orders of a pair on the same dice). Under
 /// the null hypothesis that the learned evaluation plays no better, a game is an outright
 /// win for it with probability at most ½, so its wins are at most Binomial(2000, ½):
-/// P(X ≥ 1080) = 1.6·10⁻⁴. Measured with the shipped weights: see README ("The learned
-/// Issiren evaluation").
+/// P(X ≥ 1080) = 1.6·10⁻⁴. Measured with the shipped weights: 1213 wins (about six standard
+/// deviations of the win count above the threshold).
 #[test]
 #[cfg_attr(debug_assertions, ignore = "statistical: release builds only")]
 fn learned_greedy_beats_hand_greedy() {

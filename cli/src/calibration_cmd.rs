@@ -75,10 +75,7 @@ pub fn run(args: &CalibrationArgs) -> Result<(), String> {
         let samples = tablebase_samples(&tb, &evaluations, args.positions, args.seed);
         parts.push((
             "tablebase".into(),
-            format!(
-                "(a) {} tablebase positions: against the exact probability",
-                args.positions
-            ),
+            format!("(a) {} tablebase positions vs exact", args.positions),
             samples.iter().map(|s| reliability(s, args.bins)).collect(),
         ));
     }
@@ -86,10 +83,7 @@ pub fn run(args: &CalibrationArgs) -> Result<(), String> {
     let samples = self_play_samples(&evaluations, args.games, args.seed);
     parts.push((
         "self_play".into(),
-        format!(
-            "(b) positions of {} held-out greedy self-play games: against the outcome",
-            args.games
-        ),
+        format!("(b) {} held-out self-play games vs outcome", args.games),
         samples.iter().map(|s| reliability(s, args.bins)).collect(),
     ));
     let mut json = serde_json::Map::new();

@@ -3,7 +3,7 @@
 //!
 //! # The network
 //!
-//! The inputs ([`features`]) are read from the side of the seat to throw or to decide:
+//! The inputs ([`features()`]) are read from the side of the seat to throw or to decide:
 //! one binary input per occupied circuit position (moved and unmoved pieces, own and enemy),
 //! the piece counts one-hot, the pending throw at a decision node, the throw values that
 //! capture for either side, and four dense inputs (capture chances and pieces under attack). One hidden layer of `hidden` ReLU units
