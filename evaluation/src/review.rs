@@ -240,8 +240,14 @@ impl<G: Evaluate> Search<G> {
             depth: Some(depth),
             ..ExpectimaxConfig::default()
         };
+        // The reference keeps the hand-set evaluation (`eval=hand`), so that review and
+        // luck figures stay comparable with those measured before Issiren's learned
+        // evaluation became the agents' default. (With the learned one at its leaves,
+        // luck adjustment widened random's interval against greedy in Issiren: variance
+        // −98% at depth 1, −75% at depth 2, in `tests/luck_stats.rs`.)
+        let hand = G::evaluator("hand").map_err(ReviewError::Unsupported)?;
         Ok(Search {
-            search: Expectimax::new(config, 0),
+            search: Expectimax::new(config, 0).with_evaluator("hand", hand),
             depth,
             tablebase: None,
         })
