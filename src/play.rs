@@ -10,7 +10,8 @@ use crate::Throw;
 
 /// Plays `state` to the end with uniformly random actions and random throws, and returns
 /// the ranking. Allocates nothing. The throws and the actions' indices are drawn by one
-/// [`RandomBits`], several to a 64-bit draw of `rng`.
+/// [`RandomBits`], several to a 64-bit draw of `rng`; the throws up to each decision are
+/// made by [`Game::play_throws`].
 ///
 /// ```
 /// use stickdice::{Game, Issiren, SeedableRng};
@@ -30,18 +31,11 @@ pub fn random_playout<G: Game, R: rand::Rng + ?Sized>(
     let mut bits = RandomBits::new();
     let sticks = game.sticks();
     loop {
-        match game.node(state) {
-            Node::Throw(_) => {
-                let t = bits.throw(rng, sticks);
-                game.apply_throw_unchecked(state, t);
-            }
+        match game.play_throws(state, || bits.throw(rng, sticks)) {
+            // `play_throws` stops at a decision or the end; a throw would only be thrown.
+            Node::Throw(_) => {}
             Node::Decide(_) => {
-                game.legal_actions(state, &mut actions);
-                let a = if actions.len() == 1 {
-                    actions[0]
-                } else {
-                    actions[bits.index(rng, actions.len())]
-                };
+                let a = game.random_action(state, &mut actions, |len| bits.index(rng, len));
                 game.apply_action_unchecked(state, a);
             }
             Node::End => return game.ranking(state).expect("an ended game has a ranking"),
