@@ -683,9 +683,9 @@ impl Game for Issiren {
         *out = ActionList::from_buf_and_len(buf, n.max(1));
     }
 
-    /// A random piece is drawn and kept if it can move, up to [`RANDOM_PIECE_TRIES`]
-    /// times (given that it can move, it is uniform among the pieces that can); then the
-    /// pieces that can move are listed in a bitmask and one of them drawn.
+    /// A random piece is drawn and kept if it can move (given that it can move, it is
+    /// uniform among the pieces that can); otherwise the pieces that can move are listed
+    /// in a bitmask and one of them drawn. No action list is built.
     #[inline]
     fn random_action(
         &self,
