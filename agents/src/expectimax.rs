@@ -411,6 +411,8 @@ pub struct Expectimax<G: Game> {
     /// Exact values (the `tablebase` parameter): a covered position is a leaf with its
     /// exact value, whatever the depth left.
     exact: Option<(String, Arc<dyn ExactValues<G>>)>,
+    /// Played without a tablebase in a game that has one: named `tablebase=off`.
+    exact_off: bool,
 }
 
 impl<G: Game> fmt::Debug for Expectimax<G> {
@@ -470,6 +472,7 @@ impl<G: Evaluate> Expectimax<G> {
             late: true,
             reuse: None,
             exact: None,
+            exact_off: false,
         }
     }
 
@@ -477,6 +480,7 @@ impl<G: Evaluate> Expectimax<G> {
     /// searched no further and valued exactly. `source` names them in [`Agent::name`].
     pub fn with_exact_values(mut self, source: &str, values: Arc<dyn ExactValues<G>>) -> Self {
         self.exact = Some((source.to_string(), values));
+        self.exact_off = false;
         self
     }
 
@@ -493,8 +497,14 @@ impl<G: Evaluate> Expectimax<G> {
     pub fn from_params(params: &Params<'_>, seed: u64) -> Result<Self, SpecError> {
         let agent = Self::new(ExpectimaxConfig::from_params(params)?, seed);
         Ok(match crate::solve::tablebase_param::<G>(params)? {
-            Some((source, values)) => agent.with_exact_values(&source, values),
-            None => agent,
+            crate::solve::TablebaseChoice::Use((source, values)) => {
+                agent.with_exact_values(&source, values)
+            }
+            crate::solve::TablebaseChoice::Off => Expectimax {
+                exact_off: true,
+                ..agent
+            },
+            crate::solve::TablebaseChoice::NotApplicable => agent,
         })
     }
 
@@ -1357,12 +1367,15 @@ fn check_depth(depth: u32) -> Result<(), AgentError> {
 
 impl<G: Evaluate> Agent<G> for Expectimax<G> {
     fn name(&self) -> String {
-        match &self.exact {
-            Some((source, _)) if self.config.to_string().contains(':') => {
-                format!("{},tablebase={source}", self.config)
-            }
-            Some((source, _)) => format!("{}:tablebase={source}", self.config),
-            None => self.config.to_string(),
+        let source = match &self.exact {
+            Some((source, _)) => source.as_str(),
+            None if self.exact_off => "off",
+            None => return self.config.to_string(),
+        };
+        if self.config.to_string().contains(':') {
+            format!("{},tablebase={source}", self.config)
+        } else {
+            format!("{}:tablebase={source}", self.config)
         }
     }
 

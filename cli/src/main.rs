@@ -35,11 +35,13 @@ fn print_line(args: std::fmt::Arguments<'_>) {
 
 mod analyze_cmd;
 mod cli;
+mod ladder_cmd;
 mod merge_cmd;
 mod play_cmd;
 mod replay_cmd;
 mod review_cmd;
 mod serve_cmd;
+mod tablebase_cmd;
 mod tournament_cmd;
 mod web_cmd;
 
@@ -78,6 +80,13 @@ enum Command {
     /// game lengths, decisions, captures, the throw cap and the skill gap, with an SVG
     /// histogram of game lengths; Issiren's endgame tablebase.
     Analyze(analyze_cmd::AnalyzeArgs),
+    /// The ladder: agent families at budgets calibrated to milliseconds per decision on
+    /// this machine (2, 5, 20 ms), played with those fixed budgets and rated from random =
+    /// 0 Elo with 95% intervals; a table and a chart.
+    Ladder(ladder_cmd::LadderArgs),
+    /// Where the Issiren endgame tablebase is cached, and whether it is there; with
+    /// --build, build it there once (expectimax and mcts use it by default when it is).
+    Tablebase(tablebase_cmd::TablebaseArgs),
     /// Serve the front-end protocol: JSON requests on stdin, one JSON response per line on
     /// stdout (docs/protocol.md).
     Serve(serve_cmd::ServeArgs),
@@ -108,6 +117,8 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay_cmd::run(&args),
         Command::Review(args) => review_cmd::run(&args),
         Command::Analyze(args) => analyze_cmd::run(&args),
+        Command::Tablebase(args) => tablebase_cmd::run(&args),
+        Command::Ladder(args) => ladder_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

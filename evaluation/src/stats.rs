@@ -187,6 +187,10 @@ pub struct EloFit {
     pub first_seat_half_width: Option<f64>,
     /// Newton iterations used.
     pub iterations: usize,
+    /// The half-width of the 95% interval of each agent's rating *minus agent 0's* (0 for
+    /// agent 0; `None` if singular): the intervals of a ladder anchored at agent 0.
+    #[serde(default)]
+    pub anchored_half_widths: Vec<Option<f64>>,
 }
 
 /// Why ratings could not be fitted.
@@ -538,6 +542,17 @@ fn fit(
     }
     let mean = r.iter().sum::<f64>() / k as f64;
     let ratings: Vec<f64> = r.iter().map(|x| (x - mean) * ELO_PER_NAT).collect();
+    // r_i − r_0 = θ_{i−1}: its variance is a diagonal entry.
+    let anchored_half_widths = (0..k)
+        .map(|i| match (&cov, i) {
+            (_, 0) => Some(0.0),
+            (Some(c), i) => {
+                let v = c[(i - 1) * p + (i - 1)];
+                (v >= 0.0).then(|| Z95 * v.sqrt() * ELO_PER_NAT)
+            }
+            (None, _) => None,
+        })
+        .collect();
     let (half_widths, first_seat_half_width) = match cov {
         None => (vec![None; k], None),
         Some(c) => {
@@ -569,6 +584,7 @@ fn fit(
         first_seat: h * ELO_PER_NAT,
         first_seat_half_width,
         iterations,
+        anchored_half_widths,
     })
 }
 
