@@ -93,7 +93,7 @@ fn run_game<G: Evaluate>(game: &G, args: &LadderArgs) -> Result<(), String> {
     let progress = |p: LadderProgress| match p {
         LadderProgress::Timed { family, budget, ms } => bar.suspend(|| {
             eprintln!(
-                "calibrate {family}{}: {ms:.3} ms per decision",
+                "calibrate {family}{}: {ms:.4} ms per decision",
                 budget.map_or(String::new(), |b| format!(" at {b}"))
             )
         }),

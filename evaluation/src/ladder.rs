@@ -634,6 +634,17 @@ pub fn schedule(specs: &LadderSpecs) -> Vec<Match> {
     out
 }
 
+/// A measured time in milliseconds with about three significant digits.
+fn fmt_time(ms: f64) -> String {
+    if ms >= 10.0 {
+        format!("{ms:.1}")
+    } else if ms >= 0.1 {
+        format!("{ms:.3}")
+    } else {
+        format!("{ms:.2e}")
+    }
+}
+
 fn fmt_ms(ms: f64) -> String {
     if ms.fract() == 0.0 {
         format!("{ms:.0}")
@@ -965,10 +976,10 @@ impl LadderReport {
         for r in &self.rows {
             let _ = writeln!(
                 o,
-                "| {} | {} | {:.3} | {} | {:+.0} | {} | {} | {:.3} | `{}` |",
+                "| {} | {} | {} | {} | {:+.0} | {} | {} | {:.3} | `{}` |",
                 r.family,
                 r.target_ms.map_or("–".to_string(), fmt_ms),
-                r.measured_ms,
+                fmt_time(r.measured_ms),
                 r.budget.map_or("–".to_string(), |b| b.to_string()),
                 r.elo,
                 match (r.low, r.high) {

@@ -710,6 +710,27 @@ mod tests {
         (a - b).abs() <= tol
     }
 
+    /// The anchored intervals are those of each rating minus agent 0's: with two agents,
+    /// twice the half-width of a rating about the mean (which is half the difference).
+    #[test]
+    fn anchored_intervals_are_those_of_the_difference() {
+        let comparisons: Vec<Comparison> = (0..200)
+            .map(|i| Comparison {
+                first: i % 2,
+                second: 1 - i % 2,
+                score: if i % 3 == 0 { 1.0 } else { 0.0 },
+                weight: 1.0,
+            })
+            .collect();
+        let fit = fit_elo(2, &comparisons, 2.0).unwrap();
+        assert_eq!(fit.anchored_half_widths[0], Some(0.0));
+        let (a, m) = (
+            fit.anchored_half_widths[1].unwrap(),
+            fit.half_widths[1].unwrap(),
+        );
+        assert!((a - 2.0 * m).abs() < 1e-9 * a, "{a} vs {m}");
+    }
+
     #[test]
     fn mean_and_interval_by_hand() {
         // 1, 0, 1, 1: mean 0.75; s² = (3·0.0625 + 0.5625)/3 = 0.25; s = 0.5;

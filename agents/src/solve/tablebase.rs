@@ -843,7 +843,12 @@ pub fn cache_file_name() -> String {
 /// # Errors
 /// A message when none of the three variables is set.
 pub fn cache_dir() -> Result<PathBuf, String> {
-    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    cache_dir_from(|k| std::env::var_os(k))
+}
+
+/// [`cache_dir`] with the environment read through `env`.
+fn cache_dir_from(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Result<PathBuf, String> {
+    let var = |k: &str| env(k).filter(|v| !v.is_empty());
     if let Some(d) = var(CACHE_ENV) {
         Ok(PathBuf::from(d))
     } else if let Some(d) = var("XDG_CACHE_HOME") {
@@ -959,4 +964,41 @@ pub fn position(table: usize, index: usize, mover: usize) -> Option<State> {
     let mut s = State::from_pieces(&p1, &p2).ok()?;
     s.turn = mover as u8;
     Some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cache_directory_follows_the_variables_in_order() {
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| std::ffi::OsString::from(v))
+            }
+        };
+        let all = env(&[
+            ("STICKDICE_CACHE", "/a"),
+            ("XDG_CACHE_HOME", "/x"),
+            ("HOME", "/h"),
+        ]);
+        assert_eq!(cache_dir_from(all), Ok(PathBuf::from("/a")));
+        let xdg = env(&[
+            ("STICKDICE_CACHE", ""),
+            ("XDG_CACHE_HOME", "/x"),
+            ("HOME", "/h"),
+        ]);
+        assert_eq!(cache_dir_from(xdg), Ok(PathBuf::from("/x/stickdice")));
+        let home = env(&[("HOME", "/h")]);
+        assert_eq!(
+            cache_dir_from(home),
+            Ok(PathBuf::from("/h/.cache/stickdice"))
+        );
+        assert!(cache_dir_from(env(&[]))
+            .unwrap_err()
+            .contains("STICKDICE_CACHE"));
+        assert!(cache_file_name().contains(&format!("v{VERSION}")));
+    }
 }
