@@ -10,6 +10,7 @@ use stickdice_agents::{AgentSpec, Evaluate};
 use stickdice_evaluation::builder::spec_entrant;
 use stickdice_evaluation::log::TournamentConfig;
 use stickdice_evaluation::merge;
+use stickdice_evaluation::review::{LuckOptions, Reviewable};
 use stickdice_evaluation::stats::SprtDecision;
 use stickdice_evaluation::tournament::REPORT_FILES;
 use stickdice_evaluation::Tournament;
@@ -23,10 +24,20 @@ pub struct MergeArgs {
     /// The shards' output folders, each holding a games.jsonl, in any order.
     #[arg(required = true, value_name = "SHARD_DIR")]
     shards: Vec<PathBuf>,
+    /// Luck-adjusted scores, as `stickdice tournament --luck` on one machine: each counted
+    /// game's luck is measured here from the shards' logged games (the shards themselves
+    /// play without --luck).
+    #[command(flatten)]
+    luck: crate::review_cmd::LuckArgs,
+    /// Worker threads for measuring luck (default: one per core); the report does not
+    /// depend on it.
+    #[arg(long, short = 't', value_name = "N")]
+    threads: Option<usize>,
 }
 
 /// Merges; `Ok(false)` when an SPRT is not decided yet at the merged count.
 pub fn run(args: &MergeArgs) -> Result<bool, String> {
+    crate::cli::check_count("--threads", args.threads, crate::cli::MAX_THREADS)?;
     let config = merge::read_config(&args.shards).map_err(|e| e.to_string())?;
     let bad_header = |e: String| {
         format!(
@@ -47,7 +58,7 @@ pub fn run(args: &MergeArgs) -> Result<bool, String> {
     with_game!(&any, |g| merge_game(g, &config, &specs, args))
 }
 
-fn merge_game<G: Evaluate>(
+fn merge_game<G: Evaluate + Reviewable>(
     game: &G,
     config: &TournamentConfig,
     specs: &[AgentSpec],
@@ -74,7 +85,21 @@ fn merge_game<G: Evaluate>(
             differences.join("; ")
         ));
     }
-    let summary = merge::merge(&t, &args.out, &args.shards).map_err(|e| e.to_string())?;
+    let luck = match args.luck.requested()? {
+        Some((reference, adjusted)) => {
+            let mut l = LuckOptions::new(game, &reference)
+                .map_err(|e| format!("luck-adjusted scores: {e}"))?;
+            l.sprt = adjusted;
+            Some(l)
+        }
+        None => None,
+    };
+    let options = merge::MergeOptions {
+        luck,
+        threads: args.threads,
+    };
+    let summary =
+        merge::merge_with(&t, &args.out, &args.shards, &options).map_err(|e| e.to_string())?;
     for n in &summary.notices {
         eprintln!("note: {n}");
     }

@@ -38,6 +38,40 @@ impl ReferenceArgs {
     }
 }
 
+/// Luck-adjusted scores in a report (`tournament` and `merge`): `--luck`, `--luck-adjusted`
+/// and the reference's options.
+#[derive(Args, Debug)]
+pub struct LuckArgs {
+    /// Add luck-adjusted scores to the report (each game's score minus the seat's luck
+    /// against a fixed reference: see `stickdice review`), measured from the logged games.
+    #[arg(long)]
+    pub luck: bool,
+    /// As --luck, and run the SPRT on the luck-adjusted scores.
+    #[arg(long)]
+    pub luck_adjusted: bool,
+    #[command(flatten)]
+    pub reference: ReferenceArgs,
+}
+
+impl LuckArgs {
+    /// The reference's options and whether the SPRT runs on adjusted scores, when luck is
+    /// asked for; an error for reference options without `--luck`.
+    pub fn requested(&self) -> Result<Option<(ReferenceOptions, bool)>, String> {
+        if self.luck || self.luck_adjusted {
+            Ok(Some((self.reference.options(), self.luck_adjusted)))
+        } else if self.reference.reference_depth.is_some()
+            || self.reference.reference_tablebase.is_some()
+        {
+            Err(
+                "--reference-depth and --reference-tablebase go with --luck or --luck-adjusted"
+                    .into(),
+            )
+        } else {
+            Ok(None)
+        }
+    }
+}
+
 /// Arguments of `stickdice review`.
 #[derive(Args, Debug)]
 pub struct ReviewArgs {

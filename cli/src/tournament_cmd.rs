@@ -72,15 +72,8 @@ pub struct TournamentArgs {
     /// the shards with R = B, 2B, ... and merge after each batch).
     #[arg(long, value_name = "R", requires = "shard")]
     until_rotation: Option<usize>,
-    /// Add luck-adjusted scores to the report (each game's score minus the seat's luck
-    /// against a fixed reference: see `stickdice review`), measured from the logged games.
-    #[arg(long)]
-    luck: bool,
-    /// As --luck, and run the SPRT on the luck-adjusted scores.
-    #[arg(long)]
-    luck_adjusted: bool,
     #[command(flatten)]
-    reference: crate::review_cmd::ReferenceArgs,
+    luck: crate::review_cmd::LuckArgs,
 }
 
 /// The time after which the first estimate is printed, and then (when standard error is
@@ -236,14 +229,13 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
     if let Some(r) = args.until_rotation {
         builder = builder.until_rotation(r);
     }
-    if args.luck || args.luck_adjusted {
-        builder = builder.luck(args.reference.options(), args.luck_adjusted);
-    } else if args.reference.reference_depth.is_some()
-        || args.reference.reference_tablebase.is_some()
-    {
-        return Err(
-            "--reference-depth and --reference-tablebase go with --luck or --luck-adjusted".into(),
-        );
+    if let Some((reference, adjusted)) = args.luck.requested()? {
+        if args.shard.is_some() {
+            return Err(
+                "--luck with --shard: a shard writes no report; play the shards without it and give --luck (or --luck-adjusted) to `stickdice merge`".into(),
+            );
+        }
+        builder = builder.luck(reference, adjusted);
     }
     let summary = builder.run().map_err(|e| e.to_string());
     bar.finish_and_clear();

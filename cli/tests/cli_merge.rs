@@ -171,3 +171,103 @@ fn an_undecided_sprt_batch_exits_with_status_3() {
     }
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn luck_adjusted_scores_merge_like_one_machine() {
+    let root = temp("luck");
+    // Sig (El Oued), whose reference is exact (its solved values), so luck is cheap.
+    let run = |dir: &Path, extra: &[&str]| {
+        let mut c = bin();
+        c.args([
+            "tournament",
+            "--game",
+            "sig-el-oued",
+            "--agents",
+            "random,perfect",
+            "--seed",
+            "5",
+            "--threads",
+            "2",
+        ])
+        .args(extra)
+        .arg("--out")
+        .arg(dir);
+        ok(c.output().unwrap())
+    };
+    let merge = |out: &Path, shards: &[PathBuf], extra: &[&str]| {
+        bin()
+            .arg("merge")
+            .arg(out)
+            .args(shards)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    // A fixed-size tournament: --luck on one machine = shards merged with --luck.
+    let whole = root.join("whole");
+    run(&whole, &["--games", "60", "--luck"]);
+    let shards: Vec<PathBuf> = (0..2).map(|i| root.join(format!("shard-{i}"))).collect();
+    for (i, dir) in shards.iter().enumerate() {
+        run(dir, &["--games", "60", "--shard", &format!("{i}/2")]);
+    }
+    let merged = root.join("merged");
+    let out = merge(&merged, &shards, &["--luck", "--threads", "1"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = std::fs::read_to_string(merged.join("report.json")).unwrap();
+    assert!(report.contains("\"luck\":"), "{report}");
+    assert_eq!(reports(&merged), reports(&whole));
+    // Without --luck the merged report has no luck section, so it differs.
+    let plain = root.join("plain");
+    assert!(merge(&plain, &shards, &[]).status.success());
+    assert_ne!(reports(&plain)[0], reports(&whole)[0]);
+    // A shard refuses --luck (it writes no report), naming merge.
+    let mut c = bin();
+    c.args(["tournament", "--shard", "0/2", "--luck", "--out"])
+        .arg(root.join("refused"));
+    let out = c.output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stickdice merge"));
+
+    // An SPRT on luck-adjusted scores: batches over two shards decide where one machine
+    // does, with the same report.
+    let sprt = ["--sprt", "--elo1", "40", "--luck-adjusted"];
+    let whole = root.join("sprt-whole");
+    let stdout = run(&whole, &sprt);
+    assert!(stdout.contains("accepted"), "{stdout}");
+    let shards: Vec<PathBuf> = (0..2).map(|i| root.join(format!("sprt-{i}"))).collect();
+    let merged = root.join("sprt-merged");
+    let mut decided = false;
+    for until in (2..=400).step_by(2) {
+        for (i, dir) in shards.iter().enumerate() {
+            let until = until.to_string();
+            run(
+                dir,
+                &[
+                    "--sprt",
+                    "--elo1",
+                    "40",
+                    "--shard",
+                    &format!("{i}/2"),
+                    "--until-rotation",
+                    &until,
+                ],
+            );
+        }
+        let out = merge(&merged, &shards, &["--luck-adjusted"]);
+        match out.status.code() {
+            Some(0) => {
+                decided = true;
+                break;
+            }
+            Some(3) => assert!(!merged.exists()),
+            _ => panic!("{}", String::from_utf8_lossy(&out.stderr)),
+        }
+    }
+    assert!(decided, "the SPRT did not decide within 400 rotations");
+    assert_eq!(reports(&merged), reports(&whole));
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -30,6 +30,14 @@
 //! deciding rotation — the same report as one machine, which stops at the same rotation —
 //! and the games of the batch past it stay unused. When it does not, [`MergeSummary::sprt`]
 //! holds the test at the merged count and no report is written: play the next batch.
+//!
+//! **Luck-adjusted scores.** [`merge_with`] and [`MergeOptions::luck`] add the luck section
+//! of the report (`stickdice merge --luck`, see [`crate::review`]): every counted game's luck
+//! is measured from its logged events at merge time, against the same fixed reference as
+//! `stickdice tournament --luck`, so the merged report equals that of the tournament played
+//! on one machine with `--luck` (shards play without it: a shard writes no report). With
+//! [`LuckOptions::sprt`] (`--luck-adjusted`) the SPRT over the merged batches runs on the
+//! adjusted scores, as on one machine.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -37,8 +45,11 @@ use std::path::{Path, PathBuf};
 
 use stickdice::Game;
 
+use rayon::prelude::*;
+
 use crate::log::{self, GameRecord, LogError, LogLine, TournamentConfig, PROGRAM_VERSION};
 use crate::report::{Report, SprtReport};
+use crate::review::{LuckOptions, LuckReport};
 use crate::schedule::Shard;
 use crate::stats::SprtDecision;
 use crate::tournament::{Tournament, LOG_FILE};
@@ -238,6 +249,17 @@ fn same_folder(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// What [`merge_with`] adds to a plain [`merge`].
+#[derive(Debug, Default)]
+pub struct MergeOptions {
+    /// Luck-adjusted scores in the report (and, with [`LuckOptions::sprt`], the SPRT on
+    /// them), each counted game's luck measured from its logged events.
+    pub luck: Option<LuckOptions>,
+    /// Worker threads for measuring luck (`None`: rayon's default, one per core). The
+    /// result does not depend on it.
+    pub threads: Option<usize>,
+}
+
 /// Merges the shard logs in `dirs` (any order) into the report of tournament `t`, written
 /// in `out`. See the module documentation for the checks.
 ///
@@ -248,6 +270,19 @@ pub fn merge<G: Game>(
     t: &Tournament<G>,
     out: &Path,
     dirs: &[PathBuf],
+) -> Result<MergeSummary, MergeError> {
+    merge_with(t, out, dirs, &MergeOptions::default())
+}
+
+/// As [`merge`], with [`MergeOptions`] (luck-adjusted scores).
+///
+/// # Errors
+/// As [`merge`], and [`MergeError::Setup`] when a game's luck cannot be measured.
+pub fn merge_with<G: Game>(
+    t: &Tournament<G>,
+    out: &Path,
+    dirs: &[PathBuf],
+    options: &MergeOptions,
 ) -> Result<MergeSummary, MergeError> {
     if dirs.is_empty() {
         return Err(MergeError::Setup("give at least one shard folder".into()));
@@ -328,13 +363,16 @@ pub fn merge<G: Game>(
                 }));
             }
             found.insert(g.index, (k, line));
-            done.insert(
-                g.index,
+            // Luck is measured from the events; without it they are not needed any more.
+            let g = if options.luck.is_some() {
+                g
+            } else {
                 GameRecord {
                     events: Vec::new(),
                     ..g
-                },
-            );
+                }
+            };
+            done.insert(g.index, g);
         }
         if let Some((line, _)) = contents.torn_tail {
             notices.push(format!(
@@ -358,6 +396,8 @@ pub fn merge<G: Game>(
         missing: Vec::new(),
         notices,
     };
+    // Each game's luck, once measured (the SPRT on adjusted scores needs it first).
+    let mut measured: Option<BTreeMap<usize, Vec<f64>>> = None;
     let (counted, sprt) = match t.config().sprt {
         None => {
             let missing = missing_in(total);
@@ -388,7 +428,16 @@ pub fn merge<G: Game>(
             (total, None)
         }
         Some(test) => {
-            let (prefix, status) = t.sprt_status(test, &done);
+            if let Some(l) = options.luck.as_ref().filter(|l| l.sprt) {
+                measured = Some(measure_luck(l, options.threads, &done)?);
+            }
+            let adjust = |records: &[&GameRecord]| Ok(adjust_scores(records, measured.as_ref()));
+            let (prefix, status) = match measured {
+                Some(_) => t
+                    .sprt_status_with(test, &done, Some(&adjust))
+                    .map_err(|e| MergeError::Setup(e.to_string()))?,
+                None => t.sprt_status(test, &done),
+            };
             summary.complete_units = prefix;
             let units = total / seats;
             if status.decision == SprtDecision::Continue && status.rotations < units {
@@ -406,8 +455,23 @@ pub fn merge<G: Game>(
             done.len() - counted
         ));
     }
-    let records: Vec<&GameRecord> = (0..counted).map(|i| &done[&i]).collect();
-    let report = Report::build(t.config(), t.labels(), t.schedule(), &records, sprt.clone());
+    let mut report = Report::build(
+        t.config(),
+        t.labels(),
+        t.schedule(),
+        &(0..counted).map(|i| &done[&i]).collect::<Vec<_>>(),
+        sprt.clone(),
+    );
+    if let Some(l) = &options.luck {
+        done.retain(|&i, _| i < counted);
+        let lucks = match measured {
+            Some(m) => m,
+            None => measure_luck(l, options.threads, &done)?,
+        };
+        let records: Vec<&GameRecord> = done.values().collect();
+        let lucks: Vec<Vec<f64>> = done.keys().map(|i| lucks[i].clone()).collect();
+        report.add_luck(LuckReport::build(l, t.labels(), seats, &records, &lucks));
+    }
     std::fs::create_dir_all(out).map_err(|e| MergeError::Io {
         path: out.to_path_buf(),
         message: e.to_string(),
@@ -419,6 +483,53 @@ pub fn merge<G: Game>(
     summary.report = Some(report);
     summary.sprt = sprt;
     Ok(summary)
+}
+
+/// Each game's luck per seat (in parallel; each game's is independent of the others and of
+/// the thread count).
+fn measure_luck(
+    luck: &LuckOptions,
+    threads: Option<usize>,
+    games: &BTreeMap<usize, GameRecord>,
+) -> Result<BTreeMap<usize, Vec<f64>>, MergeError> {
+    let games: Vec<&GameRecord> = games.values().collect();
+    let measure = || {
+        games
+            .par_iter()
+            .map(|g| {
+                (luck.luck)(g)
+                    .map(|l| (g.index, l))
+                    .map_err(|e| MergeError::Setup(format!("the luck of game {}: {e}", g.index)))
+            })
+            .collect::<Result<BTreeMap<_, _>, _>>()
+    };
+    match threads {
+        None => measure(),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| MergeError::Setup(format!("cannot start {n} threads: {e}")))?
+            .install(measure),
+    }
+}
+
+/// Copies of `records` with each seat's luck subtracted from its score (the adjusted scores
+/// the SPRT runs on with `--luck-adjusted`); plain copies without `lucks`.
+fn adjust_scores(
+    records: &[&GameRecord],
+    lucks: Option<&BTreeMap<usize, Vec<f64>>>,
+) -> Vec<GameRecord> {
+    records
+        .iter()
+        .map(|g| GameRecord {
+            scores: match lucks.and_then(|l| l.get(&g.index)) {
+                Some(l) => g.scores.iter().zip(l).map(|(s, l)| s - l).collect(),
+                None => g.scores.clone(),
+            },
+            events: Vec::new(),
+            ..(*g).clone()
+        })
+        .collect()
 }
 
 #[cfg(test)]
