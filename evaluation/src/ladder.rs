@@ -22,7 +22,7 @@
 //!    round robin ([`schedule`]): every entrant against `random` and `greedy` (the
 //!    anchors), every two families at the same time level, and every two levels of a
 //!    family.
-//! 4. **Rates** all games at once ([`LadderReport::build`]): the paired Bradley–Terry fit of
+//! 4. **Rates** all games at once ([`LadderReport`]): the paired Bradley–Terry fit of
 //!    [`crate::stats::fit_elo_paired`] (cluster-robust over rotations), ratings minus
 //!    random's, with the 95% interval of that difference.
 //!

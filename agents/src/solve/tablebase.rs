@@ -27,6 +27,19 @@
 //! unchanged; it is solved in closed form. Sweeps stop when no value changes by more than
 //! [`TOLERANCE`].
 //!
+//! # In play: the cache and `tablebase=auto`
+//!
+//! Expectimax, MCTS and ISMCTS take the `tablebase` parameter
+//! ([`super::TABLEBASE_PARAM`]); its default, `auto`, uses the file in the cache directory
+//! ([`cache_dir`]: `$STICKDICE_CACHE`, else `$XDG_CACHE_HOME/stickdice`, else
+//! `~/.cache/stickdice`; the file [`cache_file_name`] carries the format version) when it
+//! is there, and nothing otherwise — nothing is built unasked. [`build_cached`] (the
+//! command `stickdice tablebase --build`) builds it there once, under a lock file, written
+//! to a temporary name and renamed. `auto` is resolved to `cache` or `off` in the agents'
+//! names and in tournament labels ([`super::resolve_spec`]), so a log says which was
+//! played and rebuilds the same agents; `cache` without a valid file is an error that
+//! says how to build it. A damaged file is an error, never a silent fallback.
+//!
 //! # Storage
 //!
 //! Values are stored as 32-bit fixed point (`v · (2³² − 1)`, rounded; error below 1.2e-10)
