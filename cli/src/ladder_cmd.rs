@@ -52,7 +52,8 @@ pub struct LadderArgs {
     /// calibrating: the same games on any machine.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["families", "best", "millis", "positions"])]
     specs: Option<PathBuf>,
-    /// Continue the ladder in --out: its specs.json, and the matches' logs.
+    /// Continue the ladder in --out: its specs.json, and the matches' logs (give the same
+    /// --games and --seed: other values are another ladder, and its logs are refused).
     #[arg(long, conflicts_with = "specs")]
     resume: bool,
     /// Only calibrate: write specs.json and print the budgets.
