@@ -624,6 +624,72 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
         self.sticks().throw_from_bits(rng.next_u64())
     }
 
+    /// Throws the sticks with `throw` at every throw node until a decision is due or the
+    /// game ends, and returns that node ([`Node::Decide`] or [`Node::End`]). The same as
+    /// looping over [`Game::node`] and [`Game::apply_throw_unchecked`], which is what it
+    /// does unless a game with long runs of throws (Sig wa Duqqan has nothing else) does it
+    /// faster. Random playouts run on it.
+    ///
+    /// ```
+    /// use stickdice::{Game, Node, SeedableRng, SigWaDuqqan};
+    /// let game = SigWaDuqqan::with_seats(2).unwrap();
+    /// let mut dice = stickdice::Rng::seed_from_u64(1);
+    /// let mut state = game.initial_state();
+    /// assert_eq!(game.play_throws(&mut state, || game.sample_throw(&mut dice)), Node::End);
+    /// assert!(game.ranking(&state).is_some());
+    /// ```
+    #[inline]
+    fn play_throws(&self, state: &mut Self::State, mut throw: impl FnMut() -> Throw) -> Node
+    where
+        Self: Sized,
+    {
+        loop {
+            match self.node(state) {
+                Node::Throw(_) => {
+                    let t = throw();
+                    self.apply_throw_unchecked(state, t);
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// A uniformly random legal action at a decision node: every legal action equally
+    /// likely, with `index(len)` a uniformly random index below `len`. By default the
+    /// legal actions are listed in `actions` and one is picked by index (none drawn when
+    /// there is only one); a game may pick without listing them, drawing other indices
+    /// (Issiren draws a piece and tries again when it cannot move), so the random
+    /// stream differs between games but never the distribution. Random playouts run on it.
+    ///
+    /// ```
+    /// use stickdice::{ActionList, Game, Issiren, SeedableRng};
+    /// use stickdice::rand::RngExt as _;
+    /// let game = Issiren::with_seats(2).unwrap();
+    /// let mut rng = stickdice::Rng::seed_from_u64(1);
+    /// let mut state = game.initial_state();
+    /// game.apply_throw(&mut state, "4".parse().unwrap()).unwrap();
+    /// let mut actions = ActionList::new();
+    /// let a = game.random_action(&state, &mut actions, |len| rng.random_range(0..len));
+    /// assert_eq!(a.to_string(), "a1"); // the only piece that can leave the start
+    /// ```
+    #[inline]
+    fn random_action(
+        &self,
+        state: &Self::State,
+        actions: &mut ActionList<Self::Action>,
+        mut index: impl FnMut(usize) -> usize,
+    ) -> Self::Action
+    where
+        Self: Sized,
+    {
+        self.legal_actions(state, actions);
+        if actions.len() == 1 {
+            actions[0]
+        } else {
+            actions[index(actions.len())]
+        }
+    }
+
     /// Writes a state as JSON (the form [`Game::load_state`] reads); the same as
     /// [`crate::save_state`], with the game naming the state's type.
     ///

@@ -9,7 +9,9 @@ use crate::game::{ActionList, Game, IllegalMove, Node, Ranking};
 use crate::Throw;
 
 /// Plays `state` to the end with uniformly random actions and random throws, and returns
-/// the ranking. Allocates nothing.
+/// the ranking. Allocates nothing. The throws and the actions' indices are drawn by one
+/// [`RandomBits`], several to a 64-bit draw of `rng`; the throws up to each decision are
+/// made by [`Game::play_throws`].
 ///
 /// ```
 /// use stickdice::{Game, Issiren, SeedableRng};
@@ -26,23 +28,110 @@ pub fn random_playout<G: Game, R: rand::Rng + ?Sized>(
     rng: &mut R,
 ) -> Ranking {
     let mut actions = ActionList::new();
+    let mut bits = RandomBits::new();
+    let sticks = game.sticks();
     loop {
-        match game.node(state) {
-            Node::Throw(_) => {
-                let t = game.sample_throw(rng);
-                game.apply_throw_unchecked(state, t);
-            }
+        match game.play_throws(state, || bits.throw(rng, sticks)) {
+            // `play_throws` stops at a decision or the end; a throw would only be thrown.
+            Node::Throw(_) => {}
             Node::Decide(_) => {
-                game.legal_actions(state, &mut actions);
-                let a = if actions.len() == 1 {
-                    actions[0]
-                } else {
-                    actions[uniform_index(rng, actions.len())]
-                };
+                let a = game.random_action(state, &mut actions, |len| bits.index(rng, len));
                 game.apply_action_unchecked(state, a);
             }
             Node::End => return game.ranking(state).expect("an ended game has a ranking"),
         }
+    }
+}
+
+/// Random bits drawn 64 at a time from a generator and spent a few at a time: a throw of
+/// `n` sticks takes `n` bits (so one 64-bit draw makes 16 throws of four sticks or 10 of
+/// six), a uniform index below a small length 16 bits. This is how [`random_playout`] and
+/// the searches' playouts throw the sticks and choose random actions; a draw is never
+/// split across two uses, and bits left over when a `RandomBits` is dropped are discarded.
+///
+/// Every result is exact: a throw has exactly the distribution of [`Sticks::outcomes`]
+/// and an index is exactly uniform (Lemire's multiply-shift with rejection).
+///
+/// ```
+/// use stickdice::play::RandomBits;
+/// use stickdice::{SeedableRng, Sticks};
+/// let mut rng = stickdice::Rng::seed_from_u64(1);
+/// let mut bits = RandomBits::new();
+/// let throws: Vec<u8> = (0..16).map(|_| bits.throw(&mut rng, Sticks::FOUR).marked()).collect();
+/// assert!(throws.iter().all(|&t| t <= 4));
+/// assert!(bits.index(&mut rng, 12) < 12);
+/// ```
+///
+/// [`Sticks::outcomes`]: crate::Sticks::outcomes
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RandomBits {
+    bits: u64,
+    left: u32,
+}
+
+impl RandomBits {
+    /// No bits yet: the first use draws.
+    #[inline]
+    pub const fn new() -> Self {
+        RandomBits { bits: 0, left: 0 }
+    }
+
+    /// The next `n` (1 to 32) random bits, drawing 64 more when fewer than `n` are left
+    /// (the rest of the old draw is dropped).
+    #[inline(always)]
+    fn take<R: rand::Rng + ?Sized>(&mut self, rng: &mut R, n: u32) -> u64 {
+        if self.left < n {
+            self.bits = rng.next_u64();
+            self.left = 64;
+        }
+        let out = self.bits & ((1u64 << n) - 1);
+        self.bits >>= n;
+        self.left -= n;
+        out
+    }
+
+    /// A throw of `sticks`: one bit per stick, a set bit a marked side up.
+    #[inline(always)]
+    pub fn throw<R: rand::Rng + ?Sized>(&mut self, rng: &mut R, sticks: crate::Sticks) -> Throw {
+        let n = u32::from(sticks.count());
+        sticks.throw_from_bits(self.take(rng, n))
+    }
+
+    /// A uniformly random index below `len`: Lemire's multiply-shift of 16 random bits,
+    /// with the rare biased low products (fewer than `65536 mod len` of 65536) drawn
+    /// again, so the index is exactly uniform. Lengths above 2^16 take
+    /// [`uniform_index`]'s 32-bit draw.
+    ///
+    /// # Panics
+    /// If `len` is 0.
+    #[inline(always)]
+    pub fn index<R: rand::Rng + ?Sized>(&mut self, rng: &mut R, len: usize) -> usize {
+        if len > MAX_INDEX_LEN {
+            return uniform_index(rng, len);
+        }
+        assert!(len > 0, "no index below 0");
+        loop {
+            if let Some(i) = index_from_16_bits(self.take(rng, 16) as u32, len as u32) {
+                return i;
+            }
+        }
+    }
+}
+
+/// The longest length [`RandomBits::index`] draws 16 bits for.
+const MAX_INDEX_LEN: usize = 1 << 16;
+
+/// Lemire's multiply-shift: the index below `len` (1 to 2^16) given by the 16 random bits
+/// `x`, or `None` for the `2^16 mod len` values whose low product would bias the result.
+#[inline(always)]
+fn index_from_16_bits(x: u32, len: u32) -> Option<usize> {
+    let m = x * len;
+    let low = m & 0xffff;
+    // `low < len` first: the remainder is computed only in that rare case.
+    if low < len && low < (1u32 << 16) % len {
+        None
+    } else {
+        Some((m >> 16) as usize)
     }
 }
 
@@ -255,6 +344,72 @@ pub fn rng_throws<S>(
 mod tests {
     use super::*;
     use rand::SeedableRng as _;
+
+    /// A generator that returns the words given, in order.
+    struct Words(std::vec::IntoIter<u64>);
+
+    impl rand::TryRng for Words {
+        type Error = core::convert::Infallible;
+        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+            Ok(self.try_next_u64()? as u32)
+        }
+        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+            Ok(self.0.next().expect("enough words"))
+        }
+        fn try_fill_bytes(&mut self, _dst: &mut [u8]) -> Result<(), Self::Error> {
+            unreachable!("not used")
+        }
+    }
+
+    #[test]
+    fn random_bits_spend_a_draw_stick_by_stick() {
+        // Four sticks: 16 throws from one word, low bits first; the 17th draws again.
+        let word = 0xfedc_ba98_7654_3210u64;
+        let mut rng = Words(vec![word, 0b0111].into_iter());
+        let mut bits = RandomBits::new();
+        let got: Vec<u8> = (0..17)
+            .map(|_| bits.throw(&mut rng, crate::Sticks::FOUR).marked())
+            .collect();
+        let want: Vec<u8> = (0..16)
+            .map(|i| ((word >> (4 * i)) & 15).count_ones() as u8)
+            .chain([3])
+            .collect();
+        assert_eq!(got, want);
+        // Six sticks: 10 throws from one word; the last 4 bits are dropped.
+        let mut rng = Words(vec![u64::MAX, 0].into_iter());
+        let mut bits = RandomBits::new();
+        let got: Vec<u8> = (0..11)
+            .map(|_| bits.throw(&mut rng, crate::Sticks::SIX).marked())
+            .collect();
+        assert_eq!(got, [6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 0]);
+    }
+
+    #[test]
+    fn random_bits_give_exactly_uniform_indices() {
+        // Every 16-bit value once: the accepted ones give each index below `len` equally
+        // often, and exactly 2^16 mod len of them are rejected.
+        for len in (1..=64).chain([1000, MAX_INDEX_LEN - 1, MAX_INDEX_LEN]) {
+            let mut counts = vec![0u32; len];
+            let mut rejected = 0;
+            for x in 0..1u32 << 16 {
+                match index_from_16_bits(x, len as u32) {
+                    Some(i) => counts[i] += 1,
+                    None => rejected += 1,
+                }
+            }
+            assert_eq!(rejected, (1 << 16) % len as u32, "len {len}");
+            assert!(
+                counts.iter().all(|&c| c == (1 << 16) / len as u32),
+                "len {len}"
+            );
+        }
+        // A rejected draw is drawn again from the next 16 bits: for len 3, x = 0 is
+        // rejected (2^16 mod 3 = 1).
+        let mut rng = Words(vec![0xffff_0000].into_iter());
+        let mut bits = RandomBits::new();
+        assert_eq!(bits.index(&mut rng, 3), 2);
+        assert_eq!(bits.left, 32);
+    }
 
     #[test]
     fn uniform_index_draws_exactly_what_random_range_draws() {

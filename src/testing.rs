@@ -92,6 +92,9 @@ pub fn conformance<G: Game>(game: &G, games: usize, seed: u64) {
                 "{here}: {} throws made, cap {cap}",
                 game.throws_made(&state)
             );
+            if nodes % 64 == 1 {
+                check_play_throws(game, &state, &rng, &here);
+            }
             match game.node(&state) {
                 Node::Throw(_) => {
                     let t = game.sample_throw(&mut rng);
@@ -101,6 +104,14 @@ pub fn conformance<G: Game>(game: &G, games: usize, seed: u64) {
                 Node::Decide(_) => {
                     let mut legal = ActionList::new();
                     game.legal_actions(&state, &mut legal);
+                    let mut scratch = ActionList::new();
+                    let mut draws = rng.clone();
+                    let random =
+                        game.random_action(&state, &mut scratch, |len| draws.random_range(0..len));
+                    assert!(
+                        legal.contains(&random),
+                        "{here}: random_action gave {random}, not a legal action"
+                    );
                     let a = legal[rng.random_range(0..legal.len())];
                     game.apply_action(&mut state, a)
                         .unwrap_or_else(|e| panic!("{here}: legal action {a} refused: {e}"));
@@ -109,6 +120,29 @@ pub fn conformance<G: Game>(game: &G, games: usize, seed: u64) {
             }
         }
     }
+}
+
+/// [`Game::play_throws`] makes exactly the throws of the step-by-step loop over
+/// [`Game::node`] and [`Game::apply_throw_unchecked`], to the same node and state.
+fn check_play_throws<G: Game>(game: &G, state: &G::State, rng: &crate::Rng, here: &str) {
+    let (mut fast, mut slow) = (*state, *state);
+    let (mut rng_fast, mut rng_slow) = (rng.clone(), rng.clone());
+    let node = game.play_throws(&mut fast, || game.sample_throw(&mut rng_fast));
+    let want = loop {
+        match game.node(&slow) {
+            Node::Throw(_) => {
+                let t = game.sample_throw(&mut rng_slow);
+                game.apply_throw_unchecked(&mut slow, t);
+            }
+            other => break other,
+        }
+    };
+    assert_eq!(node, want, "{here}: play_throws stopped at another node");
+    assert_eq!(fast, slow, "{here}: play_throws reached another state");
+    assert_eq!(
+        rng_fast, rng_slow,
+        "{here}: play_throws made another number of throws"
+    );
 }
 
 fn check_static<G: Game>(game: &G, ctx: &str) {

@@ -211,50 +211,137 @@ impl SigWaDuqqan {
             .any(|p| p.is_racing())
     }
 
-    /// Moves the Ghoula `steps` steps, carrying and burying pieces.
-    fn move_ghoula(&self, state: &mut State, steps: u8) {
-        let n = self.seats as usize;
-        for _ in 0..steps {
-            let g = match state.ghoula {
-                None => {
-                    state.ghoula = Some(START);
-                    continue;
-                }
-                Some(g) => g,
-            };
-            if (1..=WAITING_SQUARE).contains(&g) {
-                let here = Piece::Racing(g);
-                if state.pieces[..n].contains(&here) {
-                    let onto = if g == 1 {
-                        Piece::Buried(next_burial(&state.pieces[..n]))
-                    } else {
-                        Piece::Racing(g - 1)
-                    };
-                    for s in 0..n {
-                        if state.pieces[s] == here {
-                            state.pieces[s] = onto;
-                            state.sigs[s] = 0;
-                        }
-                    }
-                    state.ghoula = Some(g - 1);
-                    continue;
-                }
+    /// Moves the Ghoula `steps` steps, carrying and burying pieces. Returns whether it
+    /// buried any.
+    #[inline]
+    fn move_ghoula(&self, state: &mut State, steps: u8) -> bool {
+        let n = (self.seats as usize).min(MAX_SEATS);
+        let mut steps = steps;
+        let mut g = match state.ghoula {
+            Some(g) => g,
+            None if steps == 0 => return false,
+            None => {
+                steps -= 1;
+                START
             }
-            if g >= WAITING_SQUARE {
+        };
+        // Bit `i`: some racing piece stands on idx `i` (1..=14), where the Ghoula carries.
+        let mut carried = 0u32;
+        for p in &state.pieces[..n] {
+            if let Piece::Racing(i @ 1..=WAITING_SQUARE) = *p {
+                carried |= 1 << i;
+            }
+        }
+        let mut buried = false;
+        for _ in 0..steps {
+            if carried & (1 << g) != 0 {
+                // Step back one square carrying every piece here (from idx 1: burying).
+                let here = Piece::Racing(g);
+                let onto = if g == 1 {
+                    buried = true;
+                    Piece::Buried(next_burial(&state.pieces[..n]))
+                } else {
+                    Piece::Racing(g - 1)
+                };
+                for s in 0..n {
+                    if state.pieces[s] == here {
+                        state.pieces[s] = onto;
+                        state.sigs[s] = 0;
+                    }
+                }
+                carried &= !(1 << g);
+                if g > 1 {
+                    carried |= 1 << (g - 1);
+                }
+                g -= 1;
+            } else if g >= WAITING_SQUARE {
                 // It never goes past idx 14; nothing changes before its next step, so the
                 // rest of the move is lost as well.
                 break;
+            } else {
+                g += 1;
             }
-            state.ghoula = Some(g + 1);
         }
+        state.ghoula = Some(g);
+        buried
+    }
+
+    /// Applies a throw (see [`Game::apply_throw_unchecked`]) and returns whether it made a
+    /// piece stop racing (arrive on the Ka'aba or be buried).
+    #[inline(always)]
+    fn throw_effect(&self, state: &mut State, throw: Throw) -> bool {
+        state.throws = state.throws.wrapping_add(1);
+        let w = throw.marked();
+        let (value, extra) = THROWS[(w & 7) as usize];
+        // A turn past the seats (a state `validate` rejects) plays some seat's throw
+        // rather than index out of bounds.
+        let seat = state.turn as usize & (MAX_SEATS - 1);
+        let piece = state.pieces[seat];
+        let mut stopped = false;
+        match piece {
+            Piece::Racing(START) => {
+                if w == SIG {
+                    state.pieces[seat] = Piece::Racing(1);
+                }
+            }
+            Piece::Racing(p @ 1..=13) => {
+                if value > 0 {
+                    let to = p + value;
+                    if to <= WAITING_SQUARE {
+                        state.pieces[seat] = Piece::Racing(to);
+                    } else if !self.exact_waiting_square {
+                        state.pieces[seat] = Piece::Racing(WAITING_SQUARE);
+                    }
+                }
+            }
+            Piece::Racing(WAITING_SQUARE) => {
+                if w == SIG {
+                    let count = state.sigs[seat].saturating_add(1);
+                    if count >= SIGS_TO_LEAVE {
+                        state.pieces[seat] = Piece::Racing(WAITING_SQUARE + 1);
+                        state.sigs[seat] = 0;
+                    } else {
+                        state.sigs[seat] = count;
+                    }
+                }
+            }
+            Piece::Racing(p @ 15..=18) => {
+                if w == SIG {
+                    state.pieces[seat] = if p + 1 == KAABA {
+                        stopped = true;
+                        Piece::Arrived(next_arrival(&state.pieces[..self.seats as usize]))
+                    } else {
+                        Piece::Racing(p + 1)
+                    };
+                } else if w == THREE {
+                    stopped = self.move_ghoula(state, 3);
+                }
+            }
+            // Off the track: `validate` rejects it; do nothing rather than panic.
+            Piece::Racing(_) => {}
+            Piece::Arrived(_) => {
+                let steps = if w == ZERO { 2 } else { value };
+                stopped = self.move_ghoula(state, steps);
+            }
+            Piece::Buried(_) => {}
+        }
+        if !extra {
+            state.turn = self.next_seat(state, seat) as u8;
+        }
+        stopped
     }
 
     /// The next seat still in the game after `seat`, or `seat` itself if it is the only one.
     #[inline]
     fn next_seat(&self, state: &State, seat: usize) -> usize {
         let n = self.seats as usize;
-        let mut s = seat;
-        for _ in 0..n {
+        let next = if seat + 1 >= n { 0 } else { seat + 1 };
+        // Nearly always the next seat is still in the game.
+        if !matches!(state.pieces[next & (MAX_SEATS - 1)], Piece::Buried(_)) {
+            return next;
+        }
+        let mut s = next;
+        for _ in 1..n {
             s = if s + 1 >= n { 0 } else { s + 1 };
             if !matches!(state.pieces[s], Piece::Buried(_)) {
                 return s;
@@ -378,62 +465,20 @@ impl Game for SigWaDuqqan {
 
     #[inline]
     fn apply_throw_unchecked(&self, state: &mut State, throw: Throw) {
-        state.throws = state.throws.wrapping_add(1);
-        let w = throw.marked();
-        let (value, extra) = THROWS[(w & 7) as usize];
-        let seat = state.turn as usize;
-        let Some(&piece) = state.pieces.get(seat) else {
-            return;
-        };
-        match piece {
-            Piece::Racing(START) => {
-                if w == SIG {
-                    state.pieces[seat] = Piece::Racing(1);
-                }
+        self.throw_effect(state, throw);
+    }
+
+    /// Every throw until the end (Sig wa Duqqan has no decisions), checking whether a
+    /// piece still races only after a throw that made one arrive or be buried.
+    #[inline]
+    fn play_throws(&self, state: &mut State, mut throw: impl FnMut() -> Throw) -> Node {
+        let mut racing = self.any_racing(state);
+        while racing && state.throws < self.max_throws {
+            if self.throw_effect(state, throw()) {
+                racing = self.any_racing(state);
             }
-            Piece::Racing(p @ 1..=13) => {
-                if value > 0 {
-                    let to = p + value;
-                    if to <= WAITING_SQUARE {
-                        state.pieces[seat] = Piece::Racing(to);
-                    } else if !self.exact_waiting_square {
-                        state.pieces[seat] = Piece::Racing(WAITING_SQUARE);
-                    }
-                }
-            }
-            Piece::Racing(WAITING_SQUARE) => {
-                if w == SIG {
-                    let count = state.sigs[seat].saturating_add(1);
-                    if count >= SIGS_TO_LEAVE {
-                        state.pieces[seat] = Piece::Racing(WAITING_SQUARE + 1);
-                        state.sigs[seat] = 0;
-                    } else {
-                        state.sigs[seat] = count;
-                    }
-                }
-            }
-            Piece::Racing(p @ 15..=18) => {
-                if w == SIG {
-                    state.pieces[seat] = if p + 1 == KAABA {
-                        Piece::Arrived(next_arrival(&state.pieces[..self.seats as usize]))
-                    } else {
-                        Piece::Racing(p + 1)
-                    };
-                } else if w == THREE {
-                    self.move_ghoula(state, 3);
-                }
-            }
-            // Off the track: `validate` rejects it; do nothing rather than panic.
-            Piece::Racing(_) => {}
-            Piece::Arrived(_) => {
-                let steps = if w == ZERO { 2 } else { value };
-                self.move_ghoula(state, steps);
-            }
-            Piece::Buried(_) => {}
         }
-        if !extra {
-            state.turn = self.next_seat(state, seat) as u8;
-        }
+        Node::End
     }
 
     fn apply_action_unchecked(&self, _state: &mut State, action: Action) {
