@@ -412,6 +412,8 @@ pub struct Expectimax<G: Game> {
     /// Exact values (the `tablebase` parameter): a covered position is a leaf with its
     /// exact value, whatever the depth left.
     exact: Option<(String, Arc<dyn ExactValues<G>>)>,
+    /// Played without a tablebase in a game that has one: named `tablebase=off`.
+    exact_off: bool,
     /// The evaluation at the leaves and for ordering.
     evaluator: Evaluator<G>,
     /// The `eval` parameter as given, for [`Agent::name`].
@@ -475,6 +477,7 @@ impl<G: Evaluate> Expectimax<G> {
             late: true,
             reuse: None,
             exact: None,
+            exact_off: false,
             evaluator: Evaluator::default(),
             eval_source: None,
         }
@@ -491,6 +494,7 @@ impl<G: Evaluate> Expectimax<G> {
     /// searched no further and valued exactly. `source` names them in [`Agent::name`].
     pub fn with_exact_values(mut self, source: &str, values: Arc<dyn ExactValues<G>>) -> Self {
         self.exact = Some((source.to_string(), values));
+        self.exact_off = false;
         self
     }
 
@@ -510,8 +514,14 @@ impl<G: Evaluate> Expectimax<G> {
         agent.evaluator = evaluator;
         agent.eval_source = eval_source;
         Ok(match crate::solve::tablebase_param::<G>(params)? {
-            Some((source, values)) => agent.with_exact_values(&source, values),
-            None => agent,
+            crate::solve::TablebaseChoice::Use((source, values)) => {
+                agent.with_exact_values(&source, values)
+            }
+            crate::solve::TablebaseChoice::Off => Expectimax {
+                exact_off: true,
+                ..agent
+            },
+            crate::solve::TablebaseChoice::NotApplicable => agent,
         })
     }
 
@@ -1375,10 +1385,13 @@ fn check_depth(depth: u32) -> Result<(), AgentError> {
 impl<G: Evaluate> Agent<G> for Expectimax<G> {
     fn name(&self) -> String {
         let mut name = self.config.to_string();
+        let tablebase = match &self.exact {
+            Some((source, _)) => Some(source.as_str()),
+            None if self.exact_off => Some("off"),
+            None => None,
+        };
         let extras = [
-            self.exact
-                .as_ref()
-                .map(|(source, _)| format!("tablebase={source}")),
+            tablebase.map(|source| format!("tablebase={source}")),
             self.eval_source
                 .as_ref()
                 .map(|source| format!("eval={source}")),

@@ -3,24 +3,37 @@
 //!
 //! # What it does
 //!
-//! Where [`mcts`](crate::mcts) keeps a chance node for every throw, ISMCTS treats the dice
-//! of the future as unknown to the searcher and keeps **decision nodes only**. Each
-//! iteration fixes a *determinization* — one possible sequence of throws — and walks the
-//! tree within it:
+//! Where [`mcts`](crate::mcts) keeps a chance node for every throw, ISMCTS keeps
+//! **decision nodes only**: each iteration fixes a *determinization* — one possible
+//! sequence of throws — and walks the tree within it.
 //!
-//! * a tree node is reached by the sequence of actions from the root (plus, since an
-//!   extra throw may keep the turn in one world and pass it in another, the seat that
-//!   decides there): the throws between the actions are not part of it, so one node
-//!   gathers the statistics of every world in which that action sequence was possible;
-//! * the actions legal at a node differ between worlds, so selection uses **availability
-//!   counts**: UCB1 over the actions legal in this iteration's world, `mean + c·√(ln A / n)`
-//!   where `A` counts the iterations in which the action was available (not the parent's
-//!   visits); an action legal here but never tried at this node is tried first;
+//! * A tree node is an *information set* of the seat deciding there: the actions from the
+//!   root, the seat (an extra throw may keep the turn in one world and pass it in
+//!   another), and — by default, `throws=public` — the throws made since the previous
+//!   decision. In the stick-dice games nothing is hidden: a throw is public once made,
+//!   and the decider knows it. With `throws=hidden` (the original open-loop variant) the
+//!   throws are left out, so one node mixes every world in which the action sequence
+//!   was possible: a decision after a throw of 1 and one after a throw of 6 share their
+//!   statistics although the decider can tell them apart. With public throws every
+//!   node is one position, the determinization hides nothing, and the search is UCT
+//!   with the throws sampled, like MCTS.
+//! * The actions legal at a node may differ between the worlds that reach it, so
+//!   selection uses **availability counts**: UCB1 over the actions legal in this
+//!   iteration's world, `mean + c·√(ln A / n)` where `A` counts the iterations in which
+//!   the action was available; with `throws=public` every action of a node is always
+//!   available and `A` is the node's visits.
+//! * **The prior** (`prior=k`, default 10, as MCTS's): the first visit of a node adds
+//!   every legal action at once, each with `k` virtual visits at [`Evaluate::evaluate`]
+//!   of its result for the decider, which UCB1 counts in its mean and visits
+//!   (`(value + k·prior)/(n + k)`, as [`mcts`](crate::mcts) selects); `prior=0` tries
+//!   untried actions first, in a random order.
 //! * each seat maximises its own score (a reward per seat), so any number of seats plays;
-//! * one new action edge is added per iteration, then a playout (greedy with probability
-//!   1 − ε, or random) plays on, and its rewards are backed up: the scores if the game
-//!   ends, or, once the playout has made `cutoff` throws, [`Evaluate::evaluate`] of the
-//!   state before the next throw (as in [`mcts`](crate::mcts)).
+//! * a new action edge ends the walk, then a playout (greedy with probability 1 − ε, or
+//!   random) plays on, and its rewards are backed up: the scores if the game ends, or,
+//!   once the playout has made `cutoff` throws, [`Evaluate::evaluate`] of the state
+//!   before the next throw (as in [`mcts`](crate::mcts)).
+//! * `tablebase=` as MCTS's: a position below the root that the exact values cover ends
+//!   the walk with them.
 //!
 //! The throws of an iteration are drawn lazily from the agent's generator as the walk and
 //! the playout reach them. Since a throw is seen only once it happens, this is exactly the
@@ -34,32 +47,48 @@
 //! |---|---|---|
 //! | `iterations` | 10 000 if `millis` is not given | iterations per search |
 //! | `millis` | – | wall-clock budget per search; with `iterations` too, whichever ends first |
-//! | `c` | 0.7 | UCB1 exploration constant (rewards are scores and evaluations in `[0, 1]`) |
+//! | `c` | 0.2 | UCB1 exploration constant (rewards are scores and evaluations in `[0, 1]`) |
 //! | `playout` | `greedy` | `greedy` (the [`Evaluate`] greedy move with probability 1 − ε), or `random` |
 //! | `epsilon` | 0.1 | ε of greedy playouts |
 //! | `cutoff` | 4 | throws a playout makes before it stops and is scored by [`Evaluate::evaluate`]; 0 plays to the end |
+//! | `prior` | 10 | virtual visits at the evaluation of each action's result; 0: none |
+//! | `tablebase` | `auto` | as MCTS's: the Issiren endgame tablebase (see [`crate::solve::TABLEBASE_PARAM`]) |
+//! | `throws` | `public` | `public`: the throws since the previous decision are part of a node; `hidden`: they are not (open loop) |
 //!
 //! Same seed, same choices with an `iterations` budget; `millis` depends on the machine.
 //! For a game without an evaluation, [`IsmctsAgent::with_random_playouts`] takes
-//! [`IsmctsConfig::without_evaluation`]: random playouts to the end
-//! (`ismcts:playout=random,cutoff=0`).
+//! [`IsmctsConfig::without_evaluation`]: random playouts to the end, no prior
+//! (`ismcts:playout=random,cutoff=0,prior=0`).
 //!
-//! Measured on Issiren with `stickdice tournament --agents greedy,SPEC --games 400`
-//! (release build, seed 1; score of SPEC against the greedy agent, ±95%):
-//! `ismcts:iterations=1000,playout=random,cutoff=0` (the old defaults) 0.21 ± 0.04, and
-//! `ismcts:iterations=1000` (the defaults) 0.55 ± 0.04; with greedy playouts cut after
-//! four throws `c` = 0.2 scored 0.52 and random cut playouts 0.45 (400 games each). MCTS
-//! with the same budget and its defaults scored 0.65.
+//! Measured on Issiren, release build, seed 1, seats rotated on duplicate dice (score of
+//! the first agent, 95% interval; `stickdice tournament --game issiren --agents A,B -n N`):
+//!
+//! | A | B | games | score of A |
+//! |---|---|---:|---|
+//! | `ismcts:iterations=1000,c=0.7,prior=0,throws=hidden` (the old defaults) | `mcts:iterations=1000,tablebase=off` | 400 | 0.400 [0.359, 0.442] |
+//! | `ismcts:iterations=1000,c=0.7,prior=0` (public throws) | `mcts:iterations=1000,tablebase=off` | 400 | 0.422 [0.386, 0.460] |
+//! | `ismcts:iterations=1000,c=0.7,prior=0` | `ismcts:iterations=1000,c=0.7,prior=0,throws=hidden` | 1000 | 0.520 [0.495, 0.545] |
+//! | `ismcts:iterations=1000,prior=10,c=0.2` | `ismcts:iterations=1000,c=0.7,prior=0` | 400 | 0.575 [0.534, 0.615] |
+//! | `ismcts:iterations=1000,prior=10,c=0.2` (the defaults) | `mcts:iterations=1000,tablebase=off` | 400 | 0.512 [0.471, 0.554] |
+//!
+//! So public throws gain a little (+14 Elo, the interval just touching 0.5), the prior a
+//! lot (+52 Elo), and with both ISMCTS is as strong as MCTS at equal iterations (the
+//! difference is within the interval). It does not beat MCTS: with public throws it *is*
+//! MCTS's search with sampled throws instead of chance nodes holding every throw, without
+//! subtree reuse; the information is the same, so there is nothing hidden for it to
+//! exploit. An ISMCTS iteration costs about 15% more time than an MCTS one here (197.6 ms
+//! against 173.1 ms per game in the last match).
 //!
 //! # When to use it, and what it costs
 //!
-//! A different bias from MCTS: open-loop statistics per action sequence, so it learns
-//! which plans are good on average over the dice rather than per throw. Its tree is much
-//! smaller than MCTS's (no throw nodes, one node per action sequence), so deep searches
-//! fit in little memory, but statistics deeper than the first throw mix very different
-//! positions. Cost per iteration: a walk (a legal-action listing and an edge lookup per
-//! decision) plus one playout, about that of MCTS (there is no prior to compute). There is no tree reuse and no
-//! parallelism. The tree stops growing at [`MAX_TREE_NODES`] edges.
+//! With `throws=hidden` it has a different bias from MCTS: open-loop statistics per action
+//! sequence, learning which plans are good on average over the dice rather than per
+//! throw, in a much smaller tree (no throw nodes), but statistics deeper than the first
+//! throw mix very different positions; it is weaker (table above). With the defaults it
+//! plays as MCTS does at equal iterations. Cost per iteration: a walk (a legal-action
+//! listing and an edge lookup per decision), the prior's evaluations at a node's first
+//! visit, plus one playout. There is no tree reuse and no parallelism. The tree stops
+//! growing at [`MAX_TREE_NODES`] edges.
 //!
 //! # Example
 //!
@@ -81,7 +110,7 @@
 //! let analysis = agent.last_analysis();
 //! assert_eq!(analysis.actions.iter().map(|a| a.visits).sum::<u64>(), 300);
 //!
-//! let mut boxed = stickdice_agents::build_str("ismcts:iterations=300,c=0.7", &game, 11).unwrap();
+//! let mut boxed = stickdice_agents::build_str("ismcts:iterations=300,c=0.2", &game, 11).unwrap();
 //! game.check_action(&state, boxed.choose(&game, &state).unwrap()).unwrap();
 //! ```
 
@@ -98,8 +127,17 @@ use crate::eval::Evaluate;
 use crate::mcts::shared::{bad, check_budget, check_cutoff, cutoff_param, Budget, Rollout};
 use crate::mcts::{ActionStats, Analysis, Playout, DEFAULT_CUTOFF};
 use crate::params::{AgentInfo, ParamInfo, Params, SpecError};
+use crate::solve::{ExactValues, TablebaseChoice};
+use std::sync::Arc;
 
 pub use crate::mcts::MAX_TREE_NODES;
+
+/// The default UCB1 exploration constant (MCTS's; measured with the prior, see the
+/// [module docs](self)).
+pub const DEFAULT_C: f64 = 0.2;
+
+/// The default prior weight in virtual visits (MCTS's).
+pub const DEFAULT_PRIOR: f64 = 10.0;
 
 /// The ISMCTS agent's spec entry.
 pub const INFO: AgentInfo = AgentInfo {
@@ -118,7 +156,7 @@ pub const INFO: AgentInfo = AgentInfo {
         },
         ParamInfo {
             key: "c",
-            default: "0.7",
+            default: "0.2",
             help: "UCB1 exploration constant, 0 to 100",
         },
         ParamInfo {
@@ -135,6 +173,17 @@ pub const INFO: AgentInfo = AgentInfo {
             key: "cutoff",
             default: "4",
             help: "throws a playout makes before it stops and scores the position with the evaluation; 0 plays to the end",
+        },
+        ParamInfo {
+            key: "prior",
+            default: "10",
+            help: "weight of the evaluation as a prior, as in mcts: every action of a node is added at once, each with this many virtual visits at the evaluation of its result (needs an evaluation); 0: none, untried actions first",
+        },
+        crate::solve::TABLEBASE_PARAM,
+        ParamInfo {
+            key: "throws",
+            default: "public",
+            help: "public: a node below the root is the actions and the throws seen since the root (the throws are public once made, so the decider knows them); hidden: the actions only (the throws mixed, open-loop)",
         },
     ],
 };
@@ -154,6 +203,11 @@ pub struct IsmctsConfig {
     /// Throws a playout makes before it stops and scores the position with
     /// [`Evaluate::evaluate`]; 0 plays to the end.
     pub cutoff: u32,
+    /// Whether the throws made since the root are part of a node (`throws=public`, the
+    /// default) or mixed (`throws=hidden`, open-loop).
+    pub public_throws: bool,
+    /// The prior's weight in virtual visits (0: no prior).
+    pub prior: f64,
 }
 
 impl Default for IsmctsConfig {
@@ -161,9 +215,11 @@ impl Default for IsmctsConfig {
         IsmctsConfig {
             iterations: None,
             millis: None,
-            c: 0.7,
+            c: DEFAULT_C,
             playout: Playout::DEFAULT,
             cutoff: DEFAULT_CUTOFF,
+            public_throws: true,
+            prior: DEFAULT_PRIOR,
         }
     }
 }
@@ -176,6 +232,7 @@ impl IsmctsConfig {
         IsmctsConfig {
             playout: Playout::Random,
             cutoff: 0,
+            prior: 0.0,
             ..IsmctsConfig::default()
         }
     }
@@ -188,9 +245,11 @@ impl IsmctsConfig {
         let config = IsmctsConfig {
             iterations: params.positive("iterations")?,
             millis: params.positive("millis")?,
-            c: params.number("c", 0.0, 100.0)?.unwrap_or(0.7),
+            c: params.number("c", 0.0, 100.0)?.unwrap_or(DEFAULT_C),
             playout: Playout::from_params(params)?,
             cutoff: cutoff_param("ismcts", params)?.unwrap_or(DEFAULT_CUTOFF),
+            public_throws: params.choice("throws", &["public", "hidden"])? != Some("hidden"),
+            prior: params.number("prior", 0.0, 1e6)?.unwrap_or(DEFAULT_PRIOR),
         };
         config.check()?;
         Ok(config)
@@ -225,6 +284,10 @@ impl IsmctsConfig {
             Playout::Greedy { epsilon } => s += &format!("greedy,epsilon={epsilon}"),
         }
         s += &format!(",cutoff={}", self.cutoff);
+        s += &format!(",prior={}", self.prior);
+        if !self.public_throws {
+            s += ",throws=hidden";
+        }
         s
     }
 }
@@ -236,8 +299,19 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Copy, Debug)]
 struct InfoNode {
     seat: u8,
+    /// The throws made between the parent's action and this decision ([`throw_key`]; 0
+    /// with `throws=hidden`).
+    throws: u32,
     first_edge: u32,
     next: u32,
+}
+
+/// `key` extended by one more throw (of `marked` sides up): distinct for distinct
+/// sequences of up to ten throws, which is more than a turn makes between decisions in
+/// practice (a longer sequence still gets a key, shared with others).
+#[inline]
+fn throw_key(key: u32, marked: u8) -> u32 {
+    key.wrapping_mul(8).wrapping_add(u32::from(marked) + 1)
 }
 
 /// An action at a node with its statistics for the node's seat, the next edge of the
@@ -249,6 +323,8 @@ struct ActionEdge<A> {
     visits: u32,
     available: u32,
     value: f64,
+    /// The evaluation of the action's result for `seat` (with a prior).
+    prior: f32,
     next: u32,
     child: u32,
 }
@@ -264,6 +340,11 @@ pub struct IsmctsAgent<G: Game> {
     analysis: Analysis<G::Action>,
     /// Ends searches early when stopped ([`Agent::set_stop`]).
     stop: Option<Stop>,
+    /// Exact values (the `tablebase` parameter): a position they cover below the root ends
+    /// the walk, scored exactly.
+    exact: Option<Arc<dyn ExactValues<G>>>,
+    /// The `tablebase=` value for the name (`off` in a game with a tablebase, without it).
+    exact_source: Option<String>,
 }
 
 impl<G: Game> fmt::Debug for IsmctsAgent<G> {
@@ -291,7 +372,13 @@ impl<G: Evaluate> IsmctsAgent<G> {
     /// # Errors
     /// [`SpecError::BadValue`] for a value out of range.
     pub fn from_params(params: &Params<'_>, seed: u64) -> Result<Self, SpecError> {
-        Self::new(IsmctsConfig::from_params(params)?, seed)
+        let mut agent = Self::new(IsmctsConfig::from_params(params)?, seed)?;
+        let choice = crate::solve::tablebase_param::<G>(params)?;
+        agent.exact_source = choice.label().map(str::to_string);
+        if let TablebaseChoice::Use((_, values)) = choice {
+            agent.exact = Some(values);
+        }
+        Ok(agent)
     }
 }
 
@@ -309,6 +396,12 @@ impl<G: Game> IsmctsAgent<G> {
     {
         config.check()?;
         let rollout = Rollout::without_evaluation("ismcts", config.playout, config.cutoff)?;
+        if config.prior != 0.0 {
+            return Err(SpecError::Unsupported {
+                agent: "ismcts",
+                why: format!("a prior needs an evaluation of {}; use prior=0", G::TITLE),
+            });
+        }
         Self::build(config, seed, rollout)
     }
 
@@ -327,7 +420,18 @@ impl<G: Game> IsmctsAgent<G> {
                 actions: Vec::new(),
             },
             stop: None,
+            exact: None,
+            exact_source: None,
         })
+    }
+
+    /// Uses exact values (a tablebase) for the positions they cover: a covered position
+    /// below the root ends the walk with its exact values. `source` names them in
+    /// [`Agent::name`].
+    pub fn with_exact_values(mut self, source: &str, values: Arc<dyn ExactValues<G>>) -> Self {
+        self.exact = Some(values);
+        self.exact_source = Some(source.to_string());
+        self
     }
 
     /// The configuration.
@@ -369,6 +473,7 @@ impl<G: Game> IsmctsAgent<G> {
         self.edges.clear();
         self.nodes.push(InfoNode {
             seat: seat as u8,
+            throws: 0,
             first_edge: NONE,
             next: NONE,
         });
@@ -415,15 +520,16 @@ impl<G: Game> IsmctsAgent<G> {
         NONE
     }
 
-    /// The node under `edge` where `seat` decides, created if missing; [`NONE`] when the
-    /// tree is full.
-    fn child_node(&mut self, edge: u32, seat: Seat) -> u32 {
+    /// The node under `edge` where `seat` decides after the throws `throws`
+    /// ([`throw_key`]), created if missing; [`NONE`] when the tree is full.
+    fn child_node(&mut self, edge: u32, seat: Seat, throws: u32) -> u32 {
         let mut n = self.edges[edge as usize].child;
         while n != NONE {
-            if self.nodes[n as usize].seat as usize == seat {
+            let node = &self.nodes[n as usize];
+            if node.seat as usize == seat && node.throws == throws {
                 return n;
             }
-            n = self.nodes[n as usize].next;
+            n = node.next;
         }
         if self.nodes.len() >= MAX_TREE_NODES {
             return NONE;
@@ -431,6 +537,7 @@ impl<G: Game> IsmctsAgent<G> {
         let id = self.nodes.len() as u32;
         self.nodes.push(InfoNode {
             seat: seat as u8,
+            throws,
             first_edge: NONE,
             next: self.edges[edge as usize].child,
         });
@@ -457,8 +564,55 @@ impl<G: Game> IsmctsAgent<G> {
                     e => found.push(e),
                 }
             }
-            let expanding = !untried.is_empty();
-            let chosen = if expanding {
+            let prior = match self.rollout.evaluate {
+                Some(evaluate) if self.config.prior > 0.0 => Some(evaluate),
+                _ => None,
+            };
+            if let (Some(evaluate), false) = (prior, untried.is_empty()) {
+                // With a prior, every untried action is added now, at its evaluation.
+                if self.edges.len() + untried.len() > MAX_TREE_NODES {
+                    break 'walk self.rollout.play(game, &mut state, &mut self.rng);
+                }
+                let seat = self.nodes[node as usize].seat;
+                for &action in &untried {
+                    let mut next = state;
+                    game.apply_action_unchecked(&mut next, action);
+                    let id = self.edges.len() as u32;
+                    self.edges.push(ActionEdge {
+                        action,
+                        seat,
+                        visits: 0,
+                        available: 0,
+                        value: 0.0,
+                        prior: evaluate.evaluate(game, &next)[seat as usize] as f32,
+                        next: self.nodes[node as usize].first_edge,
+                        child: NONE,
+                    });
+                    self.nodes[node as usize].first_edge = id;
+                    found.push(id);
+                }
+                untried.clear();
+            }
+            let mut expanding = !untried.is_empty();
+            let chosen = if prior.is_some() {
+                // UCB1 with `k` virtual visits at the prior (as MCTS's selection).
+                let (c, k) = (self.config.c, self.config.prior);
+                let mut best = found[0];
+                let mut best_value = f64::NEG_INFINITY;
+                for &e in &found {
+                    let edge = &mut self.edges[e as usize];
+                    edge.available += 1;
+                    let n = f64::from(edge.visits) + k;
+                    let v = (edge.value + k * f64::from(edge.prior)) / n
+                        + c * (f64::from(edge.available).ln() / n).sqrt();
+                    if v > best_value {
+                        best_value = v;
+                        best = e;
+                    }
+                }
+                expanding = self.edges[best as usize].visits == 0;
+                best
+            } else if expanding {
                 if self.edges.len() >= MAX_TREE_NODES {
                     break 'walk self.rollout.play(game, &mut state, &mut self.rng);
                 }
@@ -471,6 +625,7 @@ impl<G: Game> IsmctsAgent<G> {
                     visits: 0,
                     available: 1,
                     value: 0.0,
+                    prior: 0.0,
                     next: self.nodes[node as usize].first_edge,
                     child: NONE,
                 });
@@ -497,20 +652,27 @@ impl<G: Game> IsmctsAgent<G> {
             };
             self.path.push(chosen);
             game.apply_action_unchecked(&mut state, self.edges[chosen as usize].action);
+            if let Some(scores) = self.exact.as_ref().and_then(|x| x.scores(game, &state)) {
+                break 'walk scores;
+            }
             if expanding {
                 break 'walk self.rollout.play(game, &mut state, &mut self.rng);
             }
+            let mut throws = 0u32;
             loop {
                 match game.node(&state) {
                     GameNode::Throw(_) => {
                         let t = game.sample_throw(&mut self.rng);
+                        if self.config.public_throws {
+                            throws = throw_key(throws, t.marked());
+                        }
                         game.apply_throw_unchecked(&mut state, t);
                     }
                     GameNode::End => {
                         break 'walk game.scores(&state).expect("an ended game has scores")
                     }
                     GameNode::Decide(seat) => {
-                        node = self.child_node(chosen, seat);
+                        node = self.child_node(chosen, seat, throws);
                         if node == NONE {
                             break 'walk self.rollout.play(game, &mut state, &mut self.rng);
                         }
@@ -529,7 +691,10 @@ impl<G: Game> IsmctsAgent<G> {
 
 impl<G: Game> Agent<G> for IsmctsAgent<G> {
     fn name(&self) -> String {
-        self.config.spec()
+        match &self.exact_source {
+            Some(source) => format!("{},tablebase={source}", self.config.spec()),
+            None => self.config.spec(),
+        }
     }
 
     fn choose(&mut self, game: &G, state: &G::State) -> Result<G::Action, AgentError> {
@@ -562,6 +727,87 @@ mod tests {
 
     fn agent(spec: &str, game: &Race, seed: u64) -> Box<dyn Agent<Race>> {
         build_str(spec, game, seed).unwrap()
+    }
+
+    /// The open-loop variant without a prior (`throws=hidden,prior=0,c=0.7`), whose
+    /// availability counts the tests below check.
+    fn ismcts_hidden(iterations: u64, seed: u64) -> IsmctsAgent<Race> {
+        IsmctsAgent::new(
+            IsmctsConfig {
+                iterations: Some(iterations),
+                public_throws: false,
+                prior: 0.0,
+                c: 0.7,
+                ..IsmctsConfig::default()
+            },
+            seed,
+        )
+        .unwrap()
+    }
+
+    /// With public throws a node is one position: its actions are legal at every visit,
+    /// so (without a prior, actions added one per visit) the edge added k-th was available
+    /// at every visit of the node since, and the nodes under an edge differ in seat or
+    /// throws. With the prior, the root has every legal action after one iteration.
+    #[test]
+    fn public_throws_make_every_action_of_a_node_always_available() {
+        let game = Race::new(2, 60);
+        let mut s = game.position(&[0, 0, 4, 5], 0, 0);
+        game.apply_throw(&mut s, Throw::new(2)).unwrap();
+        let mut a = IsmctsAgent::new(
+            IsmctsConfig {
+                iterations: Some(3000),
+                prior: 0.0,
+                ..IsmctsConfig::default()
+            },
+            5,
+        )
+        .unwrap();
+        a.analyze(&game, &s).unwrap();
+        let mut inner = 0;
+        for (i, node) in a.nodes.iter().enumerate() {
+            let mut edges = Vec::new();
+            let mut e = node.first_edge;
+            while e != NONE {
+                edges.push(a.edges[e as usize]);
+                e = a.edges[e as usize].next;
+            }
+            edges.reverse();
+            let reached: u32 = edges.iter().map(|e| e.visits).sum();
+            for (k, edge) in edges.iter().enumerate() {
+                // A node's last visit may have ended in a playout before its edge
+                // was visited (a full tree ends nothing here: it is far from full).
+                assert_eq!(edge.available, reached - k as u32, "node {i}");
+            }
+            if i > 0 && edges.len() >= 2 {
+                inner += 1;
+            }
+        }
+        assert!(inner >= 4, "{inner} inner nodes with a choice");
+        for edge in &a.edges {
+            let mut keys = Vec::new();
+            let mut n = edge.child;
+            while n != NONE {
+                keys.push((a.nodes[n as usize].seat, a.nodes[n as usize].throws));
+                n = a.nodes[n as usize].next;
+            }
+            let count = keys.len();
+            keys.sort_unstable();
+            keys.dedup();
+            assert_eq!(keys.len(), count, "two nodes for one information set");
+        }
+        let mut legal = ActionList::new();
+        game.legal_actions(&s, &mut legal);
+        let mut b = IsmctsAgent::new(
+            IsmctsConfig {
+                iterations: Some(1),
+                ..IsmctsConfig::default()
+            },
+            5,
+        )
+        .unwrap();
+        b.analyze(&game, &s).unwrap();
+        assert_eq!(b.edges.len(), legal.len());
     }
 
     fn ismcts(iterations: u64, seed: u64) -> IsmctsAgent<Race> {
@@ -677,10 +923,13 @@ mod tests {
             [
                 ("iterations", "-"),
                 ("millis", "-"),
-                ("c", "0.7"),
+                ("c", "0.2"),
                 ("playout", "greedy"),
                 ("epsilon", "0.1"),
                 ("cutoff", "4"),
+                ("prior", "10"),
+                ("tablebase", "auto"),
+                ("throws", "public"),
             ]
         );
         let parse = |text: &str| {
@@ -693,15 +942,20 @@ mod tests {
             IsmctsConfig {
                 iterations: None,
                 millis: None,
-                c: 0.7,
+                c: 0.2,
                 playout: Playout::Greedy { epsilon: 0.1 },
                 cutoff: 4,
+                public_throws: true,
+                prior: 10.0,
             }
         );
-        let config = parse("ismcts:iterations=9,c=1,playout=random,cutoff=0");
+        let hidden = parse("ismcts:throws=hidden,prior=0");
+        assert!(!hidden.public_throws);
+        assert_eq!(parse(&hidden.spec()), hidden);
+        let config = parse("ismcts:iterations=9,c=1,playout=random,cutoff=0,prior=0");
         assert_eq!(
             config.spec(),
-            "ismcts:iterations=9,c=1,playout=random,cutoff=0"
+            "ismcts:iterations=9,c=1,playout=random,cutoff=0,prior=0"
         );
         assert_eq!(parse(&config.spec()), config);
         // Without an evaluation: random playouts to the end only.
@@ -730,7 +984,7 @@ mod tests {
     fn visits_and_availability_counts_add_up() {
         let game = Race::new(3, 60);
         let s = decision_positions(&game, 1, 21)[0];
-        let mut a = ismcts(700, 2);
+        let mut a = ismcts_hidden(700, 2);
         let analysis = a.analyze(&game, &s).unwrap().clone();
         assert_eq!(analysis.iterations, 700);
         assert_eq!(analysis.actions.iter().map(|x| x.visits).sum::<u64>(), 700);
@@ -773,7 +1027,7 @@ mod tests {
         let game = Race::new(2, 60);
         let mut s = game.position(&[0, 0, 4, 5], 0, 0);
         game.apply_throw(&mut s, Throw::new(2)).unwrap();
-        let mut a = ismcts(6000, 5);
+        let mut a = ismcts_hidden(6000, 5);
         a.analyze(&game, &s).unwrap();
         let mut e = a.nodes[0].first_edge;
         let mut checked = 0;

@@ -144,6 +144,22 @@ impl AgentSpec {
     pub fn params(&self) -> &[(String, String)] {
         &self.params
     }
+
+    /// The spec with `key` set to `value`: replaced where it was given, else added last.
+    ///
+    /// ```
+    /// let spec: stickdice_agents::AgentSpec = "mcts:c=1,iterations=5".parse().unwrap();
+    /// assert_eq!(spec.with_param("c", "2").to_string(), "mcts:c=2,iterations=5");
+    /// assert_eq!(spec.with_param("cutoff", "0").to_string(), "mcts:c=1,iterations=5,cutoff=0");
+    /// ```
+    pub fn with_param(&self, key: &str, value: &str) -> AgentSpec {
+        let mut out = self.clone();
+        match out.params.iter_mut().find(|(k, _)| k == key) {
+            Some((_, v)) => *v = value.to_string(),
+            None => out.params.push((key.to_string(), value.to_string())),
+        }
+        out
+    }
 }
 
 impl fmt::Display for AgentSpec {

@@ -36,11 +36,13 @@ fn print_line(args: std::fmt::Arguments<'_>) {
 mod analyze_cmd;
 mod calibration_cmd;
 mod cli;
+mod ladder_cmd;
 mod merge_cmd;
 mod play_cmd;
 mod replay_cmd;
 mod review_cmd;
 mod serve_cmd;
+mod tablebase_cmd;
 mod tournament_cmd;
 mod train_cmd;
 mod web_cmd;
@@ -87,6 +89,13 @@ enum Command {
     /// Brier scores and a reliability plot (SVG) on tablebase and held-out self-play
     /// positions.
     Calibration(calibration_cmd::CalibrationArgs),
+    /// The ladder: agent families at budgets calibrated to milliseconds per decision on
+    /// this machine (2, 5, 20 ms), played with those fixed budgets and rated from random =
+    /// 0 Elo with 95% intervals; a table and a chart.
+    Ladder(ladder_cmd::LadderArgs),
+    /// Where the Issiren endgame tablebase is cached, and whether it is there; with
+    /// --build, build it there once (expectimax and mcts use it by default when it is).
+    Tablebase(tablebase_cmd::TablebaseArgs),
     /// Serve the front-end protocol: JSON requests on stdin, one JSON response per line on
     /// stdout (docs/protocol.md).
     Serve(serve_cmd::ServeArgs),
@@ -119,6 +128,8 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze_cmd::run(&args),
         Command::Train(args) => train_cmd::run(&args),
         Command::Calibration(args) => calibration_cmd::run(&args),
+        Command::Tablebase(args) => tablebase_cmd::run(&args),
+        Command::Ladder(args) => ladder_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -135,14 +135,19 @@ pub fn spec_factory<G: Evaluate>(spec: &AgentSpec, game: &G) -> Result<Factory<G
     }))
 }
 
-/// An [`Entrant`] for the agent `spec` names, labelled by the spec (see [`spec_factory`]).
+/// An [`Entrant`] for the agent `spec` names, labelled by the spec with its `tablebase`
+/// parameter resolved ([`stickdice_agents::solve::resolve_spec`]: an Issiren searcher
+/// given no value or `auto` is labelled `…,tablebase=cache` or `…,tablebase=off`, as it
+/// plays), so the log says whether the table was used and rebuilds the same agents (see
+/// [`spec_factory`]).
 ///
 /// # Errors
 /// As [`spec_factory`].
 pub fn spec_entrant<G: Evaluate>(spec: &AgentSpec, game: &G) -> Result<Entrant<G>, SpecError> {
+    let spec = stickdice_agents::solve::resolve_spec::<G>(spec)?;
     Ok(Entrant {
         spec: spec.to_string(),
-        factory: spec_factory(spec, game)?,
+        factory: spec_factory(&spec, game)?,
     })
 }
 

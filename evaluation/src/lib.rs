@@ -40,6 +40,7 @@
 pub mod analysis;
 pub mod arena;
 pub mod builder;
+pub mod ladder;
 pub mod log;
 pub mod merge;
 pub mod protocol;

@@ -187,6 +187,10 @@ pub struct EloFit {
     pub first_seat_half_width: Option<f64>,
     /// Newton iterations used.
     pub iterations: usize,
+    /// The half-width of the 95% interval of each agent's rating *minus agent 0's* (0 for
+    /// agent 0; `None` if singular): the intervals of a ladder anchored at agent 0.
+    #[serde(default)]
+    pub anchored_half_widths: Vec<Option<f64>>,
 }
 
 /// Why ratings could not be fitted.
@@ -538,6 +542,17 @@ fn fit(
     }
     let mean = r.iter().sum::<f64>() / k as f64;
     let ratings: Vec<f64> = r.iter().map(|x| (x - mean) * ELO_PER_NAT).collect();
+    // r_i − r_0 = θ_{i−1}: its variance is a diagonal entry.
+    let anchored_half_widths = (0..k)
+        .map(|i| match (&cov, i) {
+            (_, 0) => Some(0.0),
+            (Some(c), i) => {
+                let v = c[(i - 1) * p + (i - 1)];
+                (v >= 0.0).then(|| Z95 * v.sqrt() * ELO_PER_NAT)
+            }
+            (None, _) => None,
+        })
+        .collect();
     let (half_widths, first_seat_half_width) = match cov {
         None => (vec![None; k], None),
         Some(c) => {
@@ -569,6 +584,7 @@ fn fit(
         first_seat: h * ELO_PER_NAT,
         first_seat_half_width,
         iterations,
+        anchored_half_widths,
     })
 }
 
@@ -692,6 +708,27 @@ mod tests {
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol
+    }
+
+    /// The anchored intervals are those of each rating minus agent 0's: with two agents,
+    /// twice the half-width of a rating about the mean (which is half the difference).
+    #[test]
+    fn anchored_intervals_are_those_of_the_difference() {
+        let comparisons: Vec<Comparison> = (0..200)
+            .map(|i| Comparison {
+                first: i % 2,
+                second: 1 - i % 2,
+                score: if i % 3 == 0 { 1.0 } else { 0.0 },
+                weight: 1.0,
+            })
+            .collect();
+        let fit = fit_elo(2, &comparisons, 2.0).unwrap();
+        assert_eq!(fit.anchored_half_widths[0], Some(0.0));
+        let (a, m) = (
+            fit.anchored_half_widths[1].unwrap(),
+            fit.half_widths[1].unwrap(),
+        );
+        assert!((a - 2.0 * m).abs() < 1e-9 * a, "{a} vs {m}");
     }
 
     #[test]

@@ -111,12 +111,23 @@ impl core::fmt::Display for TournamentError {
             TournamentError::Setup(m) => f.write_str(m),
             TournamentError::Game(e) => write!(f, "{e}"),
             TournamentError::Agent(e) => write!(f, "{e}"),
-            TournamentError::ForeignLog { path, differences } => write!(
-                f,
-                "{} is the log of a different tournament ({}); use another --out folder, or --restart to delete it and start over",
-                path.display(),
-                differences.join("; ")
-            ),
+            TournamentError::ForeignLog { path, differences } => {
+                write!(
+                    f,
+                    "{} is the log of a different tournament ({}); use another --out folder, or --restart to delete it and start over",
+                    path.display(),
+                    differences.join("; ")
+                )?;
+                if differences.iter().any(|d| d.contains("tablebase=")) {
+                    // `auto` resolved otherwise than when the log was started.
+                    f.write_str(
+                        " (the cached Issiren tablebase was built or removed since: give the \
+                         agents as the log names them, with tablebase=off or tablebase=cache, \
+                         to resume)",
+                    )?;
+                }
+                Ok(())
+            }
             TournamentError::Log(e @ LogError::BadLine { .. }) => write!(
                 f,
                 "{e} (fix or remove the line, or use --restart to start over)"

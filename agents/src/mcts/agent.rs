@@ -13,7 +13,7 @@ use super::playouts::Rollout;
 use super::tree::{Edge, How, Tree};
 use crate::eval::Evaluate;
 use crate::params::{Params, SpecError};
-use crate::solve::ExactValues;
+use crate::solve::{ExactValues, TablebaseChoice};
 
 /// UCT Monte Carlo tree search (see the [module docs](super)).
 pub struct MctsAgent<G: Game> {
@@ -71,8 +71,9 @@ impl<G: Evaluate> MctsAgent<G> {
         agent.rollout = agent.rollout.with_evaluator(evaluator);
         agent.eval_source = eval_source;
         Ok(match crate::solve::tablebase_param::<G>(params)? {
-            Some((source, values)) => agent.with_exact_values(&source, values),
-            None => agent,
+            TablebaseChoice::Use((source, values)) => agent.with_exact_values(&source, values),
+            TablebaseChoice::Off => agent.named_without_exact_values(),
+            TablebaseChoice::NotApplicable => agent,
         })
     }
 }
@@ -142,6 +143,17 @@ impl<G: Game> MctsAgent<G> {
             tree.forget();
         }
         self.exact_source = Some(source.to_string());
+        self
+    }
+
+    /// Names the agent `…,tablebase=off` (a game with a tablebase, played without it), so
+    /// that its name says the table was not used.
+    pub fn named_without_exact_values(mut self) -> Self {
+        for tree in &mut self.trees {
+            tree.exact = None;
+            tree.forget();
+        }
+        self.exact_source = Some("off".to_string());
         self
     }
 

@@ -1049,34 +1049,133 @@ pub fn exact_values_for<G: Game>(source: &str) -> Result<Arc<dyn ExactValues<G>>
 /// The `tablebase` parameter of the searching agents (expectimax, MCTS).
 pub const TABLEBASE_PARAM: crate::params::ParamInfo = crate::params::ParamInfo {
     key: "tablebase",
-    default: "-",
-    help: "issiren only: exact values for positions with at most two pieces a side, from `build` \
-           (built in memory at first use, about 30 s in a release build) or a file written by \
-           `stickdice analyze --game issiren --write-tablebase FILE`",
+    default: "auto",
+    help: "issiren only: exact values for positions with at most two pieces a side. auto (the \
+           default): the cached table if `stickdice tablebase --build` has built it, else none; \
+           the agent's name says which (tablebase=cache or tablebase=off). cache: the cached \
+           table (an error without it); off: none; build: built in memory at first use (about \
+           30 s); or a file written by `stickdice analyze --write-tablebase FILE`",
 };
+
+/// Whether the game type `G` has an endgame tablebase (Issiren).
+pub fn has_tablebase<G: Game>() -> bool {
+    core::any::TypeId::of::<G>() == core::any::TypeId::of::<stickdice::Issiren>()
+}
+
+/// The concrete value a `tablebase` parameter (`None`: not given) stands for in game `G`:
+/// `auto` becomes `cache` when a tablebase file is in the cache directory
+/// ([`tablebase::cached`]) and `off` otherwise; other values are kept. `None` for a game
+/// without a tablebase given no value, `auto` or `off` (nothing to name).
+pub fn resolve_tablebase<G: Game>(given: Option<&str>) -> Option<String> {
+    let given = given.unwrap_or("auto");
+    if !has_tablebase::<G>() && (given == "auto" || given == "off") {
+        return None;
+    }
+    Some(if given == "auto" {
+        if tablebase::cached() {
+            tablebase::CACHE_SOURCE.to_string()
+        } else {
+            "off".to_string()
+        }
+    } else {
+        given.to_string()
+    })
+}
+
+/// `spec` with its `tablebase` parameter resolved for game `G` ([`resolve_tablebase`]):
+/// what a tournament logs, so that the log says whether the table was used and a resumed,
+/// merged or replayed tournament builds the same agents (or refuses when the cached table
+/// it used is gone). Specs of agents without the parameter, and games without a
+/// tablebase, are returned unchanged.
+///
+/// ```
+/// use stickdice_agents::{solve::resolve_spec, AgentSpec};
+/// let spec: AgentSpec = "mcts:iterations=100".parse().unwrap();
+/// let resolved = resolve_spec::<stickdice::Issiren>(&spec).unwrap().to_string();
+/// // `tablebase=cache` once `stickdice tablebase --build` has run, else `tablebase=off`.
+/// assert!(resolved.starts_with("mcts:iterations=100,tablebase="));
+/// let race = resolve_spec::<stickdice::SigWaDuqqan>(&spec).unwrap();
+/// assert_eq!(race.to_string(), "mcts:iterations=100");
+/// ```
+///
+/// # Errors
+/// As [`AgentSpec::checked_params`](crate::AgentSpec::checked_params).
+pub fn resolve_spec<G: Game>(
+    spec: &crate::AgentSpec,
+) -> Result<crate::AgentSpec, crate::SpecError> {
+    let params = spec.checked_params()?;
+    if !params
+        .info()
+        .params
+        .iter()
+        .any(|p| p.key == TABLEBASE_PARAM.key)
+    {
+        return Ok(spec.clone());
+    }
+    Ok(
+        match resolve_tablebase::<G>(params.given(TABLEBASE_PARAM.key)) {
+            Some(value) => spec.with_param(TABLEBASE_PARAM.key, &value),
+            None => spec.clone(),
+        },
+    )
+}
 
 /// Exact values with the text that named them (a `tablebase` parameter's value).
 pub type NamedExactValues<G> = (String, Arc<dyn ExactValues<G>>);
 
-/// Reads a searching agent's `tablebase` parameter: `None` when not given, else the source
-/// text and its exact values (loaded or built once per process).
+/// What a searching agent's `tablebase` parameter comes to ([`tablebase_param`]).
+pub enum TablebaseChoice<G: Game> {
+    /// A game without a tablebase, none asked for: the agent's name says nothing.
+    NotApplicable,
+    /// No table (`off`, or `auto` with none in the cache): the name says `tablebase=off`.
+    Off,
+    /// Exact values, with the concrete source that names them (`cache`, `build`, a path).
+    Use(NamedExactValues<G>),
+}
+
+impl<G: Game> fmt::Debug for TablebaseChoice<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.label() {
+            Some(label) => write!(f, "TablebaseChoice({label})"),
+            None => f.write_str("TablebaseChoice::NotApplicable"),
+        }
+    }
+}
+
+impl<G: Game> TablebaseChoice<G> {
+    /// The `tablebase=` value for the agent's name, if any.
+    pub fn label(&self) -> Option<&str> {
+        match self {
+            TablebaseChoice::NotApplicable => None,
+            TablebaseChoice::Off => Some("off"),
+            TablebaseChoice::Use((source, _)) => Some(source),
+        }
+    }
+}
+
+/// Reads a searching agent's `tablebase` parameter (default `auto`, resolved as
+/// [`resolve_tablebase`] says) and loads the exact values it names (once per process).
 ///
 /// # Errors
 /// [`crate::SpecError::BadValue`] when the game has no tablebase or the file cannot be
-/// loaded.
+/// loaded (a damaged cached file included: the message says how to rebuild it).
 pub fn tablebase_param<G: Game>(
     params: &crate::params::Params<'_>,
-) -> Result<Option<NamedExactValues<G>>, crate::SpecError> {
-    let Some(source) = params.given(TABLEBASE_PARAM.key) else {
-        return Ok(None);
+) -> Result<TablebaseChoice<G>, crate::SpecError> {
+    let given = params.given(TABLEBASE_PARAM.key);
+    let Some(source) = resolve_tablebase::<G>(given) else {
+        return Ok(TablebaseChoice::NotApplicable);
     };
-    exact_values_for::<G>(source)
-        .map(|values| Some((source.to_string(), values)))
+    if source == "off" {
+        return Ok(TablebaseChoice::Off);
+    }
+    exact_values_for::<G>(&source)
+        .map(|values| TablebaseChoice::Use((source.clone(), values)))
         .map_err(|why| crate::SpecError::BadValue {
             agent: params.info().name,
             key: TABLEBASE_PARAM.key,
-            value: source.to_string(),
-            expected: format!("`build` or a tablebase file ({why})"),
+            value: given.unwrap_or("auto").to_string(),
+            expected: format!("auto, cache, off, build or a tablebase file ({why})"),
         })
 }
 

@@ -27,6 +27,19 @@
 //! unchanged; it is solved in closed form. Sweeps stop when no value changes by more than
 //! [`TOLERANCE`].
 //!
+//! # In play: the cache and `tablebase=auto`
+//!
+//! Expectimax, MCTS and ISMCTS take the `tablebase` parameter
+//! ([`super::TABLEBASE_PARAM`]); its default, `auto`, uses the file in the cache directory
+//! ([`cache_dir`]: `$STICKDICE_CACHE`, else `$XDG_CACHE_HOME/stickdice`, else
+//! `~/.cache/stickdice`; the file [`cache_file_name`] carries the format version) when it
+//! is there, and nothing otherwise — nothing is built unasked. [`build_cached`] (the
+//! command `stickdice tablebase --build`) builds it there once, under a lock file, written
+//! to a temporary name and renamed. `auto` is resolved to `cache` or `off` in the agents'
+//! names and in tournament labels ([`super::resolve_spec`]), so a log says which was
+//! played and rebuilds the same agents; `cache` without a valid file is an error that
+//! says how to build it. A damaged file is an error, never a silent fallback.
+//!
 //! # Storage
 //!
 //! Values are stored as 32-bit fixed point (`v · (2³² − 1)`, rounded; error below 1.2e-10)
@@ -36,7 +49,7 @@
 
 use std::fs;
 use std::io::{self, Write as _};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -791,6 +804,22 @@ pub fn shared(source: &str) -> Result<Arc<Tablebase>, String> {
     slot.get_or_init(|| {
         if source == "build" {
             Ok(Arc::new(Tablebase::build().0))
+        } else if source == CACHE_SOURCE {
+            let path = cache_path()?;
+            if !path.exists() {
+                return Err(format!(
+                    "no tablebase in the cache ({} is missing): build it once with \
+                     `stickdice tablebase --build`, or play with tablebase=off",
+                    path.display()
+                ));
+            }
+            Tablebase::load(&path).map(Arc::new).map_err(|e| {
+                format!(
+                    "the cached tablebase {} cannot be used: {e}; rebuild it with \
+                     `stickdice tablebase --build`, or play with tablebase=off",
+                    path.display()
+                )
+            })
         } else {
             Tablebase::load(Path::new(source))
                 .map(Arc::new)
@@ -798,6 +827,117 @@ pub fn shared(source: &str) -> Result<Arc<Tablebase>, String> {
         }
     })
     .clone()
+}
+
+/// The `tablebase` parameter value naming the tablebase file in the cache directory
+/// ([`cache_path`]).
+pub const CACHE_SOURCE: &str = "cache";
+
+/// The environment variable naming the cache directory, before `XDG_CACHE_HOME`.
+pub const CACHE_ENV: &str = "STICKDICE_CACHE";
+
+/// The name of the tablebase file in the cache directory: it carries the format version,
+/// so a build that reads another version neither reads nor overwrites it.
+pub fn cache_file_name() -> String {
+    format!("issiren-tablebase-v{VERSION}.sdtb")
+}
+
+/// The cache directory: `$STICKDICE_CACHE` if set (and not empty), else
+/// `$XDG_CACHE_HOME/stickdice`, else `$HOME/.cache/stickdice`.
+///
+/// ```
+/// let dir = stickdice_agents::solve::tablebase::cache_dir();
+/// // Some directory whenever HOME (or one of the variables) is set.
+/// if let Ok(dir) = dir {
+///     assert!(dir.is_absolute() || std::env::var_os("STICKDICE_CACHE").is_some());
+/// }
+/// ```
+///
+/// # Errors
+/// A message when none of the three variables is set.
+pub fn cache_dir() -> Result<PathBuf, String> {
+    cache_dir_from(|k| std::env::var_os(k))
+}
+
+/// [`cache_dir`] with the environment read through `env`.
+fn cache_dir_from(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Result<PathBuf, String> {
+    let var = |k: &str| env(k).filter(|v| !v.is_empty());
+    if let Some(d) = var(CACHE_ENV) {
+        Ok(PathBuf::from(d))
+    } else if let Some(d) = var("XDG_CACHE_HOME") {
+        Ok(PathBuf::from(d).join("stickdice"))
+    } else if let Some(d) = var("HOME") {
+        Ok(PathBuf::from(d).join(".cache").join("stickdice"))
+    } else {
+        Err(format!(
+            "no cache directory: set {CACHE_ENV}, XDG_CACHE_HOME or HOME"
+        ))
+    }
+}
+
+/// The tablebase file in the cache directory ([`cache_dir`], [`cache_file_name`]).
+///
+/// # Errors
+/// As [`cache_dir`].
+pub fn cache_path() -> Result<PathBuf, String> {
+    Ok(cache_dir()?.join(cache_file_name()))
+}
+
+/// Whether a tablebase file is in the cache (present; whether it is valid is checked
+/// when it is loaded). This is what `tablebase=auto` resolves by.
+pub fn cached() -> bool {
+    cache_path().is_ok_and(|p| p.is_file())
+}
+
+/// What [`build_cached`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CacheBuild {
+    /// A valid tablebase was already there.
+    Present(PathBuf),
+    /// It was built and written there, with what building cost.
+    Built(PathBuf, BuildStats),
+}
+
+/// Builds the tablebase into the cache directory unless a valid one is already there:
+/// the directory is created, a lock file (`…sdtb.lock`, locked exclusively) keeps two
+/// processes from building at once (the second waits, then finds the first one's file),
+/// and the file is written under a temporary name and renamed into place, so a reader
+/// never sees half a file. A damaged file there is rebuilt (`rebuild` rebuilds in any
+/// case). `progress` is called after every sweep as in [`Tablebase::build_with_progress`].
+///
+/// # Errors
+/// A message when the directory cannot be made or written.
+pub fn build_cached(
+    rebuild: bool,
+    progress: impl FnMut(usize, usize, f64),
+) -> Result<CacheBuild, String> {
+    let dir = cache_dir()?;
+    let path = dir.join(cache_file_name());
+    let io = |what: &str, p: &Path, e: io::Error| format!("cannot {what} {}: {e}", p.display());
+    fs::create_dir_all(&dir).map_err(|e| io("create the cache directory", &dir, e))?;
+    let lock_path = dir.join(format!("{}.lock", cache_file_name()));
+    let lock = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| io("open the lock file", &lock_path, e))?;
+    lock.lock().map_err(|e| io("lock", &lock_path, e))?;
+    if !rebuild && path.is_file() && Tablebase::load(&path).is_ok() {
+        return Ok(CacheBuild::Present(path));
+    }
+    let (tb, stats) = Tablebase::build_with_progress(progress);
+    let tmp = dir.join(format!("{}.tmp{}", cache_file_name(), std::process::id()));
+    let written = tb
+        .save(&tmp)
+        .and_then(|()| fs::File::open(&tmp)?.sync_all())
+        .and_then(|()| fs::rename(&tmp, &path));
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(io("write the tablebase to", &path, e));
+    }
+    drop(lock);
+    Ok(CacheBuild::Built(path, stats))
 }
 
 /// Helpers for tests and reports: every real position of the tablebase in a table, as a
@@ -837,4 +977,41 @@ pub fn position(table: usize, index: usize, mover: usize) -> Option<State> {
     let mut s = State::from_pieces(&p1, &p2).ok()?;
     s.turn = mover as u8;
     Some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cache_directory_follows_the_variables_in_order() {
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| std::ffi::OsString::from(v))
+            }
+        };
+        let all = env(&[
+            ("STICKDICE_CACHE", "/a"),
+            ("XDG_CACHE_HOME", "/x"),
+            ("HOME", "/h"),
+        ]);
+        assert_eq!(cache_dir_from(all), Ok(PathBuf::from("/a")));
+        let xdg = env(&[
+            ("STICKDICE_CACHE", ""),
+            ("XDG_CACHE_HOME", "/x"),
+            ("HOME", "/h"),
+        ]);
+        assert_eq!(cache_dir_from(xdg), Ok(PathBuf::from("/x/stickdice")));
+        let home = env(&[("HOME", "/h")]);
+        assert_eq!(
+            cache_dir_from(home),
+            Ok(PathBuf::from("/h/.cache/stickdice"))
+        );
+        assert!(cache_dir_from(env(&[]))
+            .unwrap_err()
+            .contains("STICKDICE_CACHE"));
+        assert!(cache_file_name().contains(&format!("v{VERSION}")));
+    }
 }

@@ -6,9 +6,16 @@ use std::process::Command;
 
 use stickdice_evaluation::tournament::REPORT_FILES;
 
-/// The binary under test.
+/// The binary under test, with an empty tablebase cache (`STICKDICE_CACHE` naming a
+/// folder that does not exist), so that a tablebase built in the developer's cache does
+/// not change what the tests see; a test that wants one sets the variable again.
 pub fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_stickdice"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_stickdice"));
+    c.env(
+        "STICKDICE_CACHE",
+        std::env::temp_dir().join("stickdice-tests-no-tablebase-cache"),
+    );
+    c
 }
 
 /// A fresh (removed) path in the temporary folder, named after the test file, `name` and

@@ -1,0 +1,341 @@
+//! `stickdice tablebase` and the tablebase by default (the cache, labels, resume, merge,
+//! review, damaged files), and `stickdice ladder` end to end on a tiny ladder.
+
+mod common;
+use common::{bin, temp};
+
+use std::path::Path;
+use std::process::Output;
+
+use stickdice_agents::solve::tablebase::{cache_file_name, Tablebase};
+
+fn run(args: &[&str], cache: &Path, cwd: &Path) -> Output {
+    std::fs::create_dir_all(cwd).unwrap();
+    bin()
+        .args(args)
+        .env("STICKDICE_CACHE", cache)
+        .current_dir(cwd)
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// A tablebase of the 1v1 positions only (a valid file, built in well under a second),
+/// in the cache folder.
+fn partial_cache(cache: &Path) {
+    std::fs::create_dir_all(cache).unwrap();
+    let (tb, _) = Tablebase::build_partial(1, |_, _, _| {});
+    tb.save(&cache.join(cache_file_name())).unwrap();
+}
+
+#[test]
+fn the_cache_is_reported_and_a_damaged_file_is_refused_clearly() {
+    let dir = temp("tb-status");
+    let cache = dir.join("cache");
+    let o = run(&["tablebase", "--path"], &cache, &dir);
+    assert!(o.status.success());
+    assert_eq!(
+        text(&o).0.trim(),
+        cache.join(cache_file_name()).display().to_string()
+    );
+    let o = run(&["tablebase"], &cache, &dir);
+    assert!(o.status.success());
+    assert!(text(&o).0.starts_with("not built:"), "{:?}", text(&o));
+    // Without a table the searchers are labelled tablebase=off, and told why once.
+    let o = run(
+        &[
+            "tournament",
+            "--agents",
+            "random,mcts:iterations=20",
+            "-n",
+            "2",
+            "--out",
+            "t",
+        ],
+        &cache,
+        &dir,
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("mcts:iterations=20,tablebase=off"), "{out}");
+    assert_eq!(
+        err.matches("no Issiren endgame tablebase").count(),
+        1,
+        "{err}"
+    );
+    // Other games have no tablebase: labels unchanged, no note.
+    let o = run(
+        &[
+            "tournament",
+            "--game",
+            "sig-el-oued",
+            "--agents",
+            "random,mcts:iterations=20",
+            "-n",
+            "2",
+            "--out",
+            "e",
+        ],
+        &cache,
+        &dir,
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        out.contains("mcts:iterations=20 ") && !out.contains("tablebase"),
+        "{out}"
+    );
+    assert!(!err.contains("tablebase"), "{err}");
+    // A damaged cached file: a clear error, never a panic, and nothing played.
+    std::fs::create_dir_all(&cache).unwrap();
+    std::fs::write(cache.join(cache_file_name()), b"SDTBISS1 not really").unwrap();
+    let o = run(&["tablebase"], &cache, &dir);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("not a valid Issiren tablebase") && err.contains("--rebuild"),
+        "{err}"
+    );
+    let o = run(
+        &[
+            "tournament",
+            "--agents",
+            "random,expectimax:depth=1",
+            "-n",
+            "2",
+            "--out",
+            "d",
+        ],
+        &cache,
+        &dir,
+    );
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot be used") && err.contains("stickdice tablebase --build"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!dir.join("d").join("games.jsonl").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_cached_table_is_named_in_the_log_and_resume_merge_and_review_rebuild_it() {
+    let dir = temp("tb-cache");
+    let cache = dir.join("cache");
+    partial_cache(&cache);
+    let o = run(&["tablebase"], &cache, &dir);
+    assert!(o.status.success());
+    assert!(text(&o).0.starts_with("valid:"), "{:?}", text(&o));
+    let agents = "random,mcts:iterations=20,ismcts:iterations=20";
+    let o = run(
+        &["tournament", "--agents", agents, "-n", "2", "--out", "t"],
+        &cache,
+        &dir,
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(!err.contains("no Issiren endgame tablebase"), "{err}");
+    let log = std::fs::read_to_string(dir.join("t/games.jsonl")).unwrap();
+    let header = log.lines().next().unwrap();
+    assert!(
+        header.contains(r#""mcts:iterations=20,tablebase=cache""#)
+            && header.contains(r#""ismcts:iterations=20,tablebase=cache""#),
+        "{header}"
+    );
+    assert!(out.contains("tablebase=cache"), "{out}");
+    // Resumed with the same command and the table there: the same tournament.
+    let o = run(
+        &["tournament", "--agents", agents, "-n", "4", "--out", "t"],
+        &cache,
+        &dir,
+    );
+    assert!(
+        o.status.code() == Some(2),
+        "more games per table is another tournament"
+    );
+    let o = run(
+        &["tournament", "--agents", agents, "-n", "2", "--out", "t"],
+        &cache,
+        &dir,
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    // Merge and review rebuild the agents the log names.
+    let o = run(&["merge", "m", "t"], &cache, &dir);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let o = run(&["review", "t"], &cache, &dir);
+    assert!(o.status.success(), "{:?}", text(&o));
+    // The table gone: the same command now means tablebase=off, another tournament, and
+    // the refusal says why; merging the log names the missing table.
+    let no_cache = dir.join("empty");
+    let o = run(
+        &["tournament", "--agents", agents, "-n", "2", "--out", "t"],
+        &no_cache,
+        &dir,
+    );
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("different tournament") && err.contains("tablebase=cache"),
+        "{err}"
+    );
+    let o = run(&["merge", "m2", "t"], &no_cache, &dir);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("no tablebase in the cache"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A ladder report without the thinking times (the one figure that depends on the
+/// machine once the budgets are fixed).
+fn figures(text: &str) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+    for row in v["rows"].as_array_mut().unwrap() {
+        row.as_object_mut().unwrap().remove("seconds_per_game");
+    }
+    v
+}
+
+#[test]
+fn a_tiny_ladder_runs_end_to_end_and_replays_from_its_specs() {
+    let dir = temp("ladder");
+    let cache = dir.join("no-cache");
+    let args = [
+        "ladder",
+        "--millis",
+        "0.05,0.1",
+        "--games",
+        "2",
+        "--positions",
+        "3",
+        "--threads",
+        "2",
+        "--family",
+        "random",
+        "--family",
+        "greedy",
+        "--family",
+        "mcts",
+        "--family",
+        "x=expectimax:pruning=none",
+        "--out",
+        "l",
+    ];
+    let o = run(&args, &cache, &dir);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("calibrate mcts at "), "{err}");
+    assert!(err.contains("match 1/"), "{err}");
+    let l = dir.join("l");
+    for f in [
+        "specs.json",
+        "ladder.md",
+        "ladder.csv",
+        "ladder.json",
+        "ladder.svg",
+    ] {
+        assert!(l.join(f).is_file(), "{f}");
+    }
+    assert!(
+        out.contains("| random | – |") && out.contains("anchor"),
+        "{out}"
+    );
+    let report = figures(&std::fs::read_to_string(l.join("ladder.json")).unwrap());
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(
+        rows.len(),
+        2 + 2 * 2,
+        "random, greedy, two levels of two families"
+    );
+    assert_eq!(rows[0]["elo"].as_f64(), Some(0.0));
+    let budgets: Vec<u64> = rows
+        .iter()
+        .filter(|r| r["family"] == "mcts")
+        .map(|r| r["budget"].as_u64().unwrap())
+        .collect();
+    assert!(budgets[0] <= budgets[1], "{budgets:?}");
+    let csv = std::fs::read_to_string(l.join("ladder.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + rows.len());
+    assert!(std::fs::read_to_string(l.join("ladder.svg"))
+        .unwrap()
+        .starts_with("<svg"));
+    // The same folder again: refused unless resumed; resumed, the same report.
+    let o = run(&args, &cache, &dir);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("--resume"), "{:?}", text(&o));
+    let o = run(
+        &[
+            "ladder",
+            "--resume",
+            "--games",
+            "2",
+            "--threads",
+            "1",
+            "--out",
+            "l",
+        ],
+        &cache,
+        &dir,
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    let again = std::fs::read_to_string(l.join("ladder.json")).unwrap();
+    assert_eq!(figures(&again), report);
+    // Elsewhere from the specs, on one thread: the same games and figures.
+    let specs = l.join("specs.json");
+    let o = run(
+        &[
+            "ladder",
+            "--specs",
+            specs.to_str().unwrap(),
+            "--games",
+            "2",
+            "--threads",
+            "1",
+            "--out",
+            "r",
+        ],
+        &cache,
+        &dir,
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    let replayed = std::fs::read_to_string(dir.join("r/ladder.json")).unwrap();
+    assert_eq!(figures(&replayed), report);
+    // Bad settings: clear errors.
+    for (bad, needle) in [
+        (
+            vec!["ladder", "--millis", "5,2", "--out", "b1"],
+            "ascending",
+        ),
+        (
+            vec!["ladder", "--family", "mcts:iterations=5", "--out", "b2"],
+            "sets `iterations`",
+        ),
+        (
+            vec!["ladder", "--family", "random", "--out", "b3"],
+            "at least two families",
+        ),
+        (
+            vec![
+                "ladder",
+                "--specs",
+                "/nonexistent/specs.json",
+                "--out",
+                "b4",
+            ],
+            "cannot read",
+        ),
+    ] {
+        let o = run(&bad, &cache, &dir);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {err}");
+        assert!(err.contains(needle), "{bad:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
