@@ -21,7 +21,7 @@ pub struct TournamentArgs {
     game: GameArgs,
     /// The agents, as comma-separated specs: random,greedy,mcts:iterations=1000. A piece
     /// with `=` but no `:` continues the previous spec's parameters
-    /// (mcts:iterations=500,c=1.4). Default: random, greedy, expectimax:nodes=20000,
+    /// (mcts:iterations=500,c=1.4). Default: random, greedy, expectimax:nodes=6000,
     /// mcts:iterations=1000 (those available).
     #[arg(long, short = 'a')]
     agents: Option<String>,

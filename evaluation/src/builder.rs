@@ -60,13 +60,13 @@ use crate::schedule::Format;
 use crate::stats::Sprt;
 use crate::tournament::{Entrant, Progress, RunOptions, RunSummary, Tournament, TournamentError};
 
-/// The agents of the default tournament (`stickdice tournament` without `--agents`),
-/// strongest last. With [`DEFAULT_GAMES`] the default tournament takes about 59 s of CPU
-/// time (measured: 29.7 s wall on 2 otherwise idle cores; see README).
+/// The agents of the default tournament (`stickdice tournament` without `--agents`). With
+/// [`DEFAULT_GAMES`] the default tournament takes about 48 s of CPU time (measured: 24.0 s
+/// wall on 2 otherwise idle cores; see README).
 pub const DEFAULT_AGENTS: [&str; 4] = [
     "random",
     "greedy",
-    "expectimax:nodes=20000",
+    "expectimax:nodes=6000",
     "mcts:iterations=1000",
 ];
 
