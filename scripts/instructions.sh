@@ -44,15 +44,19 @@ for spec in "sig-wa-duqqan 2" "sig-wa-duqqan 4" "sig-el-oued 2" "sig-el-oued 4" 
         'BEGIN { printf "%-16s %8s %14.1f %12d\n", g, p, (i2 - i1) / (t2 - t1), t2 - t1 }'
 done
 
-# The searches on the Issiren middle game of agents/benches/mcts.rs: the default MCTS
-# (instructions per iteration) and the default expectimax (per node visited).
+# The searches on the Issiren middle game of agents/benches/mcts.rs: MCTS as the `mcts` spec
+# plays it (learned evaluation, random playouts cut after 4 throws) and with
+# MctsConfig::default() (greedy playouts), instructions per iteration; the default expectimax,
+# per node visited.
 if [ $# -gt 0 ] && [[ "search" != *"$1"* ]]; then exit 0; fi
 echo
 printf '%-16s %8s %14s %12s\n' search "" "instr/unit" "units"
-read -r ir1 n1 <<<"$(BIN=$search count mcts 500)"
-read -r ir2 n2 <<<"$(BIN=$search count mcts 2500)"
-awk -v i1="$ir1" -v i2="$ir2" -v n1="$n1" -v n2="$n2" \
-    'BEGIN { printf "%-16s %8s %14.0f %12d\n", "mcts", "iter", (i2 - i1) / (n2 - n1), n2 - n1 }'
+for m in mcts mcts-greedy; do
+    read -r ir1 n1 <<<"$(BIN=$search count $m 500)"
+    read -r ir2 n2 <<<"$(BIN=$search count $m 2500)"
+    awk -v m="$m" -v i1="$ir1" -v i2="$ir2" -v n1="$n1" -v n2="$n2" \
+        'BEGIN { printf "%-16s %8s %14.0f %12d\n", m, "iter", (i2 - i1) / (n2 - n1), n2 - n1 }'
+done
 read -r ir1 n1 <<<"$(BIN=$search count expectimax 3)"
 read -r ir2 n2 <<<"$(BIN=$search count expectimax 4)"
 awk -v i1="$ir1" -v i2="$ir2" -v n1="$n1" -v n2="$n2" \
