@@ -307,6 +307,36 @@ fn a_tiny_ladder_runs_end_to_end_and_replays_from_its_specs() {
     assert!(o.status.success(), "{:?}", text(&o));
     let replayed = std::fs::read_to_string(dir.join("r/ladder.json")).unwrap();
     assert_eq!(figures(&replayed), report);
+    // Two levels of a family calibrated to the same budget (as happens on a loaded machine)
+    // play as `SPEC` and `SPEC#2` in their matches and still get a row each.
+    let mut same: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&specs).unwrap()).unwrap();
+    for family in same["families"].as_array_mut().unwrap() {
+        if family["family"]["label"] == "mcts" {
+            let levels = family["levels"].as_array_mut().unwrap();
+            let first = levels[0].clone();
+            levels[1]["spec"] = first["spec"].clone();
+            levels[1]["budget"] = first["budget"].clone();
+        }
+    }
+    let same_specs = dir.join("same-specs.json");
+    std::fs::write(&same_specs, same.to_string()).unwrap();
+    let o = run(
+        &[
+            "ladder",
+            "--specs",
+            same_specs.to_str().unwrap(),
+            "--games",
+            "2",
+            "--out",
+            "s",
+        ],
+        &cache,
+        &dir,
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    let same = figures(&std::fs::read_to_string(dir.join("s/ladder.json")).unwrap());
+    assert_eq!(same["rows"].as_array().unwrap().len(), rows.len());
     // Bad settings: clear errors.
     for (bad, needle) in [
         (

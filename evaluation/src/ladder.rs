@@ -706,19 +706,20 @@ pub fn play<G: Evaluate>(
         let log = crate::log::read(&dir.join(crate::tournament::LOG_FILE))
             .map_err(|e| setup(e.to_string()))?
             .ok_or_else(|| setup(format!("{}: the match log is empty", dir.display())))?;
-        let map: Vec<usize> = summary
-            .labels
-            .iter()
-            .map(|l| {
-                let bare = l.split(" #").next().unwrap_or(l);
-                labels.iter().position(|x| x == bare).ok_or_else(|| {
-                    setup(format!(
-                        "{}: agent `{l}` is not in the ladder",
-                        dir.display()
-                    ))
-                })
-            })
-            .collect::<Result<_, _>>()?;
+        // The match's entrants in the order given, so the log's agent `a` is the ladder's
+        // entrant `mt.entrants[a]` (two levels of a family calibrated to the same budget
+        // play as `SPEC` and `SPEC#2`).
+        let given: Vec<String> = agents.iter().map(|a| a.to_string()).collect();
+        let expected = crate::tournament::labels(&given);
+        if summary.labels != expected {
+            return Err(setup(format!(
+                "{}: the match's agents are {}, not the ladder's {}",
+                dir.display(),
+                summary.labels.join(", "),
+                expected.join(", ")
+            )));
+        }
+        let map: Vec<usize> = mt.entrants.clone();
         let mut by_rotation: BTreeMap<(usize, usize), Vec<crate::log::GameRecord>> =
             BTreeMap::new();
         for (_, g) in log.games {
