@@ -2,10 +2,7 @@
 //! foreign files), reproducible training (twice the same, and stopped + resumed the same),
 //! the evaluation's contract (range, sum, exact at the end, no allocation), the `eval`
 //! parameter, and a decisive strength test against the hand-set evaluation.
-#![allow(unsafe_code)] // a counting global allocator needs it; nothing else does
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand::{RngExt as _, SeedableRng};
@@ -14,32 +11,10 @@ use stickdice_agents::learned::train::{train, TrainConfig};
 use stickdice_agents::learned::{self, Network, TrainSettings, WeightsError};
 use stickdice_agents::{build_str, Evaluate, Evaluator};
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use stickdice_testkit::counting::{allocations, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-fn allocations() -> u64 {
-    ALLOCATIONS.with(|c| c.get())
-}
 
 fn settings() -> TrainSettings {
     TrainSettings {

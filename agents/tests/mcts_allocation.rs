@@ -1,42 +1,16 @@
 //! MCTS and ISMCTS allocate nothing per iteration once their arenas have grown: a search
 //! no bigger than an earlier one makes no heap allocation at all. Counted by a global
 //! allocator that tallies this thread's allocations.
-#![allow(unsafe_code)] // a counting global allocator needs it; nothing else does
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 
 use rand::{RngExt as _, SeedableRng};
 use stickdice::{ActionList, Game, Issiren, Node};
 use stickdice_agents::ismcts::{IsmctsAgent, IsmctsConfig};
 use stickdice_agents::mcts::{MctsAgent, MctsConfig};
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use stickdice_testkit::counting::{allocations, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-fn allocations() -> u64 {
-    ALLOCATIONS.with(|c| c.get())
-}
 
 /// A decision with several actions some way into a random game.
 fn middle_game(game: &Issiren) -> <Issiren as Game>::State {

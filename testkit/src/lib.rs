@@ -8,12 +8,15 @@
 //!   `stickdice-agents`, which compiles this very file into its test build (`#[path]`):
 //!   through a dev-dependency the game would implement the `Evaluate` trait of the
 //!   agents' non-test build, a different trait from the one its unit tests see.
+//! * [`counting`]: a global allocator counting this thread's allocations (the tests that
+//!   hot paths allocate nothing).
 //! * [`toy`]: a run-or-walk race in which an agent can play an illegal action (the
 //!   arena and tournament tests).
 
 // `race.rs` names the evaluation trait `crate::Evaluate` (see above).
 use stickdice_agents::Evaluate;
 
+pub mod counting;
 pub mod dash;
 pub mod race;
 pub mod toy;
