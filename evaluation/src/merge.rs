@@ -52,7 +52,7 @@ use crate::report::{Report, SprtReport};
 use crate::review::{LuckOptions, LuckReport};
 use crate::schedule::Shard;
 use crate::stats::SprtDecision;
-use crate::tournament::{Tournament, LOG_FILE};
+use crate::tournament::{luck_adjusted, Tournament, LOG_FILE};
 
 /// Why shards cannot be merged. Nothing is written when merging fails.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -431,11 +431,17 @@ pub fn merge_with<G: Game>(
             if let Some(l) = options.luck.as_ref().filter(|l| l.sprt) {
                 measured = Some(measure_luck(l, options.threads, &done)?);
             }
-            let adjust = |records: &[&GameRecord]| Ok(adjust_scores(records, measured.as_ref()));
-            let (prefix, status) = match measured {
-                Some(_) => t
-                    .sprt_status_with(test, &done, Some(&adjust))
-                    .map_err(|e| MergeError::Setup(e.to_string()))?,
+            let (prefix, status) = match &measured {
+                Some(lucks) => {
+                    let adjust = |records: &[&GameRecord]| {
+                        Ok(records
+                            .iter()
+                            .map(|g| luck_adjusted(g, &lucks[&g.index]))
+                            .collect())
+                    };
+                    t.sprt_status_with(test, &done, Some(&adjust))
+                        .map_err(|e| MergeError::Setup(e.to_string()))?
+                }
                 None => t.sprt_status(test, &done),
             };
             summary.complete_units = prefix;
@@ -511,25 +517,6 @@ fn measure_luck(
             .map_err(|e| MergeError::Setup(format!("cannot start {n} threads: {e}")))?
             .install(measure),
     }
-}
-
-/// Copies of `records` with each seat's luck subtracted from its score (the adjusted scores
-/// the SPRT runs on with `--luck-adjusted`); plain copies without `lucks`.
-fn adjust_scores(
-    records: &[&GameRecord],
-    lucks: Option<&BTreeMap<usize, Vec<f64>>>,
-) -> Vec<GameRecord> {
-    records
-        .iter()
-        .map(|g| GameRecord {
-            scores: match lucks.and_then(|l| l.get(&g.index)) {
-                Some(l) => g.scores.iter().zip(l).map(|(s, l)| s - l).collect(),
-                None => g.scores.clone(),
-            },
-            events: Vec::new(),
-            ..(*g).clone()
-        })
-        .collect()
 }
 
 #[cfg(test)]

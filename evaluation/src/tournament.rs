@@ -1071,10 +1071,7 @@ impl LuckState {
         Ok(records
             .iter()
             .zip(lucks)
-            .map(|(g, l)| GameRecord {
-                scores: g.scores.iter().zip(&l).map(|(s, l)| s - l).collect(),
-                ..(*g).clone()
-            })
+            .map(|(g, l)| luck_adjusted(g, &l))
             .collect())
     }
 
@@ -1084,6 +1081,15 @@ impl LuckState {
             Duration::from_nanos(self.nanos.load(Ordering::Relaxed)),
             lock(&self.lucks).len(),
         )
+    }
+}
+
+/// A copy of `g` with each seat's luck subtracted from its score (an observation of the
+/// SPRT on luck-adjusted scores).
+pub(crate) fn luck_adjusted(g: &GameRecord, luck: &[f64]) -> GameRecord {
+    GameRecord {
+        scores: g.scores.iter().zip(luck).map(|(s, l)| s - l).collect(),
+        ..g.clone()
     }
 }
 
