@@ -88,7 +88,7 @@ impl<A: Copy> Analysis<A> {
     ) -> bool {
         let start = self.actions.len();
         for &action in legal {
-            let mut child = state.clone();
+            let mut child = *state;
             if game.apply_action(&mut child, action).is_err() {
                 self.actions.truncate(start);
                 return false;
