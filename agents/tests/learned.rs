@@ -106,7 +106,9 @@ fn weights_round_trip_and_damaged_files_are_refused() {
     let shipped = learned::shipped();
     assert_eq!(shipped.hidden(), shipped.hidden());
     assert!(shipped.settings().games > 0);
-    let eg = shipped.endgame().expect("the shipped weights have an endgame network");
+    let eg = shipped
+        .endgame()
+        .expect("the shipped weights have an endgame network");
     assert!(eg.quantized() && eg.settings().done > 0);
     assert!(include_bytes!("../weights/issiren.sdw").len() < 1_000_000);
 }

@@ -15,9 +15,10 @@
 //! | enemy piece `e` in table `t` | `7 392 + 84·t + e` | one per enemy piece |
 //! | own pieces `c₁ < c₂` | `7 728 + pair(c₁, c₂)` (3 486) | with two own pieces |
 //! | enemy pieces `e₁ < e₂` | `11 214 + pair(e₁, e₂)` | with two enemy pieces |
+//! | the throw values `O` that let the mover capture and `E` that let the enemy capture | `14 700 + 64·O + E` | one, each a set of values 1..6 (bits) |
 //!
-//! so every pair of pieces on the board has its own input row: at most 4 + 4 + 2 = 10 rows
-//! are summed. One hidden layer of ReLU units and a sigmoid output give the mover's chance
+//! so every pair of pieces on the board has its own input row: 18 796 inputs, at most
+//! 4 + 2 + 2 + 1 + 1 + 1 = 11 rows summed. One hidden layer of ReLU units and a sigmoid output give the mover's chance
 //! of winning at the throw node. At a decision node the value is, as in the tablebase, the
 //! best action's: the network at the throw node each action leads to (1 or 0 where it ends
 //! the game).
@@ -30,6 +31,21 @@
 //! `alpha` to `alpha / 20` over the run. One thread, so a seed gives bit-identical weights;
 //! the weights file records the entries done, so a run resumed from a checkpoint ends as
 //! one never stopped.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use stickdice_agents::learned::endgame::{train_endgame, EndgameConfig};
+//! use stickdice_agents::solve::tablebase::{self, Tablebase};
+//! // The 1v1 table only (built in well under a second); a few thousand entries.
+//! let (tb, _) = Tablebase::build_partial(1, |_, _, _| {});
+//! let config = EndgameConfig { hidden: 4, limit: 20_000, ..EndgameConfig::default() };
+//! let net = train_endgame(&config, &tb, None, &AtomicBool::new(false), |_, _| {}, |_| Ok(()))
+//!     .unwrap();
+//! assert_eq!(net.settings().done, 20_000);
+//! let s = tablebase::position(0, 100, 0).unwrap();
+//! let p = net.win_probability(&s, 0);
+//! assert!((0.0..=1.0).contains(&p));
+//! ```
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
