@@ -31,7 +31,12 @@ pub fn random_playout<G: Game, R: rand::Rng + ?Sized>(
     let mut bits = RandomBits::new();
     let sticks = game.sticks();
     loop {
-        match game.play_throws(state, || bits.throw(rng, sticks)) {
+        // The throws draw from a copy of `bits` that nothing else borrows, so that it can
+        // stay in registers through `play_throws`'s loop.
+        let mut throw_bits = bits;
+        let node = game.play_throws(state, || throw_bits.throw(rng, sticks));
+        bits = throw_bits;
+        match node {
             // `play_throws` stops at a decision or the end; a throw would only be thrown.
             Node::Throw(_) => {}
             Node::Decide(_) => {

@@ -648,6 +648,7 @@ impl Game for Issiren {
         }
     }
 
+    #[inline]
     fn sticks(&self) -> Sticks {
         Sticks::SIX
     }

@@ -663,6 +663,7 @@ impl Game for SigElOued {
         }
     }
 
+    #[inline]
     fn sticks(&self) -> Sticks {
         Sticks::SIX
     }
