@@ -376,9 +376,8 @@ impl SigWaDuqqan {
 fn keys(state: &State, n: usize) -> Option<[u8; MAX_SEATS]> {
     // Seats past the seat count hold the Ka'aba's key: no piece racing.
     let mut out = [codes::ARRIVED << 3; MAX_SEATS];
-    for s in 0..n {
-        let sigs = state.sigs[s];
-        let code = match state.pieces[s] {
+    for ((key, &piece), &sigs) in out.iter_mut().zip(&state.pieces).zip(&state.sigs).take(n) {
+        let code = match piece {
             Piece::Racing(p @ 0..=13) if sigs == 0 => p,
             Piece::Racing(WAITING_SQUARE) if sigs < SIGS_TO_LEAVE => codes::WAITING + sigs,
             Piece::Racing(p @ 15..=18) if sigs == 0 => p + codes::PAST_WAITING - 15,
@@ -386,7 +385,7 @@ fn keys(state: &State, n: usize) -> Option<[u8; MAX_SEATS]> {
             Piece::Buried(_) if sigs == 0 => codes::BURIED,
             _ => return None,
         };
-        out[s] = code << 3;
+        *key = code << 3;
     }
     let turn = state.turn as usize;
     let ghoula_ok = state.ghoula.is_none_or(|g| g <= WAITING_SQUARE);
@@ -588,8 +587,8 @@ mod codes {
     /// Writes the racing pieces' keys back into the state (arrived and buried pieces are
     /// never made by the keys, so the state already holds them with their numbers).
     pub(super) fn store(state: &mut State, keys: &[u8; MAX_SEATS], n: usize) {
-        for s in 0..n {
-            let c = keys[s] >> 3;
+        for (s, &key) in keys.iter().enumerate().take(n) {
+            let c = key >> 3;
             let (piece, sigs) = match c {
                 0..=13 => (Piece::Racing(c), 0),
                 WAITING..=20 => (Piece::Racing(WAITING_SQUARE), c - WAITING),
