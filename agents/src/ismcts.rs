@@ -33,7 +33,7 @@
 //!   once the playout has made `cutoff` throws, [`Evaluate::evaluate`] of the state
 //!   before the next throw (as in [`mcts`](crate::mcts)).
 //! * `tablebase=` as MCTS's: a position below the root that the exact values cover ends
-//!   the walk with them.
+//!   the walk with them; a root whose every child they cover is played exactly, unsearched.
 //!
 //! The throws of an iteration are drawn lazily from the agent's generator as the walk and
 //! the playout reach them. Since a throw is seen only once it happens, this is exactly the
@@ -466,6 +466,13 @@ impl<G: Game> IsmctsAgent<G> {
     }
 
     fn search(&mut self, game: &G, state: &G::State, seat: Seat, legal: &[G::Action]) {
+        // A root whose every child the exact values cover is played exactly, unsearched
+        // (as MCTS does: the throw there is public, so nothing is hidden).
+        if let Some(exact) = self.exact.clone() {
+            if self.analysis.fill_exact(&*exact, game, state, seat, legal) {
+                return;
+            }
+        }
         let stop = self.stop.clone();
         let budget =
             Budget::new(self.config.iterations, self.config.millis).with_stop(stop.as_ref());

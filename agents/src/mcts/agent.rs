@@ -200,6 +200,12 @@ impl<G: Game> MctsAgent<G> {
     }
 
     fn search(&mut self, game: &G, state: &G::State, seat: Seat, legal: &[G::Action]) {
+        // A root whose every child the exact values cover is played exactly, unsearched.
+        if let Some(exact) = self.trees.first().and_then(|t| t.exact.clone()) {
+            if self.analysis.fill_exact(&*exact, game, state, seat, legal) {
+                return;
+            }
+        }
         let stop = self.stop.clone();
         let budget =
             Budget::new(self.config.iterations, self.config.millis).with_stop(stop.as_ref());

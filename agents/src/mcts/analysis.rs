@@ -1,6 +1,8 @@
 //! What a search found: each root action's statistics.
 
-use stickdice::Seat;
+use stickdice::{Game, Seat};
+
+use crate::solve::ExactValues;
 
 /// One root action's statistics after a search.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -64,5 +66,53 @@ impl<A> Analysis<A> {
             }
         }
         best
+    }
+}
+
+impl<A: Copy> Analysis<A> {
+    /// When `exact` covers every position the legal actions of `state` lead to, fills the
+    /// analysis with those exact values for `seat` (no visits, no iterations: nothing was
+    /// searched) and returns `true`; otherwise leaves it as it was and returns `false`.
+    ///
+    /// A searching agent at such a root plays the exact best action instead of searching:
+    /// its children are exact leaves anyway, and choosing among them by visits could pick a
+    /// worse one when their values are close. [`Analysis::best`] then returns the first
+    /// action of the highest exact value (ties in legal-action order).
+    pub(crate) fn fill_exact<G: Game<Action = A>>(
+        &mut self,
+        exact: &dyn ExactValues<G>,
+        game: &G,
+        state: &G::State,
+        seat: Seat,
+        legal: &[A],
+    ) -> bool {
+        let start = self.actions.len();
+        for &action in legal {
+            let mut child = *state;
+            if game.apply_action(&mut child, action).is_err() {
+                self.actions.truncate(start);
+                return false;
+            }
+            let value = match game.scores(&child) {
+                Some(x) => x[seat],
+                None => match exact.scores(game, &child) {
+                    Some(x) => x[seat],
+                    None => {
+                        self.actions.truncate(start);
+                        return false;
+                    }
+                },
+            };
+            self.actions.push(ActionStats {
+                action,
+                visits: 0,
+                mean: value,
+            });
+        }
+        // Only now replace the previous analysis.
+        self.actions.drain(..start);
+        self.seat = seat;
+        self.iterations = 0;
+        true
     }
 }

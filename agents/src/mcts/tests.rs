@@ -491,6 +491,60 @@ fn the_search_finds_the_exactly_best_move_and_its_value() {
     }
 }
 
+/// Exact values by brute force for the states `covers` accepts.
+struct BruteForce<F>(F);
+
+impl<F: Fn(&<Race as Game>::State) -> bool + Send + Sync> crate::solve::ExactValues<Race>
+    for BruteForce<F>
+{
+    fn scores(&self, game: &Race, state: &<Race as Game>::State) -> Option<stickdice::SeatValues> {
+        (self.0)(state).then(|| exact_values(game, state))
+    }
+}
+
+/// A root whose every child the exact values cover is played exactly and not searched
+/// (MCTS and ISMCTS alike); one uncovered child and the search runs as before.
+#[test]
+fn a_root_the_exact_values_cover_is_played_exactly_unsearched() {
+    let game = Race::new(2, 30);
+    for (tokens, throw) in [([0, 1, 2, 4], 3), ([0, 1, 2, 3], 3), ([0, 1, 0, 2], 1)] {
+        let mut s = game.position(&tokens, 0, 27);
+        game.apply_throw(&mut s, Throw::new(throw)).unwrap();
+        let after = |a: u8| {
+            let mut next = s;
+            game.apply_action(&mut next, a).unwrap();
+            next
+        };
+        let exact: Vec<f64> = [0u8, 1]
+            .iter()
+            .map(|&a| exact_values(&game, &after(a))[0])
+            .collect();
+        let best = if exact[0] > exact[1] { 0 } else { 1 };
+        let all: std::sync::Arc<dyn crate::solve::ExactValues<Race>> =
+            std::sync::Arc::new(BruteForce(|_: &_| true));
+        let skip = after(1 - best);
+        let all_but_one: std::sync::Arc<dyn crate::solve::ExactValues<Race>> =
+            std::sync::Arc::new(BruteForce(move |x: &_| *x != skip));
+        // One iteration could not tell the moves apart; the exact values do.
+        let mut a = mcts(iterations(1), 3).with_exact_values("brute", all.clone());
+        let analysis = a.analyze(&game, &s).unwrap().clone();
+        assert_eq!(analysis.iterations, 0, "{analysis:?}");
+        assert_eq!(analysis.best().unwrap().action, best, "{analysis:?}");
+        let means: Vec<f64> = analysis.actions.iter().map(|x| x.mean).collect();
+        assert_eq!(means, exact);
+        assert_eq!(a.choose(&game, &s).unwrap(), best);
+        let mut b = mcts(iterations(50), 3).with_exact_values("brute", all_but_one);
+        assert_eq!(b.analyze(&game, &s).unwrap().iterations, 50);
+        let mut i = crate::IsmctsAgent::new(crate::IsmctsConfig::default(), 3)
+            .unwrap()
+            .with_exact_values("brute", all);
+        let analysis = i.analyze(&game, &s).unwrap();
+        assert_eq!(analysis.iterations, 0);
+        assert_eq!(analysis.best().unwrap().action, best);
+        assert_eq!(i.choose(&game, &s).unwrap(), best);
+    }
+}
+
 #[test]
 fn the_subtree_after_the_actual_throw_and_action_is_reused() {
     let game = Race::new(2, 60);
