@@ -11,7 +11,7 @@ use crate::Throw;
 /// Plays `state` to the end with uniformly random actions and random throws, and returns
 /// the ranking. Allocates nothing. The throws and the actions' indices are drawn by one
 /// [`RandomBits`], several to a 64-bit draw of `rng`; the throws up to each decision are
-/// made by [`Game::play_throws`].
+/// made by [`Game::play_throws`], the decisions by [`Game::play_random_action`].
 ///
 /// ```
 /// use stickdice::{Game, Issiren, SeedableRng};
@@ -40,8 +40,7 @@ pub fn random_playout<G: Game, R: rand::Rng + ?Sized>(
             // `play_throws` stops at a decision or the end; a throw would only be thrown.
             Node::Throw(_) => {}
             Node::Decide(_) => {
-                let a = game.random_action(state, &mut actions, |len| bits.index(rng, len));
-                game.apply_action_unchecked(state, a);
+                game.play_random_action(state, &mut actions, |len| bits.index(rng, len));
             }
             Node::End => return game.ranking(state).expect("an ended game has a ranking"),
         }
