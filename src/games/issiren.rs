@@ -640,6 +640,22 @@ fn random_piece(s: &State, mut index: impl FnMut(usize) -> usize) -> Option<usiz
     Some(movable.trailing_zeros() as usize)
 }
 
+/// Bit `i`: `seat`'s piece at index `i` of its list can move on a throw of `g` green sides
+/// (the order of [`Game::legal_actions`]' moves).
+#[inline(always)]
+fn movable_pieces(s: &State, seat: usize, g: usize) -> u16 {
+    let release = g == 4;
+    let landing = &LANDING[seat][g];
+    let own = s.occupied[seat];
+    let mut movable = 0u16;
+    for (i, p) in s.pieces_of(seat).iter().enumerate() {
+        if (!p.unmoved || release) && own & (1u64 << landing[p.pos as usize]) == 0 {
+            movable |= 1 << i;
+        }
+    }
+    movable
+}
+
 /// Moves `seat`'s piece at index `i` of its list by the value of a throw of `g` green
 /// sides, capturing an enemy piece where it lands and keeping the list in square order.
 /// Returns whether that was the enemy's last piece (the game ends at once).
@@ -798,6 +814,49 @@ impl Game for Issiren {
                 Action::Move(from)
             }
             None => Action::Pass,
+        };
+        if !EXTRA[g] {
+            s.turn = (seat ^ 1) as u8;
+        }
+        action
+    }
+
+    /// The legal actions are the pieces that can move, in list order (or the pass): the
+    /// chosen one is found in a bitmask of them and moved by its index.
+    #[inline]
+    fn play_legal_action(
+        &self,
+        s: &mut State,
+        actions: &mut ActionList<Action>,
+        mut index: impl FnMut(usize) -> usize,
+    ) -> Action {
+        let Some(throw) = s.pending else {
+            // No decision is due: as the list would be, empty.
+            self.legal_actions(s, actions);
+            return actions[index(0)];
+        };
+        if Self::game_over_by_capture(s) {
+            self.legal_actions(s, actions);
+            return actions[index(0)];
+        }
+        let seat = (s.turn & 1) as usize;
+        let g = (throw.marked() & 7) as usize;
+        let mut movable = movable_pieces(s, seat, g);
+        let m = movable.count_ones() as usize;
+        s.pending = None;
+        let action = if m == 0 {
+            Action::Pass
+        } else {
+            let k = if m == 1 { 0 } else { index(m) };
+            for _ in 0..k {
+                movable &= movable - 1;
+            }
+            let i = movable.trailing_zeros() as usize;
+            let from = Square(SQUARE_OF[seat][s.pieces[seat][i].pos as usize]);
+            if move_piece(s, seat, i, g) {
+                return Action::Move(from); // the 12th capture: the game ends at once
+            }
+            Action::Move(from)
         };
         if !EXTRA[g] {
             s.turn = (seat ^ 1) as u8;
@@ -1064,6 +1123,49 @@ impl Game for Issiren {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `play_legal_action` (the chosen piece found in a bitmask and moved by its index)
+    /// makes the same draws, chooses the same action and reaches the same state as listing
+    /// the legal actions, indexing them and `apply_action_unchecked`, at every decision of
+    /// many random games.
+    #[test]
+    fn play_legal_action_is_the_indexed_legal_action_applied() {
+        use rand::{RngExt as _, SeedableRng as _};
+        let game = Issiren::with_seats(2).unwrap();
+        let mut rng = crate::Rng::seed_from_u64(16);
+        let (mut decisions, mut passes) = (0, 0);
+        for _ in 0..300 {
+            let mut state = game.initial_state();
+            while !game.is_over(&state) {
+                if let Node::Throw(_) = game.node(&state) {
+                    let t = game.sample_throw(&mut rng);
+                    game.apply_throw_unchecked(&mut state, t);
+                    continue;
+                }
+                let (mut a, mut b) = (rng.clone(), rng.clone());
+                let mut fused = state;
+                let mut scratch = ActionList::new();
+                let got =
+                    game.play_legal_action(&mut fused, &mut scratch, |len| a.random_range(0..len));
+                let mut legal = ActionList::new();
+                game.legal_actions(&state, &mut legal);
+                let want = if legal.len() == 1 {
+                    legal[0]
+                } else {
+                    legal[b.random_range(0..legal.len())]
+                };
+                let mut plain = state;
+                game.apply_action_unchecked(&mut plain, want);
+                assert_eq!((got, fused), (want, plain));
+                assert_eq!(a, b, "the same draws");
+                decisions += 1;
+                passes += (got == Action::Pass) as u32;
+                state = fused;
+                rng = a;
+            }
+        }
+        assert!(decisions > 50_000 && passes > 100, "{decisions} {passes}");
+    }
 
     /// `play_random_action` (the drawn piece moved by its index) makes the same draws,
     /// chooses the same action and reaches the same state as `random_action` followed by
