@@ -797,8 +797,8 @@ impl Game for SigElOued {
     /// The throws up to the next decision or the end. First throws of 1 to 5 polished
     /// sides (plain budgets and regular sigs with their bonus throws: all but 1 in 32 first
     /// throws) are played in a loop of their own that keeps the turn and the throw count in
-    /// registers: each walk is one lookup in [`FIRST_WALKS`] or [`SIG_BONUS_WALKS`], then
-    /// come the captures and the next seat. Every other throw (a sig of six or twelve and
+    /// registers: each walk is one table lookup, then come the captures and the next
+    /// seat. Every other throw (a sig of six or twelve and
     /// its bonus throws, a regular sig that reaches Mecca) is
     /// [`Game::apply_throw_unchecked`].
     #[inline]

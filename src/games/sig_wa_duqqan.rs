@@ -722,9 +722,9 @@ impl Game for SigWaDuqqan {
     }
 
     /// Every throw until the end (Sig wa Duqqan has no decisions). The throws are played
-    /// on each seat's [piece code](codes) by one lookup in [`TRANSITIONS`] per throw, the
-    /// Ghoula's moves on the codes too; an arrival or a burial (which number the pieces)
-    /// goes through [`SigWaDuqqan::throw_effect`] on the state. A state the codes cannot
+    /// on a code per seat's piece (its square and sig count) by one table lookup per
+    /// throw, the Ghoula's moves on the codes too; an arrival or a burial (which number the
+    /// pieces) goes through the throw-by-throw rules on the state. A state the codes cannot
     /// hold (one [`Game::validate`] rejects) is played throw by throw.
     #[inline]
     fn play_throws(&self, state: &mut State, mut throw: impl FnMut() -> Throw) -> Node {
