@@ -106,6 +106,9 @@ fn weights_round_trip_and_damaged_files_are_refused() {
     let shipped = learned::shipped();
     assert_eq!(shipped.hidden(), shipped.hidden());
     assert!(shipped.settings().games > 0);
+    let eg = shipped.endgame().expect("the shipped weights have an endgame network");
+    assert!(eg.quantized() && eg.settings().done > 0);
+    assert!(include_bytes!("../weights/issiren.sdw").len() < 1_000_000);
 }
 
 fn tiny(games: u64) -> TrainConfig {
@@ -275,8 +278,8 @@ fn the_eval_parameter_selects_and_names_the_evaluation() {
 /// seat `g % 2` and dice from seed `g / 2` (both orders of a pair on the same dice). Under
 /// the null hypothesis that the learned evaluation plays no better, a game is an outright
 /// win for it with probability at most ½, so its wins are at most Binomial(2000, ½):
-/// P(X ≥ 1080) = 1.6·10⁻⁴. Measured with the shipped weights: 1213 wins (about six standard
-/// deviations of the win count above the threshold).
+/// P(X ≥ 1080) = 1.6·10⁻⁴. Measured with the shipped weights (with the endgame network):
+/// 1212 wins (about six standard deviations of the win count above the threshold).
 #[test]
 #[cfg_attr(debug_assertions, ignore = "statistical: release builds only")]
 fn learned_greedy_beats_hand_greedy() {
@@ -308,4 +311,206 @@ fn learned_greedy_beats_hand_greedy() {
         wins >= REQUIRED,
         "learned greedy won {wins} of {GAMES}, fewer than {REQUIRED}"
     );
+}
+
+mod endgame {
+    use super::*;
+    use stickdice_agents::learned::endgame::{train_endgame, EndgameConfig, EndgameNet};
+    use stickdice_agents::solve::tablebase::Tablebase;
+
+    fn small(limit: u64) -> EndgameConfig {
+        EndgameConfig {
+            seed: 4,
+            epochs: 1,
+            alpha: 0.15,
+            hidden: 4,
+            checkpoint_every: 40_000,
+            limit,
+        }
+    }
+
+    fn one_v_one() -> &'static Tablebase {
+        static TB: std::sync::OnceLock<Tablebase> = std::sync::OnceLock::new();
+        TB.get_or_init(|| Tablebase::build_partial(1, |_, _, _| {}).0)
+    }
+
+    fn trained(limit: u64) -> EndgameNet {
+        let never = AtomicBool::new(false);
+        train_endgame(
+            &small(limit),
+            one_v_one(),
+            None,
+            &never,
+            |_, _| {},
+            |_| Ok(()),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn endgame_training_is_reproducible_and_resumes() {
+        let never = AtomicBool::new(false);
+        let a = trained(100_000);
+        assert_eq!(a, trained(100_000));
+        assert_eq!(a.settings().done, 100_000);
+        let other = EndgameConfig {
+            seed: 5,
+            ..small(100_000)
+        };
+        let c = train_endgame(&other, one_v_one(), None, &never, |_, _| {}, |_| Ok(())).unwrap();
+        assert_ne!(a, c, "another seed, another order and other weights");
+        // Stopped at the first progress report (a checkpoint at once), then resumed from
+        // the checkpoint's bytes: the same weights as the run never stopped.
+        let stop = AtomicBool::new(false);
+        let mut saved = Vec::new();
+        let main = Network::random(3, 1, settings());
+        let half = train_endgame(
+            &small(100_000),
+            one_v_one(),
+            None,
+            &stop,
+            |done, _| {
+                if done == 40_000 {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            },
+            |eg| {
+                saved.push(main.clone().with_endgame(Some(eg.clone())).to_bytes());
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert!(half.settings().done < 100_000);
+        let back = Network::from_bytes(saved.last().unwrap()).unwrap();
+        let eg = back
+            .endgame()
+            .cloned()
+            .expect("the checkpoint has the endgame network");
+        let whole = train_endgame(
+            &small(100_000),
+            one_v_one(),
+            Some(eg),
+            &never,
+            |_, _| {},
+            |_| Ok(()),
+        )
+        .unwrap();
+        assert_eq!(whole, a);
+        // Other settings, and a finished (16-bit) network, are refused as checkpoints.
+        let err = train_endgame(
+            &other,
+            one_v_one(),
+            Some(half.clone()),
+            &never,
+            |_, _| {},
+            |_| Ok(()),
+        )
+        .unwrap_err();
+        assert!(err.contains("other settings"), "{err}");
+        let mut q = half;
+        q.quantize();
+        let err = train_endgame(
+            &small(100_000),
+            one_v_one(),
+            Some(q),
+            &never,
+            |_, _| {},
+            |_| Ok(()),
+        )
+        .unwrap_err();
+        assert!(err.contains("16 bits"), "{err}");
+    }
+
+    #[test]
+    fn endgame_sections_round_trip_and_damage_is_named() {
+        let mut eg = trained(50_000);
+        let net = Network::random(3, 1, settings()).with_endgame(Some(eg.clone()));
+        let bytes = net.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+        // Rounded to 16 bits: the file is about half the size and loads exactly.
+        eg.quantize();
+        let q = Network::random(3, 1, settings()).with_endgame(Some(eg.clone()));
+        let qb = q.to_bytes();
+        assert!(qb.len() < bytes.len() * 6 / 10);
+        let back = Network::from_bytes(&qb).unwrap();
+        assert_eq!(back, q);
+        assert!(back.endgame().unwrap().quantized());
+        for n in [bytes.len() - 9, bytes.len() - 100, bytes.len() / 2] {
+            assert!(Network::from_bytes(&bytes[..n]).is_err(), "cut at {n}");
+        }
+        // The endgame section starts after the main network: a wrong feature set there.
+        let main_len = Network::random(3, 1, settings()).to_bytes().len() - 8 - 4;
+        let mut b = bytes.clone();
+        b[main_len + 4..main_len + 8].copy_from_slice(&7u32.to_le_bytes());
+        reseal(&mut b);
+        assert!(
+            format_error(&b).contains("endgame feature set 7"),
+            "{}",
+            format_error(&b)
+        );
+        let mut b = bytes.clone();
+        b[main_len..main_len + 4].copy_from_slice(&900u32.to_le_bytes());
+        reseal(&mut b);
+        assert!(
+            format_error(&b).contains("900 hidden units"),
+            "{}",
+            format_error(&b)
+        );
+        // A version 1 file (no endgame section) still loads.
+        let plain = Network::random(3, 1, settings());
+        let mut v1 = plain.to_bytes();
+        let cut = v1.len() - 8 - 4;
+        v1.drain(cut..cut + 4);
+        v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+        reseal(&mut v1);
+        assert_eq!(Network::from_bytes(&v1).unwrap(), plain);
+    }
+
+    #[test]
+    fn the_endgame_network_evaluates_covered_positions_and_allocates_nothing() {
+        let game = Issiren::with_seats(2).unwrap();
+        let eg = trained(50_000);
+        let net = Network::random(3, 1, settings()).with_endgame(Some(eg.clone()));
+        let mut states = Vec::new();
+        let sizes = stickdice_agents::solve::tablebase::table_sizes();
+        for k in 0..400 {
+            for (table, size) in sizes.iter().enumerate() {
+                let index = k * 7919 % size;
+                if let Some(s) = stickdice_agents::solve::tablebase::position(table, index, k % 2) {
+                    states.push(s);
+                    let mut d = s;
+                    game.apply_throw_unchecked(&mut d, stickdice::Throw::new((k % 7) as u8));
+                    states.push(d);
+                }
+            }
+        }
+        assert!(states.len() > 1000);
+        let before = allocations();
+        let mut sum = 0.0;
+        for s in &states {
+            let mover = s.turn as usize;
+            let p = net.win_probability(s, mover);
+            assert!((0.0..=1.0).contains(&p));
+            // At a throw node: the expectation over the throws of the decision values.
+            if s.pending.is_none() {
+                let mut e = 0.0f32;
+                for o in game.throw_outcomes() {
+                    let mut d = *s;
+                    game.apply_throw_unchecked(&mut d, o.throw);
+                    e += o.probability as f32 * eg.decision_value(&d, mover);
+                }
+                assert!((e - p).abs() < 1e-6);
+            } else {
+                assert_eq!(p, eg.decision_value(s, mover));
+            }
+            sum += net.evaluate(&game, s)[0];
+        }
+        assert_eq!(allocations() - before, 0, "inference allocates nothing");
+        assert!(sum.is_finite());
+        // Without the endgame network the same positions read otherwise.
+        let plain = Network::random(3, 1, settings());
+        assert!(states
+            .iter()
+            .any(|s| plain.win_probability(s, 0) != net.win_probability(s, 0)));
+    }
 }

@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use stickdice_agents::learned::endgame::{train_endgame, EndgameConfig};
 use stickdice_agents::learned::train::{train, TrainConfig};
 use stickdice_agents::learned::Network;
 
@@ -33,12 +34,12 @@ pub struct TrainArgs {
     /// TD(λ) trace decay, 0 to 1.
     #[arg(long, default_value_t = 0.7)]
     pub lambda: f32,
-    /// Learning rate.
-    #[arg(long, default_value_t = 0.1)]
-    pub alpha: f32,
-    /// Hidden units (1 to 64).
-    #[arg(long, default_value_t = 64)]
-    pub hidden: usize,
+    /// Learning rate [default: 0.1; with --endgame 0.15, falling to a twentieth].
+    #[arg(long)]
+    pub alpha: Option<f32>,
+    /// Hidden units, 1 to 64 [default: 64; with --endgame 32].
+    #[arg(long)]
+    pub hidden: Option<usize>,
     /// The endgame tablebase to fit after each game: `build` or a file written by
     /// `stickdice analyze --game issiren --write-tablebase FILE`; none without it.
     #[arg(long)]
@@ -46,9 +47,26 @@ pub struct TrainArgs {
     /// Tablebase positions fitted after each game.
     #[arg(long, default_value_t = 400)]
     pub tablebase_steps: u32,
-    /// Games between checkpoints.
-    #[arg(long, default_value_t = 1000)]
-    pub checkpoint_every: u64,
+    /// Games between checkpoints [default: 1000; with --endgame, tablebase entries:
+    /// 2 000 000].
+    #[arg(long)]
+    pub checkpoint_every: Option<u64>,
+    /// Train the endgame network (one or two pieces a side) supervised on the tablebase
+    /// (--tablebase, required) instead of self-play; the weights file gets the main
+    /// network of --main with this endgame network attached.
+    #[arg(long)]
+    pub endgame: bool,
+    /// With --endgame: passes over the tablebase.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: u32,
+    /// With --endgame: stop (with a checkpoint) after this many tablebase entries in all;
+    /// --resume continues.
+    #[arg(long)]
+    pub stop_after: Option<u64>,
+    /// With --endgame: the weights file whose main network the endgame network joins
+    /// [default: the shipped weights].
+    #[arg(long)]
+    pub main: Option<PathBuf>,
     /// Continue from the checkpoint in --out (same settings).
     #[arg(long)]
     pub resume: bool,
@@ -61,19 +79,23 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             args.game
         ));
     }
+    if args.endgame {
+        return run_endgame(args);
+    }
+    if args.main.is_some() || args.stop_after.is_some() {
+        return Err("--main and --stop-after are for --endgame runs".into());
+    }
     let config = TrainConfig {
         games: args.games,
         seed: args.seed,
         lambda: args.lambda,
-        alpha: args.alpha,
-        hidden: args.hidden,
+        alpha: args.alpha.unwrap_or(0.1),
+        hidden: args.hidden.unwrap_or(64),
         tablebase_steps: args.tablebase_steps,
-        checkpoint_every: args.checkpoint_every,
+        checkpoint_every: args.checkpoint_every.unwrap_or(1000),
     };
     config.check()?;
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
-    let path = args.out.join(WEIGHTS_FILE);
+    let path = prepare_out(args)?;
     let resume = if args.resume {
         match Network::load(&path) {
             Ok(net) => Some(net),
@@ -88,12 +110,6 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             Err(e) => return Err(format!("{}: {e}", path.display())),
         }
     } else {
-        if path.exists() {
-            return Err(format!(
-                "{} exists: continue it with --resume, or choose another --out",
-                path.display()
-            ));
-        }
         None
     };
     let tablebase = match &args.tablebase {
@@ -103,17 +119,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         }
         None => None,
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        // A second Ctrl-C ends at once.
-        ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-        })
-        .map_err(|e| format!("cannot catch Ctrl-C: {e}"))?;
-    }
+    let stop = stop_flag()?;
     let start_games = resume.as_ref().map_or(0, |n| n.settings().games);
     let terminal = std::io::stderr().is_terminal();
     let bar = if terminal {
@@ -169,5 +175,152 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             path.display()
         );
     }
+    Ok(())
+}
+
+/// Creates `--out` and names the weights file in it; refuses an existing file without
+/// `--resume`.
+fn prepare_out(args: &TrainArgs) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let path = args.out.join(WEIGHTS_FILE);
+    if !args.resume && path.exists() {
+        return Err(format!(
+            "{} exists: continue it with --resume, or choose another --out",
+            path.display()
+        ));
+    }
+    Ok(path)
+}
+
+/// The flag Ctrl-C sets (a second Ctrl-C ends at once).
+fn stop_flag() -> Result<Arc<AtomicBool>, String> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    })
+    .map_err(|e| format!("cannot catch Ctrl-C: {e}"))?;
+    Ok(stop)
+}
+
+/// `--endgame`: the supervised fit of the endgame network to the tablebase.
+fn run_endgame(args: &TrainArgs) -> Result<(), String> {
+    let config = EndgameConfig {
+        seed: args.seed,
+        epochs: args.epochs,
+        alpha: args.alpha.unwrap_or(0.15),
+        hidden: args.hidden.unwrap_or(32),
+        checkpoint_every: args.checkpoint_every.unwrap_or(2_000_000),
+        limit: args.stop_after.unwrap_or(u64::MAX),
+    };
+    config.check()?;
+    let Some(source) = &args.tablebase else {
+        return Err("--endgame trains on the tablebase: give --tablebase FILE (or build)".into());
+    };
+    let path = prepare_out(args)?;
+    let (main, resume) = if args.resume {
+        if args.main.is_some() {
+            return Err(
+                "--resume continues the checkpoint's own main network: leave out --main".into(),
+            );
+        }
+        let net = Network::load(&path).map_err(|e| match e {
+            stickdice_agents::learned::WeightsError::Io(e)
+                if e.kind() == std::io::ErrorKind::NotFound =>
+            {
+                format!(
+                    "--resume: no checkpoint {} (start without --resume)",
+                    path.display()
+                )
+            }
+            e => format!("{}: {e}", path.display()),
+        })?;
+        let Some(eg) = net.endgame().cloned() else {
+            return Err(format!(
+                "--resume: {} has no endgame network",
+                path.display()
+            ));
+        };
+        (net.with_endgame(None), Some(eg))
+    } else {
+        let main = match &args.main {
+            Some(p) => Network::load(p).map_err(|e| format!("{}: {e}", p.display()))?,
+            None => stickdice_agents::learned::shipped().clone(),
+        };
+        (main.with_endgame(None), None)
+    };
+    eprintln!("loading the tablebase ({source})…");
+    let tb = stickdice_agents::solve::tablebase::shared(source)?;
+    let stop = stop_flag()?;
+    let terminal = std::io::stderr().is_terminal();
+    let per_epoch: u64 = stickdice_agents::solve::tablebase::table_sizes()
+        .iter()
+        .sum::<usize>() as u64;
+    let total = per_epoch * u64::from(config.epochs);
+    let bar = if terminal {
+        ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:24.cyan/blue} {pos}/{len} tablebase entries  {per_sec}  {elapsed} elapsed, {eta} left",
+        )
+        .expect("a valid template"),
+    );
+    let start_done = resume.as_ref().map_or(0, |n| n.settings().done);
+    bar.set_position(start_done);
+    bar.reset_eta();
+    let started = Instant::now();
+    let mut last_line = Instant::now();
+    let eg = train_endgame(
+        &config,
+        &tb,
+        resume,
+        &stop,
+        |done, end| {
+            bar.set_position(done);
+            if !terminal && (last_line.elapsed().as_secs() >= 10 || done == end) {
+                last_line = Instant::now();
+                eprintln!(
+                    "{done}/{end} tablebase entries (epoch {} of {}), {:.0} s",
+                    (done / per_epoch + 1).min(u64::from(config.epochs)),
+                    config.epochs,
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        },
+        |eg| {
+            main.clone()
+                .with_endgame(Some(eg.clone()))
+                .save(&path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        },
+    )?;
+    bar.finish_and_clear();
+    let done = eg.settings().done;
+    if done < total {
+        outln!(
+            "stopped after {done} of {total} tablebase entries; checkpoint {} (continue with --resume)",
+            path.display()
+        );
+        return Ok(());
+    }
+    // The finished network, rounded to the 16-bit weights the file then stores.
+    let mut eg = eg;
+    eg.quantize();
+    main.with_endgame(Some(eg))
+        .save(&path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    outln!(
+        "trained the endgame network: {} epochs over the tablebase ({} entries this run) in {:.1} s: {}",
+        config.epochs,
+        done - start_done,
+        started.elapsed().as_secs_f64(),
+        path.display()
+    );
     Ok(())
 }

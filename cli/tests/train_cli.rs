@@ -92,3 +92,90 @@ fn training_reproduces_resumes_and_its_weights_play() {
         let _ = std::fs::remove_dir_all(d);
     }
 }
+
+/// `train --endgame`: the supervised fit to the tablebase (here the 1v1 table only) stops
+/// at `--stop-after` with a checkpoint, resumes to the same bytes as a run never stopped,
+/// keeps the main network of `--main`, and its file plays as `eval=FILE`.
+#[test]
+fn endgame_training_stops_resumes_and_its_weights_play() {
+    use stickdice_agents::learned::Network;
+    let dir = temp("endgame");
+    std::fs::create_dir_all(&dir).unwrap();
+    let tb = dir.join("one-v-one.tb");
+    stickdice_agents::solve::tablebase::Tablebase::build_partial(1, |_, _, _| {})
+        .0
+        .save(&tb)
+        .unwrap();
+    let main = dir.join("main");
+    assert!(train(&main, 2, &[]).status.success());
+    let main_file = main.join("issiren.sdw");
+    let run = |out: &std::path::Path, stop: u64, extra: &[&str]| {
+        bin()
+            .args(["train", "--game", "issiren", "--endgame", "--hidden", "3"])
+            .args(["--seed", "2", "--checkpoint-every", "30000"])
+            .args(["--stop-after", &stop.to_string(), "--tablebase"])
+            .arg(&tb)
+            .arg("--out")
+            .arg(out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let with_main = ["--main", main_file.to_str().unwrap()];
+    let out = run(&a, 90_000, &with_main);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("continue with --resume"));
+    assert!(run(&b, 45_000, &with_main).status.success());
+    let out = run(&b, 90_000, &["--resume"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (wa, wb) = (
+        std::fs::read(a.join("issiren.sdw")).unwrap(),
+        std::fs::read(b.join("issiren.sdw")).unwrap(),
+    );
+    assert_eq!(wa, wb, "stopped and resumed: the same weights");
+    let net = Network::from_bytes(&wa).unwrap();
+    assert_eq!(net.endgame().unwrap().settings().done, 90_000);
+    let plain = Network::load(&main_file).unwrap();
+    assert_eq!(
+        net.clone().with_endgame(None),
+        plain,
+        "the main network of --main"
+    );
+    // --endgame needs a tablebase; --main does not go with --resume.
+    let out = bin()
+        .args(["train", "--game", "issiren", "--endgame", "--out"])
+        .arg(dir.join("c"))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--tablebase"));
+    let out = run(
+        &b,
+        90_000,
+        &["--resume", "--main", main_file.to_str().unwrap()],
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--main"));
+    // The file plays as eval=FILE.
+    let t = dir.join("t");
+    let spec = format!("greedy:eval={}", a.join("issiren.sdw").display());
+    let out = bin()
+        .args(["tournament", "--game", "issiren", "-n", "2", "--agents"])
+        .arg(format!("{spec},greedy:eval=hand"))
+        .arg("--out")
+        .arg(&t)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -6,24 +6,37 @@
 //! The inputs ([`features()`]) are read from the side of the seat to throw or to decide:
 //! one binary input per occupied circuit position (moved and unmoved pieces, own and enemy),
 //! the piece counts one-hot, the pending throw at a decision node, the throw values that
-//! capture for either side, and four dense inputs (capture chances and pieces under attack). One hidden layer of `hidden` ReLU units
-//! (32 in the shipped weights) feeds one output, a sigmoid: the mover's chance of winning
-//! (a draw at the throw cap counting half). The first layer is accumulated over the set
-//! inputs only (at most 39 of 211, plus the four dense ones), in `f32`, on the stack:
-//! inference allocates nothing and costs a few hundred additions.
+//! capture for either side, piece-to-piece distances when both sides have at most three
+//! pieces, and four dense inputs (capture chances and pieces under attack); 359 in all.
+//! One hidden layer of `hidden` ReLU units (64 in the shipped weights) feeds one output, a
+//! sigmoid: the mover's chance of winning (a draw at the throw cap counting half). The
+//! first layer is accumulated over the set inputs only, in `f32`, on the stack: inference
+//! allocates nothing.
+//!
+//! With one or two pieces a side (the tablebase's domain) a second network, the
+//! [`endgame`] network fitted to the tablebase's exact values, takes over when the file has
+//! one: at a throw node the exact expectation over the seven throws of the best action's
+//! value after each (the endgame network at the throw node each action leads to), at a
+//! decision node that best action's value.
 //!
 //! As an [`Evaluate`](crate::Evaluate) it returns `[p, 1 − p]` for the mover and the other
 //! seat, in `[0, 1]`, summing to 1, and exactly the scores at an ended state.
 //!
 //! # The weights file
 //!
-//! Little-endian throughout: the magic `SDWEIGHT`, the format version (u32, 1), the game
-//! name (u8 length + bytes, `issiren`), the feature set (u32, 1), the shape (inputs, hidden,
-//! u32 each), the training settings (seed u64, games trained u64, λ f32, α f32, tablebase
-//! steps per game u32, tablebase used u8), the parameter count (u32) and the parameters
-//! (f32: first layer by input, its biases, the output weights, the output bias), then an
-//! FNV-1a 64-bit checksum of everything before it. [`Network::from_bytes`] checks each part
-//! and names what is wrong. The shipped weights are embedded in the binary
+//! Little-endian throughout: the magic `SDWEIGHT`, the format version (u32, 2; version 1
+//! files, without the endgame section, still load), the game name (u8 length + bytes,
+//! `issiren`), the feature set (u32, 1), the shape (inputs, hidden, u32 each), the training
+//! settings (seed u64, games trained u64, λ f32, α f32, tablebase steps per game u32,
+//! tablebase used u8), the parameter count (u32) and the parameters (f32: first layer by
+//! input, its biases, the output weights, the output bias); then (version 2) the endgame
+//! section: its hidden units (u32, 0 for none and nothing more), its feature set and
+//! inputs (u32 each), its training settings (seed u64, epochs u32, α f32, entries trained
+//! u64), the precision (u8: 0 for f32 weights, 1 for 16-bit integers with a scale), the
+//! parameter count (u32) and the parameters (f32; or, in 16 bits, the first layer's scale
+//! f32 and its weights i16, then the rest's scale and weights); then an FNV-1a 64-bit
+//! checksum of everything before it. [`Network::from_bytes`] checks each part and names
+//! what is wrong. The shipped weights are embedded in the binary
 //! ([`shipped`]); `eval=FILE` loads another file once per process ([`shared`]).
 //!
 //! ```
@@ -39,6 +52,7 @@
 //! ```
 
 pub mod calibration;
+pub mod endgame;
 pub mod features;
 pub mod train;
 
@@ -50,13 +64,14 @@ use rand::{RngExt as _, SeedableRng as _};
 use stickdice::games::issiren::State;
 use stickdice::{Game, Issiren, Node, SeatValues, MAX_SEATS};
 
+pub use endgame::EndgameNet;
 pub use features::{features, Features, DENSE_INPUTS, INPUTS, MAX_ACTIVE, SPARSE_INPUTS};
 
 /// The most hidden units a network may have (the accumulator is a stack array this long).
 pub const MAX_HIDDEN: usize = 64;
 
 const MAGIC: &[u8; 8] = b"SDWEIGHT";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const FEATURE_SET: u32 = 1;
 const GAME: &str = "issiren";
 
@@ -105,6 +120,8 @@ pub struct Network {
     /// First layer `[INPUTS][hidden]`, then its biases, the output weights, the output bias.
     params: Vec<f32>,
     settings: TrainSettings,
+    /// The endgame network for one or two pieces a side, if the file has one.
+    endgame: Option<EndgameNet>,
 }
 
 impl fmt::Debug for Network {
@@ -113,6 +130,7 @@ impl fmt::Debug for Network {
             .field("hidden", &self.hidden)
             .field("params", &self.params.len())
             .field("settings", &self.settings)
+            .field("endgame", &self.endgame)
             .finish()
     }
 }
@@ -150,7 +168,19 @@ impl Network {
             hidden,
             params,
             settings,
+            endgame: None,
         }
+    }
+
+    /// The endgame network, if there is one.
+    pub fn endgame(&self) -> Option<&EndgameNet> {
+        self.endgame.as_ref()
+    }
+
+    /// The same network with `endgame` as its endgame network (`None`: without one).
+    pub fn with_endgame(mut self, endgame: Option<EndgameNet>) -> Network {
+        self.endgame = endgame;
+        self
     }
 
     /// Hidden units.
@@ -213,6 +243,11 @@ impl Network {
     /// that has not ended. Allocates nothing.
     #[inline]
     pub fn win_probability(&self, s: &State, mover: usize) -> f32 {
+        if let Some(eg) = &self.endgame {
+            if endgame::covers(s) {
+                return eg.win_probability(s, mover);
+            }
+        }
         let mut acc = [0.0f32; MAX_HIDDEN];
         sigmoid(self.forward(&features(s, mover), &mut acc))
     }
@@ -253,6 +288,10 @@ impl Network {
         for w in &self.params {
             b.extend_from_slice(&w.to_le_bytes());
         }
+        match &self.endgame {
+            Some(eg) => eg.write(&mut b),
+            None => b.extend_from_slice(&0u32.to_le_bytes()),
+        }
         let sum = fnv1a(&b);
         b.extend_from_slice(&sum.to_le_bytes());
         b
@@ -273,9 +312,9 @@ impl Network {
             return Err(bad("wrong magic (not a weights file)".into()));
         }
         let version = r.u32()?;
-        if version != VERSION {
+        if version != 1 && version != VERSION {
             return Err(bad(format!(
-                "format version {version}, this build reads version {VERSION}"
+                "format version {version}, this build reads versions 1 and {VERSION}"
             )));
         }
         let len = r.take(1).ok_or_else(|| bad("truncated".into()))?[0] as usize;
@@ -317,6 +356,15 @@ impl Network {
         let body = r
             .take(4 * count)
             .ok_or_else(|| bad(format!("truncated: fewer than {count} parameters")))?;
+        // Version 2: the endgame section (its hidden units, 0 for none).
+        let endgame = if version >= 2 {
+            match r.u32()? as usize {
+                0 => None,
+                h => Some(EndgameNet::read(h, &mut r).map_err(bad)?),
+            }
+        } else {
+            None
+        };
         let end = r.at;
         let sum = r.u64()?;
         if r.at != bytes.len() {
@@ -339,6 +387,7 @@ impl Network {
             hidden,
             params,
             settings,
+            endgame,
         })
     }
 
@@ -370,24 +419,24 @@ impl Network {
     }
 }
 
-struct Reader<'a> {
+pub(crate) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+    pub(crate) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let s = self.bytes.get(self.at..self.at.checked_add(n)?)?;
         self.at += n;
         Some(s)
     }
-    fn u32(&mut self) -> Result<u32, WeightsError> {
+    pub(crate) fn u32(&mut self) -> Result<u32, WeightsError> {
         let b = self
             .take(4)
             .ok_or_else(|| WeightsError::Format("truncated".into()))?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
-    fn u64(&mut self) -> Result<u64, WeightsError> {
+    pub(crate) fn u64(&mut self) -> Result<u64, WeightsError> {
         let lo = u64::from(self.u32()?);
         let hi = u64::from(self.u32()?);
         Ok(lo | hi << 32)
