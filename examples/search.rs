@@ -6,12 +6,13 @@
 //! learned evaluation, random playouts cut after 4 throws; that many iterations; prints the
 //! iterations), `-- mcts-greedy 2000` (`MctsConfig::default()`: greedy playouts on the
 //! learned evaluation) or `-- expectimax 3` (the default expectimax to that depth; prints
-//! the nodes visited).
+//! the nodes visited); `mcts-hand` and `expectimax-hand` are `mcts-greedy` and
+//! `expectimax` with the hand-set evaluation (`eval=hand`), as the issue measured them.
 
 use rand::{RngExt as _, SeedableRng};
 use stickdice::{ActionList, Game, Issiren, Node};
 use stickdice_agents::mcts::{MctsAgent, MctsConfig, Playout};
-use stickdice_agents::{Expectimax, ExpectimaxConfig};
+use stickdice_agents::{Evaluator, Expectimax, ExpectimaxConfig};
 
 /// Half way through the decisions (with two or more actions) of the random game seeded
 /// 2024, as the MCTS bench's middle game.
@@ -44,7 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [search, size] = args.as_slice() else {
         return Err(
-            "usage: search mcts ITERATIONS | search mcts-greedy ITERATIONS | search expectimax DEPTH"
+            "usage: search mcts|mcts-greedy|mcts-hand ITERATIONS | search expectimax|expectimax-hand DEPTH"
                 .into(),
         );
     };
@@ -52,7 +53,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let game = Issiren::with_seats(2)?;
     let state = middle_game(&game);
     match search.as_str() {
-        "mcts" | "mcts-greedy" => {
+        "mcts" | "mcts-greedy" | "mcts-hand" => {
             let mut config = MctsConfig {
                 iterations: Some(size),
                 reuse: false,
@@ -63,13 +64,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 config.playout = Playout::Random;
             }
             let mut agent = MctsAgent::new(config, 1)?;
+            if search == "mcts-hand" {
+                agent = agent.with_evaluator("hand", Evaluator::issiren_hand());
+            }
             let a = agent.analyze(&game, &state)?;
             // The result on stderr, to compare searches before and after a change.
             eprintln!("{a:?}");
             println!("{}", a.iterations);
         }
-        "expectimax" => {
+        "expectimax" | "expectimax-hand" => {
             let mut x = Expectimax::<Issiren>::new(ExpectimaxConfig::default(), 0);
+            if search == "expectimax-hand" {
+                x = x.with_evaluator("hand", Evaluator::issiren_hand());
+            }
             let r = x.search(&game, &state, size as u32)?;
             eprintln!("{r:?}");
             println!("{}", r.nodes);

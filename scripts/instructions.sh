@@ -46,18 +46,21 @@ done
 
 # The searches on the Issiren middle game of agents/benches/mcts.rs: MCTS as the `mcts` spec
 # plays it (learned evaluation, random playouts cut after 4 throws) and with
-# MctsConfig::default() (greedy playouts), instructions per iteration; the default expectimax,
-# per node visited.
+# MctsConfig::default() (greedy playouts), and that with the hand-set evaluation (`mcts-hand`,
+# as the issue measured it), instructions per iteration; the default expectimax and that with
+# the hand-set evaluation, per node visited.
 if [ $# -gt 0 ] && [[ "search" != *"$1"* ]]; then exit 0; fi
 echo
 printf '%-16s %8s %14s %12s\n' search "" "instr/unit" "units"
-for m in mcts mcts-greedy; do
+for m in mcts mcts-greedy mcts-hand; do
     read -r ir1 n1 <<<"$(BIN=$search count $m 500)"
     read -r ir2 n2 <<<"$(BIN=$search count $m 2500)"
     awk -v m="$m" -v i1="$ir1" -v i2="$ir2" -v n1="$n1" -v n2="$n2" \
         'BEGIN { printf "%-16s %8s %14.0f %12d\n", m, "iter", (i2 - i1) / (n2 - n1), n2 - n1 }'
 done
-read -r ir1 n1 <<<"$(BIN=$search count expectimax 3)"
-read -r ir2 n2 <<<"$(BIN=$search count expectimax 4)"
-awk -v i1="$ir1" -v i2="$ir2" -v n1="$n1" -v n2="$n2" \
-    'BEGIN { printf "%-16s %8s %14.0f %12d\n", "expectimax", "node", (i2 - i1) / (n2 - n1), n2 - n1 }'
+for x in expectimax expectimax-hand; do
+    read -r ir1 n1 <<<"$(BIN=$search count $x 3)"
+    read -r ir2 n2 <<<"$(BIN=$search count $x 4)"
+    awk -v x="$x" -v i1="$ir1" -v i2="$ir2" -v n1="$n1" -v n2="$n2" \
+        'BEGIN { printf "%-16s %8s %14.0f %12d\n", x, "node", (i2 - i1) / (n2 - n1), n2 - n1 }'
+done

@@ -690,6 +690,79 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
         }
     }
 
+    /// Chooses a uniformly random legal action as [`Game::random_action`] does (the same
+    /// draws of `index`, the same action) and applies it; returns it. A game may do both
+    /// in one step (Issiren moves the piece it drew without looking for it again). Random
+    /// playouts run on it.
+    ///
+    /// ```
+    /// use stickdice::{ActionList, Game, Issiren, SeedableRng};
+    /// use stickdice::rand::RngExt as _;
+    /// let game = Issiren::with_seats(2).unwrap();
+    /// let mut state = game.initial_state();
+    /// game.apply_throw(&mut state, "4".parse().unwrap()).unwrap();
+    /// let mut actions = ActionList::new();
+    /// let mut rng = stickdice::Rng::seed_from_u64(1);
+    /// let mut expected = state;
+    /// let a = game.play_random_action(&mut state, &mut actions, |len| rng.random_range(0..len));
+    /// game.apply_action(&mut expected, a).unwrap();
+    /// assert_eq!(state, expected);
+    /// ```
+    #[inline]
+    fn play_random_action(
+        &self,
+        state: &mut Self::State,
+        actions: &mut ActionList<Self::Action>,
+        index: impl FnMut(usize) -> usize,
+    ) -> Self::Action
+    where
+        Self: Sized,
+    {
+        let a = self.random_action(state, actions, index);
+        self.apply_action_unchecked(state, a);
+        a
+    }
+
+    /// At a decision node, applies the legal action at `index(len)` of the `len` actions
+    /// [`Game::legal_actions`] lists (no draw when there is only one) and returns it: the
+    /// same draws, action and state as listing them, indexing and
+    /// [`Game::apply_action_unchecked`]. A game may do it without the list (Issiren counts
+    /// the pieces that can move and moves the chosen one by its index). Searches' random
+    /// playout moves run on it.
+    ///
+    /// # Panics
+    /// If no action is legal (not a decision node).
+    ///
+    /// ```
+    /// use stickdice::{ActionList, Game, Issiren};
+    /// let game = Issiren::with_seats(2).unwrap();
+    /// let mut state = game.initial_state();
+    /// game.apply_throw(&mut state, "4".parse().unwrap()).unwrap();
+    /// let mut actions = ActionList::new();
+    /// let a = game.play_legal_action(&mut state, &mut actions, |_| unreachable!("one action"));
+    /// assert_eq!(a.to_string(), "a1"); // the only piece that can leave the start
+    /// assert_eq!(state.pending, None);
+    /// ```
+    #[inline]
+    fn play_legal_action(
+        &self,
+        state: &mut Self::State,
+        actions: &mut ActionList<Self::Action>,
+        mut index: impl FnMut(usize) -> usize,
+    ) -> Self::Action
+    where
+        Self: Sized,
+    {
+        self.legal_actions(state, actions);
+        let a = if actions.len() == 1 {
+            actions[0]
+        } else {
+            actions[index(actions.len())]
+        };
+        self.apply_action_unchecked(state, a);
+        a
+    }
+
     /// Writes a state as JSON (the form [`Game::load_state`] reads); the same as
     /// [`crate::save_state`], with the game naming the state's type.
     ///

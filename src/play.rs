@@ -11,7 +11,7 @@ use crate::Throw;
 /// Plays `state` to the end with uniformly random actions and random throws, and returns
 /// the ranking. Allocates nothing. The throws and the actions' indices are drawn by one
 /// [`RandomBits`], several to a 64-bit draw of `rng`; the throws up to each decision are
-/// made by [`Game::play_throws`].
+/// made by [`Game::play_throws`], the decisions by [`Game::play_random_action`].
 ///
 /// ```
 /// use stickdice::{Game, Issiren, SeedableRng};
@@ -31,12 +31,16 @@ pub fn random_playout<G: Game, R: rand::Rng + ?Sized>(
     let mut bits = RandomBits::new();
     let sticks = game.sticks();
     loop {
-        match game.play_throws(state, || bits.throw(rng, sticks)) {
+        // The throws draw from a copy of `bits` that nothing else borrows, so that it can
+        // stay in registers through `play_throws`'s loop.
+        let mut throw_bits = bits;
+        let node = game.play_throws(state, || throw_bits.throw(rng, sticks));
+        bits = throw_bits;
+        match node {
             // `play_throws` stops at a decision or the end; a throw would only be thrown.
             Node::Throw(_) => {}
             Node::Decide(_) => {
-                let a = game.random_action(state, &mut actions, |len| bits.index(rng, len));
-                game.apply_action_unchecked(state, a);
+                game.play_random_action(state, &mut actions, |len| bits.index(rng, len));
             }
             Node::End => return game.ranking(state).expect("an ended game has a ranking"),
         }

@@ -339,50 +339,72 @@ pub(crate) mod issiren_eval {
         t
     };
 
-    /// Which move values (bit `v`) let `seat` land on an enemy piece.
-    fn capturing_values(s: &stickdice::games::issiren::State, seat: usize) -> u8 {
-        let dest = &DEST[seat];
-        let reach = &REACH[seat];
-        let enemy = s.occupied[seat ^ 1];
-        let mut values = 0u8;
-        for p in s.pieces_of(seat) {
-            let pos = p.pos as usize % CIRCUIT_LEN as usize;
-            if p.unmoved {
-                if dest[pos + 1] & enemy != 0 {
-                    values |= 1 << 1;
-                }
-            } else if reach[pos] & enemy != 0 {
-                for v in 1..=6 {
-                    if dest[pos + v] & enemy != 0 {
-                        values |= 1 << v;
-                    }
-                }
-            }
+    /// `POS_MOD[pos]`: `pos mod 72`, for any `u8` position (a division per piece costs
+    /// more than the lookup).
+    static POS_MOD: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut pos = 0;
+        while pos < 256 {
+            t[pos] = (pos % CIRCUIT_LEN as usize) as u8;
+            pos += 1;
         }
-        values
+        t
+    };
+
+    /// `MOVE_TO[seat][pos][square]`: the move value (1..=6) that takes a piece of `seat`
+    /// at `pos` onto `square`, for the squares in `REACH[seat][pos]` (six consecutive
+    /// positions are six different squares), else 0.
+    static MOVE_TO: [[[u8; 64]; 72]; 2] = {
+        let mut t = [[[0u8; 64]; 72]; 2];
+        let mut seat = 0;
+        while seat < 2 {
+            let mut pos = 0;
+            while pos < 72 {
+                let mut v = 1;
+                while v <= 6 {
+                    let square = DEST[seat][pos + v].trailing_zeros() as usize;
+                    t[seat][pos][square] = v as u8;
+                    v += 1;
+                }
+                pos += 1;
+            }
+            seat += 1;
+        }
+        t
+    };
+
+    /// Which move values (bit `v`) let `seat` land on an enemy piece.
+    #[inline]
+    fn capturing_values(s: &stickdice::games::issiren::State, seat: usize) -> u8 {
+        attacks(s, seat).0
     }
 
     /// What `seat` attacks: the move values (bit `v`) that let it land on an enemy piece, and
     /// the enemy squares some throw lets it land on (for the learned evaluation's features).
+    /// A moved piece's hits are the enemy squares in its reach, each giving the one move
+    /// value that lands there; an unmoved piece can only move 1.
     #[inline]
     pub(crate) fn attacks(s: &stickdice::games::issiren::State, seat: usize) -> (u8, u64) {
         let dest = &DEST[seat];
         let reach = &REACH[seat];
+        let move_to = &MOVE_TO[seat];
         let enemy = s.occupied[seat ^ 1];
         let (mut values, mut squares) = (0u8, 0u64);
         for p in s.pieces_of(seat) {
-            let pos = p.pos as usize % CIRCUIT_LEN as usize;
+            let pos = POS_MOD[p.pos as usize] as usize;
             if p.unmoved {
-                if dest[pos + 1] & enemy != 0 {
+                let hit = dest[pos + 1] & enemy;
+                if hit != 0 {
                     values |= 1 << 1;
-                    squares |= dest[pos + 1] & enemy;
+                    squares |= hit;
                 }
-            } else if reach[pos] & enemy != 0 {
-                squares |= reach[pos] & enemy;
-                for v in 1..=6 {
-                    if dest[pos + v] & enemy != 0 {
-                        values |= 1 << v;
-                    }
+            } else {
+                let mut hits = reach[pos] & enemy;
+                squares |= hits;
+                while hits != 0 {
+                    let square = hits.trailing_zeros() as usize;
+                    values |= 1 << move_to[pos][square & 63];
+                    hits &= hits - 1;
                 }
             }
         }
@@ -449,6 +471,85 @@ pub(crate) mod issiren_eval {
     #[cfg(test)]
     mod tests {
         use super::*;
+
+        /// `attacks` as it was written first: every move value of every piece looked up.
+        fn attacks_step_by_step(s: &stickdice::games::issiren::State, seat: usize) -> (u8, u64) {
+            let dest = &DEST[seat];
+            let reach = &REACH[seat];
+            let enemy = s.occupied[seat ^ 1];
+            let (mut values, mut squares) = (0u8, 0u64);
+            for p in s.pieces_of(seat) {
+                let pos = p.pos as usize % CIRCUIT_LEN as usize;
+                if p.unmoved {
+                    if dest[pos + 1] & enemy != 0 {
+                        values |= 1 << 1;
+                        squares |= dest[pos + 1] & enemy;
+                    }
+                } else if reach[pos] & enemy != 0 {
+                    squares |= reach[pos] & enemy;
+                    for v in 1..=6 {
+                        if dest[pos + v] & enemy != 0 {
+                            values |= 1 << v;
+                        }
+                    }
+                }
+            }
+            (values, squares)
+        }
+
+        /// `attacks` (hits by square, positions reduced by table) gives exactly the
+        /// step-by-step values and squares for both seats at every position of many random
+        /// games, and at positions with pieces placed anywhere (off-circuit positions
+        /// included: they are read mod 72).
+        #[test]
+        fn attacks_match_the_step_by_step_reading() {
+            use rand::{RngExt as _, SeedableRng as _};
+            use stickdice::games::issiren::{Piece, State};
+            use stickdice::{ActionList, Game as _};
+            let game = Issiren::with_seats(2).unwrap();
+            let mut rng = stickdice::Rng::seed_from_u64(15);
+            let mut legal = ActionList::new();
+            let mut checked = 0;
+            for _ in 0..200 {
+                let mut state = game.initial_state();
+                while !game.is_over(&state) {
+                    for seat in 0..2 {
+                        assert_eq!(attacks(&state, seat), attacks_step_by_step(&state, seat));
+                    }
+                    checked += 1;
+                    match game.node(&state) {
+                        Node::Throw(_) => {
+                            let t = game.sample_throw(&mut rng);
+                            game.apply_throw_unchecked(&mut state, t);
+                        }
+                        _ => {
+                            game.legal_actions(&state, &mut legal);
+                            let a = legal[rng.random_range(0..legal.len())];
+                            game.apply_action_unchecked(&mut state, a);
+                        }
+                    }
+                }
+            }
+            for _ in 0..20_000 {
+                let mut sides: [Vec<Piece>; 2] = Default::default();
+                for side in &mut sides {
+                    for _ in 0..rng.random_range(1..=12) {
+                        side.push(Piece {
+                            pos: rng.random_range(0..=255),
+                            unmoved: rng.random_range(0..4) == 0,
+                        });
+                    }
+                }
+                let mut state = State::from_pieces(&sides[0], &sides[1]).unwrap();
+                state.occupied[0] |= rng.random::<u64>() & ((1 << 48) - 1);
+                state.occupied[1] |= rng.random::<u64>() & ((1 << 48) - 1);
+                for seat in 0..2 {
+                    assert_eq!(attacks(&state, seat), attacks_step_by_step(&state, seat));
+                }
+                checked += 1;
+            }
+            assert!(checked > 50_000, "{checked}");
+        }
 
         /// The constant tables agree with the sticks' outcomes and the plain sums.
         #[test]

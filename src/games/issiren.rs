@@ -597,6 +597,95 @@ impl Issiren {
     }
 }
 
+/// The index (in `seat`'s list) of a uniformly random piece of the mover that can move on
+/// the pending throw, or `None` when none can (or no throw is pending): a random piece is
+/// drawn and kept if it can move (given that it can move, it is uniform among the pieces
+/// that can); otherwise the pieces that can move are listed in a bitmask and one of them
+/// drawn.
+#[inline(always)]
+fn random_piece(s: &State, mut index: impl FnMut(usize) -> usize) -> Option<usize> {
+    let throw = s.pending?;
+    let seat = (s.turn & 1) as usize;
+    let g = (throw.marked() & 7) as usize;
+    let release = g == 4;
+    let landing = &LANDING[seat][g];
+    let own = s.occupied[seat];
+    let pieces = s.pieces_of(seat);
+    let can_move =
+        |p: &Piece| (!p.unmoved || release) && own & (1u64 << landing[p.pos as usize]) == 0;
+    let n = pieces.len();
+    if n > 1 {
+        for _ in 0..RANDOM_PIECE_TRIES {
+            let i = index(n);
+            if can_move(&pieces[i]) {
+                return Some(i);
+            }
+        }
+    }
+    let mut movable = 0u16;
+    let mut m = 0;
+    for (i, p) in pieces.iter().enumerate() {
+        if can_move(p) {
+            movable |= 1 << i;
+            m += 1;
+        }
+    }
+    if m == 0 {
+        return None;
+    }
+    let k = if m == 1 { 0 } else { index(m) };
+    for _ in 0..k {
+        movable &= movable - 1;
+    }
+    Some(movable.trailing_zeros() as usize)
+}
+
+/// Bit `i`: `seat`'s piece at index `i` of its list can move on a throw of `g` green sides
+/// (the order of [`Game::legal_actions`]' moves).
+#[inline(always)]
+fn movable_pieces(s: &State, seat: usize, g: usize) -> u16 {
+    let release = g == 4;
+    let landing = &LANDING[seat][g];
+    let own = s.occupied[seat];
+    let mut movable = 0u16;
+    for (i, p) in s.pieces_of(seat).iter().enumerate() {
+        if (!p.unmoved || release) && own & (1u64 << landing[p.pos as usize]) == 0 {
+            movable |= 1 << i;
+        }
+    }
+    movable
+}
+
+/// Moves `seat`'s piece at index `i` of its list by the value of a throw of `g` green
+/// sides, capturing an enemy piece where it lands and keeping the list in square order.
+/// Returns whether that was the enemy's last piece (the game ends at once).
+#[inline(always)]
+fn move_piece(s: &mut State, seat: usize, i: usize, g: usize) -> bool {
+    let n = (s.count[seat] as usize).min(PIECES);
+    let table = &SQUARE_OF[seat];
+    let mut i = i;
+    let from = table[s.pieces[seat][i].pos as usize];
+    let pos = advance(s.pieces[seat][i].pos, VALUE[g]);
+    let to = table[pos as usize];
+    let enemy = seat ^ 1;
+    if s.occupied[enemy] & (1u64 << to) != 0 {
+        s.remove_at(enemy, to);
+    }
+    s.occupied[seat] = (s.occupied[seat] & !(1u64 << (from & 63))) | (1u64 << to);
+    let list = &mut s.pieces[seat];
+    list[i] = Piece::moved(pos);
+    // Keep square order: bubble the moved piece to its place.
+    while i + 1 < n && table[list[i + 1].pos as usize] < to {
+        list.swap(i, i + 1);
+        i += 1;
+    }
+    while i > 0 && table[list[i - 1].pos as usize] > to {
+        list.swap(i, i - 1);
+        i -= 1;
+    }
+    s.count[enemy] == 0
+}
+
 impl Game for Issiren {
     type State = State;
     type Action = Action;
@@ -648,6 +737,7 @@ impl Game for Issiren {
         }
     }
 
+    #[inline]
     fn sticks(&self) -> Sticks {
         Sticks::SIX
     }
@@ -691,46 +781,87 @@ impl Game for Issiren {
         &self,
         s: &State,
         _actions: &mut ActionList<Action>,
-        mut index: impl FnMut(usize) -> usize,
+        index: impl FnMut(usize) -> usize,
+    ) -> Action {
+        let seat = (s.turn & 1) as usize;
+        match random_piece(s, index) {
+            Some(i) => Action::Move(Square(SQUARE_OF[seat][s.pieces[seat][i].pos as usize])),
+            None => Action::Pass,
+        }
+    }
+
+    /// [`Game::random_action`]'s piece, moved by its index (no search for it by square).
+    #[inline]
+    fn play_random_action(
+        &self,
+        s: &mut State,
+        _actions: &mut ActionList<Action>,
+        index: impl FnMut(usize) -> usize,
     ) -> Action {
         let Some(throw) = s.pending else {
             return Action::Pass;
         };
         let seat = (s.turn & 1) as usize;
+        let piece = random_piece(s, index);
+        s.pending = None;
         let g = (throw.marked() & 7) as usize;
-        let release = g == 4;
-        let table = &SQUARE_OF[seat];
-        let landing = &LANDING[seat][g];
-        let own = s.occupied[seat];
-        let pieces = s.pieces_of(seat);
-        let can_move =
-            |p: &Piece| (!p.unmoved || release) && own & (1u64 << landing[p.pos as usize]) == 0;
-        let n = pieces.len();
-        if n > 1 {
-            for _ in 0..RANDOM_PIECE_TRIES {
-                let p = pieces[index(n)];
-                if can_move(&p) {
-                    return Action::Move(Square(table[p.pos as usize]));
+        let action = match piece {
+            Some(i) => {
+                let from = Square(SQUARE_OF[seat][s.pieces[seat][i].pos as usize]);
+                if move_piece(s, seat, i, g) {
+                    return Action::Move(from); // the 12th capture: the game ends at once
                 }
+                Action::Move(from)
             }
+            None => Action::Pass,
+        };
+        if !EXTRA[g] {
+            s.turn = (seat ^ 1) as u8;
         }
-        let mut movable = 0u16;
-        let mut m = 0;
-        for (i, p) in pieces.iter().enumerate() {
-            if can_move(p) {
-                movable |= 1 << i;
-                m += 1;
+        action
+    }
+
+    /// The legal actions are the pieces that can move, in list order (or the pass): the
+    /// chosen one is found in a bitmask of them and moved by its index.
+    #[inline]
+    fn play_legal_action(
+        &self,
+        s: &mut State,
+        actions: &mut ActionList<Action>,
+        mut index: impl FnMut(usize) -> usize,
+    ) -> Action {
+        let Some(throw) = s.pending else {
+            // No decision is due: as the list would be, empty.
+            self.legal_actions(s, actions);
+            return actions[index(0)];
+        };
+        if Self::game_over_by_capture(s) {
+            self.legal_actions(s, actions);
+            return actions[index(0)];
+        }
+        let seat = (s.turn & 1) as usize;
+        let g = (throw.marked() & 7) as usize;
+        let mut movable = movable_pieces(s, seat, g);
+        let m = movable.count_ones() as usize;
+        s.pending = None;
+        let action = if m == 0 {
+            Action::Pass
+        } else {
+            let k = if m == 1 { 0 } else { index(m) };
+            for _ in 0..k {
+                movable &= movable - 1;
             }
+            let i = movable.trailing_zeros() as usize;
+            let from = Square(SQUARE_OF[seat][s.pieces[seat][i].pos as usize]);
+            if move_piece(s, seat, i, g) {
+                return Action::Move(from); // the 12th capture: the game ends at once
+            }
+            Action::Move(from)
+        };
+        if !EXTRA[g] {
+            s.turn = (seat ^ 1) as u8;
         }
-        if m == 0 {
-            return Action::Pass;
-        }
-        let k = if m == 1 { 0 } else { index(m) };
-        for _ in 0..k {
-            movable &= movable - 1;
-        }
-        let p = pieces[movable.trailing_zeros() as usize];
-        Action::Move(Square(table[p.pos as usize]))
+        action
     }
 
     #[inline]
@@ -749,29 +880,11 @@ impl Game for Issiren {
         if let Action::Move(from) = action {
             let n = (s.count[seat] as usize).min(PIECES);
             let table = &SQUARE_OF[seat];
-            if let Some(mut i) = s.pieces[seat][..n]
+            if let Some(i) = s.pieces[seat][..n]
                 .iter()
                 .position(|p| table[p.pos as usize] == from.0)
             {
-                let pos = advance(s.pieces[seat][i].pos, VALUE[g]);
-                let to = table[pos as usize];
-                let enemy = seat ^ 1;
-                if s.occupied[enemy] & (1u64 << to) != 0 {
-                    s.remove_at(enemy, to);
-                }
-                s.occupied[seat] = (s.occupied[seat] & !from.bit()) | (1u64 << to);
-                let list = &mut s.pieces[seat];
-                list[i] = Piece::moved(pos);
-                // Keep square order: bubble the moved piece to its place.
-                while i + 1 < n && table[list[i + 1].pos as usize] < to {
-                    list.swap(i, i + 1);
-                    i += 1;
-                }
-                while i > 0 && table[list[i - 1].pos as usize] > to {
-                    list.swap(i, i - 1);
-                    i -= 1;
-                }
-                if s.count[enemy] == 0 {
+                if move_piece(s, seat, i, g) {
                     return; // the 12th capture: the game ends at once
                 }
             }
@@ -1010,6 +1123,96 @@ impl Game for Issiren {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `play_legal_action` (the chosen piece found in a bitmask and moved by its index)
+    /// makes the same draws, chooses the same action and reaches the same state as listing
+    /// the legal actions, indexing them and `apply_action_unchecked`, at every decision of
+    /// many random games.
+    #[test]
+    fn play_legal_action_is_the_indexed_legal_action_applied() {
+        use rand::{RngExt as _, SeedableRng as _};
+        let game = Issiren::with_seats(2).unwrap();
+        let mut rng = crate::Rng::seed_from_u64(16);
+        let (mut decisions, mut passes) = (0, 0);
+        for _ in 0..300 {
+            let mut state = game.initial_state();
+            while !game.is_over(&state) {
+                if let Node::Throw(_) = game.node(&state) {
+                    let t = game.sample_throw(&mut rng);
+                    game.apply_throw_unchecked(&mut state, t);
+                    continue;
+                }
+                let (mut a, mut b) = (rng.clone(), rng.clone());
+                let mut fused = state;
+                let mut scratch = ActionList::new();
+                let got =
+                    game.play_legal_action(&mut fused, &mut scratch, |len| a.random_range(0..len));
+                let mut legal = ActionList::new();
+                game.legal_actions(&state, &mut legal);
+                let want = if legal.len() == 1 {
+                    legal[0]
+                } else {
+                    legal[b.random_range(0..legal.len())]
+                };
+                let mut plain = state;
+                game.apply_action_unchecked(&mut plain, want);
+                assert_eq!((got, fused), (want, plain));
+                assert_eq!(a, b, "the same draws");
+                decisions += 1;
+                passes += (got == Action::Pass) as u32;
+                state = fused;
+                rng = a;
+            }
+        }
+        assert!(decisions > 50_000 && passes > 100, "{decisions} {passes}");
+    }
+
+    /// `play_random_action` (the drawn piece moved by its index) makes the same draws,
+    /// chooses the same action and reaches the same state as `random_action` followed by
+    /// `apply_action_unchecked`, at every decision of many random games (captures, the
+    /// last capture, passes and releases included) and at throw nodes (nothing to do).
+    #[test]
+    fn play_random_action_is_random_action_then_apply() {
+        use rand::{RngExt as _, SeedableRng as _};
+        let game = Issiren::with_seats(2).unwrap();
+        let mut rng = crate::Rng::seed_from_u64(15);
+        let (mut decisions, mut passes, mut ends) = (0, 0, 0);
+        for _ in 0..300 {
+            let mut state = game.initial_state();
+            loop {
+                let (mut a, mut b) = (rng.clone(), rng.clone());
+                let mut fused = state;
+                let mut scratch = ActionList::new();
+                let got =
+                    game.play_random_action(&mut fused, &mut scratch, |len| a.random_range(0..len));
+                let want = game.random_action(&state, &mut scratch, |len| b.random_range(0..len));
+                let mut plain = state;
+                game.apply_action_unchecked(&mut plain, want);
+                assert_eq!((got, fused), (want, plain));
+                assert_eq!(a, b, "the same draws");
+                match game.node(&state) {
+                    Node::Throw(_) => {
+                        let t = game.sample_throw(&mut rng);
+                        game.apply_throw_unchecked(&mut state, t);
+                    }
+                    Node::Decide(_) => {
+                        decisions += 1;
+                        passes += (got == Action::Pass) as u32;
+                        state = fused;
+                        rng = a;
+                    }
+                    Node::End => {
+                        ends += Issiren::game_over_by_capture(&state) as u32;
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(
+            decisions > 50_000 && passes > 100 && ends > 100,
+            "{decisions} {passes} {ends}"
+        );
+    }
 
     #[test]
     fn random_actions_are_uniform_over_the_legal_ones() {

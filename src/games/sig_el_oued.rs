@@ -430,6 +430,70 @@ static COST_SUMS: [[[[u16; TRACK_LEN]; 2]; 4]; 2] = {
     t
 };
 
+/// An entry of [`FIRST_WALKS`]: the throw is left to the general path.
+const GENERAL: u8 = u8::MAX;
+
+/// `FIRST_WALKS[cairo_always_three][is djinn][from][k]`: where a first throw of `k`
+/// polished sides walks the active piece from `from` when it is a plain budget (`k` = 2,
+/// 3, 4) or a regular sig (`k` = 1, 5) that does not reach Mecca; [`GENERAL`] for every
+/// other throw (a sig of six or twelve, an arrival at Mecca) and from Mecca.
+static FIRST_WALKS: [[[[u8; 8]; TRACK_LEN]; 2]; 2] = {
+    let mut t = [[[[GENERAL; 8]; TRACK_LEN]; 2]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut d = 0;
+        while d < 2 {
+            let mut from = 0;
+            while from < MECCA as usize {
+                let mut k = 1;
+                while k <= 5 {
+                    let (kind, budget) = if is_regular_sig(k as u8) {
+                        (Kind::RegularSig, 2)
+                    } else {
+                        (Kind::Plain, 2 * k as u8)
+                    };
+                    let to = walk_along(&COSTS[c][kind as usize][d], from, budget).0;
+                    if to != MECCA {
+                        t[c][d][from][k] = to;
+                    }
+                    k += 1;
+                }
+                from += 1;
+            }
+            d += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// `SIG_BONUS_WALKS[cairo_always_three][is djinn][from][k]`: where the regular sig's bonus
+/// throw of `k` polished sides (a plain budget of its [`bonus_value`]; 7 read as 6) walks
+/// the active piece from `from`. A plain budget never reaches Mecca.
+static SIG_BONUS_WALKS: [[[[u8; 8]; TRACK_LEN]; 2]; 2] = {
+    let mut t = [[[[0u8; 8]; TRACK_LEN]; 2]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut d = 0;
+        while d < 2 {
+            let mut from = 0;
+            while from < TRACK_LEN {
+                let mut k = 0;
+                while k < 8 {
+                    let budget = 2 * bonus_value(if k > 6 { 6 } else { k as u8 });
+                    let row = &COSTS[c][Kind::Plain as usize][d];
+                    t[c][d][from][k] = walk_along(row, from, budget).0;
+                    k += 1;
+                }
+                from += 1;
+            }
+            d += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
 /// How a walk ended.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Walk {
@@ -663,6 +727,7 @@ impl Game for SigElOued {
         }
     }
 
+    #[inline]
     fn sticks(&self) -> Sticks {
         Sticks::SIX
     }
@@ -676,6 +741,7 @@ impl Game for SigElOued {
         }
     }
 
+    #[inline]
     fn apply_throw_unchecked(&self, s: &mut State, throw: Throw) {
         let k = throw.marked().min(6);
         let seat = s.turn as usize;
@@ -725,6 +791,100 @@ impl Game for SigElOued {
             }
             // Not a throw node: nothing to apply.
             Pending::Leftover { .. } => {}
+        }
+    }
+
+    /// The throws up to the next decision or the end. First throws of 1 to 5 polished
+    /// sides (plain budgets and regular sigs with their bonus throws: all but 1 in 32 first
+    /// throws) are played in a loop of their own that keeps the turn and the throw count in
+    /// registers: each walk is one table lookup, then come the captures and the next
+    /// seat. Every other throw (a sig of six or twelve and
+    /// its bonus throws, a regular sig that reaches Mecca) is
+    /// [`Game::apply_throw_unchecked`].
+    #[inline]
+    fn play_throws(&self, s: &mut State, mut throw: impl FnMut() -> Throw) -> Node {
+        let n = self.seats as usize;
+        let c = self.cairo_always_three as usize;
+        let (first_walks, bonus_walks) = (&FIRST_WALKS[c], &SIG_BONUS_WALKS[c]);
+        loop {
+            let node = self.node(s);
+            if !matches!(node, Node::Throw(_)) {
+                return node;
+            }
+            let mut seat = s.turn as usize;
+            if s.pending != Pending::FirstThrow || seat >= n {
+                let t = throw();
+                self.apply_throw_unchecked(s, t);
+                continue;
+            }
+            // First throws until one this loop leaves to the general path or the throw
+            // cap; `s.turn` and `s.throws` are written back. Until then no piece reaches
+            // Mecca and no seat finishes, so each seat's active piece and the seat after
+            // it are fixed.
+            let mut throws = s.throws;
+            let mut active = [MOTHER as u8; MAX_SEATS];
+            let mut next = [0u8; MAX_SEATS];
+            for (i, (a, nx)) in active.iter_mut().zip(&mut next).enumerate().take(n) {
+                if let Some(p) = s.active_piece(i) {
+                    *a = p as u8;
+                }
+                let mut t = i;
+                for _ in 0..n {
+                    t = if t + 1 >= n { 0 } else { t + 1 };
+                    if s.finish_place[t] == 0 {
+                        break;
+                    }
+                }
+                *nx = t as u8;
+            }
+            loop {
+                let t = throw();
+                let k = (t.marked() & 7) as usize;
+                let piece = active[seat & (MAX_SEATS - 1)] as usize;
+                let from = s.pieces[seat & (MAX_SEATS - 1)][piece.min(MOTHER)];
+                let walks = &first_walks[(piece == DJINN) as usize];
+                let to = walks[(from as usize).min(TRACK_LEN - 1)][k];
+                if to == GENERAL || from as usize >= TRACK_LEN {
+                    s.turn = seat as u8;
+                    s.throws = throws;
+                    self.apply_throw_unchecked(s, t);
+                    break;
+                }
+                throws = throws.saturating_add(1);
+                if to != from {
+                    s.pieces[seat & (MAX_SEATS - 1)][piece.min(MOTHER)] = to;
+                    if to > from + 1 {
+                        self.capture(s, seat, from, to);
+                    }
+                }
+                if k & 3 == 1 {
+                    // A regular sig (1 or 5): its bonus throw, a plain budget, for the same
+                    // piece (not on Mecca).
+                    if throws >= self.max_throws {
+                        s.pending = Pending::SigBonus;
+                        s.turn = seat as u8;
+                        s.throws = throws;
+                        break;
+                    }
+                    let k = (throw().marked() & 7) as usize;
+                    throws = throws.saturating_add(1);
+                    let from = to;
+                    let to = bonus_walks[(piece == DJINN) as usize][from as usize][k];
+                    if to != from {
+                        s.pieces[seat & (MAX_SEATS - 1)][piece.min(MOTHER)] = to;
+                        if to > from + 1 {
+                            self.capture(s, seat, from, to);
+                        }
+                    }
+                }
+                // The next seat still racing (as `end_turn`).
+                seat = next[seat & (MAX_SEATS - 1)] as usize;
+                if throws >= self.max_throws {
+                    s.turn = seat as u8;
+                    s.throws = throws;
+                    break;
+                }
+            }
         }
     }
 
@@ -1153,5 +1313,70 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A plain budget never walks onto Mecca (the tower's steps need a sig), which the
+    /// fast loop of `play_throws` relies on for the regular sig's bonus throw.
+    #[test]
+    fn a_plain_budget_never_reaches_mecca() {
+        for table in &SIG_BONUS_WALKS {
+            for row in table {
+                for (from, tos) in row.iter().enumerate().take(MECCA as usize) {
+                    assert!(tos.iter().all(|&to| to != MECCA), "from {from}");
+                }
+            }
+        }
+    }
+
+    /// `play_throws` (its fast loop for plain budgets and regular sigs, and the general
+    /// path) against the throw-by-throw loop over `node` and `apply_throw_unchecked`, from
+    /// every position of many random games, with every seat count and option, and throw
+    /// caps that cut games short, decisions included.
+    #[test]
+    fn play_throws_plays_exactly_the_throw_by_throw_loop() {
+        use rand::{RngExt as _, SeedableRng as _};
+        let mut rng = crate::Rng::seed_from_u64(15);
+        let mut positions = 0;
+        for seats in 2..=MAX_SEATS {
+            for cairo in [false, true] {
+                for cap in [DEFAULT_MAX_THROWS, 90, 5] {
+                    let mut game = SigElOued::with_seats(seats).unwrap();
+                    game.cairo_always_three = cairo;
+                    game.max_throws = cap;
+                    for _ in 0..15 {
+                        let mut state = game.initial_state();
+                        loop {
+                            let (mut fast, mut plain) = (state, state);
+                            let (mut a, mut b) = (rng.clone(), rng.clone());
+                            let node = game.play_throws(&mut fast, || game.sample_throw(&mut a));
+                            let want = loop {
+                                match game.node(&plain) {
+                                    Node::Throw(_) => {
+                                        let t = game.sample_throw(&mut b);
+                                        game.apply_throw_unchecked(&mut plain, t);
+                                    }
+                                    other => break other,
+                                }
+                            };
+                            assert_eq!((node, fast), (want, plain), "{seats} seats, cap {cap}");
+                            assert_eq!(a, b, "the same number of throws");
+                            positions += 1;
+                            match game.node(&state) {
+                                Node::Throw(_) => {
+                                    let t = game.sample_throw(&mut rng);
+                                    game.apply_throw_unchecked(&mut state, t);
+                                }
+                                Node::Decide(_) => {
+                                    let a = [Action::Use, Action::Decline][rng.random_range(0..2)];
+                                    game.apply_action_unchecked(&mut state, a);
+                                }
+                                Node::End => break,
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(positions > 100_000, "{positions} positions");
     }
 }

@@ -351,6 +351,258 @@ impl SigWaDuqqan {
     }
 }
 
+impl SigWaDuqqan {
+    /// [`Game::play_throws`] throw by throw with [`SigWaDuqqan::throw_effect`], checking
+    /// whether a piece still races only after a throw that made one arrive or be buried.
+    #[inline]
+    fn play_throws_plainly(&self, state: &mut State, mut throw: impl FnMut() -> Throw) -> Node {
+        let mut racing = self.any_racing(state);
+        while racing && state.throws < self.max_throws {
+            if self.throw_effect(state, throw()) {
+                racing = self.any_racing(state);
+            }
+        }
+        Node::End
+    }
+}
+
+/// Each seat's piece as one code, for the fast loop of [`Game::play_throws`]: `0..=13` a
+/// piece racing on that idx, `14 + k` one on the waiting square with `k` sigs (0..=6),
+/// `21..=24` one on idx 15..=18, [`codes::ARRIVED`] and [`codes::BURIED`]; each code is
+/// kept as its *key*, eight times the code, so that a key and a throw's marked sides index
+/// [`TRANSITIONS`] directly. `None` for a state [`Game::validate`] rejects in a way the
+/// codes cannot hold (a turn past the seats or on a buried seat, a piece past idx 18, a sig
+/// count off the waiting square or above 6, the Ghoula past idx 14).
+fn keys(state: &State, n: usize) -> Option<[u8; MAX_SEATS]> {
+    // Seats past the seat count hold the Ka'aba's key: no piece racing.
+    let mut out = [codes::ARRIVED << 3; MAX_SEATS];
+    for ((key, &piece), &sigs) in out.iter_mut().zip(&state.pieces).zip(&state.sigs).take(n) {
+        let code = match piece {
+            Piece::Racing(p @ 0..=13) if sigs == 0 => p,
+            Piece::Racing(WAITING_SQUARE) if sigs < SIGS_TO_LEAVE => codes::WAITING + sigs,
+            Piece::Racing(p @ 15..=18) if sigs == 0 => p + codes::PAST_WAITING - 15,
+            Piece::Arrived(_) if sigs == 0 => codes::ARRIVED,
+            Piece::Buried(_) if sigs == 0 => codes::BURIED,
+            _ => return None,
+        };
+        *key = code << 3;
+    }
+    let turn = state.turn as usize;
+    let ghoula_ok = state.ghoula.is_none_or(|g| g <= WAITING_SQUARE);
+    (turn < n && out[turn] != codes::BURIED << 3 && ghoula_ok).then_some(out)
+}
+
+/// The piece codes of [`keys()`] and what a throw does to them.
+mod codes {
+    use super::*;
+
+    /// The code of a piece on the waiting square with no sigs.
+    pub(super) const WAITING: u8 = 14;
+    /// The code of a piece on idx 15.
+    pub(super) const PAST_WAITING: u8 = 21;
+    /// The code of a piece on the Ka'aba.
+    pub(super) const ARRIVED: u8 = 25;
+    /// The code of a buried piece.
+    pub(super) const BURIED: u8 = 26;
+    /// The number of codes.
+    const COUNT: usize = 27;
+
+    /// A [`TRANSITIONS`] entry's bit: the throw grants an extra throw (the low 8 bits
+    /// are the thrower's new key).
+    pub(super) const EXTRA: u16 = 1 << 8;
+    /// The shift of a [`TRANSITIONS`] entry's 3 bits counting the Ghoula's steps.
+    pub(super) const STEPS: u16 = 9;
+    /// A [`TRANSITIONS`] entry's bit: the thrower's piece reaches the Ka'aba.
+    pub(super) const ARRIVES: u16 = 1 << 12;
+    /// The bits of an entry that the fast loop cannot play by storing the new key.
+    pub(super) const SPECIAL: u16 = 7 << STEPS | ARRIVES;
+
+    /// By key / 8: the square of the key's piece when the Ghoula can carry it (idx
+    /// 1..=14), else 0.
+    const CARRIED_SQUARE: [u8; 32] = {
+        let mut t = [0u8; 32];
+        let mut c = 1;
+        while c < PAST_WAITING as usize {
+            t[c] = if c < WAITING as usize {
+                c as u8
+            } else {
+                WAITING_SQUARE
+            };
+            c += 1;
+        }
+        t
+    };
+
+    /// The square a key's piece can be carried from, or 0.
+    #[inline(always)]
+    fn carried_square(key: u8) -> u8 {
+        CARRIED_SQUARE[(key >> 3) as usize & 31]
+    }
+
+    /// What a throw of `w` marked sides does to the thrower's piece of code `code`: the
+    /// new key and the entry's flags.
+    const fn transition(code: u8, w: u8, exact_waiting_square: bool) -> u16 {
+        let (value, extra) = THROWS[(w & 7) as usize];
+        let flags = if extra { EXTRA } else { 0 };
+        let key = (code as u16) << 3;
+        let to = match code {
+            START => {
+                if w == SIG {
+                    1
+                } else {
+                    START
+                }
+            }
+            1..=13 => {
+                if value == 0 {
+                    code
+                } else if code + value <= WAITING_SQUARE {
+                    code + value
+                } else if exact_waiting_square {
+                    code
+                } else {
+                    WAITING
+                }
+            }
+            WAITING..=20 => {
+                if w != SIG {
+                    code
+                } else if code + 1 - WAITING >= SIGS_TO_LEAVE {
+                    PAST_WAITING
+                } else {
+                    code + 1
+                }
+            }
+            PAST_WAITING..=24 => {
+                if w == SIG && code == 24 {
+                    return ARRIVES | flags | key;
+                } else if w == SIG {
+                    code + 1
+                } else if w == THREE {
+                    return 3 << STEPS | flags | key;
+                } else {
+                    code
+                }
+            }
+            ARRIVED => {
+                let s = if w == ZERO { 2 } else { value };
+                return (s as u16) << STEPS | flags | key;
+            }
+            _ => code,
+        };
+        flags | (to as u16) << 3
+    }
+
+    const fn table(exact_waiting_square: bool) -> [u16; 256] {
+        let mut t = [0u16; 256];
+        let mut k = 0;
+        while k < 256 {
+            let (code, w) = ((k >> 3) as u8, (k & 7) as u8);
+            t[k] = if (code as usize) < COUNT {
+                transition(code, w, exact_waiting_square)
+            } else {
+                (code as u16) << 3
+            };
+            k += 1;
+        }
+        t
+    }
+
+    /// `TRANSITIONS[exact_waiting_square][key | marked sides]`: the [`transition`] of every
+    /// code and throw (codes 27..=31 do not occur and map to themselves).
+    pub(super) static TRANSITIONS: [[u16; 256]; 2] = [table(false), table(true)];
+
+    /// Whether a piece still races (seats past the seat count hold [`ARRIVED`]'s key).
+    #[inline]
+    pub(super) fn any_racing(keys: &[u8; MAX_SEATS]) -> bool {
+        keys.iter().any(|&k| k < ARRIVED << 3)
+    }
+
+    /// For every seat, the next seat after it that is not buried, or the seat itself (as
+    /// [`SigWaDuqqan::next_seat`]).
+    pub(super) fn next_seats(keys: &[u8; MAX_SEATS], n: usize) -> [u8; MAX_SEATS] {
+        let mut out = [0u8; MAX_SEATS];
+        for (seat, next) in out.iter_mut().enumerate().take(n) {
+            let mut s = seat;
+            *next = seat as u8;
+            for _ in 1..n {
+                s = if s + 1 >= n { 0 } else { s + 1 };
+                if keys[s] != BURIED << 3 {
+                    *next = s as u8;
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// Moves the Ghoula `steps` steps on the keys (as [`SigWaDuqqan::move_ghoula`]), or
+    /// returns `false` and changes nothing when the move would bury a piece.
+    ///
+    /// It walks forward to the first square with pieces (if its steps reach it), and from
+    /// there every step carries them back one square, gathering the pieces it meets.
+    #[inline(always)]
+    pub(super) fn move_ghoula(
+        keys: &mut [u8; MAX_SEATS],
+        n: usize,
+        ghoula: &mut Option<u8>,
+        steps: u8,
+    ) -> bool {
+        let mut steps = steps;
+        let g = match *ghoula {
+            Some(g) => g,
+            None if steps == 0 => return true,
+            None => {
+                steps -= 1;
+                START
+            }
+        };
+        let mut carried = 0u32;
+        for &k in &keys[..n] {
+            carried |= 1 << carried_square(k);
+        }
+        // Bit `i`: pieces the Ghoula can carry on idx `i` (1..=14) at or ahead of it.
+        let ahead = carried & (u32::MAX << g) & !1;
+        let first = ahead.trailing_zeros() as u8;
+        if ahead == 0 || first - g >= steps {
+            // It does not reach a piece: forward, never past idx 14.
+            *ghoula = Some((g + steps).min(WAITING_SQUARE));
+            return true;
+        }
+        let back = steps - (first - g);
+        if back >= first {
+            // It would carry the pieces from idx 1 onto idx 0, burying them.
+            return false;
+        }
+        let to = first - back;
+        for k in &mut keys[..n] {
+            if carried_square(*k).wrapping_sub(to) <= back {
+                *k = to << 3;
+            }
+        }
+        *ghoula = Some(to);
+        true
+    }
+
+    /// Writes the racing pieces' keys back into the state (arrived and buried pieces are
+    /// never made by the keys, so the state already holds them with their numbers).
+    pub(super) fn store(state: &mut State, keys: &[u8; MAX_SEATS], n: usize) {
+        for (s, &key) in keys.iter().enumerate().take(n) {
+            let c = key >> 3;
+            let (piece, sigs) = match c {
+                0..=13 => (Piece::Racing(c), 0),
+                WAITING..=20 => (Piece::Racing(WAITING_SQUARE), c - WAITING),
+                PAST_WAITING..=24 => (Piece::Racing(c - PAST_WAITING + 15), 0),
+                _ => continue,
+            };
+            state.pieces[s] = piece;
+            state.sigs[s] = sigs;
+        }
+    }
+}
+
+use codes::TRANSITIONS;
+
 /// The number of the next burial step: one more than the highest so far.
 fn next_burial(pieces: &[Piece]) -> u8 {
     let mut max = 0;
@@ -455,6 +707,7 @@ impl Game for SigWaDuqqan {
         }
     }
 
+    #[inline]
     fn sticks(&self) -> Sticks {
         Sticks::FOUR
     }
@@ -468,16 +721,58 @@ impl Game for SigWaDuqqan {
         self.throw_effect(state, throw);
     }
 
-    /// Every throw until the end (Sig wa Duqqan has no decisions), checking whether a
-    /// piece still races only after a throw that made one arrive or be buried.
+    /// Every throw until the end (Sig wa Duqqan has no decisions). The throws are played
+    /// on a code per seat's piece (its square and sig count) by one table lookup per
+    /// throw, the Ghoula's moves on the codes too; an arrival or a burial (which number the
+    /// pieces) goes through the throw-by-throw rules on the state. A state the codes cannot
+    /// hold (one [`Game::validate`] rejects) is played throw by throw.
     #[inline]
     fn play_throws(&self, state: &mut State, mut throw: impl FnMut() -> Throw) -> Node {
-        let mut racing = self.any_racing(state);
-        while racing && state.throws < self.max_throws {
-            if self.throw_effect(state, throw()) {
-                racing = self.any_racing(state);
+        let n = self.seats as usize;
+        let Some(mut keys) = keys(state, n) else {
+            return self.play_throws_plainly(state, throw);
+        };
+        let table = &TRANSITIONS[self.exact_waiting_square as usize];
+        let mut turn = state.turn as usize & (MAX_SEATS - 1);
+        let mut throws = state.throws;
+        let mut ghoula = state.ghoula;
+        let mut next = codes::next_seats(&keys, n);
+        if codes::any_racing(&keys) {
+            while throws < self.max_throws {
+                let t = throw();
+                let e = table[(keys[turn] | (t.marked() & 7)) as usize];
+                if e & codes::SPECIAL == 0 {
+                    keys[turn] = e as u8;
+                } else if e & codes::ARRIVES != 0
+                    || !codes::move_ghoula(&mut keys, n, &mut ghoula, (e >> codes::STEPS) as u8 & 7)
+                {
+                    // An arrival, or a Ghoula move that buries: on the state, by the rules'
+                    // own reading, which numbers arrivals and burials.
+                    codes::store(state, &keys, n);
+                    state.turn = turn as u8;
+                    state.throws = throws;
+                    state.ghoula = ghoula;
+                    self.throw_effect(state, t);
+                    keys = self::keys(state, n).expect("a throw keeps the state valid");
+                    next = codes::next_seats(&keys, n);
+                    turn = state.turn as usize & (MAX_SEATS - 1);
+                    throws = state.throws;
+                    ghoula = state.ghoula;
+                    if !codes::any_racing(&keys) {
+                        break;
+                    }
+                    continue;
+                }
+                throws = throws.wrapping_add(1);
+                if e & codes::EXTRA == 0 {
+                    turn = next[turn] as usize & (MAX_SEATS - 1);
+                }
             }
         }
+        codes::store(state, &keys, n);
+        state.turn = turn as u8;
+        state.throws = throws;
+        state.ghoula = ghoula;
         Node::End
     }
 
@@ -801,5 +1096,77 @@ impl Game for SigWaDuqqan {
             Piece::Racing(_) | Piece::Buried(_) => return base,
         };
         format!("{base}; {effect}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng as _;
+
+    /// The fast loop of `play_throws` (piece keys, one table lookup per throw, the Ghoula
+    /// on the keys) against the throw-by-throw loop, from every position of many random
+    /// games, with every seat count and option, and throw caps that cut games short.
+    #[test]
+    fn play_throws_plays_exactly_the_throw_by_throw_loop() {
+        let mut rng = crate::Rng::seed_from_u64(15);
+        let mut positions = 0;
+        for seats in 2..=MAX_SEATS {
+            for exact in [false, true] {
+                for cap in [DEFAULT_MAX_THROWS, 60, 7] {
+                    let mut game = SigWaDuqqan::with_seats(seats).unwrap();
+                    game.exact_waiting_square = exact;
+                    game.max_throws = cap;
+                    for _ in 0..40 {
+                        let mut state = game.initial_state();
+                        while game.node(&state) != Node::End {
+                            let (mut fast, mut plain) = (state, state);
+                            let (mut a, mut b) = (rng.clone(), rng.clone());
+                            game.play_throws(&mut fast, || game.sample_throw(&mut a));
+                            game.play_throws_plainly(&mut plain, || game.sample_throw(&mut b));
+                            assert_eq!(fast, plain, "{seats} seats, exact {exact}, cap {cap}");
+                            assert_eq!(a, b, "the same number of throws");
+                            positions += 1;
+                            let t = game.sample_throw(&mut rng);
+                            game.apply_throw_unchecked(&mut state, t);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(positions > 100_000, "{positions} positions");
+    }
+
+    /// States `validate` rejects are played by the throw-by-throw loop, as before.
+    #[test]
+    fn play_throws_plays_states_the_keys_cannot_hold_throw_by_throw() {
+        let game = SigWaDuqqan::with_seats(3).unwrap();
+        let mut odd = Vec::new();
+        let mut s = game.initial_state();
+        s.sigs[1] = 3; // a sig count off the waiting square
+        odd.push(s);
+        let mut s = game.initial_state();
+        s.pieces[0] = Piece::Racing(WAITING_SQUARE);
+        s.sigs[0] = 9; // more sigs than the waiting square ever counts
+        odd.push(s);
+        let mut s = game.initial_state();
+        s.pieces[2] = Piece::Racing(30); // off the track
+        odd.push(s);
+        let mut s = game.initial_state();
+        s.turn = 5; // past the seats
+        odd.push(s);
+        let mut s = game.initial_state();
+        s.ghoula = Some(17); // past idx 14
+        s.pieces[0] = Piece::Arrived(1);
+        odd.push(s);
+        for (i, state) in odd.into_iter().enumerate() {
+            assert!(keys(&state, 3).is_none(), "state {i}");
+            let rng = crate::Rng::seed_from_u64(i as u64);
+            let (mut fast, mut plain) = (state, state);
+            let (mut a, mut b) = (rng.clone(), rng.clone());
+            game.play_throws(&mut fast, || game.sample_throw(&mut a));
+            game.play_throws_plainly(&mut plain, || game.sample_throw(&mut b));
+            assert_eq!(fast, plain, "state {i}");
+        }
     }
 }

@@ -123,6 +123,12 @@ pub(super) fn playout<G: Game>(
                 let t = game.sample_throw(rng);
                 game.apply_throw_unchecked(state, t);
             }
+            GameNode::Decide(_) if epsilon >= 1.0 => {
+                // Uniformly random moves: the same draw as indexing the list below.
+                game.play_legal_action(state, &mut actions, |len| {
+                    stickdice::play::uniform_index(rng, len)
+                });
+            }
             GameNode::Decide(seat) => {
                 game.legal_actions(state, &mut actions);
                 let a = if actions.len() == 1 {
