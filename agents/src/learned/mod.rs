@@ -70,6 +70,9 @@ pub use features::{features, Features, DENSE_INPUTS, INPUTS, MAX_ACTIVE, SPARSE_
 /// The most hidden units a network may have (the accumulator is a stack array this long).
 pub const MAX_HIDDEN: usize = 64;
 
+/// Half of [`MAX_HIDDEN`]: the full-width forward pass sums this many hidden units at a time.
+const HALF: usize = MAX_HIDDEN / 2;
+
 const MAGIC: &[u8; 8] = b"SDWEIGHT";
 const VERSION: u32 = 2;
 const FEATURE_SET: u32 = 1;
@@ -209,6 +212,16 @@ impl Network {
     /// `acc[..hidden]`.
     #[inline]
     pub(crate) fn forward(&self, f: &Features, acc: &mut [f32; MAX_HIDDEN]) -> f32 {
+        if self.hidden == MAX_HIDDEN {
+            self.forward_full(f, acc)
+        } else {
+            self.forward_any(f, acc)
+        }
+    }
+
+    /// [`forward`](Self::forward) for any number of hidden units.
+    #[inline]
+    fn forward_any(&self, f: &Features, acc: &mut [f32; MAX_HIDDEN]) -> f32 {
         let h = self.hidden;
         let first = INPUTS * h;
         let (w1, rest) = self.params.split_at(first);
@@ -234,6 +247,28 @@ impl Network {
         }
         let mut z = b2[0];
         for (a, w) in acc.iter().zip(w2) {
+            z += a.max(0.0) * *w;
+        }
+        z
+    }
+
+    /// [`forward`](Self::forward) for a network of [`MAX_HIDDEN`] hidden units (the shipped
+    /// one), the same sums in the same order for each hidden unit (so bit for bit the same
+    /// results as [`forward_any`](Self::forward_any)), with the row length known to the
+    /// compiler: half the hidden units at a time, their sums held in eight four-lane
+    /// registers over all the active inputs instead of loaded and stored for each.
+    #[inline]
+    fn forward_full(&self, f: &Features, acc: &mut [f32; MAX_HIDDEN]) -> f32 {
+        const H: usize = MAX_HIDDEN;
+        let (w1, rest) = self.params.split_at(INPUTS * H);
+        let (halves, _) = w1.as_chunks::<HALF>();
+        let (b1, rest) = rest.split_at(H);
+        let (w2, b2) = rest.split_at(H);
+        let mut a: [f32; H] = b1.try_into().expect("a bias per hidden unit");
+        sum_inputs(&mut a, halves, f);
+        *acc = a;
+        let mut z = b2[0];
+        for (a, w) in a.iter().zip(w2) {
             z += a.max(0.0) * *w;
         }
         z
@@ -452,6 +487,31 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
+/// Adds to `a` (the biases) the rows of `f`'s active inputs, then its dense inputs times
+/// their rows, for each hidden unit in that order, half the hidden units at a time (so that
+/// their sums stay in registers). `halves` are the first layer's rows split in two.
+#[inline(always)]
+fn sum_inputs(a: &mut [f32; MAX_HIDDEN], halves: &[[f32; HALF]], f: &Features) {
+    for (half, out) in a.as_chunks_mut::<HALF>().0.iter_mut().enumerate() {
+        let mut v = *out;
+        for &i in f.active() {
+            if let Some(row) = halves.get(2 * i as usize + half) {
+                for (v, w) in v.iter_mut().zip(row) {
+                    *v += *w;
+                }
+            }
+        }
+        for (k, &x) in f.dense.iter().enumerate() {
+            if x != 0.0 {
+                for (v, w) in v.iter_mut().zip(&halves[2 * (SPARSE_INPUTS + k) + half]) {
+                    *v += x * *w;
+                }
+            }
+        }
+        *out = v;
+    }
+}
+
 /// The logistic function.
 #[inline]
 pub(crate) fn sigmoid(z: f32) -> f32 {
@@ -485,4 +545,60 @@ pub fn shared(path: &str) -> Result<&'static Network, String> {
     let net: &'static Network = Box::leak(Box::new(net));
     cache.push((path.to_string(), net));
     Ok(net)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use stickdice::ActionList;
+
+    /// The full-width forward pass gives bit for bit what the general one gives (the same
+    /// sums in the same order), on the shipped network and a random one, over the positions
+    /// of random games.
+    #[test]
+    fn the_full_width_forward_pass_is_bit_identical() {
+        let random = Network::random(
+            MAX_HIDDEN,
+            3,
+            TrainSettings {
+                seed: 3,
+                games: 0,
+                lambda: 0.7,
+                alpha: 0.1,
+                tablebase_steps: 0,
+                tablebase: false,
+            },
+        );
+        let game = Issiren::with_seats(2).unwrap();
+        let mut rng = stickdice::Rng::seed_from_u64(7);
+        let mut legal = ActionList::new();
+        let mut checked = 0;
+        for _ in 0..20 {
+            let mut s = game.initial_state();
+            while let Node::Throw(mover) | Node::Decide(mover) = game.node(&s) {
+                let f = features(&s, mover);
+                for net in [shipped(), &random] {
+                    assert_eq!(net.hidden(), MAX_HIDDEN);
+                    let (mut a, mut b) = ([0.0; MAX_HIDDEN], [0.0; MAX_HIDDEN]);
+                    let za = net.forward(&f, &mut a);
+                    let zb = net.forward_any(&f, &mut b);
+                    assert_eq!(za.to_bits(), zb.to_bits());
+                    assert_eq!(a.map(f32::to_bits), b.map(f32::to_bits));
+                }
+                checked += 1;
+                match game.node(&s) {
+                    Node::Throw(_) => {
+                        let t = game.sample_throw(&mut rng);
+                        game.apply_throw_unchecked(&mut s, t);
+                    }
+                    _ => {
+                        game.legal_actions(&s, &mut legal);
+                        let a = legal[rng.random_range(0..legal.len())];
+                        game.apply_action_unchecked(&mut s, a);
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked} positions");
+    }
 }
