@@ -267,9 +267,14 @@ impl Network {
         let mut a: [f32; H] = b1.try_into().expect("a bias per hidden unit");
         sum_inputs(&mut a, halves, f);
         *acc = a;
+        // The products four lanes at a time, then summed in order.
+        let mut t = [0.0f32; H];
+        for ((t, a), w) in t.iter_mut().zip(&a).zip(w2) {
+            *t = a.max(0.0) * *w;
+        }
         let mut z = b2[0];
-        for (a, w) in a.iter().zip(w2) {
-            z += a.max(0.0) * *w;
+        for t in t {
+            z += t;
         }
         z
     }
