@@ -71,6 +71,20 @@ static STEPS: [[[u8; 48]; 72]; 2] = {
     t
 };
 
+/// `PIECE_INPUT[unmoved][pos]`: a piece's input (before the side's offset), its position
+/// read mod 72, an unmoved one on the home row (positions 0..11) at `72 + pos`.
+static PIECE_INPUT: [[u8; 256]; 2] = {
+    let mut t = [[0u8; 256]; 2];
+    let mut pos = 0;
+    while pos < 256 {
+        let p = pos % CIRCUIT_LEN as usize;
+        t[0][pos] = p as u8;
+        t[1][pos] = if p < 12 { 72 + p as u8 } else { p as u8 };
+        pos += 1;
+    }
+    t
+};
+
 /// A position's inputs: the indices of the binary inputs that are set, and the dense ones.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Features {
@@ -100,11 +114,9 @@ pub fn features(s: &State, mover: usize) -> Features {
         n: 0,
         dense: [0.0; DENSE_INPUTS],
     };
-    for (side, base) in [(mover, 0usize), (mover ^ 1, ENEMY)] {
+    for (side, base) in [(mover, 0u16), (mover ^ 1, ENEMY as u16)] {
         for p in s.pieces_of(side) {
-            let pos = (p.pos % CIRCUIT_LEN) as usize;
-            let i = if p.unmoved && pos < 12 { 72 + pos } else { pos };
-            f.active[f.n] = (base + i) as u16;
+            f.active[f.n] = base + u16::from(PIECE_INPUT[usize::from(p.unmoved)][p.pos as usize]);
             f.n += 1;
         }
     }
@@ -166,6 +178,22 @@ pub fn features(s: &State, mover: usize) -> Features {
 mod tests {
     use super::*;
     use stickdice::{Game, Issiren, Throw};
+
+    /// The piece table gives each piece the input the formula does: its position mod 72, an
+    /// unmoved piece on the home row at `72 + pos`.
+    #[test]
+    fn the_piece_table_is_the_formula() {
+        for pos in 0..=255u8 {
+            for unmoved in [false, true] {
+                let p = (pos % CIRCUIT_LEN) as usize;
+                let want = if unmoved && p < 12 { 72 + p } else { p };
+                assert_eq!(
+                    PIECE_INPUT[usize::from(unmoved)][pos as usize] as usize,
+                    want
+                );
+            }
+        }
+    }
 
     #[test]
     fn the_start_reads_the_same_from_both_sides() {
