@@ -109,19 +109,13 @@ pub fn tablebase_samples(
 ) -> Vec<Vec<Sample>> {
     let game = Issiren::with_seats(2).expect("issiren has two seats");
     let mut rng = stickdice::Rng::seed_from_u64(seed);
-    let sizes = tablebase::table_sizes();
-    let total: usize = sizes.iter().sum();
+    let total: usize = tablebase::table_sizes().iter().sum();
     let mut out = vec![Vec::with_capacity(n); evaluations.len()];
     let mut taken = 0;
     while taken < n {
-        let mut k = rng.random_range(0..total);
-        let mut table = 0;
-        while k >= sizes[table] {
-            k -= sizes[table];
-            table += 1;
-        }
+        let k = rng.random_range(0..total);
         let mover = rng.random_range(0..2usize);
-        let Some(s) = tablebase::position(table, k, mover) else {
+        let Some(s) = tablebase::entry_position(k, mover) else {
             continue;
         };
         let Some(q) = tb.win_probability(&s, mover) else {

@@ -562,8 +562,7 @@ pub fn train_endgame(
             settings,
         ),
     };
-    let sizes = tablebase::table_sizes();
-    let per_epoch: usize = sizes.iter().sum();
+    let per_epoch: usize = tablebase::table_sizes().iter().sum();
     let total = u64::from(config.epochs) * per_epoch as u64;
     let end = total.min(config.limit);
     let h = net.hidden;
@@ -576,15 +575,10 @@ pub fn train_endgame(
         if order.as_ref().is_none_or(|(e, _)| *e != epoch) {
             order = Some((epoch, epoch_order(config.seed, epoch, per_epoch)));
         }
-        let mut k = order
+        let k = order
             .as_ref()
             .map_or(0, |(_, o)| o[(done % per_epoch as u64) as usize]) as usize;
-        let mut table = 0;
-        while k >= sizes[table] {
-            k -= sizes[table];
-            table += 1;
-        }
-        if let Some(s) = tablebase::position(table, k, 0) {
+        if let Some(s) = tablebase::entry_position(k, 0) {
             if let Some(q) = tb.win_probability(&s, 0) {
                 let (set, n) = endgame_features(&s, 0);
                 let z = net.forward(&set[..n], &mut acc);

@@ -311,19 +311,13 @@ impl Trainer {
     /// `steps` supervised steps on random tablebase positions.
     fn fit_tablebase(&mut self, game: &Issiren, tb: &Tablebase, steps: u32, seed: u64) {
         let mut rng = stickdice::Rng::seed_from_u64(seed);
-        let sizes = tablebase::table_sizes();
-        let total: usize = sizes.iter().sum();
+        let total: usize = tablebase::table_sizes().iter().sum();
         let h = self.net.hidden();
         let mut done = 0;
         while done < steps {
-            let mut k = rng.random_range(0..total);
-            let mut table = 0;
-            while k >= sizes[table] {
-                k -= sizes[table];
-                table += 1;
-            }
+            let k = rng.random_range(0..total);
             let mover = rng.random_range(0..2usize);
-            let Some(mut s) = tablebase::position(table, k, mover) else {
+            let Some(mut s) = tablebase::entry_position(k, mover) else {
                 continue;
             };
             if rng.random_range(0..4u32) == 0 {

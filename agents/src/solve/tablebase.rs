@@ -940,6 +940,20 @@ pub fn build_cached(
     Ok(CacheBuild::Built(path, stats))
 }
 
+/// The position of entry `k` counted over all four tables in order (1v1, 1v2, 2v1, 2v2, as
+/// [`table_sizes`] lists them), as [`position`] gives it; `None` past the last entry or for
+/// an entry that is no real position.
+pub fn entry_position(k: usize, mover: usize) -> Option<State> {
+    let mut k = k;
+    for (table, size) in table_sizes().into_iter().enumerate() {
+        if k < size {
+            return position(table, k, mover);
+        }
+        k -= size;
+    }
+    None
+}
+
 /// Helpers for tests and reports: every real position of the tablebase in a table, as a
 /// state (`turn` = the mover, seat 0 or 1).
 pub fn position(table: usize, index: usize, mover: usize) -> Option<State> {
