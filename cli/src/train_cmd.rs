@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use stickdice_agents::learned::distill::{distill, DistillConfig, DistillProgress};
 use stickdice_agents::learned::endgame::{train_endgame, EndgameConfig};
 use stickdice_agents::learned::train::{train, TrainConfig};
 use stickdice_agents::learned::Network;
@@ -25,9 +26,10 @@ pub struct TrainArgs {
     /// The folder for the weights (`issiren.sdw`, also the checkpoint).
     #[arg(long)]
     pub out: PathBuf,
-    /// Self-play games in all (a resumed run continues up to this many).
-    #[arg(long, default_value_t = 150_000)]
-    pub games: u64,
+    /// Self-play games in all (a resumed run continues up to this many) [default: 150 000;
+    /// with --distill, games per round: 4000].
+    #[arg(long)]
+    pub games: Option<u64>,
     /// The seed everything follows from.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -56,17 +58,34 @@ pub struct TrainArgs {
     /// network of --main with this endgame network attached.
     #[arg(long)]
     pub endgame: bool,
-    /// With --endgame: passes over the tablebase.
-    #[arg(long, default_value_t = 20)]
-    pub epochs: u32,
+    /// With --endgame: passes over the tablebase [default: 20]; with --distill: passes over
+    /// each round's positions [default: 2].
+    #[arg(long)]
+    pub epochs: Option<u32>,
     /// With --endgame: stop (with a checkpoint) after this many tablebase entries in all;
     /// --resume continues.
     #[arg(long)]
     pub stop_after: Option<u64>,
-    /// With --endgame: the weights file whose main network the endgame network joins
+    /// With --endgame: the weights file whose main network the endgame network joins; with
+    /// --distill: the network the first round starts from (its endgame network is kept)
     /// [default: the shipped weights].
     #[arg(long)]
     pub main: Option<PathBuf>,
+    /// Train the main network on search-distilled targets: rounds of self-play positions
+    /// valued by a shallow expectimax search with the network at the leaves, fitted
+    /// supervised (`stickdice_agents::learned::distill`). --games counts games per round
+    /// [default: 4000]; --tablebase gives exact values inside the searches.
+    #[arg(long)]
+    pub distill: bool,
+    /// With --distill: rounds in all (a resumed run continues up to this many).
+    #[arg(long, default_value_t = 3)]
+    pub rounds: u32,
+    /// With --distill: the targets' search depth in decisions (1 to 3).
+    #[arg(long, default_value_t = 2)]
+    pub depth: u32,
+    /// With --distill: the chance of a random action in the self-play games.
+    #[arg(long, default_value_t = 0.1)]
+    pub explore: f32,
     /// Continue from the checkpoint in --out (same settings).
     #[arg(long)]
     pub resume: bool,
@@ -79,14 +98,24 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             args.game
         ));
     }
+    if args.endgame && args.distill {
+        return Err("--endgame and --distill are different runs: choose one".into());
+    }
     if args.endgame {
         return run_endgame(args);
+    }
+    if args.distill {
+        return run_distill(args);
     }
     if args.main.is_some() || args.stop_after.is_some() {
         return Err("--main and --stop-after are for --endgame runs".into());
     }
+    if args.epochs.is_some() {
+        return Err("--epochs is for --endgame and --distill runs".into());
+    }
+    let games = args.games.unwrap_or(150_000);
     let config = TrainConfig {
-        games: args.games,
+        games,
         seed: args.seed,
         lambda: args.lambda,
         alpha: args.alpha.unwrap_or(0.1),
@@ -123,7 +152,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let start_games = resume.as_ref().map_or(0, |n| n.settings().games);
     let terminal = std::io::stderr().is_terminal();
     let bar = if terminal {
-        ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr())
+        ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr())
     } else {
         ProgressBar::hidden()
     };
@@ -144,11 +173,11 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         &stop,
         |done| {
             bar.set_position(done);
-            if !terminal && (last_line.elapsed().as_secs() >= 10 || done == args.games) {
+            if !terminal && (last_line.elapsed().as_secs() >= 10 || done == games) {
                 last_line = Instant::now();
                 eprintln!(
                     "{done}/{} games, {:.0} s",
-                    args.games,
+                    games,
                     started.elapsed().as_secs_f64()
                 );
             }
@@ -160,10 +189,10 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     )?;
     bar.finish_and_clear();
     let done = net.settings().games;
-    if done < args.games {
+    if done < games {
         outln!(
             "stopped after {done} of {} games; checkpoint {} (continue with --resume)",
-            args.games,
+            games,
             path.display()
         );
     } else {
@@ -208,9 +237,12 @@ fn stop_flag() -> Result<Arc<AtomicBool>, String> {
 
 /// `--endgame`: the supervised fit of the endgame network to the tablebase.
 fn run_endgame(args: &TrainArgs) -> Result<(), String> {
+    if args.games.is_some() {
+        return Err("--games is for self-play and --distill runs".into());
+    }
     let config = EndgameConfig {
         seed: args.seed,
-        epochs: args.epochs,
+        epochs: args.epochs.unwrap_or(20),
         alpha: args.alpha.unwrap_or(0.15),
         hidden: args.hidden.unwrap_or(32),
         checkpoint_every: args.checkpoint_every.unwrap_or(2_000_000),
@@ -322,5 +354,177 @@ fn run_endgame(args: &TrainArgs) -> Result<(), String> {
         started.elapsed().as_secs_f64(),
         path.display()
     );
+    Ok(())
+}
+
+/// Loads `--out`'s checkpoint for `--resume`.
+fn load_checkpoint(path: &std::path::Path) -> Result<Network, String> {
+    Network::load(path).map_err(|e| match e {
+        stickdice_agents::learned::WeightsError::Io(e)
+            if e.kind() == std::io::ErrorKind::NotFound =>
+        {
+            format!(
+                "--resume: no checkpoint {} (start without --resume)",
+                path.display()
+            )
+        }
+        e => format!("{}: {e}", path.display()),
+    })
+}
+
+/// `--distill`: rounds of search-distilled targets for the main network.
+fn run_distill(args: &TrainArgs) -> Result<(), String> {
+    if args.stop_after.is_some() {
+        return Err("--stop-after is for --endgame runs (stop a --distill run with Ctrl-C)".into());
+    }
+    if args.hidden.is_some() {
+        return Err(
+            "--distill keeps the shape of the network it starts from: leave out --hidden".into(),
+        );
+    }
+    let config = DistillConfig {
+        rounds: args.rounds,
+        games: args.games.unwrap_or(4000),
+        depth: args.depth,
+        epochs: args.epochs.unwrap_or(2),
+        alpha: args.alpha.unwrap_or(0.01),
+        explore: args.explore,
+        seed: args.seed,
+    };
+    config.check()?;
+    let path = prepare_out(args)?;
+    let start = if args.resume {
+        if args.main.is_some() {
+            return Err("--resume continues the checkpoint's own network: leave out --main".into());
+        }
+        let net = load_checkpoint(&path)?;
+        if net.distilled().is_none() {
+            return Err(format!(
+                "--resume: {} is not a --distill checkpoint",
+                path.display()
+            ));
+        }
+        net
+    } else {
+        let net = match &args.main {
+            Some(p) => Network::load(p).map_err(|e| format!("{}: {e}", p.display()))?,
+            None => stickdice_agents::learned::shipped().clone(),
+        };
+        if net.distilled().is_some_and(|d| {
+            DistillConfig {
+                rounds: config.rounds,
+                ..d.config
+            } == config
+        }) {
+            return Err(
+                "--main was distilled with these very settings: continue it with --resume from its folder, or change a setting".into(),
+            );
+        }
+        net.without_distilled()
+    };
+    let tablebase = match &args.tablebase {
+        Some(source) => {
+            eprintln!("loading the tablebase ({source})…");
+            Some(stickdice_agents::solve::tablebase::shared(source)?)
+        }
+        None => None,
+    };
+    let stop = stop_flag()?;
+    let terminal = std::io::stderr().is_terminal();
+    let start_rounds = start.distilled().map_or(0, |d| d.rounds_done);
+    let total = u64::from(config.rounds) * config.games;
+    let bar = if terminal {
+        ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:24.cyan/blue} {pos}/{len} games  {msg}  {elapsed} elapsed, {eta} left",
+        )
+        .expect("a valid template"),
+    );
+    bar.set_position(u64::from(start_rounds) * config.games);
+    bar.reset_eta();
+    let started = Instant::now();
+    let mut last_line = Instant::now();
+    let net = distill(
+        &config,
+        start,
+        tablebase,
+        &stop,
+        |p| match p {
+            DistillProgress::Games { round, games } => {
+                bar.set_position(u64::from(round) * config.games + games);
+                bar.set_message(format!(
+                    "round {} of {}: positions",
+                    round + 1,
+                    config.rounds
+                ));
+                if !terminal && last_line.elapsed().as_secs() >= 10 {
+                    last_line = Instant::now();
+                    eprintln!(
+                        "round {} of {}: {games}/{} games, {:.0} s",
+                        round + 1,
+                        config.rounds,
+                        config.games,
+                        started.elapsed().as_secs_f64()
+                    );
+                }
+            }
+            DistillProgress::Fit { round, steps, of } => {
+                bar.set_message(format!(
+                    "round {} of {}: fit {steps}/{of}",
+                    round + 1,
+                    config.rounds
+                ));
+                if !terminal && last_line.elapsed().as_secs() >= 10 {
+                    last_line = Instant::now();
+                    eprintln!(
+                        "round {} of {}: fitted {steps}/{of} steps, {:.0} s",
+                        round + 1,
+                        config.rounds,
+                        started.elapsed().as_secs_f64()
+                    );
+                }
+            }
+            DistillProgress::Round {
+                round,
+                positions,
+                loss_before,
+                loss_after,
+            } => {
+                bar.suspend(|| {
+                    eprintln!(
+                        "round {} of {}: {positions} positions, cross-entropy {loss_before:.5} -> {loss_after:.5}, {:.0} s",
+                        round + 1,
+                        config.rounds,
+                        started.elapsed().as_secs_f64()
+                    )
+                });
+            }
+        },
+        |net| {
+            net.save(&path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        },
+    )?;
+    bar.finish_and_clear();
+    let done = net.distilled().map_or(0, |d| d.rounds_done);
+    if done < config.rounds {
+        outln!(
+            "stopped after {done} of {} rounds; checkpoint {} (continue with --resume)",
+            config.rounds,
+            path.display()
+        );
+    } else {
+        outln!(
+            "distilled {} rounds ({} this run) in {:.1} s: {}",
+            done,
+            done - start_rounds,
+            started.elapsed().as_secs_f64(),
+            path.display()
+        );
+    }
     Ok(())
 }

@@ -52,6 +52,7 @@
 //! ```
 
 pub mod calibration;
+pub mod distill;
 pub mod endgame;
 pub mod features;
 pub mod train;
@@ -64,6 +65,7 @@ use rand::{RngExt as _, SeedableRng as _};
 use stickdice::games::issiren::State;
 use stickdice::{Game, Issiren, Node, SeatValues, MAX_SEATS};
 
+pub use distill::Distilled;
 pub use endgame::EndgameNet;
 pub use features::{features, Features, DENSE_INPUTS, INPUTS, MAX_ACTIVE, SPARSE_INPUTS};
 
@@ -74,12 +76,12 @@ pub const MAX_HIDDEN: usize = 64;
 const HALF: usize = MAX_HIDDEN / 2;
 
 const MAGIC: &[u8; 8] = b"SDWEIGHT";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 const FEATURE_SET: u32 = 1;
 const GAME: &str = "issiren";
 
 /// The settings a network was trained with, kept in its file so that a run can be checked
-/// and resumed.
+/// and resumed. The default: seed 1, nothing trained, λ 0.7, α 0.1, no tablebase.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TrainSettings {
     /// The training seed.
@@ -116,6 +118,19 @@ impl fmt::Display for WeightsError {
 
 impl std::error::Error for WeightsError {}
 
+impl Default for TrainSettings {
+    fn default() -> Self {
+        TrainSettings {
+            seed: 1,
+            games: 0,
+            lambda: 0.7,
+            alpha: 0.1,
+            tablebase_steps: 0,
+            tablebase: false,
+        }
+    }
+}
+
 /// The network: see the [module docs](self).
 #[derive(Clone, PartialEq)]
 pub struct Network {
@@ -125,6 +140,8 @@ pub struct Network {
     settings: TrainSettings,
     /// The endgame network for one or two pieces a side, if the file has one.
     endgame: Option<EndgameNet>,
+    /// The search-distillation rounds run on the main network, if any.
+    distilled: Option<Distilled>,
 }
 
 impl fmt::Debug for Network {
@@ -134,6 +151,7 @@ impl fmt::Debug for Network {
             .field("params", &self.params.len())
             .field("settings", &self.settings)
             .field("endgame", &self.endgame)
+            .field("distilled", &self.distilled)
             .finish()
     }
 }
@@ -172,7 +190,24 @@ impl Network {
             params,
             settings,
             endgame: None,
+            distilled: None,
         }
+    }
+
+    /// The record of the search-distillation rounds run on the main network
+    /// ([`distill`]), if any.
+    pub fn distilled(&self) -> Option<&Distilled> {
+        self.distilled.as_ref()
+    }
+
+    pub(crate) fn set_distilled(&mut self, d: Option<Distilled>) {
+        self.distilled = d;
+    }
+
+    /// The same network without its distillation record (to start a new run from it).
+    pub fn without_distilled(mut self) -> Network {
+        self.distilled = None;
+        self
     }
 
     /// The endgame network, if there is one.
@@ -332,6 +367,7 @@ impl Network {
             Some(eg) => eg.write(&mut b),
             None => b.extend_from_slice(&0u32.to_le_bytes()),
         }
+        distill::write(self.distilled.as_ref(), &mut b);
         let sum = fnv1a(&b);
         b.extend_from_slice(&sum.to_le_bytes());
         b
@@ -352,9 +388,9 @@ impl Network {
             return Err(bad("wrong magic (not a weights file)".into()));
         }
         let version = r.u32()?;
-        if version != 1 && version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(bad(format!(
-                "format version {version}, this build reads versions 1 and {VERSION}"
+                "format version {version}, this build reads versions 1 to {VERSION}"
             )));
         }
         let len = r.take(1).ok_or_else(|| bad("truncated".into()))?[0] as usize;
@@ -405,6 +441,12 @@ impl Network {
         } else {
             None
         };
+        // Version 3: the distillation record.
+        let distilled = if version >= 3 {
+            distill::read(&mut r).map_err(bad)?
+        } else {
+            None
+        };
         let end = r.at;
         let sum = r.u64()?;
         if r.at != bytes.len() {
@@ -428,6 +470,7 @@ impl Network {
             params,
             settings,
             endgame,
+            distilled,
         })
     }
 

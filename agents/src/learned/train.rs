@@ -200,43 +200,6 @@ impl Trainer {
         }
     }
 
-    /// Adds `scale · ∇logit(f)` to `out` (a vector shaped like the parameters), with the
-    /// hidden units' inputs `acc` from the forward pass of `f` and the output weights `w2`.
-    fn add_gradient(
-        out: &mut [f32],
-        w2: &[f32; MAX_HIDDEN],
-        acc: &[f32; MAX_HIDDEN],
-        h: usize,
-        f: &super::Features,
-        scale: f32,
-    ) {
-        let first = INPUTS * h;
-        let (w1g, rest) = out.split_at_mut(first);
-        let (b1g, rest) = rest.split_at_mut(h);
-        let (w2g, b2g) = rest.split_at_mut(h);
-        b2g[0] += scale;
-        let mut back = [0.0f32; MAX_HIDDEN];
-        for j in 0..h {
-            w2g[j] += scale * acc[j].max(0.0);
-            back[j] = if acc[j] > 0.0 { scale * w2[j] } else { 0.0 };
-            b1g[j] += back[j];
-        }
-        for &i in f.active() {
-            let at = i as usize * h;
-            for (g, b) in w1g[at..at + h].iter_mut().zip(&back[..h]) {
-                *g += *b;
-            }
-        }
-        for (k, &x) in f.dense.iter().enumerate() {
-            if x != 0.0 {
-                let at = (SPARSE_INPUTS + k) * h;
-                for (g, b) in w1g[at..at + h].iter_mut().zip(&back[..h]) {
-                    *g += x * *b;
-                }
-            }
-        }
-    }
-
     /// One self-play game with TD(λ) updates after every step.
     fn self_play(&mut self, game: &Issiren, seed: u64) {
         let mut rng = stickdice::Rng::seed_from_u64(seed);
@@ -270,7 +233,7 @@ impl Trainer {
                 *e *= self.lambda;
             }
             let w2 = self.output_weights();
-            Self::add_gradient(&mut self.trace, &w2, &self.acc, h, &f, sign * p * (1.0 - p));
+            add_gradient(&mut self.trace, &w2, &self.acc, h, &f, sign * p * (1.0 - p));
             previous = Some(v0);
             match node {
                 Node::Throw(_) => {
@@ -333,7 +296,7 @@ impl Trainer {
             // output layer only, so it is added straight to the weights.
             let scale = self.alpha * (q as f32 - p);
             let w2 = self.output_weights();
-            Self::add_gradient(self.net.params_mut(), &w2, &self.acc, h, &f, scale);
+            add_gradient(self.net.params_mut(), &w2, &self.acc, h, &f, scale);
             done += 1;
         }
     }
@@ -345,5 +308,42 @@ impl Trainer {
         let mut w2 = [0.0; MAX_HIDDEN];
         w2[..h].copy_from_slice(&self.net.params()[first + h..first + 2 * h]);
         w2
+    }
+}
+
+/// Adds `scale · ∇logit(f)` to `out` (a vector shaped like the parameters), with the
+/// hidden units' inputs `acc` from the forward pass of `f` and the output weights `w2`.
+pub(super) fn add_gradient(
+    out: &mut [f32],
+    w2: &[f32; MAX_HIDDEN],
+    acc: &[f32; MAX_HIDDEN],
+    h: usize,
+    f: &super::Features,
+    scale: f32,
+) {
+    let first = INPUTS * h;
+    let (w1g, rest) = out.split_at_mut(first);
+    let (b1g, rest) = rest.split_at_mut(h);
+    let (w2g, b2g) = rest.split_at_mut(h);
+    b2g[0] += scale;
+    let mut back = [0.0f32; MAX_HIDDEN];
+    for j in 0..h {
+        w2g[j] += scale * acc[j].max(0.0);
+        back[j] = if acc[j] > 0.0 { scale * w2[j] } else { 0.0 };
+        b1g[j] += back[j];
+    }
+    for &i in f.active() {
+        let at = i as usize * h;
+        for (g, b) in w1g[at..at + h].iter_mut().zip(&back[..h]) {
+            *g += *b;
+        }
+    }
+    for (k, &x) in f.dense.iter().enumerate() {
+        if x != 0.0 {
+            let at = (SPARSE_INPUTS + k) * h;
+            for (g, b) in w1g[at..at + h].iter_mut().zip(&back[..h]) {
+                *g += x * *b;
+            }
+        }
     }
 }
