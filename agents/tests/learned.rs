@@ -441,7 +441,8 @@ mod endgame {
             assert!(Network::from_bytes(&bytes[..n]).is_err(), "cut at {n}");
         }
         // The endgame section starts after the main network: a wrong feature set there.
-        let main_len = Network::random(3, 1, settings()).to_bytes().len() - 8 - 4;
+        // (after it: the endgame section's u32, the distillation byte, the checksum)
+        let main_len = Network::random(3, 1, settings()).to_bytes().len() - 8 - 1 - 4;
         let mut b = bytes.clone();
         b[main_len + 4..main_len + 8].copy_from_slice(&7u32.to_le_bytes());
         reseal(&mut b);
@@ -458,14 +459,21 @@ mod endgame {
             "{}",
             format_error(&b)
         );
-        // A version 1 file (no endgame section) still loads.
+        // A version 1 file (no endgame section, no distillation record) still loads.
         let plain = Network::random(3, 1, settings());
         let mut v1 = plain.to_bytes();
-        let cut = v1.len() - 8 - 4;
-        v1.drain(cut..cut + 4);
+        let cut = v1.len() - 8 - 1 - 4;
+        v1.drain(cut..cut + 5);
         v1[8..12].copy_from_slice(&1u32.to_le_bytes());
         reseal(&mut v1);
         assert_eq!(Network::from_bytes(&v1).unwrap(), plain);
+        // A version 2 file (an endgame section, no distillation record) still loads.
+        let mut v2 = bytes.clone();
+        let cut = v2.len() - 8 - 1;
+        v2.remove(cut);
+        v2[8..12].copy_from_slice(&2u32.to_le_bytes());
+        reseal(&mut v2);
+        assert_eq!(Network::from_bytes(&v2).unwrap(), net);
     }
 
     #[test]
@@ -514,5 +522,169 @@ mod endgame {
         assert!(states
             .iter()
             .any(|s| plain.win_probability(s, 0) != net.win_probability(s, 0)));
+    }
+}
+
+mod distill {
+    use super::*;
+    use stickdice_agents::learned::distill::{distill, DistillConfig, DistillProgress};
+
+    fn small(rounds: u32) -> DistillConfig {
+        DistillConfig {
+            rounds,
+            games: 3,
+            depth: 1,
+            epochs: 2,
+            alpha: 0.05,
+            explore: 0.2,
+            seed: 8,
+        }
+    }
+
+    fn start() -> Network {
+        Network::random(4, 2, settings())
+    }
+
+    /// Runs `config` from `net`, returning the network, the checkpoints' bytes and each
+    /// round's cross-entropy before and after its fit.
+    fn run(
+        config: &DistillConfig,
+        net: Network,
+        stop_after_round: Option<u32>,
+    ) -> (Network, Vec<Vec<u8>>, Vec<(f64, f64)>) {
+        let stop = AtomicBool::new(false);
+        let mut checkpoints = Vec::new();
+        let mut losses = Vec::new();
+        let net = distill(
+            config,
+            net,
+            None,
+            &stop,
+            |p| {
+                if let DistillProgress::Round {
+                    round,
+                    loss_before,
+                    loss_after,
+                    positions,
+                } = p
+                {
+                    assert!(positions > 100, "{positions} positions");
+                    losses.push((loss_before, loss_after));
+                    if Some(round) == stop_after_round {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                }
+            },
+            |net| {
+                checkpoints.push(net.to_bytes());
+                Ok(())
+            },
+        )
+        .unwrap();
+        (net, checkpoints, losses)
+    }
+
+    #[test]
+    fn distillation_is_reproducible_resumes_and_fits_its_targets() {
+        let (a, checkpoints, losses) = run(&small(3), start(), None);
+        let (b, _, _) = run(&small(3), start(), None);
+        assert_eq!(a.to_bytes(), b.to_bytes());
+        assert_eq!(checkpoints.len(), 3);
+        assert_eq!(checkpoints.last().unwrap(), &a.to_bytes());
+        let record = a.distilled().unwrap();
+        assert_eq!((record.rounds_done, record.config), (3, small(3)));
+        // Each round's fit brings the network closer to its targets.
+        for (before, after) in &losses {
+            assert!(after < before, "cross-entropy {before} -> {after}");
+        }
+        // The weights moved; the shape, the TD record and the endgame slot did not.
+        assert_ne!(a.to_bytes(), start().to_bytes());
+        assert_eq!(a.hidden(), 4);
+        assert_eq!(a.settings(), start().settings());
+        // Another seed distils other weights.
+        let other = DistillConfig {
+            seed: 9,
+            ..small(3)
+        };
+        let (c, _, _) = run(&other, start(), None);
+        assert_ne!(c.to_bytes(), a.to_bytes());
+        // Stopped after round 1 (as Ctrl-C does): the run ends with that round's network.
+        let (half, checkpoints, _) = run(&small(3), start(), Some(0));
+        assert_eq!(half.distilled().unwrap().rounds_done, 1);
+        assert_eq!(checkpoints.len(), 1);
+        // Resumed from the checkpoint's bytes: the same weights as the run never stopped.
+        let resumed = Network::from_bytes(&checkpoints[0]).unwrap();
+        let (whole, _, _) = run(&small(3), resumed, None);
+        assert_eq!(whole.to_bytes(), a.to_bytes());
+        // A run of two rounds continued to three: the same bytes again.
+        let (two, _, _) = run(&small(2), start(), None);
+        let (three, _, _) = run(&small(3), two, None);
+        assert_eq!(three.to_bytes(), a.to_bytes());
+        // A checkpoint of other settings is refused, as are settings out of range.
+        let resumed = Network::from_bytes(&checkpoints[0]).unwrap();
+        let never = AtomicBool::new(false);
+        let err = distill(&other, resumed, None, &never, |_| {}, |_| Ok(())).unwrap_err();
+        assert!(err.contains("other settings"), "{err}");
+        for bad in [
+            DistillConfig {
+                depth: 0,
+                ..small(1)
+            },
+            DistillConfig {
+                depth: 4,
+                ..small(1)
+            },
+            DistillConfig {
+                games: 0,
+                ..small(1)
+            },
+            DistillConfig {
+                explore: 1.0,
+                ..small(1)
+            },
+            DistillConfig {
+                alpha: 0.0,
+                ..small(1)
+            },
+        ] {
+            assert!(distill(&bad, start(), None, &never, |_| {}, |_| Ok(())).is_err());
+        }
+    }
+
+    #[test]
+    fn the_distillation_record_round_trips_and_damage_is_named() {
+        let (net, _, _) = run(&small(1), start(), None);
+        let bytes = net.to_bytes();
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back, net);
+        assert_eq!(back.distilled(), net.distilled());
+        // The record sits just before the checksum: 1 + 4 + 8 + 4 + 4 + 4 + 4 + 8 + 4 bytes.
+        let at = bytes.len() - 8 - 41;
+        assert_eq!(bytes[at], 1);
+        let mut b = bytes.clone();
+        b[at] = 7;
+        reseal(&mut b);
+        assert!(
+            format_error(&b).contains("distillation record"),
+            "{}",
+            format_error(&b)
+        );
+        // A depth out of range (rounds u32, games u64, then the depth).
+        let mut b = bytes.clone();
+        b[at + 13..at + 17].copy_from_slice(&9u32.to_le_bytes());
+        reseal(&mut b);
+        assert!(format_error(&b).contains("depth"), "{}", format_error(&b));
+        // More rounds done than planned.
+        let mut b = bytes.clone();
+        let n = b.len();
+        b[n - 12..n - 8].copy_from_slice(&5u32.to_le_bytes());
+        reseal(&mut b);
+        assert!(
+            format_error(&b).contains("rounds done"),
+            "{}",
+            format_error(&b)
+        );
+        // The record is dropped on request (to start a new run from a distilled network).
+        assert!(net.clone().without_distilled().distilled().is_none());
     }
 }
