@@ -179,3 +179,90 @@ fn endgame_training_stops_resumes_and_its_weights_play() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `train --distill`: rounds from the shipped network, resumed to more rounds = the same
+/// bytes as one run; the endgame network of the start is kept; errors are clear.
+#[test]
+fn distillation_resumes_keeps_the_endgame_network_and_plays() {
+    use stickdice_agents::learned::Network;
+    let dir = temp("distill");
+    let run = |out: &std::path::Path, rounds: u32, extra: &[&str]| {
+        bin()
+            .args(["train", "--game", "issiren", "--distill", "--seed", "4"])
+            .args(["--games", "2", "--depth", "1", "--epochs", "1"])
+            .args(["--rounds", &rounds.to_string(), "--out"])
+            .arg(out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let out = run(&a, 2, &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("distilled 2 rounds"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("round 2 of 2"));
+    assert!(run(&b, 1, &[]).status.success());
+    let out = run(&b, 2, &["--resume"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (wa, wb) = (
+        std::fs::read(a.join("issiren.sdw")).unwrap(),
+        std::fs::read(b.join("issiren.sdw")).unwrap(),
+    );
+    assert_eq!(wa, wb, "one round, resumed to two: the same weights");
+    let net = Network::from_bytes(&wa).unwrap();
+    let shipped = stickdice_agents::learned::shipped();
+    assert_eq!(net.distilled().unwrap().rounds_done, 2);
+    assert_eq!(net.endgame(), shipped.endgame(), "the endgame network kept");
+    assert_eq!(net.settings(), shipped.settings());
+    assert_ne!(&net.clone().without_distilled(), shipped);
+    // Errors: other settings on resume, a TD checkpoint, a depth out of range, the
+    // network's shape, --endgame with --distill.
+    let out = run(&a, 3, &["--resume", "--explore", "0.3"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("other settings"));
+    let td = dir.join("td");
+    assert!(train(&td, 2, &[]).status.success());
+    let out = run(&td, 1, &["--resume"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a --distill checkpoint"));
+    let out = bin()
+        .args([
+            "train",
+            "--game",
+            "issiren",
+            "--distill",
+            "--depth",
+            "4",
+            "--out",
+        ])
+        .arg(dir.join("c"))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("depth must be 1 to 3"));
+    let out = run(&dir.join("c"), 1, &["--hidden", "8"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--hidden"));
+    let out = run(&dir.join("c"), 1, &["--endgame"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("choose one"));
+    // The file plays as eval=FILE.
+    let t = dir.join("t");
+    let spec = format!("greedy:eval={}", a.join("issiren.sdw").display());
+    let out = bin()
+        .args(["tournament", "--game", "issiren", "-n", "2", "--agents"])
+        .arg(format!("{spec},greedy:eval=hand"))
+        .arg("--out")
+        .arg(&t)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
