@@ -27,7 +27,7 @@ pub struct TrainArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Self-play games in all (a resumed run continues up to this many) [default: 150 000;
-    /// with --distill, games per round: 4000].
+    /// with --distill, games per round: 2000].
     #[arg(long)]
     pub games: Option<u64>,
     /// The seed everything follows from.
@@ -67,18 +67,19 @@ pub struct TrainArgs {
     #[arg(long)]
     pub stop_after: Option<u64>,
     /// With --endgame: the weights file whose main network the endgame network joins; with
-    /// --distill: the network the first round starts from (its endgame network is kept)
+    /// --distill: the network the first round starts from (its endgame network is kept, a
+    /// distillation record it has is replaced)
     /// [default: the shipped weights].
     #[arg(long)]
     pub main: Option<PathBuf>,
     /// Train the main network on search-distilled targets: rounds of self-play positions
     /// valued by a shallow expectimax search with the network at the leaves, fitted
     /// supervised (`stickdice_agents::learned::distill`). --games counts games per round
-    /// [default: 4000]; --tablebase gives exact values inside the searches.
+    /// [default: 2000]; --tablebase gives exact values inside the searches.
     #[arg(long)]
     pub distill: bool,
     /// With --distill: rounds in all (a resumed run continues up to this many).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 10)]
     pub rounds: u32,
     /// With --distill: the targets' search depth in decisions (1 to 3).
     #[arg(long, default_value_t = 2)]
@@ -384,7 +385,7 @@ fn run_distill(args: &TrainArgs) -> Result<(), String> {
     }
     let config = DistillConfig {
         rounds: args.rounds,
-        games: args.games.unwrap_or(4000),
+        games: args.games.unwrap_or(2000),
         depth: args.depth,
         epochs: args.epochs.unwrap_or(2),
         alpha: args.alpha.unwrap_or(0.01),
@@ -410,16 +411,7 @@ fn run_distill(args: &TrainArgs) -> Result<(), String> {
             Some(p) => Network::load(p).map_err(|e| format!("{}: {e}", p.display()))?,
             None => stickdice_agents::learned::shipped().clone(),
         };
-        if net.distilled().is_some_and(|d| {
-            DistillConfig {
-                rounds: config.rounds,
-                ..d.config
-            } == config
-        }) {
-            return Err(
-                "--main was distilled with these very settings: continue it with --resume from its folder, or change a setting".into(),
-            );
-        }
+        // A new run: a distillation record of --main is replaced by this run's.
         net.without_distilled()
     };
     let tablebase = match &args.tablebase {

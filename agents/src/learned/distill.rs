@@ -56,7 +56,8 @@ use crate::solve::tablebase::Tablebase;
 /// nodes; deeper ones would take hours).
 pub const MAX_DISTILL_DEPTH: u32 = 3;
 
-/// The settings of a distillation run (recorded in the weights file it writes).
+/// The settings of a distillation run (recorded in the weights file it writes). The
+/// default is the run that made the shipped main network.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DistillConfig {
     /// Rounds in all (a resumed run continues up to this many).
@@ -78,8 +79,8 @@ pub struct DistillConfig {
 impl Default for DistillConfig {
     fn default() -> Self {
         DistillConfig {
-            rounds: 3,
-            games: 4000,
+            rounds: 10,
+            games: 2000,
             depth: 2,
             epochs: 2,
             alpha: 0.01,

@@ -1,5 +1,6 @@
 //! The learned Issiren evaluation: a small network trained by self-play TD(λ) and fitted to
-//! the endgame tablebase, giving the win probability of the side to move.
+//! the endgame tablebase, then fitted to the values of shallow searches with itself at the
+//! leaves ([`distill`]), giving the win probability of the side to move.
 //!
 //! # The network
 //!
@@ -24,8 +25,9 @@
 //!
 //! # The weights file
 //!
-//! Little-endian throughout: the magic `SDWEIGHT`, the format version (u32, 2; version 1
-//! files, without the endgame section, still load), the game name (u8 length + bytes,
+//! Little-endian throughout: the magic `SDWEIGHT`, the format version (u32, 3; version 1
+//! files, without the endgame section, and version 2 files, without the distillation
+//! record, still load), the game name (u8 length + bytes,
 //! `issiren`), the feature set (u32, 1), the shape (inputs, hidden, u32 each), the training
 //! settings (seed u64, games trained u64, λ f32, α f32, tablebase steps per game u32,
 //! tablebase used u8), the parameter count (u32) and the parameters (f32: first layer by
@@ -34,7 +36,9 @@
 //! inputs (u32 each), its training settings (seed u64, epochs u32, α f32, entries trained
 //! u64), the precision (u8: 0 for f32 weights, 1 for 16-bit integers with a scale), the
 //! parameter count (u32) and the parameters (f32; or, in 16 bits, the first layer's scale
-//! f32 and its weights i16, then the rest's scale and weights); then an FNV-1a 64-bit
+//! f32 and its weights i16, then the rest's scale and weights); then (version 3) the
+//! record of the search-distillation rounds run on the main network ([`distill`]: a byte,
+//! 0 for none, else 1 and the run's settings and rounds done); then an FNV-1a 64-bit
 //! checksum of everything before it. [`Network::from_bytes`] checks each part and names
 //! what is wrong. The shipped weights are embedded in the binary
 //! ([`shipped`]); `eval=FILE` loads another file once per process ([`shared`]).
