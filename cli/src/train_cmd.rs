@@ -78,15 +78,15 @@ pub struct TrainArgs {
     /// [default: 2000]; --tablebase gives exact values inside the searches.
     #[arg(long)]
     pub distill: bool,
-    /// With --distill: rounds in all (a resumed run continues up to this many).
-    #[arg(long, default_value_t = 10)]
-    pub rounds: u32,
-    /// With --distill: the targets' search depth in decisions (1 to 3).
-    #[arg(long, default_value_t = 2)]
-    pub depth: u32,
-    /// With --distill: the chance of a random action in the self-play games.
-    #[arg(long, default_value_t = 0.1)]
-    pub explore: f32,
+    /// With --distill: rounds in all (a resumed run continues up to this many) [default: 10].
+    #[arg(long)]
+    pub rounds: Option<u32>,
+    /// With --distill: the targets' search depth in decisions, 1 to 3 [default: 2].
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// With --distill: the chance of a random action in the self-play games [default: 0.1].
+    #[arg(long)]
+    pub explore: Option<f32>,
     /// Continue from the checkpoint in --out (same settings).
     #[arg(long)]
     pub resume: bool,
@@ -101,6 +101,9 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     }
     if args.endgame && args.distill {
         return Err("--endgame and --distill are different runs: choose one".into());
+    }
+    if !args.distill && (args.rounds.is_some() || args.depth.is_some() || args.explore.is_some()) {
+        return Err("--rounds, --depth and --explore are for --distill runs".into());
     }
     if args.endgame {
         return run_endgame(args);
@@ -384,12 +387,12 @@ fn run_distill(args: &TrainArgs) -> Result<(), String> {
         );
     }
     let config = DistillConfig {
-        rounds: args.rounds,
+        rounds: args.rounds.unwrap_or(10),
         games: args.games.unwrap_or(2000),
-        depth: args.depth,
+        depth: args.depth.unwrap_or(2),
         epochs: args.epochs.unwrap_or(2),
         alpha: args.alpha.unwrap_or(0.01),
-        explore: args.explore,
+        explore: args.explore.unwrap_or(0.1),
         seed: args.seed,
     };
     config.check()?;

@@ -252,6 +252,8 @@ fn distillation_resumes_keeps_the_endgame_network_and_plays() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--hidden"));
     let out = run(&dir.join("c"), 1, &["--endgame"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("choose one"));
+    let out = train(&dir.join("c"), 2, &["--depth", "2"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("for --distill runs"));
     // The file plays as eval=FILE.
     let t = dir.join("t");
     let spec = format!("greedy:eval={}", a.join("issiren.sdw").display());
