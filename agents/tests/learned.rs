@@ -277,16 +277,18 @@ fn the_eval_parameter_selects_and_names_the_evaluation() {
 }
 
 /// Learned greedy against hand-set greedy, 2000 games: game `g` has the learned agent in
-/// seat `g % 2` and dice from seed `g / 2` (both orders of a pair on the same dice). Under
-/// the null hypothesis that the learned evaluation plays no better, a game is an outright
-/// win for it with probability at most ½, so its wins are at most Binomial(2000, ½):
-/// P(X ≥ 1080) = 1.6·10⁻⁴. Measured with the shipped weights (with the endgame network):
-/// 1212 wins (about six standard deviations of the win count above the threshold).
+/// seat `g % 2` and dice from seed `g / 2` (both orders of a pair on the same dice). The
+/// former main network (self-play TD(λ) only, before the search distillation) won 1212 of
+/// these games (0.606). Under the null hypothesis that the shipped network is no stronger
+/// than that, a game is an outright win for it with probability at most 0.62, so its wins
+/// are at most Binomial(2000, 0.62): P(X ≥ 1320) = 1.1·10⁻⁴. Measured with the shipped
+/// weights (distilled main network, endgame network): 1409 wins (about 4.4 standard
+/// deviations of the win count above the threshold).
 #[test]
 #[cfg_attr(debug_assertions, ignore = "statistical: release builds only")]
 fn learned_greedy_beats_hand_greedy() {
     const GAMES: u64 = 2000;
-    const REQUIRED: u64 = 1080;
+    const REQUIRED: u64 = 1320;
     let game = Issiren::with_seats(2).unwrap();
     let mut wins = 0;
     for g in 0..GAMES {
