@@ -111,6 +111,17 @@ fn weights_round_trip_and_damaged_files_are_refused() {
         .expect("the shipped weights have an endgame network");
     assert!(eg.quantized() && eg.settings().done > 0);
     assert!(include_bytes!("../weights/issiren.sdw").len() < 1_000_000);
+    // Its main network is the search-distilled one, made with the default settings.
+    let d = shipped
+        .distilled()
+        .expect("the shipped main network is distilled");
+    assert_eq!(
+        *d,
+        learned::Distilled {
+            config: learned::distill::DistillConfig::default(),
+            rounds_done: 10
+        }
+    );
 }
 
 fn tiny(games: u64) -> TrainConfig {
