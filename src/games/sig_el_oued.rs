@@ -430,69 +430,108 @@ static COST_SUMS: [[[[u16; TRACK_LEN]; 2]; 4]; 2] = {
     t
 };
 
-/// An entry of [`FIRST_WALKS`]: the throw is left to the general path.
+/// A seat's *key* in the fast loop of [`Game::play_throws`]: the square of its active
+/// piece, plus [`DJINN_KEY`] while that piece is the djinn (her steps cost less). Keys are
+/// below 64, so a key and a throw's polished sides index [`FIRST_KEYS`] and
+/// [`SIG_BONUS_KEYS`] directly.
+const DJINN_KEY: u8 = 32;
+/// The square bits of a key.
+const SQUARE_BITS: u8 = 31;
+/// Flag of a [`FIRST_KEYS`] entry: the throw is a regular sig; its bonus throw follows.
+const SIG_KEY: u8 = 64;
+/// An entry of [`FIRST_KEYS`]: the throw is left to the general path.
 const GENERAL: u8 = u8::MAX;
 
-/// `FIRST_WALKS[cairo_always_three][is djinn][from][k]`: where a first throw of `k`
-/// polished sides walks the active piece from `from` when it is a plain budget (`k` = 2,
-/// 3, 4) or a regular sig (`k` = 1, 5) that does not reach Mecca; [`GENERAL`] for every
-/// other throw (a sig of six or twelve, an arrival at Mecca) and from Mecca.
-static FIRST_WALKS: [[[[u8; 8]; TRACK_LEN]; 2]; 2] = {
-    let mut t = [[[[GENERAL; 8]; TRACK_LEN]; 2]; 2];
+/// The key of the active piece on square `to`, the djinn's if `djinn`.
+const fn key_of(djinn: bool, to: u8) -> u8 {
+    if djinn {
+        DJINN_KEY | to
+    } else {
+        to
+    }
+}
+
+/// `FIRST_KEYS[cairo_always_three][key][k]`: the seat's key after a first throw of `k`
+/// polished sides ([`walk_along`] of [`COSTS`] precomputed): for a plain budget (`k` = 2,
+/// 3, 4) the key after the walk (the same key when the piece cannot move), for a regular
+/// sig (`k` = 1, 5) the key after its point plus [`SIG_KEY`]; [`GENERAL`] for every other
+/// throw (a sig of six or twelve, a walk onto Mecca) and from Mecca.
+static FIRST_KEYS: [[[u8; 8]; 64]; 2] = {
+    let mut t = [[[GENERAL; 8]; 64]; 2];
     let mut c = 0;
     while c < 2 {
-        let mut d = 0;
-        while d < 2 {
-            let mut from = 0;
-            while from < MECCA as usize {
-                let mut k = 1;
-                while k <= 5 {
-                    let (kind, budget) = if is_regular_sig(k as u8) {
-                        (Kind::RegularSig, 2)
+        let mut key = 0;
+        while key < 64 {
+            let djinn = key as u8 & DJINN_KEY != 0;
+            let from = (key as u8 & SQUARE_BITS) as usize;
+            let mut k = 1;
+            while k <= 5 && from < MECCA as usize {
+                let (kind, budget) = if is_regular_sig(k as u8) {
+                    (Kind::RegularSig, 2)
+                } else {
+                    (Kind::Plain, 2 * k as u8)
+                };
+                let to = walk_along(&COSTS[c][kind as usize][djinn as usize], from, budget).0;
+                if to != MECCA {
+                    let sig = if matches!(kind, Kind::RegularSig) {
+                        SIG_KEY
                     } else {
-                        (Kind::Plain, 2 * k as u8)
+                        0
                     };
-                    let to = walk_along(&COSTS[c][kind as usize][d], from, budget).0;
-                    if to != MECCA {
-                        t[c][d][from][k] = to;
-                    }
-                    k += 1;
+                    t[c][key][k] = key_of(djinn, to) | sig;
                 }
-                from += 1;
+                k += 1;
             }
-            d += 1;
+            key += 1;
         }
         c += 1;
     }
     t
 };
 
-/// `SIG_BONUS_WALKS[cairo_always_three][is djinn][from][k]`: where the regular sig's bonus
-/// throw of `k` polished sides (a plain budget of its [`bonus_value`]; 7 read as 6) walks
-/// the active piece from `from`. A plain budget never reaches Mecca.
-static SIG_BONUS_WALKS: [[[[u8; 8]; TRACK_LEN]; 2]; 2] = {
-    let mut t = [[[[0u8; 8]; TRACK_LEN]; 2]; 2];
+/// `SIG_BONUS_KEYS[cairo_always_three][key][k]`: the seat's key after the regular sig's
+/// bonus throw of `k` polished sides (a plain budget of its [`bonus_value`]; 7 read as 6).
+/// A plain budget never reaches Mecca.
+static SIG_BONUS_KEYS: [[[u8; 8]; 64]; 2] = {
+    let mut t = [[[0u8; 8]; 64]; 2];
     let mut c = 0;
     while c < 2 {
-        let mut d = 0;
-        while d < 2 {
-            let mut from = 0;
-            while from < TRACK_LEN {
-                let mut k = 0;
-                while k < 8 {
-                    let budget = 2 * bonus_value(if k > 6 { 6 } else { k as u8 });
-                    let row = &COSTS[c][Kind::Plain as usize][d];
-                    t[c][d][from][k] = walk_along(row, from, budget).0;
-                    k += 1;
-                }
-                from += 1;
+        let mut key = 0;
+        while key < 64 {
+            let djinn = key as u8 & DJINN_KEY != 0;
+            let from = (key as u8 & SQUARE_BITS) as usize;
+            let mut k = 0;
+            while k < 8 {
+                let budget = 2 * bonus_value(if k > 6 { 6 } else { k as u8 });
+                let row = &COSTS[c][Kind::Plain as usize][djinn as usize];
+                let to = if from < TRACK_LEN {
+                    walk_along(row, from, budget).0
+                } else {
+                    from as u8
+                };
+                t[c][key][k] = key_of(djinn, to);
+                k += 1;
             }
-            d += 1;
+            key += 1;
         }
         c += 1;
     }
     t
 };
+
+/// Sends home every piece whose key in `keys` (those of the first `n` seats) is on a square
+/// strictly between `from` and `to`: [`SigElOued::capture`] on the keys of the fast loop of
+/// [`Game::play_throws`], where only the active pieces can be captured (the others are on
+/// the start or on Mecca).
+#[inline(always)]
+fn capture_keys(keys: &mut [u8; MAX_SEATS], n: usize, from: u8, to: u8) {
+    for key in keys.iter_mut().take(n) {
+        let square = *key & SQUARE_BITS;
+        if square > from && square < to {
+            *key &= DJINN_KEY;
+        }
+    }
+}
 
 /// How a walk ended.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -796,36 +835,43 @@ impl Game for SigElOued {
 
     /// The throws up to the next decision or the end. First throws of 1 to 5 polished
     /// sides (plain budgets and regular sigs with their bonus throws: all but 1 in 32 first
-    /// throws) are played in a loop of their own that keeps the turn and the throw count in
-    /// registers: each walk is one table lookup, then come the captures and the next
-    /// seat. Every other throw (a sig of six or twelve and
-    /// its bonus throws, a regular sig that reaches Mecca) is
+    /// throws) are played in a loop of their own on each seat's *key* (its active piece's
+    /// square, and whether that piece is the djinn), with the turn and the throws left
+    /// before the cap in registers: a throw is one lookup in a table of keys, and a throw
+    /// that moves nothing (most of them: a plain budget cannot leave the start or step
+    /// onto a sig square) costs nothing more than the next seat. Every other throw (a sig
+    /// of six or twelve and its bonus throws, a regular sig that reaches Mecca) is
     /// [`Game::apply_throw_unchecked`].
     #[inline]
     fn play_throws(&self, s: &mut State, mut throw: impl FnMut() -> Throw) -> Node {
         let n = self.seats as usize;
         let c = self.cairo_always_three as usize;
-        let (first_walks, bonus_walks) = (&FIRST_WALKS[c], &SIG_BONUS_WALKS[c]);
+        let (first_keys, bonus_keys) = (&FIRST_KEYS[c], &SIG_BONUS_KEYS[c]);
         loop {
             let node = self.node(s);
             if !matches!(node, Node::Throw(_)) {
                 return node;
             }
             let mut seat = s.turn as usize;
-            if s.pending != Pending::FirstThrow || seat >= n {
-                let t = throw();
-                self.apply_throw_unchecked(s, t);
-                continue;
-            }
-            // First throws until one this loop leaves to the general path or the throw
-            // cap; `s.turn` and `s.throws` are written back. Until then no piece reaches
-            // Mecca and no seat finishes, so each seat's active piece and the seat after
-            // it are fixed.
-            let mut throws = s.throws;
-            let mut active = [MOTHER as u8; MAX_SEATS];
+            // Each seat's key, its active piece and the seat after it. Until the loop
+            // leaves a throw to the general path no piece reaches Mecca and no seat
+            // finishes, so the active pieces and the seats after them are fixed. A finished
+            // seat keeps Mecca's key (never captured, never to throw).
+            let mut keys = [MECCA; MAX_SEATS];
+            let mut active = [PIECES as u8; MAX_SEATS];
             let mut next = [0u8; MAX_SEATS];
-            for (i, (a, nx)) in active.iter_mut().zip(&mut next).enumerate().take(n) {
+            let mut on_track = true;
+            for (i, ((key, a), nx)) in keys
+                .iter_mut()
+                .zip(&mut active)
+                .zip(&mut next)
+                .enumerate()
+                .take(n)
+            {
                 if let Some(p) = s.active_piece(i) {
+                    let square = s.pieces[i][p];
+                    on_track &= square <= MECCA;
+                    *key = key_of(p == DJINN, square & SQUARE_BITS);
                     *a = p as u8;
                 }
                 let mut t = i;
@@ -837,53 +883,69 @@ impl Game for SigElOued {
                 }
                 *nx = t as u8;
             }
+            if s.pending != Pending::FirstThrow || seat >= n || !on_track {
+                let t = throw();
+                self.apply_throw_unchecked(s, t);
+                continue;
+            }
+            // The throws left before the cap: at least 1, since a throw is due.
+            let mut left = self.max_throws - s.throws;
+            let mut general = None;
             loop {
                 let t = throw();
-                let k = (t.marked() & 7) as usize;
-                let piece = active[seat & (MAX_SEATS - 1)] as usize;
-                let from = s.pieces[seat & (MAX_SEATS - 1)][piece.min(MOTHER)];
-                let walks = &first_walks[(piece == DJINN) as usize];
-                let to = walks[(from as usize).min(TRACK_LEN - 1)][k];
-                if to == GENERAL || from as usize >= TRACK_LEN {
-                    s.turn = seat as u8;
-                    s.throws = throws;
-                    self.apply_throw_unchecked(s, t);
-                    break;
-                }
-                throws = throws.saturating_add(1);
-                if to != from {
-                    s.pieces[seat & (MAX_SEATS - 1)][piece.min(MOTHER)] = to;
-                    if to > from + 1 {
-                        self.capture(s, seat, from, to);
-                    }
-                }
-                if k & 3 == 1 {
-                    // A regular sig (1 or 5): its bonus throw, a plain budget, for the same
-                    // piece (not on Mecca).
-                    if throws >= self.max_throws {
-                        s.pending = Pending::SigBonus;
-                        s.turn = seat as u8;
-                        s.throws = throws;
+                let k = t.marked();
+                let key = keys[seat & (MAX_SEATS - 1)];
+                let e = if k <= 6 {
+                    first_keys[(key & 63) as usize][k as usize]
+                } else {
+                    GENERAL
+                };
+                if e != key {
+                    if e == GENERAL {
+                        general = Some(t);
                         break;
                     }
-                    let k = (throw().marked() & 7) as usize;
-                    throws = throws.saturating_add(1);
-                    let from = to;
-                    let to = bonus_walks[(piece == DJINN) as usize][from as usize][k];
-                    if to != from {
-                        s.pieces[seat & (MAX_SEATS - 1)][piece.min(MOTHER)] = to;
-                        if to > from + 1 {
-                            self.capture(s, seat, from, to);
+                    let to_key = e & !SIG_KEY;
+                    keys[seat & (MAX_SEATS - 1)] = to_key;
+                    let (from, to) = (key & SQUARE_BITS, to_key & SQUARE_BITS);
+                    if to > from + 1 {
+                        capture_keys(&mut keys, n, from, to);
+                    }
+                    if e & SIG_KEY != 0 {
+                        // A regular sig: its bonus throw, a plain budget, for the same
+                        // piece (not on Mecca).
+                        if left == 1 {
+                            left = 0;
+                            s.pending = Pending::SigBonus;
+                            break;
+                        }
+                        left -= 1;
+                        let k = throw().marked().min(6);
+                        let bonus_key = bonus_keys[(to_key & 63) as usize][k as usize];
+                        keys[seat & (MAX_SEATS - 1)] = bonus_key;
+                        let stop = bonus_key & SQUARE_BITS;
+                        if stop > to + 1 {
+                            capture_keys(&mut keys, n, to, stop);
                         }
                     }
                 }
+                left -= 1;
                 // The next seat still racing (as `end_turn`).
                 seat = next[seat & (MAX_SEATS - 1)] as usize;
-                if throws >= self.max_throws {
-                    s.turn = seat as u8;
-                    s.throws = throws;
+                if left == 0 {
                     break;
                 }
+            }
+            // Back to the state: the keys, the turn and the throw count.
+            for (i, (&key, &a)) in keys.iter().zip(&active).enumerate().take(n) {
+                if let Some(square) = s.pieces[i].get_mut(a as usize) {
+                    *square = key & SQUARE_BITS;
+                }
+            }
+            s.turn = seat as u8;
+            s.throws = self.max_throws - left;
+            if let Some(t) = general {
+                self.apply_throw_unchecked(s, t);
             }
         }
     }
@@ -1319,10 +1381,10 @@ mod tests {
     /// fast loop of `play_throws` relies on for the regular sig's bonus throw.
     #[test]
     fn a_plain_budget_never_reaches_mecca() {
-        for table in &SIG_BONUS_WALKS {
-            for row in table {
-                for (from, tos) in row.iter().enumerate().take(MECCA as usize) {
-                    assert!(tos.iter().all(|&to| to != MECCA), "from {from}");
+        for table in &SIG_BONUS_KEYS {
+            for (key, tos) in table.iter().enumerate() {
+                if key as u8 & SQUARE_BITS < MECCA {
+                    assert!(tos.iter().all(|&to| to & SQUARE_BITS != MECCA), "key {key}");
                 }
             }
         }
