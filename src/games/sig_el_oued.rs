@@ -451,36 +451,82 @@ const fn key_of(djinn: bool, to: u8) -> u8 {
     }
 }
 
+/// An entry of [`FIRST_KEYS`]: a sig of six (its bonus throw follows, then a walk of
+/// [`GREAT_SIG_KEYS`]).
+const SIX_KEY: u8 = 128;
+/// An entry of [`FIRST_KEYS`]: a sig of twelve (its bonus throws follow, then a walk of
+/// [`GREAT_SIG_KEYS`]).
+const TWELVE_KEY: u8 = 129;
+
 /// `FIRST_KEYS[cairo_always_three][key][k]`: the seat's key after a first throw of `k`
 /// polished sides ([`walk_along`] of [`COSTS`] precomputed): for a plain budget (`k` = 2,
 /// 3, 4) the key after the walk (the same key when the piece cannot move), for a regular
-/// sig (`k` = 1, 5) the key after its point plus [`SIG_KEY`]; [`GENERAL`] for every other
-/// throw (a sig of six or twelve, a walk onto Mecca) and from Mecca.
-static FIRST_KEYS: [[[u8; 8]; 64]; 2] = {
-    let mut t = [[[GENERAL; 8]; 64]; 2];
+/// sig (`k` = 1, 5) the key after its point plus [`SIG_KEY`]; [`SIX_KEY`] and
+/// [`TWELVE_KEY`] for the great sigs; [`GENERAL`] for a regular sig onto Mecca, a count
+/// above 6 and from Mecca. Rows past key 63 (no key) are [`GENERAL`]; they are there so
+/// that any `u8` indexes the table.
+static FIRST_KEYS: [[[u8; 8]; 256]; 2] = {
+    let mut t = [[[GENERAL; 8]; 256]; 2];
     let mut c = 0;
     while c < 2 {
         let mut key = 0;
         while key < 64 {
             let djinn = key as u8 & DJINN_KEY != 0;
             let from = (key as u8 & SQUARE_BITS) as usize;
-            let mut k = 1;
-            while k <= 5 && from < MECCA as usize {
-                let (kind, budget) = if is_regular_sig(k as u8) {
-                    (Kind::RegularSig, 2)
-                } else {
-                    (Kind::Plain, 2 * k as u8)
+            let mut k = 0;
+            while k <= 6 && from < MECCA as usize {
+                t[c][key][k] = match k {
+                    0 => TWELVE_KEY,
+                    6 => SIX_KEY,
+                    _ => {
+                        let (kind, budget) = if is_regular_sig(k as u8) {
+                            (Kind::RegularSig, 2)
+                        } else {
+                            (Kind::Plain, 2 * k as u8)
+                        };
+                        let row = &COSTS[c][kind as usize][djinn as usize];
+                        let to = walk_along(row, from, budget).0;
+                        let sig = if matches!(kind, Kind::RegularSig) {
+                            SIG_KEY
+                        } else {
+                            0
+                        };
+                        if to == MECCA {
+                            GENERAL
+                        } else {
+                            key_of(djinn, to) | sig
+                        }
+                    }
                 };
-                let to = walk_along(&COSTS[c][kind as usize][djinn as usize], from, budget).0;
-                if to != MECCA {
-                    let sig = if matches!(kind, Kind::RegularSig) {
-                        SIG_KEY
-                    } else {
-                        0
-                    };
-                    t[c][key][k] = key_of(djinn, to) | sig;
-                }
                 k += 1;
+            }
+            key += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// `GREAT_SIG_KEYS[cairo_always_three][key][points]`: the seat's key after a sig of six or
+/// twelve's pooled budget of `points` (at most 30) is walked ([`walk_along`] of
+/// [`COSTS`]); [`GENERAL`] where the walk reaches Mecca (the arrival is the general
+/// path's) and from Mecca.
+static GREAT_SIG_KEYS: [[[u8; 32]; 64]; 2] = {
+    let mut t = [[[GENERAL; 32]; 64]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut key = 0;
+        while key < 64 {
+            let djinn = key as u8 & DJINN_KEY != 0;
+            let from = (key as u8 & SQUARE_BITS) as usize;
+            let mut points = 0;
+            while points < 32 && from < MECCA as usize {
+                let row = &COSTS[c][Kind::GreatSig as usize][djinn as usize];
+                let to = walk_along(row, from, 2 * points as u8).0;
+                if to != MECCA {
+                    t[c][key][points] = key_of(djinn, to);
+                }
+                points += 1;
             }
             key += 1;
         }
@@ -491,9 +537,10 @@ static FIRST_KEYS: [[[u8; 8]; 64]; 2] = {
 
 /// `SIG_BONUS_KEYS[cairo_always_three][key][k]`: the seat's key after the regular sig's
 /// bonus throw of `k` polished sides (a plain budget of its [`bonus_value`]; 7 read as 6).
-/// A plain budget never reaches Mecca.
-static SIG_BONUS_KEYS: [[[u8; 8]; 64]; 2] = {
-    let mut t = [[[0u8; 8]; 64]; 2];
+/// A plain budget never reaches Mecca. Rows past key 63 (no key) are 0; they are there so
+/// that any `u8` indexes the table.
+static SIG_BONUS_KEYS: [[[u8; 8]; 256]; 2] = {
+    let mut t = [[[0u8; 8]; 256]; 2];
     let mut c = 0;
     while c < 2 {
         let mut key = 0;
@@ -833,41 +880,42 @@ impl Game for SigElOued {
         }
     }
 
-    /// The throws up to the next decision or the end. First throws of 1 to 5 polished
-    /// sides (plain budgets and regular sigs with their bonus throws: all but 1 in 32 first
-    /// throws) are played in a loop of their own on each seat's *key* (its active piece's
-    /// square, and whether that piece is the djinn), with the turn and the throws left
-    /// before the cap in registers: a throw is one lookup in a table of keys, and a throw
-    /// that moves nothing (most of them: a plain budget cannot leave the start or step
-    /// onto a sig square) costs nothing more than the next seat. Every other throw (a sig
-    /// of six or twelve and its bonus throws, a regular sig that reaches Mecca) is
-    /// [`Game::apply_throw_unchecked`].
+    /// The throws up to the next decision or the end. Turns are played in a loop of their
+    /// own on each seat's *key* (its active piece's square, and whether that piece is the
+    /// djinn), with the turn and the throws left before the cap in registers: a first
+    /// throw is one lookup in a table of keys, and one that moves nothing (most of them: a
+    /// plain budget cannot leave the start or step onto a sig square) costs nothing more
+    /// than the next seat; a regular sig's bonus throw is one more lookup, a sig of six or
+    /// twelve's walk one lookup after its bonus throws. A walk that reaches Mecca (an
+    /// arrival, a finish or a leftover choice) is left to the general path
+    /// ([`Game::apply_throw_unchecked`] and the walk it makes).
     #[inline]
     fn play_throws(&self, s: &mut State, mut throw: impl FnMut() -> Throw) -> Node {
         let n = self.seats as usize;
         let c = self.cairo_always_three as usize;
         let (first_keys, bonus_keys) = (&FIRST_KEYS[c], &SIG_BONUS_KEYS[c]);
+        let great_keys = &GREAT_SIG_KEYS[c];
         loop {
             let node = self.node(s);
             if !matches!(node, Node::Throw(_)) {
                 return node;
             }
             let mut seat = s.turn as usize;
+            if s.pending != Pending::FirstThrow || seat >= n {
+                let t = throw();
+                self.apply_throw_unchecked(s, t);
+                continue;
+            }
             // Each seat's key, its active piece and the seat after it. Until the loop
-            // leaves a throw to the general path no piece reaches Mecca and no seat
+            // leaves a walk to the general path no piece reaches Mecca and no seat
             // finishes, so the active pieces and the seats after them are fixed. A finished
             // seat keeps Mecca's key (never captured, never to throw).
             let mut keys = [MECCA; MAX_SEATS];
             let mut active = [PIECES as u8; MAX_SEATS];
             let mut next = [0u8; MAX_SEATS];
             let mut on_track = true;
-            for (i, ((key, a), nx)) in keys
-                .iter_mut()
-                .zip(&mut active)
-                .zip(&mut next)
-                .enumerate()
-                .take(n)
-            {
+            let seats = keys.iter_mut().zip(&mut active).zip(&mut next);
+            for (i, ((key, a), nx)) in seats.enumerate().take(n) {
                 if let Some(p) = s.active_piece(i) {
                     let square = s.pieces[i][p];
                     on_track &= square <= MECCA;
@@ -883,49 +931,95 @@ impl Game for SigElOued {
                 }
                 *nx = t as u8;
             }
-            if s.pending != Pending::FirstThrow || seat >= n || !on_track {
+            if !on_track {
                 let t = throw();
                 self.apply_throw_unchecked(s, t);
                 continue;
             }
             // The throws left before the cap: at least 1, since a throw is due.
             let mut left = self.max_throws - s.throws;
+            // What the general path is left with: a first throw, or a great sig's budget
+            // that reaches Mecca.
             let mut general = None;
-            loop {
+            let mut arrival = None;
+            'throws: loop {
                 let t = throw();
-                let k = t.marked();
                 let key = keys[seat & (MAX_SEATS - 1)];
-                let e = if k <= 6 {
-                    first_keys[(key & 63) as usize][k as usize]
-                } else {
-                    GENERAL
-                };
+                let e = first_keys[key as usize][t.marked().min(7) as usize];
                 if e != key {
-                    if e == GENERAL {
+                    if e < SIX_KEY {
+                        // A plain budget that moves, or a regular sig.
+                        let to_key = e & !SIG_KEY;
+                        keys[seat & (MAX_SEATS - 1)] = to_key;
+                        let (from, to) = (key & SQUARE_BITS, to_key & SQUARE_BITS);
+                        if to > from + 1 {
+                            capture_keys(&mut keys, n, from, to);
+                        }
+                        if e & SIG_KEY != 0 {
+                            // The regular sig's bonus throw, a plain budget, for the same
+                            // piece (not on Mecca).
+                            if left == 1 {
+                                left = 0;
+                                s.pending = Pending::SigBonus;
+                                break;
+                            }
+                            left -= 1;
+                            let k = throw().marked().min(6);
+                            let bonus_key = bonus_keys[to_key as usize][k as usize];
+                            keys[seat & (MAX_SEATS - 1)] = bonus_key;
+                            let stop = bonus_key & SQUARE_BITS;
+                            if stop > to + 1 {
+                                capture_keys(&mut keys, n, to, stop);
+                            }
+                        }
+                    } else if e == GENERAL {
                         general = Some(t);
                         break;
-                    }
-                    let to_key = e & !SIG_KEY;
-                    keys[seat & (MAX_SEATS - 1)] = to_key;
-                    let (from, to) = (key & SQUARE_BITS, to_key & SQUARE_BITS);
-                    if to > from + 1 {
-                        capture_keys(&mut keys, n, from, to);
-                    }
-                    if e & SIG_KEY != 0 {
-                        // A regular sig: its bonus throw, a plain budget, for the same
-                        // piece (not on Mecca).
-                        if left == 1 {
-                            left = 0;
-                            s.pending = Pending::SigBonus;
+                    } else {
+                        // A sig of six or twelve: its bonus throws (the throw cap may cut
+                        // them off: then nothing moves), then one walk.
+                        let points = if e == SIX_KEY {
+                            if left == 1 {
+                                left = 0;
+                                s.pending = Pending::SixBonus;
+                                break;
+                            }
+                            left -= 1;
+                            6 + bonus_value(throw().marked().min(6))
+                        } else {
+                            let mut sum = 0;
+                            let mut made = 0;
+                            loop {
+                                if left == 1 {
+                                    left = 0;
+                                    s.pending = Pending::TwelveBonus {
+                                        left: 3 - made,
+                                        sum,
+                                    };
+                                    break 'throws;
+                                }
+                                left -= 1;
+                                let k = throw().marked().min(6);
+                                made += 1;
+                                if is_regular_sig(k) {
+                                    break 13;
+                                }
+                                sum += k;
+                                if made == 3 {
+                                    break 12 + sum;
+                                }
+                            }
+                        };
+                        let to_key = great_keys[(key & 63) as usize][(points & 31) as usize];
+                        if to_key == GENERAL {
+                            left -= 1;
+                            arrival = Some(points);
                             break;
                         }
-                        left -= 1;
-                        let k = throw().marked().min(6);
-                        let bonus_key = bonus_keys[(to_key & 63) as usize][k as usize];
-                        keys[seat & (MAX_SEATS - 1)] = bonus_key;
-                        let stop = bonus_key & SQUARE_BITS;
-                        if stop > to + 1 {
-                            capture_keys(&mut keys, n, to, stop);
+                        keys[seat & (MAX_SEATS - 1)] = to_key;
+                        let (from, to) = (key & SQUARE_BITS, to_key & SQUARE_BITS);
+                        if to > from + 1 {
+                            capture_keys(&mut keys, n, from, to);
                         }
                     }
                 }
@@ -946,6 +1040,8 @@ impl Game for SigElOued {
             s.throws = self.max_throws - left;
             if let Some(t) = general {
                 self.apply_throw_unchecked(s, t);
+            } else if let Some(points) = arrival {
+                self.great_sig(s, seat, points);
             }
         }
     }
