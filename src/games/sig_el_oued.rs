@@ -1473,6 +1473,213 @@ mod tests {
         }
     }
 
+    /// A two-seat position in which P1's active piece, the one of `key`, stands on the key's
+    /// square (the father, or the djinn behind the father on Mecca) with `pending` due,
+    /// and P2's pieces wait on the start (where nothing captures them).
+    fn position_of_key(key: u8, pending: Pending) -> State {
+        let mut s = State::default();
+        let square = key & SQUARE_BITS;
+        if key & DJINN_KEY != 0 {
+            s.pieces[0] = [MECCA, square, START];
+        } else {
+            s.pieces[0] = [square, START, START];
+        }
+        s.pending = pending;
+        s.throws = 1;
+        s
+    }
+
+    /// The key of P1's active piece in `s`, if it has one not on Mecca.
+    fn key_in(s: &State) -> Option<u8> {
+        let p = s.active_piece(0)?;
+        Some(key_of(p == DJINN, s.pieces[0][p]))
+    }
+
+    /// Every entry of the fast loop's tables is what the rules' own path does: a first
+    /// throw, the regular sig's bonus throw and a sig of six or twelve's pooled budget
+    /// applied to a position with that key by `apply_throw_unchecked` / `great_sig`, for
+    /// both rule variants, every key and every throw or budget.
+    #[test]
+    fn the_key_tables_are_the_rules_throw_by_throw() {
+        for cairo in [false, true] {
+            let mut game = SigElOued::with_seats(2).unwrap();
+            game.cairo_always_three = cairo;
+            let c = cairo as usize;
+            for key in (0..MECCA).chain(DJINN_KEY..DJINN_KEY + MECCA) {
+                for k in 0..=7u8 {
+                    let mut s = position_of_key(key, Pending::FirstThrow);
+                    game.apply_throw_unchecked(&mut s, Throw::new(k));
+                    let e = FIRST_KEYS[c][key as usize][k as usize];
+                    let at = format!("cairo {cairo}, key {key}, throw {k}");
+                    match e {
+                        GENERAL => assert!(
+                            k == 7
+                                || s.pieces[0].contains(&MECCA) && key & DJINN_KEY == 0
+                                || s.pieces[0][DJINN] == MECCA,
+                            "{at}: left to the general path, which reaches Mecca"
+                        ),
+                        SIX_KEY => assert_eq!(s.pending, Pending::SixBonus, "{at}"),
+                        TWELVE_KEY => {
+                            assert_eq!(s.pending, Pending::TwelveBonus { left: 3, sum: 0 }, "{at}")
+                        }
+                        _ => {
+                            let want = if e & SIG_KEY != 0 {
+                                Pending::SigBonus
+                            } else {
+                                Pending::FirstThrow
+                            };
+                            assert_eq!(s.pending, want, "{at}");
+                            assert_eq!(key_in(&s), Some(e & !SIG_KEY), "{at}");
+                        }
+                    }
+                    if k <= 6 {
+                        let mut s = position_of_key(key, Pending::SigBonus);
+                        game.apply_throw_unchecked(&mut s, Throw::new(k));
+                        let e = SIG_BONUS_KEYS[c][key as usize][k as usize];
+                        assert_eq!(key_in(&s), Some(e), "{at}, the sig's bonus throw");
+                    }
+                }
+                for points in 0..=30 {
+                    let mut s = position_of_key(key, Pending::FirstThrow);
+                    game.great_sig(&mut s, 0, points);
+                    let e = GREAT_SIG_KEYS[c][key as usize][points as usize];
+                    let arrived =
+                        s.pieces[0][if key & DJINN_KEY != 0 { DJINN } else { FATHER }] == MECCA;
+                    if e == GENERAL {
+                        assert!(arrived, "cairo {cairo}, key {key}, {points} points");
+                    } else {
+                        assert_eq!(
+                            key_in(&s),
+                            Some(e),
+                            "cairo {cairo}, key {key}, {points} points"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// A random position `validate` accepts, with its game: 2 to 8 seats, either rule
+    /// variant, a throw cap that may be near; each seat's pieces a prefix on Mecca and the
+    /// active one anywhere on the track, some seats finished in a random order, and any
+    /// pending throw or the leftover choice.
+    fn arbitrary_position() -> impl proptest::strategy::Strategy<Value = (SigElOued, State)> {
+        use proptest::prelude::*;
+        (
+            (
+                2usize..=MAX_SEATS,
+                any::<bool>(),
+                prop_oneof![Just(DEFAULT_MAX_THROWS), 1u32..300],
+            ),
+            proptest::array::uniform8((0usize..=PIECES, START..MECCA, any::<u8>())),
+            (any::<usize>(), 0u8..12, any::<u32>(), any::<usize>()),
+        )
+            .prop_map(|((n, cairo, cap), seats, (turn, pending, throws, pick))| {
+                let mut game = SigElOued::with_seats(n).unwrap();
+                game.cairo_always_three = cairo;
+                game.max_throws = cap;
+                let mut s = State::default();
+                // At most n - 2 seats finished, so that the game is still on.
+                let mut finishing = Vec::new();
+                for (i, &(on_mecca, square, order)) in seats.iter().enumerate().take(n) {
+                    let on_mecca = if on_mecca == PIECES && finishing.len() + 3 > n {
+                        PIECES - 1
+                    } else {
+                        on_mecca
+                    };
+                    for p in 0..on_mecca {
+                        s.pieces[i][p] = MECCA;
+                    }
+                    if on_mecca < PIECES {
+                        s.pieces[i][on_mecca] = square;
+                    } else {
+                        finishing.push((order, i));
+                    }
+                }
+                finishing.sort_unstable();
+                for (place, &(_, i)) in finishing.iter().enumerate() {
+                    s.finish_place[i] = place as u8 + 1;
+                }
+                s.finished = finishing.len() as u8;
+                let racing: Vec<usize> = (0..n).filter(|&i| s.finish_place[i] == 0).collect();
+                let seat = racing[turn % racing.len()];
+                s.turn = seat as u8;
+                s.throws = throws % (cap + 1);
+                let one = [0, 2, 3, 4, 6];
+                s.pending = match pending {
+                    0..=6 => Pending::FirstThrow,
+                    7 => Pending::SigBonus,
+                    8 => Pending::SixBonus,
+                    9 => match pick % 3 {
+                        0 => Pending::TwelveBonus { left: 3, sum: 0 },
+                        1 => Pending::TwelveBonus {
+                            left: 2,
+                            sum: one[pick / 3 % 5],
+                        },
+                        _ => Pending::TwelveBonus {
+                            left: 1,
+                            sum: one[pick / 3 % 5] + one[pick / 15 % 5],
+                        },
+                    },
+                    10 if s.pieces[seat][FATHER] == MECCA => {
+                        let p = s.active_piece(seat).unwrap();
+                        s.pieces[seat][p] = START;
+                        Pending::Leftover {
+                            rest: 2 + (pick % (MAX_REST as usize - 1)) as u8,
+                        }
+                    }
+                    _ => Pending::FirstThrow,
+                };
+                if s.pending != Pending::FirstThrow {
+                    s.throws = s.throws.max(1);
+                }
+                (game, s)
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// `play_throws` (its fast loop on the keys and the general path) against the
+        /// throw-by-throw loop over `node` and `apply_throw_unchecked`, from random
+        /// positions to the end of the game (random decisions at the leftover choices).
+        #[test]
+        fn play_throws_plays_random_positions_as_the_rules_do(
+            (game, start) in arbitrary_position(),
+            seed in proptest::prelude::any::<u64>(),
+        ) {
+            use rand::{RngExt as _, SeedableRng as _};
+            proptest::prop_assert_eq!(game.validate(&start), Ok(()));
+            let mut rng = crate::Rng::seed_from_u64(seed);
+            let mut state = start;
+            loop {
+                let (mut fast, mut plain) = (state, state);
+                let (mut a, mut b) = (rng.clone(), rng.clone());
+                let node = game.play_throws(&mut fast, || game.sample_throw(&mut a));
+                let want = loop {
+                    match game.node(&plain) {
+                        Node::Throw(_) => {
+                            let t = game.sample_throw(&mut b);
+                            game.apply_throw_unchecked(&mut plain, t);
+                        }
+                        other => break other,
+                    }
+                };
+                proptest::prop_assert_eq!((node, fast), (want, plain), "from {:?}", state);
+                proptest::prop_assert_eq!(&a, &b, "the same number of throws");
+                rng = a;
+                state = fast;
+                match node {
+                    Node::Decide(_) => {
+                        let a = [Action::Use, Action::Decline][rng.random_range(0..2)];
+                        game.apply_action_unchecked(&mut state, a);
+                    }
+                    _ => break,
+                }
+            }
+        }
+    }
+
     /// A plain budget never walks onto Mecca (the tower's steps need a sig), which the
     /// fast loop of `play_throws` relies on for the regular sig's bonus throw.
     #[test]
