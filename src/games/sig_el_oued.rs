@@ -945,7 +945,13 @@ impl Game for SigElOued {
             'throws: loop {
                 let t = throw();
                 let key = keys[seat & (MAX_SEATS - 1)];
-                let e = first_keys[key as usize][t.marked().min(7) as usize];
+                let k = t.marked();
+                if k > 6 {
+                    // Not a throw of six sticks: the general path reads it as 6.
+                    general = Some(t);
+                    break;
+                }
+                let e = first_keys[key as usize][k as usize];
                 if e != key {
                     if e < SIX_KEY {
                         // A plain budget that moves, or a regular sig.
