@@ -918,7 +918,15 @@ impl Game for SigElOued {
             for (i, ((key, a), nx)) in seats.enumerate().take(n) {
                 if let Some(p) = s.active_piece(i) {
                     let square = s.pieces[i][p];
-                    on_track &= square <= MECCA;
+                    // The keys hold only the active pieces: the rest must wait on the
+                    // start (as `validate` asks), or the general path plays the throw.
+                    let [_, djinn, mother] = s.pieces[i];
+                    let waiting = match p {
+                        FATHER => (djinn | mother) == START,
+                        DJINN => mother == START,
+                        _ => true,
+                    };
+                    on_track &= square <= MECCA && waiting;
                     *key = key_of(p == DJINN, square & SQUARE_BITS);
                     *a = p as u8;
                 }
@@ -1641,6 +1649,55 @@ mod tests {
                 }
                 (game, s)
             })
+    }
+
+    /// `play_throws` against the throw-by-throw loop from positions `validate` rejects (a
+    /// piece behind the active one off the start, a piece past Mecca, the turn on a
+    /// finished seat or past the seats, a finished seat with pieces off Mecca): the same
+    /// games, and no panic.
+    #[test]
+    fn play_throws_plays_rejected_positions_as_the_rules_do() {
+        use rand::SeedableRng as _;
+        let game = SigElOued::with_seats(3).unwrap();
+        let mut positions = Vec::new();
+        let mut s = State::default();
+        s.pieces[0] = [5, 7, 0];
+        s.pieces[1] = [9, 0, 3];
+        positions.push(s);
+        let mut s = State::default();
+        s.pieces[1] = [MECCA, 40, 0];
+        positions.push(s);
+        let mut s = State::default();
+        s.pieces[0] = [MECCA; PIECES];
+        s.finish_place[0] = 1;
+        s.finished = 1;
+        s.pieces[2] = [3, 0, 0];
+        s.finish_place[2] = 2;
+        positions.push(s);
+        positions.push(State {
+            turn: 7,
+            ..State::default()
+        });
+        for start in positions {
+            assert!(game.validate(&start).is_err());
+            for seed in 0..50 {
+                let (mut fast, mut plain) = (start, start);
+                let mut a = crate::Rng::seed_from_u64(seed);
+                let mut b = a.clone();
+                let node = game.play_throws(&mut fast, || game.sample_throw(&mut a));
+                let want = loop {
+                    match game.node(&plain) {
+                        Node::Throw(_) => {
+                            let t = game.sample_throw(&mut b);
+                            game.apply_throw_unchecked(&mut plain, t);
+                        }
+                        other => break other,
+                    }
+                };
+                assert_eq!((node, fast), (want, plain), "from {start:?}, seed {seed}");
+                assert_eq!(a, b);
+            }
+        }
     }
 
     proptest::proptest! {
