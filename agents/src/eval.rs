@@ -304,6 +304,38 @@ pub(crate) mod issiren_eval {
         t
     };
 
+    /// `REACH_AT[seat][pos]`: `REACH[seat][pos mod 72]` for any `u8` position, so a piece's
+    /// reach is one lookup by its raw position.
+    static REACH_AT: [[u64; 256]; 2] = {
+        let mut t = [[0u64; 256]; 2];
+        let mut seat = 0;
+        while seat < 2 {
+            let mut pos = 0;
+            while pos < 256 {
+                t[seat][pos] = REACH[seat][pos % CIRCUIT_LEN as usize];
+                pos += 1;
+            }
+            seat += 1;
+        }
+        t
+    };
+
+    /// `STEP_AT[seat][pos]`: `DEST[seat][pos mod 72 + 1]` (where an unmoved piece's one
+    /// step lands) for any `u8` position.
+    static STEP_AT: [[u64; 256]; 2] = {
+        let mut t = [[0u64; 256]; 2];
+        let mut seat = 0;
+        while seat < 2 {
+            let mut pos = 0;
+            while pos < 256 {
+                t[seat][pos] = DEST[seat][pos % CIRCUIT_LEN as usize + 1];
+                pos += 1;
+            }
+            seat += 1;
+        }
+        t
+    };
+
     /// `P_VALUE[v]`: the probability that a throw moves `v` steps (1..=6).
     const P_VALUE: [f64; 7] = {
         let mut p = [0.0; 7];
@@ -377,20 +409,21 @@ pub(crate) mod issiren_eval {
     /// and how many of its pieces have moved: one pass over its pieces.
     #[inline(always)]
     fn capturing_values_and_moved(s: &stickdice::games::issiren::State, seat: usize) -> (u8, u32) {
-        let dest = &DEST[seat & 1];
-        let reach = &REACH[seat & 1];
+        let step = &STEP_AT[seat & 1];
+        let reach = &REACH_AT[seat & 1];
         let move_to = &MOVE_TO[seat & 1];
         let enemy = s.occupied[(seat & 1) ^ 1];
         let (mut values, mut moved) = (0u8, 0u32);
         for p in s.pieces_of(seat) {
-            let pos = POS_MOD[p.pos as usize] as usize;
             if p.unmoved {
-                if dest[pos + 1] & enemy != 0 {
+                if step[p.pos as usize] & enemy != 0 {
                     values |= 1 << 1;
                 }
             } else {
                 moved += 1;
-                let mut hits = reach[pos] & enemy;
+                let mut hits = reach[p.pos as usize] & enemy;
+                // Only a piece that hits needs its position mod 72.
+                let pos = POS_MOD[p.pos as usize] as usize;
                 while hits != 0 {
                     let square = hits.trailing_zeros() as usize;
                     values |= 1 << move_to[pos][square & 63];
@@ -699,6 +732,18 @@ pub(crate) mod issiren_eval {
                         m | circuit_square(seat, to).expect("on the circuit").bit()
                     });
                     assert_eq!(reach, table, "seat {seat}, pos {pos}");
+                }
+            }
+            for seat in 0..2 {
+                for pos in 0..=255u8 {
+                    let p = pos % CIRCUIT_LEN;
+                    assert_eq!(REACH_AT[seat][pos as usize], REACH[seat][p as usize]);
+                    let step = circuit_square(seat, (p + 1) % CIRCUIT_LEN).expect("on the circuit");
+                    assert_eq!(
+                        STEP_AT[seat][pos as usize],
+                        step.bit(),
+                        "seat {seat}, pos {pos}"
+                    );
                 }
             }
         }

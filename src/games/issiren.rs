@@ -744,9 +744,12 @@ impl Game for Issiren {
 
     #[inline]
     fn legal_actions(&self, s: &State, out: &mut ActionList<Action>) {
-        out.clear();
-        let Some(throw) = s.pending else { return };
+        let Some(throw) = s.pending else {
+            out.clear();
+            return;
+        };
         if Self::game_over_by_capture(s) {
+            out.clear();
             return;
         }
         let seat = (s.turn & 1) as usize;
@@ -756,8 +759,9 @@ impl Game for Issiren {
         let landing = &LANDING[seat][g];
         let own = s.occupied[seat];
         // The list is built in a plain array and handed over whole: pushing onto the
-        // `SmallVec` checks its length and capacity for every action.
-        let mut buf = [Action::Pass; MAX_ACTIONS];
+        // `SmallVec` checks its length and capacity for every action. Filled with moves
+        // (every byte defined, so it is cleared a word at a time), not passes.
+        let mut buf = [Action::Move(Square(0)); MAX_ACTIONS];
         let mut n = 0;
         for p in s.pieces_of(seat) {
             if p.unmoved && !release {
@@ -769,8 +773,12 @@ impl Game for Issiren {
                 n += 1;
             }
         }
-        // No piece can move: the list is `buf[0]`, the pass.
-        *out = ActionList::from_buf_and_len(buf, n.max(1));
+        if n == 0 {
+            // No piece can move: the only action is the pass.
+            buf[0] = Action::Pass;
+            n = 1;
+        }
+        *out = ActionList::from_buf_and_len(buf, n);
     }
 
     /// A random piece is drawn and kept if it can move (given that it can move, it is
