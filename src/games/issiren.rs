@@ -139,6 +139,22 @@ const fn advance(pos: u8, steps: u8) -> u8 {
     }
 }
 
+/// `NEXT[g][pos]`: [`advance`] of `pos` by the value of a throw of `g` green sides, in one
+/// lookup, for any `u8` position and `g & 7`.
+static NEXT: [[u8; 256]; 8] = {
+    let mut t = [[0u8; 256]; 8];
+    let mut g = 0;
+    while g < 8 {
+        let mut pos = 0;
+        while pos < 256 {
+            t[g][pos] = advance(pos as u8, VALUE[g]);
+            pos += 1;
+        }
+        g += 1;
+    }
+    t
+};
+
 /// `LANDING[seat][g][pos]`: the square index a piece of `seat` at circuit position `pos`
 /// lands on with a throw of `g` green sides (`SQUARE_OF` after [`advance`] by `VALUE[g]`,
 /// in one lookup). Indexed by any `u8` position and `g & 7`.
@@ -665,7 +681,7 @@ fn move_piece(s: &mut State, seat: usize, i: usize, g: usize) -> bool {
     let table = &SQUARE_OF[seat];
     let mut i = i;
     let from = table[s.pieces[seat][i].pos as usize];
-    let pos = advance(s.pieces[seat][i].pos, VALUE[g]);
+    let pos = NEXT[g & 7][s.pieces[seat][i].pos as usize];
     let to = table[pos as usize];
     let enemy = seat ^ 1;
     if s.occupied[enemy] & (1u64 << to) != 0 {
@@ -674,14 +690,18 @@ fn move_piece(s: &mut State, seat: usize, i: usize, g: usize) -> bool {
     s.occupied[seat] = (s.occupied[seat] & !(1u64 << (from & 63))) | (1u64 << to);
     let list = &mut s.pieces[seat];
     list[i] = Piece::moved(pos);
-    // Keep square order: bubble the moved piece to its place.
-    while i + 1 < n && table[list[i + 1].pos as usize] < to {
-        list.swap(i, i + 1);
-        i += 1;
-    }
-    while i > 0 && table[list[i - 1].pos as usize] > to {
-        list.swap(i, i - 1);
-        i -= 1;
+    // Keep square order: bubble the moved piece to its place, up the list if it moved to
+    // a higher square, else down.
+    if to > from {
+        while i + 1 < n && table[list[i + 1].pos as usize] < to {
+            list.swap(i, i + 1);
+            i += 1;
+        }
+    } else {
+        while i > 0 && table[list[i - 1].pos as usize] > to {
+            list.swap(i, i - 1);
+            i -= 1;
+        }
     }
     s.count[enemy] == 0
 }
@@ -1279,6 +1299,51 @@ mod tests {
             chi_total < bound,
             "chi-square {chi_total:.1} over {dof_total} degrees of freedom"
         );
+    }
+
+    #[test]
+    fn the_move_tables_are_advance_and_the_circuit() {
+        for g in 0..8 {
+            for pos in 0..=255u8 {
+                let next = advance(pos, VALUE[g]);
+                assert_eq!(NEXT[g][pos as usize], next, "g {g}, pos {pos}");
+                for seat in 0..2 {
+                    assert_eq!(
+                        LANDING[seat][g][pos as usize],
+                        SQUARE_OF[seat][next as usize]
+                    );
+                }
+            }
+        }
+    }
+
+    /// Every move keeps the pieces in square order (the moved piece bubbles up the list
+    /// only when it moved to a higher square, down only when to a lower one).
+    #[test]
+    fn moves_keep_square_order() {
+        use rand::{RngExt as _, SeedableRng as _};
+        let game = Issiren::with_seats(2).unwrap();
+        let mut rng = crate::Rng::seed_from_u64(21);
+        let mut legal = ActionList::new();
+        let mut moves = 0;
+        for _ in 0..100 {
+            let mut state = game.initial_state();
+            while game.node(&state) != Node::End {
+                if let Node::Throw(_) = game.node(&state) {
+                    let t = game.sample_throw(&mut rng);
+                    game.apply_throw_unchecked(&mut state, t);
+                    continue;
+                }
+                game.legal_actions(&state, &mut legal);
+                let a = legal[rng.random_range(0..legal.len())];
+                game.apply_action_unchecked(&mut state, a);
+                let mut sorted = state;
+                sorted.normalize();
+                assert_eq!(state, sorted);
+                moves += 1;
+            }
+        }
+        assert!(moves > 10_000, "{moves}");
     }
 
     #[test]
