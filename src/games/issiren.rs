@@ -490,8 +490,14 @@ impl State {
         let j = (self.occupied[seat] & (bit - 1)).count_ones() as usize;
         if self.occupied[seat] & bit != 0 && j < n {
             let list = &mut self.pieces[seat];
-            list.copy_within(j + 1..n, j);
-            list[n - 1] = Piece::default();
+            // A few pieces to shift: swapped along in place (a `copy_within` calls
+            // `memmove`), which leaves the blank on the last piece's entry.
+            list[j] = Piece::default();
+            let mut k = j;
+            while k + 1 < n {
+                list.swap(k, k + 1);
+                k += 1;
+            }
             self.count[seat] -= 1;
             self.occupied[seat] &= !bit;
         }
