@@ -430,69 +430,155 @@ static COST_SUMS: [[[[u16; TRACK_LEN]; 2]; 4]; 2] = {
     t
 };
 
-/// An entry of [`FIRST_WALKS`]: the throw is left to the general path.
+/// A seat's *key* in the fast loop of [`Game::play_throws`]: the square of its active
+/// piece, plus [`DJINN_KEY`] while that piece is the djinn (her steps cost less). Keys are
+/// below 64, so a key and a throw's polished sides index [`FIRST_KEYS`] and
+/// [`SIG_BONUS_KEYS`] directly.
+const DJINN_KEY: u8 = 32;
+/// The square bits of a key.
+const SQUARE_BITS: u8 = 31;
+/// Flag of a [`FIRST_KEYS`] entry: the throw is a regular sig; its bonus throw follows.
+const SIG_KEY: u8 = 64;
+/// An entry of [`FIRST_KEYS`]: the throw is left to the general path.
 const GENERAL: u8 = u8::MAX;
 
-/// `FIRST_WALKS[cairo_always_three][is djinn][from][k]`: where a first throw of `k`
-/// polished sides walks the active piece from `from` when it is a plain budget (`k` = 2,
-/// 3, 4) or a regular sig (`k` = 1, 5) that does not reach Mecca; [`GENERAL`] for every
-/// other throw (a sig of six or twelve, an arrival at Mecca) and from Mecca.
-static FIRST_WALKS: [[[[u8; 8]; TRACK_LEN]; 2]; 2] = {
-    let mut t = [[[[GENERAL; 8]; TRACK_LEN]; 2]; 2];
+/// The key of the active piece on square `to`, the djinn's if `djinn`.
+const fn key_of(djinn: bool, to: u8) -> u8 {
+    if djinn {
+        DJINN_KEY | to
+    } else {
+        to
+    }
+}
+
+/// An entry of [`FIRST_KEYS`]: a sig of six (its bonus throw follows, then a walk of
+/// [`GREAT_SIG_KEYS`]).
+const SIX_KEY: u8 = 128;
+/// An entry of [`FIRST_KEYS`]: a sig of twelve (its bonus throws follow, then a walk of
+/// [`GREAT_SIG_KEYS`]).
+const TWELVE_KEY: u8 = 129;
+
+/// `FIRST_KEYS[cairo_always_three][key][k]`: the seat's key after a first throw of `k`
+/// polished sides ([`walk_along`] of [`COSTS`] precomputed): for a plain budget (`k` = 2,
+/// 3, 4) the key after the walk (the same key when the piece cannot move), for a regular
+/// sig (`k` = 1, 5) the key after its point plus [`SIG_KEY`]; [`SIX_KEY`] and
+/// [`TWELVE_KEY`] for the great sigs; [`GENERAL`] for a regular sig onto Mecca, a count
+/// above 6 and from Mecca. Rows past key 63 (no key) are [`GENERAL`]; they are there so
+/// that any `u8` indexes the table.
+static FIRST_KEYS: [[[u8; 8]; 256]; 2] = {
+    let mut t = [[[GENERAL; 8]; 256]; 2];
     let mut c = 0;
     while c < 2 {
-        let mut d = 0;
-        while d < 2 {
-            let mut from = 0;
-            while from < MECCA as usize {
-                let mut k = 1;
-                while k <= 5 {
-                    let (kind, budget) = if is_regular_sig(k as u8) {
-                        (Kind::RegularSig, 2)
-                    } else {
-                        (Kind::Plain, 2 * k as u8)
-                    };
-                    let to = walk_along(&COSTS[c][kind as usize][d], from, budget).0;
-                    if to != MECCA {
-                        t[c][d][from][k] = to;
+        let mut key = 0;
+        while key < 64 {
+            let djinn = key as u8 & DJINN_KEY != 0;
+            let from = (key as u8 & SQUARE_BITS) as usize;
+            let mut k = 0;
+            while k <= 6 && from < MECCA as usize {
+                t[c][key][k] = match k {
+                    0 => TWELVE_KEY,
+                    6 => SIX_KEY,
+                    _ => {
+                        let (kind, budget) = if is_regular_sig(k as u8) {
+                            (Kind::RegularSig, 2)
+                        } else {
+                            (Kind::Plain, 2 * k as u8)
+                        };
+                        let row = &COSTS[c][kind as usize][djinn as usize];
+                        let to = walk_along(row, from, budget).0;
+                        let sig = if matches!(kind, Kind::RegularSig) {
+                            SIG_KEY
+                        } else {
+                            0
+                        };
+                        if to == MECCA {
+                            GENERAL
+                        } else {
+                            key_of(djinn, to) | sig
+                        }
                     }
-                    k += 1;
-                }
-                from += 1;
+                };
+                k += 1;
             }
-            d += 1;
+            key += 1;
         }
         c += 1;
     }
     t
 };
 
-/// `SIG_BONUS_WALKS[cairo_always_three][is djinn][from][k]`: where the regular sig's bonus
-/// throw of `k` polished sides (a plain budget of its [`bonus_value`]; 7 read as 6) walks
-/// the active piece from `from`. A plain budget never reaches Mecca.
-static SIG_BONUS_WALKS: [[[[u8; 8]; TRACK_LEN]; 2]; 2] = {
-    let mut t = [[[[0u8; 8]; TRACK_LEN]; 2]; 2];
+/// `GREAT_SIG_KEYS[cairo_always_three][key][points]`: the seat's key after a sig of six or
+/// twelve's pooled budget of `points` (at most 30) is walked ([`walk_along`] of
+/// [`COSTS`]); [`GENERAL`] where the walk reaches Mecca (the arrival is the general
+/// path's) and from Mecca.
+static GREAT_SIG_KEYS: [[[u8; 32]; 64]; 2] = {
+    let mut t = [[[GENERAL; 32]; 64]; 2];
     let mut c = 0;
     while c < 2 {
-        let mut d = 0;
-        while d < 2 {
-            let mut from = 0;
-            while from < TRACK_LEN {
-                let mut k = 0;
-                while k < 8 {
-                    let budget = 2 * bonus_value(if k > 6 { 6 } else { k as u8 });
-                    let row = &COSTS[c][Kind::Plain as usize][d];
-                    t[c][d][from][k] = walk_along(row, from, budget).0;
-                    k += 1;
+        let mut key = 0;
+        while key < 64 {
+            let djinn = key as u8 & DJINN_KEY != 0;
+            let from = (key as u8 & SQUARE_BITS) as usize;
+            let mut points = 0;
+            while points < 32 && from < MECCA as usize {
+                let row = &COSTS[c][Kind::GreatSig as usize][djinn as usize];
+                let to = walk_along(row, from, 2 * points as u8).0;
+                if to != MECCA {
+                    t[c][key][points] = key_of(djinn, to);
                 }
-                from += 1;
+                points += 1;
             }
-            d += 1;
+            key += 1;
         }
         c += 1;
     }
     t
 };
+
+/// `SIG_BONUS_KEYS[cairo_always_three][key][k]`: the seat's key after the regular sig's
+/// bonus throw of `k` polished sides (a plain budget of its [`bonus_value`]; 7 read as 6).
+/// A plain budget never reaches Mecca. Rows past key 63 (no key) are 0; they are there so
+/// that any `u8` indexes the table.
+static SIG_BONUS_KEYS: [[[u8; 8]; 256]; 2] = {
+    let mut t = [[[0u8; 8]; 256]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut key = 0;
+        while key < 64 {
+            let djinn = key as u8 & DJINN_KEY != 0;
+            let from = (key as u8 & SQUARE_BITS) as usize;
+            let mut k = 0;
+            while k < 8 {
+                let budget = 2 * bonus_value(if k > 6 { 6 } else { k as u8 });
+                let row = &COSTS[c][Kind::Plain as usize][djinn as usize];
+                let to = if from < TRACK_LEN {
+                    walk_along(row, from, budget).0
+                } else {
+                    from as u8
+                };
+                t[c][key][k] = key_of(djinn, to);
+                k += 1;
+            }
+            key += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// Sends home every piece whose key in `keys` (those of the first `n` seats) is on a square
+/// strictly between `from` and `to`: [`SigElOued::capture`] on the keys of the fast loop of
+/// [`Game::play_throws`], where only the active pieces can be captured (the others are on
+/// the start or on Mecca).
+#[inline(always)]
+fn capture_keys(keys: &mut [u8; MAX_SEATS], n: usize, from: u8, to: u8) {
+    for key in keys.iter_mut().take(n) {
+        let square = *key & SQUARE_BITS;
+        if square > from && square < to {
+            *key &= DJINN_KEY;
+        }
+    }
+}
 
 /// How a walk ended.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -794,18 +880,21 @@ impl Game for SigElOued {
         }
     }
 
-    /// The throws up to the next decision or the end. First throws of 1 to 5 polished
-    /// sides (plain budgets and regular sigs with their bonus throws: all but 1 in 32 first
-    /// throws) are played in a loop of their own that keeps the turn and the throw count in
-    /// registers: each walk is one table lookup, then come the captures and the next
-    /// seat. Every other throw (a sig of six or twelve and
-    /// its bonus throws, a regular sig that reaches Mecca) is
-    /// [`Game::apply_throw_unchecked`].
+    /// The throws up to the next decision or the end. Turns are played in a loop of their
+    /// own on each seat's *key* (its active piece's square, and whether that piece is the
+    /// djinn), with the turn and the throws left before the cap in registers: a first
+    /// throw is one lookup in a table of keys, and one that moves nothing (most of them: a
+    /// plain budget cannot leave the start or step onto a sig square) costs nothing more
+    /// than the next seat; a regular sig's bonus throw is one more lookup, a sig of six or
+    /// twelve's walk one lookup after its bonus throws. A walk that reaches Mecca (an
+    /// arrival, a finish or a leftover choice) is left to the general path
+    /// ([`Game::apply_throw_unchecked`] and the walk it makes).
     #[inline]
     fn play_throws(&self, s: &mut State, mut throw: impl FnMut() -> Throw) -> Node {
         let n = self.seats as usize;
         let c = self.cairo_always_three as usize;
-        let (first_walks, bonus_walks) = (&FIRST_WALKS[c], &SIG_BONUS_WALKS[c]);
+        let (first_keys, bonus_keys) = (&FIRST_KEYS[c], &SIG_BONUS_KEYS[c]);
+        let great_keys = &GREAT_SIG_KEYS[c];
         loop {
             let node = self.node(s);
             if !matches!(node, Node::Throw(_)) {
@@ -817,15 +906,28 @@ impl Game for SigElOued {
                 self.apply_throw_unchecked(s, t);
                 continue;
             }
-            // First throws until one this loop leaves to the general path or the throw
-            // cap; `s.turn` and `s.throws` are written back. Until then no piece reaches
-            // Mecca and no seat finishes, so each seat's active piece and the seat after
-            // it are fixed.
-            let mut throws = s.throws;
-            let mut active = [MOTHER as u8; MAX_SEATS];
+            // Each seat's key, its active piece and the seat after it. Until the loop
+            // leaves a walk to the general path no piece reaches Mecca and no seat
+            // finishes, so the active pieces and the seats after them are fixed. A finished
+            // seat keeps Mecca's key (never captured, never to throw).
+            let mut keys = [MECCA; MAX_SEATS];
+            let mut active = [PIECES as u8; MAX_SEATS];
             let mut next = [0u8; MAX_SEATS];
-            for (i, (a, nx)) in active.iter_mut().zip(&mut next).enumerate().take(n) {
+            let mut on_track = true;
+            let seats = keys.iter_mut().zip(&mut active).zip(&mut next);
+            for (i, ((key, a), nx)) in seats.enumerate().take(n) {
                 if let Some(p) = s.active_piece(i) {
+                    let square = s.pieces[i][p];
+                    // The keys hold only the active pieces: the rest must wait on the
+                    // start (as `validate` asks), or the general path plays the throw.
+                    let [_, djinn, mother] = s.pieces[i];
+                    let waiting = match p {
+                        FATHER => (djinn | mother) == START,
+                        DJINN => mother == START,
+                        _ => true,
+                    };
+                    on_track &= square <= MECCA && waiting;
+                    *key = key_of(p == DJINN, square & SQUARE_BITS);
                     *a = p as u8;
                 }
                 let mut t = i;
@@ -837,53 +939,123 @@ impl Game for SigElOued {
                 }
                 *nx = t as u8;
             }
-            loop {
+            if !on_track {
                 let t = throw();
-                let k = (t.marked() & 7) as usize;
-                let piece = active[seat & (MAX_SEATS - 1)] as usize;
-                let from = s.pieces[seat & (MAX_SEATS - 1)][piece.min(MOTHER)];
-                let walks = &first_walks[(piece == DJINN) as usize];
-                let to = walks[(from as usize).min(TRACK_LEN - 1)][k];
-                if to == GENERAL || from as usize >= TRACK_LEN {
-                    s.turn = seat as u8;
-                    s.throws = throws;
-                    self.apply_throw_unchecked(s, t);
+                self.apply_throw_unchecked(s, t);
+                continue;
+            }
+            // The throws left before the cap: at least 1, since a throw is due.
+            let mut left = self.max_throws - s.throws;
+            // What the general path is left with: a first throw, or a great sig's budget
+            // that reaches Mecca.
+            let mut general = None;
+            let mut arrival = None;
+            'throws: loop {
+                let t = throw();
+                let key = keys[seat & (MAX_SEATS - 1)];
+                let k = t.marked();
+                if k > 6 {
+                    // Not a throw of six sticks: the general path reads it as 6.
+                    general = Some(t);
                     break;
                 }
-                throws = throws.saturating_add(1);
-                if to != from {
-                    s.pieces[seat & (MAX_SEATS - 1)][piece.min(MOTHER)] = to;
-                    if to > from + 1 {
-                        self.capture(s, seat, from, to);
-                    }
-                }
-                if k & 3 == 1 {
-                    // A regular sig (1 or 5): its bonus throw, a plain budget, for the same
-                    // piece (not on Mecca).
-                    if throws >= self.max_throws {
-                        s.pending = Pending::SigBonus;
-                        s.turn = seat as u8;
-                        s.throws = throws;
-                        break;
-                    }
-                    let k = (throw().marked() & 7) as usize;
-                    throws = throws.saturating_add(1);
-                    let from = to;
-                    let to = bonus_walks[(piece == DJINN) as usize][from as usize][k];
-                    if to != from {
-                        s.pieces[seat & (MAX_SEATS - 1)][piece.min(MOTHER)] = to;
+                let e = first_keys[key as usize][k as usize];
+                if e != key {
+                    if e < SIX_KEY {
+                        // A plain budget that moves, or a regular sig.
+                        let to_key = e & !SIG_KEY;
+                        keys[seat & (MAX_SEATS - 1)] = to_key;
+                        let (from, to) = (key & SQUARE_BITS, to_key & SQUARE_BITS);
                         if to > from + 1 {
-                            self.capture(s, seat, from, to);
+                            capture_keys(&mut keys, n, from, to);
+                        }
+                        if e & SIG_KEY != 0 {
+                            // The regular sig's bonus throw, a plain budget, for the same
+                            // piece (not on Mecca).
+                            if left == 1 {
+                                left = 0;
+                                s.pending = Pending::SigBonus;
+                                break;
+                            }
+                            left -= 1;
+                            let k = throw().marked().min(6);
+                            let bonus_key = bonus_keys[to_key as usize][k as usize];
+                            keys[seat & (MAX_SEATS - 1)] = bonus_key;
+                            let stop = bonus_key & SQUARE_BITS;
+                            if stop > to + 1 {
+                                capture_keys(&mut keys, n, to, stop);
+                            }
+                        }
+                    } else if e == GENERAL {
+                        general = Some(t);
+                        break;
+                    } else {
+                        // A sig of six or twelve: its bonus throws (the throw cap may cut
+                        // them off: then nothing moves), then one walk.
+                        let points = if e == SIX_KEY {
+                            if left == 1 {
+                                left = 0;
+                                s.pending = Pending::SixBonus;
+                                break;
+                            }
+                            left -= 1;
+                            6 + bonus_value(throw().marked().min(6))
+                        } else {
+                            let mut sum = 0;
+                            let mut made = 0;
+                            loop {
+                                if left == 1 {
+                                    left = 0;
+                                    s.pending = Pending::TwelveBonus {
+                                        left: 3 - made,
+                                        sum,
+                                    };
+                                    break 'throws;
+                                }
+                                left -= 1;
+                                let k = throw().marked().min(6);
+                                made += 1;
+                                if is_regular_sig(k) {
+                                    break 13;
+                                }
+                                sum += k;
+                                if made == 3 {
+                                    break 12 + sum;
+                                }
+                            }
+                        };
+                        let to_key = great_keys[(key & 63) as usize][(points & 31) as usize];
+                        if to_key == GENERAL {
+                            left -= 1;
+                            arrival = Some(points);
+                            break;
+                        }
+                        keys[seat & (MAX_SEATS - 1)] = to_key;
+                        let (from, to) = (key & SQUARE_BITS, to_key & SQUARE_BITS);
+                        if to > from + 1 {
+                            capture_keys(&mut keys, n, from, to);
                         }
                     }
                 }
+                left -= 1;
                 // The next seat still racing (as `end_turn`).
                 seat = next[seat & (MAX_SEATS - 1)] as usize;
-                if throws >= self.max_throws {
-                    s.turn = seat as u8;
-                    s.throws = throws;
+                if left == 0 {
                     break;
                 }
+            }
+            // Back to the state: the keys, the turn and the throw count.
+            for (i, (&key, &a)) in keys.iter().zip(&active).enumerate().take(n) {
+                if let Some(square) = s.pieces[i].get_mut(a as usize) {
+                    *square = key & SQUARE_BITS;
+                }
+            }
+            s.turn = seat as u8;
+            s.throws = self.max_throws - left;
+            if let Some(t) = general {
+                self.apply_throw_unchecked(s, t);
+            } else if let Some(points) = arrival {
+                self.great_sig(s, seat, points);
             }
         }
     }
@@ -1315,14 +1487,270 @@ mod tests {
         }
     }
 
+    /// A two-seat position in which P1's active piece, the one of `key`, stands on the key's
+    /// square (the father, or the djinn behind the father on Mecca) with `pending` due,
+    /// and P2's pieces wait on the start (where nothing captures them).
+    fn position_of_key(key: u8, pending: Pending) -> State {
+        let mut s = State::default();
+        let square = key & SQUARE_BITS;
+        if key & DJINN_KEY != 0 {
+            s.pieces[0] = [MECCA, square, START];
+        } else {
+            s.pieces[0] = [square, START, START];
+        }
+        s.pending = pending;
+        s.throws = 1;
+        s
+    }
+
+    /// The key of P1's active piece in `s`, if it has one not on Mecca.
+    fn key_in(s: &State) -> Option<u8> {
+        let p = s.active_piece(0)?;
+        Some(key_of(p == DJINN, s.pieces[0][p]))
+    }
+
+    /// Every entry of the fast loop's tables is what the rules' own path does: a first
+    /// throw, the regular sig's bonus throw and a sig of six or twelve's pooled budget
+    /// applied to a position with that key by `apply_throw_unchecked` / `great_sig`, for
+    /// both rule variants, every key and every throw or budget.
+    #[test]
+    fn the_key_tables_are_the_rules_throw_by_throw() {
+        for cairo in [false, true] {
+            let mut game = SigElOued::with_seats(2).unwrap();
+            game.cairo_always_three = cairo;
+            let c = cairo as usize;
+            for key in (0..MECCA).chain(DJINN_KEY..DJINN_KEY + MECCA) {
+                for k in 0..=7u8 {
+                    let mut s = position_of_key(key, Pending::FirstThrow);
+                    game.apply_throw_unchecked(&mut s, Throw::new(k));
+                    let e = FIRST_KEYS[c][key as usize][k as usize];
+                    let at = format!("cairo {cairo}, key {key}, throw {k}");
+                    match e {
+                        GENERAL => assert!(
+                            k == 7
+                                || s.pieces[0].contains(&MECCA) && key & DJINN_KEY == 0
+                                || s.pieces[0][DJINN] == MECCA,
+                            "{at}: left to the general path, which reaches Mecca"
+                        ),
+                        SIX_KEY => assert_eq!(s.pending, Pending::SixBonus, "{at}"),
+                        TWELVE_KEY => {
+                            assert_eq!(s.pending, Pending::TwelveBonus { left: 3, sum: 0 }, "{at}")
+                        }
+                        _ => {
+                            let want = if e & SIG_KEY != 0 {
+                                Pending::SigBonus
+                            } else {
+                                Pending::FirstThrow
+                            };
+                            assert_eq!(s.pending, want, "{at}");
+                            assert_eq!(key_in(&s), Some(e & !SIG_KEY), "{at}");
+                        }
+                    }
+                    if k <= 6 {
+                        let mut s = position_of_key(key, Pending::SigBonus);
+                        game.apply_throw_unchecked(&mut s, Throw::new(k));
+                        let e = SIG_BONUS_KEYS[c][key as usize][k as usize];
+                        assert_eq!(key_in(&s), Some(e), "{at}, the sig's bonus throw");
+                    }
+                }
+                for points in 0..=30 {
+                    let mut s = position_of_key(key, Pending::FirstThrow);
+                    game.great_sig(&mut s, 0, points);
+                    let e = GREAT_SIG_KEYS[c][key as usize][points as usize];
+                    let arrived =
+                        s.pieces[0][if key & DJINN_KEY != 0 { DJINN } else { FATHER }] == MECCA;
+                    if e == GENERAL {
+                        assert!(arrived, "cairo {cairo}, key {key}, {points} points");
+                    } else {
+                        assert_eq!(
+                            key_in(&s),
+                            Some(e),
+                            "cairo {cairo}, key {key}, {points} points"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// A random position `validate` accepts, with its game: 2 to 8 seats, either rule
+    /// variant, a throw cap that may be near; each seat's pieces a prefix on Mecca and the
+    /// active one anywhere on the track, some seats finished in a random order, and any
+    /// pending throw or the leftover choice.
+    fn arbitrary_position() -> impl proptest::strategy::Strategy<Value = (SigElOued, State)> {
+        use proptest::prelude::*;
+        (
+            (
+                2usize..=MAX_SEATS,
+                any::<bool>(),
+                prop_oneof![Just(DEFAULT_MAX_THROWS), 1u32..300],
+            ),
+            proptest::array::uniform8((0usize..=PIECES, START..MECCA, any::<u8>())),
+            (any::<usize>(), 0u8..12, any::<u32>(), any::<usize>()),
+        )
+            .prop_map(|((n, cairo, cap), seats, (turn, pending, throws, pick))| {
+                let mut game = SigElOued::with_seats(n).unwrap();
+                game.cairo_always_three = cairo;
+                game.max_throws = cap;
+                let mut s = State::default();
+                // At most n - 2 seats finished, so that the game is still on.
+                let mut finishing = Vec::new();
+                for (i, &(on_mecca, square, order)) in seats.iter().enumerate().take(n) {
+                    let on_mecca = if on_mecca == PIECES && finishing.len() + 3 > n {
+                        PIECES - 1
+                    } else {
+                        on_mecca
+                    };
+                    for p in 0..on_mecca {
+                        s.pieces[i][p] = MECCA;
+                    }
+                    if on_mecca < PIECES {
+                        s.pieces[i][on_mecca] = square;
+                    } else {
+                        finishing.push((order, i));
+                    }
+                }
+                finishing.sort_unstable();
+                for (place, &(_, i)) in finishing.iter().enumerate() {
+                    s.finish_place[i] = place as u8 + 1;
+                }
+                s.finished = finishing.len() as u8;
+                let racing: Vec<usize> = (0..n).filter(|&i| s.finish_place[i] == 0).collect();
+                let seat = racing[turn % racing.len()];
+                s.turn = seat as u8;
+                s.throws = throws % (cap + 1);
+                let one = [0, 2, 3, 4, 6];
+                s.pending = match pending {
+                    0..=6 => Pending::FirstThrow,
+                    7 => Pending::SigBonus,
+                    8 => Pending::SixBonus,
+                    9 => match pick % 3 {
+                        0 => Pending::TwelveBonus { left: 3, sum: 0 },
+                        1 => Pending::TwelveBonus {
+                            left: 2,
+                            sum: one[pick / 3 % 5],
+                        },
+                        _ => Pending::TwelveBonus {
+                            left: 1,
+                            sum: one[pick / 3 % 5] + one[pick / 15 % 5],
+                        },
+                    },
+                    10 if s.pieces[seat][FATHER] == MECCA => {
+                        let p = s.active_piece(seat).unwrap();
+                        s.pieces[seat][p] = START;
+                        Pending::Leftover {
+                            rest: 2 + (pick % (MAX_REST as usize - 1)) as u8,
+                        }
+                    }
+                    _ => Pending::FirstThrow,
+                };
+                if s.pending != Pending::FirstThrow {
+                    s.throws = s.throws.max(1);
+                }
+                (game, s)
+            })
+    }
+
+    /// `play_throws` against the throw-by-throw loop from positions `validate` rejects (a
+    /// piece behind the active one off the start, a piece past Mecca, the turn on a
+    /// finished seat or past the seats, a finished seat with pieces off Mecca): the same
+    /// games, and no panic.
+    #[test]
+    fn play_throws_plays_rejected_positions_as_the_rules_do() {
+        use rand::SeedableRng as _;
+        let game = SigElOued::with_seats(3).unwrap();
+        let mut positions = Vec::new();
+        let mut s = State::default();
+        s.pieces[0] = [5, 7, 0];
+        s.pieces[1] = [9, 0, 3];
+        positions.push(s);
+        let mut s = State::default();
+        s.pieces[1] = [MECCA, 40, 0];
+        positions.push(s);
+        let mut s = State::default();
+        s.pieces[0] = [MECCA; PIECES];
+        s.finish_place[0] = 1;
+        s.finished = 1;
+        s.pieces[2] = [3, 0, 0];
+        s.finish_place[2] = 2;
+        positions.push(s);
+        positions.push(State {
+            turn: 7,
+            ..State::default()
+        });
+        for start in positions {
+            assert!(game.validate(&start).is_err());
+            for seed in 0..50 {
+                let (mut fast, mut plain) = (start, start);
+                let mut a = crate::Rng::seed_from_u64(seed);
+                let mut b = a.clone();
+                let node = game.play_throws(&mut fast, || game.sample_throw(&mut a));
+                let want = loop {
+                    match game.node(&plain) {
+                        Node::Throw(_) => {
+                            let t = game.sample_throw(&mut b);
+                            game.apply_throw_unchecked(&mut plain, t);
+                        }
+                        other => break other,
+                    }
+                };
+                assert_eq!((node, fast), (want, plain), "from {start:?}, seed {seed}");
+                assert_eq!(a, b);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// `play_throws` (its fast loop on the keys and the general path) against the
+        /// throw-by-throw loop over `node` and `apply_throw_unchecked`, from random
+        /// positions to the end of the game (random decisions at the leftover choices).
+        #[test]
+        fn play_throws_plays_random_positions_as_the_rules_do(
+            (game, start) in arbitrary_position(),
+            seed in proptest::prelude::any::<u64>(),
+        ) {
+            use rand::{RngExt as _, SeedableRng as _};
+            proptest::prop_assert_eq!(game.validate(&start), Ok(()));
+            let mut rng = crate::Rng::seed_from_u64(seed);
+            let mut state = start;
+            loop {
+                let (mut fast, mut plain) = (state, state);
+                let (mut a, mut b) = (rng.clone(), rng.clone());
+                let node = game.play_throws(&mut fast, || game.sample_throw(&mut a));
+                let want = loop {
+                    match game.node(&plain) {
+                        Node::Throw(_) => {
+                            let t = game.sample_throw(&mut b);
+                            game.apply_throw_unchecked(&mut plain, t);
+                        }
+                        other => break other,
+                    }
+                };
+                proptest::prop_assert_eq!((node, fast), (want, plain), "from {:?}", state);
+                proptest::prop_assert_eq!(&a, &b, "the same number of throws");
+                rng = a;
+                state = fast;
+                match node {
+                    Node::Decide(_) => {
+                        let a = [Action::Use, Action::Decline][rng.random_range(0..2)];
+                        game.apply_action_unchecked(&mut state, a);
+                    }
+                    _ => break,
+                }
+            }
+        }
+    }
+
     /// A plain budget never walks onto Mecca (the tower's steps need a sig), which the
     /// fast loop of `play_throws` relies on for the regular sig's bonus throw.
     #[test]
     fn a_plain_budget_never_reaches_mecca() {
-        for table in &SIG_BONUS_WALKS {
-            for row in table {
-                for (from, tos) in row.iter().enumerate().take(MECCA as usize) {
-                    assert!(tos.iter().all(|&to| to != MECCA), "from {from}");
+        for table in &SIG_BONUS_KEYS {
+            for (key, tos) in table.iter().enumerate() {
+                if key as u8 & SQUARE_BITS < MECCA {
+                    assert!(tos.iter().all(|&to| to & SQUARE_BITS != MECCA), "key {key}");
                 }
             }
         }
