@@ -304,6 +304,38 @@ pub(crate) mod issiren_eval {
         t
     };
 
+    /// `REACH_AT[seat][pos]`: `REACH[seat][pos mod 72]` for any `u8` position, so a piece's
+    /// reach is one lookup by its raw position.
+    static REACH_AT: [[u64; 256]; 2] = {
+        let mut t = [[0u64; 256]; 2];
+        let mut seat = 0;
+        while seat < 2 {
+            let mut pos = 0;
+            while pos < 256 {
+                t[seat][pos] = REACH[seat][pos % CIRCUIT_LEN as usize];
+                pos += 1;
+            }
+            seat += 1;
+        }
+        t
+    };
+
+    /// `STEP_AT[seat][pos]`: `DEST[seat][pos mod 72 + 1]` (where an unmoved piece's one
+    /// step lands) for any `u8` position.
+    static STEP_AT: [[u64; 256]; 2] = {
+        let mut t = [[0u64; 256]; 2];
+        let mut seat = 0;
+        while seat < 2 {
+            let mut pos = 0;
+            while pos < 256 {
+                t[seat][pos] = DEST[seat][pos % CIRCUIT_LEN as usize + 1];
+                pos += 1;
+            }
+            seat += 1;
+        }
+        t
+    };
+
     /// `P_VALUE[v]`: the probability that a throw moves `v` steps (1..=6).
     const P_VALUE: [f64; 7] = {
         let mut p = [0.0; 7];
@@ -373,10 +405,33 @@ pub(crate) mod issiren_eval {
         t
     };
 
-    /// Which move values (bit `v`) let `seat` land on an enemy piece.
-    #[inline]
-    fn capturing_values(s: &stickdice::games::issiren::State, seat: usize) -> u8 {
-        attacks(s, seat).0
+    /// Which move values (bit `v`) let `seat` land on an enemy piece (`attacks(s, seat).0`),
+    /// and how many of its pieces have moved: one pass over its pieces.
+    #[inline(always)]
+    fn capturing_values_and_moved(s: &stickdice::games::issiren::State, seat: usize) -> (u8, u32) {
+        let step = &STEP_AT[seat & 1];
+        let reach = &REACH_AT[seat & 1];
+        let move_to = &MOVE_TO[seat & 1];
+        let enemy = s.occupied[(seat & 1) ^ 1];
+        let (mut values, mut moved) = (0u8, 0u32);
+        for p in s.pieces_of(seat) {
+            if p.unmoved {
+                if step[p.pos as usize] & enemy != 0 {
+                    values |= 1 << 1;
+                }
+            } else {
+                moved += 1;
+                let mut hits = reach[p.pos as usize] & enemy;
+                // Only a piece that hits needs its position mod 72.
+                let pos = POS_MOD[p.pos as usize] as usize;
+                while hits != 0 {
+                    let square = hits.trailing_zeros() as usize;
+                    values |= 1 << move_to[pos][square & 63];
+                    hits &= hits - 1;
+                }
+            }
+        }
+        (values, moved)
     }
 
     /// What `seat` attacks: the move values (bit `v`) that let it land on an enemy piece, and
@@ -429,16 +484,18 @@ pub(crate) mod issiren_eval {
     /// minus it.
     pub(crate) fn evaluate(game: &Issiren, s: &stickdice::games::issiren::State) -> SeatValues {
         use stickdice::Game as _;
-        if let Some(scores) = game.scores(s) {
-            return scores;
-        }
+        // The node first: `scores` (the ranking) is `Some` exactly at the end.
         let mover = match game.node(s) {
             Node::Throw(seat) | Node::Decide(seat) => seat,
-            Node::End => unreachable!("ended games have scores"),
+            Node::End => return game.scores(s).expect("an ended game has scores"),
         };
+        let sides = [
+            capturing_values_and_moved(s, 0),
+            capturing_values_and_moved(s, 1),
+        ];
         let mut threat = [0.0f64; 2]; // threat[s]: chance that s captures with its next throw
         for (seat, t) in threat.iter_mut().enumerate() {
-            let values = capturing_values(s, seat);
+            let values = sides[seat].0;
             *t = match (seat == mover, s.pending) {
                 (true, Some(g)) => {
                     let v = throw_value(g).unwrap_or(0);
@@ -453,11 +510,12 @@ pub(crate) mod issiren_eval {
         }
         let mut eff = [0.0f64; 2];
         for (seat, e) in eff.iter_mut().enumerate() {
-            let pieces = s.pieces_of(seat);
-            let moved = pieces.iter().filter(|p| !p.unmoved).count();
+            // Counts as `u32` (at most 12): the same values, a cheaper conversion.
+            let pieces = f64::from(s.pieces_of(seat).len() as u32);
+            let moved = f64::from(sides[seat].1);
             let enemy = seat ^ 1;
             let weight = if enemy == mover { 1.0 } else { 0.4 };
-            *e = (pieces.len() as f64 + 0.03 * moved as f64 - weight * threat[enemy]).max(0.05);
+            *e = (pieces + 0.03 * moved - weight * threat[enemy]).max(0.05);
         }
         let r = eff[0] / (eff[0] + eff[1]);
         let (a, b) = (r * r, (1.0 - r) * (1.0 - r));
@@ -497,8 +555,15 @@ pub(crate) mod issiren_eval {
             (values, squares)
         }
 
+        /// What `capturing_values_and_moved` reads in one pass, as `evaluate` read it in two.
+        fn one_pass(s: &stickdice::games::issiren::State, seat: usize) -> (u8, u32) {
+            let moved = s.pieces_of(seat).iter().filter(|p| !p.unmoved).count() as u32;
+            (attacks_step_by_step(s, seat).0, moved)
+        }
+
         /// `attacks` (hits by square, positions reduced by table) gives exactly the
-        /// step-by-step values and squares for both seats at every position of many random
+        /// step-by-step values and squares (and `capturing_values_and_moved` its values and
+        /// the moved pieces) for both seats at every position of many random
         /// games, and at positions with pieces placed anywhere (off-circuit positions
         /// included: they are read mod 72).
         #[test]
@@ -515,6 +580,10 @@ pub(crate) mod issiren_eval {
                 while !game.is_over(&state) {
                     for seat in 0..2 {
                         assert_eq!(attacks(&state, seat), attacks_step_by_step(&state, seat));
+                        assert_eq!(
+                            capturing_values_and_moved(&state, seat),
+                            one_pass(&state, seat)
+                        );
                     }
                     checked += 1;
                     match game.node(&state) {
@@ -545,8 +614,94 @@ pub(crate) mod issiren_eval {
                 state.occupied[1] |= rng.random::<u64>() & ((1 << 48) - 1);
                 for seat in 0..2 {
                     assert_eq!(attacks(&state, seat), attacks_step_by_step(&state, seat));
+                    assert_eq!(
+                        capturing_values_and_moved(&state, seat),
+                        one_pass(&state, seat)
+                    );
                 }
                 checked += 1;
+            }
+            assert!(checked > 50_000, "{checked}");
+        }
+
+        /// `evaluate` as it was written first: the scores asked for first, the pieces
+        /// read in separate passes for the threats and the moved pieces.
+        fn evaluate_as_first_written(
+            game: &Issiren,
+            s: &stickdice::games::issiren::State,
+        ) -> SeatValues {
+            use stickdice::Game as _;
+            if let Some(scores) = game.scores(s) {
+                return scores;
+            }
+            let mover = match game.node(s) {
+                Node::Throw(seat) | Node::Decide(seat) => seat,
+                Node::End => unreachable!("ended games have scores"),
+            };
+            let mut threat = [0.0f64; 2];
+            for (seat, t) in threat.iter_mut().enumerate() {
+                let values = attacks_step_by_step(s, seat).0;
+                *t = match (seat == mover, s.pending) {
+                    (true, Some(g)) => {
+                        let v = throw_value(g).unwrap_or(0);
+                        if values & (1 << v) != 0 {
+                            1.0
+                        } else {
+                            0.0
+                        }
+                    }
+                    _ => chance_of(values),
+                };
+            }
+            let mut eff = [0.0f64; 2];
+            for (seat, e) in eff.iter_mut().enumerate() {
+                let pieces = s.pieces_of(seat);
+                let moved = pieces.iter().filter(|p| !p.unmoved).count();
+                let enemy = seat ^ 1;
+                let weight = if enemy == mover { 1.0 } else { 0.4 };
+                *e = (pieces.len() as f64 + 0.03 * moved as f64 - weight * threat[enemy]).max(0.05);
+            }
+            let r = eff[0] / (eff[0] + eff[1]);
+            let (a, b) = (r * r, (1.0 - r) * (1.0 - r));
+            let v0 = (a / (a + b)).clamp(0.0, 1.0);
+            let mut out = [0.0; MAX_SEATS];
+            out[0] = v0;
+            out[1] = 1.0 - v0;
+            out
+        }
+
+        /// `evaluate` gives bit for bit what it gave as first written, at every throw,
+        /// decision and end node of many random games.
+        #[test]
+        fn evaluate_is_bit_identical_to_its_first_reading() {
+            use rand::{RngExt as _, SeedableRng as _};
+            use stickdice::{ActionList, Game as _};
+            let game = Issiren::with_seats(2).unwrap();
+            let mut rng = stickdice::Rng::seed_from_u64(16);
+            let mut legal = ActionList::new();
+            let mut checked = 0;
+            for _ in 0..200 {
+                let mut state = game.initial_state();
+                loop {
+                    let (a, b) = (
+                        evaluate(&game, &state),
+                        evaluate_as_first_written(&game, &state),
+                    );
+                    assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits), "{state:?}");
+                    checked += 1;
+                    match game.node(&state) {
+                        Node::Throw(_) => {
+                            let t = game.sample_throw(&mut rng);
+                            game.apply_throw_unchecked(&mut state, t);
+                        }
+                        Node::Decide(_) => {
+                            game.legal_actions(&state, &mut legal);
+                            let a = legal[rng.random_range(0..legal.len())];
+                            game.apply_action_unchecked(&mut state, a);
+                        }
+                        Node::End => break,
+                    }
+                }
             }
             assert!(checked > 50_000, "{checked}");
         }
@@ -577,6 +732,18 @@ pub(crate) mod issiren_eval {
                         m | circuit_square(seat, to).expect("on the circuit").bit()
                     });
                     assert_eq!(reach, table, "seat {seat}, pos {pos}");
+                }
+            }
+            for seat in 0..2 {
+                for pos in 0..=255u8 {
+                    let p = pos % CIRCUIT_LEN;
+                    assert_eq!(REACH_AT[seat][pos as usize], REACH[seat][p as usize]);
+                    let step = circuit_square(seat, (p + 1) % CIRCUIT_LEN).expect("on the circuit");
+                    assert_eq!(
+                        STEP_AT[seat][pos as usize],
+                        step.bit(),
+                        "seat {seat}, pos {pos}"
+                    );
                 }
             }
         }

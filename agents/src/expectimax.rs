@@ -877,7 +877,12 @@ impl<G: Evaluate> Expectimax<G> {
     /// lower bound, anything between is exact (and bit-for-bit what plain expectimax
     /// computes). Plain search ignores the window.
     fn ab(&mut self, game: &G, state: &G::State, d: u32, alpha: f64, beta: f64) -> f64 {
-        let reuse = self.reuse.take().filter(|r| r.child == *state);
+        // Most nodes have no probe to reuse: test before moving the (large) option out.
+        let reuse = if self.reuse.is_some() {
+            self.reuse.take().filter(|r| r.child == *state)
+        } else {
+            None
+        };
         if self.tick() {
             return 0.5;
         }
@@ -1089,16 +1094,16 @@ impl<G: Evaluate> Expectimax<G> {
     fn ab_throw(&mut self, game: &G, state: &G::State, d: u32, alpha: f64, beta: f64) -> f64 {
         let outcomes = game.throw_outcomes();
         let n = outcomes.len();
-        let mut children: smallvec::SmallVec<[G::State; stickdice::dice::MAX_THROW_OUTCOMES]> =
-            smallvec::SmallVec::new();
-        for o in outcomes {
-            let mut c = *state;
-            game.apply_throw_unchecked(&mut c, o.throw);
-            children.push(c);
+        // Each outcome's child in a plain array (at most `MAX_THROW_OUTCOMES` outcomes):
+        // pushing onto a `SmallVec` checks its length and capacity for every child.
+        let mut children = [*state; stickdice::dice::MAX_THROW_OUTCOMES];
+        for (c, o) in children.iter_mut().zip(outcomes) {
+            game.apply_throw_unchecked(c, o.throw);
         }
+        let children = &children[..n];
         if self.pruning == Pruning::None {
             let mut sum = 0.0;
-            for (o, c) in outcomes.iter().zip(&children) {
+            for (o, c) in outcomes.iter().zip(children) {
                 let v = self.ab(game, c, Self::child_depth(game, c, d), alpha, beta);
                 if self.aborted {
                     return 0.5;

@@ -139,6 +139,22 @@ const fn advance(pos: u8, steps: u8) -> u8 {
     }
 }
 
+/// `NEXT[g][pos]`: [`advance`] of `pos` by the value of a throw of `g` green sides, in one
+/// lookup, for any `u8` position and `g & 7`.
+static NEXT: [[u8; 256]; 8] = {
+    let mut t = [[0u8; 256]; 8];
+    let mut g = 0;
+    while g < 8 {
+        let mut pos = 0;
+        while pos < 256 {
+            t[g][pos] = advance(pos as u8, VALUE[g]);
+            pos += 1;
+        }
+        g += 1;
+    }
+    t
+};
+
 /// `LANDING[seat][g][pos]`: the square index a piece of `seat` at circuit position `pos`
 /// lands on with a throw of `g` green sides (`SQUARE_OF` after [`advance`] by `VALUE[g]`,
 /// in one lookup). Indexed by any `u8` position and `g & 7`.
@@ -474,8 +490,14 @@ impl State {
         let j = (self.occupied[seat] & (bit - 1)).count_ones() as usize;
         if self.occupied[seat] & bit != 0 && j < n {
             let list = &mut self.pieces[seat];
-            list.copy_within(j + 1..n, j);
-            list[n - 1] = Piece::default();
+            // A few pieces to shift: swapped along in place (a `copy_within` calls
+            // `memmove`), which leaves the blank on the last piece's entry.
+            list[j] = Piece::default();
+            let mut k = j;
+            while k + 1 < n {
+                list.swap(k, k + 1);
+                k += 1;
+            }
             self.count[seat] -= 1;
             self.occupied[seat] &= !bit;
         }
@@ -665,7 +687,7 @@ fn move_piece(s: &mut State, seat: usize, i: usize, g: usize) -> bool {
     let table = &SQUARE_OF[seat];
     let mut i = i;
     let from = table[s.pieces[seat][i].pos as usize];
-    let pos = advance(s.pieces[seat][i].pos, VALUE[g]);
+    let pos = NEXT[g & 7][s.pieces[seat][i].pos as usize];
     let to = table[pos as usize];
     let enemy = seat ^ 1;
     if s.occupied[enemy] & (1u64 << to) != 0 {
@@ -674,14 +696,18 @@ fn move_piece(s: &mut State, seat: usize, i: usize, g: usize) -> bool {
     s.occupied[seat] = (s.occupied[seat] & !(1u64 << (from & 63))) | (1u64 << to);
     let list = &mut s.pieces[seat];
     list[i] = Piece::moved(pos);
-    // Keep square order: bubble the moved piece to its place.
-    while i + 1 < n && table[list[i + 1].pos as usize] < to {
-        list.swap(i, i + 1);
-        i += 1;
-    }
-    while i > 0 && table[list[i - 1].pos as usize] > to {
-        list.swap(i, i - 1);
-        i -= 1;
+    // Keep square order: bubble the moved piece to its place, up the list if it moved to
+    // a higher square, else down.
+    if to > from {
+        while i + 1 < n && table[list[i + 1].pos as usize] < to {
+            list.swap(i, i + 1);
+            i += 1;
+        }
+    } else {
+        while i > 0 && table[list[i - 1].pos as usize] > to {
+            list.swap(i, i - 1);
+            i -= 1;
+        }
     }
     s.count[enemy] == 0
 }
@@ -744,9 +770,12 @@ impl Game for Issiren {
 
     #[inline]
     fn legal_actions(&self, s: &State, out: &mut ActionList<Action>) {
-        out.clear();
-        let Some(throw) = s.pending else { return };
+        let Some(throw) = s.pending else {
+            out.clear();
+            return;
+        };
         if Self::game_over_by_capture(s) {
+            out.clear();
             return;
         }
         let seat = (s.turn & 1) as usize;
@@ -756,8 +785,9 @@ impl Game for Issiren {
         let landing = &LANDING[seat][g];
         let own = s.occupied[seat];
         // The list is built in a plain array and handed over whole: pushing onto the
-        // `SmallVec` checks its length and capacity for every action.
-        let mut buf = [Action::Pass; MAX_ACTIONS];
+        // `SmallVec` checks its length and capacity for every action. Filled with moves
+        // (every byte defined, so it is cleared a word at a time), not passes.
+        let mut buf = [Action::Move(Square(0)); MAX_ACTIONS];
         let mut n = 0;
         for p in s.pieces_of(seat) {
             if p.unmoved && !release {
@@ -769,8 +799,12 @@ impl Game for Issiren {
                 n += 1;
             }
         }
-        // No piece can move: the list is `buf[0]`, the pass.
-        *out = ActionList::from_buf_and_len(buf, n.max(1));
+        if n == 0 {
+            // No piece can move: the only action is the pass.
+            buf[0] = Action::Pass;
+            n = 1;
+        }
+        *out = ActionList::from_buf_and_len(buf, n);
     }
 
     /// A random piece is drawn and kept if it can move (given that it can move, it is
@@ -1271,6 +1305,51 @@ mod tests {
             chi_total < bound,
             "chi-square {chi_total:.1} over {dof_total} degrees of freedom"
         );
+    }
+
+    #[test]
+    fn the_move_tables_are_advance_and_the_circuit() {
+        for g in 0..8 {
+            for pos in 0..=255u8 {
+                let next = advance(pos, VALUE[g]);
+                assert_eq!(NEXT[g][pos as usize], next, "g {g}, pos {pos}");
+                for seat in 0..2 {
+                    assert_eq!(
+                        LANDING[seat][g][pos as usize],
+                        SQUARE_OF[seat][next as usize]
+                    );
+                }
+            }
+        }
+    }
+
+    /// Every move keeps the pieces in square order (the moved piece bubbles up the list
+    /// only when it moved to a higher square, down only when to a lower one).
+    #[test]
+    fn moves_keep_square_order() {
+        use rand::{RngExt as _, SeedableRng as _};
+        let game = Issiren::with_seats(2).unwrap();
+        let mut rng = crate::Rng::seed_from_u64(21);
+        let mut legal = ActionList::new();
+        let mut moves = 0;
+        for _ in 0..100 {
+            let mut state = game.initial_state();
+            while game.node(&state) != Node::End {
+                if let Node::Throw(_) = game.node(&state) {
+                    let t = game.sample_throw(&mut rng);
+                    game.apply_throw_unchecked(&mut state, t);
+                    continue;
+                }
+                game.legal_actions(&state, &mut legal);
+                let a = legal[rng.random_range(0..legal.len())];
+                game.apply_action_unchecked(&mut state, a);
+                let mut sorted = state;
+                sorted.normalize();
+                assert_eq!(state, sorted);
+                moves += 1;
+            }
+        }
+        assert!(moves > 10_000, "{moves}");
     }
 
     #[test]
