@@ -130,68 +130,31 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     config.check()?;
     let path = prepare_out(args)?;
     let resume = if args.resume {
-        match Network::load(&path) {
-            Ok(net) => Some(net),
-            Err(stickdice_agents::learned::WeightsError::Io(e))
-                if e.kind() == std::io::ErrorKind::NotFound =>
-            {
-                return Err(format!(
-                    "--resume: no checkpoint {} (start without --resume)",
-                    path.display()
-                ))
-            }
-            Err(e) => return Err(format!("{}: {e}", path.display())),
-        }
+        Some(load_checkpoint(&path)?)
     } else {
         None
     };
-    let tablebase = match &args.tablebase {
-        Some(source) => {
-            eprintln!("loading the tablebase ({source})…");
-            Some(stickdice_agents::solve::tablebase::shared(source)?)
-        }
-        None => None,
-    };
+    let tablebase = optional_tablebase(args)?;
     let stop = stop_flag()?;
     let start_games = resume.as_ref().map_or(0, |n| n.settings().games);
-    let terminal = std::io::stderr().is_terminal();
-    let bar = if terminal {
-        ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:24.cyan/blue} {pos}/{len} games  {per_sec}  {elapsed} elapsed, {eta} left",
-        )
-        .expect("a valid template"),
+    let mut progress = Progress::new(
+        games,
+        start_games,
+        "{bar:24.cyan/blue} {pos}/{len} games  {per_sec}  {elapsed} elapsed, {eta} left",
     );
-    bar.set_position(start_games);
-    bar.reset_eta();
-    let started = Instant::now();
-    let mut last_line = Instant::now();
     let net = train(
         &config,
         tablebase.as_deref(),
         resume,
         &stop,
         |done| {
-            bar.set_position(done);
-            if !terminal && (last_line.elapsed().as_secs() >= 10 || done == games) {
-                last_line = Instant::now();
-                eprintln!(
-                    "{done}/{} games, {:.0} s",
-                    games,
-                    started.elapsed().as_secs_f64()
-                );
-            }
+            progress.bar.set_position(done);
+            progress.line(done == games, |s| format!("{done}/{games} games, {s:.0} s"));
         },
-        |net| {
-            net.save(&path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))
-        },
+        |net| save(net, &path),
     )?;
-    bar.finish_and_clear();
+    progress.bar.finish_and_clear();
+    let started = progress.started;
     let done = net.settings().games;
     if done < games {
         outln!(
@@ -263,17 +226,7 @@ fn run_endgame(args: &TrainArgs) -> Result<(), String> {
                 "--resume continues the checkpoint's own main network: leave out --main".into(),
             );
         }
-        let net = Network::load(&path).map_err(|e| match e {
-            stickdice_agents::learned::WeightsError::Io(e)
-                if e.kind() == std::io::ErrorKind::NotFound =>
-            {
-                format!(
-                    "--resume: no checkpoint {} (start without --resume)",
-                    path.display()
-                )
-            }
-            e => format!("{}: {e}", path.display()),
-        })?;
+        let net = load_checkpoint(&path)?;
         let Some(eg) = net.endgame().cloned() else {
             return Err(format!(
                 "--resume: {} has no endgame network",
@@ -282,61 +235,40 @@ fn run_endgame(args: &TrainArgs) -> Result<(), String> {
         };
         (net.with_endgame(None), Some(eg))
     } else {
-        let main = match &args.main {
-            Some(p) => Network::load(p).map_err(|e| format!("{}: {e}", p.display()))?,
-            None => stickdice_agents::learned::shipped().clone(),
-        };
-        (main.with_endgame(None), None)
+        (starting_network(args)?.with_endgame(None), None)
     };
     eprintln!("loading the tablebase ({source})…");
     let tb = stickdice_agents::solve::tablebase::shared(source)?;
     let stop = stop_flag()?;
-    let terminal = std::io::stderr().is_terminal();
     let per_epoch: u64 = stickdice_agents::solve::tablebase::table_sizes()
         .iter()
         .sum::<usize>() as u64;
     let total = per_epoch * u64::from(config.epochs);
-    let bar = if terminal {
-        ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:24.cyan/blue} {pos}/{len} tablebase entries  {per_sec}  {elapsed} elapsed, {eta} left",
-        )
-        .expect("a valid template"),
-    );
     let start_done = resume.as_ref().map_or(0, |n| n.settings().done);
-    bar.set_position(start_done);
-    bar.reset_eta();
-    let started = Instant::now();
-    let mut last_line = Instant::now();
+    let mut progress = Progress::new(
+        total,
+        start_done,
+        "{bar:24.cyan/blue} {pos}/{len} tablebase entries  {per_sec}  {elapsed} elapsed, {eta} left",
+    );
     let eg = train_endgame(
         &config,
         &tb,
         resume,
         &stop,
         |done, end| {
-            bar.set_position(done);
-            if !terminal && (last_line.elapsed().as_secs() >= 10 || done == end) {
-                last_line = Instant::now();
-                eprintln!(
-                    "{done}/{end} tablebase entries (epoch {} of {}), {:.0} s",
+            progress.bar.set_position(done);
+            progress.line(done == end, |s| {
+                format!(
+                    "{done}/{end} tablebase entries (epoch {} of {}), {s:.0} s",
                     (done / per_epoch + 1).min(u64::from(config.epochs)),
                     config.epochs,
-                    started.elapsed().as_secs_f64()
-                );
-            }
+                )
+            });
         },
-        |eg| {
-            main.clone()
-                .with_endgame(Some(eg.clone()))
-                .save(&path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))
-        },
+        |eg| save(&main.clone().with_endgame(Some(eg.clone())), &path),
     )?;
-    bar.finish_and_clear();
+    progress.bar.finish_and_clear();
+    let started = progress.started;
     let done = eg.settings().done;
     if done < total {
         outln!(
@@ -348,9 +280,7 @@ fn run_endgame(args: &TrainArgs) -> Result<(), String> {
     // The finished network, rounded to the 16-bit weights the file then stores.
     let mut eg = eg;
     eg.quantize();
-    main.with_endgame(Some(eg))
-        .save(&path)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    save(&main.with_endgame(Some(eg)), &path)?;
     outln!(
         "trained the endgame network: {} epochs over the tablebase ({} entries this run) in {:.1} s: {}",
         config.epochs,
@@ -359,6 +289,73 @@ fn run_endgame(args: &TrainArgs) -> Result<(), String> {
         path.display()
     );
     Ok(())
+}
+
+/// A run's progress on stderr: a bar on a terminal, else a plain line every 10 s.
+struct Progress {
+    bar: ProgressBar,
+    terminal: bool,
+    started: Instant,
+    last_line: Instant,
+}
+
+impl Progress {
+    /// A bar of `len` steps with `done` of them done before this run.
+    fn new(len: u64, done: u64, template: &str) -> Progress {
+        let terminal = std::io::stderr().is_terminal();
+        let bar = if terminal {
+            ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr())
+        } else {
+            ProgressBar::hidden()
+        };
+        bar.set_style(ProgressStyle::with_template(template).expect("a valid template"));
+        bar.set_position(done);
+        bar.reset_eta();
+        let now = Instant::now();
+        Progress {
+            bar,
+            terminal,
+            started: now,
+            last_line: now,
+        }
+    }
+
+    /// Off a terminal, prints `line(seconds elapsed)` when 10 s have passed since the last
+    /// line, or when `last` (the run's final step).
+    fn line(&mut self, last: bool, line: impl FnOnce(f64) -> String) {
+        if !self.terminal && (last || self.last_line.elapsed().as_secs() >= 10) {
+            self.last_line = Instant::now();
+            eprintln!("{}", line(self.started.elapsed().as_secs_f64()));
+        }
+    }
+}
+
+/// Writes a checkpoint or the finished network.
+fn save(net: &Network, path: &std::path::Path) -> Result<(), String> {
+    net.save(path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The network a new `--endgame` or `--distill` run starts from: `--main`, else the
+/// shipped weights.
+fn starting_network(args: &TrainArgs) -> Result<Network, String> {
+    match &args.main {
+        Some(p) => Network::load(p).map_err(|e| format!("{}: {e}", p.display())),
+        None => Ok(stickdice_agents::learned::shipped().clone()),
+    }
+}
+
+/// The tablebase of `--tablebase`, loaded (or built) once, if given.
+fn optional_tablebase(
+    args: &TrainArgs,
+) -> Result<Option<Arc<stickdice_agents::solve::tablebase::Tablebase>>, String> {
+    match &args.tablebase {
+        Some(source) => {
+            eprintln!("loading the tablebase ({source})…");
+            Ok(Some(stickdice_agents::solve::tablebase::shared(source)?))
+        }
+        None => Ok(None),
+    }
 }
 
 /// Loads `--out`'s checkpoint for `--resume`.
@@ -410,39 +407,19 @@ fn run_distill(args: &TrainArgs) -> Result<(), String> {
         }
         net
     } else {
-        let net = match &args.main {
-            Some(p) => Network::load(p).map_err(|e| format!("{}: {e}", p.display()))?,
-            None => stickdice_agents::learned::shipped().clone(),
-        };
         // A new run: a distillation record of --main is replaced by this run's.
-        net.without_distilled()
+        starting_network(args)?.without_distilled()
     };
-    let tablebase = match &args.tablebase {
-        Some(source) => {
-            eprintln!("loading the tablebase ({source})…");
-            Some(stickdice_agents::solve::tablebase::shared(source)?)
-        }
-        None => None,
-    };
+    let tablebase = optional_tablebase(args)?;
     let stop = stop_flag()?;
-    let terminal = std::io::stderr().is_terminal();
     let start_rounds = start.distilled().map_or(0, |d| d.rounds_done);
     let total = u64::from(config.rounds) * config.games;
-    let bar = if terminal {
-        ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:24.cyan/blue} {pos}/{len} games  {msg}  {elapsed} elapsed, {eta} left",
-        )
-        .expect("a valid template"),
+    let mut progress = Progress::new(
+        total,
+        u64::from(start_rounds) * config.games,
+        "{bar:24.cyan/blue} {pos}/{len} games  {msg}  {elapsed} elapsed, {eta} left",
     );
-    bar.set_position(u64::from(start_rounds) * config.games);
-    bar.reset_eta();
-    let started = Instant::now();
-    let mut last_line = Instant::now();
+    let started = progress.started;
     let net = distill(
         &config,
         start,
@@ -450,38 +427,36 @@ fn run_distill(args: &TrainArgs) -> Result<(), String> {
         &stop,
         |p| match p {
             DistillProgress::Games { round, games } => {
-                bar.set_position(u64::from(round) * config.games + games);
-                bar.set_message(format!(
+                progress
+                    .bar
+                    .set_position(u64::from(round) * config.games + games);
+                progress.bar.set_message(format!(
                     "round {} of {}: positions",
                     round + 1,
                     config.rounds
                 ));
-                if !terminal && last_line.elapsed().as_secs() >= 10 {
-                    last_line = Instant::now();
-                    eprintln!(
-                        "round {} of {}: {games}/{} games, {:.0} s",
+                progress.line(false, |s| {
+                    format!(
+                        "round {} of {}: {games}/{} games, {s:.0} s",
                         round + 1,
                         config.rounds,
                         config.games,
-                        started.elapsed().as_secs_f64()
-                    );
-                }
+                    )
+                });
             }
             DistillProgress::Fit { round, steps, of } => {
-                bar.set_message(format!(
+                progress.bar.set_message(format!(
                     "round {} of {}: fit {steps}/{of}",
                     round + 1,
                     config.rounds
                 ));
-                if !terminal && last_line.elapsed().as_secs() >= 10 {
-                    last_line = Instant::now();
-                    eprintln!(
-                        "round {} of {}: fitted {steps}/{of} steps, {:.0} s",
+                progress.line(false, |s| {
+                    format!(
+                        "round {} of {}: fitted {steps}/{of} steps, {s:.0} s",
                         round + 1,
                         config.rounds,
-                        started.elapsed().as_secs_f64()
-                    );
-                }
+                    )
+                });
             }
             DistillProgress::Round {
                 round,
@@ -489,7 +464,7 @@ fn run_distill(args: &TrainArgs) -> Result<(), String> {
                 loss_before,
                 loss_after,
             } => {
-                bar.suspend(|| {
+                progress.bar.suspend(|| {
                     eprintln!(
                         "round {} of {}: {positions} positions, cross-entropy {loss_before:.5} -> {loss_after:.5}, {:.0} s",
                         round + 1,
@@ -499,12 +474,9 @@ fn run_distill(args: &TrainArgs) -> Result<(), String> {
                 });
             }
         },
-        |net| {
-            net.save(&path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))
-        },
+        |net| save(net, &path),
     )?;
-    bar.finish_and_clear();
+    progress.bar.finish_and_clear();
     let done = net.distilled().map_or(0, |d| d.rounds_done);
     if done < config.rounds {
         outln!(
