@@ -1651,6 +1651,20 @@ mod tests {
             })
     }
 
+    /// Plays `state`'s throws one at a time through `node` and `apply_throw_unchecked` (the
+    /// rules' own path, which `play_throws` must match) up to a decision or the end.
+    fn throw_by_throw(game: &SigElOued, state: &mut State, rng: &mut crate::Rng) -> Node {
+        loop {
+            match game.node(state) {
+                Node::Throw(_) => {
+                    let t = game.sample_throw(rng);
+                    game.apply_throw_unchecked(state, t);
+                }
+                other => break other,
+            }
+        }
+    }
+
     /// `play_throws` against the throw-by-throw loop from positions `validate` rejects (a
     /// piece behind the active one off the start, a piece past Mecca, the turn on a
     /// finished seat or past the seats, a finished seat with pieces off Mecca): the same
@@ -1685,15 +1699,7 @@ mod tests {
                 let mut a = crate::Rng::seed_from_u64(seed);
                 let mut b = a.clone();
                 let node = game.play_throws(&mut fast, || game.sample_throw(&mut a));
-                let want = loop {
-                    match game.node(&plain) {
-                        Node::Throw(_) => {
-                            let t = game.sample_throw(&mut b);
-                            game.apply_throw_unchecked(&mut plain, t);
-                        }
-                        other => break other,
-                    }
-                };
+                let want = throw_by_throw(&game, &mut plain, &mut b);
                 assert_eq!((node, fast), (want, plain), "from {start:?}, seed {seed}");
                 assert_eq!(a, b);
             }
@@ -1719,15 +1725,7 @@ mod tests {
                 let (mut fast, mut plain) = (state, state);
                 let (mut a, mut b) = (rng.clone(), rng.clone());
                 let node = game.play_throws(&mut fast, || game.sample_throw(&mut a));
-                let want = loop {
-                    match game.node(&plain) {
-                        Node::Throw(_) => {
-                            let t = game.sample_throw(&mut b);
-                            game.apply_throw_unchecked(&mut plain, t);
-                        }
-                        other => break other,
-                    }
-                };
+                let want = throw_by_throw(&game, &mut plain, &mut b);
                 proptest::prop_assert_eq!((node, fast), (want, plain), "from {:?}", state);
                 proptest::prop_assert_eq!(&a, &b, "the same number of throws");
                 rng = a;
@@ -1777,15 +1775,7 @@ mod tests {
                             let (mut fast, mut plain) = (state, state);
                             let (mut a, mut b) = (rng.clone(), rng.clone());
                             let node = game.play_throws(&mut fast, || game.sample_throw(&mut a));
-                            let want = loop {
-                                match game.node(&plain) {
-                                    Node::Throw(_) => {
-                                        let t = game.sample_throw(&mut b);
-                                        game.apply_throw_unchecked(&mut plain, t);
-                                    }
-                                    other => break other,
-                                }
-                            };
+                            let want = throw_by_throw(&game, &mut plain, &mut b);
                             assert_eq!((node, fast), (want, plain), "{seats} seats, cap {cap}");
                             assert_eq!(a, b, "the same number of throws");
                             positions += 1;
