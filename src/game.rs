@@ -723,6 +723,53 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
         a
     }
 
+    /// Plays `state` to the end with random throws and uniformly random decisions: each
+    /// throw is `bits.throw(rng, self.sticks())`, each decision
+    /// [`Game::play_random_action`] with `bits.index(rng, len)`. The same as alternating
+    /// [`Game::play_throws`] and [`Game::play_random_action`] until [`Node::End`], which is
+    /// what it does unless a game does it faster with the same draws and states (Issiren
+    /// plays each throw and its decision in one loop). [`crate::play::random_playout`]
+    /// runs on it.
+    ///
+    /// ```
+    /// use stickdice::play::RandomBits;
+    /// use stickdice::{Game, Issiren, SeedableRng};
+    /// let game = Issiren::with_seats(2).unwrap();
+    /// let mut rng = stickdice::Rng::seed_from_u64(5);
+    /// let mut state = game.initial_state();
+    /// game.play_random_to_end(&mut state, &mut RandomBits::new(), &mut rng);
+    /// assert!(game.is_over(&state));
+    /// ```
+    #[inline]
+    fn play_random_to_end<R: Rng + ?Sized>(
+        &self,
+        state: &mut Self::State,
+        bits: &mut crate::play::RandomBits,
+        rng: &mut R,
+    ) where
+        Self: Sized,
+    {
+        let mut actions = ActionList::new();
+        let sticks = self.sticks();
+        let mut index_bits = *bits;
+        loop {
+            // The throws draw from a copy of the bits that nothing else borrows, so that it
+            // can stay in registers through `play_throws`'s loop.
+            let mut throw_bits = index_bits;
+            let node = self.play_throws(state, || throw_bits.throw(rng, sticks));
+            index_bits = throw_bits;
+            match node {
+                // `play_throws` stops at a decision or the end; a throw would only be thrown.
+                Node::Throw(_) => {}
+                Node::Decide(_) => {
+                    self.play_random_action(state, &mut actions, |len| index_bits.index(rng, len));
+                }
+                Node::End => break,
+            }
+        }
+        *bits = index_bits;
+    }
+
     /// At a decision node, applies the legal action at `index(len)` of the `len` actions
     /// [`Game::legal_actions`] lists (no draw when there is only one) and returns it: the
     /// same draws, action and state as listing them, indexing and

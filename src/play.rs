@@ -5,13 +5,14 @@ use rand::RngExt as _;
 use crate::agent::{Agent, AgentError};
 use core::fmt;
 
-use crate::game::{ActionList, Game, IllegalMove, Node, Ranking};
+use crate::game::{Game, IllegalMove, Node, Ranking};
 use crate::Throw;
 
 /// Plays `state` to the end with uniformly random actions and random throws, and returns
 /// the ranking. Allocates nothing. The throws and the actions' indices are drawn by one
-/// [`RandomBits`], several to a 64-bit draw of `rng`; the throws up to each decision are
-/// made by [`Game::play_throws`], the decisions by [`Game::play_random_action`].
+/// [`RandomBits`], several to a 64-bit draw of `rng`, in [`Game::play_random_to_end`]
+/// (by default the throws up to each decision made by [`Game::play_throws`], the
+/// decisions by [`Game::play_random_action`]).
 ///
 /// ```
 /// use stickdice::{Game, Issiren, SeedableRng};
@@ -27,24 +28,8 @@ pub fn random_playout<G: Game, R: rand::Rng + ?Sized>(
     state: &mut G::State,
     rng: &mut R,
 ) -> Ranking {
-    let mut actions = ActionList::new();
-    let mut bits = RandomBits::new();
-    let sticks = game.sticks();
-    loop {
-        // The throws draw from a copy of `bits` that nothing else borrows, so that it can
-        // stay in registers through `play_throws`'s loop.
-        let mut throw_bits = bits;
-        let node = game.play_throws(state, || throw_bits.throw(rng, sticks));
-        bits = throw_bits;
-        match node {
-            // `play_throws` stops at a decision or the end; a throw would only be thrown.
-            Node::Throw(_) => {}
-            Node::Decide(_) => {
-                game.play_random_action(state, &mut actions, |len| bits.index(rng, len));
-            }
-            Node::End => return game.ranking(state).expect("an ended game has a ranking"),
-        }
-    }
+    game.play_random_to_end(state, &mut RandomBits::new(), rng);
+    game.ranking(state).expect("an ended game has a ranking")
 }
 
 /// Random bits drawn 64 at a time from a generator and spent a few at a time: a throw of

@@ -100,6 +100,18 @@ const RANDOM_PIECE_TRIES: usize = 1;
 const VALUE: [u8; 8] = [4, 5, 2, 3, 1, 5, 6, 0];
 /// Whether the throw grants an extra throw (index `g & 7`).
 const EXTRA: [bool; 8] = [true, true, false, false, true, false, true, false];
+/// Bit `g`: a throw of `g` green sides passes the turn (no extra throw), as [`EXTRA`].
+const NO_EXTRA: usize = {
+    let mut mask = 0;
+    let mut g = 0;
+    while g < 8 {
+        if !EXTRA[g] {
+            mask |= 1 << g;
+        }
+        g += 1;
+    }
+    mask
+};
 
 /// The square index (`row * 12 + col`) of seat 0's circuit position `pos mod 72`.
 const fn seat0_square(pos: usize) -> u8 {
@@ -625,10 +637,24 @@ impl Issiren {
 /// that can); otherwise the pieces that can move are listed in a bitmask and one of them
 /// drawn.
 #[inline(always)]
-fn random_piece(s: &State, mut index: impl FnMut(usize) -> usize) -> Option<usize> {
+fn random_piece(s: &State, index: impl FnMut(usize) -> usize) -> Option<usize> {
     let throw = s.pending?;
-    let seat = (s.turn & 1) as usize;
-    let g = (throw.marked() & 7) as usize;
+    random_piece_on(
+        s,
+        (s.turn & 1) as usize,
+        (throw.marked() & 7) as usize,
+        index,
+    )
+}
+
+/// [`random_piece`] for `seat` and a throw of `g` green sides (`g` < 8), pending or not.
+#[inline(always)]
+fn random_piece_on(
+    s: &State,
+    seat: usize,
+    g: usize,
+    mut index: impl FnMut(usize) -> usize,
+) -> Option<usize> {
     let release = g == 4;
     let landing = &LANDING[seat][g];
     let own = s.occupied[seat];
@@ -643,6 +669,10 @@ fn random_piece(s: &State, mut index: impl FnMut(usize) -> usize) -> Option<usiz
                 return Some(i);
             }
         }
+    } else if let [lone] = pieces {
+        // A lone piece's landing square never holds a piece of its own (a move of 1 to 6
+        // steps never comes back to its square), so only an unmoved one can be refused.
+        return (!lone.unmoved || release).then_some(0);
     }
     let mut movable = 0u16;
     let mut m = 0;
@@ -853,6 +883,54 @@ impl Game for Issiren {
             s.turn = (seat ^ 1) as u8;
         }
         action
+    }
+
+    /// Each throw and its decision in one loop: the throw (the same bits), the random
+    /// piece of [`Game::play_random_action`] (the same draws), its move and the next
+    /// seat, with the seat and the throw count held in registers and no pending throw
+    /// stored. A decision already due is made by [`Game::play_random_action`] first.
+    #[inline]
+    fn play_random_to_end<R: rand::Rng + ?Sized>(
+        &self,
+        s: &mut State,
+        bits: &mut crate::play::RandomBits,
+        rng: &mut R,
+    ) {
+        let mut b = *bits;
+        if s.pending.is_some() {
+            self.play_random_action(s, &mut ActionList::new(), |len| b.index(rng, len));
+        }
+        if Self::game_over_by_capture(s) || s.throws >= self.max_throws {
+            *bits = b;
+            return;
+        }
+        let max = self.max_throws;
+        // The seat to throw; a turn other than 0 or 1 (an invalid state) is kept as it is
+        // unless the turn passes, as the rules' path does.
+        let mut seat = (s.turn & 1) as usize;
+        let mut passed = false;
+        let mut throws = s.throws;
+        loop {
+            throws += 1;
+            let g = (b.throw(rng, Sticks::SIX).marked() & 7) as usize;
+            if let Some(i) = random_piece_on(s, seat, g, |len| b.index(rng, len)) {
+                if move_piece(s, seat, i, g) {
+                    break; // the 12th capture: the game ends at once
+                }
+            }
+            // The turn passes unless the throw grants an extra one.
+            let pass = (NO_EXTRA >> g) & 1;
+            seat ^= pass;
+            passed |= pass != 0;
+            if throws >= max {
+                break;
+            }
+        }
+        if passed {
+            s.turn = seat as u8;
+        }
+        s.throws = throws;
+        *bits = b;
     }
 
     /// The legal actions are the pieces that can move, in list order (or the pass): the
@@ -1246,6 +1324,119 @@ mod tests {
             decisions > 50_000 && passes > 100 && ends > 100,
             "{decisions} {passes} {ends}"
         );
+    }
+
+    /// The rules' own reading of a random decision, from the legal actions alone: a
+    /// random piece of the mover (when it has two or more) kept if moving it is legal,
+    /// else a random legal action (no draw when there is one).
+    fn random_decision_by_the_rules<R: rand::Rng>(
+        game: &Issiren,
+        s: &State,
+        bits: &mut crate::play::RandomBits,
+        rng: &mut R,
+    ) -> Action {
+        let mut legal = ActionList::new();
+        game.legal_actions(s, &mut legal);
+        let seat = s.turn as usize;
+        let pieces = s.pieces_of(seat);
+        if pieces.len() > 1 {
+            let p = pieces[bits.index(rng, pieces.len())];
+            let a = Action::Move(circuit_square(seat, p.pos).unwrap());
+            if legal.contains(&a) {
+                return a;
+            }
+        }
+        if legal.len() == 1 {
+            legal[0]
+        } else {
+            legal[bits.index(rng, legal.len())]
+        }
+    }
+
+    /// `play_random_to_end` (each throw and its decision in one loop) makes the same draws
+    /// and reaches the same states as the rules' path (`node`, the throw from the same
+    /// bits, `apply_throw_unchecked`, the random decision read from `legal_actions`,
+    /// `apply_action_unchecked`): from the start to the end of many random games, and from
+    /// positions along them (throws due and decisions due) to a throw cap a few throws on,
+    /// so the state after every step is compared.
+    #[test]
+    fn play_random_to_end_is_the_rules_path() {
+        use crate::play::RandomBits;
+        use rand::SeedableRng as _;
+        let game = Issiren::with_seats(2).unwrap();
+        let (mut starts, mut captures, mut releases) = (0, 0, 0);
+        for seed in 0..200 {
+            // The rules' path, every node's state, bits and generator kept.
+            let mut rng = crate::Rng::seed_from_u64(seed);
+            let mut bits = RandomBits::new();
+            let mut state = game.initial_state();
+            let mut path = Vec::new();
+            loop {
+                path.push((state, bits, rng.clone()));
+                match game.node(&state) {
+                    Node::Throw(_) => {
+                        let t = bits.throw(&mut rng, Sticks::SIX);
+                        game.apply_throw_unchecked(&mut state, t);
+                    }
+                    Node::Decide(_) => {
+                        let a = random_decision_by_the_rules(&game, &state, &mut bits, &mut rng);
+                        releases +=
+                            (a != Action::Pass && state.pending == Some(RELEASE_THROW)) as u32;
+                        game.apply_action_unchecked(&mut state, a);
+                    }
+                    Node::End => break,
+                }
+            }
+            captures += Issiren::game_over_by_capture(&state) as u32;
+            // From each of many positions of the path, to a cap a few throws on (or the
+            // path's end): the first position of the path where the capped game ends.
+            for (k, (start, start_bits, start_rng)) in path.iter().enumerate() {
+                let full = k == 0;
+                if !full && k % 5 != 0 {
+                    continue;
+                }
+                let cap = if full {
+                    game.max_throws
+                } else {
+                    start.throws + 1 + (k as u32 % 11)
+                };
+                let capped = Issiren {
+                    seats: 2,
+                    max_throws: cap,
+                };
+                let want = path[k..]
+                    .iter()
+                    .find(|(s, _, _)| {
+                        Issiren::game_over_by_capture(s) || (s.pending.is_none() && s.throws >= cap)
+                    })
+                    .unwrap();
+                let (mut s, mut b, mut r) = (*start, *start_bits, start_rng.clone());
+                capped.play_random_to_end(&mut s, &mut b, &mut r);
+                assert_eq!(
+                    (&s, &b, &r),
+                    (&want.0, &want.1, &want.2),
+                    "seed {seed}, step {k}"
+                );
+                starts += 1;
+            }
+        }
+        assert!(
+            starts > 15_000 && captures > 100 && releases > 1000,
+            "{starts} {captures} {releases}"
+        );
+    }
+
+    /// A lone piece is never blocked by a piece of its own: no move of 1 to 6 steps ends on
+    /// the square it left (which `random_piece_on` relies on).
+    #[test]
+    fn no_move_ends_on_its_own_square() {
+        for (seat, squares) in SQUARE_OF.iter().enumerate() {
+            for (g, landing) in LANDING[seat][..=6].iter().enumerate() {
+                for pos in 0..CIRCUIT_LEN as usize {
+                    assert_ne!(squares[pos], landing[pos], "{seat} {g} {pos}");
+                }
+            }
+        }
     }
 
     #[test]
