@@ -659,8 +659,11 @@ fn random_piece_on(
     let landing = &LANDING[seat][g];
     let own = s.occupied[seat];
     let pieces = s.pieces_of(seat);
+    // 1 when an unmoved piece cannot move: one byte test per piece for both conditions of
+    // the throw.
+    let held = u8::from(!release);
     let can_move =
-        |p: &Piece| (!p.unmoved || release) && own & (1u64 << landing[p.pos as usize]) == 0;
+        |p: &Piece| u8::from(p.unmoved) & held == 0 && own & (1u64 << landing[p.pos as usize]) == 0;
     let n = pieces.len();
     if n > 1 {
         for _ in 0..RANDOM_PIECE_TRIES {
