@@ -749,25 +749,7 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     ) where
         Self: Sized,
     {
-        let mut actions = ActionList::new();
-        let sticks = self.sticks();
-        let mut index_bits = *bits;
-        loop {
-            // The throws draw from a copy of the bits that nothing else borrows, so that it
-            // can stay in registers through `play_throws`'s loop.
-            let mut throw_bits = index_bits;
-            let node = self.play_throws(state, || throw_bits.throw(rng, sticks));
-            index_bits = throw_bits;
-            match node {
-                // `play_throws` stops at a decision or the end; a throw would only be thrown.
-                Node::Throw(_) => {}
-                Node::Decide(_) => {
-                    self.play_random_action(state, &mut actions, |len| index_bits.index(rng, len));
-                }
-                Node::End => break,
-            }
-        }
-        *bits = index_bits;
+        crate::play::random_to_end_step_by_step(self, state, bits, rng);
     }
 
     /// At a decision node, applies the legal action at `index(len)` of the `len` actions

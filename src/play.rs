@@ -5,7 +5,7 @@ use rand::RngExt as _;
 use crate::agent::{Agent, AgentError};
 use core::fmt;
 
-use crate::game::{Game, IllegalMove, Node, Ranking};
+use crate::game::{ActionList, Game, IllegalMove, Node, Ranking};
 use crate::Throw;
 
 /// Plays `state` to the end with uniformly random actions and random throws, and returns
@@ -30,6 +30,36 @@ pub fn random_playout<G: Game, R: rand::Rng + ?Sized>(
 ) -> Ranking {
     game.play_random_to_end(state, &mut RandomBits::new(), rng);
     game.ranking(state).expect("an ended game has a ranking")
+}
+
+/// [`Game::play_random_to_end`]'s default: [`Game::play_throws`] up to each decision,
+/// [`Game::play_random_action`] for it, until the end.
+#[inline]
+pub(crate) fn random_to_end_step_by_step<G: Game, R: rand::Rng + ?Sized>(
+    game: &G,
+    state: &mut G::State,
+    bits: &mut RandomBits,
+    rng: &mut R,
+) {
+    let mut actions = ActionList::new();
+    let sticks = game.sticks();
+    let mut index_bits = *bits;
+    loop {
+        // The throws draw from a copy of the bits that nothing else borrows, so that it
+        // can stay in registers through `play_throws`'s loop.
+        let mut throw_bits = index_bits;
+        let node = game.play_throws(state, || throw_bits.throw(rng, sticks));
+        index_bits = throw_bits;
+        match node {
+            // `play_throws` stops at a decision or the end; a throw would only be thrown.
+            Node::Throw(_) => {}
+            Node::Decide(_) => {
+                game.play_random_action(state, &mut actions, |len| index_bits.index(rng, len));
+            }
+            Node::End => break,
+        }
+    }
+    *bits = index_bits;
 }
 
 /// Random bits drawn 64 at a time from a generator and spent a few at a time: a throw of

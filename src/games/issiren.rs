@@ -100,18 +100,6 @@ const RANDOM_PIECE_TRIES: usize = 1;
 const VALUE: [u8; 8] = [4, 5, 2, 3, 1, 5, 6, 0];
 /// Whether the throw grants an extra throw (index `g & 7`).
 const EXTRA: [bool; 8] = [true, true, false, false, true, false, true, false];
-/// Bit `g`: a throw of `g` green sides passes the turn (no extra throw), as [`EXTRA`].
-const NO_EXTRA: usize = {
-    let mut mask = 0;
-    let mut g = 0;
-    while g < 8 {
-        if !EXTRA[g] {
-            mask |= 1 << g;
-        }
-        g += 1;
-    }
-    mask
-};
 
 /// The square index (`row * 12 + col`) of seat 0's circuit position `pos mod 72`.
 const fn seat0_square(pos: usize) -> u8 {
@@ -745,6 +733,34 @@ fn move_piece(s: &mut State, seat: usize, i: usize, g: usize) -> bool {
     s.count[enemy] == 0
 }
 
+/// `SEAT`'s turn in random play ([`Game::play_random_to_end`]): a throw (unless the
+/// throw cap is reached) and its random decision, again while the throws grant extra
+/// throws. Returns whether the turn passed (`false`: the game is over).
+#[inline(always)]
+fn random_turn<const SEAT: usize, R: rand::Rng + ?Sized>(
+    s: &mut State,
+    throws: &mut u32,
+    max: u32,
+    b: &mut crate::play::RandomBits,
+    rng: &mut R,
+) -> bool {
+    loop {
+        if *throws >= max {
+            return false;
+        }
+        *throws += 1;
+        let g = (b.throw(rng, Sticks::SIX).marked() & 7) as usize;
+        if let Some(i) = random_piece_on(s, SEAT, g, |len| b.index(rng, len)) {
+            if move_piece(s, SEAT, i, g) {
+                return false; // the 12th capture: the game ends at once
+            }
+        }
+        if !EXTRA[g] {
+            return true;
+        }
+    }
+}
+
 impl Game for Issiren {
     type State = State;
     type Action = Action;
@@ -888,51 +904,47 @@ impl Game for Issiren {
         action
     }
 
-    /// Each throw and its decision in one loop: the throw (the same bits), the random
-    /// piece of [`Game::play_random_action`] (the same draws), its move and the next
-    /// seat, with the seat and the throw count held in registers and no pending throw
-    /// stored. A decision already due is made by [`Game::play_random_action`] first.
-    #[inline]
+    /// Each throw and its decision in one loop, one loop per seat (so each seat's tables
+    /// and pieces are at fixed places): the throw (the same bits), the random piece of
+    /// [`Game::play_random_action`] (the same draws), its move, until the turn passes,
+    /// with the throw count held in a register and no pending throw stored. A decision
+    /// already due is made by [`Game::play_random_action`] first; a position with a turn
+    /// other than 0 or 1 (which [`Game::validate`] rejects) is played step by step. Kept
+    /// out of line: a whole game's loop, which would crowd the searches that can call it.
+    #[inline(never)]
     fn play_random_to_end<R: rand::Rng + ?Sized>(
         &self,
         s: &mut State,
         bits: &mut crate::play::RandomBits,
         rng: &mut R,
     ) {
+        if s.turn > 1 {
+            crate::play::random_to_end_step_by_step(self, s, bits, rng);
+            return;
+        }
         let mut b = *bits;
         if s.pending.is_some() {
             self.play_random_action(s, &mut ActionList::new(), |len| b.index(rng, len));
         }
-        if Self::game_over_by_capture(s) || s.throws >= self.max_throws {
-            *bits = b;
-            return;
-        }
-        let max = self.max_throws;
-        // The seat to throw; a turn other than 0 or 1 (an invalid state) is kept as it is
-        // unless the turn passes, as the rules' path does.
-        let mut seat = (s.turn & 1) as usize;
-        let mut passed = false;
-        let mut throws = s.throws;
-        loop {
-            throws += 1;
-            let g = (b.throw(rng, Sticks::SIX).marked() & 7) as usize;
-            if let Some(i) = random_piece_on(s, seat, g, |len| b.index(rng, len)) {
-                if move_piece(s, seat, i, g) {
-                    break; // the 12th capture: the game ends at once
+        if !Self::game_over_by_capture(s) {
+            let max = self.max_throws;
+            let mut throws = s.throws;
+            let mut seat = s.turn;
+            loop {
+                if seat == 0 {
+                    if !random_turn::<0, R>(s, &mut throws, max, &mut b, rng) {
+                        break;
+                    }
+                    seat = 1;
                 }
+                if !random_turn::<1, R>(s, &mut throws, max, &mut b, rng) {
+                    break;
+                }
+                seat = 0;
             }
-            // The turn passes unless the throw grants an extra one.
-            let pass = (NO_EXTRA >> g) & 1;
-            seat ^= pass;
-            passed |= pass != 0;
-            if throws >= max {
-                break;
-            }
+            s.turn = seat;
+            s.throws = throws;
         }
-        if passed {
-            s.turn = seat as u8;
-        }
-        s.throws = throws;
         *bits = b;
     }
 
