@@ -26,6 +26,11 @@ pub struct ReferenceArgs {
     /// analyze --write-tablebase`.
     #[arg(long, value_name = "SOURCE")]
     pub reference_tablebase: Option<String>,
+    /// issiren: the evaluation at the reference search's leaves, as the agents' `eval`
+    /// parameter: `hand` (the default, so figures compare with earlier ones), `learned`
+    /// (the shipped weights: a stronger judge of strong agents) or a weights file.
+    #[arg(long, value_name = "EVAL")]
+    pub reference_eval: Option<String>,
 }
 
 impl ReferenceArgs {
@@ -34,6 +39,7 @@ impl ReferenceArgs {
         ReferenceOptions {
             depth: self.reference_depth,
             tablebase: self.reference_tablebase.clone(),
+            eval: self.reference_eval.clone(),
         }
     }
 }
@@ -61,9 +67,10 @@ impl LuckArgs {
             Ok(Some((self.reference.options(), self.luck_adjusted)))
         } else if self.reference.reference_depth.is_some()
             || self.reference.reference_tablebase.is_some()
+            || self.reference.reference_eval.is_some()
         {
             Err(
-                "--reference-depth and --reference-tablebase go with --luck or --luck-adjusted"
+                "--reference-depth, --reference-tablebase and --reference-eval go with --luck or --luck-adjusted"
                     .into(),
             )
         } else {

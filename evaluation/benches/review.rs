@@ -53,7 +53,7 @@ fn bench(c: &mut Criterion) {
                 // A fresh reference per review, as the command and the report build it.
                 let options = ReferenceOptions {
                     depth: Some(depth),
-                    tablebase: None,
+                    ..ReferenceOptions::default()
                 };
                 let mut reference = game.reference(&options).expect("a reference");
                 review(&game, reference.as_mut(), &events, None, BLUNDER).expect("it replays")

@@ -19,8 +19,10 @@
 //!   table) to a fixed depth in decisions ([`DEFAULT_DEPTH`] = 3: the decision after each
 //!   throw and two more throws and decisions; the deepest that reviews a 300-throw game in
 //!   under a second, 0.56 s measured by `cargo bench -p stickdice-evaluation --bench
-//!   review`, against 40 ms at depth 2), the heuristic evaluation
-//!   ([`stickdice_agents::Evaluate`]) at its leaves, and — with
+//!   review`, against 40 ms at depth 2), the hand-set evaluation
+//!   ([`stickdice_agents::Evaluate`], `eval=hand`) at its leaves — or, with
+//!   [`ReferenceOptions::eval`], the learned one (`learned`, or a weights file), a
+//!   stronger judge of strong agents — and — with
 //!   [`ReferenceOptions::tablebase`] — the endgame tablebase's exact values wherever a
 //!   position with at most two pieces a side is reached. The values are a deterministic
 //!   function of the position (no generator, no clock), so a review reproduces exactly.
@@ -110,6 +112,10 @@ pub const TIE: f64 = 1e-12;
 
 /// The default search depth of Issiren's reference, in decisions.
 pub const DEFAULT_DEPTH: u32 = 3;
+
+/// The default evaluation at the leaves of Issiren's reference search: the hand-set one,
+/// so that figures stay comparable with those measured before the learned one existed.
+pub const DEFAULT_EVAL: &str = "hand";
 
 /// Why a game could not be reviewed.
 #[derive(Clone, Debug, PartialEq)]
@@ -221,6 +227,7 @@ impl<G: Exact> Reference<G> for Solved<G> {
 pub struct Search<G: Evaluate> {
     search: Expectimax<G>,
     depth: u32,
+    eval: String,
     tablebase: Option<String>,
 }
 
@@ -231,6 +238,22 @@ impl<G: Evaluate> Search<G> {
     /// # Errors
     /// [`ReviewError::Unsupported`] for a depth of 0.
     pub fn new(depth: u32) -> Result<Self, ReviewError> {
+        // The reference keeps the hand-set evaluation (`eval=hand`) by default, so that
+        // review and luck figures stay comparable with those measured before Issiren's
+        // learned evaluation became the agents' default. (With the learned one at its
+        // leaves, luck adjustment widened random's interval against greedy in Issiren:
+        // variance −98% at depth 1, −75% at depth 2, in `tests/luck_stats.rs`.)
+        Self::with_eval(depth, DEFAULT_EVAL)
+    }
+
+    /// Expectimax to `depth` decisions with the evaluation `eval` names at its leaves (as
+    /// the agents' `eval` parameter: `hand`, `learned` or a weights file): a stronger
+    /// judge of strong agents' decisions than the default hand-set one.
+    ///
+    /// # Errors
+    /// [`ReviewError::Unsupported`] for a depth of 0 or an evaluation the game does not
+    /// have (a weights file that cannot be read says why).
+    pub fn with_eval(depth: u32, eval: &str) -> Result<Self, ReviewError> {
         if depth == 0 {
             return Err(ReviewError::Unsupported(
                 "the search depth must be at least 1".to_string(),
@@ -240,15 +263,11 @@ impl<G: Evaluate> Search<G> {
             depth: Some(depth),
             ..ExpectimaxConfig::default()
         };
-        // The reference keeps the hand-set evaluation (`eval=hand`), so that review and
-        // luck figures stay comparable with those measured before Issiren's learned
-        // evaluation became the agents' default. (With the learned one at its leaves,
-        // luck adjustment widened random's interval against greedy in Issiren: variance
-        // −98% at depth 1, −75% at depth 2, in `tests/luck_stats.rs`.)
-        let hand = G::evaluator("hand").map_err(ReviewError::Unsupported)?;
+        let evaluator = G::evaluator(eval).map_err(ReviewError::Unsupported)?;
         Ok(Search {
-            search: Expectimax::new(config, 0).with_evaluator("hand", hand),
+            search: Expectimax::new(config, 0).with_evaluator(eval, evaluator),
             depth,
+            eval: eval.to_string(),
             tablebase: None,
         })
     }
@@ -269,8 +288,13 @@ impl<G: Evaluate> Search<G> {
 
 impl<G: Evaluate> Reference<G> for Search<G> {
     fn describe(&self) -> String {
+        let leaves = match self.eval.as_str() {
+            DEFAULT_EVAL => "the heuristic evaluation".to_string(),
+            "learned" => "the learned evaluation (shipped weights)".to_string(),
+            file => format!("the learned evaluation with the weights {file}"),
+        };
         let mut s = format!(
-            "search: expectimax to depth {} (decisions), the heuristic evaluation at its leaves",
+            "search: expectimax to depth {} (decisions), {leaves} at its leaves",
             self.depth
         );
         if let Some(tb) = &self.tablebase {
@@ -300,6 +324,9 @@ pub struct ReferenceOptions {
     /// Issiren: exact values from the endgame tablebase (`build`, or a file written by
     /// `stickdice analyze --write-tablebase`).
     pub tablebase: Option<String>,
+    /// Issiren: the evaluation at the reference search's leaves, as the agents' `eval`
+    /// parameter names it (`hand`, `learned` or a weights file; default [`DEFAULT_EVAL`]).
+    pub eval: Option<String>,
 }
 
 /// A game with a reference evaluator.
@@ -331,6 +358,12 @@ fn solved_reference<G: Exact>(
             G::NAME
         )));
     }
+    if options.eval.is_some() {
+        return Err(ReviewError::Unsupported(format!(
+            "{} is solved exactly; a reference evaluation is for issiren only",
+            G::NAME
+        )));
+    }
     Ok(Box::new(Solved::new(game)?))
 }
 
@@ -357,7 +390,10 @@ impl Reviewable for Issiren {
         &self,
         options: &ReferenceOptions,
     ) -> Result<Box<dyn Reference<Self>>, ReviewError> {
-        let search = Search::new(options.depth.unwrap_or(DEFAULT_DEPTH))?;
+        let search = Search::with_eval(
+            options.depth.unwrap_or(DEFAULT_DEPTH),
+            options.eval.as_deref().unwrap_or(DEFAULT_EVAL),
+        )?;
         Ok(Box::new(match &options.tablebase {
             Some(tb) => search.with_tablebase(tb)?,
             None => search,

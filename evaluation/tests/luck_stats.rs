@@ -98,7 +98,7 @@ fn raw_and_adjusted_means_agree() {
     check_agreement(&r, "sig-wa-duqqan 3 players");
     let shallow = ReferenceOptions {
         depth: Some(1),
-        tablebase: None,
+        ..ReferenceOptions::default()
     };
     let r = luck_report(
         Issiren::with_seats(2).unwrap(),

@@ -348,6 +348,47 @@ fn hand_worked_issiren() {
 }
 
 #[test]
+fn issiren_reference_with_the_learned_evaluation() {
+    let game = Issiren::with_seats(2).unwrap();
+    let learned = ReferenceOptions {
+        depth: Some(1),
+        eval: Some("learned".into()),
+        ..ReferenceOptions::default()
+    };
+    let hand = ReferenceOptions {
+        depth: Some(1),
+        ..ReferenceOptions::default()
+    };
+    let mut reference = game.reference(&learned).unwrap();
+    let mut hand_reference = game.reference(&hand).unwrap();
+    assert!(reference.describe().contains("learned evaluation"));
+    assert!(hand_reference.describe().contains("heuristic evaluation"));
+    let random = random::<Issiren>();
+    let greedy =
+        factory(|_: &Issiren, seed| Box::new(GreedyAgent::new(seed)) as Box<dyn Agent<Issiren>>);
+    let (mut random_error, mut greedy_error, mut differ) = (0.0, 0.0, 0);
+    for seed in 0..6 {
+        let g = arena::play(&game, &[&random, &greedy], seed);
+        let events = logged(&g);
+        let rev = review(&game, reference.as_mut(), &events, None, BLUNDER).unwrap();
+        let by_hand = review(&game, hand_reference.as_mut(), &events, None, BLUNDER).unwrap();
+        check_telescoping(&rev, false);
+        random_error += rev.summary[0].total_error;
+        greedy_error += rev.summary[1].total_error;
+        differ += (rev.summary[0].start != by_hand.summary[0].start) as u32;
+    }
+    // Its own leaves' judge: greedy on the learned evaluation errs far less than random.
+    assert!(
+        greedy_error < 0.25 * random_error,
+        "greedy {greedy_error}, random {random_error}"
+    );
+    assert_eq!(
+        differ, 6,
+        "the learned reference's values are not the hand-set one's"
+    );
+}
+
+#[test]
 fn bad_input_is_a_clear_error() {
     // A reference that cannot handle the game.
     let game = SigWaDuqqan::with_seats(4).unwrap();
@@ -360,7 +401,7 @@ fn bad_input_is_a_clear_error() {
         .unwrap()
         .reference(&ReferenceOptions {
             tablebase: Some("build".into()),
-            depth: None,
+            ..ReferenceOptions::default()
         })
         .unwrap_err();
     assert!(err.to_string().contains("issiren only"), "{err}");
@@ -368,10 +409,30 @@ fn bad_input_is_a_clear_error() {
         .unwrap()
         .reference(&ReferenceOptions {
             depth: Some(0),
-            tablebase: None,
+            ..ReferenceOptions::default()
         })
         .unwrap_err();
     assert!(err.to_string().contains("at least 1"), "{err}");
+    let err = SigWaDuqqan::with_seats(2)
+        .unwrap()
+        .reference(&ReferenceOptions {
+            eval: Some("learned".into()),
+            ..ReferenceOptions::default()
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("issiren only"), "{err}");
+    let err = Issiren::with_seats(2)
+        .unwrap()
+        .reference(&ReferenceOptions {
+            eval: Some("/nonexistent/weights.sdw".into()),
+            ..ReferenceOptions::default()
+        })
+        .unwrap_err();
+    assert!(matches!(err, ReviewError::Unsupported(_)), "{err}");
+    assert!(
+        err.to_string().contains("/nonexistent/weights.sdw"),
+        "{err}"
+    );
     // Damaged games.
     let game = SigElOued::with_seats(2).unwrap();
     let mut reference = game.reference(&ReferenceOptions::default()).unwrap();
