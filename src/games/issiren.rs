@@ -687,12 +687,13 @@ fn random_piece_on(
 /// (the order of [`Game::legal_actions`]' moves).
 #[inline(always)]
 fn movable_pieces(s: &State, seat: usize, g: usize) -> u16 {
-    let release = g == 4;
     let landing = &LANDING[seat][g];
     let own = s.occupied[seat];
+    // 1 when an unmoved piece cannot move, as in `random_piece_on`.
+    let held = u8::from(g != 4);
     let mut movable = 0u16;
     for (i, p) in s.pieces_of(seat).iter().enumerate() {
-        if (!p.unmoved || release) && own & (1u64 << landing[p.pos as usize]) == 0 {
+        if u8::from(p.unmoved) & held == 0 && own & (1u64 << landing[p.pos as usize]) == 0 {
             movable |= 1 << i;
         }
     }
