@@ -923,6 +923,9 @@ impl Game for Issiren {
             crate::play::random_to_end_step_by_step(self, s, bits, rng);
             return;
         }
+        if Self::game_over_by_capture(s) {
+            return; // an ended game, a throw pending or not
+        }
         let mut b = *bits;
         if s.pending.is_some() {
             self.play_random_action(s, &mut ActionList::new(), |len| b.index(rng, len));
@@ -1439,6 +1442,42 @@ mod tests {
         assert!(
             starts > 15_000 && captures > 100 && releases > 1000,
             "{starts} {captures} {releases}"
+        );
+    }
+
+    /// Positions [`Game::validate`] rejects (a throw pending in an ended game, a turn
+    /// other than 0 or 1) are played by `play_random_to_end` as the step-by-step default
+    /// plays them.
+    #[test]
+    fn play_random_to_end_plays_rejected_positions_as_the_default() {
+        use crate::play::{random_to_end_step_by_step, RandomBits};
+        use rand::SeedableRng as _;
+        let game = Issiren::with_seats(2).unwrap();
+        let mut rng = crate::Rng::seed_from_u64(7);
+        let mut start = game.initial_state();
+        game.apply_throw_unchecked(&mut start, RELEASE_THROW);
+        let mut ended = start;
+        ended.count[1] = 0;
+        let mut bad_turns = [start, game.initial_state()];
+        bad_turns[0].turn = 2;
+        bad_turns[1].turn = 3;
+        for (i, position) in [ended, bad_turns[0], bad_turns[1]].into_iter().enumerate() {
+            let (mut a, mut b) = (position, position);
+            let (mut bits_a, mut bits_b) = (RandomBits::new(), RandomBits::new());
+            let (mut rng_a, mut rng_b) = (rng.clone(), rng.clone());
+            game.play_random_to_end(&mut a, &mut bits_a, &mut rng_a);
+            random_to_end_step_by_step(&game, &mut b, &mut bits_b, &mut rng_b);
+            assert_eq!((a, bits_a, &rng_a), (b, bits_b, &rng_b), "position {i}");
+            rng = rng_a;
+        }
+        assert_eq!(
+            {
+                let mut s = ended;
+                game.play_random_to_end(&mut s, &mut RandomBits::new(), &mut rng);
+                s
+            },
+            ended,
+            "an ended game is left as it is"
         );
     }
 
