@@ -22,7 +22,7 @@
 //! scores do (with two seats: to 1), and a seat that has already beaten another is credited
 //! with that for certain.
 
-use stickdice::{Game, SeatValues, MAX_SEATS};
+use stickdice::{Game, Seat, SeatValues, MAX_SEATS};
 
 /// A heuristic estimate of each seat's final score.
 ///
@@ -77,7 +77,13 @@ pub trait Evaluate: Game {
 pub struct Evaluator<G: Game> {
     f: EvalWith<G>,
     net: Option<&'static crate::learned::Network>,
+    /// Rates every action of a decision at once (see [`Evaluator::action_values`]), where
+    /// the evaluation has a faster way than making each move; `None`: move by move.
+    values: Option<ValuesWith<G>>,
 }
+
+/// The function [`Evaluator::action_values`] calls where it has one.
+type ValuesWith<G> = fn(&G, &<G as Game>::State, Seat, &[<G as Game>::Action], &mut [f64]);
 
 /// The function an [`Evaluator`] calls.
 type EvalWith<G> =
@@ -105,6 +111,7 @@ impl<G: Evaluate> Default for Evaluator<G> {
         Evaluator {
             f: |game, _, state| game.evaluate(state),
             net: None,
+            values: None,
         }
     }
 }
@@ -115,6 +122,35 @@ impl<G: Game> Evaluator<G> {
     pub fn evaluate(&self, game: &G, state: &G::State) -> SeatValues {
         (self.f)(game, self.net, state)
     }
+
+    /// `out[k]`: `seat`'s value of the position after `actions[k]` from the decision
+    /// `state`, exactly `self.evaluate(game, &next)[seat]` with `next` the position after
+    /// [`Game::apply_action_unchecked`] (Issiren's hand-set evaluation reads the moves
+    /// without making them: the same values, fewer instructions).
+    ///
+    /// # Panics
+    /// If `out` and `actions` differ in length.
+    #[inline]
+    pub fn action_values(
+        &self,
+        game: &G,
+        state: &G::State,
+        seat: Seat,
+        actions: &[G::Action],
+        out: &mut [f64],
+    ) {
+        assert_eq!(actions.len(), out.len(), "one value per action");
+        match self.values {
+            Some(values) => values(game, state, seat, actions, out),
+            None => {
+                for (v, &a) in out.iter_mut().zip(actions) {
+                    let mut next = *state;
+                    game.apply_action_unchecked(&mut next, a);
+                    *v = self.evaluate(game, &next)[seat];
+                }
+            }
+        }
+    }
 }
 
 impl Evaluator<stickdice::Issiren> {
@@ -123,6 +159,7 @@ impl Evaluator<stickdice::Issiren> {
         Evaluator {
             f: |game, _, state| issiren_eval::evaluate(game, state),
             net: None,
+            values: Some(issiren_eval::action_values),
         }
     }
 
@@ -134,6 +171,7 @@ impl Evaluator<stickdice::Issiren> {
                 None => issiren_eval::evaluate(game, state),
             },
             net: Some(net),
+            values: None,
         }
     }
 }
@@ -262,8 +300,10 @@ mod tests {
 // ---- Issiren --------------------------------------------------------------------------
 
 pub(crate) mod issiren_eval {
-    use stickdice::games::issiren::{circuit_square, throw_value, CIRCUIT_LEN};
-    use stickdice::{Issiren, Node, SeatValues, Sticks, Throw, MAX_SEATS};
+    use stickdice::games::issiren::{
+        circuit_square, throw_value, Action, Piece, CIRCUIT_LEN, PIECES,
+    };
+    use stickdice::{Issiren, Node, Seat, SeatValues, Sticks, Throw, MAX_SEATS};
 
     /// `DEST[seat][pos]`: the square bit of circuit position `pos mod 72` (for `pos` up to
     /// 71 + 6, so a move never needs a wrap).
@@ -409,29 +449,48 @@ pub(crate) mod issiren_eval {
     /// and how many of its pieces have moved: one pass over its pieces.
     #[inline(always)]
     fn capturing_values_and_moved(s: &stickdice::games::issiren::State, seat: usize) -> (u8, u32) {
-        let step = &STEP_AT[seat & 1];
-        let reach = &REACH_AT[seat & 1];
-        let move_to = &MOVE_TO[seat & 1];
-        let enemy = s.occupied[(seat & 1) ^ 1];
+        side_values(
+            s.pieces_of(seat).iter().copied(),
+            seat,
+            s.occupied[(seat & 1) ^ 1],
+        )
+    }
+
+    /// [`capturing_values_and_moved`] of `pieces` (of `seat`) against the enemy squares
+    /// `enemy`: the values are or-ed and the moved pieces counted, so the order of the
+    /// pieces does not matter.
+    #[inline(always)]
+    fn side_values(pieces: impl Iterator<Item = Piece>, seat: usize, enemy: u64) -> (u8, u32) {
         let (mut values, mut moved) = (0u8, 0u32);
-        for p in s.pieces_of(seat) {
-            if p.unmoved {
-                if step[p.pos as usize] & enemy != 0 {
-                    values |= 1 << 1;
-                }
-            } else {
-                moved += 1;
-                let mut hits = reach[p.pos as usize] & enemy;
-                // Only a piece that hits needs its position mod 72.
-                let pos = POS_MOD[p.pos as usize] as usize;
-                while hits != 0 {
-                    let square = hits.trailing_zeros() as usize;
-                    values |= 1 << move_to[pos][square & 63];
-                    hits &= hits - 1;
-                }
-            }
+        for p in pieces {
+            moved += u32::from(!p.unmoved);
+            values |= piece_values(p, seat, enemy);
         }
         (values, moved)
+    }
+
+    /// The move values (bit `v`) that let piece `p` of `seat` land on one of the squares
+    /// `enemy`: an unmoved piece's step of 1, a moved piece's hits in its reach.
+    #[inline(always)]
+    fn piece_values(p: Piece, seat: usize, enemy: u64) -> u8 {
+        if p.unmoved {
+            if STEP_AT[seat & 1][p.pos as usize] & enemy != 0 {
+                1 << 1
+            } else {
+                0
+            }
+        } else {
+            let mut values = 0u8;
+            let mut hits = REACH_AT[seat & 1][p.pos as usize] & enemy;
+            // Only a piece that hits needs its position mod 72.
+            let pos = POS_MOD[p.pos as usize] as usize;
+            while hits != 0 {
+                let square = hits.trailing_zeros() as usize;
+                values |= 1 << MOVE_TO[seat & 1][pos][square & 63];
+                hits &= hits - 1;
+            }
+            values
+        }
     }
 
     /// What `seat` attacks: the move values (bit `v`) that let it land on an enemy piece, and
@@ -493,10 +552,23 @@ pub(crate) mod issiren_eval {
             capturing_values_and_moved(s, 0),
             capturing_values_and_moved(s, 1),
         ];
+        let pieces = [s.pieces_of(0).len() as u32, s.pieces_of(1).len() as u32];
+        estimate(mover, s.pending, sides, pieces)
+    }
+
+    /// The estimate from each side's capturing values and moved pieces (`sides`), its
+    /// pieces left, the mover and the pending throw: [`evaluate`]'s arithmetic, in one place.
+    #[inline(always)]
+    fn estimate(
+        mover: Seat,
+        pending: Option<Throw>,
+        sides: [(u8, u32); 2],
+        pieces: [u32; 2],
+    ) -> SeatValues {
         let mut threat = [0.0f64; 2]; // threat[s]: chance that s captures with its next throw
         for (seat, t) in threat.iter_mut().enumerate() {
             let values = sides[seat].0;
-            *t = match (seat == mover, s.pending) {
+            *t = match (seat == mover, pending) {
                 (true, Some(g)) => {
                     let v = throw_value(g).unwrap_or(0);
                     if values & (1 << v) != 0 {
@@ -511,7 +583,7 @@ pub(crate) mod issiren_eval {
         let mut eff = [0.0f64; 2];
         for (seat, e) in eff.iter_mut().enumerate() {
             // Counts as `u32` (at most 12): the same values, a cheaper conversion.
-            let pieces = f64::from(s.pieces_of(seat).len() as u32);
+            let pieces = f64::from(pieces[seat]);
             let moved = f64::from(sides[seat].1);
             let enemy = seat ^ 1;
             let weight = if enemy == mover { 1.0 } else { 0.4 };
@@ -524,6 +596,121 @@ pub(crate) mod issiren_eval {
         out[0] = v0;
         out[1] = 1.0 - v0;
         out
+    }
+
+    /// `out[k]`: [`evaluate`] of the position after `actions[k]`, for `seat`, the same
+    /// values with no move made. Every move's plan is read from `s`
+    /// ([`stickdice::games::issiren::State::planned_move`]) and each side's capturing values
+    /// gathered once: the mover's piece by piece (a move changes one piece's), and the
+    /// enemy's square by square over the mover's squares and the moves' landing squares (a
+    /// move takes one square away and adds one). A move that captures is read piece by
+    /// piece on the new squares; anything else (a pass, a move that ends the game, the
+    /// throw cap, a position whose pieces and bitboards disagree) is made on a copy and
+    /// evaluated. Capturing values are or-ed and moved pieces counted, so the order of
+    /// the pieces does not matter, and [`estimate`] does the same arithmetic as [`evaluate`].
+    pub(crate) fn action_values(
+        game: &Issiren,
+        s: &stickdice::games::issiren::State,
+        seat: Seat,
+        actions: &[Action],
+        out: &mut [f64],
+    ) {
+        use stickdice::Game as _;
+        let plain = |a: Action| {
+            let mut next = *s;
+            game.apply_action_unchecked(&mut next, a);
+            evaluate(game, &next)[seat]
+        };
+        // After a move the game goes on (the next node is a throw) unless a side has no
+        // pieces, the throw cap is reached or the move takes the enemy's last piece.
+        let counts = 1..=PIECES as u8;
+        let going = counts.contains(&s.count[0])
+            && counts.contains(&s.count[1])
+            && s.throws < game.max_throws()
+            && s.pending.is_some()
+            && s.turn <= 1
+            && actions.len() <= PIECES;
+        if !going {
+            for (v, &a) in out.iter_mut().zip(actions) {
+                *v = plain(a);
+            }
+            return;
+        }
+        let m = s.turn as usize;
+        let e = m ^ 1;
+        let (own, enemy) = (s.pieces_of(m), s.pieces_of(e));
+        let occupied_e = s.occupied[e];
+        let occupied_m = s.occupied[m];
+        // The mover's capturing values or-ed before and after each of its pieces, so that
+        // the moving piece's can be left out; its moved pieces.
+        let n = own.len();
+        let (mut before, mut after) = ([0u8; PIECES + 1], [0u8; PIECES + 1]);
+        let mut own_values = [0u8; PIECES];
+        let mut moved_m = 0u32;
+        for (j, &p) in own.iter().enumerate() {
+            own_values[j] = piece_values(p, m, occupied_e);
+            moved_m += u32::from(!p.unmoved);
+            before[j + 1] = before[j] | own_values[j];
+        }
+        for j in (0..n).rev() {
+            after[j] = after[j + 1] | own_values[j];
+        }
+        let moved_e = enemy.iter().filter(|p| !p.unmoved).count() as u32;
+        let mut pieces = [0; 2];
+        pieces[m] = n as u32;
+        pieces[e] = enemy.len() as u32;
+        for (v, &a) in out.iter_mut().zip(actions) {
+            let plan = match a {
+                Action::Move(from) => s.planned_move(from),
+                Action::Pass => None,
+            };
+            *v = match plan {
+                Some(p) if p.captured.is_none() && p.piece < n => {
+                    // The mover's pieces but the moving one, and that one at its new place;
+                    // the enemy's pieces against the mover's new squares.
+                    let i = p.piece;
+                    let mover_values = before[i]
+                        | after[i + 1]
+                        | piece_values(Piece::moved(p.to_pos), m, occupied_e);
+                    let own_occupied = (occupied_m & !p.from_bit) | p.to_bit;
+                    let mut enemy_values = 0u8;
+                    for &q in enemy {
+                        enemy_values |= piece_values(q, e, own_occupied);
+                    }
+                    let mut sides = [(0, 0); 2];
+                    sides[m] = (mover_values, moved_m + u32::from(own[i].unmoved));
+                    sides[e] = (enemy_values, moved_e);
+                    let mover = if p.extra { m } else { e };
+                    estimate(mover, None, sides, pieces)[seat]
+                }
+                Some(p) if p.captured.is_some() && enemy.len() > 1 => {
+                    let moved = own.iter().enumerate().map(|(k, &q)| {
+                        if k == p.piece {
+                            Piece::moved(p.to_pos)
+                        } else {
+                            q
+                        }
+                    });
+                    let mover_side = side_values(moved, m, occupied_e & !p.to_bit);
+                    let own_occupied = (s.occupied[m] & !p.from_bit) | p.to_bit;
+                    let skip = p.captured.unwrap_or(usize::MAX);
+                    let left = enemy
+                        .iter()
+                        .enumerate()
+                        .filter(|&(k, _)| k != skip)
+                        .map(|(_, &q)| q);
+                    let enemy_side = side_values(left, e, own_occupied);
+                    let mut sides = [(0, 0); 2];
+                    sides[m] = mover_side;
+                    sides[e] = enemy_side;
+                    let mut left_pieces = pieces;
+                    left_pieces[e] -= 1;
+                    let mover = if p.extra { m } else { e };
+                    estimate(mover, None, sides, left_pieces)[seat]
+                }
+                _ => plain(a),
+            };
+        }
     }
 
     #[cfg(test)]
@@ -622,6 +809,85 @@ pub(crate) mod issiren_eval {
                 checked += 1;
             }
             assert!(checked > 50_000, "{checked}");
+        }
+
+        /// Every action's value from `action_values`, bit for bit, is `evaluate` of the
+        /// position after the action is made (`apply_action_unchecked` on a copy), for both
+        /// seats: at every decision of 300 random games (the legal actions, a pass and moves
+        /// from random squares), and at decisions with pieces placed anywhere, bitboards
+        /// damaged, any turn, any throw and throw counts at the cap.
+        #[test]
+        fn action_values_match_making_each_move() {
+            use rand::{RngExt as _, SeedableRng as _};
+            use stickdice::games::issiren::State;
+            use stickdice::{ActionList, Game as _};
+            let game = Issiren::with_seats(2).unwrap();
+            let mut rng = stickdice::Rng::seed_from_u64(1515);
+            let square = |rng: &mut stickdice::Rng| {
+                Action::Move(circuit_square(0, rng.random_range(0..CIRCUIT_LEN)).unwrap())
+            };
+            let mut legal = ActionList::new();
+            let check = |s: &State, actions: &[Action], checked: &mut u32| {
+                for seat in 0..2 {
+                    let mut out = vec![0.0; actions.len()];
+                    action_values(&game, s, seat, actions, &mut out);
+                    for (&a, v) in actions.iter().zip(&out) {
+                        let mut next = *s;
+                        game.apply_action_unchecked(&mut next, a);
+                        let plain = evaluate(&game, &next)[seat];
+                        assert_eq!(v.to_bits(), plain.to_bits(), "{s:?} {a:?} seat {seat}");
+                        *checked += 1;
+                    }
+                }
+            };
+            let mut checked = 0;
+            for _ in 0..300 {
+                let mut state = game.initial_state();
+                while !game.is_over(&state) {
+                    match game.node(&state) {
+                        Node::Throw(_) => {
+                            let t = game.sample_throw(&mut rng);
+                            game.apply_throw_unchecked(&mut state, t);
+                        }
+                        _ => {
+                            game.legal_actions(&state, &mut legal);
+                            let mut actions: Vec<Action> = legal.to_vec();
+                            actions.push(Action::Pass);
+                            actions.push(square(&mut rng));
+                            check(&state, &actions, &mut checked);
+                            let a = legal[rng.random_range(0..legal.len())];
+                            game.apply_action_unchecked(&mut state, a);
+                        }
+                    }
+                }
+            }
+            for _ in 0..20_000 {
+                let mut sides: [Vec<Piece>; 2] = Default::default();
+                for side in &mut sides {
+                    for _ in 0..rng.random_range(0..=12) {
+                        side.push(Piece {
+                            pos: rng.random_range(0..=255),
+                            unmoved: rng.random_range(0..4) == 0,
+                        });
+                    }
+                }
+                let mut state = State::from_pieces(&sides[0], &sides[1]).unwrap();
+                if rng.random_range(0..2) == 0 {
+                    state.occupied[0] |= rng.random::<u64>() & ((1 << 48) - 1);
+                    state.occupied[1] |= rng.random::<u64>() & ((1 << 48) - 1);
+                }
+                state.turn = rng.random_range(0..3);
+                state.pending = Some(Throw::new(rng.random_range(0..=6)));
+                state.throws = game.max_throws() - rng.random_range(0..3);
+                let actions: Vec<Action> = (0..rng.random_range(1..=12))
+                    .map(|_| match rng.random_range(0..8) {
+                        0 => Action::Pass,
+                        _ => square(&mut rng),
+                    })
+                    .collect();
+                check(&state, &actions, &mut checked);
+            }
+            assert!(checked > 100_000, "{checked}");
         }
 
         /// `evaluate` as it was written first: the scores asked for first, the pieces

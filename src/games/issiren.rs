@@ -380,6 +380,24 @@ impl Piece {
     }
 }
 
+/// A move of the mover's piece as [`State::planned_move`] reads it: what
+/// [`Game::apply_action_unchecked`] would change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlannedMove {
+    /// The moving piece's index in the mover's list.
+    pub piece: usize,
+    /// Its circuit position after the move (it is then a moved piece).
+    pub to_pos: u8,
+    /// The bit of the square it leaves.
+    pub from_bit: u64,
+    /// The bit of the square it lands on.
+    pub to_bit: u64,
+    /// The index in the enemy's list of the piece it captures, if any.
+    pub captured: Option<usize>,
+    /// Whether the throw grants the mover another throw (else the turn passes).
+    pub extra: bool,
+}
+
 /// A position of Issiren and the bookkeeping of whose turn it is.
 ///
 /// Invariants (checked by [`Game::validate`]): each side has at most 12 pieces; the first
@@ -478,6 +496,54 @@ impl State {
             0 | 1 => (PIECES as u8).saturating_sub(self.count[1 - seat]),
             _ => 0,
         }
+    }
+
+    /// The move [`Game::apply_action_unchecked`] makes of the mover's piece on `from` with
+    /// the pending throw, read without making it (for an evaluation that rates every move
+    /// of a decision from one position). `None` where no throw is pending, the turn is not
+    /// seat 0 or 1, or the mover has no piece on `from` (the action would move nothing).
+    ///
+    /// ```
+    /// use stickdice::games::issiren::{circuit_square, Issiren};
+    /// use stickdice::{Game, Throw};
+    /// let game = Issiren::with_seats(2).unwrap();
+    /// let mut s = game.initial_state();
+    /// game.apply_throw_unchecked(&mut s, Throw::new(4)); // four green sides: a release
+    /// // P1's piece at the start of its circuit (the last of its home row, in square order).
+    /// let m = s.planned_move(circuit_square(0, 0).unwrap()).unwrap();
+    /// assert_eq!((m.piece, m.to_pos, m.captured, m.extra), (11, 1, None, true));
+    /// ```
+    #[inline]
+    pub fn planned_move(&self, from: Square) -> Option<PlannedMove> {
+        let throw = self.pending?;
+        if self.turn > 1 {
+            return None;
+        }
+        let seat = self.turn as usize;
+        let g = (throw.marked() & 7) as usize;
+        let n = (self.count[seat] as usize).min(PIECES);
+        let table = &SQUARE_OF[seat];
+        let piece = self.pieces[seat][..n]
+            .iter()
+            .position(|p| table[p.pos as usize] == from.0)?;
+        let from_sq = table[self.pieces[seat][piece].pos as usize];
+        let to_pos = NEXT[g][self.pieces[seat][piece].pos as usize];
+        let to = table[to_pos as usize];
+        let to_bit = 1u64 << (to & 63);
+        let enemy = seat ^ 1;
+        // As `remove_at` finds the captured piece: after every enemy piece on a lower square.
+        let j = (self.occupied[enemy] & (to_bit - 1)).count_ones() as usize;
+        let captured = (self.occupied[enemy] & to_bit != 0
+            && j < (self.count[enemy] as usize).min(PIECES))
+        .then_some(j);
+        Some(PlannedMove {
+            piece,
+            to_pos,
+            from_bit: 1u64 << (from_sq & 63),
+            to_bit,
+            captured,
+            extra: EXTRA[g],
+        })
     }
 
     /// Removes the piece of `seat` standing on square index `sq` (keeping square order).

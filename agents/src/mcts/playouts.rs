@@ -2,7 +2,7 @@
 //! random moves, cut after a number of throws and scored by the evaluation.
 
 use rand::RngExt as _;
-use stickdice::{ActionList, Game, Node as GameNode, Seat, SeatValues};
+use stickdice::{ActionList, Game, Node as GameNode, Seat, SeatValues, MAX_ACTIONS};
 
 use super::config::Playout;
 use crate::eval::{Evaluate, Evaluator};
@@ -157,18 +157,21 @@ pub(super) fn greedy_action<G: Game>(
     let mut best = actions[0];
     let mut best_value = f64::NEG_INFINITY;
     let mut ties = 0u32;
-    for &a in actions {
-        let mut next = *state;
-        game.apply_action_unchecked(&mut next, a);
-        let v = evaluate.evaluate(game, &next)[seat];
-        if v > best_value {
-            best_value = v;
-            best = a;
-            ties = 1;
-        } else if v == best_value {
-            ties += 1;
-            if rng.random_range(0..ties) == 0 {
+    // The values first (a fixed buffer: no allocation), then the ties broken in order.
+    let mut values = [0.0f64; MAX_ACTIONS];
+    for chunk in actions.chunks(MAX_ACTIONS) {
+        let values = &mut values[..chunk.len()];
+        evaluate.action_values(game, state, seat, chunk, values);
+        for (&a, &v) in chunk.iter().zip(values.iter()) {
+            if v > best_value {
+                best_value = v;
                 best = a;
+                ties = 1;
+            } else if v == best_value {
+                ties += 1;
+                if rng.random_range(0..ties) == 0 {
+                    best = a;
+                }
             }
         }
     }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use rand::{RngExt as _, SeedableRng};
-use stickdice::{ActionList, Game, Node as GameNode, Seat, SeatValues, Throw};
+use stickdice::{ActionList, Game, Node as GameNode, Seat, SeatValues, Throw, MAX_ACTIONS};
 
 use super::budget::Budget;
 use super::playouts::Rollout;
@@ -274,13 +274,20 @@ impl<G: Game> Tree<G> {
         self.nodes[idx].first_child = self.nodes.len() as u32;
         self.nodes[idx].children = actions.len() as u8;
         match (how.prior > 0.0, how.rollout.evaluate) {
-            (true, Some(evaluate)) => self.nodes.extend(actions.iter().map(|&a| {
-                let mut next = *state;
-                game.apply_action_unchecked(&mut next, a);
-                let mut node = TreeNode::new(Edge::Action(a), seat);
-                node.prior = evaluate.evaluate(game, &next)[seat] as f32;
-                node
-            })),
+            (true, Some(evaluate)) => {
+                // The values of every action at once (a fixed buffer: no allocation).
+                let mut values = [0.0f64; MAX_ACTIONS];
+                for chunk in actions.chunks(MAX_ACTIONS) {
+                    let values = &mut values[..chunk.len()];
+                    evaluate.action_values(game, state, seat, chunk, values);
+                    self.nodes
+                        .extend(chunk.iter().zip(values.iter()).map(|(&a, &v)| {
+                            let mut node = TreeNode::new(Edge::Action(a), seat);
+                            node.prior = v as f32;
+                            node
+                        }));
+                }
+            }
             _ => self.nodes.extend(
                 actions
                     .iter()
