@@ -449,11 +449,29 @@ pub(crate) mod issiren_eval {
     /// and how many of its pieces have moved: one pass over its pieces.
     #[inline(always)]
     fn capturing_values_and_moved(s: &stickdice::games::issiren::State, seat: usize) -> (u8, u32) {
-        side_values(
-            s.pieces_of(seat).iter().copied(),
-            seat,
-            s.occupied[(seat & 1) ^ 1],
-        )
+        let step = &STEP_AT[seat & 1];
+        let reach = &REACH_AT[seat & 1];
+        let move_to = &MOVE_TO[seat & 1];
+        let enemy = s.occupied[(seat & 1) ^ 1];
+        let (mut values, mut moved) = (0u8, 0u32);
+        for p in s.pieces_of(seat) {
+            if p.unmoved {
+                if step[p.pos as usize] & enemy != 0 {
+                    values |= 1 << 1;
+                }
+            } else {
+                moved += 1;
+                let mut hits = reach[p.pos as usize] & enemy;
+                // Only a piece that hits needs its position mod 72.
+                let pos = POS_MOD[p.pos as usize] as usize;
+                while hits != 0 {
+                    let square = hits.trailing_zeros() as usize;
+                    values |= 1 << move_to[pos][square & 63];
+                    hits &= hits - 1;
+                }
+            }
+        }
+        (values, moved)
     }
 
     /// [`capturing_values_and_moved`] of `pieces` (of `seat`) against the enemy squares
