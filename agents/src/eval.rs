@@ -123,6 +123,13 @@ impl<G: Game> Evaluator<G> {
         (self.f)(game, self.net, state)
     }
 
+    /// Whether [`Evaluator::action_values`] has a faster way than making each move (else
+    /// callers may as well make the moves themselves).
+    #[inline]
+    pub fn rates_actions_at_once(&self) -> bool {
+        self.values.is_some()
+    }
+
     /// `out[k]`: `seat`'s value of the position after `actions[k]` from the decision
     /// `state`, exactly `self.evaluate(game, &next)[seat]` with `next` the position after
     /// [`Game::apply_action_unchecked`] (Issiren's hand-set evaluation reads the moves
