@@ -80,7 +80,13 @@ pub struct Evaluator<G: Game> {
     /// Rates every action of a decision at once (see [`Evaluator::action_values`]), where
     /// the evaluation has a faster way than making each move; `None`: move by move.
     values: Option<ValuesWith<G>>,
+    /// Makes one decision of an ε-greedy playout where the evaluation has a faster way
+    /// (see [`Evaluator::play_greedy`]).
+    greedy: Option<GreedyWith<G>>,
 }
+
+/// The function [`Evaluator::play_greedy`] calls where it has one.
+type GreedyWith<G> = fn(&G, &mut <G as Game>::State, Seat, &mut stickdice::Rng, f64) -> bool;
 
 /// The function [`Evaluator::action_values`] calls where it has one.
 type ValuesWith<G> = fn(&G, &<G as Game>::State, Seat, &[<G as Game>::Action], &mut [f64]);
@@ -112,6 +118,7 @@ impl<G: Evaluate> Default for Evaluator<G> {
             f: |game, _, state| game.evaluate(state),
             net: None,
             values: None,
+            greedy: None,
         }
     }
 }
@@ -158,6 +165,28 @@ impl<G: Game> Evaluator<G> {
             }
         }
     }
+
+    /// Makes the decision due at `state` (for `seat`) as an ε-greedy playout would (a lone
+    /// move without a draw; else a draw below `epsilon`, for `epsilon` < 1, picks a
+    /// uniformly random move, and otherwise the move this evaluation rates best, ties
+    /// broken uniformly in the legal moves' order), with the same draws and the same move,
+    /// where the evaluation has a faster way than listing and rating the moves (Issiren's
+    /// hand-set one). Returns `false`, having drawn and changed nothing, where it has none
+    /// or the position is not one it reads.
+    #[inline]
+    pub(crate) fn play_greedy(
+        &self,
+        game: &G,
+        state: &mut G::State,
+        seat: Seat,
+        rng: &mut stickdice::Rng,
+        epsilon: f64,
+    ) -> bool {
+        match self.greedy {
+            Some(play) => play(game, state, seat, rng, epsilon),
+            None => false,
+        }
+    }
 }
 
 impl Evaluator<stickdice::Issiren> {
@@ -167,6 +196,7 @@ impl Evaluator<stickdice::Issiren> {
             f: |game, _, state| issiren_eval::evaluate(game, state),
             net: None,
             values: Some(issiren_eval::action_values),
+            greedy: Some(issiren_eval::play_greedy),
         }
     }
 
@@ -179,6 +209,7 @@ impl Evaluator<stickdice::Issiren> {
             },
             net: Some(net),
             values: None,
+            greedy: None,
         }
     }
 }
@@ -308,7 +339,8 @@ mod tests {
 
 pub(crate) mod issiren_eval {
     use stickdice::games::issiren::{
-        circuit_square, throw_value, Action, Piece, CIRCUIT_LEN, PIECES,
+        circuit_square, grants_extra_throw, throw_value, Action, Piece, PlannedMove, CIRCUIT_LEN,
+        PIECES,
     };
     use stickdice::{Issiren, Node, Seat, SeatValues, Sticks, Throw, MAX_SEATS};
 
@@ -607,28 +639,314 @@ pub(crate) mod issiren_eval {
         }
         let mut eff = [0.0f64; 2];
         for (seat, e) in eff.iter_mut().enumerate() {
-            // Counts as `u32` (at most 12): the same values, a cheaper conversion.
-            let pieces = f64::from(pieces[seat]);
-            let moved = f64::from(sides[seat].1);
             let enemy = seat ^ 1;
             let weight = if enemy == mover { 1.0 } else { 0.4 };
-            *e = (pieces + 0.03 * moved - weight * threat[enemy]).max(0.05);
+            *e = effective(material(pieces[seat], sides[seat].1), weight, threat[enemy]);
         }
-        let r = eff[0] / (eff[0] + eff[1]);
-        let (a, b) = (r * r, (1.0 - r) * (1.0 - r));
-        let v0 = (a / (a + b)).clamp(0.0, 1.0);
+        let v0 = share(eff[0], eff[1]);
         let mut out = [0.0; MAX_SEATS];
         out[0] = v0;
         out[1] = 1.0 - v0;
         out
     }
 
+    /// A side's material: its pieces and 0.03 per moved piece ([`estimate`]). Counts as
+    /// `u32` (at most 12): the same values, a cheaper conversion.
+    #[inline(always)]
+    fn material(pieces: u32, moved: u32) -> f64 {
+        f64::from(pieces) + 0.03 * f64::from(moved)
+    }
+
+    /// A side's effective material: its material less `weight` times the chance `threat`
+    /// that the enemy captures one of its pieces, at least 0.05 ([`estimate`]).
+    #[inline(always)]
+    fn effective(material: f64, weight: f64, threat: f64) -> f64 {
+        (material - weight * threat).max(0.05)
+    }
+
+    /// Seat 0's estimate from both sides' effective material, `r² / (r² + (1 − r)²)` with
+    /// `r` seat 0's share ([`estimate`]).
+    #[inline(always)]
+    fn share(eff0: f64, eff1: f64) -> f64 {
+        let r = eff0 / (eff0 + eff1);
+        let (a, b) = (r * r, (1.0 - r) * (1.0 - r));
+        (a / (a + b)).clamp(0.0, 1.0)
+    }
+
+    /// What the moves of one decision share when their values are read without making
+    /// them ([`action_values`], [`play_greedy`]): the mover's capturing values, each
+    /// piece's and the ones two pieces share (a move changes only the moving piece's), each
+    /// side's pieces left and material, and the squares the enemy's pieces reach.
+    struct Decision<'a, const M: usize> {
+        own: &'a [Piece],
+        enemy: &'a [Piece],
+        occupied_m: u64,
+        occupied_e: u64,
+        /// Each of the mover's pieces' capturing values.
+        own_values: [u8; PIECES],
+        /// The mover's capturing values, or-ed.
+        values: u8,
+        /// The values two or more of the mover's pieces have (so a move of one keeps them).
+        shared_values: u8,
+        pieces: [u32; 2],
+        /// The mover's material after a move of a moved piece (`[0]`) or an unmoved one.
+        material_m: [f64; 2],
+        /// The enemy's material (a move that captures nothing leaves it).
+        material_e: f64,
+        /// The squares some enemy piece lands on with some throw: a move that leaves the
+        /// mover on none of them gives the enemy no capturing value.
+        enemy_reach: u64,
+        /// Whether the mover's pieces stand on as many squares as it has pieces (so each
+        /// piece is the one its square's move moves).
+        distinct: bool,
+        /// Whether the pending throw grants the mover another throw.
+        extra: bool,
+    }
+
+    impl<'a, const M: usize> Decision<'a, M> {
+        /// `None` unless the game goes on after any move (the next node is a throw): both
+        /// sides have pieces, the throw cap is not reached, a throw is pending and the turn
+        /// is `M` (seat 0 or 1), with a throw of six sticks.
+        #[inline(always)]
+        fn new(game: &Issiren, s: &'a stickdice::games::issiren::State) -> Option<Self> {
+            let counts = 1..=PIECES as u8;
+            let going = counts.contains(&s.count[0])
+                && counts.contains(&s.count[1])
+                && s.throws < game.max_throws()
+                && s.pending.is_some_and(|t| t.marked() <= 6)
+                && s.turn as usize == M;
+            if !going {
+                return None;
+            }
+            let (m, e) = (M & 1, (M & 1) ^ 1);
+            let (own, enemy) = (s.pieces_of(m), s.pieces_of(e));
+            let occupied_e = s.occupied[e];
+            let n = own.len();
+            let mut own_values = [0u8; PIECES];
+            let (mut values, mut shared_values) = (0u8, 0u8);
+            let mut moved_m = 0u32;
+            let (mut squares, mut shared) = (0u64, 0u64);
+            for (j, &p) in own.iter().enumerate() {
+                let v = piece_values(p, m, occupied_e);
+                own_values[j] = v;
+                shared_values |= values & v;
+                values |= v;
+                moved_m += u32::from(!p.unmoved);
+                let square = DEST[m][POS_MOD[p.pos as usize] as usize];
+                shared |= squares & square;
+                squares |= square;
+            }
+            let (mut moved_e, mut enemy_reach) = (0u32, 0u64);
+            for q in enemy {
+                moved_e += u32::from(!q.unmoved);
+                enemy_reach |= if q.unmoved {
+                    STEP_AT[e][q.pos as usize]
+                } else {
+                    REACH_AT[e][q.pos as usize]
+                };
+            }
+            let mut pieces = [0; 2];
+            pieces[m] = n as u32;
+            pieces[e] = enemy.len() as u32;
+            Some(Decision {
+                own,
+                enemy,
+                occupied_m: s.occupied[m],
+                occupied_e,
+                own_values,
+                values,
+                shared_values,
+                pieces,
+                material_m: [
+                    material(pieces[m], moved_m),
+                    material(pieces[m], moved_m + 1),
+                ],
+                material_e: material(pieces[e], moved_e),
+                enemy_reach,
+                distinct: shared == 0,
+                extra: s.pending.is_some_and(grants_extra_throw),
+            })
+        }
+
+        /// `seat`'s value of the position after the move `p`, read without making it; `None`
+        /// for a move it does not read (the capture of the enemy's last piece, which ends
+        /// the game).
+        #[inline(always)]
+        fn value(&self, p: &PlannedMove, seat: Seat) -> Option<f64> {
+            let (m, e) = (M & 1, (M & 1) ^ 1);
+            let (own, enemy) = (self.own, self.enemy);
+            let mover = if p.extra { m } else { e };
+            match p.captured {
+                None if p.piece < own.len() => {
+                    // The mover's pieces but the moving one, and that one at its new place;
+                    // the enemy's pieces against the mover's new squares.
+                    let i = p.piece;
+                    // The values of the other pieces: all but those only the moving one has.
+                    let others = self.values & !(self.own_values[i] & !self.shared_values);
+                    let mover_values =
+                        others | piece_values(Piece::moved(p.to_pos), m, self.occupied_e);
+                    let own_occupied = (self.occupied_m & !p.from_bit) | p.to_bit;
+                    let mut enemy_values = 0u8;
+                    if own_occupied & self.enemy_reach != 0 {
+                        for &q in enemy {
+                            enemy_values |= piece_values(q, e, own_occupied);
+                        }
+                    }
+                    // `estimate`'s arithmetic with no throw pending, the materials as the
+                    // decision has them.
+                    // The next to act: the mover again on an extra throw (every move of the
+                    // decision has the same throw), else the enemy.
+                    let (weight_m, weight_e) = if self.extra { (0.4, 1.0) } else { (1.0, 0.4) };
+                    let material_m = self.material_m[usize::from(own[i].unmoved)];
+                    let eff_m = effective(material_m, weight_m, chance_of(enemy_values));
+                    let eff_e = effective(self.material_e, weight_e, chance_of(mover_values));
+                    let v0 = if m == 0 {
+                        share(eff_m, eff_e)
+                    } else {
+                        share(eff_e, eff_m)
+                    };
+                    Some(match seat {
+                        0 => v0,
+                        1 => 1.0 - v0,
+                        _ => 0.0,
+                    })
+                }
+                Some(skip) if enemy.len() > 1 => {
+                    let moved = own.iter().enumerate().map(|(k, &q)| {
+                        if k == p.piece {
+                            Piece::moved(p.to_pos)
+                        } else {
+                            q
+                        }
+                    });
+                    let mover_side = side_values(moved, m, self.occupied_e & !p.to_bit);
+                    let own_occupied = (self.occupied_m & !p.from_bit) | p.to_bit;
+                    let left = enemy
+                        .iter()
+                        .enumerate()
+                        .filter(|&(k, _)| k != skip)
+                        .map(|(_, &q)| q);
+                    let enemy_side = side_values(left, e, own_occupied);
+                    let mut sides = [(0, 0); 2];
+                    sides[m] = mover_side;
+                    sides[e] = enemy_side;
+                    let mut left_pieces = self.pieces;
+                    left_pieces[e] -= 1;
+                    Some(estimate(mover, None, sides, left_pieces)[seat])
+                }
+                _ => None,
+            }
+        }
+    }
+
+    /// `seat`'s value of the position after `a`: the move made on a copy and evaluated.
+    #[inline]
+    fn value_after(
+        game: &Issiren,
+        s: &stickdice::games::issiren::State,
+        seat: Seat,
+        a: Action,
+    ) -> f64 {
+        use stickdice::Game as _;
+        let mut next = *s;
+        game.apply_action_unchecked(&mut next, a);
+        evaluate(game, &next)[seat]
+    }
+
+    /// One decision of an ε-greedy playout, as `mcts::playouts::playout` makes it with
+    /// the hand-set evaluation (the same draws, values and move), by piece index: the
+    /// pieces that can move are a bitmask ([`stickdice::games::issiren::State::movable_pieces`],
+    /// the order of the legal moves), their values are read without making the moves
+    /// ([`Decision`]), and the chosen piece is moved by its index. A lone move (or the pass)
+    /// is made without a draw; otherwise a draw below `epsilon` picks a uniformly random
+    /// move, else the best-valued one is taken, ties broken uniformly in list order
+    /// (reservoir sampling). Returns `false`, with nothing drawn or changed, where the
+    /// decision is not one it reads: a move could end the game, or the position is one
+    /// [`stickdice::Game::validate`] rejects (two of the mover's pieces on one square).
+    pub(crate) fn play_greedy(
+        game: &Issiren,
+        s: &mut stickdice::games::issiren::State,
+        seat: Seat,
+        rng: &mut stickdice::Rng,
+        epsilon: f64,
+    ) -> bool {
+        match s.turn {
+            0 => play_greedy_as::<0>(game, s, seat, rng, epsilon),
+            1 => play_greedy_as::<1>(game, s, seat, rng, epsilon),
+            _ => false,
+        }
+    }
+
+    /// [`play_greedy`] with seat `M` to move (each seat's tables at fixed places).
+    #[inline(always)]
+    fn play_greedy_as<const M: usize>(
+        game: &Issiren,
+        s: &mut stickdice::games::issiren::State,
+        seat: Seat,
+        rng: &mut stickdice::Rng,
+        epsilon: f64,
+    ) -> bool {
+        use rand::RngExt as _;
+        use stickdice::Game as _;
+        if seat != M {
+            return false; // not the decision's own seat: not a playout's decision
+        }
+        let piece = {
+            let Some(d) = Decision::<M>::new(game, s) else {
+                return false;
+            };
+            if !d.distinct {
+                return false;
+            }
+            let mut moves = s.planned_moves();
+            if moves.at_most_one() {
+                moves.next().map(|p| p.piece)
+            } else if rng.random::<f64>() < epsilon {
+                let k = stickdice::play::uniform_index(rng, moves.remaining());
+                moves.nth(k).map(|p| p.piece)
+            } else {
+                let mut best = usize::MAX;
+                let mut best_value = f64::NEG_INFINITY;
+                let mut ties = 0u32;
+                for p in moves {
+                    let i = p.piece;
+                    if best == usize::MAX {
+                        best = i;
+                    }
+                    let v = match d.value(&p, M) {
+                        Some(v) => v,
+                        None => {
+                            let mut next = *s;
+                            game.apply_move_of_piece(&mut next, i);
+                            evaluate(game, &next)[M]
+                        }
+                    };
+                    if v > best_value {
+                        best_value = v;
+                        best = i;
+                        ties = 1;
+                    } else if v == best_value {
+                        ties += 1;
+                        if rng.random_range(0..ties) == 0 {
+                            best = i;
+                        }
+                    }
+                }
+                Some(best)
+            }
+        };
+        match piece {
+            Some(i) => game.apply_move_of_piece(s, i),
+            None => game.apply_action_unchecked(s, Action::Pass),
+        }
+        true
+    }
+
     /// `out[k]`: [`evaluate`] of the position after `actions[k]`, for `seat`, the same
     /// values with no move made. Every move's plan is read from `s`
     /// ([`stickdice::games::issiren::State::planned_move`]) and each side's capturing values
     /// gathered once: the mover's piece by piece (a move changes one piece's), and the
-    /// enemy's square by square over the mover's squares and the moves' landing squares (a
-    /// move takes one square away and adds one). A move that captures is read piece by
+    /// enemy's against the mover's new squares. A move that captures is read piece by
     /// piece on the new squares; anything else (a pass, a move that ends the game, the
     /// throw cap, a position whose pieces and bitboards disagree) is made on a copy and
     /// evaluated. Capturing values are or-ed and moved pieces counted, so the order of
@@ -640,100 +958,35 @@ pub(crate) mod issiren_eval {
         actions: &[Action],
         out: &mut [f64],
     ) {
-        use stickdice::Game as _;
-        let plain = |a: Action| {
-            let mut next = *s;
-            game.apply_action_unchecked(&mut next, a);
-            evaluate(game, &next)[seat]
-        };
-        // After a move the game goes on (the next node is a throw) unless a side has no
-        // pieces, the throw cap is reached or the move takes the enemy's last piece.
-        let counts = 1..=PIECES as u8;
-        let going = counts.contains(&s.count[0])
-            && counts.contains(&s.count[1])
-            && s.throws < game.max_throws()
-            && s.pending.is_some()
-            && s.turn <= 1
-            && actions.len() <= PIECES;
-        if !going {
+        match s.turn {
+            0 => action_values_as::<0>(game, s, seat, actions, out),
+            _ => action_values_as::<1>(game, s, seat, actions, out),
+        }
+    }
+
+    /// [`action_values`] with seat `M` to move, or made move by move if another is.
+    #[inline(always)]
+    fn action_values_as<const M: usize>(
+        game: &Issiren,
+        s: &stickdice::games::issiren::State,
+        seat: Seat,
+        actions: &[Action],
+        out: &mut [f64],
+    ) {
+        let Some(d) = Decision::<M>::new(game, s).filter(|_| actions.len() <= PIECES) else {
             for (v, &a) in out.iter_mut().zip(actions) {
-                *v = plain(a);
+                *v = value_after(game, s, seat, a);
             }
             return;
-        }
-        let m = s.turn as usize;
-        let e = m ^ 1;
-        let (own, enemy) = (s.pieces_of(m), s.pieces_of(e));
-        let occupied_e = s.occupied[e];
-        let occupied_m = s.occupied[m];
-        // The mover's capturing values or-ed before and after each of its pieces, so that
-        // the moving piece's can be left out; its moved pieces.
-        let n = own.len();
-        let (mut before, mut after) = ([0u8; PIECES + 1], [0u8; PIECES + 1]);
-        let mut own_values = [0u8; PIECES];
-        let mut moved_m = 0u32;
-        for (j, &p) in own.iter().enumerate() {
-            own_values[j] = piece_values(p, m, occupied_e);
-            moved_m += u32::from(!p.unmoved);
-            before[j + 1] = before[j] | own_values[j];
-        }
-        for j in (0..n).rev() {
-            after[j] = after[j + 1] | own_values[j];
-        }
-        let moved_e = enemy.iter().filter(|p| !p.unmoved).count() as u32;
-        let mut pieces = [0; 2];
-        pieces[m] = n as u32;
-        pieces[e] = enemy.len() as u32;
+        };
         for (v, &a) in out.iter_mut().zip(actions) {
             let plan = match a {
                 Action::Move(from) => s.planned_move(from),
                 Action::Pass => None,
             };
-            *v = match plan {
-                Some(p) if p.captured.is_none() && p.piece < n => {
-                    // The mover's pieces but the moving one, and that one at its new place;
-                    // the enemy's pieces against the mover's new squares.
-                    let i = p.piece;
-                    let mover_values = before[i]
-                        | after[i + 1]
-                        | piece_values(Piece::moved(p.to_pos), m, occupied_e);
-                    let own_occupied = (occupied_m & !p.from_bit) | p.to_bit;
-                    let mut enemy_values = 0u8;
-                    for &q in enemy {
-                        enemy_values |= piece_values(q, e, own_occupied);
-                    }
-                    let mut sides = [(0, 0); 2];
-                    sides[m] = (mover_values, moved_m + u32::from(own[i].unmoved));
-                    sides[e] = (enemy_values, moved_e);
-                    let mover = if p.extra { m } else { e };
-                    estimate(mover, None, sides, pieces)[seat]
-                }
-                Some(p) if p.captured.is_some() && enemy.len() > 1 => {
-                    let moved = own.iter().enumerate().map(|(k, &q)| {
-                        if k == p.piece {
-                            Piece::moved(p.to_pos)
-                        } else {
-                            q
-                        }
-                    });
-                    let mover_side = side_values(moved, m, occupied_e & !p.to_bit);
-                    let own_occupied = (s.occupied[m] & !p.from_bit) | p.to_bit;
-                    let skip = p.captured.unwrap_or(usize::MAX);
-                    let left = enemy
-                        .iter()
-                        .enumerate()
-                        .filter(|&(k, _)| k != skip)
-                        .map(|(_, &q)| q);
-                    let enemy_side = side_values(left, e, own_occupied);
-                    let mut sides = [(0, 0); 2];
-                    sides[m] = mover_side;
-                    sides[e] = enemy_side;
-                    let mut left_pieces = pieces;
-                    left_pieces[e] -= 1;
-                    let mover = if p.extra { m } else { e };
-                    estimate(mover, None, sides, left_pieces)[seat]
-                }
-                _ => plain(a),
+            *v = match plan.and_then(|p| d.value(&p, seat)) {
+                Some(v) => v,
+                None => value_after(game, s, seat, a),
             };
         }
     }

@@ -398,6 +398,90 @@ pub struct PlannedMove {
     pub extra: bool,
 }
 
+/// The moves of a decision, planned ([`State::planned_moves`]): an iterator over the
+/// mover's pieces that can move on the pending throw, in list order.
+#[derive(Clone, Debug)]
+pub struct PlannedMoves<'a> {
+    state: &'a State,
+    movable: u16,
+    seat: usize,
+    g: usize,
+}
+
+impl PlannedMoves<'_> {
+    /// How many moves are left (the number of legal moves before any is taken).
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.movable.count_ones() as usize
+    }
+
+    /// Whether at most one move is left (no count needed).
+    #[inline]
+    pub fn at_most_one(&self) -> bool {
+        self.movable & self.movable.wrapping_sub(1) == 0
+    }
+}
+
+impl Iterator for PlannedMoves<'_> {
+    type Item = PlannedMove;
+
+    #[inline]
+    fn next(&mut self) -> Option<PlannedMove> {
+        if self.movable == 0 {
+            return None;
+        }
+        let piece = self.movable.trailing_zeros() as usize;
+        self.movable &= self.movable - 1;
+        Some(plan(self.state, self.seat, self.g, piece))
+    }
+
+    #[inline]
+    fn nth(&mut self, n: usize) -> Option<PlannedMove> {
+        for _ in 0..n {
+            self.movable &= self.movable.wrapping_sub(1);
+        }
+        self.next()
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining(), Some(self.remaining()))
+    }
+}
+
+impl ExactSizeIterator for PlannedMoves<'_> {}
+
+/// The move of `seat`'s piece at index `piece` (one of its pieces) with a throw of `g`
+/// green sides, read as [`move_piece`] makes it ([`State::planned_move`]).
+#[inline(always)]
+fn plan(s: &State, seat: usize, g: usize, piece: usize) -> PlannedMove {
+    let seat = seat & 1;
+    let table = &SQUARE_OF[seat];
+    let pos = s.pieces[seat][piece % PIECES].pos as usize;
+    let from_sq = table[pos];
+    let to_pos = NEXT[g & 7][pos];
+    let to = table[to_pos as usize];
+    let to_bit = 1u64 << (to & 63);
+    let enemy = seat ^ 1;
+    // As `remove_at` finds the captured piece: after every enemy piece on a lower square
+    // (counted only where there is one: the count is a dozen instructions without a POPCNT
+    // instruction).
+    let captured = if s.occupied[enemy] & to_bit != 0 {
+        let j = (s.occupied[enemy] & (to_bit - 1)).count_ones() as usize;
+        (j < (s.count[enemy] as usize).min(PIECES)).then_some(j)
+    } else {
+        None
+    };
+    PlannedMove {
+        piece,
+        to_pos,
+        from_bit: 1u64 << (from_sq & 63),
+        to_bit,
+        captured,
+        extra: EXTRA[g & 7],
+    }
+}
+
 /// A position of Issiren and the bookkeeping of whose turn it is.
 ///
 /// Invariants (checked by [`Game::validate`]): each side has at most 12 pieces; the first
@@ -515,35 +599,85 @@ impl State {
     /// ```
     #[inline]
     pub fn planned_move(&self, from: Square) -> Option<PlannedMove> {
-        let throw = self.pending?;
-        if self.turn > 1 {
+        if self.pending.is_none() || self.turn > 1 {
             return None;
         }
         let seat = self.turn as usize;
-        let g = (throw.marked() & 7) as usize;
         let n = (self.count[seat] as usize).min(PIECES);
         let table = &SQUARE_OF[seat];
         let piece = self.pieces[seat][..n]
             .iter()
             .position(|p| table[p.pos as usize] == from.0)?;
-        let from_sq = table[self.pieces[seat][piece].pos as usize];
-        let to_pos = NEXT[g][self.pieces[seat][piece].pos as usize];
-        let to = table[to_pos as usize];
-        let to_bit = 1u64 << (to & 63);
-        let enemy = seat ^ 1;
-        // As `remove_at` finds the captured piece: after every enemy piece on a lower square.
-        let j = (self.occupied[enemy] & (to_bit - 1)).count_ones() as usize;
-        let captured = (self.occupied[enemy] & to_bit != 0
-            && j < (self.count[enemy] as usize).min(PIECES))
-        .then_some(j);
-        Some(PlannedMove {
-            piece,
-            to_pos,
-            from_bit: 1u64 << (from_sq & 63),
-            to_bit,
-            captured,
-            extra: EXTRA[g],
-        })
+        self.planned_move_of(piece)
+    }
+
+    /// [`State::planned_move`] of the mover's piece at index `piece` of its list (no search
+    /// for it by square). `None` also where there is no such piece.
+    #[inline]
+    pub fn planned_move_of(&self, piece: usize) -> Option<PlannedMove> {
+        let throw = self.pending?;
+        if self.turn > 1 {
+            return None;
+        }
+        let seat = self.turn as usize;
+        if piece >= (self.count[seat] as usize).min(PIECES) {
+            return None;
+        }
+        Some(plan(self, seat, (throw.marked() & 7) as usize, piece))
+    }
+
+    /// The moves of the pending throw, as [`State::planned_move`] reads them, in the order
+    /// of [`Game::legal_actions`]: one for each of the mover's pieces that can move
+    /// ([`State::movable_pieces`]; none where the pass is the only action). Empty where no
+    /// throw is pending or the turn is not seat 0 or 1.
+    ///
+    /// ```
+    /// use stickdice::games::issiren::Issiren;
+    /// use stickdice::{Game, Throw};
+    /// let game = Issiren::with_seats(2).unwrap();
+    /// let mut s = game.initial_state();
+    /// game.apply_throw_unchecked(&mut s, Throw::new(4)); // a release
+    /// let moves: Vec<_> = s.planned_moves().collect();
+    /// assert_eq!(moves, [s.planned_move_of(11).unwrap()]);
+    /// ```
+    #[inline]
+    pub fn planned_moves(&self) -> PlannedMoves<'_> {
+        let (movable, seat, g) = match self.pending {
+            Some(throw) if self.turn <= 1 => {
+                let (seat, g) = (self.turn as usize, (throw.marked() & 7) as usize);
+                (movable_pieces(self, seat, g), seat, g)
+            }
+            _ => (0, 0, 0),
+        };
+        PlannedMoves {
+            state: self,
+            movable,
+            seat,
+            g,
+        }
+    }
+
+    /// Bit `i` set: the mover's piece at index `i` of its list can move on the pending
+    /// throw. These are the moves [`Game::legal_actions`] lists, in its order, while the
+    /// game goes on (no bit: the pass is the only action). 0 where no throw is pending or
+    /// the turn is not seat 0 or 1.
+    ///
+    /// ```
+    /// use stickdice::games::issiren::Issiren;
+    /// use stickdice::{Game, Throw};
+    /// let game = Issiren::with_seats(2).unwrap();
+    /// let mut s = game.initial_state();
+    /// game.apply_throw_unchecked(&mut s, Throw::new(4)); // a release
+    /// assert_eq!(s.movable_pieces(), 1 << 11); // the piece at the circuit's start
+    /// ```
+    #[inline]
+    pub fn movable_pieces(&self) -> u16 {
+        match self.pending {
+            Some(throw) if self.turn <= 1 => {
+                movable_pieces(self, self.turn as usize, (throw.marked() & 7) as usize)
+            }
+            _ => 0,
+        }
     }
 
     /// Removes the piece of `seat` standing on square index `sq` (keeping square order).
@@ -678,6 +812,37 @@ impl Issiren {
         state.pieces_of(seat).iter().any(|p| {
             (!p.unmoved || g == 4) && own & (1u64 << table[advance(p.pos, VALUE[g]) as usize]) == 0
         })
+    }
+
+    /// [`Game::apply_action_unchecked`] of the move of the mover's piece at index `piece`
+    /// of its list (no search for it by square): the action
+    /// `Move(`the square of that piece`)`. A piece index past the mover's pieces moves
+    /// nothing, as a move from an empty square does.
+    ///
+    /// ```
+    /// use stickdice::games::issiren::{circuit_square, Action, Issiren};
+    /// use stickdice::{Game, Throw};
+    /// let game = Issiren::with_seats(2).unwrap();
+    /// let mut s = game.initial_state();
+    /// game.apply_throw_unchecked(&mut s, Throw::new(4)); // a release
+    /// let mut by_square = s;
+    /// game.apply_action_unchecked(&mut by_square, Action::Move(circuit_square(0, 0).unwrap()));
+    /// game.apply_move_of_piece(&mut s, 11); // the same piece, by its index
+    /// assert_eq!(s, by_square);
+    /// ```
+    #[inline(always)]
+    pub fn apply_move_of_piece(&self, s: &mut State, piece: usize) {
+        let Some(throw) = s.pending.take() else {
+            return;
+        };
+        let seat = (s.turn & 1) as usize;
+        let g = (throw.marked() & 7) as usize;
+        if piece < (s.count[seat] as usize).min(PIECES) && move_piece(s, seat, piece, g) {
+            return; // the 12th capture: the game ends at once
+        }
+        if !EXTRA[g] {
+            s.turn = (seat ^ 1) as u8;
+        }
     }
 
     fn game_over_by_capture(s: &State) -> bool {

@@ -130,6 +130,10 @@ pub(super) fn playout<G: Game>(
                 });
             }
             GameNode::Decide(seat) => {
+                // The evaluation's own way where it has one (the same draws and move).
+                if evaluate.play_greedy(game, state, seat, rng, epsilon) {
+                    continue;
+                }
                 game.legal_actions(state, &mut actions);
                 let a = if actions.len() == 1 {
                     actions[0]
