@@ -86,7 +86,20 @@ pub struct Evaluator<G: Game> {
 }
 
 /// The function [`Evaluator::play_greedy`] calls where it has one.
-type GreedyWith<G> = fn(&G, &mut <G as Game>::State, Seat, &mut stickdice::Rng, f64) -> bool;
+type GreedyWith<G> =
+    fn(&G, &mut <G as Game>::State, Seat, &mut stickdice::Rng, f64, &mut SeatValues) -> Greedy;
+
+/// What [`Evaluator::play_greedy`] did with a decision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Greedy {
+    /// Nothing: the caller makes the decision.
+    Declined,
+    /// The decision is made (a lone move, the pass or a random move).
+    Made,
+    /// The decision is made by the best-rated move, and the values it was given are the
+    /// evaluation's values of the position it left: exactly [`Evaluator::evaluate`] of it.
+    Rated,
+}
 
 /// The function [`Evaluator::action_values`] calls where it has one.
 type ValuesWith<G> = fn(&G, &<G as Game>::State, Seat, &[<G as Game>::Action], &mut [f64]);
@@ -171,8 +184,8 @@ impl<G: Game> Evaluator<G> {
     /// uniformly random move, and otherwise the move this evaluation rates best, ties
     /// broken uniformly in the legal moves' order), with the same draws and the same move,
     /// where the evaluation has a faster way than listing and rating the moves (Issiren's
-    /// hand-set one). Returns `false`, having drawn and changed nothing, where it has none
-    /// or the position is not one it reads.
+    /// hand-set one). Declines ([`Greedy::Declined`]), having drawn and changed nothing,
+    /// where it has none or the position is not one it reads.
     #[inline]
     pub(crate) fn play_greedy(
         &self,
@@ -181,10 +194,11 @@ impl<G: Game> Evaluator<G> {
         seat: Seat,
         rng: &mut stickdice::Rng,
         epsilon: f64,
-    ) -> bool {
+        values: &mut SeatValues,
+    ) -> Greedy {
         match self.greedy {
-            Some(play) => play(game, state, seat, rng, epsilon),
-            None => false,
+            Some(play) => play(game, state, seat, rng, epsilon, values),
+            None => Greedy::Declined,
         }
     }
 }
@@ -344,6 +358,8 @@ pub(crate) mod issiren_eval {
     };
     use stickdice::{Issiren, Node, Seat, SeatValues, Sticks, Throw, MAX_SEATS};
 
+    use super::Greedy;
+
     /// `DEST[seat][pos]`: the square bit of circuit position `pos mod 72` (for `pos` up to
     /// 71 + 6, so a move never needs a wrap).
     static DEST: [[u64; 80]; 2] = {
@@ -392,6 +408,22 @@ pub(crate) mod issiren_eval {
             let mut pos = 0;
             while pos < 256 {
                 t[seat][pos] = REACH[seat][pos % CIRCUIT_LEN as usize];
+                pos += 1;
+            }
+            seat += 1;
+        }
+        t
+    };
+
+    /// `SQUARE_AT[seat][pos]`: `DEST[seat][pos mod 72]` (the square bit of a piece at
+    /// `pos`) for any `u8` position.
+    static SQUARE_AT: [[u64; 256]; 2] = {
+        let mut t = [[0u64; 256]; 2];
+        let mut seat = 0;
+        while seat < 2 {
+            let mut pos = 0;
+            while pos < 256 {
+                t[seat][pos] = DEST[seat][pos % CIRCUIT_LEN as usize];
                 pos += 1;
             }
             seat += 1;
@@ -643,7 +675,12 @@ pub(crate) mod issiren_eval {
             let weight = if enemy == mover { 1.0 } else { 0.4 };
             *e = effective(material(pieces[seat], sides[seat].1), weight, threat[enemy]);
         }
-        let v0 = share(eff[0], eff[1]);
+        from_share(share(eff[0], eff[1]))
+    }
+
+    /// The values from seat 0's estimate `v0`: `v0` for seat 0, `1 − v0` for seat 1.
+    #[inline(always)]
+    fn from_share(v0: f64) -> SeatValues {
         let mut out = [0.0; MAX_SEATS];
         out[0] = v0;
         out[1] = 1.0 - v0;
@@ -732,7 +769,7 @@ pub(crate) mod issiren_eval {
                 shared_values |= values & v;
                 values |= v;
                 moved_m += u32::from(!p.unmoved);
-                let square = DEST[m][POS_MOD[p.pos as usize] as usize];
+                let square = SQUARE_AT[m][p.pos as usize];
                 shared |= squares & square;
                 squares |= square;
             }
@@ -768,11 +805,11 @@ pub(crate) mod issiren_eval {
             })
         }
 
-        /// `seat`'s value of the position after the move `p`, read without making it; `None`
-        /// for a move it does not read (the capture of the enemy's last piece, which ends
-        /// the game).
+        /// Seat 0's estimate of the position after the move `p` ([`share`]; the values are
+        /// [`from_share`] of it), read without making it; `None` for a move it does not read
+        /// (the capture of the enemy's last piece, which ends the game).
         #[inline(always)]
-        fn value(&self, p: &PlannedMove, seat: Seat) -> Option<f64> {
+        fn share(&self, p: &PlannedMove) -> Option<f64> {
             let (m, e) = (M & 1, (M & 1) ^ 1);
             let (own, enemy) = (self.own, self.enemy);
             let mover = if p.extra { m } else { e };
@@ -805,11 +842,7 @@ pub(crate) mod issiren_eval {
                     } else {
                         share(eff_e, eff_m)
                     };
-                    Some(match seat {
-                        0 => v0,
-                        1 => 1.0 - v0,
-                        _ => 0.0,
-                    })
+                    Some(v0)
                 }
                 Some(skip) if enemy.len() > 1 => {
                     let moved = own.iter().enumerate().map(|(k, &q)| {
@@ -832,7 +865,7 @@ pub(crate) mod issiren_eval {
                     sides[e] = enemy_side;
                     let mut left_pieces = self.pieces;
                     left_pieces[e] -= 1;
-                    Some(estimate(mover, None, sides, left_pieces)[seat])
+                    Some(estimate(mover, None, sides, left_pieces)[0])
                 }
                 _ => None,
             }
@@ -860,20 +893,23 @@ pub(crate) mod issiren_eval {
     /// ([`Decision`]), and the chosen piece is moved by its index. A lone move (or the pass)
     /// is made without a draw; otherwise a draw below `epsilon` picks a uniformly random
     /// move, else the best-valued one is taken, ties broken uniformly in list order
-    /// (reservoir sampling). Returns `false`, with nothing drawn or changed, where the
-    /// decision is not one it reads: a move could end the game, or the position is one
-    /// [`stickdice::Game::validate`] rejects (two of the mover's pieces on one square).
+    /// (reservoir sampling), and the values of the position it leaves are returned with it
+    /// in `values` ([`Greedy::Rated`]: exactly [`evaluate`] of that position). Declines, with nothing
+    /// drawn or changed, where the decision is not one it reads: a move could end the game,
+    /// or the position is one [`stickdice::Game::validate`] rejects (two of the mover's
+    /// pieces on one square).
     pub(crate) fn play_greedy(
         game: &Issiren,
         s: &mut stickdice::games::issiren::State,
         seat: Seat,
         rng: &mut stickdice::Rng,
         epsilon: f64,
-    ) -> bool {
+        values: &mut SeatValues,
+    ) -> Greedy {
         match s.turn {
-            0 => play_greedy_as::<0>(game, s, seat, rng, epsilon),
-            1 => play_greedy_as::<1>(game, s, seat, rng, epsilon),
-            _ => false,
+            0 => play_greedy_as::<0>(game, s, seat, rng, epsilon, values),
+            1 => play_greedy_as::<1>(game, s, seat, rng, epsilon, values),
+            _ => Greedy::Declined,
         }
     }
 
@@ -885,18 +921,20 @@ pub(crate) mod issiren_eval {
         seat: Seat,
         rng: &mut stickdice::Rng,
         epsilon: f64,
-    ) -> bool {
+        values: &mut SeatValues,
+    ) -> Greedy {
         use rand::RngExt as _;
         use stickdice::Game as _;
         if seat != M {
-            return false; // not the decision's own seat: not a playout's decision
+            return Greedy::Declined; // not the decision's own seat: not a playout's decision
         }
+        let mut rated = false;
         let piece = {
             let Some(d) = Decision::<M>::new(game, s) else {
-                return false;
+                return Greedy::Declined;
             };
             if !d.distinct {
-                return false;
+                return Greedy::Declined;
             }
             let mut moves = s.planned_moves();
             if moves.at_most_one() {
@@ -908,29 +946,39 @@ pub(crate) mod issiren_eval {
                 let mut best = usize::MAX;
                 let mut best_value = f64::NEG_INFINITY;
                 let mut ties = 0u32;
+                // The best move's seat 0 estimate, where it was read without the move made.
+                let mut best_share = None;
                 for p in moves {
                     let i = p.piece;
                     if best == usize::MAX {
                         best = i;
                     }
-                    let v = match d.value(&p, M) {
-                        Some(v) => v,
+                    let (v, share) = match d.share(&p) {
+                        Some(v0) => (from_share(v0)[M], Some(v0)),
                         None => {
                             let mut next = *s;
                             game.apply_move_of_piece(&mut next, i);
-                            evaluate(game, &next)[M]
+                            (evaluate(game, &next)[M], None)
                         }
                     };
-                    if v > best_value {
+                    let take = if v > best_value {
                         best_value = v;
-                        best = i;
                         ties = 1;
+                        true
                     } else if v == best_value {
                         ties += 1;
-                        if rng.random_range(0..ties) == 0 {
-                            best = i;
-                        }
+                        rng.random_range(0..ties) == 0
+                    } else {
+                        false
+                    };
+                    if take {
+                        best = i;
+                        best_share = share;
                     }
+                }
+                if let Some(v0) = best_share {
+                    *values = from_share(v0);
+                    rated = true;
                 }
                 Some(best)
             }
@@ -939,7 +987,11 @@ pub(crate) mod issiren_eval {
             Some(i) => game.apply_move_of_piece(s, i),
             None => game.apply_action_unchecked(s, Action::Pass),
         }
-        true
+        if rated {
+            Greedy::Rated
+        } else {
+            Greedy::Made
+        }
     }
 
     /// `out[k]`: [`evaluate`] of the position after `actions[k]`, for `seat`, the same
@@ -984,8 +1036,8 @@ pub(crate) mod issiren_eval {
                 Action::Move(from) => s.planned_move(from),
                 Action::Pass => None,
             };
-            *v = match plan.and_then(|p| d.value(&p, seat)) {
-                Some(v) => v,
+            *v = match plan.and_then(|p| d.share(&p)) {
+                Some(v0) => from_share(v0)[seat],
                 None => value_after(game, s, seat, a),
             };
         }

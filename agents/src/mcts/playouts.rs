@@ -5,7 +5,7 @@ use rand::RngExt as _;
 use stickdice::{ActionList, Game, Node as GameNode, Seat, SeatValues, MAX_ACTIONS};
 
 use super::config::Playout;
-use crate::eval::{Evaluate, Evaluator};
+use crate::eval::{Evaluate, Evaluator, Greedy};
 use crate::params::SpecError;
 
 /// An evaluation function: [`Evaluate::evaluate`] of the game or the one the `eval`
@@ -113,12 +113,19 @@ pub(super) fn playout<G: Game>(
 ) -> SeatValues {
     let mut actions = ActionList::new();
     let mut throws = 0;
+    // The evaluation of `state` where the decision that led to it rated its move.
+    let (mut rated, mut values) = (false, [0.0; stickdice::MAX_SEATS]);
     loop {
         match game.node(state) {
             GameNode::Throw(_) => {
                 if throws == cutoff && cutoff != 0 {
-                    return evaluate.evaluate(game, state);
+                    return if rated {
+                        values
+                    } else {
+                        evaluate.evaluate(game, state)
+                    };
                 }
+                rated = false;
                 throws += 1;
                 let t = game.sample_throw(rng);
                 game.apply_throw_unchecked(state, t);
@@ -131,8 +138,16 @@ pub(super) fn playout<G: Game>(
             }
             GameNode::Decide(seat) => {
                 // The evaluation's own way where it has one (the same draws and move).
-                if evaluate.play_greedy(game, state, seat, rng, epsilon) {
-                    continue;
+                match evaluate.play_greedy(game, state, seat, rng, epsilon, &mut values) {
+                    Greedy::Declined => rated = false,
+                    Greedy::Made => {
+                        rated = false;
+                        continue;
+                    }
+                    Greedy::Rated => {
+                        rated = true;
+                        continue;
+                    }
                 }
                 game.legal_actions(state, &mut actions);
                 let a = if actions.len() == 1 {
