@@ -203,6 +203,16 @@ impl<G: Game> Evaluator<G> {
     }
 }
 
+#[cfg(test)]
+impl<G: Game> Evaluator<G> {
+    /// The same evaluation without its own way of making playout decisions (for tests that
+    /// compare it with the listing path).
+    pub(crate) fn without_greedy(mut self) -> Self {
+        self.greedy = None;
+        self
+    }
+}
+
 impl Evaluator<stickdice::Issiren> {
     /// Issiren's hand-set evaluation (`eval=hand`).
     pub fn issiren_hand() -> Self {

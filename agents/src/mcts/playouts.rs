@@ -208,3 +208,139 @@ pub(super) fn greedy_action<G: Game>(
     }
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng as _, RngExt as _, SeedableRng as _};
+    use stickdice::games::issiren::{Piece, State};
+    use stickdice::{ActionList, Game, Issiren, Node, Throw};
+
+    use super::playout;
+    use crate::eval::{Evaluator, Greedy};
+
+    /// Positions to play out from: every position of 150 random Issiren games (throw and
+    /// decision nodes), and 6 000 damaged ones (pieces anywhere, on one square, off the
+    /// circuit, bitboards that disagree, turns 0 to 2, any throw pending or none).
+    fn starts(game: &Issiren, rng: &mut stickdice::Rng) -> Vec<State> {
+        let mut starts = Vec::new();
+        let mut legal = ActionList::new();
+        for _ in 0..150 {
+            let mut state = game.initial_state();
+            while !game.is_over(&state) {
+                starts.push(state);
+                match game.node(&state) {
+                    Node::Throw(_) => {
+                        let t = game.sample_throw(rng);
+                        game.apply_throw_unchecked(&mut state, t);
+                    }
+                    _ => {
+                        game.legal_actions(&state, &mut legal);
+                        let a = legal[rng.random_range(0..legal.len())];
+                        game.apply_action_unchecked(&mut state, a);
+                    }
+                }
+            }
+        }
+        for _ in 0..6_000 {
+            let mut sides: [Vec<Piece>; 2] = Default::default();
+            for side in &mut sides {
+                for _ in 0..rng.random_range(0..=12) {
+                    side.push(Piece {
+                        pos: match rng.random_range(0..8) {
+                            0 => rng.random_range(0..=255),
+                            1 => 5,
+                            _ => rng.random_range(0..72),
+                        },
+                        unmoved: rng.random_range(0..4) == 0,
+                    });
+                }
+            }
+            let mut state = State::from_pieces(&sides[0], &sides[1]).unwrap();
+            if rng.random_range(0..4) == 0 {
+                state.occupied[0] |= rng.random::<u64>() & ((1 << 48) - 1);
+                state.occupied[1] |= rng.random::<u64>() & ((1 << 48) - 1);
+            }
+            state.turn = rng.random_range(0..3);
+            state.pending = match rng.random_range(0..9) {
+                0 => None,
+                1 => Some(Throw::new(rng.random_range(7..=255))),
+                g => Some(Throw::new(g - 2)),
+            };
+            state.throws = game.max_throws() - rng.random_range(0..40);
+            starts.push(state);
+        }
+        starts
+    }
+
+    /// Issiren's greedy playouts with the hand-set evaluation make their decisions in the
+    /// evaluation's own way (`Evaluator::play_greedy`): they are the listing path's, bit
+    /// for bit (the same values, the same final position, the same generator state), from
+    /// every start position and for several ε and cutoffs; and each decision it makes is
+    /// the listing path's, its values (where it rates the move) `evaluate` of the position
+    /// it leaves, and a decision it declines is left untouched.
+    #[test]
+    fn greedy_playouts_by_the_evaluation_are_the_listing_path() {
+        let game = Issiren::with_seats(2).unwrap();
+        let fused = Evaluator::issiren_hand();
+        let listing = fused.without_greedy();
+        let mut rng = stickdice::Rng::seed_from_u64(2026);
+        let starts = starts(&game, &mut rng);
+        let mut outcomes = [0u32; 3];
+        for (k, start) in starts.iter().enumerate() {
+            for (j, &(epsilon, cutoff)) in [(0.1, 4), (0.0, 4), (0.5, 2), (0.1, 0), (0.0, 30)]
+                .iter()
+                .enumerate()
+            {
+                let seed = (k * 8 + j) as u64;
+                let (mut s1, mut r1) = (*start, stickdice::Rng::seed_from_u64(seed));
+                let (mut s2, mut r2) = (*start, stickdice::Rng::seed_from_u64(seed));
+                let v1 = playout(&game, &mut s1, &mut r1, epsilon, cutoff, fused);
+                let v2 = playout(&game, &mut s2, &mut r2, epsilon, cutoff, listing);
+                assert_eq!(v1.map(f64::to_bits), v2.map(f64::to_bits), "{start:?} {j}");
+                assert_eq!(s1, s2, "{start:?} {j}");
+                assert_eq!(r1.next_u64(), r2.next_u64(), "{start:?} {j}");
+            }
+            // The decision alone, against the listing path's.
+            let Node::Decide(seat) = game.node(start) else {
+                continue;
+            };
+            for epsilon in [0.0, 0.3] {
+                let seed = k as u64;
+                let (mut s1, mut r1) = (*start, stickdice::Rng::seed_from_u64(seed));
+                let mut values = [f64::NAN; stickdice::MAX_SEATS];
+                let outcome =
+                    fused.play_greedy(&game, &mut s1, seat, &mut r1, epsilon, &mut values);
+                let (mut s2, mut r2) = (*start, stickdice::Rng::seed_from_u64(seed));
+                match outcome {
+                    Greedy::Declined => {
+                        outcomes[0] += 1;
+                        assert_eq!(s1, *start);
+                    }
+                    made => {
+                        let mut actions = ActionList::new();
+                        game.legal_actions(&s2, &mut actions);
+                        let a = if actions.len() == 1 {
+                            actions[0]
+                        } else if r2.random::<f64>() < epsilon {
+                            actions[stickdice::play::uniform_index(&mut r2, actions.len())]
+                        } else {
+                            super::greedy_action(&game, &s2, seat, &actions, &mut r2, listing)
+                        };
+                        game.apply_action_unchecked(&mut s2, a);
+                        assert_eq!(s1, s2, "{start:?}");
+                        if made == Greedy::Rated {
+                            outcomes[2] += 1;
+                            let plain = listing.evaluate(&game, &s2);
+                            assert_eq!(values.map(f64::to_bits), plain.map(f64::to_bits));
+                        } else {
+                            outcomes[1] += 1;
+                        }
+                    }
+                }
+                assert_eq!(r1.next_u64(), r2.next_u64(), "{start:?}");
+            }
+        }
+        // Every kind of outcome, many times over.
+        assert!(outcomes.iter().all(|&n| n > 2_000), "{outcomes:?}");
+    }
+}
