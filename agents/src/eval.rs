@@ -840,9 +840,8 @@ pub(crate) mod issiren_eval {
                         }
                     }
                     // `estimate`'s arithmetic with no throw pending, the materials as the
-                    // decision has them.
-                    // The next to act: the mover again on an extra throw (every move of the
-                    // decision has the same throw), else the enemy.
+                    // decision has them; the next to act is the mover again on an extra
+                    // throw (every move of the decision has the same throw), else the enemy.
                     let (weight_m, weight_e) = if self.extra { (0.4, 1.0) } else { (1.0, 0.4) };
                     let material_m = self.material_m[usize::from(own[i].unmoved)];
                     let eff_m = effective(material_m, weight_m, chance_of(enemy_values));
