@@ -32,7 +32,7 @@ pub mod game;
 pub mod games;
 pub mod play;
 pub mod seed;
-#[cfg(feature = "testing")]
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
 pub use agent::{

@@ -17,7 +17,8 @@
 //! ```
 //!
 //! Failures panic with a message naming the game, the seed and what broke: this module is
-//! for tests.
+//! for tests. It also makes test positions: [`random_game_positions`] (every position of
+//! seeded random games) and [`damaged_issiren_state`] (Issiren positions `validate` rejects).
 
 use std::collections::HashSet;
 
@@ -25,6 +26,74 @@ use rand::{RngExt as _, SeedableRng};
 
 use crate::dice::{Throw, MAX_STICKS};
 use crate::game::{ActionList, Game, Node};
+
+/// Every position of `games` random games of `game` (throw and decision nodes, each game
+/// from its initial state up to its end, which is left out), in order: the throws sampled
+/// with `rng` and each action drawn uniformly from the legal ones.
+pub fn random_game_positions<G: Game>(
+    game: &G,
+    games: usize,
+    rng: &mut crate::Rng,
+) -> Vec<G::State> {
+    let mut positions = Vec::new();
+    let mut legal = ActionList::new();
+    for _ in 0..games {
+        let mut state = game.initial_state();
+        while !game.is_over(&state) {
+            positions.push(state);
+            match game.node(&state) {
+                Node::Throw(_) => {
+                    let t = game.sample_throw(rng);
+                    game.apply_throw_unchecked(&mut state, t);
+                }
+                _ => {
+                    game.legal_actions(&state, &mut legal);
+                    let a = legal[rng.random_range(0..legal.len())];
+                    game.apply_action_unchecked(&mut state, a);
+                }
+            }
+        }
+    }
+    positions
+}
+
+/// A damaged Issiren position, of the kinds [`Game::validate`] rejects, for tests of code
+/// that must treat any position alike: up to 12 pieces a side, some anywhere in `u8` (off
+/// the circuit), some on one square, unmoved or not; bitboards that sometimes disagree with
+/// the pieces; a turn of 0, 1 or 2; no throw pending, a throw of six sticks, or an
+/// impossible one; and up to 39 throws left before `game`'s cap.
+pub fn damaged_issiren_state(
+    game: &crate::Issiren,
+    rng: &mut crate::Rng,
+) -> crate::games::issiren::State {
+    use crate::games::issiren::{Piece, State};
+    let mut sides: [Vec<Piece>; 2] = Default::default();
+    for side in &mut sides {
+        for _ in 0..rng.random_range(0..=12) {
+            side.push(Piece {
+                pos: match rng.random_range(0..8) {
+                    0 => rng.random_range(0..=255),
+                    1 => 5,
+                    _ => rng.random_range(0..72),
+                },
+                unmoved: rng.random_range(0..4) == 0,
+            });
+        }
+    }
+    let mut state = State::from_pieces(&sides[0], &sides[1]).expect("at most 12 a side");
+    if rng.random_range(0..4) == 0 {
+        state.occupied[0] |= rng.random::<u64>() & ((1 << 48) - 1);
+        state.occupied[1] |= rng.random::<u64>() & ((1 << 48) - 1);
+    }
+    state.turn = rng.random_range(0..3);
+    state.pending = match rng.random_range(0..9) {
+        0 => None,
+        1 => Some(Throw::new(rng.random_range(7..=255))),
+        g => Some(Throw::new(g - 2)),
+    };
+    state.throws = game.max_throws() - rng.random_range(0..40);
+    state
+}
 
 /// Every configuration of `G` worth testing: each allowed seat count, each subset of its
 /// yes/no rule options, and the throw cap at its default and at a small value (so capped

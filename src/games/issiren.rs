@@ -1835,12 +1835,11 @@ mod tests {
     /// `planned_moves` lists the legal moves in `legal_actions`' order, each as
     /// `planned_move` reads it, `movable_pieces` has their pieces' bits, and
     /// `apply_move_of_piece` is `apply_action_unchecked` of the piece's square: at every
-    /// decision of 200 random games, and at 20 000 damaged positions (pieces off the
-    /// circuit, bitboards that disagree, any turn, any throw or none) as far as the
-    /// moves are one to a square.
+    /// position of 200 random games, and at 20 000 damaged ones
+    /// ([`crate::testing::damaged_issiren_state`]) as far as the moves are one to a square.
     #[test]
     fn planned_moves_are_the_legal_moves() {
-        use rand::{RngExt as _, SeedableRng as _};
+        use rand::SeedableRng as _;
         let game = Issiren::with_seats(2).unwrap();
         let mut rng = crate::Rng::seed_from_u64(1601);
         let mut legal = ActionList::new();
@@ -1911,44 +1910,11 @@ mod tests {
                 }
             }
         };
-        for _ in 0..200 {
-            let mut state = game.initial_state();
-            while game.node(&state) != Node::End {
-                if let Node::Throw(_) = game.node(&state) {
-                    let t = game.sample_throw(&mut rng);
-                    game.apply_throw_unchecked(&mut state, t);
-                    check(&state, &mut legal, true);
-                    continue;
-                }
-                check(&state, &mut legal, true);
-                game.legal_actions(&state, &mut legal);
-                let a = legal[rng.random_range(0..legal.len())];
-                game.apply_action_unchecked(&mut state, a);
-            }
+        for state in crate::testing::random_game_positions(&game, 200, &mut rng) {
+            check(&state, &mut legal, true);
         }
         for _ in 0..20_000 {
-            let mut sides: [Vec<Piece>; 2] = Default::default();
-            for side in &mut sides {
-                for _ in 0..rng.random_range(0..=12) {
-                    side.push(Piece {
-                        pos: match rng.random_range(0..6) {
-                            0 => rng.random_range(0..=255),
-                            _ => rng.random_range(0..72),
-                        },
-                        unmoved: rng.random_range(0..4) == 0,
-                    });
-                }
-            }
-            let mut state = State::from_pieces(&sides[0], &sides[1]).unwrap();
-            if rng.random_range(0..4) == 0 {
-                state.occupied[0] |= rng.random::<u64>() & ((1 << 48) - 1);
-                state.occupied[1] |= rng.random::<u64>() & ((1 << 48) - 1);
-            }
-            state.turn = rng.random_range(0..3);
-            state.pending = match rng.random_range(0..8) {
-                0 => None,
-                g => Some(Throw::new(g - 1)),
-            };
+            let state = crate::testing::damaged_issiren_state(&game, &mut rng);
             check(&state, &mut legal, false);
         }
         assert!(checked > 50_000, "{checked}");

@@ -212,63 +212,17 @@ pub(super) fn greedy_action<G: Game>(
 #[cfg(test)]
 mod tests {
     use rand::{Rng as _, RngExt as _, SeedableRng as _};
-    use stickdice::games::issiren::{Piece, State};
-    use stickdice::{ActionList, Game, Issiren, Node, Throw};
+    use stickdice::games::issiren::State;
+    use stickdice::{ActionList, Game, Issiren, Node};
 
     use super::playout;
     use crate::eval::{Evaluator, Greedy};
 
     /// Positions to play out from: every position of 150 random Issiren games (throw and
-    /// decision nodes), and 6 000 damaged ones (pieces anywhere, on one square, off the
-    /// circuit, bitboards that disagree, turns 0 to 2, any throw pending or none).
+    /// decision nodes), and 6 000 damaged ones (`stickdice::testing::damaged_issiren_state`).
     fn starts(game: &Issiren, rng: &mut stickdice::Rng) -> Vec<State> {
-        let mut starts = Vec::new();
-        let mut legal = ActionList::new();
-        for _ in 0..150 {
-            let mut state = game.initial_state();
-            while !game.is_over(&state) {
-                starts.push(state);
-                match game.node(&state) {
-                    Node::Throw(_) => {
-                        let t = game.sample_throw(rng);
-                        game.apply_throw_unchecked(&mut state, t);
-                    }
-                    _ => {
-                        game.legal_actions(&state, &mut legal);
-                        let a = legal[rng.random_range(0..legal.len())];
-                        game.apply_action_unchecked(&mut state, a);
-                    }
-                }
-            }
-        }
-        for _ in 0..6_000 {
-            let mut sides: [Vec<Piece>; 2] = Default::default();
-            for side in &mut sides {
-                for _ in 0..rng.random_range(0..=12) {
-                    side.push(Piece {
-                        pos: match rng.random_range(0..8) {
-                            0 => rng.random_range(0..=255),
-                            1 => 5,
-                            _ => rng.random_range(0..72),
-                        },
-                        unmoved: rng.random_range(0..4) == 0,
-                    });
-                }
-            }
-            let mut state = State::from_pieces(&sides[0], &sides[1]).unwrap();
-            if rng.random_range(0..4) == 0 {
-                state.occupied[0] |= rng.random::<u64>() & ((1 << 48) - 1);
-                state.occupied[1] |= rng.random::<u64>() & ((1 << 48) - 1);
-            }
-            state.turn = rng.random_range(0..3);
-            state.pending = match rng.random_range(0..9) {
-                0 => None,
-                1 => Some(Throw::new(rng.random_range(7..=255))),
-                g => Some(Throw::new(g - 2)),
-            };
-            state.throws = game.max_throws() - rng.random_range(0..40);
-            starts.push(state);
-        }
+        let mut starts = stickdice::testing::random_game_positions(game, 150, rng);
+        starts.extend((0..6_000).map(|_| stickdice::testing::damaged_issiren_state(game, rng)));
         starts
     }
 
