@@ -6,11 +6,11 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use rand::SeedableRng;
 use stickdice::play::random_playout;
-use stickdice::{AnyGame, Game};
+use stickdice::AnyGame;
 
 const PLAYOUTS: u64 = 200;
 
-fn bench_game<G: Game>(c: &mut Criterion, game: &G, label: &str) {
+fn bench_game<G: stickdice::Playouts>(c: &mut Criterion, game: &G, label: &str) {
     // Count the throws of the fixed batch once, so criterion can report throws/s.
     let mut rng = stickdice::Rng::seed_from_u64(1);
     let mut throws = 0u64;

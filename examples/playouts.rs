@@ -4,9 +4,9 @@
 
 use rand::SeedableRng;
 use stickdice::play::random_playout;
-use stickdice::{AnyGame, Game};
+use stickdice::AnyGame;
 
-fn run<G: Game>(game: &G, count: u64) -> u64 {
+fn run<G: stickdice::Playouts>(game: &G, count: u64) -> u64 {
     let mut rng = stickdice::Rng::seed_from_u64(1);
     let mut throws = 0u64;
     for _ in 0..count {

@@ -6,88 +6,128 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::game::{ConfigError, Game};
-use crate::games::{Issiren, SigElOued, SigWaDuqqan};
 
-/// The games, by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
-pub enum GameKind {
-    /// Sig wa Duqqan (Houmt al-Arbah), Djerba.
-    SigWaDuqqan,
-    /// Sig (El Oued), Algeria.
-    SigElOued,
-    /// Issiren (Ishighän), Kel Ajjer Tuareg.
-    Issiren,
+/// Generates [`GameKind`] and [`AnyGame`] from the list of games.
+macro_rules! define_games {
+    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+        /// The games, by name (generated from [`for_each_game!`](crate::for_each_game)).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+        #[non_exhaustive]
+        pub enum GameKind {
+            $(
+                #[doc = concat!("[`", stringify!($variant), "`](", stringify!($ty), ").")]
+                $variant,
+            )*
+        }
+
+        impl GameKind {
+            /// Every game, in the order of the list.
+            pub const ALL: &'static [GameKind] = &[$(GameKind::$variant),*];
+
+            /// The command-line name.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(GameKind::$variant => <$ty as Game>::NAME,)*
+                }
+            }
+
+            /// The name for people.
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(GameKind::$variant => <$ty as Game>::TITLE,)*
+                }
+            }
+
+            /// The fewest and most seats.
+            pub fn seat_range(self) -> (usize, usize) {
+                match self {
+                    $(GameKind::$variant => <$ty as Game>::SEATS,)*
+                }
+            }
+
+            /// The rule options the game takes.
+            pub fn option_names(self) -> &'static [&'static str] {
+                match self {
+                    $(GameKind::$variant => <$ty as Game>::OPTIONS,)*
+                }
+            }
+
+            /// What a rule option of the game means and which values it takes, for help
+            /// texts and front ends; `None` for an option the game does not have.
+            pub fn option_help(self, key: &str) -> Option<&'static str> {
+                if !self.option_names().contains(&key) {
+                    return None;
+                }
+                match self {
+                    $(GameKind::$variant => <$ty as Game>::option_help(key),)*
+                }
+            }
+
+            /// The optional capabilities the game provides (see
+            /// [`for_each_game!`](crate::for_each_game)): `board`, `evaluate`, `exact`,
+            /// `measure`, `review`, `encode`, `tablebase`.
+            pub fn capabilities(self) -> &'static [&'static str] {
+                match self {
+                    $(GameKind::$variant => &[$(stringify!($cap)),*],)*
+                }
+            }
+
+            /// Whether the game provides a capability (see [`GameKind::capabilities`]).
+            pub fn has(self, capability: &str) -> bool {
+                self.capabilities().contains(&capability)
+            }
+        }
+
+        /// One of the games, chosen at run time (generated from
+        /// [`for_each_game!`](crate::for_each_game)).
+        #[derive(Clone, Debug, PartialEq)]
+        #[non_exhaustive]
+        pub enum AnyGame {
+            $(
+                #[doc = concat!("[`", stringify!($variant), "`](", stringify!($ty), ").")]
+                $variant($ty),
+            )*
+        }
+
+        impl AnyGame {
+            /// The game named `name` for `seats` players (the game's fewest if `None`),
+            /// with rule options written `key=value`.
+            ///
+            /// # Errors
+            /// An unknown game, a seat count it does not allow, or a bad option.
+            pub fn new<S: AsRef<str>>(
+                name: &str,
+                seats: Option<usize>,
+                options: &[S],
+            ) -> Result<AnyGame, ConfigError> {
+                let kind: GameKind = name.parse()?;
+                let seats = seats.unwrap_or(kind.seat_range().0);
+                Ok(match kind {
+                    $(GameKind::$variant => AnyGame::$variant(build(seats, options)?),)*
+                })
+            }
+
+            /// Which game.
+            pub fn kind(&self) -> GameKind {
+                match self {
+                    $(AnyGame::$variant(_) => GameKind::$variant,)*
+                }
+            }
+        }
+
+        $(
+            impl From<$ty> for AnyGame {
+                fn from(game: $ty) -> AnyGame {
+                    AnyGame::$variant(game)
+                }
+            }
+        )*
+    };
 }
 
-impl GameKind {
-    /// Every game.
-    pub const ALL: [GameKind; 3] = [
-        GameKind::SigWaDuqqan,
-        GameKind::SigElOued,
-        GameKind::Issiren,
-    ];
-
-    /// The command-line name.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::SigWaDuqqan => SigWaDuqqan::NAME,
-            GameKind::SigElOued => SigElOued::NAME,
-            GameKind::Issiren => Issiren::NAME,
-        }
-    }
-
-    /// The name for people.
-    pub fn title(self) -> &'static str {
-        match self {
-            GameKind::SigWaDuqqan => SigWaDuqqan::TITLE,
-            GameKind::SigElOued => SigElOued::TITLE,
-            GameKind::Issiren => Issiren::TITLE,
-        }
-    }
-
-    /// The fewest and most seats.
-    pub fn seat_range(self) -> (usize, usize) {
-        match self {
-            GameKind::SigWaDuqqan => SigWaDuqqan::SEATS,
-            GameKind::SigElOued => SigElOued::SEATS,
-            GameKind::Issiren => Issiren::SEATS,
-        }
-    }
-
-    /// What a rule option of the game means and which values it takes, for help texts and
-    /// front ends; `None` for an option the game does not have.
-    pub fn option_help(self, key: &str) -> Option<&'static str> {
-        if !self.option_names().contains(&key) {
-            return None;
-        }
-        Some(match key {
-            "max_throws" => {
-                "the throw cap: the game ends after this many throws (extra throws included), \
-                 the seats still playing tied; a whole number of at least 1"
-            }
-            "exact_waiting_square" => {
-                "a move from idx 1..=13 that would pass the waiting square is not made at all, \
-                 instead of stopping on it; true or false"
-            }
-            "cairo_always_three" => {
-                "entering Cairo costs 3 points from every budget, so a regular sig never \
-                 enters it; true or false"
-            }
-            _ => return None,
-        })
-    }
-
-    /// The rule options the game takes.
-    pub fn option_names(self) -> &'static [&'static str] {
-        match self {
-            GameKind::SigWaDuqqan => SigWaDuqqan::OPTIONS,
-            GameKind::SigElOued => SigElOued::OPTIONS,
-            GameKind::Issiren => Issiren::OPTIONS,
-        }
-    }
-}
+crate::for_each_game!(define_games);
 
 impl fmt::Display for GameKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -100,7 +140,8 @@ impl FromStr for GameKind {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         GameKind::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|k| k.name() == s.trim())
             .ok_or_else(|| ConfigError::UnknownGame {
                 name: s.to_string(),
@@ -136,6 +177,10 @@ pub fn parse_flag(key: &str, value: &str) -> Result<bool, ConfigError> {
         }),
     }
 }
+
+/// What the `max_throws` rule option means, which every game has.
+pub const MAX_THROWS_HELP: &str = "the throw cap: the game ends after this many throws (extra \
+    throws included), the seats still playing tied; a whole number of at least 1";
 
 /// The default throw cap of every game (RULES.md: `max_throws`, default 10 000).
 pub const DEFAULT_MAX_THROWS: u32 = 10_000;
@@ -195,46 +240,7 @@ pub fn build<G: Game, S: AsRef<str>>(seats: usize, options: &[S]) -> Result<G, C
     Ok(game)
 }
 
-/// One of the games, chosen at run time.
-#[derive(Clone, Debug, PartialEq)]
-pub enum AnyGame {
-    /// Sig wa Duqqan (Houmt al-Arbah).
-    SigWaDuqqan(SigWaDuqqan),
-    /// Sig (El Oued).
-    SigElOued(SigElOued),
-    /// Issiren.
-    Issiren(Issiren),
-}
-
 impl AnyGame {
-    /// The game named `name` for `seats` players (the game's fewest if `None`), with rule
-    /// options written `key=value`.
-    ///
-    /// # Errors
-    /// An unknown game, a seat count it does not allow, or a bad option.
-    pub fn new<S: AsRef<str>>(
-        name: &str,
-        seats: Option<usize>,
-        options: &[S],
-    ) -> Result<AnyGame, ConfigError> {
-        let kind: GameKind = name.parse()?;
-        let seats = seats.unwrap_or(kind.seat_range().0);
-        Ok(match kind {
-            GameKind::SigWaDuqqan => AnyGame::SigWaDuqqan(build(seats, options)?),
-            GameKind::SigElOued => AnyGame::SigElOued(build(seats, options)?),
-            GameKind::Issiren => AnyGame::Issiren(build(seats, options)?),
-        })
-    }
-
-    /// Which game.
-    pub fn kind(&self) -> GameKind {
-        match self {
-            AnyGame::SigWaDuqqan(_) => GameKind::SigWaDuqqan,
-            AnyGame::SigElOued(_) => GameKind::SigElOued,
-            AnyGame::Issiren(_) => GameKind::Issiren,
-        }
-    }
-
     /// The number of seats.
     pub fn seats(&self) -> usize {
         crate::with_game!(self, |g| g.seats())
@@ -258,10 +264,20 @@ impl AnyGame {
 #[macro_export]
 macro_rules! with_game {
     ($any:expr, |$g:ident| $body:expr) => {
+        $crate::for_each_game!(@crate __with_game_arms, $any, $g, $body)
+    };
+}
+
+/// The arms of [`with_game!`](crate::with_game), one per game of the list.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_game_arms {
+    ([$any:expr, $g:ident, $body:expr] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
         match $any {
-            $crate::AnyGame::SigWaDuqqan($g) => $body,
-            $crate::AnyGame::SigElOued($g) => $body,
-            $crate::AnyGame::Issiren($g) => $body,
+            $($crate::AnyGame::$variant($g) => $body,)*
+            // `AnyGame` is `#[non_exhaustive]` for other crates; this arm never matches.
+            #[allow(unreachable_patterns)]
+            _ => unreachable!("every game of the list has an arm"),
         }
     };
 }
@@ -272,7 +288,7 @@ mod tests {
 
     #[test]
     fn every_rule_option_has_help() {
-        for kind in GameKind::ALL {
+        for &kind in GameKind::ALL {
             for key in kind.option_names() {
                 assert!(
                     kind.option_help(key).is_some_and(|h| !h.is_empty()),
@@ -286,7 +302,7 @@ mod tests {
 
     #[test]
     fn games_are_found_by_name_and_bad_configs_are_named() {
-        for kind in GameKind::ALL {
+        for &kind in GameKind::ALL {
             assert_eq!(kind.name().parse::<GameKind>(), Ok(kind));
         }
         let err = AnyGame::new::<&str>("chess", None, &[]).unwrap_err();

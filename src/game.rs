@@ -460,6 +460,17 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// The names of the rule options [`Game::set_option`] accepts.
     const OPTIONS: &'static [&'static str];
 
+    /// What a rule option means and which values it takes, for help texts and front
+    /// ends; `None` for a key the game does not have. The default knows `max_throws`; a
+    /// game with more options answers for them and falls back on
+    /// [`config::MAX_THROWS_HELP`](crate::config::MAX_THROWS_HELP).
+    fn option_help(key: &str) -> Option<&'static str>
+    where
+        Self: Sized,
+    {
+        (key == "max_throws").then_some(crate::config::MAX_THROWS_HELP)
+    }
+
     /// The game with default rules for `seats` players.
     ///
     /// # Errors
@@ -477,6 +488,16 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
 
     /// The number of seats.
     fn seats(&self) -> usize;
+
+    /// The throw cap: the `max_throws` rule option (read from [`Game::options`] by
+    /// default; games answer it directly).
+    fn max_throws(&self) -> u32 {
+        self.options()
+            .iter()
+            .find(|(k, _)| *k == "max_throws")
+            .and_then(|(_, v)| v.parse().ok())
+            .unwrap_or(crate::config::DEFAULT_MAX_THROWS)
+    }
 
     /// The state before the first throw.
     fn initial_state(&self) -> Self::State;
@@ -624,6 +645,61 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
         self.sticks().throw_from_bits(rng.next_u64())
     }
 
+    /// Writes a state as JSON (the form [`Game::load_state`] reads); the same as
+    /// [`crate::save_state`], with the game naming the state's type.
+    ///
+    /// ```
+    /// use stickdice::{Game, Issiren};
+    /// let game = Issiren::with_seats(2).unwrap();
+    /// let state = game.initial_state();
+    /// let json = game.save_state(&state);
+    /// assert_eq!(game.load_state(&json), Ok(state));
+    /// ```
+    #[cfg(feature = "serde")]
+    fn save_state(&self, state: &Self::State) -> String {
+        crate::save_state::<Self>(state)
+    }
+
+    /// Loads a state from JSON and validates it against the game ([`crate::load_state`]).
+    ///
+    /// # Errors
+    /// A message naming what is wrong: malformed JSON, a field of the wrong shape, or every
+    /// broken invariant ([`Game::validate`]).
+    #[cfg(feature = "serde")]
+    fn load_state(&self, json: &str) -> Result<Self::State, String> {
+        crate::load_state(self, json)
+    }
+
+    /// A 64-bit key of the state for transposition tables (equal states, equal keys;
+    /// stable within one build of the library).
+    fn state_key(&self, state: &Self::State) -> u64 {
+        ahash::RandomState::with_seeds(
+            0x243f_6a88_85a3_08d3,
+            0x1319_8a2e_0370_7344,
+            0xa409_3822_299f_31d0,
+            0x082e_fa98_ec4e_6c89,
+        )
+        .hash_one(state)
+    }
+}
+
+/// The playout speed hooks: ways to play random throws and decisions faster than the rules'
+/// step-by-step path, with the same draws, actions and states.
+///
+/// Every method has a default built on [`Game`] alone, so a new game is complete and
+/// correct with an empty `impl Playouts for MyGame {}`; it adds a faster version later, and
+/// the tests compare it with the default (see `play_throws_plays_exactly_the_throw_by_throw_loop`
+/// in the existing games). Random playouts ([`crate::play::random_playout`]) and the
+/// searches' playouts run on these.
+///
+/// | method | default | overridden by |
+/// |---|---|---|
+/// | [`Playouts::play_throws`] | [`Game::node`] + [`Game::apply_throw_unchecked`] until a decision | Sig wa Duqqan, Sig (El Oued) |
+/// | [`Playouts::random_action`] | list the legal actions, pick by index | Issiren |
+/// | [`Playouts::play_random_action`] | `random_action` + apply | Issiren |
+/// | [`Playouts::play_random_to_end`] | alternate the two above to the end | Issiren |
+/// | [`Playouts::play_legal_action`] | list, index, apply | Issiren |
+pub trait Playouts: Game {
     /// Throws the sticks with `throw` at every throw node until a decision is due or the
     /// game ends, and returns that node ([`Node::Decide`] or [`Node::End`]). The same as
     /// looping over [`Game::node`] and [`Game::apply_throw_unchecked`], which is what it
@@ -790,43 +866,6 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
         };
         self.apply_action_unchecked(state, a);
         a
-    }
-
-    /// Writes a state as JSON (the form [`Game::load_state`] reads); the same as
-    /// [`crate::save_state`], with the game naming the state's type.
-    ///
-    /// ```
-    /// use stickdice::{Game, Issiren};
-    /// let game = Issiren::with_seats(2).unwrap();
-    /// let state = game.initial_state();
-    /// let json = game.save_state(&state);
-    /// assert_eq!(game.load_state(&json), Ok(state));
-    /// ```
-    #[cfg(feature = "serde")]
-    fn save_state(&self, state: &Self::State) -> String {
-        crate::save_state::<Self>(state)
-    }
-
-    /// Loads a state from JSON and validates it against the game ([`crate::load_state`]).
-    ///
-    /// # Errors
-    /// A message naming what is wrong: malformed JSON, a field of the wrong shape, or every
-    /// broken invariant ([`Game::validate`]).
-    #[cfg(feature = "serde")]
-    fn load_state(&self, json: &str) -> Result<Self::State, String> {
-        crate::load_state(self, json)
-    }
-
-    /// A 64-bit key of the state for transposition tables (equal states, equal keys;
-    /// stable within one build of the library).
-    fn state_key(&self, state: &Self::State) -> u64 {
-        ahash::RandomState::with_seeds(
-            0x243f_6a88_85a3_08d3,
-            0x1319_8a2e_0370_7344,
-            0xa409_3822_299f_31d0,
-            0x082e_fa98_ec4e_6c89,
-        )
-        .hash_one(state)
     }
 }
 

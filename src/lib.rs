@@ -42,8 +42,8 @@ pub use board::{Board, BoardGeometry};
 pub use config::{AnyGame, GameKind};
 pub use dice::{Outcome, Sticks, Throw};
 pub use game::{
-    ActionList, ConfigError, Game, IllegalMove, InvalidState, Node, NotationError, Ranking, Seat,
-    SeatValues, MAX_ACTIONS, MAX_SEATS,
+    ActionList, ConfigError, Game, IllegalMove, InvalidState, Node, NotationError, Playouts,
+    Ranking, Seat, SeatValues, MAX_ACTIONS, MAX_SEATS,
 };
 pub use games::{Issiren, SigElOued, SigWaDuqqan};
 

@@ -5,7 +5,7 @@ use rand::RngExt as _;
 use crate::agent::{Agent, AgentError};
 use core::fmt;
 
-use crate::game::{ActionList, Game, IllegalMove, Node, Ranking};
+use crate::game::{ActionList, Game, IllegalMove, Node, Playouts, Ranking};
 use crate::Throw;
 
 /// Plays `state` to the end with uniformly random actions and random throws, and returns
@@ -23,7 +23,7 @@ use crate::Throw;
 /// assert!(game.is_over(&state));
 /// assert_eq!(Some(ranking), game.ranking(&state));
 /// ```
-pub fn random_playout<G: Game, R: rand::Rng + ?Sized>(
+pub fn random_playout<G: Playouts, R: rand::Rng + ?Sized>(
     game: &G,
     state: &mut G::State,
     rng: &mut R,
@@ -32,10 +32,10 @@ pub fn random_playout<G: Game, R: rand::Rng + ?Sized>(
     game.ranking(state).expect("an ended game has a ranking")
 }
 
-/// [`Game::play_random_to_end`]'s default: [`Game::play_throws`] up to each decision,
-/// [`Game::play_random_action`] for it, until the end.
+/// [`Playouts::play_random_to_end`]'s default: [`Playouts::play_throws`] up to each decision,
+/// [`Playouts::play_random_action`] for it, until the end.
 #[inline]
-pub(crate) fn random_to_end_step_by_step<G: Game, R: rand::Rng + ?Sized>(
+pub(crate) fn random_to_end_step_by_step<G: Playouts, R: rand::Rng + ?Sized>(
     game: &G,
     state: &mut G::State,
     bits: &mut RandomBits,

@@ -25,7 +25,7 @@ use std::collections::HashSet;
 use rand::{RngExt as _, SeedableRng};
 
 use crate::dice::{Throw, MAX_STICKS};
-use crate::game::{ActionList, Game, Node};
+use crate::game::{ActionList, Game, Node, Playouts};
 
 /// Every position of `games` random games of `game` (throw and decision nodes, each game
 /// from its initial state up to its end, which is left out), in order: the throws sampled
@@ -143,7 +143,7 @@ fn max_throws<G: Game>(game: &G) -> u32 {
 ///
 /// # Panics
 /// On the first broken rule of the contract, naming the game, seed and node.
-pub fn conformance<G: Game>(game: &G, games: usize, seed: u64) {
+pub fn conformance<G: Playouts>(game: &G, games: usize, seed: u64) {
     let ctx = format!("{} {:?}", G::NAME, game.options());
     check_static(game, &ctx);
     let cap = max_throws(game);
@@ -193,7 +193,7 @@ pub fn conformance<G: Game>(game: &G, games: usize, seed: u64) {
 
 /// [`Game::play_throws`] makes exactly the throws of the step-by-step loop over
 /// [`Game::node`] and [`Game::apply_throw_unchecked`], to the same node and state.
-fn check_play_throws<G: Game>(game: &G, state: &G::State, rng: &crate::Rng, here: &str) {
+fn check_play_throws<G: Playouts>(game: &G, state: &G::State, rng: &crate::Rng, here: &str) {
     let (mut fast, mut slow) = (*state, *state);
     let (mut rng_fast, mut rng_slow) = (rng.clone(), rng.clone());
     let node = game.play_throws(&mut fast, || game.sample_throw(&mut rng_fast));

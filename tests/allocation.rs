@@ -6,7 +6,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use rand::SeedableRng;
-use stickdice::{testing, Game, Issiren, SigElOued, SigWaDuqqan};
+use stickdice::{testing, Issiren, SigElOued, SigWaDuqqan};
 
 struct Counting;
 
@@ -35,7 +35,7 @@ fn allocations() -> u64 {
     ALLOCATIONS.with(|c| c.get())
 }
 
-fn playouts_allocate_nothing<G: Game>() {
+fn playouts_allocate_nothing<G: stickdice::Playouts>() {
     for game in testing::configurations::<G>() {
         let mut rng = stickdice::Rng::seed_from_u64(5);
         let before = allocations();

@@ -1,9 +1,10 @@
-//! The generic conformance suite on every game, under every rule option and allowed seat
-//! count (`stickdice::testing`).
+//! The generic conformance suite on every game of the list (`stickdice::for_each_game!`),
+//! under every rule option and allowed seat count (`stickdice::testing`): a game added to
+//! the list is tested here with no further line.
 
-use stickdice::{testing, Game, Issiren, SigElOued, SigWaDuqqan};
+use stickdice::testing;
 
-fn all<G: Game>(games_per_configuration: usize) {
+fn all<G: stickdice::Playouts>(games_per_configuration: usize) {
     let configurations = testing::configurations::<G>();
     assert!(!configurations.is_empty());
     for (i, game) in configurations.iter().enumerate() {
@@ -11,17 +12,16 @@ fn all<G: Game>(games_per_configuration: usize) {
     }
 }
 
-#[test]
-fn sig_wa_duqqan_conforms() {
-    all::<SigWaDuqqan>(20);
+/// One test per game of the list, named after its variant.
+macro_rules! conformance_tests {
+    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+        $(
+            #[test]
+            #[allow(non_snake_case)]
+            fn $variant() {
+                all::<$ty>(20);
+            }
+        )*
+    };
 }
-
-#[test]
-fn sig_el_oued_conforms() {
-    all::<SigElOued>(20);
-}
-
-#[test]
-fn issiren_conforms() {
-    all::<Issiren>(20);
-}
+stickdice::for_each_game!(conformance_tests);

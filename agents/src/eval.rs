@@ -38,13 +38,18 @@ use stickdice::{Game, Seat, SeatValues, MAX_SEATS};
 /// // At the end, exactly the scores.
 /// assert_eq!(game.evaluate(&state), ranking.scores());
 /// ```
-pub trait Evaluate: Game {
+pub trait Evaluate: stickdice::Playouts {
     /// Each seat's estimated score in `[0, 1]` (the same scale as [`stickdice::Ranking::score`])
     /// by the game's default evaluation (Issiren: the learned one, [`crate::learned`]; the
     /// race games: the hand-set one): at an ended state exactly the scores; elsewhere an
     /// estimate. Entries past the seat count are 0. Values are bounded by `[0, 1]`, so
     /// searches may prune with those bounds.
     fn evaluate(&self, state: &Self::State) -> SeatValues;
+
+    /// Whether the game has an evaluation of its own (the `evaluate` capability of
+    /// [`stickdice::for_each_game!`]); false for the default that only knows the end
+    /// ([`even_shares`]), and agents that need an evaluation then refuse the game.
+    const HAS_EVALUATION: bool = true;
 
     /// Whether MCTS built from a spec plays random playouts by default (rather than greedy
     /// ones) when it uses this game's default or learned evaluation: true where that
@@ -258,6 +263,17 @@ pub const EVAL_PARAM: crate::params::ParamInfo = crate::params::ParamInfo {
 pub fn eval_param<G: Evaluate>(
     params: &crate::params::Params<'_>,
 ) -> Result<(Option<String>, Evaluator<G>), crate::SpecError> {
+    if !G::HAS_EVALUATION {
+        return Err(crate::SpecError::Unsupported {
+            agent: params.info().name,
+            why: format!(
+                "{} has no evaluation yet (the `evaluate` capability), which {} needs; \
+                 random, and mcts or ismcts with random playouts (playout=random), play it",
+                G::NAME,
+                params.info().name
+            ),
+        });
+    }
     let Some(text) = params.given(EVAL_PARAM.key) else {
         return Ok((None, Evaluator::default()));
     };
@@ -1548,4 +1564,39 @@ impl Evaluate for stickdice::SigElOued {
     fn evaluate(&self, state: &Self::State) -> SeatValues {
         el_oued_eval::evaluate(self, state)
     }
+}
+
+// ---- games without an evaluation ------------------------------------------------------
+
+/// [`Evaluate`] for each game of the list without the `evaluate` capability
+/// ([`stickdice::for_each_game!`]): exactly the scores at the end, an even share of them
+/// elsewhere, and [`Evaluate::HAS_EVALUATION`] false, so agents that need an evaluation
+/// say what is missing.
+macro_rules! no_evaluation {
+    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+        $(
+            stickdice::__unless_has!(evaluate, [$($cap)*], {
+                impl Evaluate for $ty {
+                    const HAS_EVALUATION: bool = false;
+
+                    fn evaluate(&self, state: &Self::State) -> SeatValues {
+                        even_shares(self, state)
+                    }
+                }
+            });
+        )*
+    };
+}
+stickdice::for_each_game!(no_evaluation);
+
+/// The scores at the end; elsewhere every seat's share of an even game, `1/2`.
+pub fn even_shares<G: Game>(game: &G, state: &G::State) -> SeatValues {
+    if let Some(scores) = game.scores(state) {
+        return scores;
+    }
+    let mut out = [0.0; stickdice::MAX_SEATS];
+    for v in out.iter_mut().take(game.seats()) {
+        *v = 0.5;
+    }
+    out
 }

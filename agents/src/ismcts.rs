@@ -119,8 +119,7 @@ use core::fmt;
 use rand::{RngExt as _, SeedableRng};
 use smallvec::SmallVec;
 use stickdice::{
-    decision_actions, ActionList, Agent, AgentError, Game, Node as GameNode, Seat, Stop,
-    MAX_ACTIONS,
+    decision_actions, ActionList, Agent, AgentError, Node as GameNode, Seat, Stop, MAX_ACTIONS,
 };
 
 use crate::eval::Evaluate;
@@ -330,7 +329,7 @@ struct ActionEdge<A> {
 }
 
 /// Single-observer ISMCTS (see the [module docs](self)).
-pub struct IsmctsAgent<G: Game> {
+pub struct IsmctsAgent<G: stickdice::Playouts> {
     config: IsmctsConfig,
     rng: stickdice::Rng,
     nodes: Vec<InfoNode>,
@@ -347,7 +346,7 @@ pub struct IsmctsAgent<G: Game> {
     exact_source: Option<String>,
 }
 
-impl<G: Game> fmt::Debug for IsmctsAgent<G> {
+impl<G: stickdice::Playouts> fmt::Debug for IsmctsAgent<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("IsmctsAgent")
             .field("config", &self.config)
@@ -372,7 +371,23 @@ impl<G: Evaluate> IsmctsAgent<G> {
     /// # Errors
     /// [`SpecError::BadValue`] for a value out of range.
     pub fn from_params(params: &Params<'_>, seed: u64) -> Result<Self, SpecError> {
-        let mut agent = Self::new(IsmctsConfig::from_params(params)?, seed)?;
+        let mut config = IsmctsConfig::from_params(params)?;
+        if !G::HAS_EVALUATION {
+            // A game without an evaluation: random playouts to the end, no prior, unless
+            // the spec asks for what needs one (then `with_random_playouts` says so).
+            let plain = IsmctsConfig::without_evaluation();
+            if params.given("playout").is_none() && params.given("epsilon").is_none() {
+                config.playout = plain.playout;
+            }
+            if params.given("cutoff").is_none() {
+                config.cutoff = plain.cutoff;
+            }
+            if params.given("prior").is_none() {
+                config.prior = plain.prior;
+            }
+            return Self::with_random_playouts(config, seed);
+        }
+        let mut agent = Self::new(config, seed)?;
         let choice = crate::solve::tablebase_param::<G>(params)?;
         agent.exact_source = choice.label().map(str::to_string);
         if let TablebaseChoice::Use((_, values)) = choice {
@@ -382,7 +397,7 @@ impl<G: Evaluate> IsmctsAgent<G> {
     }
 }
 
-impl<G: Game> IsmctsAgent<G> {
+impl<G: stickdice::Playouts> IsmctsAgent<G> {
     /// An agent with random playouts for any game, also one without an [`Evaluate`]
     /// implementation.
     ///
@@ -392,7 +407,7 @@ impl<G: Game> IsmctsAgent<G> {
     /// use [`IsmctsAgent::new`]).
     pub fn with_random_playouts(config: IsmctsConfig, seed: u64) -> Result<Self, SpecError>
     where
-        G: Game,
+        G: stickdice::Playouts,
     {
         config.check()?;
         let rollout = Rollout::without_evaluation("ismcts", config.playout, config.cutoff)?;
@@ -696,7 +711,7 @@ impl<G: Game> IsmctsAgent<G> {
     }
 }
 
-impl<G: Game> Agent<G> for IsmctsAgent<G> {
+impl<G: stickdice::Playouts> Agent<G> for IsmctsAgent<G> {
     fn name(&self) -> String {
         match &self.exact_source {
             Some(source) => format!("{},tablebase={source}", self.config.spec()),
@@ -730,6 +745,7 @@ mod tests {
     use super::*;
     use crate::testgame_mcts::{decision_positions, exact_values, play_actions, Race, PASS};
     use crate::{build_str, RandomAgent};
+    use stickdice::Game;
     use stickdice::Throw;
 
     fn agent(spec: &str, game: &Race, seed: u64) -> Box<dyn Agent<Race>> {

@@ -3,14 +3,14 @@
 //! in a debug build).
 
 use rand::SeedableRng;
-use stickdice::{Agent, AnyGame, Game, GameKind};
+use stickdice::{Agent, AnyGame, GameKind};
 use stickdice_agents::ismcts::{IsmctsAgent, IsmctsConfig};
 use stickdice_agents::mcts::{MctsAgent, MctsConfig};
 use stickdice_agents::RandomAgent;
 
 /// Plays one game with searchers and a random agent in turn round the table; returns the
 /// actions chosen, in order. Panics (via `play_game`'s error) on any illegal action.
-fn play<G: Game>(game: &G, seed: u64) -> Vec<String> {
+fn play<G: stickdice::Playouts>(game: &G, seed: u64) -> Vec<String> {
     let mut agents: Vec<Box<dyn Agent<G>>> = (0..game.seats())
         .map(|seat| -> Box<dyn Agent<G>> {
             let s = seed * 10 + seat as u64;
@@ -60,7 +60,7 @@ fn play<G: Game>(game: &G, seed: u64) -> Vec<String> {
 
 #[test]
 fn searchers_play_every_game_legally_and_reproducibly() {
-    for kind in GameKind::ALL {
+    for &kind in GameKind::ALL {
         let (min, max) = kind.seat_range();
         // Defaults, a small throw cap, and each yes/no rule option turned on.
         let mut variants = vec![vec![], vec!["max_throws=60".to_string()]];

@@ -462,9 +462,14 @@ trait Tablebased: Game {
     }
 }
 
-impl Tablebased for stickdice::SigWaDuqqan {}
-
-impl Tablebased for stickdice::SigElOued {}
+/// The default (no tablebase) for each game of the list without the `tablebase`
+/// capability.
+macro_rules! no_tablebase {
+    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+        $(stickdice::__unless_has!(tablebase, [$($cap)*], { impl Tablebased for $ty {} });)*
+    };
+}
+stickdice::for_each_game!(no_tablebase);
 
 impl Tablebased for Issiren {
     fn agreement(

@@ -141,7 +141,7 @@ fn main() -> ExitCode {
 }
 
 fn list_games() {
-    for kind in stickdice::GameKind::ALL {
+    for &kind in stickdice::GameKind::ALL {
         let (min, max) = kind.seat_range();
         let seats = if min == max {
             format!("{min} players")

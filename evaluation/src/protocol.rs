@@ -39,22 +39,39 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
 use stickdice::play::SeededDice;
-use stickdice::{
-    ActionList, AgentError, AnyGame, Game, GameKind, IllegalMove, Issiren, Node, SigElOued,
-    SigWaDuqqan, Stop, Throw,
-};
+use stickdice::{ActionList, AgentError, AnyGame, Game, GameKind, IllegalMove, Node, Stop, Throw};
 use stickdice_agents::{AgentSpec, Evaluate};
 
-/// Runs generic code on the session an [`AnySession`] holds.
-macro_rules! with_session {
-    ($any:expr, |$s:ident| $body:expr) => {
-        match $any {
-            AnySession::SigWaDuqqan($s) => $body,
-            AnySession::SigElOued($s) => $body,
-            AnySession::Issiren($s) => $body,
+/// Defines [`AnySession`] (a session of each game of the list) and `with_session!`.
+macro_rules! define_sessions {
+    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+        /// A session of whichever game was chosen.
+        #[derive(Clone, Debug, PartialEq)]
+        enum AnySession {
+            $($variant(Session<$ty>),)*
+        }
+
+        impl AnySession {
+            fn of(any: AnyGame, seed: u64) -> AnySession {
+                match any {
+                    $(AnyGame::$variant(g) => AnySession::$variant(Session::new(g, seed)),)*
+                    #[allow(unreachable_patterns)]
+                    _ => unreachable!("every game of the list has a session"),
+                }
+            }
+        }
+
+        /// Runs generic code on the session an [`AnySession`] holds.
+        macro_rules! with_session {
+            ($any:expr, |$s:ident| $body:expr) => {
+                match $any {
+                    $(AnySession::$variant($s) => $body,)*
+                }
+            };
         }
     };
 }
+stickdice::for_each_game!(define_sessions);
 
 /// The protocol's name, reported by `hello`.
 pub const PROTOCOL: &str = "stickdice-serve";
@@ -1017,24 +1034,12 @@ struct Point<G: Game> {
     seed: u64,
 }
 
-/// A session of whichever game was chosen.
-#[derive(Clone, Debug, PartialEq)]
-enum AnySession {
-    SigWaDuqqan(Session<SigWaDuqqan>),
-    SigElOued(Session<SigElOued>),
-    Issiren(Session<Issiren>),
-}
-
 impl AnySession {
     fn new(name: &str, players: Option<u64>, options: &[String], seed: u64) -> Result<Self> {
         let players = players.map(|p| usize::try_from(p).unwrap_or(usize::MAX));
         let any = AnyGame::new(name, players, options)
             .map_err(|e| ProtocolError::new(ErrorCode::BadConfig, e.to_string()))?;
-        Ok(match any {
-            AnyGame::SigWaDuqqan(g) => AnySession::SigWaDuqqan(Session::new(g, seed)),
-            AnyGame::SigElOued(g) => AnySession::SigElOued(Session::new(g, seed)),
-            AnyGame::Issiren(g) => AnySession::Issiren(Session::new(g, seed)),
-        })
+        Ok(AnySession::of(any, seed))
     }
 
     fn view(&self) -> Result<Value> {

@@ -7,22 +7,45 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use stickdice::{Agent, AgentError, AnyGame, Issiren, SigElOued, SigWaDuqqan, Throw};
+use stickdice::{Agent, AgentError, AnyGame, Throw};
 
 use crate::state::{
     action_arg, decode_checked, game_of, value_error, AnyState, PyGame, PyGameKind, PyState,
 };
 use crate::with_state;
 
-/// A boxed agent of one of the games.
-pub enum AnyAgent {
-    /// Sig wa Duqqan.
-    SigWaDuqqan(Box<dyn Agent<SigWaDuqqan>>),
-    /// Sig (El Oued).
-    SigElOued(Box<dyn Agent<SigElOued>>),
-    /// Issiren.
-    Issiren(Box<dyn Agent<Issiren>>),
+macro_rules! define_agents {
+    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+        /// A built agent of any game.
+        pub enum AnyAgent {
+            $(
+                #[doc = concat!("[`", stringify!($variant), "`](", stringify!($ty), ").")]
+                $variant(Box<dyn Agent<$ty>>),
+            )*
+        }
+
+        /// Builds the agent of a spec for a game.
+        fn build_spec(spec: &str, any: &AnyGame, seed: u64) -> PyResult<AnyAgent> {
+            Ok(match any {
+                $(AnyGame::$variant(g) => AnyAgent::$variant(
+                    stickdice_agents::build_str(spec, g, seed).map_err(value_error)?,
+                ),)*
+                #[allow(unreachable_patterns)]
+                _ => unreachable!("every game of the list has an agent"),
+            })
+        }
+
+        macro_rules! with_agent {
+            ($agent:expr, $game:expr, |$g:ident, $a:ident| $body:expr) => {
+                match ($agent, $game) {
+                    $((AnyAgent::$variant($a), AnyGame::$variant($g)) => $body,)*
+                    _ => unreachable!("an agent is built for its own game"),
+                }
+            };
+        }
+    };
 }
+stickdice::for_each_game!(define_agents);
 
 /// A Python callable `f(state) -> action` as an agent. Each call takes the GIL, so a
 /// tournament with such an agent runs on one thread.
@@ -65,21 +88,6 @@ impl<G: PyGameKind> Agent<G> for CallableAgent {
             answer.map_err(|e| AgentError::Unsupported(format!("{}: {e}", self.name)))
         })
     }
-}
-
-/// Builds the agent of a spec for a game.
-fn build_spec(spec: &str, any: &AnyGame, seed: u64) -> PyResult<AnyAgent> {
-    Ok(match any {
-        AnyGame::SigWaDuqqan(g) => {
-            AnyAgent::SigWaDuqqan(stickdice_agents::build_str(spec, g, seed).map_err(value_error)?)
-        }
-        AnyGame::SigElOued(g) => {
-            AnyAgent::SigElOued(stickdice_agents::build_str(spec, g, seed).map_err(value_error)?)
-        }
-        AnyGame::Issiren(g) => {
-            AnyAgent::Issiren(stickdice_agents::build_str(spec, g, seed).map_err(value_error)?)
-        }
-    })
 }
 
 /// An agent playing one game: `Agent("mcts:iterations=1000", game, seed=1)`, or
@@ -184,17 +192,6 @@ fn analysis<'py, G: PyGameKind>(
         out.append(d)?;
     }
     Ok(Some(out))
-}
-
-macro_rules! with_agent {
-    ($agent:expr, $game:expr, |$g:ident, $a:ident| $body:expr) => {
-        match ($agent, $game) {
-            (AnyAgent::SigWaDuqqan($a), AnyGame::SigWaDuqqan($g)) => $body,
-            (AnyAgent::SigElOued($a), AnyGame::SigElOued($g)) => $body,
-            (AnyAgent::Issiren($a), AnyGame::Issiren($g)) => $body,
-            _ => unreachable!("an agent is built for its own game"),
-        }
-    };
 }
 
 #[pymethods]

@@ -31,6 +31,12 @@ pub trait Encoded: Evaluate {
     fn observation_len(&self) -> usize;
     /// Writes the observation of `state` into `out` (`observation_len` long, zeroed).
     fn observe(&self, state: &Self::State, out: &mut [f32]);
+
+    /// The most decisions a game can hold (OpenSpiel's `max_game_length`): by default one
+    /// per throw up to the cap.
+    fn max_decisions(&self) -> usize {
+        self.max_throws() as usize
+    }
 }
 
 fn throw_fraction(throws: u32, max: u32) -> f32 {
@@ -93,6 +99,11 @@ impl Encoded for Issiren {
 }
 
 impl Encoded for SigElOued {
+    /// Two leftover choices per seat at most.
+    fn max_decisions(&self) -> usize {
+        2 * self.seats()
+    }
+
     const NUM_ACTIONS: usize = 2;
     const OBSERVATION_DOC: &'static str = "5n + 9 floats for n seats: [0, 3n) each seat's \
         father, djinn and mother square idx / 30 (seat-major; 0 the start, 1 Mecca); \
@@ -158,6 +169,11 @@ impl Encoded for SigElOued {
 const SWD_CELLS: usize = sig_wa_duqqan::TRACK_LEN as usize + 1;
 
 impl Encoded for SigWaDuqqan {
+    /// No decisions at all.
+    fn max_decisions(&self) -> usize {
+        0
+    }
+
     const NUM_ACTIONS: usize = 0;
     const OBSERVATION_DOC: &'static str = "23n + 17 floats for n seats: [0, 21n) per seat \
         (seat-major) a one-hot of 21 cells: the piece's track idx 0..=19 (19 the Ka'aba), or \

@@ -13,7 +13,7 @@ use pyo3::types::{PyDict, PyList};
 use rand::SeedableRng;
 use rayon::prelude::*;
 
-use stickdice::{Agent, Game};
+use stickdice::Agent;
 use stickdice_evaluation::tournament::Progress;
 use stickdice_evaluation::{Format, Report, TournamentBuilder};
 
@@ -218,7 +218,7 @@ struct Batch {
     scores: Vec<u8>,
 }
 
-fn random_games<G: Game>(
+fn random_games<G: stickdice::Playouts>(
     game: &G,
     range: std::ops::Range<usize>,
     seed: u64,

@@ -5,9 +5,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
 
-use stickdice::{
-    ActionList, AnyGame, Game, GameKind, Issiren, Node, SigElOued, SigWaDuqqan, Throw,
-};
+use stickdice::{ActionList, AnyGame, Game, GameKind, Node, Throw};
 
 use crate::encoding::Encoded;
 
@@ -16,25 +14,57 @@ pub const CHANCE: i64 = -1;
 /// `current_player()` once the game is over, as in OpenSpiel.
 pub const TERMINAL: i64 = -4;
 
-/// A game's state together with the game (games are a few bytes).
-#[derive(Clone, Debug, PartialEq)]
-pub enum AnyState {
-    /// Sig wa Duqqan.
-    SigWaDuqqan(SigWaDuqqan, <SigWaDuqqan as Game>::State),
-    /// Sig (El Oued).
-    SigElOued(SigElOued, <SigElOued as Game>::State),
-    /// Issiren.
-    Issiren(Issiren, <Issiren as Game>::State),
+/// Defines [`AnyState`], `with_state!` and [`PyGameKind`] for every game of the list.
+macro_rules! define_states {
+    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+        /// A game's state together with the game (games are a few bytes).
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum AnyState {
+            $(
+                #[doc = concat!("[`", stringify!($variant), "`](", stringify!($ty), ").")]
+                $variant($ty, <$ty as Game>::State),
+            )*
+        }
+
+        $(
+            impl PyGameKind for $ty {
+                fn wrap(&self, state: Self::State) -> AnyState {
+                    AnyState::$variant(self.clone(), state)
+                }
+                fn unwrap(any: &AnyState) -> Option<&Self::State> {
+                    match any {
+                        AnyState::$variant(_, s) => Some(s),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
+                }
+            }
+        )*
+
+        /// The game an [`AnyState`] belongs to.
+        pub fn game_of(state: &AnyState) -> AnyGame {
+            match state {
+                $(AnyState::$variant(g, _) => AnyGame::from(g.clone()),)*
+            }
+        }
+    };
 }
 
 /// Runs generic code on the game and state an [`AnyState`] holds.
 #[macro_export]
 macro_rules! with_state {
     ($any:expr, |$g:ident, $s:ident| $body:expr) => {
+        stickdice::for_each_game!([$crate::__with_state_arms], $any, $g, $s, $body)
+    };
+}
+
+/// The arms of `with_state!`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_state_arms {
+    ([$any:expr, $g:ident, $s:ident, $body:expr] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
         match $any {
-            $crate::state::AnyState::SigWaDuqqan($g, $s) => $body,
-            $crate::state::AnyState::SigElOued($g, $s) => $body,
-            $crate::state::AnyState::Issiren($g, $s) => $body,
+            $($crate::state::AnyState::$variant($g, $s) => $body,)*
         }
     };
 }
@@ -47,37 +77,11 @@ pub trait PyGameKind: Encoded {
     fn unwrap(any: &AnyState) -> Option<&Self::State>;
 }
 
-macro_rules! py_game_kind {
-    ($ty:ident) => {
-        impl PyGameKind for $ty {
-            fn wrap(&self, state: Self::State) -> AnyState {
-                AnyState::$ty(self.clone(), state)
-            }
-            fn unwrap(any: &AnyState) -> Option<&Self::State> {
-                match any {
-                    AnyState::$ty(_, s) => Some(s),
-                    _ => None,
-                }
-            }
-        }
-    };
-}
-py_game_kind!(SigWaDuqqan);
-py_game_kind!(SigElOued);
-py_game_kind!(Issiren);
+stickdice::for_each_game!(define_states);
 
 /// The initial state of any game.
 pub fn initial(any: &AnyGame) -> AnyState {
     stickdice::with_game!(any, |g| g.wrap(g.initial_state()))
-}
-
-/// The game an [`AnyState`] belongs to.
-pub fn game_of(state: &AnyState) -> AnyGame {
-    match state {
-        AnyState::SigWaDuqqan(g, _) => AnyGame::SigWaDuqqan(g.clone()),
-        AnyState::SigElOued(g, _) => AnyGame::SigElOued(g.clone()),
-        AnyState::Issiren(g, _) => AnyGame::Issiren(g.clone()),
-    }
 }
 
 pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -198,21 +202,13 @@ impl PyGame {
 
     /// The most throws a game lasts (the `max_throws` rule option).
     fn max_throws(&self) -> u32 {
-        match &self.any {
-            AnyGame::SigWaDuqqan(g) => g.max_throws(),
-            AnyGame::SigElOued(g) => g.max_throws(),
-            AnyGame::Issiren(g) => g.max_throws(),
-        }
+        stickdice::with_game!(&self.any, |g| g.max_throws())
     }
 
     /// The most decisions a game can hold: one per throw in Issiren, two leftover choices
     /// per seat in Sig (El Oued), none in Sig wa Duqqan.
     fn max_game_length(&self) -> usize {
-        match &self.any {
-            AnyGame::SigWaDuqqan(_) => 0,
-            AnyGame::SigElOued(g) => 2 * g.seats(),
-            AnyGame::Issiren(g) => g.max_throws() as usize,
-        }
+        stickdice::with_game!(&self.any, |g| g.max_decisions())
     }
 
     /// The state before the first throw.
@@ -691,7 +687,7 @@ fn save<G: Game>(_g: &G, s: &G::State) -> String {
 #[pyfunction]
 pub fn games(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let list = PyList::empty(py);
-    for kind in GameKind::ALL {
+    for &kind in GameKind::ALL {
         let d = PyDict::new(py);
         let (min, max) = kind.seat_range();
         d.set_item("name", kind.name())?;

@@ -78,7 +78,8 @@ use core::str::FromStr;
 use crate::config::{check_seats, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS};
 use crate::dice::{Sticks, Throw};
 use crate::game::{
-    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, Seat, MAX_ACTIONS,
+    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, Ranking, Seat,
+    MAX_ACTIONS,
 };
 
 /// Pieces per side at the start.
@@ -1091,144 +1092,6 @@ impl Game for Issiren {
         *out = ActionList::from_buf_and_len(buf, n);
     }
 
-    /// A random piece is drawn and kept if it can move (given that it can move, it is
-    /// uniform among the pieces that can); otherwise the pieces that can move are listed
-    /// in a bitmask and one of them drawn. No action list is built.
-    #[inline]
-    fn random_action(
-        &self,
-        s: &State,
-        _actions: &mut ActionList<Action>,
-        index: impl FnMut(usize) -> usize,
-    ) -> Action {
-        let seat = (s.turn & 1) as usize;
-        match random_piece(s, index) {
-            Some(i) => Action::Move(Square(SQUARE_OF[seat][s.pieces[seat][i].pos as usize])),
-            None => Action::Pass,
-        }
-    }
-
-    /// [`Game::random_action`]'s piece, moved by its index (no search for it by square).
-    #[inline]
-    fn play_random_action(
-        &self,
-        s: &mut State,
-        _actions: &mut ActionList<Action>,
-        index: impl FnMut(usize) -> usize,
-    ) -> Action {
-        let Some(throw) = s.pending else {
-            return Action::Pass;
-        };
-        let seat = (s.turn & 1) as usize;
-        let piece = random_piece(s, index);
-        s.pending = None;
-        let g = (throw.marked() & 7) as usize;
-        let action = match piece {
-            Some(i) => {
-                let from = Square(SQUARE_OF[seat][s.pieces[seat][i].pos as usize]);
-                if move_piece(s, seat, i, g) {
-                    return Action::Move(from); // the 12th capture: the game ends at once
-                }
-                Action::Move(from)
-            }
-            None => Action::Pass,
-        };
-        if !EXTRA[g] {
-            s.turn = (seat ^ 1) as u8;
-        }
-        action
-    }
-
-    /// Each throw and its decision in one loop, one loop per seat (so each seat's tables
-    /// and pieces are at fixed places): the throw (the same bits), the random piece of
-    /// [`Game::play_random_action`] (the same draws), its move, until the turn passes,
-    /// with the throw count held in a register and no pending throw stored. A decision
-    /// already due is made by [`Game::play_random_action`] first; a position with a turn
-    /// other than 0 or 1 (which [`Game::validate`] rejects) is played step by step. Kept
-    /// out of line: a whole game's loop, which would crowd the searches that can call it.
-    #[inline(never)]
-    fn play_random_to_end<R: rand::Rng + ?Sized>(
-        &self,
-        s: &mut State,
-        bits: &mut crate::play::RandomBits,
-        rng: &mut R,
-    ) {
-        if s.turn > 1 {
-            crate::play::random_to_end_step_by_step(self, s, bits, rng);
-            return;
-        }
-        if Self::game_over_by_capture(s) {
-            return; // an ended game, a throw pending or not
-        }
-        let mut b = *bits;
-        if s.pending.is_some() {
-            self.play_random_action(s, &mut ActionList::new(), |len| b.index(rng, len));
-        }
-        if !Self::game_over_by_capture(s) {
-            let max = self.max_throws;
-            let mut throws = s.throws;
-            let mut seat = s.turn;
-            loop {
-                if seat == 0 {
-                    if !random_turn::<0, R>(s, &mut throws, max, &mut b, rng) {
-                        break;
-                    }
-                    seat = 1;
-                }
-                if !random_turn::<1, R>(s, &mut throws, max, &mut b, rng) {
-                    break;
-                }
-                seat = 0;
-            }
-            s.turn = seat;
-            s.throws = throws;
-        }
-        *bits = b;
-    }
-
-    /// The legal actions are the pieces that can move, in list order (or the pass): the
-    /// chosen one is found in a bitmask of them and moved by its index.
-    #[inline]
-    fn play_legal_action(
-        &self,
-        s: &mut State,
-        actions: &mut ActionList<Action>,
-        mut index: impl FnMut(usize) -> usize,
-    ) -> Action {
-        let Some(throw) = s.pending else {
-            // No decision is due: as the list would be, empty.
-            self.legal_actions(s, actions);
-            return actions[index(0)];
-        };
-        if Self::game_over_by_capture(s) {
-            self.legal_actions(s, actions);
-            return actions[index(0)];
-        }
-        let seat = (s.turn & 1) as usize;
-        let g = (throw.marked() & 7) as usize;
-        let mut movable = movable_pieces(s, seat, g);
-        let m = movable.count_ones() as usize;
-        s.pending = None;
-        let action = if m == 0 {
-            Action::Pass
-        } else {
-            let k = if m == 1 { 0 } else { index(m) };
-            for _ in 0..k {
-                movable &= movable - 1;
-            }
-            let i = movable.trailing_zeros() as usize;
-            let from = Square(SQUARE_OF[seat][s.pieces[seat][i].pos as usize]);
-            if move_piece(s, seat, i, g) {
-                return Action::Move(from); // the 12th capture: the game ends at once
-            }
-            Action::Move(from)
-        };
-        if !EXTRA[g] {
-            s.turn = (seat ^ 1) as u8;
-        }
-        action
-    }
-
     #[inline]
     fn apply_throw_unchecked(&self, s: &mut State, throw: Throw) {
         s.pending = Some(throw);
@@ -1482,6 +1345,146 @@ impl Game for Issiren {
             text.push_str(&format!("; no piece of P{} can move: pass", seat + 1));
         }
         text
+    }
+}
+
+impl Playouts for Issiren {
+    /// A random piece is drawn and kept if it can move (given that it can move, it is
+    /// uniform among the pieces that can); otherwise the pieces that can move are listed
+    /// in a bitmask and one of them drawn. No action list is built.
+    #[inline]
+    fn random_action(
+        &self,
+        s: &State,
+        _actions: &mut ActionList<Action>,
+        index: impl FnMut(usize) -> usize,
+    ) -> Action {
+        let seat = (s.turn & 1) as usize;
+        match random_piece(s, index) {
+            Some(i) => Action::Move(Square(SQUARE_OF[seat][s.pieces[seat][i].pos as usize])),
+            None => Action::Pass,
+        }
+    }
+
+    /// [`Game::random_action`]'s piece, moved by its index (no search for it by square).
+    #[inline]
+    fn play_random_action(
+        &self,
+        s: &mut State,
+        _actions: &mut ActionList<Action>,
+        index: impl FnMut(usize) -> usize,
+    ) -> Action {
+        let Some(throw) = s.pending else {
+            return Action::Pass;
+        };
+        let seat = (s.turn & 1) as usize;
+        let piece = random_piece(s, index);
+        s.pending = None;
+        let g = (throw.marked() & 7) as usize;
+        let action = match piece {
+            Some(i) => {
+                let from = Square(SQUARE_OF[seat][s.pieces[seat][i].pos as usize]);
+                if move_piece(s, seat, i, g) {
+                    return Action::Move(from); // the 12th capture: the game ends at once
+                }
+                Action::Move(from)
+            }
+            None => Action::Pass,
+        };
+        if !EXTRA[g] {
+            s.turn = (seat ^ 1) as u8;
+        }
+        action
+    }
+
+    /// Each throw and its decision in one loop, one loop per seat (so each seat's tables
+    /// and pieces are at fixed places): the throw (the same bits), the random piece of
+    /// [`Game::play_random_action`] (the same draws), its move, until the turn passes,
+    /// with the throw count held in a register and no pending throw stored. A decision
+    /// already due is made by [`Game::play_random_action`] first; a position with a turn
+    /// other than 0 or 1 (which [`Game::validate`] rejects) is played step by step. Kept
+    /// out of line: a whole game's loop, which would crowd the searches that can call it.
+    #[inline(never)]
+    fn play_random_to_end<R: rand::Rng + ?Sized>(
+        &self,
+        s: &mut State,
+        bits: &mut crate::play::RandomBits,
+        rng: &mut R,
+    ) {
+        if s.turn > 1 {
+            crate::play::random_to_end_step_by_step(self, s, bits, rng);
+            return;
+        }
+        if Self::game_over_by_capture(s) {
+            return; // an ended game, a throw pending or not
+        }
+        let mut b = *bits;
+        if s.pending.is_some() {
+            self.play_random_action(s, &mut ActionList::new(), |len| b.index(rng, len));
+        }
+        if !Self::game_over_by_capture(s) {
+            let max = self.max_throws;
+            let mut throws = s.throws;
+            let mut seat = s.turn;
+            loop {
+                if seat == 0 {
+                    if !random_turn::<0, R>(s, &mut throws, max, &mut b, rng) {
+                        break;
+                    }
+                    seat = 1;
+                }
+                if !random_turn::<1, R>(s, &mut throws, max, &mut b, rng) {
+                    break;
+                }
+                seat = 0;
+            }
+            s.turn = seat;
+            s.throws = throws;
+        }
+        *bits = b;
+    }
+
+    /// The legal actions are the pieces that can move, in list order (or the pass): the
+    /// chosen one is found in a bitmask of them and moved by its index.
+    #[inline]
+    fn play_legal_action(
+        &self,
+        s: &mut State,
+        actions: &mut ActionList<Action>,
+        mut index: impl FnMut(usize) -> usize,
+    ) -> Action {
+        let Some(throw) = s.pending else {
+            // No decision is due: as the list would be, empty.
+            self.legal_actions(s, actions);
+            return actions[index(0)];
+        };
+        if Self::game_over_by_capture(s) {
+            self.legal_actions(s, actions);
+            return actions[index(0)];
+        }
+        let seat = (s.turn & 1) as usize;
+        let g = (throw.marked() & 7) as usize;
+        let mut movable = movable_pieces(s, seat, g);
+        let m = movable.count_ones() as usize;
+        s.pending = None;
+        let action = if m == 0 {
+            Action::Pass
+        } else {
+            let k = if m == 1 { 0 } else { index(m) };
+            for _ in 0..k {
+                movable &= movable - 1;
+            }
+            let i = movable.trailing_zeros() as usize;
+            let from = Square(SQUARE_OF[seat][s.pieces[seat][i].pos as usize]);
+            if move_piece(s, seat, i, g) {
+                return Action::Move(from); // the 12th capture: the game ends at once
+            }
+            Action::Move(from)
+        };
+        if !EXTRA[g] {
+            s.turn = (seat ^ 1) as u8;
+        }
+        action
     }
 }
 

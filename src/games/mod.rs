@@ -1,4 +1,10 @@
-//! The three games of RULES.md.
+//! The games, and **the one list of them** ([`for_each_game!`](crate::for_each_game)).
+//!
+//! Every front end — [`GameKind`](crate::GameKind), [`AnyGame`](crate::AnyGame) and
+//! [`with_game!`](crate::with_game), `stickdice games` and every command's `--game`, the
+//! protocol, the Python package, the web page, the conformance suite — is generated from
+//! the list in [`for_each_game!`](crate::for_each_game), so a game is one module here plus
+//! one line there. See the book's chapter "Adding a game".
 
 pub mod issiren;
 pub mod sig_el_oued;
@@ -7,3 +13,77 @@ pub mod sig_wa_duqqan;
 pub use issiren::Issiren;
 pub use sig_el_oued::SigElOued;
 pub use sig_wa_duqqan::SigWaDuqqan;
+
+/// **The list of games.** Calls `callback!` with every game, one line each:
+/// `Variant: path::to::Type [capabilities],`, in the order of `stickdice games`.
+///
+/// The capabilities name the optional parts the game provides beyond the rules
+/// ([`Game`](crate::Game) and [`Playouts`](crate::Playouts), which every game has):
+///
+/// | capability | what it is | where it lives | without it |
+/// |---|---|---|---|
+/// | `board` | the drawing data ([`Board`](crate::Board)) | the game's module | (required for now: every game of the list implements it) |
+/// | `evaluate` | a hand-set or learned evaluation | `stickdice-agents` (`eval.rs`) | agents that need one (greedy, expectimax, MCTS with greedy playouts) say so; random and MCTS/ISMCTS with random playouts play |
+/// | `exact` | what the exact solver needs | `stickdice-agents` (`solve/games.rs`) | `perfect` and `analyze --exact` say the game is not solved |
+/// | `measure` | turn starts, captures, burials for analysis | `stickdice-evaluation` (`analysis.rs`) | analysis counts no captures and takes every throw of a new seat as a new turn |
+/// | `review` | a reference evaluator for review and luck | `stickdice-evaluation` (`review.rs`) | `review` and `--luck` say the game has no reference |
+/// | `encode` | action codes and observation tensors | the Python package (`encoding.rs`) | Python plays by action notation; tensors and OpenSpiel say what is missing |
+/// | `tablebase` | an endgame tablebase | `stickdice-agents` | `tablebase=` is refused |
+///
+/// A crate that needs code per game writes a callback macro and passes it here (by name,
+/// or by path in brackets: `for_each_game!([$crate::my_macro], …)` from inside another
+/// exported macro); the first argument it receives is `[extra tokens]`, whatever followed
+/// the callback's name:
+///
+/// ```
+/// macro_rules! names {
+///     ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+///         [$(<$ty as stickdice::Game>::NAME),*]
+///     };
+/// }
+/// let names = stickdice::for_each_game!(names);
+/// assert_eq!(names[0], "sig-wa-duqqan");
+/// ```
+#[macro_export]
+macro_rules! for_each_game {
+    (@crate $callback:ident $(, $($args:tt)*)?) => {
+        $crate::__game_list! { [$crate::$callback] [$($($args)*)?] }
+    };
+    ($callback:ident $(, $($args:tt)*)?) => {
+        $crate::__game_list! { [$callback] [$($($args)*)?] }
+    };
+    ([$($callback:tt)+] $(, $($args:tt)*)?) => {
+        $crate::__game_list! { [$($callback)+] [$($($args)*)?] }
+    };
+}
+
+/// The list itself (see [`for_each_game!`](crate::for_each_game)). **Adding a game: one
+/// line here.**
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __game_list {
+    ([$($callback:tt)+] [$($args:tt)*]) => {
+        $($callback)+! { [$($args)*]
+            SigWaDuqqan: $crate::games::SigWaDuqqan [board evaluate exact measure review encode],
+            SigElOued: $crate::games::SigElOued [board evaluate exact measure review encode],
+            Issiren: $crate::games::Issiren [board evaluate exact measure review encode tablebase],
+        }
+    };
+}
+
+/// `__unless_has!(capability, [capabilities], { items })`: the items where the list lacks
+/// the capability, nothing where it has it. Crates use it to give a game without a
+/// capability the default that says so.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __unless_has {
+    ($cap:ident, [], { $($body:tt)* }) => { $($body)* };
+    (board, [board $($r:ident)*], $b:tt) => {};
+    (evaluate, [evaluate $($r:ident)*], $b:tt) => {};
+    (exact, [exact $($r:ident)*], $b:tt) => {};
+    (measure, [measure $($r:ident)*], $b:tt) => {};
+    (review, [review $($r:ident)*], $b:tt) => {};
+    (encode, [encode $($r:ident)*], $b:tt) => {};
+    (tablebase, [tablebase $($r:ident)*], $b:tt) => {};
+    ($cap:ident, [$x:ident $($r:ident)*], $b:tt) => { $crate::__unless_has!($cap, [$($r)*], $b); };
+}

@@ -104,7 +104,7 @@ use crate::config::{
 };
 use crate::dice::{Sticks, Throw};
 use crate::game::{
-    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, MAX_SEATS,
+    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, Ranking, MAX_SEATS,
 };
 
 /// The number of squares on the track (idx 0..30).
@@ -778,6 +778,17 @@ impl Game for SigElOued {
         })
     }
 
+    fn option_help(key: &str) -> Option<&'static str> {
+        match key {
+            "max_throws" => Some(crate::config::MAX_THROWS_HELP),
+            "cairo_always_three" => Some(
+                "entering Cairo costs 3 points from every budget, so a regular sig never \
+                 enters it; true or false",
+            ),
+            _ => None,
+        }
+    }
+
     fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         match key {
             "max_throws" => self.max_throws = parse_max_throws(value)?,
@@ -877,186 +888,6 @@ impl Game for SigElOued {
             }
             // Not a throw node: nothing to apply.
             Pending::Leftover { .. } => {}
-        }
-    }
-
-    /// The throws up to the next decision or the end. Turns are played in a loop of their
-    /// own on each seat's *key* (its active piece's square, and whether that piece is the
-    /// djinn), with the turn and the throws left before the cap in registers: a first
-    /// throw is one lookup in a table of keys, and one that moves nothing (most of them: a
-    /// plain budget cannot leave the start or step onto a sig square) costs nothing more
-    /// than the next seat; a regular sig's bonus throw is one more lookup, a sig of six or
-    /// twelve's walk one lookup after its bonus throws. A walk that reaches Mecca (an
-    /// arrival, a finish or a leftover choice) is left to the general path
-    /// ([`Game::apply_throw_unchecked`] and the walk it makes).
-    #[inline]
-    fn play_throws(&self, s: &mut State, mut throw: impl FnMut() -> Throw) -> Node {
-        let n = self.seats as usize;
-        let c = self.cairo_always_three as usize;
-        let (first_keys, bonus_keys) = (&FIRST_KEYS[c], &SIG_BONUS_KEYS[c]);
-        let great_keys = &GREAT_SIG_KEYS[c];
-        loop {
-            let node = self.node(s);
-            if !matches!(node, Node::Throw(_)) {
-                return node;
-            }
-            let mut seat = s.turn as usize;
-            if s.pending != Pending::FirstThrow || seat >= n {
-                let t = throw();
-                self.apply_throw_unchecked(s, t);
-                continue;
-            }
-            // Each seat's key, its active piece and the seat after it. Until the loop
-            // leaves a walk to the general path no piece reaches Mecca and no seat
-            // finishes, so the active pieces and the seats after them are fixed. A finished
-            // seat keeps Mecca's key (never captured, never to throw).
-            let mut keys = [MECCA; MAX_SEATS];
-            let mut active = [PIECES as u8; MAX_SEATS];
-            let mut next = [0u8; MAX_SEATS];
-            let mut on_track = true;
-            let seats = keys.iter_mut().zip(&mut active).zip(&mut next);
-            for (i, ((key, a), nx)) in seats.enumerate().take(n) {
-                if let Some(p) = s.active_piece(i) {
-                    let square = s.pieces[i][p];
-                    // The keys hold only the active pieces: the rest must wait on the
-                    // start (as `validate` asks), or the general path plays the throw.
-                    let [_, djinn, mother] = s.pieces[i];
-                    let waiting = match p {
-                        FATHER => (djinn | mother) == START,
-                        DJINN => mother == START,
-                        _ => true,
-                    };
-                    on_track &= square <= MECCA && waiting;
-                    *key = key_of(p == DJINN, square & SQUARE_BITS);
-                    *a = p as u8;
-                }
-                let mut t = i;
-                for _ in 0..n {
-                    t = if t + 1 >= n { 0 } else { t + 1 };
-                    if s.finish_place[t] == 0 {
-                        break;
-                    }
-                }
-                *nx = t as u8;
-            }
-            if !on_track {
-                let t = throw();
-                self.apply_throw_unchecked(s, t);
-                continue;
-            }
-            // The throws left before the cap: at least 1, since a throw is due.
-            let mut left = self.max_throws - s.throws;
-            // What the general path is left with: a first throw, or a great sig's budget
-            // that reaches Mecca.
-            let mut general = None;
-            let mut arrival = None;
-            'throws: loop {
-                let t = throw();
-                let key = keys[seat & (MAX_SEATS - 1)];
-                let k = t.marked();
-                if k > 6 {
-                    // Not a throw of six sticks: the general path reads it as 6.
-                    general = Some(t);
-                    break;
-                }
-                let e = first_keys[key as usize][k as usize];
-                if e != key {
-                    if e < SIX_KEY {
-                        // A plain budget that moves, or a regular sig.
-                        let to_key = e & !SIG_KEY;
-                        keys[seat & (MAX_SEATS - 1)] = to_key;
-                        let (from, to) = (key & SQUARE_BITS, to_key & SQUARE_BITS);
-                        if to > from + 1 {
-                            capture_keys(&mut keys, n, from, to);
-                        }
-                        if e & SIG_KEY != 0 {
-                            // The regular sig's bonus throw, a plain budget, for the same
-                            // piece (not on Mecca).
-                            if left == 1 {
-                                left = 0;
-                                s.pending = Pending::SigBonus;
-                                break;
-                            }
-                            left -= 1;
-                            let k = throw().marked().min(6);
-                            let bonus_key = bonus_keys[to_key as usize][k as usize];
-                            keys[seat & (MAX_SEATS - 1)] = bonus_key;
-                            let stop = bonus_key & SQUARE_BITS;
-                            if stop > to + 1 {
-                                capture_keys(&mut keys, n, to, stop);
-                            }
-                        }
-                    } else if e == GENERAL {
-                        general = Some(t);
-                        break;
-                    } else {
-                        // A sig of six or twelve: its bonus throws (the throw cap may cut
-                        // them off: then nothing moves), then one walk.
-                        let points = if e == SIX_KEY {
-                            if left == 1 {
-                                left = 0;
-                                s.pending = Pending::SixBonus;
-                                break;
-                            }
-                            left -= 1;
-                            6 + bonus_value(throw().marked().min(6))
-                        } else {
-                            let mut sum = 0;
-                            let mut made = 0;
-                            loop {
-                                if left == 1 {
-                                    left = 0;
-                                    s.pending = Pending::TwelveBonus {
-                                        left: 3 - made,
-                                        sum,
-                                    };
-                                    break 'throws;
-                                }
-                                left -= 1;
-                                let k = throw().marked().min(6);
-                                made += 1;
-                                if is_regular_sig(k) {
-                                    break 13;
-                                }
-                                sum += k;
-                                if made == 3 {
-                                    break 12 + sum;
-                                }
-                            }
-                        };
-                        let to_key = great_keys[(key & 63) as usize][(points & 31) as usize];
-                        if to_key == GENERAL {
-                            left -= 1;
-                            arrival = Some(points);
-                            break;
-                        }
-                        keys[seat & (MAX_SEATS - 1)] = to_key;
-                        let (from, to) = (key & SQUARE_BITS, to_key & SQUARE_BITS);
-                        if to > from + 1 {
-                            capture_keys(&mut keys, n, from, to);
-                        }
-                    }
-                }
-                left -= 1;
-                // The next seat still racing (as `end_turn`).
-                seat = next[seat & (MAX_SEATS - 1)] as usize;
-                if left == 0 {
-                    break;
-                }
-            }
-            // Back to the state: the keys, the turn and the throw count.
-            for (i, (&key, &a)) in keys.iter().zip(&active).enumerate().take(n) {
-                if let Some(square) = s.pieces[i].get_mut(a as usize) {
-                    *square = key & SQUARE_BITS;
-                }
-            }
-            s.turn = seat as u8;
-            s.throws = self.max_throws - left;
-            if let Some(t) = general {
-                self.apply_throw_unchecked(s, t);
-            } else if let Some(points) = arrival {
-                self.great_sig(s, seat, points);
-            }
         }
     }
 
@@ -1455,6 +1286,188 @@ impl Game for SigElOued {
                 "{up}: no throw is due; P{} must choose `use` or `decline`",
                 s.turn as usize + 1
             ),
+        }
+    }
+}
+
+impl Playouts for SigElOued {
+    /// The throws up to the next decision or the end. Turns are played in a loop of their
+    /// own on each seat's *key* (its active piece's square, and whether that piece is the
+    /// djinn), with the turn and the throws left before the cap in registers: a first
+    /// throw is one lookup in a table of keys, and one that moves nothing (most of them: a
+    /// plain budget cannot leave the start or step onto a sig square) costs nothing more
+    /// than the next seat; a regular sig's bonus throw is one more lookup, a sig of six or
+    /// twelve's walk one lookup after its bonus throws. A walk that reaches Mecca (an
+    /// arrival, a finish or a leftover choice) is left to the general path
+    /// ([`Game::apply_throw_unchecked`] and the walk it makes).
+    #[inline]
+    fn play_throws(&self, s: &mut State, mut throw: impl FnMut() -> Throw) -> Node {
+        let n = self.seats as usize;
+        let c = self.cairo_always_three as usize;
+        let (first_keys, bonus_keys) = (&FIRST_KEYS[c], &SIG_BONUS_KEYS[c]);
+        let great_keys = &GREAT_SIG_KEYS[c];
+        loop {
+            let node = self.node(s);
+            if !matches!(node, Node::Throw(_)) {
+                return node;
+            }
+            let mut seat = s.turn as usize;
+            if s.pending != Pending::FirstThrow || seat >= n {
+                let t = throw();
+                self.apply_throw_unchecked(s, t);
+                continue;
+            }
+            // Each seat's key, its active piece and the seat after it. Until the loop
+            // leaves a walk to the general path no piece reaches Mecca and no seat
+            // finishes, so the active pieces and the seats after them are fixed. A finished
+            // seat keeps Mecca's key (never captured, never to throw).
+            let mut keys = [MECCA; MAX_SEATS];
+            let mut active = [PIECES as u8; MAX_SEATS];
+            let mut next = [0u8; MAX_SEATS];
+            let mut on_track = true;
+            let seats = keys.iter_mut().zip(&mut active).zip(&mut next);
+            for (i, ((key, a), nx)) in seats.enumerate().take(n) {
+                if let Some(p) = s.active_piece(i) {
+                    let square = s.pieces[i][p];
+                    // The keys hold only the active pieces: the rest must wait on the
+                    // start (as `validate` asks), or the general path plays the throw.
+                    let [_, djinn, mother] = s.pieces[i];
+                    let waiting = match p {
+                        FATHER => (djinn | mother) == START,
+                        DJINN => mother == START,
+                        _ => true,
+                    };
+                    on_track &= square <= MECCA && waiting;
+                    *key = key_of(p == DJINN, square & SQUARE_BITS);
+                    *a = p as u8;
+                }
+                let mut t = i;
+                for _ in 0..n {
+                    t = if t + 1 >= n { 0 } else { t + 1 };
+                    if s.finish_place[t] == 0 {
+                        break;
+                    }
+                }
+                *nx = t as u8;
+            }
+            if !on_track {
+                let t = throw();
+                self.apply_throw_unchecked(s, t);
+                continue;
+            }
+            // The throws left before the cap: at least 1, since a throw is due.
+            let mut left = self.max_throws - s.throws;
+            // What the general path is left with: a first throw, or a great sig's budget
+            // that reaches Mecca.
+            let mut general = None;
+            let mut arrival = None;
+            'throws: loop {
+                let t = throw();
+                let key = keys[seat & (MAX_SEATS - 1)];
+                let k = t.marked();
+                if k > 6 {
+                    // Not a throw of six sticks: the general path reads it as 6.
+                    general = Some(t);
+                    break;
+                }
+                let e = first_keys[key as usize][k as usize];
+                if e != key {
+                    if e < SIX_KEY {
+                        // A plain budget that moves, or a regular sig.
+                        let to_key = e & !SIG_KEY;
+                        keys[seat & (MAX_SEATS - 1)] = to_key;
+                        let (from, to) = (key & SQUARE_BITS, to_key & SQUARE_BITS);
+                        if to > from + 1 {
+                            capture_keys(&mut keys, n, from, to);
+                        }
+                        if e & SIG_KEY != 0 {
+                            // The regular sig's bonus throw, a plain budget, for the same
+                            // piece (not on Mecca).
+                            if left == 1 {
+                                left = 0;
+                                s.pending = Pending::SigBonus;
+                                break;
+                            }
+                            left -= 1;
+                            let k = throw().marked().min(6);
+                            let bonus_key = bonus_keys[to_key as usize][k as usize];
+                            keys[seat & (MAX_SEATS - 1)] = bonus_key;
+                            let stop = bonus_key & SQUARE_BITS;
+                            if stop > to + 1 {
+                                capture_keys(&mut keys, n, to, stop);
+                            }
+                        }
+                    } else if e == GENERAL {
+                        general = Some(t);
+                        break;
+                    } else {
+                        // A sig of six or twelve: its bonus throws (the throw cap may cut
+                        // them off: then nothing moves), then one walk.
+                        let points = if e == SIX_KEY {
+                            if left == 1 {
+                                left = 0;
+                                s.pending = Pending::SixBonus;
+                                break;
+                            }
+                            left -= 1;
+                            6 + bonus_value(throw().marked().min(6))
+                        } else {
+                            let mut sum = 0;
+                            let mut made = 0;
+                            loop {
+                                if left == 1 {
+                                    left = 0;
+                                    s.pending = Pending::TwelveBonus {
+                                        left: 3 - made,
+                                        sum,
+                                    };
+                                    break 'throws;
+                                }
+                                left -= 1;
+                                let k = throw().marked().min(6);
+                                made += 1;
+                                if is_regular_sig(k) {
+                                    break 13;
+                                }
+                                sum += k;
+                                if made == 3 {
+                                    break 12 + sum;
+                                }
+                            }
+                        };
+                        let to_key = great_keys[(key & 63) as usize][(points & 31) as usize];
+                        if to_key == GENERAL {
+                            left -= 1;
+                            arrival = Some(points);
+                            break;
+                        }
+                        keys[seat & (MAX_SEATS - 1)] = to_key;
+                        let (from, to) = (key & SQUARE_BITS, to_key & SQUARE_BITS);
+                        if to > from + 1 {
+                            capture_keys(&mut keys, n, from, to);
+                        }
+                    }
+                }
+                left -= 1;
+                // The next seat still racing (as `end_turn`).
+                seat = next[seat & (MAX_SEATS - 1)] as usize;
+                if left == 0 {
+                    break;
+                }
+            }
+            // Back to the state: the keys, the turn and the throw count.
+            for (i, (&key, &a)) in keys.iter().zip(&active).enumerate().take(n) {
+                if let Some(square) = s.pieces[i].get_mut(a as usize) {
+                    *square = key & SQUARE_BITS;
+                }
+            }
+            s.turn = seat as u8;
+            s.throws = self.max_throws - left;
+            if let Some(t) = general {
+                self.apply_throw_unchecked(s, t);
+            } else if let Some(points) = arrival {
+                self.great_sig(s, seat, points);
+            }
         }
     }
 }

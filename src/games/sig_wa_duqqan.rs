@@ -68,7 +68,7 @@ use crate::config::{
 };
 use crate::dice::{Sticks, Throw};
 use crate::game::{
-    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, MAX_SEATS,
+    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, Ranking, MAX_SEATS,
 };
 
 /// The start square, where every piece begins.
@@ -665,6 +665,17 @@ impl Game for SigWaDuqqan {
         })
     }
 
+    fn option_help(key: &str) -> Option<&'static str> {
+        match key {
+            "max_throws" => Some(crate::config::MAX_THROWS_HELP),
+            "exact_waiting_square" => Some(
+                "a move from idx 1..=13 that would pass the waiting square is not made at all, \
+                 instead of stopping on it; true or false",
+            ),
+            _ => None,
+        }
+    }
+
     fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         match key {
             "max_throws" => self.max_throws = parse_max_throws(value)?,
@@ -719,61 +730,6 @@ impl Game for SigWaDuqqan {
     #[inline]
     fn apply_throw_unchecked(&self, state: &mut State, throw: Throw) {
         self.throw_effect(state, throw);
-    }
-
-    /// Every throw until the end (Sig wa Duqqan has no decisions). The throws are played
-    /// on a code per seat's piece (its square and sig count) by one table lookup per
-    /// throw, the Ghoula's moves on the codes too; an arrival or a burial (which number the
-    /// pieces) goes through the throw-by-throw rules on the state. A state the codes cannot
-    /// hold (one [`Game::validate`] rejects) is played throw by throw.
-    #[inline]
-    fn play_throws(&self, state: &mut State, mut throw: impl FnMut() -> Throw) -> Node {
-        let n = self.seats as usize;
-        let Some(mut keys) = keys(state, n) else {
-            return self.play_throws_plainly(state, throw);
-        };
-        let table = &TRANSITIONS[self.exact_waiting_square as usize];
-        let mut turn = state.turn as usize & (MAX_SEATS - 1);
-        let mut throws = state.throws;
-        let mut ghoula = state.ghoula;
-        let mut next = codes::next_seats(&keys, n);
-        if codes::any_racing(&keys) {
-            while throws < self.max_throws {
-                let t = throw();
-                let e = table[(keys[turn] | (t.marked() & 7)) as usize];
-                if e & codes::SPECIAL == 0 {
-                    keys[turn] = e as u8;
-                } else if e & codes::ARRIVES != 0
-                    || !codes::move_ghoula(&mut keys, n, &mut ghoula, (e >> codes::STEPS) as u8 & 7)
-                {
-                    // An arrival, or a Ghoula move that buries: on the state, by the rules'
-                    // own reading, which numbers arrivals and burials.
-                    codes::store(state, &keys, n);
-                    state.turn = turn as u8;
-                    state.throws = throws;
-                    state.ghoula = ghoula;
-                    self.throw_effect(state, t);
-                    keys = self::keys(state, n).expect("a throw keeps the state valid");
-                    next = codes::next_seats(&keys, n);
-                    turn = state.turn as usize & (MAX_SEATS - 1);
-                    throws = state.throws;
-                    ghoula = state.ghoula;
-                    if !codes::any_racing(&keys) {
-                        break;
-                    }
-                    continue;
-                }
-                throws = throws.wrapping_add(1);
-                if e & codes::EXTRA == 0 {
-                    turn = next[turn] as usize & (MAX_SEATS - 1);
-                }
-            }
-        }
-        codes::store(state, &keys, n);
-        state.turn = turn as u8;
-        state.throws = throws;
-        state.ghoula = ghoula;
-        Node::End
     }
 
     fn apply_action_unchecked(&self, _state: &mut State, action: Action) {
@@ -1096,6 +1052,63 @@ impl Game for SigWaDuqqan {
             Piece::Racing(_) | Piece::Buried(_) => return base,
         };
         format!("{base}; {effect}")
+    }
+}
+
+impl Playouts for SigWaDuqqan {
+    /// Every throw until the end (Sig wa Duqqan has no decisions). The throws are played
+    /// on a code per seat's piece (its square and sig count) by one table lookup per
+    /// throw, the Ghoula's moves on the codes too; an arrival or a burial (which number the
+    /// pieces) goes through the throw-by-throw rules on the state. A state the codes cannot
+    /// hold (one [`Game::validate`] rejects) is played throw by throw.
+    #[inline]
+    fn play_throws(&self, state: &mut State, mut throw: impl FnMut() -> Throw) -> Node {
+        let n = self.seats as usize;
+        let Some(mut keys) = keys(state, n) else {
+            return self.play_throws_plainly(state, throw);
+        };
+        let table = &TRANSITIONS[self.exact_waiting_square as usize];
+        let mut turn = state.turn as usize & (MAX_SEATS - 1);
+        let mut throws = state.throws;
+        let mut ghoula = state.ghoula;
+        let mut next = codes::next_seats(&keys, n);
+        if codes::any_racing(&keys) {
+            while throws < self.max_throws {
+                let t = throw();
+                let e = table[(keys[turn] | (t.marked() & 7)) as usize];
+                if e & codes::SPECIAL == 0 {
+                    keys[turn] = e as u8;
+                } else if e & codes::ARRIVES != 0
+                    || !codes::move_ghoula(&mut keys, n, &mut ghoula, (e >> codes::STEPS) as u8 & 7)
+                {
+                    // An arrival, or a Ghoula move that buries: on the state, by the rules'
+                    // own reading, which numbers arrivals and burials.
+                    codes::store(state, &keys, n);
+                    state.turn = turn as u8;
+                    state.throws = throws;
+                    state.ghoula = ghoula;
+                    self.throw_effect(state, t);
+                    keys = self::keys(state, n).expect("a throw keeps the state valid");
+                    next = codes::next_seats(&keys, n);
+                    turn = state.turn as usize & (MAX_SEATS - 1);
+                    throws = state.throws;
+                    ghoula = state.ghoula;
+                    if !codes::any_racing(&keys) {
+                        break;
+                    }
+                    continue;
+                }
+                throws = throws.wrapping_add(1);
+                if e & codes::EXTRA == 0 {
+                    turn = next[turn] as usize & (MAX_SEATS - 1);
+                }
+            }
+        }
+        codes::store(state, &keys, n);
+        state.turn = turn as u8;
+        state.throws = throws;
+        state.ghoula = ghoula;
+        Node::End
     }
 }
 

@@ -289,3 +289,6 @@ impl Evaluate for Dash {
         pairwise_scores(&standing[..self.seats()])
     }
 }
+
+/// The default playouts (the rules' step-by-step path).
+impl stickdice::Playouts for Dash {}

@@ -353,3 +353,6 @@ mod tests {
         assert_eq!(g.scores(&s).unwrap()[..2], [0.0, 1.0]);
     }
 }
+
+/// The default playouts (the rules' step-by-step path).
+impl stickdice::Playouts for Race {}

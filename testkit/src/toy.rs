@@ -222,3 +222,6 @@ impl Game for Race {
         format!("{} marked sides up", throw.marked())
     }
 }
+
+/// The default playouts (the rules' step-by-step path).
+impl stickdice::Playouts for Race {}

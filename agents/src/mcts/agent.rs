@@ -4,7 +4,7 @@ use core::fmt;
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use stickdice::{decision_actions, ActionList, Agent, AgentError, Game, Seat, Stop, Throw};
+use stickdice::{decision_actions, ActionList, Agent, AgentError, Seat, Stop, Throw};
 
 use super::analysis::{ActionStats, Analysis};
 use super::budget::Budget;
@@ -16,7 +16,7 @@ use crate::params::{Params, SpecError};
 use crate::solve::{ExactValues, TablebaseChoice};
 
 /// UCT Monte Carlo tree search (see the [module docs](super)).
-pub struct MctsAgent<G: Game> {
+pub struct MctsAgent<G: stickdice::Playouts> {
     config: MctsConfig,
     pub(super) trees: Vec<Tree<G>>,
     rollout: Rollout<G>,
@@ -28,7 +28,7 @@ pub struct MctsAgent<G: Game> {
     stop: Option<Stop>,
 }
 
-impl<G: Game> fmt::Debug for MctsAgent<G> {
+impl<G: stickdice::Playouts> fmt::Debug for MctsAgent<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("MctsAgent")
             .field("config", &self.config)
@@ -56,6 +56,24 @@ impl<G: Evaluate> MctsAgent<G> {
     /// [`SpecError::BadValue`] for a value out of range.
     pub fn from_params(params: &Params<'_>, seed: u64) -> Result<Self, SpecError> {
         let mut config = MctsConfig::from_params(params)?;
+        if !G::HAS_EVALUATION && params.given("eval").is_none() {
+            // A game without an evaluation: random playouts to the end, no prior, unless
+            // the spec asks for what needs one (then `with_random_playouts` says so).
+            let plain = MctsConfig::without_evaluation();
+            if params.given("playout").is_none() && params.given("epsilon").is_none() {
+                config.playout = plain.playout;
+            }
+            if params.given("cutoff").is_none() {
+                config.cutoff = plain.cutoff;
+            }
+            if params.given("prior").is_none() {
+                config.prior = plain.prior;
+            }
+            if params.given("c").is_none() {
+                config.c = plain.c;
+            }
+            return Self::with_random_playouts(config, seed);
+        }
         let (eval_source, evaluator) = crate::eval::eval_param::<G>(params)?;
         // A learned evaluation costs more per call than a hand-set one: its default
         // playouts are random moves (still cut after `cutoff` throws and scored by it), which
@@ -78,7 +96,7 @@ impl<G: Evaluate> MctsAgent<G> {
     }
 }
 
-impl<G: Game> MctsAgent<G> {
+impl<G: stickdice::Playouts> MctsAgent<G> {
     /// An agent with random playouts for any game, also one without an [`Evaluate`]
     /// implementation.
     ///
@@ -88,7 +106,7 @@ impl<G: Game> MctsAgent<G> {
     /// or a `prior` (they need [`Evaluate`]: use [`MctsAgent::new`]).
     pub fn with_random_playouts(config: MctsConfig, seed: u64) -> Result<Self, SpecError>
     where
-        G: Game,
+        G: stickdice::Playouts,
     {
         config.check()?;
         let rollout = Rollout::without_evaluation("mcts", config.playout, config.cutoff)?;
@@ -248,7 +266,7 @@ impl<G: Game> MctsAgent<G> {
     }
 }
 
-impl<G: Game> Agent<G> for MctsAgent<G> {
+impl<G: stickdice::Playouts> Agent<G> for MctsAgent<G> {
     fn name(&self) -> String {
         let mut name = self.config.spec();
         if let Some(source) = &self.exact_source {

@@ -2,7 +2,7 @@
 //! random moves, cut after a number of throws and scored by the evaluation.
 
 use rand::RngExt as _;
-use stickdice::{ActionList, Game, Node as GameNode, Seat, SeatValues, MAX_ACTIONS};
+use stickdice::{ActionList, Node as GameNode, Seat, SeatValues, MAX_ACTIONS};
 
 use super::config::Playout;
 use crate::eval::{Evaluate, Evaluator, Greedy};
@@ -14,21 +14,21 @@ pub(super) type EvalFn<G> = Evaluator<G>;
 
 /// How a search plays out from a leaf: the policy, the cutoff, and the game's evaluation
 /// (needed by greedy moves and cut playouts; `None` for a game without one).
-pub(crate) struct Rollout<G: Game> {
+pub(crate) struct Rollout<G: stickdice::Playouts> {
     pub(crate) policy: Playout,
     pub(crate) cutoff: u32,
     pub(crate) evaluate: Option<EvalFn<G>>,
 }
 
-impl<G: Game> Clone for Rollout<G> {
+impl<G: stickdice::Playouts> Clone for Rollout<G> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<G: Game> Copy for Rollout<G> {}
+impl<G: stickdice::Playouts> Copy for Rollout<G> {}
 
-impl<G: Game> Rollout<G> {
+impl<G: stickdice::Playouts> Rollout<G> {
     /// A rollout with the game's evaluation.
     pub(crate) fn new(policy: Playout, cutoff: u32) -> Self
     where
@@ -103,7 +103,7 @@ impl<G: Game> Rollout<G> {
 
 /// A playout with ε-greedy moves (ε = 1: uniformly random), cut after `cutoff` throws
 /// (0: never).
-pub(super) fn playout<G: Game>(
+pub(super) fn playout<G: stickdice::Playouts>(
     game: &G,
     state: &mut G::State,
     rng: &mut stickdice::Rng,
@@ -165,7 +165,7 @@ pub(super) fn playout<G: Game>(
 }
 
 /// The action whose result `evaluate` rates best for `seat`; ties broken uniformly.
-pub(super) fn greedy_action<G: Game>(
+pub(super) fn greedy_action<G: stickdice::Playouts>(
     game: &G,
     state: &G::State,
     seat: Seat,

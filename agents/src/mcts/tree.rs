@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use rand::{RngExt as _, SeedableRng};
-use stickdice::{ActionList, Game, Node as GameNode, Seat, SeatValues, Throw, MAX_ACTIONS};
+use stickdice::{ActionList, Node as GameNode, Seat, SeatValues, Throw, MAX_ACTIONS};
 
 use super::budget::Budget;
 use super::playouts::Rollout;
@@ -55,7 +55,7 @@ impl<A> TreeNode<A> {
 }
 
 /// One search tree with its own generator; the arena is reused between searches.
-pub(super) struct Tree<G: Game> {
+pub(super) struct Tree<G: stickdice::Playouts> {
     pub(super) nodes: Vec<TreeNode<G::Action>>,
     pub(super) spare: Vec<TreeNode<G::Action>>,
     pub(super) path: Vec<u32>,
@@ -70,7 +70,7 @@ pub(super) struct Tree<G: Game> {
     pub(super) exact: Option<Arc<dyn ExactValues<G>>>,
 }
 
-impl<G: Game> Tree<G> {
+impl<G: stickdice::Playouts> Tree<G> {
     pub(super) fn new(seed: u64, cap: usize) -> Self {
         Tree {
             cap,
@@ -355,7 +355,7 @@ fn ln_visits(n: u32) -> f64 {
 }
 
 /// How a tree searches: the exploration constant, the prior's weight and the rollout.
-pub(super) struct How<G: Game> {
+pub(super) struct How<G: stickdice::Playouts> {
     pub(super) c: f64,
     pub(super) prior: f64,
     pub(super) rollout: Rollout<G>,

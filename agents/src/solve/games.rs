@@ -76,3 +76,27 @@ impl Exact for Issiren {
         Ok(tb as Arc<dyn ExactValues<Self>>)
     }
 }
+
+/// [`Exact`] for each game of the list without the `exact` capability
+/// ([`stickdice::for_each_game!`]): the solver refuses it, naming the game.
+macro_rules! no_solver {
+    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+        $(
+            stickdice::__unless_has!(exact, [$($cap)*], {
+                impl Exact for $ty {
+                    fn solver_support(&self) -> Result<(), SolveError> {
+                        Err(SolveError::Unsupported(format!(
+                            "{} has no exact solver; use simulation (stickdice analyze)",
+                            <$ty as Game>::NAME
+                        )))
+                    }
+
+                    fn strip_throw_count(state: &mut Self::State) {
+                        let _ = state;
+                    }
+                }
+            });
+        )*
+    };
+}
+stickdice::for_each_game!(no_solver);
