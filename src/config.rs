@@ -17,7 +17,7 @@ macro_rules! define_games {
         #[non_exhaustive]
         pub enum GameKind {
             $(
-                #[doc = concat!("[`", stringify!($variant), "`](", stringify!($ty), ").")]
+                #[doc = concat!("The game `", stringify!($variant), "`.")]
                 $variant,
             )*
         }
@@ -86,7 +86,7 @@ macro_rules! define_games {
         #[non_exhaustive]
         pub enum AnyGame {
             $(
-                #[doc = concat!("[`", stringify!($variant), "`](", stringify!($ty), ").")]
+                #[doc = concat!("The game `", stringify!($variant), "`.")]
                 $variant($ty),
             )*
         }
@@ -128,6 +128,73 @@ macro_rules! define_games {
 }
 
 crate::for_each_game!(define_games);
+
+/// Generates [`AnyAgent`] and [`Listed`] for every game of the list.
+macro_rules! define_any_agent {
+    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+        /// An agent of any game of the list, boxed: what an agent family built outside
+        /// the library returns for a game chosen at run time (see `stickdice-agents`'
+        /// registry). Build one with `AnyAgent::from(boxed)`.
+        #[non_exhaustive]
+        pub enum AnyAgent {
+            $(
+                #[doc = concat!("An agent of `", stringify!($variant), "`.")]
+                $variant(Box<dyn crate::Agent<$ty>>),
+            )*
+        }
+
+        impl fmt::Debug for AnyAgent {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match self {
+                    $(AnyAgent::$variant(a) => write!(f, "AnyAgent({})", a.name()),)*
+                }
+            }
+        }
+
+        $(
+            impl From<Box<dyn crate::Agent<$ty>>> for AnyAgent {
+                fn from(agent: Box<dyn crate::Agent<$ty>>) -> AnyAgent {
+                    AnyAgent::$variant(agent)
+                }
+            }
+
+            impl Listed for $ty {
+                fn to_any_game(&self) -> Option<AnyGame> {
+                    Some(AnyGame::$variant(self.clone()))
+                }
+
+                fn agent_of(agent: AnyAgent) -> Result<Box<dyn crate::Agent<Self>>, AnyAgent> {
+                    match agent {
+                        AnyAgent::$variant(a) => Ok(a),
+                        #[allow(unreachable_patterns)]
+                        other => Err(other),
+                    }
+                }
+            }
+        )*
+    };
+}
+
+crate::for_each_game!(define_any_agent);
+
+/// Whether a game is one of the list, and the conversions to and from [`AnyGame`] and
+/// [`AnyAgent`] that code generic over a game uses to reach run-time registries (agent
+/// families registered by other crates). Implemented for every game of the list; a game
+/// outside it (a test game) takes the defaults with an empty `impl Listed for MyGame {}`.
+pub trait Listed: Game {
+    /// The game as an [`AnyGame`], if it is one of the list.
+    fn to_any_game(&self) -> Option<AnyGame> {
+        None
+    }
+
+    /// The agent, if it plays this game; otherwise it is handed back.
+    ///
+    /// # Errors
+    /// The agent itself, when it is an agent of another game.
+    fn agent_of(agent: AnyAgent) -> Result<Box<dyn crate::Agent<Self>>, AnyAgent> {
+        Err(agent)
+    }
+}
 
 impl fmt::Display for GameKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -766,7 +766,7 @@ pub trait Playouts: Game {
         }
     }
 
-    /// Chooses a uniformly random legal action as [`Game::random_action`] does (the same
+    /// Chooses a uniformly random legal action as [`Playouts::random_action`] does (the same
     /// draws of `index`, the same action) and applies it; returns it. A game may do both
     /// in one step (Issiren moves the piece it drew without looking for it again). Random
     /// playouts run on it.
@@ -801,8 +801,8 @@ pub trait Playouts: Game {
 
     /// Plays `state` to the end with random throws and uniformly random decisions: each
     /// throw is `bits.throw(rng, self.sticks())`, each decision
-    /// [`Game::play_random_action`] with `bits.index(rng, len)`. The same as alternating
-    /// [`Game::play_throws`] and [`Game::play_random_action`] until [`Node::End`], which is
+    /// [`Playouts::play_random_action`] with `bits.index(rng, len)`. The same as alternating
+    /// [`Playouts::play_throws`] and [`Playouts::play_random_action`] until [`Node::End`], which is
     /// what it does unless a game does it faster with the same draws and states (Issiren
     /// plays each throw and its decision in one loop). [`crate::play::random_playout`]
     /// runs on it.

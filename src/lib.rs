@@ -39,7 +39,7 @@ pub use agent::{
     agent_fn, agent_for, decision_actions, ActionValue, Agent, AgentError, FnAgent, Stop,
 };
 pub use board::{Board, BoardGeometry};
-pub use config::{AnyGame, GameKind};
+pub use config::{AnyAgent, AnyGame, GameKind, Listed};
 pub use dice::{Outcome, Sticks, Throw};
 pub use game::{
     ActionList, ConfigError, Game, IllegalMove, InvalidState, Node, NotationError, Playouts,

@@ -10,9 +10,9 @@ use crate::Throw;
 
 /// Plays `state` to the end with uniformly random actions and random throws, and returns
 /// the ranking. Allocates nothing. The throws and the actions' indices are drawn by one
-/// [`RandomBits`], several to a 64-bit draw of `rng`, in [`Game::play_random_to_end`]
-/// (by default the throws up to each decision made by [`Game::play_throws`], the
-/// decisions by [`Game::play_random_action`]).
+/// [`RandomBits`], several to a 64-bit draw of `rng`, in [`Playouts::play_random_to_end`]
+/// (by default the throws up to each decision made by [`Playouts::play_throws`], the
+/// decisions by [`Playouts::play_random_action`]).
 ///
 /// ```
 /// use stickdice::{Game, Issiren, SeedableRng};

@@ -191,7 +191,7 @@ pub fn conformance<G: Playouts>(game: &G, games: usize, seed: u64) {
     }
 }
 
-/// [`Game::play_throws`] makes exactly the throws of the step-by-step loop over
+/// [`Playouts::play_throws`] makes exactly the throws of the step-by-step loop over
 /// [`Game::node`] and [`Game::apply_throw_unchecked`], to the same node and state.
 fn check_play_throws<G: Playouts>(game: &G, state: &G::State, rng: &crate::Rng, here: &str) {
     let (mut fast, mut slow) = (*state, *state);

@@ -38,7 +38,7 @@ use stickdice::{Game, Seat, SeatValues, MAX_SEATS};
 /// // At the end, exactly the scores.
 /// assert_eq!(game.evaluate(&state), ranking.scores());
 /// ```
-pub trait Evaluate: stickdice::Playouts {
+pub trait Evaluate: stickdice::Playouts + stickdice::Listed {
     /// Each seat's estimated score in `[0, 1]` (the same scale as [`stickdice::Ranking::score`])
     /// by the game's default evaluation (Issiren: the learned one, [`crate::learned`]; the
     /// race games: the hand-set one): at an ended state exactly the scores; elsewhere an
@@ -348,6 +348,39 @@ pub fn pairwise_scores(standings: &[SeatStanding]) -> SeatValues {
     let scale = 1.0 / (n - 1) as f64;
     for v in out.iter_mut().take(n) {
         *v *= scale;
+    }
+    out
+}
+
+/// [`Evaluate`] for each game of the list without the `evaluate` capability
+/// ([`stickdice::for_each_game!`]): exactly the scores at the end, an even share of them
+/// elsewhere, and [`Evaluate::HAS_EVALUATION`] false, so agents that need an evaluation
+/// say what is missing.
+macro_rules! no_evaluation {
+    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+        $(
+            stickdice::__unless_has!(evaluate, [$($cap)*], {
+                impl Evaluate for $ty {
+                    const HAS_EVALUATION: bool = false;
+
+                    fn evaluate(&self, state: &Self::State) -> SeatValues {
+                        even_shares(self, state)
+                    }
+                }
+            });
+        )*
+    };
+}
+stickdice::for_each_game!(no_evaluation);
+
+/// The scores at the end; elsewhere every seat's share of an even game, `1/2`.
+pub fn even_shares<G: Game>(game: &G, state: &G::State) -> SeatValues {
+    if let Some(scores) = game.scores(state) {
+        return scores;
+    }
+    let mut out = [0.0; stickdice::MAX_SEATS];
+    for v in out.iter_mut().take(game.seats()) {
+        *v = 0.5;
     }
     out
 }
@@ -1567,36 +1600,3 @@ impl Evaluate for stickdice::SigElOued {
 }
 
 // ---- games without an evaluation ------------------------------------------------------
-
-/// [`Evaluate`] for each game of the list without the `evaluate` capability
-/// ([`stickdice::for_each_game!`]): exactly the scores at the end, an even share of them
-/// elsewhere, and [`Evaluate::HAS_EVALUATION`] false, so agents that need an evaluation
-/// say what is missing.
-macro_rules! no_evaluation {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
-        $(
-            stickdice::__unless_has!(evaluate, [$($cap)*], {
-                impl Evaluate for $ty {
-                    const HAS_EVALUATION: bool = false;
-
-                    fn evaluate(&self, state: &Self::State) -> SeatValues {
-                        even_shares(self, state)
-                    }
-                }
-            });
-        )*
-    };
-}
-stickdice::for_each_game!(no_evaluation);
-
-/// The scores at the end; elsewhere every seat's share of an even game, `1/2`.
-pub fn even_shares<G: Game>(game: &G, state: &G::State) -> SeatValues {
-    if let Some(scores) = game.scores(state) {
-        return scores;
-    }
-    let mut out = [0.0; stickdice::MAX_SEATS];
-    for v in out.iter_mut().take(game.seats()) {
-        *v = 0.5;
-    }
-    out
-}

@@ -65,6 +65,11 @@ pub enum SpecError {
         /// What it takes.
         expected: String,
     },
+    /// Another agent family is already registered under this name.
+    Duplicate {
+        /// The name.
+        name: &'static str,
+    },
     /// The agent cannot play this game or seat count.
     Unsupported {
         /// The agent.
@@ -107,6 +112,9 @@ impl fmt::Display for SpecError {
                 value,
                 expected,
             } => write!(f, "{agent}: parameter `{key}` takes {expected}, not `{value}`"),
+            SpecError::Duplicate { name } => {
+                write!(f, "an agent family named `{name}` is registered already")
+            }
             SpecError::Unsupported { agent, why } => write!(f, "agent `{agent}` cannot play here: {why}"),
         }
     }

@@ -3,9 +3,12 @@
 //!
 //! A spec is a name, optionally followed by `:` and comma-separated `key=value`
 //! parameters. [`agents`] lists every agent with its parameters and their defaults;
-//! [`build`] turns a spec into a boxed agent for a game.
+//! [`build`] turns a spec into a boxed agent for a game. The agents are families in a
+//! registry ([`AgentFamily`]): the built-in ones, and any a crate adds with [`register`].
 
-use stickdice::Agent;
+use std::sync::{OnceLock, RwLock};
+
+use stickdice::{Agent, AnyAgent, AnyGame};
 
 use crate::eval::Evaluate;
 pub use crate::params::{AgentInfo, AgentSpec, ParamInfo, Params, SpecError};
@@ -26,7 +29,125 @@ impl AgentSpec {
     }
 }
 
-/// Every agent, with its parameters and defaults.
+/// A family of agents that spec strings name: its [`AgentInfo`] (name, parameters with
+/// defaults and help) and a constructor for every game of the list. The built-in agents
+/// are families too; a crate that depends on `stickdice-agents` adds its own with
+/// [`register`], and from then on spec strings naming it work wherever specs are read in
+/// that process: [`build`], the tournament builder, the ladder, review, the protocol
+/// server.
+///
+/// ```
+/// use stickdice::{agent_fn, with_game, Agent, AnyAgent, AnyGame, Game, Issiren};
+/// use stickdice_agents::{AgentFamily, AgentInfo, ParamInfo, Params, SpecError};
+///
+/// /// Always the first legal action.
+/// struct First;
+///
+/// static FIRST: AgentInfo = AgentInfo {
+///     name: "first",
+///     summary: "the first legal action",
+///     params: &[],
+/// };
+///
+/// impl AgentFamily for First {
+///     fn info(&self) -> &'static AgentInfo {
+///         &FIRST
+///     }
+///     fn build(&self, _: &Params<'_>, game: &AnyGame, _seed: u64) -> Result<AnyAgent, SpecError> {
+///         Ok(with_game!(game, |g| {
+///             let agent = agent_fn("first", |game: &_, state: &_| {
+///                 let mut legal = stickdice::ActionList::new();
+///                 stickdice::Game::legal_actions(game, state, &mut legal);
+///                 Ok(legal[0])
+///             });
+///             let _ = g;
+///             AnyAgent::from(Box::new(agent) as Box<dyn Agent<_>>)
+///         }))
+///     }
+/// }
+///
+/// stickdice_agents::register(&First).unwrap();
+/// let game = Issiren::with_seats(2).unwrap();
+/// let agent = stickdice_agents::build_str("first", &game, 1).unwrap();
+/// assert_eq!(agent.name(), "first");
+/// assert!(stickdice_agents::agents().iter().any(|a| a.name == "first"));
+/// ```
+pub trait AgentFamily: Send + Sync + 'static {
+    /// The family's name, summary and parameters.
+    fn info(&self) -> &'static AgentInfo;
+
+    /// The agent for `game` with the spec's checked parameters (see [`Params`]), its
+    /// random number generator seeded from `seed`.
+    ///
+    /// # Errors
+    /// A [`SpecError`] naming what is wrong (a value out of range, a game it cannot play).
+    fn build(&self, params: &Params<'_>, game: &AnyGame, seed: u64) -> Result<AnyAgent, SpecError>;
+}
+
+/// A built-in agent family: the generic constructors of this crate.
+struct Builtin(&'static AgentInfo);
+
+impl AgentFamily for Builtin {
+    fn info(&self) -> &'static AgentInfo {
+        self.0
+    }
+
+    fn build(&self, params: &Params<'_>, game: &AnyGame, seed: u64) -> Result<AnyAgent, SpecError> {
+        stickdice::with_game!(game, |g| build_builtin(params, g, seed).map(AnyAgent::from))
+    }
+}
+
+static RANDOM: Builtin = Builtin(&crate::random::INFO);
+static GREEDY: Builtin = Builtin(&crate::greedy::INFO);
+static EXPECTIMAX: Builtin = Builtin(&crate::expectimax::INFO);
+static MCTS: Builtin = Builtin(&crate::mcts::INFO);
+static ISMCTS: Builtin = Builtin(&crate::ismcts::INFO);
+static PERFECT: Builtin = Builtin(&crate::perfect::INFO);
+
+/// The registry: the built-in families first, then those registered, in order.
+fn registry() -> &'static RwLock<Vec<&'static dyn AgentFamily>> {
+    static REGISTRY: OnceLock<RwLock<Vec<&'static dyn AgentFamily>>> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        RwLock::new(vec![
+            &RANDOM,
+            &GREEDY,
+            &EXPECTIMAX,
+            &MCTS,
+            &ISMCTS,
+            &PERFECT,
+        ])
+    })
+}
+
+fn families() -> Vec<&'static dyn AgentFamily> {
+    registry()
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone()
+}
+
+/// Adds an agent family to the registry of this process, so that spec strings naming it
+/// work everywhere specs are read. Registering the same family (the same name with the
+/// same [`AgentInfo`]) again does nothing.
+///
+/// # Errors
+/// [`SpecError::Duplicate`] when another family already has the name.
+pub fn register(family: &'static dyn AgentFamily) -> Result<(), SpecError> {
+    let mut list = registry()
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let info = family.info();
+    if let Some(existing) = list.iter().find(|f| f.info().name == info.name) {
+        if core::ptr::eq(existing.info(), info) {
+            return Ok(());
+        }
+        return Err(SpecError::Duplicate { name: info.name });
+    }
+    list.push(family);
+    Ok(())
+}
+
+/// Every agent family, built-in and registered, with its parameters and defaults.
 ///
 /// ```
 /// for agent in stickdice_agents::agents() {
@@ -37,26 +158,28 @@ impl AgentSpec {
 /// }
 /// assert!(stickdice_agents::agents().iter().any(|a| a.name == "expectimax"));
 /// ```
-pub fn agents() -> &'static [AgentInfo] {
-    AGENTS
+pub fn agents() -> Vec<&'static AgentInfo> {
+    families().iter().map(|f| f.info()).collect()
 }
 
 /// The information of the agent named `name`.
 pub fn info(name: &str) -> Option<&'static AgentInfo> {
-    AGENTS.iter().find(|a| a.name == name)
+    family(name).map(|f| f.info())
 }
 
-static AGENTS: &[AgentInfo] = &[
-    crate::random::INFO,
-    crate::greedy::INFO,
-    crate::expectimax::INFO,
-    crate::mcts::INFO,
-    crate::ismcts::INFO,
-    crate::perfect::INFO,
-];
+fn family(name: &str) -> Option<&'static dyn AgentFamily> {
+    families().into_iter().find(|f| f.info().name == name)
+}
+
+fn is_builtin(name: &str) -> bool {
+    [&RANDOM, &GREEDY, &EXPECTIMAX, &MCTS, &ISMCTS, &PERFECT]
+        .iter()
+        .any(|b| b.0.name == name)
+}
 
 /// Builds the agent a spec names, for `game`, with its random number generator seeded
-/// from `seed`.
+/// from `seed`. A built-in agent is built directly for `G` (static dispatch, any game); a
+/// registered family through [`AnyGame`] (the games of the list).
 ///
 /// ```
 /// use stickdice::{Agent, Game, SigElOued};
@@ -79,25 +202,52 @@ pub fn build<G: Evaluate>(
     seed: u64,
 ) -> Result<Box<dyn Agent<G>>, SpecError> {
     let params = spec.checked_params()?;
-    let _ = game;
+    let name = params.info().name;
+    if is_builtin(name) {
+        return build_builtin(&params, game, seed);
+    }
+    let family = family(name).ok_or_else(|| SpecError::UnknownAgent {
+        name: name.to_string(),
+        known: agents().iter().map(|a| a.name).collect(),
+    })?;
+    let any = game.to_any_game().ok_or_else(|| SpecError::Unsupported {
+        agent: family.info().name,
+        why: format!(
+            "{} is not one of the library's games, and registered agents are built for those",
+            G::NAME
+        ),
+    })?;
+    let agent = family.build(&params, &any, seed)?;
+    G::agent_of(agent).map_err(|other| SpecError::Unsupported {
+        agent: family.info().name,
+        why: format!("it built {other:?}, not an agent of {}", G::NAME),
+    })
+}
+
+/// The built-in agents, generic over the game.
+fn build_builtin<G: Evaluate>(
+    params: &Params<'_>,
+    game: &G,
+    seed: u64,
+) -> Result<Box<dyn Agent<G>>, SpecError> {
     match params.info().name {
         "random" => Ok(Box::new(crate::random::RandomAgent::from_params(
-            &params, seed,
+            params, seed,
         )?)),
         "greedy" => Ok(Box::new(crate::greedy::GreedyAgent::from_params(
-            &params, seed,
+            params, seed,
         )?)),
         "expectimax" => Ok(Box::new(crate::expectimax::Expectimax::<G>::from_params(
-            &params, seed,
+            params, seed,
         )?)),
         "mcts" => Ok(Box::new(crate::mcts::MctsAgent::<G>::from_params(
-            &params, seed,
+            params, seed,
         )?)),
         "ismcts" => Ok(Box::new(crate::ismcts::IsmctsAgent::<G>::from_params(
-            &params, seed,
+            params, seed,
         )?)),
-        "perfect" => crate::perfect::build(&params, game),
-        other => unreachable!("agent {other} is listed but not built"),
+        "perfect" => crate::perfect::build(params, game),
+        other => unreachable!("agent {other} is built in but not built"),
     }
 }
 

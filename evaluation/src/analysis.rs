@@ -631,6 +631,29 @@ pub fn length_histogram_svg(title: &str, lengths: &[u32]) -> String {
     o
 }
 
+/// [`Measure`] for each game of the list without the `measure` capability
+/// ([`stickdice::for_each_game!`]): a throw starts a turn when it is the first of the game
+/// or follows another seat's throw is not known here, so every throw counts as one; no
+/// captures and no burials are counted.
+macro_rules! no_measures {
+    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+        $(
+            stickdice::__unless_has!(measure, [$($cap)*], {
+                impl Measure for $ty {
+                    fn starts_turn(&self, _before: &Self::State, _previous: Option<Throw>) -> bool {
+                        true
+                    }
+
+                    fn captures(&self, _before: &Self::State, _after: &Self::State) -> u32 {
+                        0
+                    }
+                }
+            });
+        )*
+    };
+}
+stickdice::for_each_game!(no_measures);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -736,26 +759,3 @@ mod tests {
         assert_eq!(total, lengths.len());
     }
 }
-
-/// [`Measure`] for each game of the list without the `measure` capability
-/// ([`stickdice::for_each_game!`]): a throw starts a turn when it is the first of the game
-/// or follows another seat's throw is not known here, so every throw counts as one; no
-/// captures and no burials are counted.
-macro_rules! no_measures {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
-        $(
-            stickdice::__unless_has!(measure, [$($cap)*], {
-                impl Measure for $ty {
-                    fn starts_turn(&self, _before: &Self::State, _previous: Option<Throw>) -> bool {
-                        true
-                    }
-
-                    fn captures(&self, _before: &Self::State, _after: &Self::State) -> u32 {
-                        0
-                    }
-                }
-            });
-        )*
-    };
-}
-stickdice::for_each_game!(no_measures);

@@ -1063,6 +1063,29 @@ impl LuckReport {
     }
 }
 
+/// [`Reviewable`] for each game of the list without the `review` capability
+/// ([`stickdice::for_each_game!`]): review and luck refuse it, naming the game.
+macro_rules! no_reference {
+    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+        $(
+            stickdice::__unless_has!(review, [$($cap)*], {
+                impl Reviewable for $ty {
+                    fn reference(
+                        &self,
+                        _options: &ReferenceOptions,
+                    ) -> Result<Box<dyn Reference<Self>>, ReviewError> {
+                        Err(ReviewError::Unsupported(format!(
+                            "{} has no reference evaluator for review and luck yet",
+                            <$ty as Game>::NAME
+                        )))
+                    }
+                }
+            });
+        )*
+    };
+}
+stickdice::for_each_game!(no_reference);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1126,26 +1149,3 @@ mod tests {
         assert!(r.to_markdown().contains("| `a` | 0.750 |"));
     }
 }
-
-/// [`Reviewable`] for each game of the list without the `review` capability
-/// ([`stickdice::for_each_game!`]): review and luck refuse it, naming the game.
-macro_rules! no_reference {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
-        $(
-            stickdice::__unless_has!(review, [$($cap)*], {
-                impl Reviewable for $ty {
-                    fn reference(
-                        &self,
-                        _options: &ReferenceOptions,
-                    ) -> Result<Box<dyn Reference<Self>>, ReviewError> {
-                        Err(ReviewError::Unsupported(format!(
-                            "{} has no reference evaluator for review and luck yet",
-                            <$ty as Game>::NAME
-                        )))
-                    }
-                }
-            });
-        )*
-    };
-}
-stickdice::for_each_game!(no_reference);

@@ -19,7 +19,7 @@ macro_rules! define_agents {
         /// A built agent of any game.
         pub enum AnyAgent {
             $(
-                #[doc = concat!("[`", stringify!($variant), "`](", stringify!($ty), ").")]
+                #[doc = concat!("The game `", stringify!($variant), "`.")]
                 $variant(Box<dyn Agent<$ty>>),
             )*
         }

@@ -21,7 +21,7 @@ macro_rules! define_states {
         #[derive(Clone, Debug, PartialEq)]
         pub enum AnyState {
             $(
-                #[doc = concat!("[`", stringify!($variant), "`](", stringify!($ty), ").")]
+                #[doc = concat!("The game `", stringify!($variant), "`.")]
                 $variant($ty, <$ty as Game>::State),
             )*
         }

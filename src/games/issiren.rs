@@ -93,7 +93,7 @@ pub const COLS: u8 = 12;
 /// The number of green sides up that releases an unmoved piece.
 pub const RELEASE_THROW: Throw = Throw::new(4);
 
-/// How many random pieces [`Game::random_action`] draws before it lists the pieces that
+/// How many random pieces [`Playouts::random_action`] draws before it lists the pieces that
 /// can move.
 const RANDOM_PIECE_TRIES: usize = 1;
 
@@ -969,7 +969,7 @@ fn move_piece(s: &mut State, seat: usize, i: usize, g: usize) -> bool {
     s.count[enemy] == 0
 }
 
-/// `SEAT`'s turn in random play ([`Game::play_random_to_end`]): a throw (unless the
+/// `SEAT`'s turn in random play ([`Playouts::play_random_to_end`]): a throw (unless the
 /// throw cap is reached) and its random decision, again while the throws grant extra
 /// throws. Returns whether the turn passed (`false`: the game is over).
 #[inline(always)]
@@ -1366,7 +1366,7 @@ impl Playouts for Issiren {
         }
     }
 
-    /// [`Game::random_action`]'s piece, moved by its index (no search for it by square).
+    /// [`Playouts::random_action`]'s piece, moved by its index (no search for it by square).
     #[inline]
     fn play_random_action(
         &self,
@@ -1399,9 +1399,9 @@ impl Playouts for Issiren {
 
     /// Each throw and its decision in one loop, one loop per seat (so each seat's tables
     /// and pieces are at fixed places): the throw (the same bits), the random piece of
-    /// [`Game::play_random_action`] (the same draws), its move, until the turn passes,
+    /// [`Playouts::play_random_action`] (the same draws), its move, until the turn passes,
     /// with the throw count held in a register and no pending throw stored. A decision
-    /// already due is made by [`Game::play_random_action`] first; a position with a turn
+    /// already due is made by [`Playouts::play_random_action`] first; a position with a turn
     /// other than 0 or 1 (which [`Game::validate`] rejects) is played step by step. Kept
     /// out of line: a whole game's loop, which would crowd the searches that can call it.
     #[inline(never)]

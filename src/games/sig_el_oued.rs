@@ -430,7 +430,7 @@ static COST_SUMS: [[[[u16; TRACK_LEN]; 2]; 4]; 2] = {
     t
 };
 
-/// A seat's *key* in the fast loop of [`Game::play_throws`]: the square of its active
+/// A seat's *key* in the fast loop of [`Playouts::play_throws`]: the square of its active
 /// piece, plus [`DJINN_KEY`] while that piece is the djinn (her steps cost less). Keys are
 /// below 64, so a key and a throw's polished sides index [`FIRST_KEYS`] and
 /// [`SIG_BONUS_KEYS`] directly.
@@ -568,7 +568,7 @@ static SIG_BONUS_KEYS: [[[u8; 8]; 256]; 2] = {
 
 /// Sends home every piece whose key in `keys` (those of the first `n` seats) is on a square
 /// strictly between `from` and `to`: [`SigElOued::capture`] on the keys of the fast loop of
-/// [`Game::play_throws`], where only the active pieces can be captured (the others are on
+/// [`Playouts::play_throws`], where only the active pieces can be captured (the others are on
 /// the start or on Mecca).
 #[inline(always)]
 fn capture_keys(keys: &mut [u8; MAX_SEATS], n: usize, from: u8, to: u8) {

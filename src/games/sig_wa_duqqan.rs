@@ -352,7 +352,7 @@ impl SigWaDuqqan {
 }
 
 impl SigWaDuqqan {
-    /// [`Game::play_throws`] throw by throw with [`SigWaDuqqan::throw_effect`], checking
+    /// [`Playouts::play_throws`] throw by throw with [`SigWaDuqqan::throw_effect`], checking
     /// whether a piece still races only after a throw that made one arrive or be buried.
     #[inline]
     fn play_throws_plainly(&self, state: &mut State, mut throw: impl FnMut() -> Throw) -> Node {
@@ -366,7 +366,7 @@ impl SigWaDuqqan {
     }
 }
 
-/// Each seat's piece as one code, for the fast loop of [`Game::play_throws`]: `0..=13` a
+/// Each seat's piece as one code, for the fast loop of [`Playouts::play_throws`]: `0..=13` a
 /// piece racing on that idx, `14 + k` one on the waiting square with `k` sigs (0..=6),
 /// `21..=24` one on idx 15..=18, [`codes::ARRIVED`] and [`codes::BURIED`]; each code is
 /// kept as its *key*, eight times the code, so that a key and a throw's marked sides index

@@ -292,3 +292,6 @@ impl Evaluate for Dash {
 
 /// The default playouts (the rules' step-by-step path).
 impl stickdice::Playouts for Dash {}
+
+/// Not one of the library's games.
+impl stickdice::Listed for Dash {}

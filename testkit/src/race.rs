@@ -305,6 +305,12 @@ pub fn play_actions(
     actions
 }
 
+/// The default playouts (the rules' step-by-step path).
+impl stickdice::Playouts for Race {}
+
+/// Not one of the library's games.
+impl stickdice::Listed for Race {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,6 +359,3 @@ mod tests {
         assert_eq!(g.scores(&s).unwrap()[..2], [0.0, 1.0]);
     }
 }
-
-/// The default playouts (the rules' step-by-step path).
-impl stickdice::Playouts for Race {}

@@ -225,3 +225,6 @@ impl Game for Race {
 
 /// The default playouts (the rules' step-by-step path).
 impl stickdice::Playouts for Race {}
+
+/// Not one of the library's games.
+impl stickdice::Listed for Race {}
