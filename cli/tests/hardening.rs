@@ -365,3 +365,114 @@ fn analyze_checks_its_output_paths_before_the_work() {
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A small tournament folder (2 games of random against random on Issiren) for the tests
+/// that read a log.
+fn small_tournament(name: &str) -> std::path::PathBuf {
+    let out = temp(name);
+    let o = bin()
+        .args([
+            "tournament",
+            "--game",
+            "issiren",
+            "--agents",
+            "random,random",
+            "--games",
+            "2",
+            "--threads",
+            "1",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    out
+}
+
+#[test]
+fn endless_files_named_in_specs_and_options_are_refused_at_once() {
+    let out = small_tournament("endless");
+    let log = out.join("games.jsonl").display().to_string();
+    let tout = out.join("t").display().to_string();
+    let lout = out.join("l").display().to_string();
+    let wout = out.join("w.sdw").display().to_string();
+    let cout = out.join("c").display().to_string();
+    for args in [
+        vec![
+            "play",
+            "--game",
+            "issiren",
+            "--agents",
+            "greedy:eval=/dev/zero",
+        ],
+        vec![
+            "tournament",
+            "--game",
+            "issiren",
+            "--agents",
+            "random,greedy:eval=/dev/zero",
+            "--games",
+            "2",
+            "--out",
+            &tout,
+        ],
+        vec!["ladder", "--specs", "/dev/zero", "--out", &lout],
+        vec![
+            "train",
+            "--distill",
+            "--main",
+            "/dev/zero",
+            "--out",
+            &wout,
+            "--games",
+            "1",
+        ],
+        vec!["calibration", "--eval", "/dev/zero", "--out", &cout],
+        vec!["review", &log, "--reference-eval", "/dev/zero"],
+        vec![
+            "tournament",
+            "--game",
+            "issiren",
+            "--agents",
+            "random,random",
+            "--games",
+            "2",
+            "--luck",
+            "--reference-eval",
+            "/dev/zero",
+            "--out",
+            &tout,
+        ],
+    ] {
+        let start = std::time::Instant::now();
+        let o = bin().args(&args).output().unwrap();
+        let e = stderr(&o);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(e.contains("longer than 64 MiB"), "{args:?}: {e}");
+        assert!(
+            start.elapsed().as_secs() < 10,
+            "{args:?} took {:?}",
+            start.elapsed()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn serve_refuses_an_endless_eval_file_at_once() {
+    let mut s = Serve::start();
+    let a = s.ask(r#"{"id":1,"cmd":"new_game","game":"issiren","seed":3}"#);
+    assert_eq!(a["ok"], true, "{a}");
+    let a = s.ask(r#"{"id":2,"cmd":"throw","marked":4}"#);
+    assert_eq!(a["ok"], true, "{a}");
+    let start = std::time::Instant::now();
+    let a = s
+        .ask(r#"{"id":3,"cmd":"agent_move","agent":"greedy:eval=/dev/zero","time_limit_ms":1000}"#);
+    assert_eq!(a["ok"], false, "{a}");
+    assert!(a.to_string().contains("longer than 64 MiB"), "{a}");
+    assert!(start.elapsed().as_secs() < 10);
+    s.send(r#"{"id":4,"cmd":"quit"}"#);
+    assert_eq!(s.answer()["id"], 4);
+    assert!(s.child.wait().unwrap().success());
+}

@@ -484,7 +484,8 @@ impl Network {
     /// [`WeightsError::Io`] when it cannot be read, [`WeightsError::Format`] when it is not
     /// a valid weights file.
     pub fn load(path: &Path) -> Result<Network, WeightsError> {
-        let bytes = std::fs::read(path).map_err(WeightsError::Io)?;
+        let bytes = crate::files::read_bounded(path, crate::files::MAX_FILE_BYTES)
+            .map_err(WeightsError::Io)?;
         Network::from_bytes(&bytes)
     }
 
