@@ -33,6 +33,28 @@ pub fn read_to_string_bounded(path: &Path, limit: u64) -> io::Result<String> {
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "the file is not UTF-8 text"))
 }
 
+/// The first parameter of `spec` that names a file to read (an `eval` or `tablebase` value
+/// that is not one of their keywords), as `(key, value)`. A server reachable over HTTP
+/// refuses such specs, so that its answers say nothing of the files on the machine.
+pub fn file_parameter(spec: &crate::AgentSpec) -> Option<(&str, &str)> {
+    spec.params()
+        .iter()
+        .find(|(k, v)| match k.as_str() {
+            "eval" => !["learned", "hand"].contains(&v.as_str()),
+            "tablebase" => !["auto", "off", "cache", "build"].contains(&v.as_str()),
+            _ => false,
+        })
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+}
+
+/// Whether `spec` asks for a tablebase built in memory at first use (`tablebase=build`,
+/// about 30 s of work that no time limit or stop interrupts).
+pub fn builds_tablebase(spec: &crate::AgentSpec) -> bool {
+    spec.params()
+        .iter()
+        .any(|(k, v)| k == "tablebase" && v == "build")
+}
+
 fn too_long(limit: u64) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidData,

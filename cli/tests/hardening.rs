@@ -476,3 +476,39 @@ fn serve_refuses_an_endless_eval_file_at_once() {
     assert_eq!(s.answer()["id"], 4);
     assert!(s.child.wait().unwrap().success());
 }
+
+#[test]
+fn serve_refuses_a_tablebase_built_during_a_time_limited_move() {
+    let mut s = Serve::start();
+    for r in [
+        r#"{"id":1,"cmd":"new_game","game":"issiren","seed":3}"#,
+        r#"{"id":2,"cmd":"throw","marked":4}"#,
+    ] {
+        assert_eq!(s.ask(r)["ok"], true, "{r}");
+    }
+    let start = std::time::Instant::now();
+    let a = s.ask(
+        r#"{"id":3,"cmd":"agent_move","agent":"mcts:iterations=20,tablebase=build","time_limit_ms":1000}"#,
+    );
+    assert_eq!(a["error"]["code"], "bad_agent", "{a}");
+    assert!(
+        a["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("stickdice tablebase --build"),
+        "{a}"
+    );
+    assert!(start.elapsed().as_secs() < 5);
+    // serve reads files named in specs (it is the user's own program), unlike the web server.
+    let a = s.ask(r#"{"id":4,"cmd":"agent_move","agent":"greedy:eval=/no/such/file"}"#);
+    assert!(
+        a["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cannot read the weights file"),
+        "{a}"
+    );
+    s.send(r#"{"id":5,"cmd":"quit"}"#);
+    assert_eq!(s.answer()["id"], 5);
+    assert!(s.child.wait().unwrap().success());
+}

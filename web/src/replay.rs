@@ -284,8 +284,22 @@ pub fn file(dirs: &[PathBuf], t: &str, name: &str) -> Result<(&'static str, Vec<
             format!("`{name}` is not a report file (a plain name ending .svg, .md, .txt, .csv or .json)"),
         )
     })?;
+    let missing = || WebError::not_found(format!("{} has no file {name}", folder(dir).display()));
     let path = folder(dir).join(name);
-    std::fs::read(&path)
+    // Only a regular file of the folder itself: not a symbolic link (which could point
+    // anywhere), a folder or a device, and at most MAX_FILE_BYTES of it.
+    let meta = std::fs::symlink_metadata(&path).map_err(|_| missing())?;
+    if !meta.file_type().is_file() {
+        return Err(missing());
+    }
+    let inside = match (path.canonicalize(), folder(dir).canonicalize()) {
+        (Ok(p), Ok(d)) => p.parent() == Some(d.as_path()),
+        _ => false,
+    };
+    if !inside {
+        return Err(missing());
+    }
+    stickdice_agents::files::read_bounded(&path, stickdice_agents::files::MAX_FILE_BYTES)
         .map(|b| (mime, b))
-        .map_err(|_| WebError::not_found(format!("{} has no file {name}", folder(dir).display())))
+        .map_err(|_| missing())
 }
