@@ -19,7 +19,7 @@ use stickdice_evaluation::tournament::labels;
 pub struct ReferenceArgs {
     /// issiren: the reference search's depth in decisions [default: 3]. The race games
     /// use their exact solved values and take no depth.
-    #[arg(long, value_name = "D")]
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=i64::from(stickdice_agents::expectimax::MAX_DEPTH)))]
     pub reference_depth: Option<u32>,
     /// issiren: exact values from the endgame tablebase wherever a position with at most
     /// two pieces a side is reached: `build` (about 30 s) or a file written by `stickdice

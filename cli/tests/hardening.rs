@@ -77,6 +77,38 @@ fn counts_past_the_limits_are_refused_before_any_work() {
             &["analyze", "--threads", "0"][..],
             "--threads must be at least 1",
         ),
+        (
+            &["calibration", "--games", "1000000000000", "--out", "c"][..],
+            "--games 1000000000000 is more than the limit of 100000",
+        ),
+        (
+            &["calibration", "--positions", "1000000000000", "--out", "c"][..],
+            "--positions 1000000000000 is more than the limit of 1000000",
+        ),
+        (
+            &["review", "games.jsonl", "--reference-depth", "500"][..],
+            "500 is not in 1..=64",
+        ),
+        (
+            &["tournament", "--luck", "--reference-depth", "1000"][..],
+            "1000 is not in 1..=64",
+        ),
+        (
+            &[
+                "merge",
+                "out",
+                "a",
+                "b",
+                "--luck",
+                "--reference-depth",
+                "1000",
+            ][..],
+            "1000 is not in 1..=64",
+        ),
+        (
+            &["tournament", "--luck", "--reference-depth", "0"][..],
+            "0 is not in 1..=64",
+        ),
     ] {
         // Run in an empty folder: nothing may be written there.
         let dir = temp("limits");
