@@ -544,3 +544,69 @@ fn serve_refuses_a_tablebase_built_during_a_time_limited_move() {
     assert_eq!(s.answer()["id"], 5);
     assert!(s.child.wait().unwrap().success());
 }
+
+/// Holds `dir`'s lock (`.stickdice.lock`) as a running tournament does.
+fn hold_lock(dir: &std::path::Path) -> std::fs::File {
+    std::fs::create_dir_all(dir).unwrap();
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(".stickdice.lock"))
+        .unwrap();
+    f.try_lock().unwrap();
+    f
+}
+
+#[test]
+fn merge_and_train_take_their_output_folders_lock() {
+    let t = small_tournament("locks");
+    let merged = t.with_file_name(format!(
+        "{}-merged",
+        t.file_name().unwrap().to_str().unwrap()
+    ));
+    let _ = std::fs::remove_dir_all(&merged);
+    let lock = hold_lock(&merged);
+    let o = bin().arg("merge").arg(&merged).arg(&t).output().unwrap();
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("is in use by another stickdice run"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!merged.join("report.json").exists(), "nothing written");
+    drop(lock);
+    let o = bin().arg("merge").arg(&merged).arg(&t).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(merged.join("report.json").exists());
+
+    let trained = t.join("trained");
+    let train = || {
+        bin()
+            .args([
+                "train", "--game", "issiren", "--hidden", "4", "--seed", "3", "--games", "2",
+                "--out",
+            ])
+            .arg(&trained)
+            .output()
+            .unwrap()
+    };
+    let lock = hold_lock(&trained);
+    let o = train();
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("is in use by another stickdice run"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!trained.join("issiren.sdw").exists());
+    drop(lock);
+    // A temporary file left by a run that failed (a full disk) is removed by the next.
+    std::fs::write(trained.join("issiren.sdw.tmp"), "partial").unwrap();
+    let o = train();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(trained.join("issiren.sdw").exists());
+    assert!(!trained.join("issiren.sdw.tmp").exists());
+    let _ = std::fs::remove_dir_all(&t);
+    let _ = std::fs::remove_dir_all(&merged);
+}
