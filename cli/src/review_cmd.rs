@@ -12,7 +12,8 @@ use stickdice_evaluation::log::{self, GameRecord};
 use stickdice_evaluation::review::{
     review_record, ReferenceOptions, Review, Reviewable, Step, BLUNDER,
 };
-use stickdice_evaluation::tournament::labels;
+use stickdice_evaluation::schedule::Schedule;
+use stickdice_evaluation::tournament::{labels, verify_game};
 
 /// The reference evaluator's settings (the defaults are the stated reference).
 #[derive(Args, Clone, Debug, Default)]
@@ -146,6 +147,20 @@ pub fn run(args: &ReviewArgs) -> Result<(), String> {
     };
     if games.is_empty() {
         return Err(format!("{} holds no games", path.display()));
+    }
+    // Check each game as replay and resuming do (seating, throw count, result against the
+    // schedule and the replayed events): a log that does not check is not reviewed.
+    let schedule = Schedule::new(
+        c.format,
+        c.agents.len(),
+        c.players,
+        c.games_per_table,
+        c.seed,
+    )
+    .map_err(|e| format!("{}: the log's tournament: {e}", path.display()))?;
+    for (line, record) in &games {
+        with_game!(&any, |g| verify_game(g, &schedule, record))
+            .map_err(|e| format!("{} line {line}: {e}", path.display()))?;
     }
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {

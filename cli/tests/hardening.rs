@@ -610,3 +610,66 @@ fn merge_and_train_take_their_output_folders_lock() {
     let _ = std::fs::remove_dir_all(&t);
     let _ = std::fs::remove_dir_all(&merged);
 }
+
+/// Copies of the log of `dir` with game 0 tampered with: seating swapped, an impossible
+/// throw count, places and scores flipped. Each is written to a folder of its own.
+fn tampered_logs(dir: &std::path::Path) -> Vec<(&'static str, std::path::PathBuf)> {
+    let text = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let mut out = Vec::new();
+    for what in ["seating", "throws", "result"] {
+        let lines: Vec<String> = text
+            .lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                if v["type"] != "game" || v["index"] != 0 {
+                    return l.to_string();
+                }
+                let flip = |x: &mut serde_json::Value| {
+                    let a = x.as_array_mut().unwrap();
+                    a.reverse();
+                };
+                match what {
+                    "seating" => flip(&mut v["seating"]),
+                    "throws" => v["throws"] = 999.into(),
+                    _ => {
+                        flip(&mut v["places"]);
+                        flip(&mut v["scores"]);
+                    }
+                }
+                v.to_string()
+            })
+            .collect();
+        let d = dir.join(format!("tampered-{what}"));
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("games.jsonl"), lines.join("\n") + "\n").unwrap();
+        out.push((what, d));
+    }
+    out
+}
+
+#[test]
+fn review_verifies_seating_throws_and_result_as_replay_does() {
+    let t = small_tournament("tampered");
+    let o = bin().arg("review").arg(&t).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    for (what, d) in tampered_logs(&t) {
+        for cmd in ["replay", "review"] {
+            let mut c = bin();
+            c.arg(cmd).arg(&d);
+            if cmd == "replay" {
+                c.args(["--index", "0"]);
+            }
+            let o = c.output().unwrap();
+            assert!(
+                !o.status.success(),
+                "{cmd} of a log with {what} tampered with"
+            );
+            assert!(
+                stderr(&o).contains("line 2"),
+                "{cmd} {what}: {}",
+                stderr(&o)
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&t);
+}
