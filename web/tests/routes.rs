@@ -1161,3 +1161,115 @@ async fn an_analysis_stops_when_its_client_goes_away() {
         }
     }
 }
+
+#[tokio::test]
+async fn tampered_logs_are_refused_as_replay_refuses_them() {
+    let dir = temp_dir("tampered");
+    let save = dir.join("save");
+    {
+        let app = app(vec![], save.clone());
+        play_short_game(&app).await;
+        let (_, v) = send_json(
+            &app,
+            "POST",
+            "/api/session/1/save",
+            r#"{"agents":["x","y","z"]}"#,
+        )
+        .await;
+        assert_eq!(v["ok"], true, "{v}");
+    }
+    // A tournament's log (duplicate dice, seating by the schedule) and a saved game's.
+    let played = dir.join("played");
+    {
+        use stickdice::Game as _;
+        use stickdice_evaluation::builder::spec_entrant;
+        let g = stickdice::Issiren::with_seats(2).unwrap();
+        let entrants = ["random", "greedy"]
+            .iter()
+            .map(|s| spec_entrant(&s.parse().unwrap(), &g).unwrap())
+            .collect();
+        let t = stickdice_evaluation::Tournament::new(
+            &g,
+            entrants,
+            stickdice_evaluation::Format::RoundRobin,
+            2,
+            5,
+            None,
+        )
+        .unwrap();
+        t.run(&played, &stickdice_evaluation::RunOptions::default())
+            .unwrap();
+    }
+    let mut dirs = vec![save.join("sig-wa-duqqan-001"), played.clone()];
+    let kinds = ["seating", "throws", "result"];
+    let mut tampered = Vec::new();
+    for good in [&dirs[0].clone(), &played] {
+        let text = std::fs::read_to_string(good.join("games.jsonl")).unwrap();
+        let header = text.lines().next().unwrap();
+        let record: Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+        for what in kinds {
+            let mut r = record.clone();
+            match what {
+                "seating" => {
+                    let mut v = r["seating"].as_array().unwrap().clone();
+                    v.reverse();
+                    r["seating"] = json!(v);
+                }
+                "throws" => r["throws"] = json!(999),
+                _ => {
+                    let n = r["places"].as_array().unwrap().len();
+                    let ordered: Vec<u64> = (1..=n as u64).collect();
+                    let other: Vec<u64> = if r["places"] == json!(ordered) {
+                        ordered.iter().rev().copied().collect()
+                    } else {
+                        ordered
+                    };
+                    r["places"] = json!(other);
+                    r["scores"] = json!(other
+                        .iter()
+                        .map(|&p| (n as u64 - p) as f64 / (n - 1) as f64)
+                        .collect::<Vec<_>>());
+                }
+            }
+            let d = dir.join(format!("{what}-{}", tampered.len()));
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(d.join("games.jsonl"), format!("{header}\n{r}\n")).unwrap();
+            tampered.push(what);
+            dirs.push(d);
+        }
+    }
+    let app = app(dirs, dir.join("save2"));
+    let (_, v) = send_json(&app, "GET", "/api/tournaments", "").await;
+    let t = v["tournaments"].as_array().unwrap();
+    assert!(t[0]["games"][0].get("error").is_none(), "{}", t[0]);
+    for g in t[1]["games"].as_array().unwrap() {
+        assert!(g.get("error").is_none(), "{g}");
+    }
+    for (i, what) in tampered.iter().enumerate() {
+        let g = &t[i + 2]["games"][0];
+        let e = g["error"].as_str().unwrap_or_else(|| panic!("{what}: {g}"));
+        assert!(e.starts_with("line 2 does not check: "), "{what}: {e}");
+        assert_eq!(g["result"], "not valid", "{what}: {g}");
+        assert_eq!(g["places"], Value::Null);
+        for route in ["", "/review"] {
+            let (s, v) = send_json(
+                &app,
+                "GET",
+                &format!("/api/tournaments/{}/games/{}{route}", i + 2, g["index"]),
+                "",
+            )
+            .await;
+            assert_eq!(
+                s,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "{what}{route}: {}",
+                v["error"]
+            );
+            assert_eq!(v["error"]["code"], "bad_log", "{what}{route}: {v}");
+            assert!(
+                v["error"]["message"].as_str().unwrap().contains("line 2: "),
+                "{what}{route}: {v}"
+            );
+        }
+    }
+}
