@@ -673,3 +673,43 @@ fn review_verifies_seating_throws_and_result_as_replay_does() {
     }
     let _ = std::fs::remove_dir_all(&t);
 }
+
+#[test]
+fn serve_cancels_a_running_search_at_the_end_of_its_input() {
+    let mut s = Serve::start();
+    assert_eq!(
+        s.ask(r#"{"id":1,"cmd":"new_game","game":"issiren","seed":3}"#)["ok"],
+        true
+    );
+    for r in [
+        r#"{"id":2,"cmd":"throw","marked":4}"#,
+        r#"{"id":2,"cmd":"act","action":"a1"}"#,
+        r#"{"id":2,"cmd":"throw"}"#,
+    ] {
+        assert_eq!(s.ask(r)["ok"], true, "{r}");
+    }
+    s.send(r#"{"id":3,"cmd":"agent_move","agent":"mcts","budget":{"iterations":1000000000000}}"#);
+    s.send(r#"{"id":4,"cmd":"state"}"#);
+    let start = std::time::Instant::now();
+    let Serve {
+        mut child,
+        input,
+        mut output,
+    } = s;
+    drop(input);
+    let mut line = String::new();
+    output.read_line(&mut line).unwrap();
+    let a: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(a["id"], 4, "a state is answered during the search: {a}");
+    line.clear();
+    output.read_line(&mut line).unwrap();
+    let a: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(a["id"], 3, "{a}");
+    assert_eq!(a["error"]["code"], "cancelled", "{a}");
+    assert!(child.wait().unwrap().success());
+    assert!(
+        start.elapsed().as_secs() < 10,
+        "took {:?} (the time limit is 60 s)",
+        start.elapsed()
+    );
+}

@@ -455,6 +455,13 @@ impl Server {
         }
     }
 
+    /// Asks the running search, if any, to stop (as `cancel` does, without a reply).
+    pub fn stop_search(&self) {
+        if let Some(running) = &self.running {
+            running.stop.stop();
+        }
+    }
+
     /// Whether a search handed out by [`Server::begin`] has not been finished yet.
     pub fn is_searching(&self) -> bool {
         self.running.is_some()
@@ -1522,7 +1529,12 @@ pub fn serve<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> 
             Event::Done(done) => write(&mut output, &server.finish(done))?,
             Event::Input(read, line) => {
                 match read? {
-                    LineRead::End => input_open = false,
+                    LineRead::End => {
+                        // Nobody is left to wait for a running search: it is cancelled
+                        // (answered `cancelled`), then the waiting lines are answered.
+                        input_open = false;
+                        server.stop_search();
+                    }
                     LineRead::TooLong => write(
                         &mut output,
                         &Reply {
