@@ -41,6 +41,7 @@
 
 pub mod eval;
 pub mod expectimax;
+pub mod files;
 pub mod greedy;
 pub mod ismcts;
 pub mod learned;

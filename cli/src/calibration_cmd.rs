@@ -42,6 +42,12 @@ pub struct CalibrationArgs {
     pub bins: usize,
 }
 
+/// The most held-out self-play games (`--games`): their positions are all held in memory.
+const MAX_GAMES: usize = 100_000;
+
+/// The most tablebase positions (`--positions`).
+const MAX_POSITIONS: usize = 1_000_000;
+
 fn json_of(r: &Reliability) -> serde_json::Value {
     serde_json::json!({
         "brier": r.brier,
@@ -63,6 +69,8 @@ pub fn run(args: &CalibrationArgs) -> Result<(), String> {
     if !(1..=100).contains(&args.bins) {
         return Err("--bins must be 1 to 100".into());
     }
+    crate::cli::check_count("--games", Some(args.games), MAX_GAMES)?;
+    crate::cli::check_count("--positions", Some(args.positions), MAX_POSITIONS)?;
     let learned = Issiren::evaluator(&args.eval)?;
     let evaluations = [learned, Evaluator::issiren_hand()];
     let names = [format!("learned ({})", args.eval), "hand".to_string()];

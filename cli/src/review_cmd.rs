@@ -12,14 +12,15 @@ use stickdice_evaluation::log::{self, GameRecord};
 use stickdice_evaluation::review::{
     review_record, ReferenceOptions, Review, Reviewable, Step, BLUNDER,
 };
-use stickdice_evaluation::tournament::labels;
+use stickdice_evaluation::schedule::Schedule;
+use stickdice_evaluation::tournament::{labels, verify_game};
 
 /// The reference evaluator's settings (the defaults are the stated reference).
 #[derive(Args, Clone, Debug, Default)]
 pub struct ReferenceArgs {
     /// issiren: the reference search's depth in decisions [default: 3]. The race games
     /// use their exact solved values and take no depth.
-    #[arg(long, value_name = "D")]
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=i64::from(stickdice_agents::expectimax::MAX_DEPTH)))]
     pub reference_depth: Option<u32>,
     /// issiren: exact values from the endgame tablebase wherever a position with at most
     /// two pieces a side is reached: `build` (about 30 s) or a file written by `stickdice
@@ -146,6 +147,20 @@ pub fn run(args: &ReviewArgs) -> Result<(), String> {
     };
     if games.is_empty() {
         return Err(format!("{} holds no games", path.display()));
+    }
+    // Check each game as replay and resuming do (seating, throw count, result against the
+    // schedule and the replayed events): a log that does not check is not reviewed.
+    let schedule = Schedule::new(
+        c.format,
+        c.agents.len(),
+        c.players,
+        c.games_per_table,
+        c.seed,
+    )
+    .map_err(|e| format!("{}: the log's tournament: {e}", path.display()))?;
+    for (line, record) in &games {
+        with_game!(&any, |g| verify_game(g, &schedule, record))
+            .map_err(|e| format!("{} line {line}: {e}", path.display()))?;
     }
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {

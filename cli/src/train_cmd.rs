@@ -128,7 +128,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         checkpoint_every: args.checkpoint_every.unwrap_or(1000),
     };
     config.check()?;
-    let path = prepare_out(args)?;
+    let (path, _lock) = prepare_out(args)?;
     let resume = if args.resume {
         Some(load_checkpoint(&path)?)
     } else {
@@ -174,19 +174,40 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Creates `--out` and names the weights file in it; refuses an existing file without
-/// `--resume`.
-fn prepare_out(args: &TrainArgs) -> Result<PathBuf, String> {
+/// Creates `--out`, takes its lock (held until the returned file is dropped, as
+/// tournaments lock theirs: a second run on the same folder is refused), removes a
+/// temporary weights file a failed run left there, and names the weights file in it;
+/// refuses an existing file without `--resume`.
+fn prepare_out(args: &TrainArgs) -> Result<(PathBuf, std::fs::File), String> {
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let lock = stickdice_evaluation::tournament::lock_folder(&args.out).map_err(|e| match e {
+        stickdice_evaluation::TournamentError::Busy { out } => format!(
+            "{} is in use by another stickdice run (it holds the lock on {}); wait for it to finish, or use another --out folder",
+            out.display(),
+            out.join(stickdice_evaluation::tournament::LOCK_FILE).display()
+        ),
+        other => other.to_string(),
+    })?;
     let path = args.out.join(WEIGHTS_FILE);
+    let mut tmp = path.clone().into_os_string();
+    tmp.push(".tmp");
+    match std::fs::remove_file(&tmp) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(format!(
+                "cannot remove {}, left by a failed run: {e}",
+                PathBuf::from(tmp).display()
+            ))
+        }
+        _ => {}
+    }
     if !args.resume && path.exists() {
         return Err(format!(
             "{} exists: continue it with --resume, or choose another --out",
             path.display()
         ));
     }
-    Ok(path)
+    Ok((path, lock))
 }
 
 /// The flag Ctrl-C sets (a second Ctrl-C ends at once).
@@ -219,7 +240,7 @@ fn run_endgame(args: &TrainArgs) -> Result<(), String> {
     let Some(source) = &args.tablebase else {
         return Err("--endgame trains on the tablebase: give --tablebase FILE (or build)".into());
     };
-    let path = prepare_out(args)?;
+    let (path, _lock) = prepare_out(args)?;
     let (main, resume) = if args.resume {
         if args.main.is_some() {
             return Err(
@@ -393,7 +414,7 @@ fn run_distill(args: &TrainArgs) -> Result<(), String> {
         seed: args.seed,
     };
     config.check()?;
-    let path = prepare_out(args)?;
+    let (path, _lock) = prepare_out(args)?;
     let start = if args.resume {
         if args.main.is_some() {
             return Err("--resume continues the checkpoint's own network: leave out --main".into());

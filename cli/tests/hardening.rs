@@ -77,6 +77,38 @@ fn counts_past_the_limits_are_refused_before_any_work() {
             &["analyze", "--threads", "0"][..],
             "--threads must be at least 1",
         ),
+        (
+            &["calibration", "--games", "1000000000000", "--out", "c"][..],
+            "--games 1000000000000 is more than the limit of 100000",
+        ),
+        (
+            &["calibration", "--positions", "1000000000000", "--out", "c"][..],
+            "--positions 1000000000000 is more than the limit of 1000000",
+        ),
+        (
+            &["review", "games.jsonl", "--reference-depth", "500"][..],
+            "500 is not in 1..=64",
+        ),
+        (
+            &["tournament", "--luck", "--reference-depth", "1000"][..],
+            "1000 is not in 1..=64",
+        ),
+        (
+            &[
+                "merge",
+                "out",
+                "a",
+                "b",
+                "--luck",
+                "--reference-depth",
+                "1000",
+            ][..],
+            "1000 is not in 1..=64",
+        ),
+        (
+            &["tournament", "--luck", "--reference-depth", "0"][..],
+            "0 is not in 1..=64",
+        ),
     ] {
         // Run in an empty folder: nothing may be written there.
         let dir = temp("limits");
@@ -364,4 +396,320 @@ fn analyze_checks_its_output_paths_before_the_work() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A small tournament folder (2 games of random against random on Issiren) for the tests
+/// that read a log.
+fn small_tournament(name: &str) -> std::path::PathBuf {
+    let out = temp(name);
+    let o = bin()
+        .args([
+            "tournament",
+            "--game",
+            "issiren",
+            "--agents",
+            "random,random",
+            "--games",
+            "2",
+            "--threads",
+            "1",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    out
+}
+
+#[test]
+fn endless_files_named_in_specs_and_options_are_refused_at_once() {
+    let out = small_tournament("endless");
+    let log = out.join("games.jsonl").display().to_string();
+    let tout = out.join("t").display().to_string();
+    let lout = out.join("l").display().to_string();
+    let wout = out.join("w.sdw").display().to_string();
+    let cout = out.join("c").display().to_string();
+    for args in [
+        vec![
+            "play",
+            "--game",
+            "issiren",
+            "--agents",
+            "greedy:eval=/dev/zero",
+        ],
+        vec![
+            "tournament",
+            "--game",
+            "issiren",
+            "--agents",
+            "random,greedy:eval=/dev/zero",
+            "--games",
+            "2",
+            "--out",
+            &tout,
+        ],
+        vec!["ladder", "--specs", "/dev/zero", "--out", &lout],
+        vec![
+            "train",
+            "--distill",
+            "--main",
+            "/dev/zero",
+            "--out",
+            &wout,
+            "--games",
+            "1",
+        ],
+        vec!["calibration", "--eval", "/dev/zero", "--out", &cout],
+        vec!["review", &log, "--reference-eval", "/dev/zero"],
+        vec![
+            "tournament",
+            "--game",
+            "issiren",
+            "--agents",
+            "random,random",
+            "--games",
+            "2",
+            "--luck",
+            "--reference-eval",
+            "/dev/zero",
+            "--out",
+            &tout,
+        ],
+    ] {
+        let start = std::time::Instant::now();
+        let o = bin().args(&args).output().unwrap();
+        let e = stderr(&o);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(e.contains("longer than 64 MiB"), "{args:?}: {e}");
+        assert!(
+            start.elapsed().as_secs() < 10,
+            "{args:?} took {:?}",
+            start.elapsed()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn serve_refuses_an_endless_eval_file_at_once() {
+    let mut s = Serve::start();
+    let a = s.ask(r#"{"id":1,"cmd":"new_game","game":"issiren","seed":3}"#);
+    assert_eq!(a["ok"], true, "{a}");
+    let a = s.ask(r#"{"id":2,"cmd":"throw","marked":4}"#);
+    assert_eq!(a["ok"], true, "{a}");
+    let start = std::time::Instant::now();
+    let a = s
+        .ask(r#"{"id":3,"cmd":"agent_move","agent":"greedy:eval=/dev/zero","time_limit_ms":1000}"#);
+    assert_eq!(a["ok"], false, "{a}");
+    assert!(a.to_string().contains("longer than 64 MiB"), "{a}");
+    assert!(start.elapsed().as_secs() < 10);
+    s.send(r#"{"id":4,"cmd":"quit"}"#);
+    assert_eq!(s.answer()["id"], 4);
+    assert!(s.child.wait().unwrap().success());
+}
+
+#[test]
+fn serve_refuses_a_tablebase_built_during_a_time_limited_move() {
+    let mut s = Serve::start();
+    for r in [
+        r#"{"id":1,"cmd":"new_game","game":"issiren","seed":3}"#,
+        r#"{"id":2,"cmd":"throw","marked":4}"#,
+    ] {
+        assert_eq!(s.ask(r)["ok"], true, "{r}");
+    }
+    let start = std::time::Instant::now();
+    let a = s.ask(
+        r#"{"id":3,"cmd":"agent_move","agent":"mcts:iterations=20,tablebase=build","time_limit_ms":1000}"#,
+    );
+    assert_eq!(a["error"]["code"], "bad_agent", "{a}");
+    assert!(
+        a["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("stickdice tablebase --build"),
+        "{a}"
+    );
+    assert!(start.elapsed().as_secs() < 5);
+    // serve reads files named in specs (it is the user's own program), unlike the web server.
+    let a = s.ask(r#"{"id":4,"cmd":"agent_move","agent":"greedy:eval=/no/such/file"}"#);
+    assert!(
+        a["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cannot read the weights file"),
+        "{a}"
+    );
+    s.send(r#"{"id":5,"cmd":"quit"}"#);
+    assert_eq!(s.answer()["id"], 5);
+    assert!(s.child.wait().unwrap().success());
+}
+
+/// Holds `dir`'s lock (`.stickdice.lock`) as a running tournament does.
+fn hold_lock(dir: &std::path::Path) -> std::fs::File {
+    std::fs::create_dir_all(dir).unwrap();
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(".stickdice.lock"))
+        .unwrap();
+    f.try_lock().unwrap();
+    f
+}
+
+#[test]
+fn merge_and_train_take_their_output_folders_lock() {
+    let t = small_tournament("locks");
+    let merged = t.with_file_name(format!(
+        "{}-merged",
+        t.file_name().unwrap().to_str().unwrap()
+    ));
+    let _ = std::fs::remove_dir_all(&merged);
+    let lock = hold_lock(&merged);
+    let o = bin().arg("merge").arg(&merged).arg(&t).output().unwrap();
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("is in use by another stickdice run"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!merged.join("report.json").exists(), "nothing written");
+    drop(lock);
+    let o = bin().arg("merge").arg(&merged).arg(&t).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(merged.join("report.json").exists());
+
+    let trained = t.join("trained");
+    let train = || {
+        bin()
+            .args([
+                "train", "--game", "issiren", "--hidden", "4", "--seed", "3", "--games", "2",
+                "--out",
+            ])
+            .arg(&trained)
+            .output()
+            .unwrap()
+    };
+    let lock = hold_lock(&trained);
+    let o = train();
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("is in use by another stickdice run"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!trained.join("issiren.sdw").exists());
+    drop(lock);
+    // A temporary file left by a run that failed (a full disk) is removed by the next.
+    std::fs::write(trained.join("issiren.sdw.tmp"), "partial").unwrap();
+    let o = train();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(trained.join("issiren.sdw").exists());
+    assert!(!trained.join("issiren.sdw.tmp").exists());
+    let _ = std::fs::remove_dir_all(&t);
+    let _ = std::fs::remove_dir_all(&merged);
+}
+
+/// Copies of the log of `dir` with game 0 tampered with: seating swapped, an impossible
+/// throw count, places and scores flipped. Each is written to a folder of its own.
+fn tampered_logs(dir: &std::path::Path) -> Vec<(&'static str, std::path::PathBuf)> {
+    let text = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let mut out = Vec::new();
+    for what in ["seating", "throws", "result"] {
+        let lines: Vec<String> = text
+            .lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                if v["type"] != "game" || v["index"] != 0 {
+                    return l.to_string();
+                }
+                let flip = |x: &mut serde_json::Value| {
+                    let a = x.as_array_mut().unwrap();
+                    a.reverse();
+                };
+                match what {
+                    "seating" => flip(&mut v["seating"]),
+                    "throws" => v["throws"] = 999.into(),
+                    _ => {
+                        flip(&mut v["places"]);
+                        flip(&mut v["scores"]);
+                    }
+                }
+                v.to_string()
+            })
+            .collect();
+        let d = dir.join(format!("tampered-{what}"));
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("games.jsonl"), lines.join("\n") + "\n").unwrap();
+        out.push((what, d));
+    }
+    out
+}
+
+#[test]
+fn review_verifies_seating_throws_and_result_as_replay_does() {
+    let t = small_tournament("tampered");
+    let o = bin().arg("review").arg(&t).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    for (what, d) in tampered_logs(&t) {
+        for cmd in ["replay", "review"] {
+            let mut c = bin();
+            c.arg(cmd).arg(&d);
+            if cmd == "replay" {
+                c.args(["--index", "0"]);
+            }
+            let o = c.output().unwrap();
+            assert!(
+                !o.status.success(),
+                "{cmd} of a log with {what} tampered with"
+            );
+            assert!(
+                stderr(&o).contains("line 2"),
+                "{cmd} {what}: {}",
+                stderr(&o)
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&t);
+}
+
+#[test]
+fn serve_cancels_a_running_search_at_the_end_of_its_input() {
+    let mut s = Serve::start();
+    assert_eq!(
+        s.ask(r#"{"id":1,"cmd":"new_game","game":"issiren","seed":3}"#)["ok"],
+        true
+    );
+    for r in [
+        r#"{"id":2,"cmd":"throw","marked":4}"#,
+        r#"{"id":2,"cmd":"act","action":"a1"}"#,
+        r#"{"id":2,"cmd":"throw"}"#,
+    ] {
+        assert_eq!(s.ask(r)["ok"], true, "{r}");
+    }
+    s.send(r#"{"id":3,"cmd":"agent_move","agent":"mcts","budget":{"iterations":1000000000000}}"#);
+    s.send(r#"{"id":4,"cmd":"state"}"#);
+    let start = std::time::Instant::now();
+    let Serve {
+        mut child,
+        input,
+        mut output,
+    } = s;
+    drop(input);
+    let mut line = String::new();
+    output.read_line(&mut line).unwrap();
+    let a: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(a["id"], 4, "a state is answered during the search: {a}");
+    line.clear();
+    output.read_line(&mut line).unwrap();
+    let a: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(a["id"], 3, "{a}");
+    assert_eq!(a["error"]["code"], "cancelled", "{a}");
+    assert!(child.wait().unwrap().success());
+    assert!(
+        start.elapsed().as_secs() < 10,
+        "took {:?} (the time limit is 60 s)",
+        start.elapsed()
+    );
 }

@@ -796,8 +796,11 @@ fn write(path: &Path, text: &str) -> Result<(), LadderError> {
 /// # Errors
 /// A file that cannot be read or is not ladder specs.
 pub fn read_specs(path: &Path) -> Result<LadderSpecs, LadderError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| setup(format!("cannot read {}: {e}", path.display())))?;
+    let text = stickdice_agents::files::read_to_string_bounded(
+        path,
+        stickdice_agents::files::MAX_FILE_BYTES,
+    )
+    .map_err(|e| setup(format!("cannot read {}: {e}", path.display())))?;
     let specs: LadderSpecs = serde_json::from_str(&text)
         .map_err(|e| setup(format!("{}: not ladder specs: {e}", path.display())))?;
     if specs.families.len() < 2 || specs.families.iter().any(|f| f.levels.is_empty()) {

@@ -77,6 +77,11 @@ pub enum MergeError {
         /// Torn last lines found (each a game cut off while being written, now missing).
         notices: Vec<String>,
     },
+    /// Another run (a merge or a tournament) holds the output folder's lock.
+    Busy {
+        /// The output folder.
+        out: PathBuf,
+    },
     /// A report file cannot be written.
     Io {
         /// The file.
@@ -141,6 +146,12 @@ impl core::fmt::Display for MergeError {
                     "\nrun those shards again (each resumes its log), then merge again; no file was written"
                 )
             }
+            MergeError::Busy { out } => write!(
+                f,
+                "{} is in use by another stickdice run (it holds the lock on {}); wait for it to finish, or write the merged report elsewhere",
+                out.display(),
+                out.join(crate::tournament::LOCK_FILE).display()
+            ),
             MergeError::Io { path, message } => write!(f, "{}: {message}", path.display()),
         }
     }
@@ -482,6 +493,19 @@ pub fn merge_with<G: Game>(
         path: out.to_path_buf(),
         message: e.to_string(),
     })?;
+    // Held while the report files are written: two merges into one folder cannot leave a
+    // mix of both sets (the second waits for none: it is refused).
+    let _lock = crate::tournament::lock_folder(out).map_err(|e| match e {
+        crate::TournamentError::Busy { out } => MergeError::Busy { out },
+        crate::TournamentError::Io { path, message } => MergeError::Io { path, message },
+        other => MergeError::Setup(other.to_string()),
+    })?;
+    if out.join(LOG_FILE).exists() {
+        return Err(MergeError::Setup(format!(
+            "the output folder {} holds a tournament log ({LOG_FILE}): write the merged report into a folder of its own",
+            out.display()
+        )));
+    }
     t.write_report(out, &report).map_err(|e| match e {
         crate::TournamentError::Io { path, message } => MergeError::Io { path, message },
         other => MergeError::Setup(other.to_string()),

@@ -333,6 +333,9 @@ pub const COMMANDS: &[(&str, &[&str])] = &[
 pub struct Server {
     session: Option<AnySession>,
     running: Option<Running>,
+    /// Agent specs naming a file (`eval=PATH`, `tablebase=PATH`) are refused: the web
+    /// server's sessions ([`Server::without_files`]).
+    no_files: bool,
 }
 
 /// The search a server has handed out and not yet taken back.
@@ -457,6 +460,23 @@ impl Server {
     /// A server with no game started.
     pub fn new() -> Self {
         Server::default()
+    }
+
+    /// A server that refuses agent specs naming a file (`eval=PATH`, `tablebase=PATH`),
+    /// without reading it, so that its answers tell nothing of the files on the machine:
+    /// for a server reachable over HTTP.
+    pub fn without_files() -> Self {
+        Server {
+            no_files: true,
+            ..Server::default()
+        }
+    }
+
+    /// Asks the running search, if any, to stop (as `cancel` does, without a reply).
+    pub fn stop_search(&self) {
+        if let Some(running) = &self.running {
+            running.stop.stop();
+        }
     }
 
     /// Whether a search handed out by [`Server::begin`] has not been finished yet.
@@ -653,6 +673,24 @@ impl Server {
                     }
                     "agent_move" => {
                         let spec = f.agent_spec()?;
+                        if let Some((k, v)) =
+                            stickdice_agents::files::file_parameter(&spec).filter(|_| self.no_files)
+                        {
+                            return Err(ProtocolError::new(
+                                ErrorCode::BadAgent,
+                                format!(
+                                    "agent `{spec}`: {k}={v}: this server reads no files named in agent specs (eval takes learned or hand, tablebase auto, cache or off)"
+                                ),
+                            ));
+                        }
+                        if stickdice_agents::files::builds_tablebase(&spec) {
+                            return Err(ProtocolError::new(
+                                ErrorCode::BadAgent,
+                                format!(
+                                    "agent `{spec}`: tablebase=build builds the tablebase in memory (about 30 s, not stopped by the time limit or cancel): build it once with `stickdice tablebase --build` and use tablebase=cache"
+                                ),
+                            ));
+                        }
                         let seed = f.optional_u64("seed")?;
                         let analysis = f.optional_bool("analysis")?.unwrap_or(false);
                         let apply = f.optional_bool("apply")?.unwrap_or(false);
@@ -1496,7 +1534,12 @@ pub fn serve<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> 
             Event::Done(done) => write(&mut output, &server.finish(done))?,
             Event::Input(read, line) => {
                 match read? {
-                    LineRead::End => input_open = false,
+                    LineRead::End => {
+                        // Nobody is left to wait for a running search: it is cancelled
+                        // (answered `cancelled`), then the waiting lines are answered.
+                        input_open = false;
+                        server.stop_search();
+                    }
                     LineRead::TooLong => write(
                         &mut output,
                         &Reply {

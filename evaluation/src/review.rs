@@ -251,13 +251,20 @@ impl<G: Evaluate> Search<G> {
     /// judge of strong agents' decisions than the default hand-set one.
     ///
     /// # Errors
-    /// [`ReviewError::Unsupported`] for a depth of 0 or an evaluation the game does not
+    /// [`ReviewError::Unsupported`] for a depth of 0 or over
+    /// [`MAX_DEPTH`](stickdice_agents::expectimax::MAX_DEPTH), or an evaluation the game does not
     /// have (a weights file that cannot be read says why).
     pub fn with_eval(depth: u32, eval: &str) -> Result<Self, ReviewError> {
         if depth == 0 {
             return Err(ReviewError::Unsupported(
                 "the search depth must be at least 1".to_string(),
             ));
+        }
+        if depth > stickdice_agents::expectimax::MAX_DEPTH {
+            return Err(ReviewError::Unsupported(format!(
+                "the search depth must be at most {} (as the agents' depth), not {depth}",
+                stickdice_agents::expectimax::MAX_DEPTH
+            )));
         }
         let config = ExpectimaxConfig {
             depth: Some(depth),

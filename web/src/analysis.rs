@@ -5,7 +5,10 @@
 use axum::extract::Query;
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
-use stickdice::{with_game, AnyGame};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use stickdice::{with_game, AnyGame, Stop};
 use stickdice_agents::{AgentSpec, Evaluate};
 use stickdice_evaluation::analysis::{length_histogram_svg, measure_game, Measure, SelfPlay};
 use stickdice_evaluation::arena::{self, Factory};
@@ -15,6 +18,44 @@ use crate::{ok, WebError};
 
 /// The most self-play games one request plays.
 pub const MAX_GAMES: usize = 5000;
+
+/// The most time one request's self-play may take, in seconds: past it the searches are
+/// stopped and the request answered with the error `time_limit`.
+pub const MAX_SECONDS: u64 = 60;
+
+/// The analyses whose self-play is running (for the tests: a client that goes away stops
+/// its analysis).
+static RUNNING: AtomicUsize = AtomicUsize::new(0);
+
+/// How many analyses are playing their games now.
+pub fn running() -> usize {
+    RUNNING.load(Ordering::SeqCst)
+}
+
+/// Stops the analysis when the request is dropped: answered, or its client gone.
+struct StopOnDrop(Stop);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+/// Counts a running analysis in [`RUNNING`] while it lives.
+struct Running;
+
+impl Running {
+    fn start() -> Running {
+        RUNNING.fetch_add(1, Ordering::SeqCst);
+        Running
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.fetch_sub(1, Ordering::SeqCst);
+    }
+}
 
 /// The seed path tag of self-play games (the same as `stickdice analyze`'s, so equal
 /// settings give equal figures).
@@ -81,9 +122,28 @@ pub async fn analysis(Query(query): Query<Vec<(String, String)>>) -> Response {
         Ok(s) => s,
         Err(e) => return WebError::bad("bad_agent", format!("{e}")).into_response(),
     };
-    let joined =
-        tokio::task::spawn_blocking(move || with_game!(&any, |g| self_play(g, &spec, games, seed)))
-            .await;
+    if let Some((k, v)) = stickdice_agents::files::file_parameter(&spec) {
+        return WebError::bad(
+            "bad_agent",
+            format!("agent `{spec}`: {k}={v}: this server reads no files named in agent specs (eval takes learned or hand, tablebase auto, cache or off)"),
+        )
+        .into_response();
+    }
+    if stickdice_agents::files::builds_tablebase(&spec) {
+        return WebError::bad(
+            "bad_agent",
+            format!("agent `{spec}`: tablebase=build builds the tablebase in memory (about 30 s): build it once with `stickdice tablebase --build` and use tablebase=cache"),
+        )
+        .into_response();
+    }
+    let stop = Stop::new();
+    let _stop_on_drop = StopOnDrop(stop.clone());
+    let stop = stop.with_deadline(Instant::now() + Duration::from_secs(MAX_SECONDS));
+    let joined = tokio::task::spawn_blocking(move || {
+        let _running = Running::start();
+        with_game!(&any, |g| self_play(g, &spec, games, seed, &stop))
+    })
+    .await;
     match joined {
         Ok(Ok(v)) => ok(v),
         Ok(Err(e)) => e.into_response(),
@@ -101,22 +161,40 @@ fn self_play<G: Evaluate + Measure>(
     spec: &AgentSpec,
     games: usize,
     seed: u64,
+    stop: &Stop,
 ) -> Result<Value, WebError> {
     stickdice_agents::build(spec, g, 0)
         .map_err(|e| WebError::bad("bad_agent", format!("agent `{spec}`: {e}")))?;
     let s = spec.clone();
+    let agent_stop = stop.clone();
     let f: Factory<G> = factory(move |g: &G, seed| {
-        stickdice_agents::build(&s, g, seed)
-            .unwrap_or_else(|e| panic!("agent `{s}` could not be built: {e}"))
+        let mut agent = stickdice_agents::build(&s, g, seed)
+            .unwrap_or_else(|e| panic!("agent `{s}` could not be built: {e}"));
+        agent.set_stop(agent_stop.clone());
+        agent
     });
     let seats = g.seats();
     let seating: Vec<&Factory<G>> = vec![&f; seats];
-    let measures: Vec<_> = (0..games)
-        .map(|i| {
-            let game_seed = stickdice::seed::derive(seed, &[SELF_PLAY, i as u64]);
-            measure_game(g, &arena::play(g, &seating, game_seed))
-        })
-        .collect();
+    let stopped = || {
+        WebError::new(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            "time_limit",
+            format!(
+                "the analysis took more than {MAX_SECONDS} s and was stopped: ask for fewer games or a cheaper baseline"
+            ),
+        )
+    };
+    let mut measures = Vec::with_capacity(games);
+    for i in 0..games {
+        if stop.is_stopped() {
+            return Err(stopped());
+        }
+        let game_seed = stickdice::seed::derive(seed, &[SELF_PLAY, i as u64]);
+        measures.push(measure_game(g, &arena::play(g, &seating, game_seed)));
+    }
+    if stop.is_stopped() {
+        return Err(stopped());
+    }
     let figures = SelfPlay::of(&spec.to_string(), seats, &measures);
     let lengths: Vec<u32> = measures.iter().map(|m| m.throws).collect();
     let title = format!(

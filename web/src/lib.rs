@@ -41,6 +41,7 @@ use stickdice_evaluation::protocol::{Begin, Server, MAX_LINE_BYTES};
 use tokio::sync::watch;
 
 mod analysis;
+pub use analysis::running as analyses_running;
 mod replay;
 mod review;
 
@@ -95,6 +96,9 @@ struct Inner {
     save_dir: PathBuf,
     /// Reviews made, by folder number and game index (folders are only ever appended).
     reviews: Mutex<HashMap<(String, String), Value>>,
+    /// The address given with `--bind` (`None`: loopback), whose name the `Host` header
+    /// may also carry.
+    bind: Option<IpAddr>,
 }
 
 #[derive(Debug, Default)]
@@ -137,11 +141,19 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl AppState {
     /// A server state replaying `dirs` and saving into `save_dir`.
     pub fn new(dirs: Vec<PathBuf>, save_dir: PathBuf) -> Self {
+        AppState::bound(dirs, save_dir, None)
+    }
+
+    /// [`AppState::new`] for a server bound to `bind` (`None`: loopback): requests may
+    /// also name that address in their `Host` header (any IP address when it is
+    /// unspecified, `0.0.0.0` or `::`).
+    pub fn bound(dirs: Vec<PathBuf>, save_dir: PathBuf, bind: Option<IpAddr>) -> Self {
         AppState(Arc::new(Inner {
             sessions: Mutex::new(Sessions::default()),
             dirs: Mutex::new(dirs),
             save_dir,
             reviews: Mutex::new(HashMap::new()),
+            bind,
         }))
     }
 
@@ -149,7 +161,11 @@ impl AppState {
         let mut s = lock(&self.0.sessions);
         s.next += 1;
         let id = s.next;
-        s.map.insert(id, Arc::new(Mutex::new(Slot::default())));
+        let slot = Slot {
+            server: Server::without_files(),
+            ..Slot::default()
+        };
+        s.map.insert(id, Arc::new(Mutex::new(slot)));
         s.order.push_back(id);
         while s.order.len() > MAX_SESSIONS {
             if let Some(old) = s.order.pop_front() {
@@ -267,7 +283,113 @@ pub fn router(state: AppState) -> Router {
         .route("/api/analysis", get(analysis::analysis))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_LINE_BYTES))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state)
+}
+
+/// Refuses, before any route runs, what a web page of another site could send: a `Host`
+/// that is not this server's (DNS rebinding), a cross-origin request (`Origin` not this
+/// server's, or `Sec-Fetch-Site` other than `same-origin` or `none`), and on the routes
+/// that change state (every method but GET and HEAD) a body that is not
+/// `application/json` (which a page could post without the browser asking first).
+async fn guard(
+    State(state): State<AppState>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    match check_request(state.0.bind, &req) {
+        Ok(()) => next.run(req).await,
+        Err(e) => e.into_response(),
+    }
+}
+
+fn check_request(bind: Option<IpAddr>, req: &axum::extract::Request) -> Result<(), WebError> {
+    use axum::body::HttpBody as _;
+    let forbidden = |code, message: String| WebError::new(StatusCode::FORBIDDEN, code, message);
+    let headers = req.headers();
+    let text = |name: header::HeaderName| {
+        headers
+            .get(&name)
+            .map(|v| {
+                v.to_str()
+                    .map_err(|_| forbidden("bad_header", format!("the {name} header is not text")))
+            })
+            .transpose()
+    };
+    let host = text(header::HOST)?;
+    if let Some(host) = host {
+        if !allowed_host(host, bind) {
+            return Err(forbidden(
+                "bad_host",
+                format!(
+                    "Host `{host}` is not this server's: it answers to localhost, 127.0.0.1 and [::1]{}",
+                    match bind {
+                        Some(ip) if !ip.is_loopback() => format!(" and the address it is bound to ({ip})"),
+                        _ => String::new(),
+                    }
+                ),
+            ));
+        }
+    }
+    if let Some(origin) = text(header::ORIGIN)? {
+        if host.is_none_or(|h| !origin.eq_ignore_ascii_case(&format!("http://{h}"))) {
+            return Err(forbidden(
+                "cross_origin",
+                format!("a request from another site's page (Origin `{origin}`) is refused"),
+            ));
+        }
+    }
+    if let Some(site) = text(header::HeaderName::from_static("sec-fetch-site"))? {
+        if site != "same-origin" && site != "none" {
+            return Err(forbidden(
+                "cross_origin",
+                format!("a request from another site's page (Sec-Fetch-Site `{site}`) is refused"),
+            ));
+        }
+    }
+    if req.method() != axum::http::Method::GET && req.method() != axum::http::Method::HEAD {
+        let json = text(header::CONTENT_TYPE)?.map(|t| {
+            t.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .eq_ignore_ascii_case("application/json")
+        });
+        let empty = req.body().size_hint().exact() == Some(0);
+        if json == Some(false) || (json.is_none() && !empty) {
+            return Err(WebError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "bad_content_type",
+                "a request with a body must send it as Content-Type: application/json",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `host` (a `Host` header: a name or address and maybe a port) names this
+/// server: `localhost`, a loopback address, the address it is bound to, or, bound to an
+/// unspecified address (all of the machine's), any IP address (an address, unlike a
+/// name, cannot be pointed elsewhere by DNS).
+fn allowed_host(host: &str, bind: Option<IpAddr>) -> bool {
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        match rest.split_once(']') {
+            Some((ip, port)) if port.is_empty() || port.starts_with(':') => ip,
+            _ => return false,
+        }
+    } else {
+        match host.split_once(':') {
+            Some((name, _port)) => name,
+            None => host,
+        }
+    };
+    if name.eq_ignore_ascii_case("localhost") {
+        return true;
+    }
+    match name.parse::<IpAddr>() {
+        Ok(ip) => ip.is_loopback() || bind.is_some_and(|b| b == ip || b.is_unspecified()),
+        Err(_) => false,
+    }
 }
 
 fn asset(name: &str) -> Response {
@@ -959,7 +1081,7 @@ pub fn run(opts: WebOptions) -> Result<(), String> {
             }
         }
         println!("stickdice web: serving on http://{local}/ (ctrl-c stops it)");
-        let state = AppState::new(opts.dirs.clone(), opts.save_dir.clone());
+        let state = AppState::bound(opts.dirs.clone(), opts.save_dir.clone(), opts.bind);
         axum::serve(listener, router(state))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;

@@ -7,12 +7,13 @@ use serde_json::{json, Value};
 use stickdice::board::Board;
 use stickdice::{with_game, AnyGame, Throw};
 use stickdice_evaluation::log::{self, GameRecord, LogContents, LoggedEvent};
-use stickdice_evaluation::tournament::{labels, LOG_FILE};
+use stickdice_evaluation::schedule::Schedule;
+use stickdice_evaluation::tournament::{labels, verify_game, LOG_FILE};
 
 use crate::{geometry_json, node_json, sides, WebError};
 
 /// The log file of a folder (or the file itself).
-fn log_path(dir: &Path) -> PathBuf {
+pub(crate) fn log_path(dir: &Path) -> PathBuf {
     if dir.is_dir() {
         dir.join(LOG_FILE)
     } else {
@@ -40,6 +41,91 @@ fn read(dir: &Path) -> Result<LogContents, String> {
     log::read(&path)
         .map_err(|e| format!("the log is damaged: {e}"))?
         .ok_or_else(|| format!("{} is empty", path.display()))
+}
+
+/// Checks game `record` of a log as `stickdice replay` and resuming do (its seating,
+/// throw count and result against the schedule and the replayed events).
+///
+/// # Errors
+/// The first disagreement.
+pub(crate) fn verify(
+    c: &log::TournamentConfig,
+    any: &AnyGame,
+    record: &GameRecord,
+) -> Result<(), String> {
+    let schedule = Schedule::new(
+        c.format,
+        c.agents.len(),
+        c.players,
+        c.games_per_table,
+        c.seed,
+    )
+    .map_err(|e| format!("the log's tournament: {e}"))?;
+    if saved_here(record) {
+        return with_game!(any, |g| verify_saved(g, record));
+    }
+    with_game!(any, |g| verify_game(g, &schedule, record))
+}
+
+/// Whether `record` is a game saved by this server (`POST /api/session/{id}/save`): its
+/// throws are the players' own, not the schedule's duplicate dice, and its agent seeds 0.
+fn saved_here(record: &GameRecord) -> bool {
+    record.index == 0
+        && (record.table, record.rotation, record.shift) == (0, 0, 0)
+        && record.agent_seeds.iter().all(|&s| s == 0)
+}
+
+/// Checks a game saved by this server: seated in order, its events legal to the end of
+/// the game, and its places, scores and throw count the replayed ones.
+fn verify_saved<G: stickdice::Game>(g: &G, record: &GameRecord) -> Result<(), String> {
+    let seats = g.seats();
+    if record.seating != (0..seats).collect::<Vec<_>>() {
+        return Err(format!(
+            "a saved game seats its players in order, not as {:?}",
+            record.seating
+        ));
+    }
+    if record.failure.is_some() {
+        return Err("a saved game has no failure".into());
+    }
+    let mut state = g.initial_state();
+    for (i, e) in record.events.iter().enumerate() {
+        let at = |why: String| format!("event {}: {why}", i + 1);
+        match e {
+            LoggedEvent::Throw(t) => g
+                .apply_throw(&mut state, Throw::new(*t))
+                .map_err(|e| at(e.to_string()))?,
+            LoggedEvent::Action(text) => {
+                let a = g.parse_action(text).map_err(|e| at(e.to_string()))?;
+                g.apply_action(&mut state, a)
+                    .map_err(|e| at(e.to_string()))?;
+            }
+        }
+    }
+    let ranking = g
+        .ranking(&state)
+        .ok_or("the logged events stop before the end of the game")?;
+    if ranking.places() != record.places.as_slice() {
+        return Err(format!(
+            "the logged places {:?} are not the game's {:?}",
+            record.places,
+            ranking.places()
+        ));
+    }
+    if record.scores.len() != seats || (0..seats).any(|s| record.scores[s] != ranking.score(s)) {
+        return Err(format!(
+            "the logged scores {:?} are not the game's",
+            record.scores
+        ));
+    }
+    if g.throws_made(&state) != record.throws {
+        return Err(format!(
+            "{} throws logged, {} replayed",
+            record.throws,
+            g.throws_made(&state)
+        ));
+    }
+    Ok(())
 }
 
 /// The ranking as text, `P2 > P1 = P3`, from each seat's place.
@@ -70,9 +156,8 @@ pub fn summary(id: usize, dir: &Path) -> Value {
     };
     let c = &contents.config;
     let names = labels(&c.agents);
-    let title = AnyGame::new(&c.game, Some(c.players), &c.options)
-        .map(|g| g.kind().title())
-        .unwrap_or("?");
+    let any = AnyGame::new(&c.game, Some(c.players), &c.options);
+    let title = any.as_ref().map(|g| g.kind().title()).unwrap_or("?");
     let mut files: Vec<String> = std::fs::read_dir(folder(dir))
         .map(|rd| {
             rd.filter_map(|e| e.ok())
@@ -85,7 +170,26 @@ pub fn summary(id: usize, dir: &Path) -> Value {
     let games: Vec<Value> = contents
         .games
         .iter()
-        .map(|(_, g)| {
+        .map(|(line, g)| {
+            let checked = match &any {
+                Ok(any) => verify(c, any, g),
+                Err(e) => Err(format!("the log's game: {e}")),
+            };
+            if let Err(e) = checked {
+                // Shown as an error, never as a result.
+                let e = format!("line {line} does not check: {e}");
+                return json!({
+                    "index": g.index,
+                    "seating": g.seating.iter().map(|&a| names.get(a).cloned().unwrap_or_else(|| "?".into())).collect::<Vec<_>>(),
+                    "places": null,
+                    "scores": null,
+                    "result": "not valid",
+                    "throws": null,
+                    "events": g.events.len(),
+                    "failure": e,
+                    "error": e,
+                });
+            }
             json!({
                 "index": g.index,
                 "seating": g.seating.iter().map(|&a| names.get(a).cloned().unwrap_or_else(|| "?".into())).collect::<Vec<_>>(),
@@ -175,6 +279,13 @@ pub fn game(dirs: &[PathBuf], t: &str, k: &str) -> Result<Value, WebError> {
     let c = &contents.config;
     let any = logged_game(c)?;
     let names = labels(&c.agents);
+    verify(c, &any, record).map_err(|e| {
+        WebError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_log",
+            format!("{} line {line}: {e}", log_path(dir).display()),
+        )
+    })?;
     let steps = with_game!(&any, |g| steps(g, record)).map_err(|e| {
         WebError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -284,8 +395,22 @@ pub fn file(dirs: &[PathBuf], t: &str, name: &str) -> Result<(&'static str, Vec<
             format!("`{name}` is not a report file (a plain name ending .svg, .md, .txt, .csv or .json)"),
         )
     })?;
+    let missing = || WebError::not_found(format!("{} has no file {name}", folder(dir).display()));
     let path = folder(dir).join(name);
-    std::fs::read(&path)
+    // Only a regular file of the folder itself: not a symbolic link (which could point
+    // anywhere), a folder or a device, and at most MAX_FILE_BYTES of it.
+    let meta = std::fs::symlink_metadata(&path).map_err(|_| missing())?;
+    if !meta.file_type().is_file() {
+        return Err(missing());
+    }
+    let inside = match (path.canonicalize(), folder(dir).canonicalize()) {
+        (Ok(p), Ok(d)) => p.parent() == Some(d.as_path()),
+        _ => false,
+    };
+    if !inside {
+        return Err(missing());
+    }
+    stickdice_agents::files::read_bounded(&path, stickdice_agents::files::MAX_FILE_BYTES)
         .map(|b| (mime, b))
-        .map_err(|_| WebError::not_found(format!("{} has no file {name}", folder(dir).display())))
+        .map_err(|_| missing())
 }

@@ -15,7 +15,7 @@ use stickdice_evaluation::review::{
 };
 use stickdice_evaluation::tournament::labels;
 
-use crate::replay::{logged, logged_game};
+use crate::replay::{log_path, logged, logged_game, verify};
 use crate::WebError;
 
 /// Reviews one game with the game's stated reference.
@@ -33,6 +33,13 @@ pub fn game_review(dirs: &[PathBuf], t: &str, k: &str) -> Result<Value, WebError
     let record = &contents.games[at].1;
     let c = &contents.config;
     let any = logged_game(c)?;
+    verify(c, &any, record).map_err(|e| {
+        WebError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_log",
+            format!("{} line {line}: {e}", log_path(&dir).display()),
+        )
+    })?;
     let review = with_game!(&any, |g| review_one(g, record)).map_err(|e| match e {
         ReviewError::Unsupported(why) | ReviewError::NotCovered(why) => WebError::new(
             StatusCode::UNPROCESSABLE_ENTITY,

@@ -25,11 +25,28 @@ fn app(dirs: Vec<PathBuf>, save: PathBuf) -> Router {
 }
 
 async fn send(app: &Router, method: &str, uri: &str, body: &str) -> (StatusCode, String, String) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .body(Body::from(body.to_string()))
-        .unwrap();
+    // As the page sends them: a body goes as JSON.
+    let headers: &[(&str, &str)] = if body.is_empty() {
+        &[]
+    } else {
+        &[("content-type", "application/json")]
+    };
+    send_with(app, method, uri, headers, body).await
+}
+
+/// `send` with exactly these headers.
+async fn send_with(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (StatusCode, String, String) {
+    let mut req = Request::builder().method(method).uri(uri);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let req = req.body(Body::from(body.to_string())).unwrap();
     let res = app.clone().oneshot(req).await.unwrap();
     let status = res.status();
     let mime = res
@@ -796,5 +813,463 @@ async fn analysis_plays_self_play_games_and_refuses_bad_queries() {
         let (s, v) = send_json(&app, "GET", &format!("/api/analysis?{q}"), "").await;
         assert_eq!(s, StatusCode::BAD_REQUEST, "{q}: {v}");
         assert_eq!(v["error"]["code"], code, "{q}: {v}");
+    }
+}
+
+/// The error code of an answer (its JSON body), or `ok`.
+fn code(body: &str) -> String {
+    let v: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    v["error"]["code"].as_str().unwrap_or("ok").to_string()
+}
+
+#[tokio::test]
+async fn only_this_servers_host_names_and_origin_are_answered() {
+    let app = app(vec![], temp_dir("hosts"));
+    for (headers, want) in [
+        (&[][..], (StatusCode::OK, "ok")),
+        (&[("host", "127.0.0.1:8080")][..], (StatusCode::OK, "ok")),
+        (&[("host", "localhost:8080")][..], (StatusCode::OK, "ok")),
+        (&[("host", "LOCALHOST")][..], (StatusCode::OK, "ok")),
+        (&[("host", "[::1]:8080")][..], (StatusCode::OK, "ok")),
+        (&[("host", "127.0.0.2")][..], (StatusCode::OK, "ok")),
+        (
+            &[
+                ("host", "127.0.0.1:8080"),
+                ("origin", "http://127.0.0.1:8080"),
+            ][..],
+            (StatusCode::OK, "ok"),
+        ),
+        (
+            &[
+                ("host", "127.0.0.1:8080"),
+                ("sec-fetch-site", "same-origin"),
+            ][..],
+            (StatusCode::OK, "ok"),
+        ),
+        (
+            &[("host", "127.0.0.1:8080"), ("sec-fetch-site", "none")][..],
+            (StatusCode::OK, "ok"),
+        ),
+        // DNS rebinding: a name of the attacker's pointed at 127.0.0.1.
+        (
+            &[("host", "evil.example.com")][..],
+            (StatusCode::FORBIDDEN, "bad_host"),
+        ),
+        (
+            &[("host", "evil.example.com:8080")][..],
+            (StatusCode::FORBIDDEN, "bad_host"),
+        ),
+        (
+            &[("host", "localhost.evil.example.com")][..],
+            (StatusCode::FORBIDDEN, "bad_host"),
+        ),
+        (
+            &[("host", "127.0.0.1.evil.example.com")][..],
+            (StatusCode::FORBIDDEN, "bad_host"),
+        ),
+        (
+            &[("host", "192.168.1.5")][..],
+            (StatusCode::FORBIDDEN, "bad_host"),
+        ),
+        (&[("host", "[::1")][..], (StatusCode::FORBIDDEN, "bad_host")),
+        (
+            &[("host", "[::1]evil")][..],
+            (StatusCode::FORBIDDEN, "bad_host"),
+        ),
+        (&[("host", "")][..], (StatusCode::FORBIDDEN, "bad_host")),
+        // Another site's page, or another port's.
+        (
+            &[
+                ("host", "127.0.0.1:8080"),
+                ("origin", "http://evil.example.com"),
+            ][..],
+            (StatusCode::FORBIDDEN, "cross_origin"),
+        ),
+        (
+            &[
+                ("host", "127.0.0.1:8080"),
+                ("origin", "http://127.0.0.1:9999"),
+            ][..],
+            (StatusCode::FORBIDDEN, "cross_origin"),
+        ),
+        (
+            &[("host", "127.0.0.1:8080"), ("origin", "null")][..],
+            (StatusCode::FORBIDDEN, "cross_origin"),
+        ),
+        (
+            &[("origin", "http://127.0.0.1:8080")][..],
+            (StatusCode::FORBIDDEN, "cross_origin"),
+        ),
+        (
+            &[("host", "127.0.0.1:8080"), ("sec-fetch-site", "cross-site")][..],
+            (StatusCode::FORBIDDEN, "cross_origin"),
+        ),
+        (
+            &[("host", "127.0.0.1:8080"), ("sec-fetch-site", "same-site")][..],
+            (StatusCode::FORBIDDEN, "cross_origin"),
+        ),
+    ] {
+        for uri in ["/api/hello", "/", "/api/analysis?game=sig-el-oued&games=1"] {
+            let (s, _, body) = send_with(&app, "GET", uri, headers, "").await;
+            let got = if uri == "/" && s == StatusCode::OK {
+                "ok".to_string()
+            } else {
+                code(&body)
+            };
+            assert_eq!((s, got.as_str()), want, "{uri} {headers:?}: {body}");
+        }
+        let (s, _, body) = send_with(&app, "POST", "/api/session", headers, "").await;
+        assert_eq!((s, code(&body).as_str()), want, "POST {headers:?}: {body}");
+    }
+    // Bound to an address of the machine: that address too; bound to all of them, any
+    // address (an address, unlike a name, cannot be rebound), never a name.
+    let lan = router(AppState::bound(
+        vec![],
+        temp_dir("hosts-lan"),
+        Some("192.168.1.5".parse().unwrap()),
+    ));
+    let all = router(AppState::bound(
+        vec![],
+        temp_dir("hosts-all"),
+        Some("0.0.0.0".parse().unwrap()),
+    ));
+    for (app, host, want) in [
+        (&lan, "192.168.1.5:8080", StatusCode::OK),
+        (&lan, "127.0.0.1", StatusCode::OK),
+        (&lan, "192.168.1.6", StatusCode::FORBIDDEN),
+        (&lan, "evil.example.com", StatusCode::FORBIDDEN),
+        (&all, "10.0.0.7:8080", StatusCode::OK),
+        (&all, "[fe80::1]:8080", StatusCode::OK),
+        (&all, "evil.example.com", StatusCode::FORBIDDEN),
+    ] {
+        let (s, _, body) = send_with(app, "GET", "/api/hello", &[("host", host)], "").await;
+        assert_eq!(s, want, "{host}: {body}");
+    }
+}
+
+#[tokio::test]
+async fn state_changing_routes_take_only_json_bodies() {
+    let app = app(vec![], temp_dir("content-types"));
+    // A page can post these cross-site without a preflight: refused.
+    for ct in [
+        "text/plain",
+        "text/plain;charset=utf-8",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/jsonx",
+    ] {
+        for uri in ["/api/session", "/api/session/1", "/api/session/1/cancel"] {
+            let (s, _, body) = send_with(
+                &app,
+                "POST",
+                uri,
+                &[("content-type", ct)],
+                r#"{"cmd":"hello"}"#,
+            )
+            .await;
+            assert_eq!(s, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{uri} {ct}: {body}");
+            assert_eq!(code(&body), "bad_content_type");
+        }
+    }
+    // A body without a content type is refused too; no body needs none.
+    let (s, _, body) = send_with(&app, "POST", "/api/session/1", &[], r#"{"cmd":"hello"}"#).await;
+    assert_eq!(s, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{body}");
+    let (s, _, body) = send_with(&app, "POST", "/api/session", &[], "").await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    let (s, _, body) = send_with(
+        &app,
+        "POST",
+        "/api/session/1",
+        &[("content-type", "application/json; charset=utf-8")],
+        r#"{"cmd":"hello"}"#,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+}
+
+#[tokio::test]
+async fn agent_specs_naming_files_are_refused_without_reading_them() {
+    let dir = temp_dir("eval-files");
+    let weights = dir.join("w.sdw");
+    std::fs::write(&weights, "not weights").unwrap();
+    let app = app(vec![], dir.clone());
+    send_json(&app, "POST", "/api/session", "").await;
+    let (s, v) = send_json(
+        &app,
+        "POST",
+        "/api/session/1",
+        r#"{"cmd":"new_game","game":"issiren","seed":3}"#,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    send_json(
+        &app,
+        "POST",
+        "/api/session/1",
+        r#"{"cmd":"throw","marked":4}"#,
+    )
+    .await;
+    // The answers for a file that exists, one that does not, a device and a folder differ
+    // only by the name given: nothing tells which exist.
+    let mut messages = Vec::new();
+    for (spec, path) in [
+        ("greedy:eval=PATH", weights.display().to_string()),
+        (
+            "greedy:eval=PATH",
+            dir.join("missing.sdw").display().to_string(),
+        ),
+        ("greedy:eval=PATH", "/dev/zero".to_string()),
+        ("greedy:eval=PATH", "/etc".to_string()),
+        (
+            "mcts:iterations=5,tablebase=PATH",
+            "/etc/passwd".to_string(),
+        ),
+    ] {
+        let spec = spec.replace("PATH", &path);
+        let start = std::time::Instant::now();
+        let (s, v) = send_json(
+            &app,
+            "POST",
+            "/api/session/1",
+            &json!({"cmd":"agent_move","agent":spec}).to_string(),
+        )
+        .await;
+        assert!(start.elapsed() < Duration::from_secs(2));
+        assert_eq!(v["error"]["code"], "bad_agent", "{spec}: {v}");
+        let m = v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .replace(&path, "PATH");
+        assert!(m.contains("reads no files"), "{m}");
+        messages.push(
+            m.replace("tablebase", "eval")
+                .replace("mcts:iterations=5,", "greedy:"),
+        );
+        let (s2, w) = send_json(
+            &app,
+            "GET",
+            &format!(
+                "/api/analysis?game=issiren&games=2&baseline={}",
+                spec.replace('/', "%2F")
+            ),
+            "",
+        )
+        .await;
+        assert_eq!(s2, StatusCode::BAD_REQUEST, "{w}");
+        assert_eq!(w["error"]["code"], "bad_agent", "{w}");
+        assert!(
+            w["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("reads no files"),
+            "{w}"
+        );
+        let _ = s;
+    }
+    assert!(messages.windows(2).all(|w| w[0] == w[1]), "{messages:#?}");
+    // The tablebase built in memory (about 30 s that no time limit stops) is refused too.
+    let (_, v) = send_json(
+        &app,
+        "POST",
+        "/api/session/1",
+        r#"{"cmd":"agent_move","agent":"mcts:iterations=20,tablebase=build","time_limit_ms":1000}"#,
+    )
+    .await;
+    assert_eq!(v["error"]["code"], "bad_agent", "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("tablebase=build"),
+        "{v}"
+    );
+    let (s, v) = send_json(
+        &app,
+        "GET",
+        "/api/analysis?game=issiren&games=2&baseline=mcts:iterations=20,tablebase=build",
+        "",
+    )
+    .await;
+    assert_eq!(
+        (s, &v["error"]["code"]),
+        (StatusCode::BAD_REQUEST, &json!("bad_agent")),
+        "{v}"
+    );
+    // The named evaluations still play.
+    let (_, v) = send_json(
+        &app,
+        "POST",
+        "/api/session/1",
+        r#"{"cmd":"agent_move","agent":"greedy:eval=hand"}"#,
+    )
+    .await;
+    assert_eq!(v["ok"], true, "{v}");
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn the_files_route_serves_only_regular_files_inside_the_folder() {
+    let dir = temp_dir("symlinks");
+    let outside = temp_dir("symlinks-outside");
+    std::fs::write(outside.join("secret.md"), "TOPSECRET").unwrap();
+    std::fs::write(dir.join("games.jsonl"), "").unwrap();
+    std::fs::write(dir.join("report.md"), "# report").unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", dir.join("passwd.txt")).unwrap();
+    std::os::unix::fs::symlink(outside.join("secret.md"), dir.join("secret.md")).unwrap();
+    std::os::unix::fs::symlink("report.md", dir.join("inside-link.md")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.txt")).unwrap();
+    std::fs::create_dir_all(dir.join("sub.json")).unwrap();
+    let app = app(vec![dir.clone()], temp_dir("symlinks-save"));
+    let (s, mime, body) = send(&app, "GET", "/api/tournaments/0/files/report.md", "").await;
+    assert_eq!(
+        (s, mime.as_str(), body.as_str()),
+        (StatusCode::OK, "text/plain; charset=utf-8", "# report")
+    );
+    for name in [
+        "passwd.txt",
+        "secret.md",
+        "inside-link.md",
+        "zero.txt",
+        "sub.json",
+    ] {
+        let start = std::time::Instant::now();
+        let (s, _, body) = send(&app, "GET", &format!("/api/tournaments/0/files/{name}"), "").await;
+        assert_eq!(s, StatusCode::NOT_FOUND, "{name}: {body}");
+        assert!(
+            !body.contains("root:") && !body.contains("TOPSECRET"),
+            "{name}: {body}"
+        );
+        assert!(start.elapsed() < Duration::from_secs(2));
+    }
+}
+
+#[tokio::test]
+async fn an_analysis_stops_when_its_client_goes_away() {
+    let app = app(vec![], temp_dir("analysis-gone"));
+    for baseline in ["mcts:iterations=100000000", "expectimax:depth=64"] {
+        let uri = format!("/api/analysis?game=issiren&games=5000&baseline={baseline}");
+        let gone =
+            tokio::time::timeout(Duration::from_millis(500), send(&app, "GET", &uri, "")).await;
+        assert!(gone.is_err(), "{baseline}: answered at once");
+        let start = std::time::Instant::now();
+        while stickdice_web::analyses_running() > 0 {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "{baseline}: still playing after its client left"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+#[tokio::test]
+async fn tampered_logs_are_refused_as_replay_refuses_them() {
+    let dir = temp_dir("tampered");
+    let save = dir.join("save");
+    {
+        let app = app(vec![], save.clone());
+        play_short_game(&app).await;
+        let (_, v) = send_json(
+            &app,
+            "POST",
+            "/api/session/1/save",
+            r#"{"agents":["x","y","z"]}"#,
+        )
+        .await;
+        assert_eq!(v["ok"], true, "{v}");
+    }
+    // A tournament's log (duplicate dice, seating by the schedule) and a saved game's.
+    let played = dir.join("played");
+    {
+        use stickdice::Game as _;
+        use stickdice_evaluation::builder::spec_entrant;
+        let g = stickdice::Issiren::with_seats(2).unwrap();
+        let entrants = ["random", "greedy"]
+            .iter()
+            .map(|s| spec_entrant(&s.parse().unwrap(), &g).unwrap())
+            .collect();
+        let t = stickdice_evaluation::Tournament::new(
+            &g,
+            entrants,
+            stickdice_evaluation::Format::RoundRobin,
+            2,
+            5,
+            None,
+        )
+        .unwrap();
+        t.run(&played, &stickdice_evaluation::RunOptions::default())
+            .unwrap();
+    }
+    let mut dirs = vec![save.join("sig-wa-duqqan-001"), played.clone()];
+    let kinds = ["seating", "throws", "result"];
+    let mut tampered = Vec::new();
+    for good in [&dirs[0].clone(), &played] {
+        let text = std::fs::read_to_string(good.join("games.jsonl")).unwrap();
+        let header = text.lines().next().unwrap();
+        let record: Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+        for what in kinds {
+            let mut r = record.clone();
+            match what {
+                "seating" => {
+                    let mut v = r["seating"].as_array().unwrap().clone();
+                    v.reverse();
+                    r["seating"] = json!(v);
+                }
+                "throws" => r["throws"] = json!(999),
+                _ => {
+                    let n = r["places"].as_array().unwrap().len();
+                    let ordered: Vec<u64> = (1..=n as u64).collect();
+                    let other: Vec<u64> = if r["places"] == json!(ordered) {
+                        ordered.iter().rev().copied().collect()
+                    } else {
+                        ordered
+                    };
+                    r["places"] = json!(other);
+                    r["scores"] = json!(other
+                        .iter()
+                        .map(|&p| (n as u64 - p) as f64 / (n - 1) as f64)
+                        .collect::<Vec<_>>());
+                }
+            }
+            let d = dir.join(format!("{what}-{}", tampered.len()));
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(d.join("games.jsonl"), format!("{header}\n{r}\n")).unwrap();
+            tampered.push(what);
+            dirs.push(d);
+        }
+    }
+    let app = app(dirs, dir.join("save2"));
+    let (_, v) = send_json(&app, "GET", "/api/tournaments", "").await;
+    let t = v["tournaments"].as_array().unwrap();
+    assert!(t[0]["games"][0].get("error").is_none(), "{}", t[0]);
+    for g in t[1]["games"].as_array().unwrap() {
+        assert!(g.get("error").is_none(), "{g}");
+    }
+    for (i, what) in tampered.iter().enumerate() {
+        let g = &t[i + 2]["games"][0];
+        let e = g["error"].as_str().unwrap_or_else(|| panic!("{what}: {g}"));
+        assert!(e.starts_with("line 2 does not check: "), "{what}: {e}");
+        assert_eq!(g["result"], "not valid", "{what}: {g}");
+        assert_eq!(g["places"], Value::Null);
+        for route in ["", "/review"] {
+            let (s, v) = send_json(
+                &app,
+                "GET",
+                &format!("/api/tournaments/{}/games/{}{route}", i + 2, g["index"]),
+                "",
+            )
+            .await;
+            assert_eq!(
+                s,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "{what}{route}: {}",
+                v["error"]
+            );
+            assert_eq!(v["error"]["code"], "bad_log", "{what}{route}: {v}");
+            assert!(
+                v["error"]["message"].as_str().unwrap().contains("line 2: "),
+                "{what}{route}: {v}"
+            );
+        }
     }
 }

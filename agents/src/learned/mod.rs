@@ -484,11 +484,13 @@ impl Network {
     /// [`WeightsError::Io`] when it cannot be read, [`WeightsError::Format`] when it is not
     /// a valid weights file.
     pub fn load(path: &Path) -> Result<Network, WeightsError> {
-        let bytes = std::fs::read(path).map_err(WeightsError::Io)?;
+        let bytes = crate::files::read_bounded(path, crate::files::MAX_FILE_BYTES)
+            .map_err(WeightsError::Io)?;
         Network::from_bytes(&bytes)
     }
 
-    /// Writes the weights file atomically: to `PATH.tmp`, synced, then renamed over `path`.
+    /// Writes the weights file atomically: to `PATH.tmp`, synced, then renamed over `path`
+    /// (`PATH.tmp` removed when that fails).
     ///
     /// # Errors
     /// The I/O error.
@@ -497,12 +499,17 @@ impl Network {
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".tmp");
         let tmp = std::path::PathBuf::from(tmp);
-        {
+        let written = (|| {
             let mut f = std::fs::File::create(&tmp)?;
             f.write_all(&self.to_bytes())?;
             f.sync_all()?;
+            std::fs::rename(&tmp, path)
+        })();
+        if written.is_err() {
+            // A full disk, say: leave no partial file behind.
+            let _ = std::fs::remove_file(&tmp);
         }
-        std::fs::rename(&tmp, path)
+        written
     }
 }
 

@@ -923,6 +923,7 @@ pub fn build_cached(
         .open(&lock_path)
         .map_err(|e| io("open the lock file", &lock_path, e))?;
     lock.lock().map_err(|e| io("lock", &lock_path, e))?;
+    remove_stale_temporaries(&dir, &cache_file_name());
     if !rebuild && path.is_file() && Tablebase::load(&path).is_ok() {
         return Ok(CacheBuild::Present(path));
     }
@@ -938,6 +939,24 @@ pub fn build_cached(
     }
     drop(lock);
     Ok(CacheBuild::Built(path, stats))
+}
+
+/// Removes the temporary files (`NAME.tmpPID`) that builds killed before their rename
+/// left in `dir`. Called with the build lock held, so no live build is writing one.
+fn remove_stale_temporaries(dir: &Path, name: &str) {
+    let prefix = format!("{name}.tmp");
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let stale = e.file_name().to_str().is_some_and(|n| {
+            n.strip_prefix(&prefix)
+                .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+        });
+        if stale {
+            let _ = fs::remove_file(e.path());
+        }
+    }
 }
 
 /// The position of entry `k` counted over all four tables in order (1v1, 1v2, 2v1, 2v2, as
@@ -996,6 +1015,36 @@ pub fn position(table: usize, index: usize, mover: usize) -> Option<State> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_killed_builds_temporary_file_is_removed_by_the_next_build() {
+        let dir = std::env::temp_dir().join(format!("stickdice-stale-tmp-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let name = cache_file_name();
+        let keep = [
+            name.clone(),
+            format!("{name}.lock"),
+            format!("{name}.tmpx"),
+            "other.tmp1".into(),
+        ];
+        for f in keep
+            .iter()
+            .chain([&format!("{name}.tmp123"), &format!("{name}.tmp4")])
+        {
+            fs::write(dir.join(f), "x").unwrap();
+        }
+        remove_stale_temporaries(&dir, &name);
+        let mut left: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        let mut want = keep.to_vec();
+        want.sort();
+        assert_eq!(left, want);
+        let _ = fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn the_cache_directory_follows_the_variables_in_order() {
