@@ -707,7 +707,7 @@ pub trait Playouts: Game {
     /// faster. Random playouts run on it.
     ///
     /// ```
-    /// use stickdice::{Game, Node, SeedableRng, SigWaDuqqan};
+    /// use stickdice::{Playouts, Game, Node, SeedableRng, SigWaDuqqan};
     /// let game = SigWaDuqqan::with_seats(2).unwrap();
     /// let mut dice = stickdice::Rng::seed_from_u64(1);
     /// let mut state = game.initial_state();
@@ -738,7 +738,7 @@ pub trait Playouts: Game {
     /// stream differs between games but never the distribution. Random playouts run on it.
     ///
     /// ```
-    /// use stickdice::{ActionList, Game, Issiren, SeedableRng};
+    /// use stickdice::{Playouts, ActionList, Game, Issiren, SeedableRng};
     /// use stickdice::rand::RngExt as _;
     /// let game = Issiren::with_seats(2).unwrap();
     /// let mut rng = stickdice::Rng::seed_from_u64(1);
@@ -772,7 +772,7 @@ pub trait Playouts: Game {
     /// playouts run on it.
     ///
     /// ```
-    /// use stickdice::{ActionList, Game, Issiren, SeedableRng};
+    /// use stickdice::{Playouts, ActionList, Game, Issiren, SeedableRng};
     /// use stickdice::rand::RngExt as _;
     /// let game = Issiren::with_seats(2).unwrap();
     /// let mut state = game.initial_state();
@@ -809,7 +809,7 @@ pub trait Playouts: Game {
     ///
     /// ```
     /// use stickdice::play::RandomBits;
-    /// use stickdice::{Game, Issiren, SeedableRng};
+    /// use stickdice::{Playouts, Game, Issiren, SeedableRng};
     /// let game = Issiren::with_seats(2).unwrap();
     /// let mut rng = stickdice::Rng::seed_from_u64(5);
     /// let mut state = game.initial_state();
@@ -839,7 +839,7 @@ pub trait Playouts: Game {
     /// If no action is legal (not a decision node).
     ///
     /// ```
-    /// use stickdice::{ActionList, Game, Issiren};
+    /// use stickdice::{Playouts, ActionList, Game, Issiren};
     /// let game = Issiren::with_seats(2).unwrap();
     /// let mut state = game.initial_state();
     /// game.apply_throw(&mut state, "4".parse().unwrap()).unwrap();

@@ -37,8 +37,8 @@ impl AgentSpec {
 /// server.
 ///
 /// ```
-/// use stickdice::{agent_fn, with_game, Agent, AnyAgent, AnyGame, Game, Issiren};
-/// use stickdice_agents::{AgentFamily, AgentInfo, ParamInfo, Params, SpecError};
+/// use stickdice::{agent_for, with_game, ActionList, Agent, AnyAgent, AnyGame, Game, Issiren};
+/// use stickdice_agents::{AgentFamily, AgentInfo, Params, SpecError};
 ///
 /// /// Always the first legal action.
 /// struct First;
@@ -55,12 +55,11 @@ impl AgentSpec {
 ///     }
 ///     fn build(&self, _: &Params<'_>, game: &AnyGame, _seed: u64) -> Result<AnyAgent, SpecError> {
 ///         Ok(with_game!(game, |g| {
-///             let agent = agent_fn("first", |game: &_, state: &_| {
-///                 let mut legal = stickdice::ActionList::new();
-///                 stickdice::Game::legal_actions(game, state, &mut legal);
-///                 Ok(legal[0])
+///             let agent = agent_for(g, "first", |game, state| {
+///                 let mut legal = ActionList::new();
+///                 game.legal_actions(state, &mut legal);
+///                 legal[0]
 ///             });
-///             let _ = g;
 ///             AnyAgent::from(Box::new(agent) as Box<dyn Agent<_>>)
 ///         }))
 ///     }

@@ -162,7 +162,10 @@ fn bad_input_is_explained() {
     lines[1] = serde_json::to_string(&g).unwrap();
     std::fs::write(&log, lines.join("\n") + "\n").unwrap();
     let e = err(&run(&["review", d, "--index", "0"], None));
-    assert!(e.contains("line 2") && e.contains("has not ended"), "{e}");
+    assert!(
+        e.contains("line 2") && e.contains("stop before the end of the game"),
+        "{e}"
+    );
     let e = err(&run(&["review", "/nonexistent/stickdice"], None));
     assert!(!e.is_empty());
     // A game the reference cannot handle.
