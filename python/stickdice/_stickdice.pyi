@@ -151,6 +151,7 @@ class Agent:
 
         Raises:
             ValueError: not a decision node, a state of another game, or a refusal.
+            KeyboardInterrupt: Ctrl-C during a search (the search stops).
         """
     def analysis(self, state: Optional[State] = None) -> Optional[List[Dict[str, Any]]]:
         """Per legal action of the last decision (or of a decision made now in ``state``):
