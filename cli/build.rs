@@ -46,7 +46,9 @@ fn main() {
             (["rev-parse", "--git-path", "packed-refs"], None),
             (["symbolic-ref", "-q", "HEAD"], Some(())),
         ] {
-            let Some(out) = git(&root, &args) else { continue };
+            let Some(out) = git(&root, &args) else {
+                continue;
+            };
             let path = if file.is_some() {
                 // A branch: the file of its ref.
                 match git(&root, &["rev-parse", "--git-path", &out]) {
