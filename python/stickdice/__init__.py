@@ -37,6 +37,7 @@ from ._stickdice import (
     Game,
     SeededDice,
     State,
+    __version__,
     agents,
     derive_seed,
     games,
@@ -45,6 +46,7 @@ from ._stickdice import (
 from . import _stickdice
 
 __all__ = [
+    "__version__",
     "CHANCE",
     "TERMINAL",
     "Agent",

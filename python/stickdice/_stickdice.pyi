@@ -5,6 +5,26 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, 
 import numpy as np
 import numpy.typing as npt
 
+__all__ = [
+    "Game",
+    "State",
+    "Agent",
+    "SeededDice",
+    "load_game",
+    "games",
+    "agents",
+    "derive_seed",
+    "_tournament",
+    "_play_random",
+    "_load_game_from_options",
+    "_load_state",
+    "__version__",
+    "CHANCE",
+    "TERMINAL",
+]
+
+__version__: str
+"""The package's version, the crates' version (``stickdice --version``)."""
 CHANCE: int
 """``State.current_player()`` when a throw is due (-1, as in OpenSpiel)."""
 TERMINAL: int
@@ -180,3 +200,7 @@ def _tournament(game: Game, agents: List[Any], games: int = 200, seed: int = 1, 
                 out: Optional[str] = None, format: str = "round-robin", restart: bool = False,
                 progress: Optional[Callable[[int, int], Any]] = None) -> str: ...
 def _play_random(game: Game, n: int, seed: int = 1, threads: Optional[int] = None) -> Dict[str, Any]: ...
+def _load_game_from_options(name: str, players: int, options: Dict[str, Any]) -> Game:
+    """Rebuilds a game from ``Game.__reduce__``."""
+def _load_state(game: Game, text: str) -> State:
+    """Rebuilds a state from ``State.__reduce__``."""
