@@ -43,7 +43,7 @@ pub use config::{AnyAgent, AnyGame, GameKind, Listed};
 pub use dice::{Outcome, Sticks, Throw};
 pub use game::{
     ActionList, ConfigError, Game, IllegalMove, InvalidState, Node, NotationError, Playouts,
-    Ranking, Seat, SeatValues, MAX_ACTIONS, MAX_SEATS,
+    Problem, ProblemKind, Problems, Ranking, Seat, SeatValues, MAX_ACTIONS, MAX_SEATS,
 };
 pub use games::{Issiren, SigElOued, SigWaDuqqan};
 

@@ -577,7 +577,41 @@ fn options_max_throws_only() {
 // ---- validation -----------------------------------------------------------------------
 
 fn problems(g: &Issiren, s: &State) -> Vec<String> {
-    g.validate(s).unwrap_err().problems
+    g.validate(s).unwrap_err().messages()
+}
+
+#[test]
+fn validate_reports_typed_problems_with_the_square_and_seat() {
+    use stickdice::games::issiren::Problem;
+    let g = game();
+    let s: State = serde_json::from_str(
+        r#"{"pieces": [[{"pos": 3}, {"pos": 3}], [{"pos": 80}]], "turn": 0, "pending": null, "throws": 0}"#,
+    )
+    .unwrap();
+    let err = g.validate(&s).unwrap_err();
+    let kinds: Vec<&Problem> = err.kinds::<Problem>().collect();
+    let square: Square = "i1".parse().unwrap();
+    assert_eq!(
+        kinds,
+        [
+            &Problem::SharedSquare {
+                seat: 0,
+                square,
+                pieces: 2
+            },
+            &Problem::OffCircuit {
+                seat: 1,
+                piece: 0,
+                pos: 80
+            },
+        ]
+    );
+    assert_eq!(
+        err.to_string(),
+        "invalid state: two pieces of P1 on square i1 (a square holds one piece); \
+         P2's piece 0 is at circuit position 80, off the 72-step circuit (positions 0 to 71)"
+    );
+    assert!(err.problems().iter().all(|p| p.as_other().is_none()));
 }
 
 #[test]

@@ -777,7 +777,7 @@ fn seats_two_to_eight_are_allowed() {
 fn problems(g: &SigElOued, s: &State) -> Vec<String> {
     g.validate(s)
         .expect_err("the state should be refused")
-        .problems
+        .messages()
 }
 
 fn assert_refused(g: &SigElOued, s: &State, needle: &str) {

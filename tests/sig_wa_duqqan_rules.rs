@@ -673,7 +673,7 @@ fn there_are_no_actions_and_any_notation_is_rejected() {
 // ---- validate -----------------------------------------------------------------------------
 
 fn problems(g: &SigWaDuqqan, s: &State) -> Vec<String> {
-    g.validate(s).unwrap_err().problems
+    g.validate(s).unwrap_err().messages()
 }
 
 fn assert_one_problem(g: &SigWaDuqqan, s: &State, needle: &str) {
