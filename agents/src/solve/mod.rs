@@ -351,7 +351,7 @@ pub fn solve_with<G: Exact>(
     options: SolveOptions,
 ) -> Result<Solution<G>, SolveError> {
     let mut game = game.clone();
-    // Lifting the cap: every game takes `max_throws` (RULES.md "Everywhere below").
+    // Lifting the cap: every game takes `max_throws` (the rules' conventions, `docs/games/conventions.md`).
     game.set_option("max_throws", &u32::MAX.to_string())
         .map_err(|e| SolveError::Unsupported(e.to_string()))?;
     game.validate(start)
