@@ -92,3 +92,18 @@ pub fn load_state<G: Game>(game: &G, json: &str) -> Result<G::State, String> {
 pub fn save_state<G: Game>(state: &G::State) -> String {
     serde_json::to_string(state).expect("states serialize")
 }
+
+/// The Rust code blocks of the README and of the book (`docs/`), run as doctests of this
+/// crate, whose dev-dependencies are the agents and the evaluation: every block compiles as
+/// a user's program with the three crates as its dependencies, and runs unless marked
+/// `no_run` (those are the example programs, which CI runs itself). `tests/readme.rs`
+/// checks that every page with a Rust block is listed here.
+#[cfg(doctest)]
+mod docs_code_blocks {
+    #[doc = include_str!("../README.md")]
+    struct Readme;
+    #[doc = include_str!("../docs/library.md")]
+    struct Library;
+    #[doc = include_str!("../docs/extending.md")]
+    struct Extending;
+}
