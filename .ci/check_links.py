@@ -132,6 +132,8 @@ class Page(html.parser.HTMLParser):
 def check_built(book):
     pages = {}
     for path in book.rglob("*.html"):
+        if path.name == "404.html":  # mdBook's own page, written for the site's root ("/")
+            continue
         parser = Page()
         parser.feed(path.read_text())
         pages[path.resolve()] = parser

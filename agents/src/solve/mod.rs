@@ -48,7 +48,7 @@
 //! # What fits
 //!
 //! [`Exact::solver_support`] states which games and seat counts the solver accepts; see the
-//! README section "Exact analysis" for measured sizes and times. Issiren is not solvable as
+//! book's chapter `docs/performance/exact.md` for measured sizes and times. Issiren is not solvable as
 //! a whole (its state space is astronomically large); its endgames are in the
 //! [`tablebase`], and [`solve_from`] solves any small Issiren position exactly.
 
