@@ -7,7 +7,8 @@ repository.
 * Every relative link of a Markdown file (README.md, docs/**) names a file of the
   repository, and its #anchor a heading of that file (ids made as mdBook makes them).
 * A page of the book links only inside docs/ (the built book holds nothing else).
-* No file tracked by git points outside the repository (`../shared/…` and the like).
+* No file tracked by git points outside the repository (`../shared/…` and the like), nor
+  names the rules' original files (RULES.md, RULES-family.md) outside docs/games/.
 * With BUILT_BOOK_DIR (mdbook's output), every relative href and src of every page resolves
   to a built file, and every #anchor to an id on that page.
 
@@ -103,10 +104,14 @@ def check_markdown(page):
 def check_tracked_files():
     files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     outside = re.compile(r"\.\./shared/|/work/shared|\.\./\.\./\.\./")
+    # The rules' first two files are not in the repository; their text is the book's
+    # chapters (docs/games/, whose own text names them as the sections' origin).
+    rules_files = re.compile(r"RULES(-family)?\.md")
     for name in files:
         path = ROOT / name
         if name.startswith(".ci/check_links.py") or not path.is_file():
             continue
+        cite_rules = not name.startswith("docs/games/")
         try:
             text = path.read_text()
         except (UnicodeDecodeError, OSError):
@@ -114,6 +119,9 @@ def check_tracked_files():
         for n, line in enumerate(text.split("\n"), 1):
             if outside.search(line):
                 problems.append(f"{name}:{n}: points outside the repository: {line.strip()[:100]}")
+            elif cite_rules and rules_files.search(line):
+                problems.append(f"{name}:{n}: names a rules file that is not in the repository "
+                                f"(cite the book's chapter, docs/games/…): {line.strip()[:100]}")
 
 
 class Page(html.parser.HTMLParser):
