@@ -58,14 +58,28 @@ fn is_rust(info: &str) -> bool {
 }
 
 fn relative(path: &Path) -> String {
-    path.strip_prefix(ROOT).unwrap().to_string_lossy().replace('\\', "/")
+    path.strip_prefix(ROOT)
+        .unwrap()
+        .to_string_lossy()
+        .replace('\\', "/")
 }
 
 /// Crates a user's program does not have (the workspace's other dependencies): a block
 /// naming one as a path's first segment would not compile in a fresh project.
 const NOT_A_USERS: &[&str] = &[
-    "rand", "rand_pcg", "smallvec", "ahash", "rayon", "serde", "serde_json", "proptest",
-    "criterion", "clap", "indicatif", "axum", "tokio",
+    "rand",
+    "rand_pcg",
+    "smallvec",
+    "ahash",
+    "rayon",
+    "serde",
+    "serde_json",
+    "proptest",
+    "criterion",
+    "clap",
+    "indicatif",
+    "axum",
+    "tokio",
 ];
 
 /// The foreign crates a code block names: `use rand::…`, `rand_pcg::Pcg64Mcg`, but not
@@ -76,7 +90,8 @@ fn foreign_crates(code: &str) -> Vec<&'static str> {
         let pattern = format!("{name}::");
         for (at, _) in code.match_indices(&pattern) {
             let before = code[..at].chars().next_back();
-            let starts_path = !matches!(before, Some(c) if c.is_alphanumeric() || c == '_' || c == ':');
+            let starts_path =
+                !matches!(before, Some(c) if c.is_alphanumeric() || c == '_' || c == ':');
             if starts_path && !found.contains(name) {
                 found.push(*name);
             }
@@ -101,7 +116,10 @@ fn every_page_with_rust_blocks_runs_them_as_doctests() {
             );
         }
     }
-    assert!(pages_with_rust >= 3, "the README, the library and extending chapters");
+    assert!(
+        pages_with_rust >= 3,
+        "the README, the library and extending chapters"
+    );
 }
 
 #[test]
@@ -133,7 +151,10 @@ fn whole_programs_are_the_examples() {
             );
         }
     }
-    assert!(programs >= 2, "first_game.rs and tournament.rs are shown whole");
+    assert!(
+        programs >= 2,
+        "first_game.rs and tournament.rs are shown whole"
+    );
 }
 
 #[test]
@@ -143,7 +164,11 @@ fn rust_blocks_name_only_a_users_crates() {
         for (info, body) in blocks(&text) {
             if is_rust(&info) {
                 let foreign = foreign_crates(&body);
-                assert!(foreign.is_empty(), "{}: a block uses {foreign:?}:\n{body}", relative(&page));
+                assert!(
+                    foreign.is_empty(),
+                    "{}: a block uses {foreign:?}:\n{body}",
+                    relative(&page)
+                );
             }
         }
     }

@@ -125,8 +125,15 @@ fn every_documented_command_line_parses() {
             }
         }
     }
-    assert!(failures.is_empty(), "documented commands that do not parse:\n{}", failures.join("\n"));
-    assert!(checked >= 40, "only {checked} documented command lines found");
+    assert!(
+        failures.is_empty(),
+        "documented commands that do not parse:\n{}",
+        failures.join("\n")
+    );
+    assert!(
+        checked >= 40,
+        "only {checked} documented command lines found"
+    );
 }
 
 #[test]
@@ -139,7 +146,10 @@ fn words_and_lines_are_read_as_a_shell_would() {
         stickdice_args("cargo run --release --bin stickdice -- tournament   # the main job"),
         Some(vec!["tournament".into()])
     );
-    assert_eq!(stickdice_args("stickdice agents | head -1"), Some(vec!["agents".into()]));
+    assert_eq!(
+        stickdice_args("stickdice agents | head -1"),
+        Some(vec!["agents".into()])
+    );
     assert_eq!(stickdice_args("sbatch examples/slurm/merge.sbatch"), None);
     let text = "```sh\nstickdice a \\\n  --b c\n```\n```text\nstickdice x\n```\n";
     assert_eq!(shell_lines(text), vec!["stickdice a --b c".to_string()]);
