@@ -3,8 +3,9 @@
 # package as users get it: maturin builds the abi3 wheel (one wheel for CPython >= 3.10)
 # and the sdist, a fresh virtual environment installs the wheel file (not the source
 # tree) with pinned test dependencies, and pytest runs against it; mypy's stubtest checks
-# the stubs against the installed module; pdoc builds the API reference with warnings as
-# errors into target/python-api/ (the book links there).
+# the stubs against the installed module; every Python block of the README and the book
+# runs against it (.ci/doc_python.py); pdoc builds the API reference with warnings as
+# errors into target/python-api/.
 # Needs the Rust toolchain and Python 3.10+ with pip; the release build of the extension
 # dominates its time.
 set -euo pipefail
@@ -87,6 +88,9 @@ if [ "$status" -eq 5 ]; then
     exit 1
 fi
 [ "$status" -eq 0 ] || exit "$status"
+
+echo "== python: the README's and the book's Python blocks, against the installed package"
+"$venv/bin/python" .ci/doc_python.py
 
 echo "== python: stubtest (the stubs against the installed module)"
 (cd /tmp && "$venv/bin/python" -m mypy.stubtest --mypy-config-file "$root/python/stubtest.ini" \

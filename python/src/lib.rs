@@ -115,6 +115,10 @@ fn _stickdice(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The package's version is the crate's, which .ci/python.sh checks against the
     // workspace's (one version for the crates and the wheel).
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add(
+        "MissingCapability",
+        m.py().get_type::<state::MissingCapability>(),
+    )?;
     m.add("CHANCE", state::CHANCE)?;
     m.add("TERMINAL", state::TERMINAL)?;
     Ok(())

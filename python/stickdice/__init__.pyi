@@ -2,6 +2,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 from ._stickdice import CHANCE as CHANCE, TERMINAL as TERMINAL, __version__ as __version__
 from ._stickdice import Agent as Agent, Game as Game, SeededDice as SeededDice, State as State
+from ._stickdice import MissingCapability as MissingCapability
 from ._stickdice import agents as agents, derive_seed as derive_seed, games as games, load_game as load_game
 
 __all__ = [
@@ -10,6 +11,7 @@ __all__ = [
     "TERMINAL",
     "Agent",
     "Game",
+    "MissingCapability",
     "SeededDice",
     "State",
     "agents",
@@ -20,7 +22,7 @@ __all__ = [
     "tournament",
 ]
 
-AgentLike = Union[str, Agent, Callable[[State], int]]
+AgentLike = Union[str, Agent, Callable[[State], Union[int, str]]]
 
 def tournament(
     game: Game,
