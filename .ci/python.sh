@@ -21,15 +21,15 @@ echo "== python: one version and one rust-version for the crates and the wheel"
 field() { # field FILE KEY: the first `KEY = "..."` of a manifest
     sed -n "s/^$2 = \"\(.*\)\"/\1/p" "$1" | head -n 1
 }
-for key in version rust-version; do
+for key in rust-version version; do
     ws="$(field Cargo.toml "$key")"
     py="$(field python/Cargo.toml "$key")"
     if [ -z "$ws" ] || [ "$ws" != "$py" ]; then
         echo "python/Cargo.toml has $key '$py', the workspace '$ws'" >&2
         exit 1
     fi
+    echo "$key $ws"
 done
-echo "version $ws"
 
 echo "== python: the CLI binary (the tests compare against it)"
 cargo build --release --bin stickdice --quiet
