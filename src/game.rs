@@ -1064,7 +1064,7 @@ pub trait Playouts: Game {
     /// let mut actions = ActionList::new();
     /// let a = game.play_legal_action(&mut state, &mut actions, |_| unreachable!("one action"));
     /// assert_eq!(a.to_string(), "a1"); // the only piece that can leave the start
-    /// assert_eq!(state.pending, None);
+    /// assert_eq!(state.pending(), None);
     /// ```
     #[inline]
     fn play_legal_action(

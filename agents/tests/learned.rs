@@ -228,12 +228,12 @@ fn the_learned_evaluation_keeps_the_contract_and_allocates_nothing() {
         sum += v[0];
     }
     // The seat-swap symmetry: the same position from the other seat reads the same.
-    for s in states.iter().filter(|s| s.pending.is_none()).take(200) {
-        let mut t = *s;
-        t.pieces.swap(0, 1);
-        t.count.swap(0, 1);
-        t.turn ^= 1;
-        t.normalize();
+    for s in states.iter().filter(|s| s.pending().is_none()).take(200) {
+        let t = stickdice::games::issiren::State::from_pieces(s.pieces_of(1), s.pieces_of(0))
+            .unwrap()
+            .with_turn(s.turn() ^ 1)
+            .with_pending(s.pending())
+            .with_throws(s.throws());
         if game.node(&t) != Node::End {
             let (a, b) = (game.evaluate(s), game.evaluate(&t));
             assert!((a[0] - b[1]).abs() < 1e-6, "{a:?} {b:?}");
@@ -511,11 +511,11 @@ mod endgame {
         let before = allocations();
         let mut sum = 0.0;
         for s in &states {
-            let mover = s.turn as usize;
+            let mover = s.turn() as usize;
             let p = net.win_probability(s, mover);
             assert!((0.0..=1.0).contains(&p));
             // At a throw node: the expectation over the throws of the decision values.
-            if s.pending.is_none() {
+            if s.pending().is_none() {
                 let mut e = 0.0f32;
                 for o in game.throw_outcomes() {
                     let mut d = *s;

@@ -511,7 +511,7 @@ impl Tablebased for Issiren {
         let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
         let mut agent =
             stickdice_agents::build(spec, game, agent_seed).map_err(|e| e.to_string())?;
-        agent.new_game(game, state.turn as usize);
+        agent.new_game(game, state.turn() as usize);
         let a = agent
             .choose(game, &state)
             .map_err(|e| format!("{spec}: {e}"))?;

@@ -118,7 +118,7 @@ pub const fn endgame_param_count(hidden: usize) -> usize {
 /// Whether the endgame network evaluates `s`: one or two pieces a side.
 #[inline]
 pub fn covers(s: &State) -> bool {
-    (1..=2).contains(&s.count[0]) && (1..=2).contains(&s.count[1])
+    (1..=2).contains(&s.count()[0]) && (1..=2).contains(&s.count()[1])
 }
 
 #[inline]
@@ -269,11 +269,11 @@ impl EndgameNet {
     /// has ended, the network at the throw node otherwise.
     #[inline]
     fn after(&self, child: &State, mover: usize) -> f32 {
-        let (mine, theirs) = (child.count[mover & 1], child.count[(mover & 1) ^ 1]);
+        let (mine, theirs) = (child.count()[mover & 1], child.count()[(mover & 1) ^ 1]);
         if mine == 0 || theirs == 0 {
             return if mine > 0 { 1.0 } else { 0.0 };
         }
-        let next = (child.turn & 1) as usize;
+        let next = (child.turn() & 1) as usize;
         let v = self.throw_value(child, next);
         if next == mover & 1 {
             v
@@ -302,7 +302,7 @@ impl EndgameNet {
     /// [`decision_value`](Self::decision_value) after each; at a decision node the
     /// decision value. Allocates nothing.
     pub fn win_probability(&self, s: &State, mover: usize) -> f32 {
-        if s.pending.is_some() {
+        if s.pending().is_some() {
             return self.decision_value(s, mover);
         }
         let game = rules();

@@ -1007,9 +1007,7 @@ pub fn position(table: usize, index: usize, mover: usize) -> Option<State> {
     } else {
         (theirs, mine)
     };
-    let mut s = State::from_pieces(&p1, &p2).ok()?;
-    s.turn = mover as u8;
-    Some(s)
+    Some(State::from_pieces(&p1, &p2).ok()?.with_turn(mover as u8))
 }
 
 #[cfg(test)]
