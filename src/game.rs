@@ -871,7 +871,7 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// let game = Issiren::with_seats(2).unwrap();
     /// let state = game.initial_state();
     /// let json = game.save_state(&state);
-    /// assert_eq!(game.load_state(&json), Ok(state));
+    /// assert_eq!(game.load_state(&json).unwrap(), state);
     /// ```
     #[cfg(feature = "serde")]
     fn save_state(&self, state: &Self::State) -> String {
@@ -881,10 +881,10 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// Loads a state from JSON and validates it against the game ([`crate::load_state`]).
     ///
     /// # Errors
-    /// A message naming what is wrong: malformed JSON, a field of the wrong shape, or every
+    /// [`crate::LoadStateError`]: malformed JSON or a field of the wrong shape, or every
     /// broken invariant ([`Game::validate`]).
     #[cfg(feature = "serde")]
-    fn load_state(&self, json: &str) -> Result<Self::State, String> {
+    fn load_state(&self, json: &str) -> Result<Self::State, crate::LoadStateError> {
         crate::load_state(self, json)
     }
 

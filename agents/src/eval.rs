@@ -61,17 +61,14 @@ pub trait Evaluate: stickdice::Playouts + stickdice::Listed {
     /// evaluation, accepts `hand` alone.
     ///
     /// # Errors
-    /// A message saying what the game accepts.
-    fn evaluator(name: &str) -> Result<Evaluator<Self>, String>
+    /// [`EvaluatorError`], saying what the game accepts.
+    fn evaluator(name: &str) -> Result<Evaluator<Self>, EvaluatorError>
     where
         Self: Sized,
     {
         match name {
             "hand" => Ok(Evaluator::default()),
-            _ => Err(format!(
-                "{} has only the hand-set evaluation (`hand`); learned weights are for Issiren",
-                Self::TITLE
-            )),
+            _ => Err(EvaluatorError::HandOnly { title: Self::TITLE }),
         }
     }
 }
@@ -285,6 +282,21 @@ pub fn eval_param<G: Evaluate>(
             value: text.to_string(),
             expected: format!("`learned`, `hand` or a weights file ({why})"),
         })
+}
+
+/// Why the `eval` parameter names no evaluation ([`Evaluate::evaluator`]).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EvaluatorError {
+    /// The game has only its hand-set evaluation.
+    #[error("{title} has only the hand-set evaluation (`hand`); learned weights are for Issiren")]
+    HandOnly {
+        /// The game's title.
+        title: &'static str,
+    },
+    /// The weights file cannot be used.
+    #[error(transparent)]
+    Weights(crate::learned::WeightsFileError),
 }
 
 /// Where a seat stands, for [`pairwise_scores`].
@@ -1412,11 +1424,13 @@ impl Evaluate for stickdice::Issiren {
 
     /// `learned` (the shipped weights), `hand` (the hand-set evaluation: material, threats
     /// and mobility) or the path of a weights file (loaded once per process).
-    fn evaluator(name: &str) -> Result<Evaluator<Self>, String> {
+    fn evaluator(name: &str) -> Result<Evaluator<Self>, EvaluatorError> {
         match name {
             "learned" => Ok(Evaluator::issiren_learned(crate::learned::shipped())),
             "hand" => Ok(Evaluator::issiren_hand()),
-            path => crate::learned::shared(path).map(Evaluator::issiren_learned),
+            path => crate::learned::shared(path)
+                .map(Evaluator::issiren_learned)
+                .map_err(EvaluatorError::Weights),
         }
     }
 }

@@ -312,7 +312,7 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
         if source == "build" && !args.json {
             eprintln!("building the Issiren tablebase in memory…");
         }
-        let loaded = tablebase::shared(source)?;
+        let loaded = tablebase::shared(source).map_err(|e| e.to_string())?;
         let build = (source == "build").then(|| BuildReport {
             seconds: t0.elapsed().as_secs_f64(),
             positions: 0,

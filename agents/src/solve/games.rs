@@ -71,7 +71,7 @@ impl Exact for Issiren {
         *state = state.with_throws(0);
     }
 
-    fn exact_values(source: &str) -> Result<Arc<dyn ExactValues<Self>>, String> {
+    fn exact_values(source: &str) -> Result<Arc<dyn ExactValues<Self>>, super::ExactValuesError> {
         let tb = tablebase::shared(source)?;
         Ok(tb as Arc<dyn ExactValues<Self>>)
     }
