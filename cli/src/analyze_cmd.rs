@@ -131,7 +131,7 @@ struct BuildReport {
     file: Option<String>,
 }
 
-pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
+pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), String> {
     let any = args.game.build().map_err(|e| e.to_string())?;
     // Limits, so that no count allocates or runs without bound.
     check_count("--games", Some(args.games), MAX_GAMES)?;

@@ -59,7 +59,7 @@ fn json_of(r: &Reliability) -> serde_json::Value {
     })
 }
 
-pub fn run(args: &CalibrationArgs) -> Result<(), String> {
+pub(crate) fn run(args: &CalibrationArgs) -> Result<(), String> {
     if args.game != "issiren" {
         return Err(format!(
             "`{}` has no learned evaluation to calibrate: only issiren",

@@ -24,7 +24,7 @@ pub struct TablebaseArgs {
 }
 
 /// Runs the command.
-pub fn run(args: &TablebaseArgs) -> Result<(), String> {
+pub(crate) fn run(args: &TablebaseArgs) -> Result<(), String> {
     let path = tablebase::cache_path().map_err(|e| e.to_string())?;
     if args.path {
         outln!("{}", path.display());

@@ -92,7 +92,7 @@ pub struct TrainArgs {
     pub resume: bool,
 }
 
-pub fn run(args: &TrainArgs) -> Result<(), String> {
+pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
     if args.game != "issiren" {
         return Err(format!(
             "`{}` has no learned evaluation: only issiren is trained (the race games keep their hand-set evaluations)",
