@@ -186,6 +186,7 @@ impl fmt::Display for Ranking {
 
 /// A rule option or seat count that the game does not accept.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ConfigError {
     /// No game has this name.
     UnknownGame {
@@ -279,6 +280,7 @@ impl std::error::Error for ConfigError {}
 
 /// An action that is not legal in the state it was applied to. The state is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum IllegalMove {
     /// The game is over.
     GameOver,

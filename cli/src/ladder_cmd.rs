@@ -111,6 +111,8 @@ fn run_game<G: Evaluate>(game: &G, args: &LadderArgs) -> Result<(), String> {
                 eprintln!("  {done}/{total} games");
             }
         }
+        // A kind of progress added later: nothing to show for it yet.
+        _ => {}
     };
     let specs: LadderSpecs = if let Some(path) = &args.specs {
         ladder::read_specs(path).map_err(|e| e.to_string())?

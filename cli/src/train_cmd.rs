@@ -498,6 +498,8 @@ fn run_distill(args: &TrainArgs) -> Result<(), String> {
                     )
                 });
             }
+            // A kind of progress added later: nothing to show for it yet.
+            _ => {}
         },
         |net| save(net, &path),
     ).map_err(|e| e.to_string())?;

@@ -296,6 +296,7 @@ impl LadderSpecs {
 
 /// What [`calibrate`] and [`play`] report as they go.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum LadderProgress {
     /// A budget was timed.
     Timed {
@@ -317,6 +318,7 @@ pub type Progress<'a> = dyn Fn(LadderProgress) + Sync + 'a;
 
 /// Why the ladder could not run.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum LadderError {
     /// A bad setting, spec or file.
     Setup(String),

@@ -159,6 +159,7 @@ pub enum LogLine {
 
 /// A log that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LogError {
     /// Reading or writing failed.
     Io {

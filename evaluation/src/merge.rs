@@ -56,6 +56,7 @@ use crate::tournament::{luck_adjusted, Tournament, LOG_FILE};
 
 /// Why shards cannot be merged. Nothing is written when merging fails.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MergeError {
     /// Impossible arguments: no shard folders, or an unusable output folder.
     Setup(String),

@@ -119,6 +119,7 @@ pub const DEFAULT_EVAL: &str = "hand";
 
 /// Why a game could not be reviewed.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum ReviewError {
     /// The reference cannot handle this game, seat count or option.
     Unsupported(String),

@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 /// How tables are formed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Format {
     /// Every set of `N` different agents.
     RoundRobin,

@@ -195,6 +195,7 @@ pub struct EloFit {
 
 /// Why ratings could not be fitted.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EloError {
     /// Fewer than two agents.
     TooFewAgents,

@@ -135,6 +135,7 @@ impl DistillConfig {
 
 /// What [`distill`] reports as it goes.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum DistillProgress {
     /// Round `round` (0-based) has played `games` of its games (targets included).
     Games {

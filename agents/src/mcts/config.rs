@@ -73,6 +73,7 @@ pub const MAX_TREE_NODES: usize = 1 << 21;
 
 /// How playouts choose actions (throws are always sampled with their exact probabilities).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Playout {
     /// Uniformly among the legal actions.
     Random,

@@ -111,6 +111,7 @@ pub trait ExactValues<G: Game>: Send + Sync {
 
 /// Why a game could not be solved.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum SolveError {
     /// The game, seat count or options are beyond the solver.
     Unsupported(String),
@@ -1146,6 +1147,7 @@ pub fn resolve_spec<G: Game>(
 pub type NamedExactValues<G> = (String, Arc<dyn ExactValues<G>>);
 
 /// What a searching agent's `tablebase` parameter comes to ([`tablebase_param`]).
+#[non_exhaustive]
 pub enum TablebaseChoice<G: Game> {
     /// A game without a tablebase, none asked for: the agent's name says nothing.
     NotApplicable,
