@@ -622,7 +622,15 @@ pub use serde_bound::MaybeSerde;
 /// states.
 ///
 /// Required methods are the rules; provided methods are correct by default and built on
-/// them. Implementations must keep the hot-path methods allocation-free.
+/// them. Implementations must keep the hot-path methods allocation-free. The playout speed
+/// hooks are not here: they are the second trait, [`Playouts`], whose every method has a
+/// default built on this one, so a game is complete and correct with its rules alone.
+///
+/// | | methods |
+/// |---|---|
+/// | **the rules** (required) | [`with_seats`](Game::with_seats), [`set_option`](Game::set_option), [`options`](Game::options), [`seats`](Game::seats); what a node is: [`initial_state`](Game::initial_state), [`node`](Game::node), [`sticks`](Game::sticks) (the throw's outcomes); the actions: [`legal_actions`](Game::legal_actions), [`apply_throw_unchecked`](Game::apply_throw_unchecked), [`apply_action_unchecked`](Game::apply_action_unchecked); the end: [`ranking`](Game::ranking), [`throws_made`](Game::throws_made); notation and people: [`parse_action`](Game::parse_action) (with the action's `Display`), [`render`](Game::render), [`describe_throw`](Game::describe_throw); states from outside: [`validate`](Game::validate) |
+/// | **built on the rules** (provided; no game overrides them) | [`option_help`](Game::option_help) (a game with options beyond `max_throws` answers for them), [`max_throws`](Game::max_throws), [`throw_outcomes`](Game::throw_outcomes), [`max_throw_outcomes`](Game::max_throw_outcomes), [`is_over`](Game::is_over), [`scores`](Game::scores), [`check_throw`](Game::check_throw), [`apply_throw`](Game::apply_throw), [`check_action`](Game::check_action), [`apply_action`](Game::apply_action), [`sample_throw`](Game::sample_throw), [`save_state`](Game::save_state), [`load_state`](Game::load_state), [`state_key`](Game::state_key) |
+/// | **speed** (trait [`Playouts`], defaults built on the rules) | [`play_throws`](Playouts::play_throws), [`random_action`](Playouts::random_action), [`play_random_action`](Playouts::play_random_action), [`play_random_to_end`](Playouts::play_random_to_end), [`play_legal_action`](Playouts::play_legal_action) |
 ///
 /// Every game is driven the same way: ask [`Game::node`] what comes next, feed in a throw
 /// at a throw node (sampled here, or from real sticks), an action at a decision node, and

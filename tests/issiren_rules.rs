@@ -1,7 +1,7 @@
-//! Scenario tests for Issiren (RULES.md section 3), one per clause, plus options, the
+//! Scenario tests for Issiren (docs/games/issiren.md), one per clause, plus options, the
 //! throw cap, validation, notation, rendering and seeded random playouts.
 //!
-//! Expected values are worked out by hand from RULES.md (square names written out from
+//! Expected values are worked out by hand from the rules (square names written out from
 //! the circuit table), never read back from the implementation.
 
 use stickdice::games::issiren::{circuit_square, Action, Piece, Square, State};
@@ -45,7 +45,7 @@ fn bystanders() -> Vec<Piece> {
     moved(&[6])
 }
 
-/// Seat 0's circuit written out from the RULES.md table: six runs of 12 squares.
+/// Seat 0's circuit written out from the rules' table: six runs of 12 squares.
 fn seat0_table() -> Vec<String> {
     let cols = "abcdefghijkl".as_bytes();
     // (row number in notation, right to left?)
@@ -229,7 +229,7 @@ fn start_twelve_unmoved_pieces_on_each_home_row() {
 
 #[test]
 fn throws_value_and_extra_throw_follow_the_table() {
-    // g: (steps, extra throw) from RULES.md.
+    // g: (steps, extra throw) from the rules.
     let table = [
         (0u8, 4u8, true),
         (1, 5, true),

@@ -1,6 +1,6 @@
-//! Scenario tests for Sig wa Duqqan (Houmt al-Arbah), RULES.md section 1.
+//! Scenario tests for Sig wa Duqqan (Houmt al-Arbah), docs/games/sig-wa-duqqan.md.
 //!
-//! Every expected position here was worked out by hand from RULES.md, step by step (the
+//! Every expected position here was worked out by hand from the rules, step by step (the
 //! comments show the working), not read back from the implementation.
 
 use rand::SeedableRng as _;

@@ -1,5 +1,5 @@
 //! Issiren (Ishighän) — the capture game of the Kel Ajjer Tuareg (Illizi, Algeria),
-//! RULES.md section 3.
+//! §3 of the rules: the book's chapter `docs/games/issiren.md`.
 //!
 //! # The rules as implemented
 //!
@@ -12,7 +12,7 @@
 //!   right to left along its home row, left to right along the next row, right to left
 //!   along the third, left to right along the opponent's home row, then back down: right
 //!   to left along the third row, left to right along the second, and round again along its
-//!   home row. Seat 0's positions map to squares as RULES.md tabulates them; seat 1's
+//!   home row. Seat 0's positions map to squares as the rules tabulate them; seat 1's
 //!   position `p` is seat 0's position `(p + 36) mod 72`. [`circuit_square`] is that map.
 //!   Both sides therefore run the *same* loop half a lap apart, and every row is crossed in
 //!   one direction only, whoever moves (row 1 and row 3 right to left as P1 sees them,
@@ -47,7 +47,7 @@
 //! [`Action`]'s `Display` prints it; parsing ignores case and surrounding spaces.
 //! Legal actions are listed in square order (`a1`, `b1`, …, `l1`, `a2`, …), a pass alone.
 //!
-//! # Readings chosen where RULES.md leaves room
+//! # Readings chosen where the rules leave room
 //!
 //! * A throw of four green sides is a move of one step for *any* piece; the player chooses
 //!   between releasing an unmoved piece and stepping a moved one. The release step itself

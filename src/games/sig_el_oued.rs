@@ -1,4 +1,4 @@
-//! Sig (El Oued), Algeria (RULES.md section 2; seeds `003_…`, `002_…`).
+//! Sig (El Oued), Algeria (§2 of the rules: the book's chapter `docs/games/sig-el-oued.md`).
 //!
 //! A race to Mecca. Each player walks three pieces — the **father**, the **djinn** and
 //! the **mother**, in that order — along a shared 31-square track, and passing an opponent
@@ -71,7 +71,7 @@
 //! bonus throws made before the cap). At the cap the seats still racing tie, below every
 //! finisher.
 //!
-//! # Readings chosen where RULES.md leaves room
+//! # Readings chosen where the rules leave room
 //!
 //! 1. Bonus throws are always made, even when their budget cannot move anything (for
 //!    example a sig of six while the active piece is still on the start): the throw is

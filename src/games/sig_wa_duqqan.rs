@@ -1,5 +1,6 @@
 //! Sig wa Duqqan (Houmt al-Arbah), Djerba, Tunisia: a race to the Ka'aba with one piece
-//! per player, threatened by the Ghoula, a neutral piece (RULES.md section 1).
+//! per player, threatened by the Ghoula, a neutral piece (§1 of the rules: the book's
+//! chapter `docs/games/sig-wa-duqqan.md`).
 //!
 //! # The rules as implemented
 //!
@@ -37,7 +38,7 @@
 //!   still racing tie between the two groups.
 //! * **Decisions:** none. [`Action`] is uninhabited; the game is a pure chance process.
 //!
-//! # Readings chosen where RULES.md leaves room
+//! # Readings chosen where the rules leave room
 //!
 //! * **Lost steps at idx 14.** When the Ghoula stands on idx 14 with no piece there, a
 //!   forward step is lost; as nothing can change before its next step, the rest of its move
