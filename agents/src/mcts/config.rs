@@ -431,7 +431,6 @@ impl MctsConfig {
         Ok(config)
     }
 
-
     /// Checks every field.
     ///
     /// # Errors
