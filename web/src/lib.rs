@@ -1,5 +1,6 @@
 //! `stickdice web`: watch, replay and play the stick-dice games on drawn boards in a
-//! browser.
+//! browser. The book's chapter *The web page* (`docs/web.md` in the repository; `mdbook
+//! build docs`) shows it to a user.
 //!
 //! An HTTP server ([axum] on tokio) that serves one page and its assets, embedded in the
 //! binary (it works offline), and a JSON API:
@@ -21,6 +22,7 @@
 //!
 //! The page knows no rule: it draws what the server sends. Routes are listed in
 //! [`router`]; docs/protocol.md documents them.
+#![deny(missing_docs)]
 
 use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
