@@ -3,8 +3,9 @@
 //! builder), in the ladder, in the review of the tournament's log, and in a protocol server
 //! started from here (`stickdice_evaluation::protocol::serve`).
 
-use std::io::Cursor;
+use std::io::Write;
 use std::path::PathBuf;
+use std::sync::mpsc;
 
 use serde_json::Value;
 use stickdice::{Game, Issiren, SigElOued};
@@ -43,29 +44,29 @@ fn the_family_is_listed_with_its_parameters() {
 }
 
 /// A tournament of `random` against `rollout` by spec strings through the builder, its log
-/// reviewed game by game. Sig (El Oued), 2 seats, 40 games (fixed seed): were `rollout` no
-/// better than `random` (each game a fair coin), a score of at least 0.75 would have
-/// probability below 0.1% (binomial, 30 of 40).
+/// reviewed game by game. Issiren, 20 games (fixed seed): were `rollout` no better than
+/// `random` (each game a fair coin), a score of at least 0.75 would have probability 2.1%
+/// (binomial, 15 of 20).
 #[test]
 fn a_tournament_against_a_built_in_agent_by_spec_string_and_its_review() {
     stickdice_example_custom_agent::register();
-    let game = SigElOued::with_seats(2).unwrap();
+    let game = Issiren::with_seats(2).unwrap();
     let out = temp_dir("tournament");
     let summary = stickdice_evaluation::tournament(&game)
         .agent("random")
-        .agent("rollout:playouts=4")
-        .games(40)
+        .agent("rollout:playouts=32")
+        .games(20)
         .seed(11)
         .threads(1)
         .out(&out)
         .run()
         .unwrap();
     let report = summary.report.as_ref().expect("finished");
-    assert_eq!(report.games, 40);
+    assert_eq!(report.games, 20);
     let rollout = report
         .standings
         .iter()
-        .find(|s| s.agent == "rollout:playouts=4")
+        .find(|s| s.agent == "rollout:playouts=32")
         .unwrap_or_else(|| panic!("no rollout in {:?}", report.standings));
     let score = rollout.score.value;
     assert!(score >= 0.75, "rollout scored {score}");
@@ -76,7 +77,7 @@ fn a_tournament_against_a_built_in_agent_by_spec_string_and_its_review() {
         .unwrap()
         .unwrap();
     let c = &contents.config;
-    assert_eq!(c.agents, ["random", "rollout:playouts=4"]);
+    assert_eq!(c.agents, ["random", "rollout:playouts=32"]);
     let schedule = Schedule::new(
         c.format,
         c.agents.len(),
@@ -85,7 +86,7 @@ fn a_tournament_against_a_built_in_agent_by_spec_string_and_its_review() {
         c.seed,
     )
     .unwrap();
-    let mut reference = review::Search::<SigElOued>::new(1).unwrap();
+    let mut reference = review::Search::<Issiren>::new(1).unwrap();
     let mut decisions = 0;
     for (_, record) in &contents.games {
         verify_game(&game, &schedule, record).unwrap();
@@ -119,6 +120,30 @@ fn the_ladder_calibrates_and_plays_the_family() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// What `serve` writes, handed to the test line by line.
+struct Lines(mpsc::Sender<Vec<u8>>);
+
+impl Write for Lines {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let _ = self.0.send(bytes.to_vec());
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The next response line `serve` wrote.
+fn next_answer(rx: &mpsc::Receiver<Vec<u8>>, pending: &mut Vec<u8>) -> Value {
+    loop {
+        if let Some(i) = pending.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = pending.drain(..=i).collect();
+            return serde_json::from_slice(&line[..i]).unwrap();
+        }
+        pending.extend(rx.recv().expect("serve answers every request"));
+    }
+}
+
 #[test]
 fn a_protocol_server_started_here_plays_the_family() {
     stickdice_example_custom_agent::register();
@@ -126,19 +151,25 @@ fn a_protocol_server_started_here_plays_the_family() {
         r#"{"cmd":"hello"}"#,
         r#"{"cmd":"new_game","game":"issiren","seed":5}"#,
         r#"{"cmd":"throw","marked":1}"#,
-        r#"{"id":7,"cmd":"agent_move","agent":"rollout","budget":{"playouts":3},"apply":true}"#,
         r#"{"cmd":"agent_move","agent":"rollout:playouts=0"}"#,
+        r#"{"id":7,"cmd":"agent_move","agent":"rollout","budget":{"playouts":3},"apply":true}"#,
         r#"{"cmd":"quit"}"#,
     ];
-    let input = Cursor::new(requests.join("\n").into_bytes());
-    let mut output = Vec::new();
-    stickdice_evaluation::protocol::serve(input, &mut output).unwrap();
-    let answers: Vec<Value> = String::from_utf8(output)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(answers.len(), requests.len());
+    // The server reads a pipe that stays open until each answer is in (the end of its
+    // input would cancel a running search), and writes its lines to this test.
+    let (reader, mut writer) = std::io::pipe().unwrap();
+    let (tx, rx) = mpsc::channel();
+    let server = std::thread::spawn(move || {
+        stickdice_evaluation::protocol::serve(std::io::BufReader::new(reader), Lines(tx))
+    });
+    let mut pending = Vec::new();
+    let mut answers = Vec::new();
+    for r in requests {
+        writeln!(writer, "{r}").unwrap();
+        answers.push(next_answer(&rx, &mut pending));
+    }
+    drop(writer);
+    server.join().unwrap().unwrap();
     let hello = &answers[0]["result"];
     assert!(
         hello["agents"]
@@ -148,7 +179,8 @@ fn a_protocol_server_started_here_plays_the_family() {
             .any(|a| a["name"] == "rollout"),
         "{hello}"
     );
-    let moved = &answers[3];
+    assert_eq!(answers[3]["error"]["code"], "bad_agent", "{}", answers[3]);
+    let moved = &answers[4];
     assert_eq!(moved["id"], 7);
     assert_eq!(moved["ok"], true, "{moved}");
     assert_eq!(moved["result"]["move"]["agent"], "rollout:playouts=3");
@@ -160,5 +192,4 @@ fn a_protocol_server_started_here_plays_the_family() {
         .parse_action(moved["result"]["move"]["action"].as_str().unwrap())
         .unwrap();
     assert!(game.check_action(&s, action).is_ok());
-    assert_eq!(answers[4]["error"]["code"], "bad_agent", "{}", answers[4]);
 }
