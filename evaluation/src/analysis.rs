@@ -36,6 +36,7 @@ use stickdice::{ActionList, Game, Issiren, Node, SigElOued, SigWaDuqqan, Throw};
 use stickdice_agents::solve::{Exact, Solution};
 
 use crate::arena::GameResult;
+use crate::chart;
 use crate::stats::{Distribution, Estimate};
 
 /// What the analysis needs to know of a game beyond [`Game`].
@@ -461,24 +462,6 @@ impl Agreement {
     }
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
-/// A round step (1, 2 or 5 times a power of ten) that cuts `span` into at most about
-/// `parts` pieces.
-fn nice_step(span: f64, parts: u32) -> f64 {
-    let raw = (span / f64::from(parts)).max(1.0);
-    let mag = 10f64.powf(raw.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|&s| s >= raw)
-        .unwrap_or(10.0 * mag)
-}
-
 /// A histogram of game lengths (in throws) as a self-contained SVG: bars of equal width
 /// up to the 99th percentile (the rest in a last "longer" bar), axes with ticks, and lines
 /// at the mean and the median.
@@ -488,19 +471,15 @@ pub fn length_histogram_svg(title: &str, lengths: &[u32]) -> String {
     let pw = w - left - right;
     let ph = h - top - bottom;
     let mut o = String::new();
-    let _ = writeln!(
-        o,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(o, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
+    chart::begin(&mut o, w, h);
     let _ = writeln!(
         o,
         r#"<text x="{}" y="22" text-anchor="middle" font-size="14">{}</text>"#,
         w / 2.0,
-        escape(title)
+        chart::escape(title)
     );
     let Some(dist) = Distribution::of(lengths) else {
-        o.push_str("</svg>\n");
+        chart::end(&mut o);
         return o;
     };
     let mut sorted = lengths.to_vec();
@@ -557,7 +536,7 @@ pub fn length_histogram_svg(title: &str, lengths: &[u32]) -> String {
         r#"<line x1="{left}" y1="{top}" x2="{left}" y2="{}" stroke="black"/>"#,
         top + ph
     );
-    let y_step = nice_step(y_max, 5);
+    let y_step = chart::nice_step((y_max / 5.0).max(1.0));
     let mut v = 0.0;
     while v <= y_max + 1e-9 {
         let y = top + ph - v / y_max * ph;
@@ -571,7 +550,7 @@ pub fn length_histogram_svg(title: &str, lengths: &[u32]) -> String {
         v += y_step;
     }
     let x_end = f64::from(lo) + f64::from(bins as u32 * width);
-    let x_step = nice_step(x_end - f64::from(lo), 7);
+    let x_step = chart::nice_step(((x_end - f64::from(lo)) / 7.0).max(1.0));
     let mut v = (f64::from(lo) / x_step).ceil() * x_step;
     while v <= x_end + 1e-9 {
         let x = x_of(v);
@@ -627,7 +606,7 @@ pub fn length_histogram_svg(title: &str, lengths: &[u32]) -> String {
             );
         }
     }
-    o.push_str("</svg>\n");
+    chart::end(&mut o);
     o
 }
 

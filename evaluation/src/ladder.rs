@@ -49,6 +49,7 @@ use stickdice::play::{play_game, Event, SeededDice};
 use stickdice::{ActionList, Agent};
 use stickdice_agents::{AgentSpec, Evaluate};
 
+use crate::chart;
 use crate::report::ELO_PRIOR;
 use crate::schedule::Format;
 use crate::stats::{fit_elo_paired, Comparison};
@@ -62,14 +63,15 @@ pub const START_BUDGET: u64 = 200;
 /// Proportional steps per target at most.
 pub const ROUNDS: usize = 4;
 
-/// The parameter that sets an agent's budget, by agent name: `iterations` (MCTS,
-/// ISMCTS) or `nodes` (expectimax); `None` for agents without one.
+/// The parameter that sets an agent's budget, by agent name: `iterations` for an agent
+/// that takes it (MCTS, ISMCTS), else `nodes` (expectimax); `None` for agents with
+/// neither. Registered families ([`stickdice_agents::register`]) are calibrated by the
+/// same rule.
 pub fn budget_key(agent: &str) -> Option<&'static str> {
-    match agent {
-        "mcts" | "ismcts" => Some("iterations"),
-        "expectimax" => Some("nodes"),
-        _ => None,
-    }
+    let params = stickdice_agents::info(agent)?.params;
+    ["iterations", "nodes"]
+        .into_iter()
+        .find(|key| params.iter().any(|p| p.key == *key))
 }
 
 /// An agent family: a label and a spec without its budget.
@@ -1131,22 +1133,18 @@ impl LadderReport {
             .iter()
             .map(|r| r.high.unwrap_or(r.elo))
             .fold(0.0f64, f64::max);
-        let step = nice_step(((hi - lo).max(50.0)) / 6.0);
+        let step = chart::nice_step(((hi - lo).max(50.0)) / 6.0);
         let (y0, y1) = ((lo / step).floor() * step, (hi / step).ceil() * step);
         let y1 = if y1 <= y0 { y0 + step } else { y1 };
         let px = |ms: f64| left + (ms.max(1e-4).log10() - x0) / (x1 - x0) * (w - left - right);
         let py = |e: f64| top + (y1 - e) / (y1 - y0) * (h - top - bottom);
         let mut o = String::new();
-        let _ = writeln!(
-            o,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
-        );
-        let _ = writeln!(o, r#"<rect width="100%" height="100%" fill="white"/>"#);
+        chart::begin(&mut o, w, h);
         let _ = writeln!(
             o,
             r#"<text x="{left}" y="22" font-size="14">Ladder ({}): Elo relative to {} against time per decision, 95% intervals</text>"#,
-            esc(&self.game),
-            esc(self.rows.first().map_or("-", |r| r.family.as_str()))
+            chart::escape(&self.game),
+            chart::escape(self.rows.first().map_or("-", |r| r.family.as_str()))
         );
         let mut e = y0;
         while e <= y1 + step / 2.0 {
@@ -1220,7 +1218,7 @@ impl LadderReport {
                     o,
                     r##"<circle cx="{x:.1}" cy="{:.1}" r="4" fill="#{colour}"><title>{}: {:+.0} Elo at {:.3} ms</title></circle>"##,
                     py(r.elo),
-                    esc(&r.spec),
+                    chart::escape(&r.spec),
                     r.elo,
                     r.measured_ms
                 );
@@ -1233,29 +1231,12 @@ impl LadderReport {
                 ly - 10.0,
                 w - right + 32.0,
                 ly,
-                esc(fam)
+                chart::escape(fam)
             );
         }
-        o.push_str("</svg>\n");
+        chart::end(&mut o);
         o
     }
-}
-
-fn nice_step(raw: f64) -> f64 {
-    let mag = 10f64.powf(raw.max(1e-9).log10().floor());
-    for m in [1.0, 2.0, 5.0, 10.0] {
-        if raw <= m * mag {
-            return m * mag;
-        }
-    }
-    10.0 * mag
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// Where [`play`] writes for `out`: the folders of the matches.
