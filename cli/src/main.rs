@@ -54,7 +54,7 @@ mod web_cmd;
 #[derive(Parser, Debug)]
 #[command(
     name = "stickdice",
-    version,
+    version = env!("STICKDICE_VERSION"),
     about = "Play, compare and analyse agents on the stick-dice games of the Sahara"
 )]
 struct Cli {

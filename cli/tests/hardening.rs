@@ -713,3 +713,34 @@ fn serve_cancels_a_running_search_at_the_end_of_its_input() {
         start.elapsed()
     );
 }
+
+/// `stickdice --version` names the crate's version and, in a git checkout, the commit
+/// it was built from (issue 26, item 6).
+#[test]
+fn version_names_the_version_and_the_commit() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_stickdice"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let expected = format!("stickdice {}", env!("CARGO_PKG_VERSION"));
+    assert!(text.starts_with(&expected), "{text}");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let head = std::process::Command::new("git")
+        .arg("-C")
+        .arg(&root)
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .output();
+    match head {
+        Ok(h) if h.status.success() && root.join(".git").exists() => {
+            let commit = String::from_utf8(h.stdout).unwrap();
+            assert_eq!(
+                text.trim(),
+                format!("{expected} (commit {})", commit.trim()),
+                "built from this checkout"
+            );
+        }
+        _ => assert_eq!(text.trim(), expected),
+    }
+}

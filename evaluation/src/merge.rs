@@ -315,6 +315,7 @@ pub fn merge_with<G: Game>(
         )));
     }
     let seats = t.schedule().seats();
+    let tables = t.schedule().tables().len();
     let total = t.schedule().len();
     let mut done: BTreeMap<usize, GameRecord> = BTreeMap::new();
     // Where each game was found: (shard folder's position in `dirs`, line).
@@ -357,7 +358,7 @@ pub fn merge_with<G: Game>(
         for (line, g) in contents.games {
             let bad = |message: String| shard_error(&path, Some(line), message);
             t.verify(&g).map_err(|e| bad(e.to_string()))?;
-            if !shard.holds(g.index, seats) {
+            if !shard.holds(g.index, seats, tables) {
                 return Err(bad(format!(
                     "game {} does not belong to shard {shard}",
                     g.index
@@ -420,7 +421,7 @@ pub fn merge_with<G: Game>(
                     let games: Vec<usize> = missing
                         .iter()
                         .copied()
-                        .filter(|&g| s.holds(g, seats))
+                        .filter(|&g| s.holds(g, seats, tables))
                         .collect();
                     if !games.is_empty() {
                         by_shard.push((s, games));

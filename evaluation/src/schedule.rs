@@ -18,11 +18,15 @@
 //! games across a rotation and score exactly ½ — a sanity check of the arena.
 //!
 //! **Shards.** A tournament split over `K` machines deals its table-rotations (units of
-//! `N` games, numbered `index / N`) round-robin: shard `I/K` plays the games of the units
-//! `u` with `u mod K = I` (see [`Shard`]). The split depends only on the indices, never on
-//! timing; the `N` games of a rotation, which share their throws, stay together; and every
-//! prefix of rotations is spread evenly over the shards (what an SPRT played in batches
-//! needs).
+//! `N` games: rotation `r` of table `t`) so that shard `I/K` plays the units with
+//! `(t + r) mod K = I` (see [`Shard`]). Each table's rotations go to the shards in turn,
+//! so every shard plays every table about equally often, whatever the number of tables
+//! (dealing the units `r · tables + t` round-robin instead gave each shard one table when
+//! the shard count divides the table count: an expensive table made one shard the slow
+//! one). Within a rotation the tables go to consecutive shards, so every prefix of whole
+//! rotations is spread over the shards within one unit per shard per rotation (what an
+//! SPRT played in batches needs). The split depends only on the indices, never on
+//! timing, and the `N` games of a rotation, which share their throws, stay together.
 
 use serde::{Deserialize, Serialize};
 
@@ -60,8 +64,9 @@ impl core::str::FromStr for Format {
     }
 }
 
-/// One of `count` parts of a tournament: the games whose table-rotation (`index / N`, for
-/// `N` seats) is `index` modulo `count`. Written `I/K` (0-based: `0/4` … `3/4`).
+/// One of `count` parts of a tournament: the games of rotation `r` at table `t` with
+/// `(t + r) mod count = index` (see the module docs). Written `I/K` (0-based: `0/4` …
+/// `3/4`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Shard {
     /// Which part, `0 … count−1`.
@@ -163,9 +168,13 @@ impl Shard {
         Ok(Shard { index, count })
     }
 
-    /// Whether game `index` of a tournament at `seats`-seat tables belongs to this shard.
-    pub fn holds(&self, index: usize, seats: usize) -> bool {
-        (index / seats.max(1)) % self.count == self.index
+    /// Whether game `index` of a tournament of `tables` tables at `seats`-seat tables
+    /// belongs to this shard.
+    pub fn holds(&self, index: usize, seats: usize, tables: usize) -> bool {
+        let unit = index / seats.max(1);
+        let tables = tables.max(1);
+        let (rotation, table) = (unit / tables, unit % tables);
+        (table % self.count + rotation % self.count) % self.count == self.index
     }
 }
 
@@ -511,16 +520,69 @@ mod tests {
         let s = Schedule::new(Format::RoundRobin, 3, 2, 6, 1).unwrap();
         let shards: Vec<Shard> = (0..4).map(|i| Shard::new(i, 4).unwrap()).collect();
         for i in 0..s.len() {
-            let owners: Vec<usize> = (0..4).filter(|&k| shards[k].holds(i, 2)).collect();
-            // Exactly one owner: the unit's number modulo 4; both games of a rotation go
+            let owners: Vec<usize> = (0..4).filter(|&k| shards[k].holds(i, 2, 3)).collect();
+            // Exactly one owner: (table + rotation) modulo 4; both games of a rotation go
             // to the same shard.
-            assert_eq!(owners, [(i / 2) % 4], "game {i}");
+            let (rotation, table) = (i / 2 / 3, i / 2 % 3);
+            assert_eq!(owners, [(table + rotation) % 4], "game {i}");
         }
-        assert!(Shard::WHOLE.holds(17, 3));
+        assert!(Shard::WHOLE.holds(17, 3, 5));
         assert_eq!("2/4".parse::<Shard>(), Ok(Shard { index: 2, count: 4 }));
         assert_eq!(Shard::new(2, 4).unwrap().to_string(), "2/4");
         for bad in ["4/4", "1/0", "x/2", "3", "-1/2"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+
+    /// Issue 25 (item 14): with 3 tables and 3 shards, dealing units round-robin gave each
+    /// shard one table (an expensive table made one shard the slow one). Every shard must
+    /// play every table, each table's games spread evenly, for any table and shard count.
+    #[test]
+    fn shards_split_every_table_evenly() {
+        for (agents, format) in [
+            (3, Format::RoundRobin),
+            (4, Format::RoundRobin),
+            (5, Format::Gauntlet),
+            (2, Format::RoundRobin),
+        ] {
+            let s = Schedule::new(format, agents, 2, 24, 1).unwrap();
+            let tables = s.tables().len();
+            for k in 1..=6 {
+                // games[shard][table]
+                let mut games = vec![vec![0usize; tables]; k];
+                for i in 0..s.len() {
+                    let owners: Vec<usize> = (0..k)
+                        .filter(|&j| Shard::new(j, k).unwrap().holds(i, 2, tables))
+                        .collect();
+                    assert_eq!(owners.len(), 1, "game {i}, {k} shards");
+                    games[owners[0]][(i / 2) % tables] += 1;
+                }
+                for t in 0..tables {
+                    let per: Vec<usize> = games.iter().map(|g| g[t]).collect();
+                    let (lo, hi) = (per.iter().min().unwrap(), per.iter().max().unwrap());
+                    // 24 games per table = 12 rotations of 2 games.
+                    assert!(
+                        hi - lo <= 2,
+                        "{tables} tables, {k} shards, table {t}: {per:?}"
+                    );
+                }
+                // And every prefix of whole rotations is spread within one unit per shard
+                // per rotation... at most `tables` units apart.
+                for r in 1..=12 {
+                    let mut units = vec![0usize; k];
+                    for u in 0..r * tables {
+                        let owner = (0..k)
+                            .find(|&j| Shard::new(j, k).unwrap().holds(u * 2, 2, tables))
+                            .unwrap();
+                        units[owner] += 1;
+                    }
+                    let (lo, hi) = (units.iter().min().unwrap(), units.iter().max().unwrap());
+                    assert!(
+                        hi - lo <= tables.min(k),
+                        "{tables} tables, {k} shards, {r} rotations: {units:?}"
+                    );
+                }
+            }
         }
     }
 

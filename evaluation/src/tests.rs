@@ -704,7 +704,11 @@ fn merged_shards_give_the_one_machine_report_whatever_their_number_and_order() {
             for (i, d) in dirs.iter().enumerate() {
                 let c = log::read(&d.join(LOG_FILE)).unwrap().unwrap();
                 assert_eq!(c.shard, Some(Shard::new(i, k).unwrap()));
-                assert!(c.games.iter().all(|(_, g)| (g.index / n) % k == i));
+                assert!(c.games.iter().all(|(_, g)| Shard::new(i, k).unwrap().holds(
+                    g.index,
+                    n,
+                    make().schedule().tables().len()
+                )));
             }
             let mut orders = vec![dirs.clone()];
             let mut rev = dirs.clone();
@@ -786,14 +790,15 @@ fn missing_games_are_listed_exactly_by_shard() {
     let root = TempDir::new("merge-missing");
     let dirs = play_shards(&|| three_way(4, 1), root.path(), 4);
     let out = root.path().join("merged");
-    // 3 tables × 2 rotations = 6 units of 2 games; shard 1/4 holds units 1 and 5.
+    // 3 tables × 2 rotations = 6 units of 2 games; shard 1/4 holds rotation 0 of table 1
+    // (games 2-3) and rotation 1 of table 0 (games 6-7): (table + rotation) mod 4 = 1.
     let m = merge_error(
         &three_way(4, 1),
         &out,
         &[dirs[0].clone(), dirs[2].clone(), dirs[3].clone()],
     );
     assert!(m.starts_with("4 games are in none of the shards"), "{m}");
-    assert!(m.contains("shard 1/4: games 2-3, 10-11"), "{m}");
+    assert!(m.contains("shard 1/4: games 2-3, 6-7"), "{m}");
     assert!(m.contains("shards not given: 1/4"), "{m}");
     assert!(!out.exists());
     match merge::merge(&three_way(4, 1), &out, &dirs[..1]).unwrap_err() {
@@ -807,9 +812,9 @@ fn missing_games_are_listed_exactly_by_shard() {
             assert_eq!(
                 listed,
                 [
-                    ("1/4".to_string(), vec![2, 3, 10, 11]),
-                    ("2/4".to_string(), vec![4, 5]),
-                    ("3/4".to_string(), vec![6, 7]),
+                    ("1/4".to_string(), vec![2, 3, 6, 7]),
+                    ("2/4".to_string(), vec![4, 5, 8, 9]),
+                    ("3/4".to_string(), vec![10, 11]),
                 ]
             );
             assert_eq!(absent.len(), 3);

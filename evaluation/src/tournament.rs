@@ -616,6 +616,7 @@ impl<G: Game> Tournament<G> {
             .map_err(|e| TournamentError::Setup(format!("cannot start worker threads: {e}")))?;
         let total = self.schedule.len();
         let n = self.schedule.seats();
+        let tables = self.schedule.tables().len();
         // A shard's games (below the rotation bound), for a shard's run.
         let share: Option<Vec<usize>> = options.shard.map(|sh| {
             let below = options.until_rotation.map_or(total, |r| {
@@ -623,7 +624,9 @@ impl<G: Game> Tournament<G> {
                 self.schedule
                     .games_in_units(r * self.schedule.tables().len())
             });
-            (0..total.min(below)).filter(|&i| sh.holds(i, n)).collect()
+            (0..total.min(below))
+                .filter(|&i| sh.holds(i, n, tables))
+                .collect()
         });
         let (progress_done, progress_total) = match &share {
             Some(games) => (
@@ -666,7 +669,7 @@ impl<G: Game> Tournament<G> {
                 ));
             }
             let below = games.last().map_or(0, |&i| i + 1);
-            pool.install(|| self.play_all(0..below, &done, &|i| sh.holds(i, n), &state))?;
+            pool.install(|| self.play_all(0..below, &done, &|i| sh.holds(i, n, tables), &state))?;
             return Ok(RunSummary {
                 report: None,
                 labels: self.labels.clone(),
@@ -841,7 +844,7 @@ impl<G: Game> Tournament<G> {
                     };
                     self.verify(&g).map_err(|e| bad(e.to_string()))?;
                     if let Some(sh) = contents.shard {
-                        if !sh.holds(g.index, seats) {
+                        if !sh.holds(g.index, seats, self.schedule.tables().len()) {
                             return Err(bad(format!(
                                 "game {} does not belong to shard {sh}",
                                 g.index
@@ -951,6 +954,13 @@ impl<G: Game> Tournament<G> {
                     return None;
                 }
                 let mut g = self.play_game(i);
+                if g.failure.is_some() && st.cancelled() {
+                    // The cancel may be what failed it (a Python agent interrupted by
+                    // Ctrl-C): such a game is neither logged nor counted, and a resumed run
+                    // plays it again from its seed.
+                    st.played.fetch_sub(1, Ordering::SeqCst);
+                    return None;
+                }
                 let logged = if st.logging {
                     let line = LogLine::Game(g);
                     let text = log::encode(&line);

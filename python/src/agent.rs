@@ -1,13 +1,14 @@
 //! Agents for Python: every agent spec of the command line (`stickdice_agents::build_str`),
 //! and Python callables `f(state) -> action` as agents of the arena.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use stickdice::{Agent, AgentError, AnyGame, Throw};
+use stickdice::{Agent, AgentError, AnyGame, Stop, Throw};
 
 use crate::encoding::Codes;
 use crate::state::{
@@ -56,6 +57,10 @@ pub struct CallableAgent {
     pub f: Arc<Py<PyAny>>,
     /// Its name in reports.
     pub name: String,
+    /// In a tournament: where a KeyboardInterrupt or SystemExit raised by the callable
+    /// goes, and the run's cancel flag it sets (it stops the run instead of losing the
+    /// game).
+    pub stop_run: Option<(crate::run::Raised, Arc<AtomicBool>)>,
 }
 
 impl CallableAgent {
@@ -86,7 +91,17 @@ impl<G: PyGameKind> Agent<G> for CallableAgent {
                 .bind(py)
                 .call1((st,))
                 .and_then(|a| answer_action(game, &a));
-            answer.map_err(|e| AgentError::Unsupported(format!("{}: {e}", self.name)))
+            answer.map_err(|e| {
+                // KeyboardInterrupt, SystemExit (BaseExceptions that are not Exceptions)
+                // stop the tournament; other exceptions lose the game.
+                if let (false, Some((raised, cancel))) =
+                    (e.is_instance_of::<PyException>(py), &self.stop_run)
+                {
+                    crate::run::stop_run(raised, cancel, e);
+                    return AgentError::Stopped;
+                }
+                AgentError::Unsupported(format!("{}: {e}", self.name))
+            })
         })
     }
 }
@@ -111,6 +126,9 @@ pub struct PyAgent {
     agent: Mutex<Option<AnyAgent>>,
     callable: Option<Arc<Py<PyAny>>>,
     name: String,
+    /// Whether `step` may search for long (everything but random and greedy): it then
+    /// runs on a worker thread and stops at Ctrl-C.
+    searches: bool,
 }
 
 impl PyAgent {
@@ -219,7 +237,9 @@ impl PyAgent {
             AgentSource::Spec(spec) => {
                 let built = build_spec(&spec, &any, seed)?;
                 let name = with_agent!(&built, &any, |_g, a| a.name());
+                let family = spec.split(':').next().unwrap_or("").trim();
                 Ok(PyAgent {
+                    searches: !matches!(family, "random" | "greedy"),
                     game: any,
                     spec: Some(spec),
                     seed,
@@ -229,6 +249,7 @@ impl PyAgent {
                 })
             }
             AgentSource::Callable(f, name) => Ok(PyAgent {
+                searches: false,
                 game: any,
                 spec: None,
                 seed,
@@ -252,7 +273,8 @@ impl PyAgent {
     }
 
     /// The action (an int) the agent chooses in `state`. Searching agents release the GIL
-    /// while they search.
+    /// while they search, and Ctrl-C stops the search and raises KeyboardInterrupt (within
+    /// a few tens of milliseconds).
     ///
     /// Raises:
     ///     ValueError: the state is not a decision node, is of another game, or the agent
@@ -296,12 +318,24 @@ impl PyAgent {
         let st = state.inner.clone();
         // The lock is taken and let go without the GIL, so a search never waits for the
         // GIL while holding the agent.
-        py.detach(|| {
+        let search = |stop: Option<&Stop>| {
             let mut guard = lock(&self.agent);
             let agent = guard.as_mut().expect("a spec agent is built");
-            with_agent!(agent, &self.game, |g, a| choose(g, a, &st)
-                .map(|a| a.to_string()))
-        })
+            with_agent!(agent, &self.game, |g, a| {
+                if let Some(stop) = stop {
+                    a.set_stop(stop.clone());
+                }
+                choose(g, a, &st).map(|a| a.to_string())
+            })
+        };
+        if !self.searches {
+            // Random and greedy answer in microseconds: no thread of their own.
+            return py.detach(|| search(None));
+        }
+        // A search runs on a worker thread while this one looks for Ctrl-C, which stops
+        // the search (Stop) and raises KeyboardInterrupt.
+        let stop = Stop::new();
+        crate::run::run_cancellable(py, &|| stop.stop(), || search(Some(&stop)))?
     }
 
     /// The agent's analysis of its last decision: one record per legal action it

@@ -114,6 +114,9 @@ fn _stickdice(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::_play_random, m)?)?;
     m.add_function(wrap_pyfunction!(state::_load_game_from_options, m)?)?;
     m.add_function(wrap_pyfunction!(state::_load_state, m)?)?;
+    // The package's version is the crate's, which .ci/python.sh checks against the
+    // workspace's (one version for the crates and the wheel).
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add(
         "MissingCapability",
         m.py().get_type::<state::MissingCapability>(),

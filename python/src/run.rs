@@ -4,17 +4,17 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rand::SeedableRng;
 use rayon::prelude::*;
 
 use stickdice::Agent;
-use stickdice_evaluation::tournament::Progress;
+use stickdice_evaluation::tournament::{Progress, MAX_THREADS};
 use stickdice_evaluation::{Format, Report, TournamentBuilder};
 
 use crate::agent::{AgentSource, CallableAgent};
@@ -24,10 +24,11 @@ use crate::state::{numpy_from_bytes, value_error, PyGame, PyGameKind};
 const POLL: Duration = Duration::from_millis(50);
 
 /// Runs `work` on a worker thread with the GIL released, checking for signals (Ctrl-C)
-/// every [`POLL`]; on a signal, sets `cancel`, waits for the worker to stop, and raises.
-fn run_cancellable<T: Send>(
+/// every [`POLL`]; on a signal, calls `cancel` (which must make `work` stop soon), waits
+/// for the worker to stop, and raises.
+pub(crate) fn run_cancellable<T: Send>(
     py: Python<'_>,
-    cancel: &AtomicBool,
+    cancel: &dyn Fn(),
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
     std::thread::scope(|scope| {
@@ -48,7 +49,7 @@ fn run_cancellable<T: Send>(
                 Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     if let Err(e) = py.check_signals() {
-                        cancel.store(true, Ordering::SeqCst);
+                        cancel();
                         let _ = py.detach(|| handle.join());
                         return Err(e);
                     }
@@ -69,10 +70,23 @@ fn run_cancellable<T: Send>(
     })
 }
 
-fn pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
-    if threads == Some(0) {
-        return Err(PyValueError::new_err("threads must be at least 1"));
+/// The most games one call of `play_random` plays (the CLI's bound on `--games`): the
+/// results are held in memory, about 10 bytes per seat and game.
+pub const MAX_RANDOM_GAMES: usize = 1_000_000;
+
+/// Checks a `threads` argument as the CLI checks `--threads`: 1 to [`MAX_THREADS`].
+fn check_threads(threads: Option<usize>) -> PyResult<()> {
+    match threads {
+        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
+        Some(n) if n > MAX_THREADS => Err(PyValueError::new_err(format!(
+            "threads {n} is more than the limit of {MAX_THREADS}"
+        ))),
+        _ => Ok(()),
     }
+}
+
+fn pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
+    check_threads(threads)?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()
@@ -128,11 +142,13 @@ fn tournament_of<G: PyGameKind>(
         .any(|s| matches!(s, AgentSource::Callable(..)));
     // Python agents hold the GIL while they choose: one thread is as fast and keeps the
     // order of their calls reproducible.
+    check_threads(threads)?;
     let threads = if has_callable { Some(1) } else { threads };
-    if threads == Some(0) {
-        return Err(PyValueError::new_err("threads must be at least 1"));
-    }
     let cancel = Arc::new(AtomicBool::new(false));
+    // The first exception that must stop the run: raised by `progress`, or a
+    // KeyboardInterrupt/SystemExit raised inside a Python agent. It cancels the run and is
+    // raised once the run has stopped.
+    let raised: Raised = Arc::new(Mutex::new(None));
     let mut builder = TournamentBuilder::new(game.clone())
         .format(format)
         .games(games)
@@ -145,29 +161,43 @@ fn tournament_of<G: PyGameKind>(
     for src in sources {
         builder = match src {
             AgentSource::Spec(spec) => builder.agent(&spec),
-            AgentSource::Callable(f, name) => builder.factory(name.clone(), move |_: &G, _| {
-                Box::new(CallableAgent {
-                    f: f.clone(),
-                    name: name.clone(),
-                }) as Box<dyn Agent<G>>
-            }),
+            AgentSource::Callable(f, name) => {
+                let (raised, cancel) = (raised.clone(), cancel.clone());
+                builder.factory(name.clone(), move |_: &G, _| {
+                    Box::new(CallableAgent {
+                        f: f.clone(),
+                        name: name.clone(),
+                        stop_run: Some((raised.clone(), cancel.clone())),
+                    }) as Box<dyn Agent<G>>
+                })
+            }
         };
     }
     if let Some(cb) = progress {
+        let (raised, cancel) = (raised.clone(), cancel.clone());
         builder = builder.progress(move |p: Progress| {
             Python::attach(|py| {
-                // A failing progress callback does not stop the games.
-                let _ = cb.bind(py).call1((p.done, p.total));
+                // An exception in the callback stops the run and is raised from it.
+                if let Err(e) = cb.bind(py).call1((p.done, p.total)) {
+                    stop_run(&raised, &cancel, e);
+                }
             });
         });
     }
     let (t, options) = builder.build().map_err(value_error)?;
     let nthreads = threads.unwrap_or_else(rayon::current_num_threads);
-    let summary = run_cancellable(py, &cancel, || match &out {
-        Some(dir) => t.run(dir, &options),
-        None => t.run_in_memory(&options),
-    })?
-    .map_err(value_error)?;
+    let result = run_cancellable(
+        py,
+        &|| cancel.store(true, Ordering::SeqCst),
+        || match &out {
+            Some(dir) => t.run(dir, &options),
+            None => t.run_in_memory(&options),
+        },
+    );
+    if let Some(e) = raised.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        return Err(e);
+    }
+    let summary = result?.map_err(value_error)?;
     let report = summary
         .report
         .as_ref()
@@ -180,6 +210,18 @@ fn tournament_of<G: PyGameKind>(
         summary.played,
         nthreads,
     ))
+}
+
+/// The exception that stopped a tournament, shared by the callbacks that may raise it.
+pub(crate) type Raised = Arc<Mutex<Option<PyErr>>>;
+
+/// Keeps the first exception that stops a run, and cancels the run.
+pub(crate) fn stop_run(raised: &Raised, cancel: &AtomicBool, e: PyErr) {
+    let mut first = raised.lock().unwrap_or_else(|p| p.into_inner());
+    if first.is_none() {
+        *first = Some(e);
+    }
+    cancel.store(true, Ordering::SeqCst);
 }
 
 /// Plays a tournament; returns the report as JSON text (the Python wrapper parses it).
@@ -202,6 +244,14 @@ pub fn _tournament(
         .iter()
         .map(|a| AgentSource::from_py(&a))
         .collect::<PyResult<Vec<_>>>()?;
+    if let Some(p) = &progress {
+        if !p.bind(py).is_callable() {
+            return Err(PyTypeError::new_err(format!(
+                "progress must be a callable progress(done, total), not {}",
+                p.bind(py).get_type().name()?
+            )));
+        }
+    }
     let format: Format = format.parse().map_err(value_error)?;
     if games == 0 {
         return Err(PyValueError::new_err("games must be at least 1"));
@@ -246,6 +296,11 @@ pub fn _play_random<'py>(
     seed: u64,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    if n > MAX_RANDOM_GAMES {
+        return Err(PyValueError::new_err(format!(
+            "n {n} is more than the limit of {MAX_RANDOM_GAMES} games per call (call play_random again with another seed for more)"
+        )));
+    }
     let pool = pool(threads)?;
     let seats = game.any.seats();
     let mut batch = Batch {

@@ -854,7 +854,7 @@ mod tests {
             missing(py, observation_doc(&g).unwrap_err(), "observation tensors");
             missing(py, observation(&g, &s).unwrap_err(), "observation tensors");
             missing(py, code_notation(&g, 0).unwrap_err(), "action codes");
-            assert!(!<Dash as Codes>::ENCODED);
+            const { assert!(!<Dash as Codes>::ENCODED) };
             assert_eq!(g.max_game_length(), g.max_throws() as usize);
             let mut decisions = 0;
             while !g.is_over(&s) {

@@ -44,6 +44,7 @@ from ._stickdice import (
     MissingCapability,
     SeededDice,
     State,
+    __version__,
     agents,
     derive_seed,
     games,
@@ -52,6 +53,7 @@ from ._stickdice import (
 from . import _stickdice
 
 __all__ = [
+    "__version__",
     "CHANCE",
     "TERMINAL",
     "Agent",
@@ -95,7 +97,11 @@ def tournament(
     The games run in Rust on ``threads`` worker threads (default: one per core) with the
     GIL released; Ctrl-C stops the run and raises ``KeyboardInterrupt``. A tournament with a
     Python callable runs on one thread (the callable needs the GIL for every decision).
-    ``progress(done, total)`` is called after each game.
+    ``progress(done, total)`` is called after each game; an exception it raises stops the
+    run and is raised from ``tournament`` (the games logged in ``out`` so far are kept and
+    resume). A ``KeyboardInterrupt`` or ``SystemExit`` raised inside a Python agent stops
+    the run the same way (the interrupted game is not recorded); any other exception there
+    loses that game for the agent, with the message in ``failures``.
 
     Returns the report as plain dicts and lists (the fields of ``report.json``:
     ``standings``, ``pairwise``, ``seats``, ``first_seat_elo``, ``length``, ...) plus
@@ -103,8 +109,9 @@ def tournament(
     (the CLI's table). ``pandas.DataFrame(report["standings"])`` gives the standings.
 
     Raises:
-        ValueError: a bad agent spec, format or game count, or a log of another tournament
-            in ``out``.
+        ValueError: a bad agent spec, format, game or thread count (``threads`` is 1 to
+            256), or a log of another tournament in ``out``.
+        TypeError: ``progress`` is not callable.
         KeyboardInterrupt: stopped by Ctrl-C.
     """
     text = _stickdice._tournament(
@@ -130,7 +137,8 @@ def play_random(game: Game, n: int, seed: int = 1, threads: Optional[int] = None
     and ``elapsed_s``.
 
     Raises:
-        ValueError: ``threads`` is 0.
+        ValueError: ``n`` is negative or more than 1 000 000 (the CLI's bound; call again
+            with another seed for more), or ``threads`` is not 1 to 256.
         KeyboardInterrupt: stopped by Ctrl-C.
     """
     if n < 0:

@@ -1,9 +1,26 @@
 from typing import Any, Callable, Optional, Sequence, Union
 
-from ._stickdice import CHANCE as CHANCE, TERMINAL as TERMINAL
+from ._stickdice import CHANCE as CHANCE, TERMINAL as TERMINAL, __version__ as __version__
 from ._stickdice import Agent as Agent, Game as Game, SeededDice as SeededDice, State as State
 from ._stickdice import MissingCapability as MissingCapability
 from ._stickdice import agents as agents, derive_seed as derive_seed, games as games, load_game as load_game
+
+__all__ = [
+    "__version__",
+    "CHANCE",
+    "TERMINAL",
+    "Agent",
+    "Game",
+    "MissingCapability",
+    "SeededDice",
+    "State",
+    "agents",
+    "derive_seed",
+    "games",
+    "load_game",
+    "play_random",
+    "tournament",
+]
 
 AgentLike = Union[str, Agent, Callable[[State], Union[int, str]]]
 
@@ -21,8 +38,9 @@ def tournament(
     """Plays a tournament with the CLI's arena; returns the report as plain dicts.
 
     Raises:
-        ValueError: a bad agent spec, format or game count, or a foreign log in ``out``.
-        KeyboardInterrupt: stopped by Ctrl-C.
+        ValueError: a bad agent spec, format, game or thread count, or a foreign log in ``out``.
+        TypeError: ``progress`` is not callable.
+        KeyboardInterrupt: stopped by Ctrl-C (or raised by a Python agent).
     """
 
 def play_random(game: Game, n: int, seed: int = 1, threads: Optional[int] = None) -> dict:

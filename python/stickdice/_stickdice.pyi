@@ -5,6 +5,27 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, 
 import numpy as np
 import numpy.typing as npt
 
+__all__ = [
+    "Game",
+    "State",
+    "Agent",
+    "SeededDice",
+    "load_game",
+    "games",
+    "agents",
+    "derive_seed",
+    "_tournament",
+    "_play_random",
+    "_load_game_from_options",
+    "_load_state",
+    "__version__",
+    "MissingCapability",
+    "CHANCE",
+    "TERMINAL",
+]
+
+__version__: str
+"""The package's version, the crates' version (``stickdice --version``)."""
 CHANCE: int
 """``State.current_player()`` when a throw is due (-1, as in OpenSpiel)."""
 TERMINAL: int
@@ -182,6 +203,7 @@ class Agent:
 
         Raises:
             ValueError: not a decision node, a state of another game, or a refusal.
+            KeyboardInterrupt: Ctrl-C during a search (the search stops).
             MissingCapability: the game has no action codes (see ``step_string``).
         """
     def step_string(self, state: State) -> str:
@@ -217,3 +239,7 @@ def _tournament(game: Game, agents: List[Any], games: int = 200, seed: int = 1, 
                 out: Optional[str] = None, format: str = "round-robin", restart: bool = False,
                 progress: Optional[Callable[[int, int], Any]] = None) -> str: ...
 def _play_random(game: Game, n: int, seed: int = 1, threads: Optional[int] = None) -> Dict[str, Any]: ...
+def _load_game_from_options(name: str, players: int, options: Dict[str, Any]) -> Game:
+    """Rebuilds a game from ``Game.__reduce__``."""
+def _load_state(game: Game, text: str) -> State:
+    """Rebuilds a state from ``State.__reduce__``."""

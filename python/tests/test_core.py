@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import stickdice
-from conftest import CONFIGS, config_id, random_game
+from conftest import CONFIGS, REPO, config_id, random_game
 
 
 def test_games_lists_the_three_games_with_options_defaults_and_help():
@@ -209,6 +209,16 @@ def test_a_state_of_another_game_is_refused():
     sig = stickdice.load_game("sig-el-oued")
     with pytest.raises(ValueError):
         sig.deserialize_state(issiren.new_initial_state().serialize())
+
+
+def test_the_version_is_the_crates():
+    import importlib.metadata
+    import tomllib
+
+    workspace = tomllib.loads((REPO / "Cargo.toml").read_text())["workspace"]["package"]
+    assert stickdice.__version__ == workspace["version"]
+    # The installed distribution (the wheel's metadata) says the same.
+    assert importlib.metadata.version("stickdice") == stickdice.__version__
 
 
 def test_every_game_plays_by_notation_as_by_codes():

@@ -286,6 +286,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tournaments/{t}/files/{name}", get(tournament_file))
         .route("/api/analysis", get(analysis::analysis))
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_LINE_BYTES))
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state)
@@ -295,17 +296,78 @@ pub fn router(state: AppState) -> Router {
 /// that is not this server's (DNS rebinding), a cross-origin request (`Origin` not this
 /// server's, or `Sec-Fetch-Site` other than `same-origin` or `none`), and on the routes
 /// that change state (every method but GET and HEAD) a body that is not
-/// `application/json` (which a page could post without the browser asking first).
+/// `application/json` (which a page could post without the browser asking first). Every
+/// response carries [`SECURITY_HEADERS`] and a Content-Security-Policy (the page's, or a
+/// sandbox for report files).
 async fn guard(
     State(state): State<AppState>,
     req: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    match check_request(state.0.bind, &req) {
+    let path = req.uri().path();
+    let file = path.starts_with("/api/tournaments/") && path.contains("/files/");
+    let api = path.starts_with("/api/");
+    let mut res = match check_request(state.0.bind, &req) {
         Ok(()) => next.run(req).await,
         Err(e) => e.into_response(),
+    };
+    if api && res.status().is_client_error() && !is_json(&res) {
+        // An extractor's own refusal (a path parameter that is not UTF-8, a query that
+        // does not parse, a body over the limit) comes as text: as JSON, like every API
+        // error, with its text as the message.
+        let status = res.status();
+        let body = axum::body::to_bytes(std::mem::take(res.body_mut()), 64 * 1024)
+            .await
+            .unwrap_or_default();
+        let message = String::from_utf8_lossy(&body).trim().to_string();
+        let code = match status {
+            StatusCode::PAYLOAD_TOO_LARGE => "too_large",
+            StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => "bad_content_type",
+            _ => "bad_request",
+        };
+        let message = if message.is_empty() {
+            status.canonical_reason().unwrap_or("refused").to_string()
+        } else {
+            message
+        };
+        res = WebError::new(status, code, message).into_response();
     }
+    let headers = res.headers_mut();
+    for (name, value) in SECURITY_HEADERS {
+        headers.insert(name.clone(), header::HeaderValue::from_static(value));
+    }
+    // A report file is data from a folder on disk: opened in the browser at this origin
+    // (an SVG can hold scripts) it runs nothing and loads nothing.
+    let policy = if file { FILE_POLICY } else { PAGE_POLICY };
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        header::HeaderValue::from_static(policy),
+    );
+    res
 }
+
+fn is_json(res: &Response) -> bool {
+    res.headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with("application/json"))
+}
+
+/// Headers on every response: no MIME sniffing (a file is what its Content-Type says), no
+/// framing by other pages (clickjacking), no Referer to other sites.
+const SECURITY_HEADERS: &[(header::HeaderName, &str)] = &[
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (header::X_FRAME_OPTIONS, "DENY"),
+    (header::REFERRER_POLICY, "no-referrer"),
+];
+
+/// The page's Content-Security-Policy: its own scripts, styles, images and API only.
+const PAGE_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// A report file's Content-Security-Policy: a sandbox that runs and loads nothing.
+const FILE_POLICY: &str =
+    "default-src 'none'; style-src 'unsafe-inline'; sandbox; frame-ancestors 'none'";
 
 fn check_request(bind: Option<IpAddr>, req: &axum::extract::Request) -> Result<(), WebError> {
     use axum::body::HttpBody as _;
@@ -401,6 +463,17 @@ fn asset(name: &str) -> Response {
         Some((_, mime, body)) => ([(header::CONTENT_TYPE, *mime)], *body).into_response(),
         None => WebError::not_found(format!("no asset `{name}`")).into_response(),
     }
+}
+
+/// A known route with another method: a JSON error, as every API error is (axum's own
+/// answer has no body).
+async fn method_not_allowed(method: axum::http::Method, uri: Uri) -> Response {
+    WebError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("{method} is not allowed on {}", uri.path()),
+    )
+    .into_response()
 }
 
 /// Unknown URLs: a JSON error under `/api/`, a page saying so elsewhere.
