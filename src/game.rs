@@ -370,11 +370,14 @@ impl std::error::Error for NotationError {}
 ///
 /// ```
 /// use stickdice::games::issiren::{self, Issiren};
-/// use stickdice::Game;
+/// use stickdice::{Game, LoadStateError};
 /// let game = Issiren::with_seats(2).unwrap();
-/// let state: issiren::State =
-///     serde_json::from_str(r#"{"pieces": [[{"pos": 3}], []], "turn": 5}"#).unwrap();
-/// let err = game.validate(&state).unwrap_err();
+/// // Loading checks the state with `Game::validate`.
+/// let Err(LoadStateError::Invalid(err)) =
+///     game.load_state(r#"{"pieces": [[{"pos": 3}], []], "turn": 5}"#)
+/// else {
+///     panic!("the state breaks the rules");
+/// };
 /// assert!(matches!(
 ///     err.problems()[0].kind(),
 ///     Some(issiren::Problem::TurnOutOfRange { turn: 5 })
