@@ -10,11 +10,13 @@ pub mod houmt_taourit;
 pub mod issiren;
 pub mod sig_el_oued;
 pub mod sig_wa_duqqan;
+pub mod siryu_race;
 
 pub use houmt_taourit::HoumtTaourit;
 pub use issiren::Issiren;
 pub use sig_el_oued::SigElOued;
 pub use sig_wa_duqqan::SigWaDuqqan;
+pub use siryu_race::SiryuRace;
 
 /// **The list of games.** Calls `callback!` with every game, one line each:
 /// `Variant: path::to::Type [capabilities],`, in the order of `stickdice games`.
@@ -70,6 +72,7 @@ macro_rules! __game_list {
             SigElOued: $crate::games::SigElOued [board evaluate exact measure review encode],
             Issiren: $crate::games::Issiren [board evaluate exact measure review encode tablebase],
             SigWaDuqqanHoumtTaourit: $crate::games::HoumtTaourit [board encode],
+            SiryuRace: $crate::games::SiryuRace [board encode],
         }
     };
 }
