@@ -6,7 +6,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use rand::SeedableRng;
-use stickdice::games::HoumtTaourit;
+use stickdice::games::{HoumtTaourit, SiryuRace};
 use stickdice::{testing, Issiren, SigElOued, SigWaDuqqan};
 
 struct Counting;
@@ -69,4 +69,5 @@ fn a_random_playout_allocates_nothing() {
     playouts_allocate_nothing::<SigElOued>();
     playouts_allocate_nothing::<Issiren>();
     playouts_allocate_nothing::<HoumtTaourit>();
+    playouts_allocate_nothing::<SiryuRace>();
 }

@@ -114,3 +114,8 @@ fn issiren_golden_playthrough() {
 fn houmt_taourit_golden_playthrough() {
     check("sig-wa-duqqan-houmt-taourit", 3, &[], 2026);
 }
+
+#[test]
+fn siryu_race_golden_playthrough() {
+    check("siryu-race", 2, &[], 2026);
+}

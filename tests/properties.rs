@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use rand::SeedableRng;
-use stickdice::games::{houmt_taourit, sig_wa_duqqan, HoumtTaourit};
+use stickdice::games::{houmt_taourit, sig_wa_duqqan, siryu_race, HoumtTaourit, SiryuRace};
 use stickdice::{testing, ActionList, Game, Issiren, Node, SigElOued, SigWaDuqqan};
 
 /// Plays one random game, calling `step(before, after, was_throw)` after every event, and
@@ -220,5 +220,51 @@ proptest! {
             }
         }
         prop_assert!(end.racing() == 0 || at_cap(&game, &end));
+    }
+
+    #[test]
+    fn siryu_race_pieces_go_back_only_to_their_start_by_being_sent_back(config in 0usize..1000, seed in any::<u64>()) {
+        use siryu_race::{MECCA, STARTS};
+        let game: SiryuRace = pick(config);
+        let n = game.seats();
+        let end = random_game(&game, seed, |before, after, was_throw| {
+            if was_throw {
+                for s in 0..n {
+                    assert_eq!(before.pieces_of(s), after.pieces_of(s), "a throw moved a piece");
+                }
+                return;
+            }
+            let mover = before.turn();
+            let mut moved = 0;
+            for s in 0..n {
+                for k in 0..3 {
+                    let (b, a) = (before.pieces_of(s)[k], after.pieces_of(s)[k]);
+                    if b == MECCA {
+                        assert_eq!(a, MECCA, "a piece left Mecca");
+                    } else if s == mover {
+                        assert!(a >= b, "the mover's piece moved back");
+                        if a > b || before.sirs_of(s)[k] != after.sirs_of(s)[k] {
+                            moved += 1;
+                            // A walk is at most 12 steps (the angel's six white), one step on the road.
+                            assert!(a - b <= 12 && (b < 27 || a - b <= 1));
+                        }
+                    } else if a != b {
+                        assert_eq!(a, STARTS[k], "P{}'s piece moved on another's decision", s + 1);
+                        assert!(b != 12 && b < 25 || game.capture_on_landing(), "sent back from {b}");
+                        assert_eq!(after.sirs_of(s)[k], 0);
+                    }
+                }
+            }
+            assert!(moved <= 1, "more than one piece moved");
+        });
+        let ranking = game.ranking(&end).unwrap();
+        for a in 0..n {
+            for b in 0..n {
+                if a != b && ranking.place(a) == ranking.place(b) {
+                    prop_assert!(end.place(a) == 0 && end.place(b) == 0 && at_cap(&game, &end));
+                }
+            }
+        }
+        prop_assert!(end.finished() + 1 >= n || at_cap(&game, &end));
     }
 }
