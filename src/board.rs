@@ -160,7 +160,13 @@ pub trait Board: Game {
 }
 
 /// A square's drawing data.
-pub(crate) fn cell(x: f64, y: f64, label: String, name: Option<&'static str>, special: bool) -> SquareInfo {
+pub(crate) fn cell(
+    x: f64,
+    y: f64,
+    label: String,
+    name: Option<&'static str>,
+    special: bool,
+) -> SquareInfo {
     SquareInfo {
         x,
         y,

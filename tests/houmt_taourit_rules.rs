@@ -93,7 +93,11 @@ fn example_2_overshooting_stops_on_the_waiting_square_or_with_the_option_stays()
     let mut s = position(&[Racing(78), Racing(0)], None, 0);
     throw_all(&g, &mut s, &[FOUR]);
     assert_eq!(s.piece(0), Racing(78));
-    assert_eq!(g.node(&s), Node::Throw(0), "the 4 still grants its extra throw");
+    assert_eq!(
+        g.node(&s),
+        Node::Throw(0),
+        "the 4 still grants its extra throw"
+    );
 }
 
 #[test]
@@ -298,7 +302,11 @@ fn on_the_centre_every_throw_drives_the_ghoula_by_its_value_a_zero_counting_six(
         let mut s = position(&[Centre(1), Racing(60)], Some(10), 0);
         throw_all(&g, &mut s, &[t]);
         assert_eq!(s.ghoula(), 10 + steps, "throw {t}");
-        assert_eq!(g.node(&s), Node::Throw(if extra { 0 } else { 1 }), "throw {t}");
+        assert_eq!(
+            g.node(&s),
+            Node::Throw(if extra { 0 } else { 1 }),
+            "throw {t}"
+        );
     }
 }
 
@@ -310,7 +318,11 @@ fn the_ghoula_never_goes_past_idx_80_and_the_rest_of_its_move_is_lost() {
     let mut s = position(&[Centre(1), Racing(81)], Some(78), 0);
     throw_all(&g, &mut s, &[SIX]);
     assert_eq!(s.ghoula(), 80);
-    assert_eq!(s.piece(1), Racing(81), "pieces on idx 81 and beyond are out of its reach");
+    assert_eq!(
+        s.piece(1),
+        Racing(81),
+        "pieces on idx 81 and beyond are out of its reach"
+    );
     throw_all(&g, &mut s, &[FOUR]);
     assert_eq!(s.ghoula(), 80);
 }
@@ -536,14 +548,22 @@ fn states_are_checked_when_built_and_when_read_from_json() {
         .contains("never goes past idx 80"));
     // A three-seat state is not a state of a two-seat game; a state past the cap neither.
     let three = game(3).initial_state();
-    assert!(g.validate(&three).unwrap_err().to_string().contains("3 seats"));
+    assert!(g
+        .validate(&three)
+        .unwrap_err()
+        .to_string()
+        .contains("3 seats"));
     let capped = game_with(2, &[("max_throws", "5")]);
     let s = State::from_position(Position {
         throws: 6,
         ..Position::start(2)
     })
     .unwrap();
-    assert!(capped.validate(&s).unwrap_err().to_string().contains("throw cap of 5"));
+    assert!(capped
+        .validate(&s)
+        .unwrap_err()
+        .to_string()
+        .contains("throw cap of 5"));
 }
 
 #[test]
@@ -555,7 +575,9 @@ fn throws_are_described_in_the_games_words() {
         "4 white sides up: 4, throw again; P1 stops on the waiting square (idx 80)"
     );
     let s = position(&[Centre(1), Racing(0)], None, 0);
-    assert!(g.describe_throw(&s, ZERO).contains("a 0 counts 6: the Ghoula moves 6 steps"));
+    assert!(g
+        .describe_throw(&s, ZERO)
+        .contains("a 0 counts 6: the Ghoula moves 6 steps"));
     assert!(g.describe_throw(&s, ZERO).contains("its first move"));
     let text = g.render(&g.initial_state());
     assert!(text.contains("P1 to throw"));

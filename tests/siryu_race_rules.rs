@@ -52,7 +52,11 @@ fn legal(g: &SiryuRace, s: &State) -> Vec<String> {
 fn throw(g: &SiryuRace, s: &mut State, t: Throw) -> Vec<String> {
     g.apply_throw(s, t).unwrap();
     g.validate(s).unwrap();
-    assert_eq!(g.node(s), Node::Decide(s.turn()), "a decision after every throw");
+    assert_eq!(
+        g.node(s),
+        Node::Decide(s.turn()),
+        "a decision after every throw"
+    );
     legal(g, s)
 }
 
@@ -101,7 +105,11 @@ fn example_2_an_angel_passing_a_father_sends_him_back() {
     let mut s = position(&[[0, 3, 2], [4, 1, 2]], 0);
     throw_play(&g, &mut s, SIR, "angel");
     assert_eq!(s.pieces_of(0), [0, 5, 2]);
-    assert_eq!(s.pieces_of(1), [0, 1, 2], "P2's father passed on idx 4 goes back to idx 0");
+    assert_eq!(
+        s.pieces_of(1),
+        [0, 1, 2],
+        "P2's father passed on idx 4 goes back to idx 0"
+    );
 }
 
 #[test]
@@ -141,7 +149,11 @@ fn example_4_the_angels_sir_from_idx_23_stops_on_the_corner() {
     let g = game(2);
     let mut s = position(&[[0, 23, 2], [0, 1, 2]], 0);
     throw_play(&g, &mut s, SIR, "angel");
-    assert_eq!(s.pieces_of(0)[1], 24, "½ point lost before the road's sir step");
+    assert_eq!(
+        s.pieces_of(0)[1],
+        24,
+        "½ point lost before the road's sir step"
+    );
     throw_play(&g, &mut s, SIR, "angel");
     assert_eq!(s.pieces_of(0)[1], 25);
     let mut s = position(&[[0, 23, 2], [0, 1, 2]], 0);
@@ -238,7 +250,11 @@ fn six_black_moves_six_under_the_option_with_its_three_extra_throws() {
     assert_eq!(throw(&g, &mut s, SIX_BLACK), ["father", "angel", "mother"]);
     assert_eq!(s.owed(), 3);
     play(&g, &mut s, "father");
-    assert_eq!(s.pieces_of(0)[0], 11, "ordinary steps only: stops short of the Minaret");
+    assert_eq!(
+        s.pieces_of(0)[0],
+        11,
+        "ordinary steps only: stops short of the Minaret"
+    );
     // A road piece cannot use it.
     let mut s = position(&[[27, 26, 24], [0, 1, 2]], 0);
     assert_eq!(throw(&g, &mut s, SIX_BLACK), ["pass"]);
@@ -265,7 +281,15 @@ fn turn_order_skips_finished_seats() {
 #[test]
 fn a_sir_moves_the_father_or_mother_one_step_of_either_kind() {
     let g = game(2);
-    for (from, to) in [(5, 6), (10, 11), (11, 12), (12, 13), (24, 25), (25, 26), (26, 27)] {
+    for (from, to) in [
+        (5, 6),
+        (10, 11),
+        (11, 12),
+        (12, 13),
+        (24, 25),
+        (25, 26),
+        (26, 27),
+    ] {
         let mut s = position(&[[from, 1, 2], [0, 1, 2]], 0);
         throw_play(&g, &mut s, SIR, "father");
         assert_eq!(s.pieces_of(0)[0], to, "father from {from}");
@@ -379,7 +403,11 @@ fn own_pieces_are_never_sent_back_and_every_opponent_piece_passed_is() {
     throw_play(&g, &mut s, SIX_WHITE, "father");
     assert_eq!(s.pieces_of(0), [6, 1, 5]);
     assert_eq!(s.pieces_of(1), [0, 1, 2]);
-    assert_eq!(s.pieces_of(2), [0, 6, 7], "landing on P3's angel does nothing");
+    assert_eq!(
+        s.pieces_of(2),
+        [0, 6, 7],
+        "landing on P3's angel does nothing"
+    );
     throw_play(&g, &mut s, SIX_WHITE, "mother");
     assert_eq!(s.pieces_of(0), [6, 1, 11]);
     assert_eq!(s.pieces_of(2), [0, 1, 2]);
@@ -498,7 +526,11 @@ fn at_the_throw_cap_the_last_decision_is_made_and_the_seats_racing_tie_below_fin
     .unwrap();
     let mut s = s;
     throw(&g, &mut s, SIR);
-    assert_eq!(g.node(&s), Node::Decide(0), "the cap-th throw's decision is made");
+    assert_eq!(
+        g.node(&s),
+        Node::Decide(0),
+        "the cap-th throw's decision is made"
+    );
     play(&g, &mut s, "father");
     assert_eq!(s.pieces_of(0), [1, 1, 2]);
     assert_eq!(g.node(&s), Node::End, "its extra throw is not");
@@ -544,7 +576,11 @@ fn actions_are_written_by_the_pieces_names() {
         assert_eq!(g.parse_action(text), Ok(a));
     }
     assert_eq!(Action::Angel.to_string(), "angel");
-    assert!(g.parse_action("djinn").unwrap_err().to_string().contains("`angel`"));
+    assert!(g
+        .parse_action("djinn")
+        .unwrap_err()
+        .to_string()
+        .contains("`angel`"));
 }
 
 #[test]
@@ -598,7 +634,11 @@ fn states_are_checked_when_built_and_when_read_from_json() {
         ..Position::start(2)
     })
     .unwrap();
-    assert!(capped.validate(&s).unwrap_err().to_string().contains("throw cap of 5"));
+    assert!(capped
+        .validate(&s)
+        .unwrap_err()
+        .to_string()
+        .contains("throw cap of 5"));
     assert!(g.validate(&game(3).initial_state()).is_err());
 }
 
@@ -638,9 +678,13 @@ fn the_track_is_drawn_down_and_up_the_columns_with_the_road_below_the_middle() {
     for (i, c) in cells.iter().enumerate() {
         assert!(!cells[..i].contains(c));
     }
-    let sir: Vec<u8> = (0..30).filter(|&i| step_kind(i) == Some(Step::Sir)).collect();
+    let sir: Vec<u8> = (0..30)
+        .filter(|&i| step_kind(i) == Some(Step::Sir))
+        .collect();
     assert_eq!(sir, [11, 12, 24, 25, 26]);
-    let three: Vec<u8> = (0..30).filter(|&i| step_kind(i) == Some(Step::ThreeSir)).collect();
+    let three: Vec<u8> = (0..30)
+        .filter(|&i| step_kind(i) == Some(Step::ThreeSir))
+        .collect();
     assert_eq!(three, [27, 28, 29]);
     assert_eq!(step_kind(30), None);
 }

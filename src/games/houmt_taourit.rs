@@ -288,7 +288,10 @@ impl Problem {
                 seat + 1
             ),
             Problem::ArrivalZero(seat) => {
-                format!("P{} arrived as number 0, but arrivals count from 1", seat + 1)
+                format!(
+                    "P{} arrived as number 0, but arrivals count from 1",
+                    seat + 1
+                )
             }
             Problem::BurialZero(seat) => format!(
                 "P{} was buried at burial step 0, but burial steps count from 1",
@@ -363,7 +366,9 @@ fn position_problems(p: &Position) -> Vec<Problem> {
     let sigs = |s: usize| p.sigs.get(s).copied().unwrap_or(0);
     for (s, &piece) in p.pieces.iter().enumerate() {
         match piece {
-            Piece::Racing(i) if i >= CENTRE => problems.push(Problem::RacingPast { seat: s, idx: i }),
+            Piece::Racing(i) if i >= CENTRE => {
+                problems.push(Problem::RacingPast { seat: s, idx: i })
+            }
             Piece::Centre(0) => problems.push(Problem::ArrivalZero(s)),
             Piece::Buried(0) => problems.push(Problem::BurialZero(s)),
             _ => {}
@@ -384,7 +389,11 @@ fn position_problems(p: &Position) -> Vec<Problem> {
     for (s, &piece) in p.pieces.iter().enumerate() {
         if let Piece::Centre(k @ 1..) = piece {
             if usize::from(k) > arrived {
-                problems.push(Problem::ArrivalTooHigh { seat: s, k, arrived });
+                problems.push(Problem::ArrivalTooHigh {
+                    seat: s,
+                    k,
+                    arrived,
+                });
             }
             if let Some(first) = p.pieces[..s].iter().position(|&q| q == piece) {
                 problems.push(Problem::ArrivalTwice {
@@ -1061,7 +1070,267 @@ impl Game for HoumtTaourit {
     }
 }
 
-impl Playouts for HoumtTaourit {}
+impl Playouts for HoumtTaourit {
+    /// Every throw until the end (Houmt Taourit has no decisions). The throws are played
+    /// on a code per seat's piece ([`codes`]) by one table lookup per throw, and the
+    /// Ghoula's moves on the codes too; an arrival, a burial and the Ghoula's first move
+    /// (which number pieces or lift them) go through the throw-by-throw rules on the state.
+    /// A state the codes cannot hold (one [`State::from_position`] rejects) is played throw
+    /// by throw.
+    #[inline]
+    fn play_throws(&self, state: &mut State, mut throw: impl FnMut() -> Throw) -> Node {
+        let n = state.seats();
+        let Some(mut keys) = codes::keys(state) else {
+            return self.play_throws_plainly(state, throw);
+        };
+        let table = &codes::TRANSITIONS[self.exact_waiting_square as usize];
+        let mut turn = state.turn as usize & (MAX_SEATS - 1);
+        let mut throws = state.throws;
+        let mut ghoula = state.ghoula;
+        let mut next = codes::next_seats(&keys, n);
+        if state.racing > 0 {
+            while throws < self.max_throws {
+                let t = throw();
+                let e = table[(keys[turn] as usize) << 3 | (t.marked() & 7) as usize];
+                if e & codes::SPECIAL == 0 {
+                    keys[turn] = e as u8;
+                } else if e & codes::ARRIVES != 0
+                    || !state.ghoula_moved
+                    || !codes::move_ghoula(&mut keys, n, &mut ghoula, (e >> codes::STEPS) as u8 & 7)
+                {
+                    // An arrival, the Ghoula's first move or a move that buries: on the
+                    // state, by the rules' own reading.
+                    codes::store(state, &keys);
+                    state.turn = turn as u8;
+                    state.throws = throws;
+                    state.ghoula = ghoula;
+                    self.throw_effect(state, t);
+                    keys = codes::keys(state).expect("a throw keeps the state valid");
+                    next = codes::next_seats(&keys, n);
+                    turn = state.turn as usize & (MAX_SEATS - 1);
+                    throws = state.throws;
+                    ghoula = state.ghoula;
+                    if state.racing == 0 {
+                        break;
+                    }
+                    continue;
+                }
+                throws = throws.wrapping_add(1);
+                if e & codes::EXTRA == 0 {
+                    turn = next[turn] as usize & (MAX_SEATS - 1);
+                }
+            }
+        }
+        codes::store(state, &keys);
+        state.turn = turn as u8;
+        state.throws = throws;
+        state.ghoula = ghoula;
+        Node::End
+    }
+}
+
+impl HoumtTaourit {
+    /// [`Playouts::play_throws`] throw by throw, as the default does.
+    fn play_throws_plainly(&self, state: &mut State, mut throw: impl FnMut() -> Throw) -> Node {
+        while state.racing > 0 && state.throws < self.max_throws {
+            self.throw_effect(state, throw());
+        }
+        Node::End
+    }
+}
+
+/// Each seat's piece as one code, for the fast loop of [`Playouts::play_throws`]: `0..=79`
+/// a piece racing on that idx, `80 + k` one on the waiting square with `k` sigs (0..=6),
+/// `87..=90` one on idx 81..=84, [`codes::CENTRE`] and [`codes::BURIED`].
+mod codes {
+    use super::*;
+
+    /// The code of a piece on idx 81.
+    const PAST_WAITING: u8 = 87;
+    /// The code of a piece on the centre.
+    pub(super) const CENTRE: u8 = 91;
+    /// The code of a buried piece.
+    pub(super) const BURIED: u8 = 92;
+    /// The number of codes.
+    const COUNT: usize = 93;
+
+    /// A [`TRANSITIONS`] entry's bit: the throw grants an extra throw (the low 7 bits are
+    /// the thrower's new code).
+    pub(super) const EXTRA: u16 = 1 << 8;
+    /// The shift of a [`TRANSITIONS`] entry's 3 bits counting the Ghoula's steps.
+    pub(super) const STEPS: u16 = 9;
+    /// A [`TRANSITIONS`] entry's bit: the thrower's piece reaches the centre.
+    pub(super) const ARRIVES: u16 = 1 << 12;
+    /// The bits of an entry that the fast loop cannot play by storing the new code.
+    pub(super) const SPECIAL: u16 = 7 << STEPS | ARRIVES;
+
+    /// The codes of the state's pieces (seats past the seat count: [`CENTRE`], no piece
+    /// racing), or `None` for a state the codes cannot hold.
+    pub(super) fn keys(state: &State) -> Option<[u8; MAX_SEATS]> {
+        let n = state.seats();
+        let mut out = [CENTRE; MAX_SEATS];
+        for s in 0..n {
+            let sigs = state.sigs[s];
+            out[s] = match state.pieces[s] {
+                Piece::Racing(p @ 0..=79) if sigs == 0 => p,
+                Piece::Racing(WAITING_SQUARE) if sigs < SIGS_TO_LEAVE => WAITING_SQUARE + sigs,
+                Piece::Racing(p @ 81..=84) if sigs == 0 => p - 81 + PAST_WAITING,
+                Piece::Centre(_) if sigs == 0 => CENTRE,
+                Piece::Buried(_) if sigs == 0 => BURIED,
+                _ => return None,
+            };
+        }
+        let turn = state.turn as usize;
+        (n > 0 && turn < n && out[turn] != BURIED && state.ghoula <= WAITING_SQUARE).then_some(out)
+    }
+
+    /// Writes the racing pieces' codes back into the state (pieces on the centre and buried
+    /// ones are never made by the codes, so the state already holds them with their
+    /// numbers).
+    pub(super) fn store(state: &mut State, keys: &[u8; MAX_SEATS]) {
+        for s in 0..state.seats() {
+            let c = keys[s];
+            let (piece, sigs) = match c {
+                0..=79 => (Piece::Racing(c), 0),
+                80..=86 => (Piece::Racing(WAITING_SQUARE), c - WAITING_SQUARE),
+                87..=90 => (Piece::Racing(c - PAST_WAITING + 81), 0),
+                _ => continue,
+            };
+            state.pieces[s] = piece;
+            state.sigs[s] = sigs;
+        }
+    }
+
+    /// What a throw of `w` white sides does to the thrower's piece of code `code`.
+    const fn transition(code: u8, w: u8, exact_waiting_square: bool) -> u16 {
+        let (value, extra) = THROWS[(w & 7) as usize];
+        let flags = if extra { EXTRA } else { 0 };
+        let same = code as u16;
+        let to = match code {
+            0..=79 => {
+                if value == 0 {
+                    code
+                } else if code + value <= WAITING_SQUARE {
+                    code + value
+                } else if exact_waiting_square {
+                    code
+                } else {
+                    WAITING_SQUARE
+                }
+            }
+            80..=86 => {
+                if w != SIG {
+                    code
+                } else if code == 86 {
+                    PAST_WAITING
+                } else {
+                    code + 1
+                }
+            }
+            87..=90 => {
+                if w == SIG && code == 90 {
+                    return ARRIVES | flags | same;
+                } else if w == SIG {
+                    code + 1
+                } else if w == THREE {
+                    return 3 << STEPS | flags | same;
+                } else {
+                    code
+                }
+            }
+            CENTRE => {
+                let steps = if w == ZERO { 6 } else { value };
+                return (steps as u16) << STEPS | flags | same;
+            }
+            _ => code,
+        };
+        flags | to as u16
+    }
+
+    const fn table(exact_waiting_square: bool) -> [u16; 1024] {
+        let mut t = [0u16; 1024];
+        let mut k = 0;
+        while k < 1024 {
+            let (code, w) = ((k >> 3) as u8, (k & 7) as u8);
+            t[k] = if (code as usize) < COUNT {
+                transition(code, w, exact_waiting_square)
+            } else {
+                code as u16
+            };
+            k += 1;
+        }
+        t
+    }
+
+    /// `TRANSITIONS[exact_waiting_square][code << 3 | white sides]`: the [`transition`] of
+    /// every code and throw (codes past 92 do not occur and map to themselves).
+    pub(super) static TRANSITIONS: [[u16; 1024]; 2] = [table(false), table(true)];
+
+    /// For every seat, the next seat after it that is not buried, or the seat itself.
+    pub(super) fn next_seats(keys: &[u8; MAX_SEATS], n: usize) -> [u8; MAX_SEATS] {
+        let mut out = [0u8; MAX_SEATS];
+        for (seat, next) in out.iter_mut().enumerate().take(n) {
+            let mut s = seat;
+            *next = seat as u8;
+            for _ in 1..n {
+                s = if s + 1 >= n { 0 } else { s + 1 };
+                if keys[s] != BURIED {
+                    *next = s as u8;
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// The square a code's piece can be carried from (idx 1..=80), or 0.
+    #[inline(always)]
+    fn carried_square(code: u8) -> u8 {
+        match code {
+            1..=79 => code,
+            80..=86 => WAITING_SQUARE,
+            _ => 0,
+        }
+    }
+
+    /// Moves the Ghoula `steps` steps on the codes (after its first move), or returns
+    /// `false` and changes nothing when the move would bury a piece. It walks forward to
+    /// the first square with pieces (if its steps reach it), and from there every step
+    /// carries them back one square, gathering the pieces it meets.
+    #[inline(always)]
+    pub(super) fn move_ghoula(
+        keys: &mut [u8; MAX_SEATS],
+        n: usize,
+        ghoula: &mut u8,
+        steps: u8,
+    ) -> bool {
+        let g = *ghoula;
+        let mut carried = 0u128;
+        for &k in &keys[..n] {
+            carried |= 1 << carried_square(k);
+        }
+        // Pieces the Ghoula can carry (idx 1..=80) at or ahead of it.
+        let ahead = carried & (u128::MAX << g) & !1;
+        let first = ahead.trailing_zeros() as u8;
+        if ahead == 0 || first - g >= steps {
+            // It does not reach a piece: forward, never past idx 80.
+            *ghoula = (g + steps).min(WAITING_SQUARE);
+            return true;
+        }
+        let back = steps - (first - g);
+        if back >= first {
+            return false;
+        }
+        let to = first - back;
+        for k in &mut keys[..n] {
+            if carried_square(*k).wrapping_sub(to) <= back {
+                *k = to;
+            }
+        }
+        *ghoula = to;
+        true
+    }
+}
 
 /// An ordinal for people: 1st, 2nd, 3rd, 4th, …
 fn ordinal(n: u8) -> String {
@@ -1193,13 +1462,78 @@ impl Board for HoumtTaourit {
                 (Piece::Racing(i), Piece::Racing(j)) if j < i => out.push(format!(
                     "the Ghoula drags P{who}'s piece from idx {i} to idx {j}"
                 )),
-                (Piece::Racing(0), Piece::Racing(j)) if j > 0 && b.turn != seat as u8 => out
-                    .push(format!(
-                        "P{who}'s piece, lifted off the start, is set down on idx {j}"
-                    )),
+                (Piece::Racing(0), Piece::Racing(j)) if j > 0 && b.turn != seat as u8 => out.push(
+                    format!("P{who}'s piece, lifted off the start, is set down on idx {j}"),
+                ),
                 _ => {}
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng as _;
+
+    /// The fast loop of `play_throws` (piece codes, one table lookup per throw, the Ghoula
+    /// on the codes) against the throw-by-throw loop, from every position of many random
+    /// games, with every seat count and option, and throw caps that cut games short.
+    #[test]
+    fn play_throws_plays_exactly_the_throw_by_throw_loop() {
+        let mut rng = crate::Rng::seed_from_u64(15);
+        let mut positions = 0;
+        for seats in 2..=MAX_SEATS {
+            for exact in [false, true] {
+                for cap in [DEFAULT_MAX_THROWS, 300, 7] {
+                    let mut game = HoumtTaourit::with_seats(seats).unwrap();
+                    game.exact_waiting_square = exact;
+                    game.max_throws = cap;
+                    for _ in 0..12 {
+                        let mut state = game.initial_state();
+                        while game.node(&state) != Node::End {
+                            let (mut fast, mut plain) = (state, state);
+                            let (mut a, mut b) = (rng.clone(), rng.clone());
+                            game.play_throws(&mut fast, || game.sample_throw(&mut a));
+                            game.play_throws_plainly(&mut plain, || game.sample_throw(&mut b));
+                            assert_eq!(fast, plain, "{seats} seats, exact {exact}, cap {cap}");
+                            assert_eq!(a, b, "the same number of throws");
+                            positions += 1;
+                            let t = game.sample_throw(&mut rng);
+                            game.apply_throw_unchecked(&mut state, t);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(positions > 100_000, "{positions} positions");
+    }
+
+    /// The Ghoula's first move, burials and arrivals are all met by the fast loop's games.
+    #[test]
+    fn the_fast_loop_meets_first_moves_burials_and_arrivals() {
+        let game = HoumtTaourit::with_seats(4).unwrap();
+        let mut rng = crate::Rng::seed_from_u64(3);
+        let (mut burials, mut arrivals) = (0, 0);
+        for _ in 0..200 {
+            let mut s = game.initial_state();
+            game.play_throws(&mut s, || game.sample_throw(&mut rng));
+            assert!(s.ghoula_moved);
+            burials += s
+                .pieces()
+                .iter()
+                .filter(|p| matches!(p, Piece::Buried(_)))
+                .count();
+            arrivals += s
+                .pieces()
+                .iter()
+                .filter(|p| matches!(p, Piece::Centre(_)))
+                .count();
+        }
+        assert!(
+            burials > 10 && arrivals > 100,
+            "{burials} burials, {arrivals} arrivals"
+        );
     }
 }

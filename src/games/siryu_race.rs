@@ -484,24 +484,68 @@ impl Position {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Problem {
     Seats(usize),
-    SeatsForGame { state: usize, game: usize },
-    Length { what: &'static str, len: usize, seats: usize },
-    OffTrack { seat: usize, piece: usize, idx: u8 },
-    BehindStart { seat: usize, piece: usize, idx: u8 },
-    SirCount { seat: usize, piece: usize, sirs: u8 },
-    SirsOffRoad { seat: usize, piece: usize, sirs: u8, idx: u8 },
-    PlaceNotFinished { seat: usize, place: u8 },
+    SeatsForGame {
+        state: usize,
+        game: usize,
+    },
+    Length {
+        what: &'static str,
+        len: usize,
+        seats: usize,
+    },
+    OffTrack {
+        seat: usize,
+        piece: usize,
+        idx: u8,
+    },
+    BehindStart {
+        seat: usize,
+        piece: usize,
+        idx: u8,
+    },
+    SirCount {
+        seat: usize,
+        piece: usize,
+        sirs: u8,
+    },
+    SirsOffRoad {
+        seat: usize,
+        piece: usize,
+        sirs: u8,
+        idx: u8,
+    },
+    PlaceNotFinished {
+        seat: usize,
+        place: u8,
+    },
     FinishedNoPlace(usize),
-    PlaceTooHigh { seat: usize, place: u8, finished: usize },
-    PlaceTwice { first: usize, second: usize, place: u8 },
-    TurnPast { turn: usize, seats: usize },
+    PlaceTooHigh {
+        seat: usize,
+        place: u8,
+        finished: usize,
+    },
+    PlaceTwice {
+        first: usize,
+        second: usize,
+        place: u8,
+    },
+    TurnPast {
+        turn: usize,
+        seats: usize,
+    },
     TurnFinished(usize),
     ImpossibleThrow(u8),
     PendingAtEnd,
     NothingOwed,
-    TooManyOwed { owed: u32, throws: u32 },
+    TooManyOwed {
+        owed: u32,
+        throws: u32,
+    },
     PendingWithoutThrow,
-    PastCap { throws: u32, cap: u32 },
+    PastCap {
+        throws: u32,
+        cap: u32,
+    },
 }
 
 impl Problem {
@@ -516,16 +560,28 @@ impl Problem {
             Problem::Length { what, len, seats } => {
                 format!("{len} entries of {what} are given for {seats} seats")
             }
-            Problem::OffTrack { seat, piece: p, idx } => format!(
+            Problem::OffTrack {
+                seat,
+                piece: p,
+                idx,
+            } => format!(
                 "{} is at idx {idx}, but the track ends at idx 30 (Mecca)",
                 piece(seat, p)
             ),
-            Problem::BehindStart { seat, piece: p, idx } => format!(
+            Problem::BehindStart {
+                seat,
+                piece: p,
+                idx,
+            } => format!(
                 "{} is at idx {idx}, behind its start (idx {})",
                 piece(seat, p),
                 STARTS[p]
             ),
-            Problem::SirCount { seat, piece: p, sirs } => format!(
+            Problem::SirCount {
+                seat,
+                piece: p,
+                sirs,
+            } => format!(
                 "{}'s sir count {sirs} is more than 2 (the third sir moves it on)",
                 piece(seat, p)
             ),
@@ -1070,7 +1126,12 @@ impl Game for SiryuRace {
 
     fn legal_actions(&self, state: &State, out: &mut ActionList<Action>) {
         match state.pending {
-            Some(t) => self.actions(state, state.turn as usize & (MAX_SEATS - 1), t.marked(), out),
+            Some(t) => self.actions(
+                state,
+                state.turn as usize & (MAX_SEATS - 1),
+                t.marked(),
+                out,
+            ),
             None => out.clear(),
         }
     }
@@ -1079,7 +1140,10 @@ impl Game for SiryuRace {
     fn apply_throw_unchecked(&self, state: &mut State, throw: Throw) {
         state.throws = state.throws.wrapping_add(1);
         let extra = THROWS[(throw.marked() & 7) as usize].2;
-        state.owed = state.owed.saturating_sub(1).saturating_add(u32::from(extra));
+        state.owed = state
+            .owed
+            .saturating_sub(1)
+            .saturating_add(u32::from(extra));
         state.pending = Some(throw);
     }
 
@@ -1154,7 +1218,8 @@ impl Game for SiryuRace {
                 t.clone()
             }
         };
-        let square_at = |row: i8, col: i8| (0..TRACK_LEN as u8).find(|&i| square_cell(i) == Some((row, col)));
+        let square_at =
+            |row: i8, col: i8| (0..TRACK_LEN as u8).find(|&i| square_cell(i) == Some((row, col)));
         let mut out = String::new();
         let border = |cols: usize, pad: usize| {
             format!("{:pad$}+{}", "", format!("{}+", "-".repeat(W)).repeat(cols))
@@ -1165,7 +1230,11 @@ impl Game for SiryuRace {
             } else {
                 (vec![2], 2 * (W + 1))
             };
-            let _ = writeln!(out, "{}", border(cols.len(), if row == -1 { 0 } else { pad }));
+            let _ = writeln!(
+                out,
+                "{}",
+                border(cols.len(), if row == -1 { 0 } else { pad })
+            );
             let mut labels = format!("{:pad$}|", "");
             let mut cells = format!("{:pad$}|", "");
             for &col in &cols {
@@ -1190,11 +1259,7 @@ impl Game for SiryuRace {
                 } else {
                     ""
                 };
-                let _ = writeln!(
-                    out,
-                    "Game over{why} after {} throws: {r}.",
-                    state.throws
-                );
+                let _ = writeln!(out, "Game over{why} after {} throws: {r}.", state.throws);
             }
             None => {
                 let who = state.turn as usize + 1;
@@ -1270,7 +1335,11 @@ impl Game for SiryuRace {
             .filter(|k| mask & (1 << k) != 0)
             .map(|k| PIECE_NAMES[k])
             .collect();
-        format!("{base}; P{} can use it with: {}", seat + 1, names.join(", "))
+        format!(
+            "{base}; P{} can use it with: {}",
+            seat + 1,
+            names.join(", ")
+        )
     }
 }
 
@@ -1347,7 +1416,9 @@ impl Board for SiryuRace {
 
     fn pieces(&self, s: &State) -> Vec<PlacedPiece> {
         let mut out = Vec::new();
-        let deciding = s.pending.map(|t| self.usable(s, s.turn as usize & 7, t.marked()));
+        let deciding = s
+            .pending
+            .map(|t| self.usable(s, s.turn as usize & 7, t.marked()));
         for seat in 0..s.seats() {
             for k in 0..PIECES {
                 let i = s.pieces[seat][k];
@@ -1365,8 +1436,7 @@ impl Board for SiryuRace {
                     seat: Some(seat),
                     kind: PIECE_NAMES[k],
                     letter: ["F", "A", "M"][k],
-                    active: seat == s.turn as usize
-                        && deciding.is_some_and(|m| m & (1 << k) != 0),
+                    active: seat == s.turn as usize && deciding.is_some_and(|m| m & (1 << k) != 0),
                     status,
                     text,
                 });
