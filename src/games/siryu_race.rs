@@ -930,21 +930,39 @@ impl SiryuRace {
     /// Bit `k` set: `seat`'s piece `k` can use a throw of `w` white sides.
     #[inline(always)]
     fn usable(&self, state: &State, seat: usize, w: u8) -> u8 {
-        let (points, _) = self.points(w);
-        let mut mask = 0;
-        for k in 0..PIECES {
-            if self.use_of(state, seat, k, points).is_some() {
-                mask |= 1 << k;
+        self.usable_by(state, seat, self.points(w).0)
+    }
+
+    /// Bit `k` set: `seat`'s piece `k` can use these points. Every piece not on Mecca can
+    /// use a sir ([`SiryuRace::use_of`] walks or counts it); six points are usable where
+    /// the walk makes a step (never from idx 27..=29, whose steps are three-sir steps).
+    #[inline(always)]
+    fn usable_by(&self, state: &State, seat: usize, points: Points) -> u8 {
+        let p = &state.pieces[seat];
+        match points {
+            Points::Nothing => 0,
+            Points::Sir => {
+                (p[0] != MECCA) as u8 | ((p[1] != MECCA) as u8) << 1 | ((p[2] != MECCA) as u8) << 2
+            }
+            Points::Six => {
+                let t = &WALKS[Points::Six as usize];
+                (t[0][(p[0] & 31) as usize] != p[0]) as u8
+                    | ((t[1][(p[1] & 31) as usize] != p[1]) as u8) << 1
+                    | ((t[0][(p[2] & 31) as usize] != p[2]) as u8) << 2
             }
         }
-        mask
     }
 
     /// Uses the pending throw with `seat`'s piece `k`: the walk, the pieces it sends back,
     /// finishing.
     #[inline]
     fn make_use(&self, state: &mut State, seat: usize, k: usize, w: u8) {
-        let (points, _) = self.points(w);
+        self.make_use_of(state, seat, k, self.points(w).0);
+    }
+
+    /// [`SiryuRace::make_use`] with the throw's points.
+    #[inline]
+    fn make_use_of(&self, state: &mut State, seat: usize, k: usize, points: Points) {
         let Some(u) = self.use_of(state, seat, k, points) else {
             return;
         };
@@ -1343,7 +1361,129 @@ impl Game for SiryuRace {
     }
 }
 
-impl Playouts for SiryuRace {}
+impl Playouts for SiryuRace {
+    /// Plays to the end with random throws and uniformly random decisions, each throw and
+    /// its decision in one step: the same draws, actions and states as the default
+    /// (a throw of six sticks, then, where more than one piece can use it, an index among
+    /// them in the order father, angel, mother), without listing actions. A 0 is passed at
+    /// once; the pieces that can use a sir or a six are found by one table lookup each.
+    #[inline]
+    fn play_random_to_end<R: rand::Rng + ?Sized>(
+        &self,
+        state: &mut State,
+        bits: &mut crate::play::RandomBits,
+        rng: &mut R,
+    ) {
+        let mut b = *bits;
+        let n = state.seats();
+        if n == 0 || state.turn as usize >= n {
+            // A state `from_position` rejects: the default's way.
+            crate::play::random_to_end_step_by_step(self, state, &mut b, rng);
+            *bits = b;
+            return;
+        }
+        // A decision already due: made as the default makes it.
+        if state.pending.is_some() {
+            self.random_decision(state, &mut b, rng);
+        }
+        // By white sides up: the points and the extra throws.
+        let mut table = [(Points::Nothing, 0u32); 8];
+        for (w, e) in table.iter_mut().enumerate() {
+            let (p, x) = self.points(w as u8);
+            *e = (p, u32::from(x));
+        }
+        let mut next = next_racing_seats(state);
+        let (mut turn, mut owed, mut throws) = (state.turn as usize, state.owed, state.throws);
+        while throws < self.max_throws && state.finished + 1 < state.seats {
+            let t = b.throw(rng, Sticks::SIX);
+            throws = throws.wrapping_add(1);
+            let (points, extra) = table[(t.marked() & 7) as usize];
+            owed = owed.saturating_sub(1).saturating_add(extra);
+            if points != Points::Nothing {
+                let seat = turn & (MAX_SEATS - 1);
+                let mask = self.usable_by(state, seat, points);
+                if mask != 0 {
+                    let pick = if mask & (mask - 1) == 0 {
+                        0
+                    } else {
+                        b.index(rng, mask.count_ones() as usize)
+                    };
+                    // The pick-th piece that can use the throw.
+                    let mut m = mask;
+                    for _ in 0..pick {
+                        m &= m - 1;
+                    }
+                    self.make_use_of(state, seat, m.trailing_zeros() as usize, points);
+                    if state.places[seat] != 0 {
+                        owed = 0;
+                        next = next_racing_seats(state);
+                    }
+                }
+            }
+            if owed == 0 {
+                turn = next[turn & (MAX_SEATS - 1)] as usize;
+                owed = 1;
+            }
+        }
+        state.turn = turn as u8;
+        state.owed = owed;
+        state.throws = throws;
+        *bits = b;
+    }
+}
+
+/// For every seat, the next seat still racing after it (itself when there is none other),
+/// as [`SiryuRace::next_racing`] finds it.
+fn next_racing_seats(state: &State) -> [u8; MAX_SEATS] {
+    let n = state.seats();
+    let mut out = [0u8; MAX_SEATS];
+    for (seat, next) in out.iter_mut().enumerate().take(n) {
+        let mut s = seat;
+        *next = seat as u8;
+        for _ in 1..n {
+            s = if s + 1 >= n { 0 } else { s + 1 };
+            if state.places[s] == 0 {
+                *next = s as u8;
+                break;
+            }
+        }
+    }
+    out
+}
+
+impl SiryuRace {
+    /// Makes the pending throw's decision at random (as [`Playouts::random_action`] draws
+    /// it) and applies it.
+    #[inline(always)]
+    fn random_decision<R: rand::Rng + ?Sized>(
+        &self,
+        state: &mut State,
+        bits: &mut crate::play::RandomBits,
+        rng: &mut R,
+    ) {
+        let seat = state.turn as usize & (MAX_SEATS - 1);
+        let w = state.pending.map_or(2, |t| t.marked());
+        let (points, _) = self.points(w);
+        if points != Points::Nothing {
+            let mask = self.usable(state, seat, w);
+            let count = mask.count_ones() as usize;
+            if count > 0 {
+                let pick = if count == 1 {
+                    0
+                } else {
+                    bits.index(rng, count)
+                };
+                // The pick-th piece that can use the throw.
+                let mut m = mask;
+                for _ in 0..pick {
+                    m &= m - 1;
+                }
+                self.make_use(state, seat, m.trailing_zeros() as usize, w);
+            }
+        }
+        self.end_decision(state, seat);
+    }
+}
 
 /// An ordinal for people: 1st, 2nd, 3rd, 4th, …
 fn ordinal(n: u8) -> String {
@@ -1514,5 +1654,87 @@ impl Board for SiryuRace {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::RandomBits;
+    use rand::{RngExt as _, SeedableRng as _};
+
+    /// The one-step playout against the default's (play_throws, then random_action by
+    /// listing, until the end), from every position of random games, with every seat
+    /// count, option and throw caps that cut games short: the same states and draws.
+    #[test]
+    fn play_random_to_end_plays_exactly_the_default_loop() {
+        let mut rng = crate::Rng::seed_from_u64(21);
+        let mut positions = 0;
+        for seats in 2..=MAX_SEATS {
+            for flags in 0..4 {
+                for cap in [DEFAULT_MAX_THROWS, 500, 9] {
+                    let mut game = SiryuRace::with_seats(seats).unwrap();
+                    game.six_black_moves_six = flags & 1 != 0;
+                    game.capture_on_landing = flags & 2 != 0;
+                    game.max_throws = cap;
+                    let games = if seats <= 3 { 3 } else { 1 };
+                    for _ in 0..games {
+                        let mut state = game.initial_state();
+                        let mut legal = ActionList::new();
+                        let mut i = 0u32;
+                        while game.node(&state) != Node::End {
+                            if i % 17 == 0 {
+                                let (mut fast, mut plain) = (state, state);
+                                let (mut a, mut b) = (rng.clone(), rng.clone());
+                                let (mut ba, mut bb) = (RandomBits::new(), RandomBits::new());
+                                game.play_random_to_end(&mut fast, &mut ba, &mut a);
+                                crate::play::random_to_end_step_by_step(
+                                    &game, &mut plain, &mut bb, &mut b,
+                                );
+                                assert_eq!(fast, plain, "{seats} seats, flags {flags}, cap {cap}");
+                                assert_eq!((a, ba), (b, bb), "the same draws");
+                                positions += 1;
+                            }
+                            i += 1;
+                            match game.node(&state) {
+                                Node::Throw(_) => {
+                                    let t = game.sample_throw(&mut rng);
+                                    game.apply_throw_unchecked(&mut state, t);
+                                }
+                                _ => {
+                                    game.legal_actions(&state, &mut legal);
+                                    let pick = rng.random_range(0..legal.len());
+                                    game.apply_action_unchecked(&mut state, legal[pick]);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(positions > 10_000, "{positions} positions");
+    }
+
+    /// The quick test of which pieces can use a throw agrees with the use itself, for every
+    /// square, piece and kind of points.
+    #[test]
+    fn usable_pieces_are_those_whose_use_exists() {
+        let game = SiryuRace::with_seats(2).unwrap();
+        for points in [Points::Nothing, Points::Sir, Points::Six] {
+            for a in 0..=MECCA {
+                let p = Position {
+                    pieces: vec![[a, a.max(1), a.max(2)], STARTS],
+                    ..Position::start(2)
+                };
+                let s = State::from_position(p).unwrap();
+                let mut want = 0;
+                for k in 0..PIECES {
+                    if game.use_of(&s, 0, k, points).is_some() {
+                        want |= 1 << k;
+                    }
+                }
+                assert_eq!(game.usable_by(&s, 0, points), want, "idx {a}");
+            }
+        }
     }
 }
