@@ -1723,7 +1723,15 @@ mod tests {
         for points in [Points::Nothing, Points::Sir, Points::Six] {
             for a in 0..=MECCA {
                 let p = Position {
-                    pieces: vec![[a, a.max(1), a.max(2)], STARTS],
+                    // All three on Mecca would have finished: the father alone there.
+                    pieces: vec![
+                        if a == MECCA {
+                            [a, 1, 2]
+                        } else {
+                            [a, a.max(1), a.max(2)]
+                        },
+                        STARTS,
+                    ],
                     ..Position::start(2)
                 };
                 let s = State::from_position(p).unwrap();
