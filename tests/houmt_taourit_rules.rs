@@ -1,6 +1,6 @@
-//! Scenario tests for Sig wa Duqqan (Houmt Taourit), RULES-family.md section 7.
+//! Scenario tests for Sig wa Duqqan (Houmt Taourit), docs/games/sig-wa-duqqan-taourit.md (§7).
 //!
-//! Every expected position here was worked out by hand from the specification, step by step
+//! Every expected position here was worked out by hand from the rules, step by step
 //! (the comments show the working), not read back from the implementation. The worked
 //! examples of §7 are the tests named `example_1_…` to `example_6_…`.
 
@@ -541,10 +541,11 @@ fn states_are_checked_when_built_and_when_read_from_json() {
         json,
         r#"{"pieces":[{"Racing":0},{"Racing":0}],"sigs":[0,0],"ghoula":0,"ghoula_moved":false,"turn":0,"throws":0}"#
     );
-    assert_eq!(g.load_state(&json), Ok(g.initial_state()));
+    assert_eq!(g.load_state(&json).unwrap(), g.initial_state());
     assert!(g
         .load_state(r#"{"pieces":[{"Racing":0},{"Racing":0}],"ghoula":90}"#)
         .unwrap_err()
+        .to_string()
         .contains("never goes past idx 80"));
     // A three-seat state is not a state of a two-seat game; a state past the cap neither.
     let three = game(3).initial_state();

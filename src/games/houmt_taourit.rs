@@ -1,7 +1,8 @@
 //! Sig wa Duqqan (Houmt Taourit), Djerba, Tunisia: the spiral version of Sig wa Duqqan.
 //! Each player races one piece 86 spaces into the centre of a square spiral, threatened by
-//! the Ghoula, a neutral piece driven by the players who got through (RULES-family.md
-//! section 7; Akkari-Weriemmi 1990: 315–318, Ludii id 809).
+//! the Ghoula, a neutral piece driven by the players who got through (§7 of the rules: the
+//! book's chapter `docs/games/sig-wa-duqqan-taourit.md`; Akkari-Weriemmi 1990: 315–318,
+//! Ludii id 809).
 //!
 //! # The rules as implemented
 //!
@@ -46,7 +47,7 @@
 //!
 //! # Readings chosen where the specification is silent
 //!
-//! Each follows the way of reading of RULES-family.md §9 (the text first, then §1's
+//! Each follows the way of reading of §9 (`docs/games/readings.md`) (the text first, then §1's
 //! readings of the same source):
 //!
 //! * **The first move is the first throw that drives the Ghoula.** Every throw that drives
@@ -100,7 +101,8 @@ use crate::config::{
 };
 use crate::dice::{Sticks, Throw};
 use crate::game::{
-    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, Ranking, MAX_SEATS,
+    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
+    Problems, Ranking, MAX_SEATS,
 };
 
 /// The start square, where every piece and the Ghoula begin.
@@ -248,28 +250,109 @@ impl Position {
     }
 }
 
-/// A broken invariant of a state. Its words are in [`Problem::text`], the one place they
-/// are written.
+/// What can be wrong with a Sig wa Duqqan (Houmt Taourit) [`State`]: the problems [`State::from_position`] and
+/// [`Game::validate`] report, each with the seat, piece or value concerned (its `Display` is
+/// the sentence [`InvalidState`] shows).
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Problem {
+#[non_exhaustive]
+pub enum Problem {
+    /// The state has no seat, or more than 8.
     Seats(usize),
-    SeatsForGame { state: usize, game: usize },
-    SigsLength { sigs: usize, seats: usize },
-    RacingPast { seat: usize, idx: u8 },
+    /// The state's seat count is not the game's.
+    SeatsForGame {
+        /// The state's seat count.
+        state: usize,
+        /// The game's seat count.
+        game: usize,
+    },
+    /// The sig counts are not one per seat.
+    SigsLength {
+        /// The sig count.
+        sigs: usize,
+        /// The seat count.
+        seats: usize,
+    },
+    /// A racing piece stands on the centre or past it.
+    RacingPast {
+        /// The seat (0-based).
+        seat: usize,
+        /// The idx.
+        idx: u8,
+    },
+    /// A piece arrived as number 0.
     ArrivalZero(usize),
+    /// A piece was buried at burial step 0.
     BurialZero(usize),
-    SigCount { seat: usize, sigs: u8 },
-    SigsOffWaiting { seat: usize, sigs: u8 },
-    ArrivalTooHigh { seat: usize, k: u8, arrived: usize },
-    ArrivalTwice { first: usize, second: usize, k: u8 },
-    BurialGap { missing: u8, highest: u8 },
+    /// A sig count of 7 or more.
+    SigCount {
+        /// The seat (0-based).
+        seat: usize,
+        /// The sig count.
+        sigs: u8,
+    },
+    /// A sig count on a piece off the waiting square.
+    SigsOffWaiting {
+        /// The seat (0-based).
+        seat: usize,
+        /// The sig count.
+        sigs: u8,
+    },
+    /// An arrival number past the number of pieces on the centre.
+    ArrivalTooHigh {
+        /// The seat (0-based).
+        seat: usize,
+        /// The arrival number.
+        k: u8,
+        /// How many pieces are on the centre.
+        arrived: usize,
+    },
+    /// Two pieces share an arrival number.
+    ArrivalTwice {
+        /// The first seat (0-based).
+        first: usize,
+        /// The second seat (0-based).
+        second: usize,
+        /// The arrival number.
+        k: u8,
+    },
+    /// A burial step with no piece, below a later one.
+    BurialGap {
+        /// The burial step with no piece.
+        missing: u8,
+        /// The highest burial step recorded.
+        highest: u8,
+    },
+    /// The Ghoula past idx 80.
     GhoulaPast(u8),
+    /// The Ghoula off the start before its first move.
     GhoulaUnmovedOff(u8),
+    /// A piece buried before the Ghoula has moved.
     BuriedBeforeGhoula,
-    TurnPast { turn: usize, seats: usize },
+    /// The turn names a seat past the seat count.
+    TurnPast {
+        /// The seat whose turn it is (0-based).
+        turn: usize,
+        /// The seat count.
+        seats: usize,
+    },
+    /// The turn is a buried seat's.
     TurnBuried(usize),
-    PastCap { throws: u32, cap: u32 },
+    /// More throws made than the throw cap.
+    PastCap {
+        /// The throws made.
+        throws: u32,
+        /// The throw cap.
+        cap: u32,
+    },
 }
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+impl ProblemKind for Problem {}
 
 impl Problem {
     /// The problem in words.
@@ -346,7 +429,11 @@ impl Problem {
 
 /// The problems as an [`InvalidState`] (`Ok` when there are none).
 fn invalid(problems: Vec<Problem>) -> Result<(), InvalidState> {
-    InvalidState::check(problems.iter().map(Problem::text).collect())
+    let mut out = Problems::new();
+    for p in problems {
+        out.push(p);
+    }
+    out.finish()
 }
 
 /// Every problem of a position that does not depend on the game's options.
@@ -727,7 +814,7 @@ fn next_arrival(pieces: &[Piece]) -> u8 {
         .count() as u8
 }
 
-/// The lattice point of a track square on the drawing (RULES-family.md §7's table): `(x,
+/// The lattice point of a track square on the drawing (§7's table): `(x,
 /// y)` with the centre at (0, 0), x to the right and y up; a square spiral turning
 /// clockwise inward from (−6, −7), rings 2 apart. `None` off the track.
 ///

@@ -1,8 +1,8 @@
 //! Siryu (Race), Tabelbala oasis, Algeria: a pilgrims' race. Each player walks a
 //! **father**, an **angel** and a **mother** through a 5×5 grid and along a six-square road
 //! to Mecca; sir throws are needed at the Minaret and on the road, and passing an opponent's
-//! piece sends it back to its start (RULES-family.md section 6; Champault 1969: 353, Ludii
-//! id 810).
+//! piece sends it back to its start (§6 of the rules: the book's chapter
+//! `docs/games/siryu-race.md`; Champault 1969: 353, Ludii id 810).
 //!
 //! # The rules as implemented
 //!
@@ -53,7 +53,7 @@
 //!
 //! # Readings chosen where the specification is silent
 //!
-//! Each follows the way of reading of RULES-family.md §9:
+//! Each follows the way of reading of §9 (`docs/games/readings.md`):
 //!
 //! * **Points are kept in half-points**, so the angel's ½-point ordinary steps are exact: a
 //!   sir is 2 half-points that pay any step, six white (or six black under the option) 12
@@ -108,7 +108,8 @@ use crate::config::{
 };
 use crate::dice::{Sticks, Throw};
 use crate::game::{
-    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, Ranking, MAX_SEATS,
+    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
+    Problems, Ranking, MAX_SEATS,
 };
 
 /// The number of squares on the track (idx 0..=30).
@@ -479,74 +480,135 @@ impl Position {
     }
 }
 
-/// A broken invariant of a state. Its words are in [`Problem::text`], the one place they
-/// are written.
+/// What can be wrong with a Siryu (Race) [`State`]: the problems [`State::from_position`] and
+/// [`Game::validate`] report, each with the seat, piece or value concerned (its `Display` is
+/// the sentence [`InvalidState`] shows).
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Problem {
+#[non_exhaustive]
+pub enum Problem {
+    /// The state has no seat, or more than 8.
     Seats(usize),
+    /// The state's seat count is not the game's.
     SeatsForGame {
+        /// The state's seat count.
         state: usize,
+        /// The game's seat count.
         game: usize,
     },
+    /// A list is not one entry per seat.
     Length {
+        /// What is listed.
         what: &'static str,
+        /// How many entries.
         len: usize,
+        /// The seat count.
         seats: usize,
     },
+    /// A piece past Mecca.
     OffTrack {
+        /// The seat (0-based).
         seat: usize,
+        /// The piece (0 father, 1 angel, 2 mother).
         piece: usize,
+        /// The idx.
         idx: u8,
     },
+    /// A piece behind its own start.
     BehindStart {
+        /// The seat (0-based).
         seat: usize,
+        /// The piece (0 father, 1 angel, 2 mother).
         piece: usize,
+        /// The idx.
         idx: u8,
     },
+    /// A sir count of 3 or more.
     SirCount {
+        /// The seat (0-based).
         seat: usize,
+        /// The piece (0 father, 1 angel, 2 mother).
         piece: usize,
+        /// The sir count.
         sirs: u8,
     },
+    /// A sir count on a piece off idx 27..=29.
     SirsOffRoad {
+        /// The seat (0-based).
         seat: usize,
+        /// The piece (0 father, 1 angel, 2 mother).
         piece: usize,
+        /// The sir count.
         sirs: u8,
+        /// The idx.
         idx: u8,
     },
+    /// A finishing place for a seat not all on Mecca.
     PlaceNotFinished {
+        /// The seat (0-based).
         seat: usize,
+        /// The finishing place.
         place: u8,
     },
+    /// All three pieces on Mecca but no finishing place.
     FinishedNoPlace(usize),
+    /// A finishing place past the number of finished seats.
     PlaceTooHigh {
+        /// The seat (0-based).
         seat: usize,
+        /// The finishing place.
         place: u8,
+        /// How many seats have finished.
         finished: usize,
     },
+    /// Two seats share a finishing place.
     PlaceTwice {
+        /// The first seat (0-based).
         first: usize,
+        /// The second seat (0-based).
         second: usize,
+        /// The finishing place.
         place: u8,
     },
+    /// The turn names a seat past the seat count.
     TurnPast {
+        /// The seat whose turn it is (0-based).
         turn: usize,
+        /// The seat count.
         seats: usize,
     },
+    /// The turn is a finished seat's while others race.
     TurnFinished(usize),
+    /// A pending throw six sticks cannot show.
     ImpossibleThrow(u8),
+    /// A pending throw after the end.
     PendingAtEnd,
+    /// A throw is due but none is owed.
     NothingOwed,
+    /// More throws owed than the throws made can give.
     TooManyOwed {
+        /// The throws owed.
         owed: u32,
+        /// The throws made.
         throws: u32,
     },
+    /// A pending throw before any throw.
     PendingWithoutThrow,
+    /// More throws made than the throw cap.
     PastCap {
+        /// The throws made.
         throws: u32,
+        /// The throw cap.
         cap: u32,
     },
 }
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+impl ProblemKind for Problem {}
 
 impl Problem {
     /// The problem in words.
@@ -655,7 +717,11 @@ impl Problem {
 
 /// The problems as an [`InvalidState`] (`Ok` when there are none).
 fn invalid(problems: Vec<Problem>) -> Result<(), InvalidState> {
-    InvalidState::check(problems.iter().map(Problem::text).collect())
+    let mut out = Problems::new();
+    for p in problems {
+        out.push(p);
+    }
+    out.finish()
 }
 
 /// Every problem of a position that does not depend on the game's options.
