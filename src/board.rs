@@ -160,7 +160,13 @@ pub trait Board: Game {
 }
 
 /// A square's drawing data.
-fn cell(x: f64, y: f64, label: String, name: Option<&'static str>, special: bool) -> SquareInfo {
+pub(crate) fn cell(
+    x: f64,
+    y: f64,
+    label: String,
+    name: Option<&'static str>,
+    special: bool,
+) -> SquareInfo {
     SquareInfo {
         x,
         y,
@@ -171,7 +177,7 @@ fn cell(x: f64, y: f64, label: String, name: Option<&'static str>, special: bool
 }
 
 /// Arrows between consecutive squares of a track, one per run in the same direction.
-fn track_arrows(squares: &[SquareInfo], order: &[usize]) -> Vec<Arrow> {
+pub(crate) fn track_arrows(squares: &[SquareInfo], order: &[usize]) -> Vec<Arrow> {
     let mut arrows = Vec::new();
     let mut start = 0;
     for i in 1..=order.len() {
