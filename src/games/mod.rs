@@ -9,10 +9,12 @@
 pub mod issiren;
 pub mod sig_el_oued;
 pub mod sig_wa_duqqan;
+pub mod siryu_war;
 
 pub use issiren::Issiren;
 pub use sig_el_oued::SigElOued;
 pub use sig_wa_duqqan::SigWaDuqqan;
+pub use siryu_war::SiryuWar;
 
 /// **The list of games.** Calls `callback!` with every game, one line each:
 /// `Variant: path::to::Type [capabilities],`, in the order of `stickdice games`.
@@ -67,6 +69,7 @@ macro_rules! __game_list {
             SigWaDuqqan: $crate::games::SigWaDuqqan [board evaluate exact measure review encode],
             SigElOued: $crate::games::SigElOued [board evaluate exact measure review encode],
             Issiren: $crate::games::Issiren [board evaluate exact measure review encode tablebase],
+            SiryuWar: $crate::games::SiryuWar [board],
         }
     };
 }
