@@ -109,3 +109,8 @@ fn sig_el_oued_golden_playthrough() {
 fn issiren_golden_playthrough() {
     check("issiren", 2, &[], 2026);
 }
+
+#[test]
+fn siryu_war_golden_playthrough() {
+    check("siryu-war", 2, &[], 2026);
+}

@@ -601,7 +601,7 @@ fn invalid(problems: Vec<Problem>) -> Result<(), InvalidState> {
 /// use stickdice::games::siryu_war::{Piece, SiryuWar, State};
 /// use stickdice::{Game, Throw};
 /// let sq = |s: &str| s.parse().unwrap();
-/// // Worked example 3: P1 on c3 and d2, P2 on k2; P1 threw 3 white sides.
+/// // Worked example 3: P1 on k3 and d2, P2 on k2; P1 threw 3 white sides.
 /// let s = State::new(
 ///     [&[Piece::unlocked(sq("k3")), Piece::unlocked(sq("d2"))], &[Piece::unlocked(sq("k2"))]],
 ///     0,
@@ -654,12 +654,6 @@ impl State {
             throws,
         };
         for (seat, list) in pieces.iter().enumerate() {
-            if list.len() > PIECES {
-                problems.push(Problem::TooManyPieces {
-                    seat,
-                    count: list.len(),
-                });
-            }
             for p in list.iter() {
                 let Some(pos) = circuit_position(seat, p.square) else {
                     problems.push(Problem::OffCircuit {
@@ -693,7 +687,7 @@ impl State {
         let mut problems = Vec::new();
         for seat in 0..2 {
             let count = self.pieces[seat].count_ones() as usize;
-            if count > PIECES && !problems.contains(&Problem::TooManyPieces { seat, count }) {
+            if count > PIECES {
                 problems.push(Problem::TooManyPieces { seat, count });
             }
             for pos in bits(self.locked[seat] & !HOME) {
@@ -1190,11 +1184,11 @@ impl Game for SiryuWar {
             return format!("{w} white sides up: impossible with six sticks");
         };
         let mut text = match w {
-            0 => format!("no white side up (six black): {v}"),
-            1 => format!("1 white side up (five black): sir in P2's colour, {v}"),
-            5 => format!("5 white sides up (one black): sir in P1's colour, {v}"),
-            6 => format!("6 white sides up (six white): {v}"),
-            _ => format!("{w} white sides up: {v}"),
+            0 => format!("no white side up (six black): moves {v}"),
+            1 => format!("1 white side up (five black): sir in P2's colour (black), moves {v}"),
+            5 => format!("5 white sides up (one black): sir in P1's colour (white), moves {v}"),
+            2 | 4 => format!("{w} white sides up: 0"),
+            _ => format!("{w} white sides up: moves {v}"),
         };
         let seat = (s.turn & 1) as usize;
         if throw == COLOUR_SIR[seat] {
