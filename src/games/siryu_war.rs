@@ -1205,7 +1205,169 @@ impl Game for SiryuWar {
     }
 }
 
-impl Playouts for SiryuWar {}
+/// The position of the `k`-th set bit of `m` (lowest first; `k` below the count).
+#[inline(always)]
+fn nth_bit(mut m: u64, k: usize) -> u8 {
+    for _ in 0..k {
+        m &= m.wrapping_sub(1);
+    }
+    m.trailing_zeros() as u8
+}
+
+/// The position of a uniformly random piece among `movable` (not 0), drawn as the default
+/// [`Playouts::random_action`] draws from the legal list: no draw when there is one.
+#[inline(always)]
+fn random_position(movable: u64, index: impl FnOnce(usize) -> usize) -> u8 {
+    let k = if movable & movable.wrapping_sub(1) == 0 {
+        0
+    } else {
+        index(movable.count_ones() as usize)
+    };
+    nth_bit(movable, k)
+}
+
+/// `SEAT`'s turn in random play ([`Playouts::play_random_to_end`]): a throw (unless the
+/// throw cap is reached) and its random decision, again while the throws are sirs. Returns
+/// whether the turn passed (`false`: the game is over).
+#[inline(always)]
+fn random_turn<const SEAT: usize, R: rand::Rng + ?Sized>(
+    s: &mut State,
+    throws: &mut u32,
+    max: u32,
+    b: &mut crate::play::RandomBits,
+    rng: &mut R,
+) -> bool {
+    loop {
+        if *throws >= max {
+            return false;
+        }
+        *throws += 1;
+        let w = (b.throw(rng, Sticks::SIX).marked() & 7) as usize;
+        let m = movable(s.pieces[SEAT], s.locked[SEAT], SEAT, w);
+        if m != 0 {
+            let pos = random_position(m, |len| b.index(rng, len));
+            if move_piece(s, SEAT, pos, w) {
+                return false; // the 12th capture: the game ends at once
+            }
+        }
+        if !EXTRA[w] {
+            return true;
+        }
+    }
+}
+
+impl Playouts for SiryuWar {
+    /// The pieces that can move are a bitmask ([`State::movable_positions`]); the action is
+    /// the one at the drawn index of the legal list, found in the mask (the same draws as
+    /// the default).
+    #[inline]
+    fn random_action(
+        &self,
+        s: &State,
+        _actions: &mut ActionList<Action>,
+        index: impl FnMut(usize) -> usize,
+    ) -> Action {
+        if s.won() {
+            return Action::Pass; // no decision: nothing to choose (never asked)
+        }
+        let m = s.movable_positions();
+        if m == 0 {
+            return Action::Pass;
+        }
+        let seat = (s.turn & 1) as usize;
+        Action::Move(Square(SQUARE_OF[seat][random_position(m, index) as usize]))
+    }
+
+    /// [`Playouts::random_action`]'s piece, moved by its position (no search by square).
+    #[inline]
+    fn play_random_action(
+        &self,
+        s: &mut State,
+        actions: &mut ActionList<Action>,
+        index: impl FnMut(usize) -> usize,
+    ) -> Action {
+        self.play_legal_action(s, actions, index)
+    }
+
+    /// Each throw and its decision in one loop, one loop per seat (so each seat's tables
+    /// are fixed): the throw (the same bits), the random piece of
+    /// [`Playouts::play_random_action`] (the same draws), its move, until the turn passes,
+    /// with the throw count held in a register and no pending throw stored. A decision
+    /// already due is made by [`Playouts::play_random_action`] first.
+    #[inline(never)]
+    fn play_random_to_end<R: rand::Rng + ?Sized>(
+        &self,
+        s: &mut State,
+        bits: &mut crate::play::RandomBits,
+        rng: &mut R,
+    ) {
+        if s.won() {
+            return; // an ended game
+        }
+        let mut b = *bits;
+        if s.pending.is_some() {
+            self.play_random_action(s, &mut ActionList::new(), |len| b.index(rng, len));
+        }
+        if !s.won() {
+            let max = self.max_throws;
+            let mut throws = s.throws;
+            let mut seat = s.turn & 1;
+            loop {
+                if seat == 0 {
+                    if !random_turn::<0, R>(s, &mut throws, max, &mut b, rng) {
+                        break;
+                    }
+                    seat = 1;
+                }
+                if !random_turn::<1, R>(s, &mut throws, max, &mut b, rng) {
+                    break;
+                }
+                seat = 0;
+            }
+            s.turn = seat;
+            s.throws = throws;
+        }
+        *bits = b;
+    }
+
+    /// The legal moves are the set bits of [`State::movable_positions`] in list order: the
+    /// chosen one is found in the mask and moved by its position.
+    #[inline]
+    fn play_legal_action(
+        &self,
+        s: &mut State,
+        actions: &mut ActionList<Action>,
+        mut index: impl FnMut(usize) -> usize,
+    ) -> Action {
+        let Some(throw) = s.pending else {
+            // No decision is due: as the list would be, empty.
+            self.legal_actions(s, actions);
+            return actions[index(0)];
+        };
+        if s.won() {
+            self.legal_actions(s, actions);
+            return actions[index(0)];
+        }
+        let seat = (s.turn & 1) as usize;
+        let w = (throw.marked() & 7) as usize;
+        let m = movable(s.pieces[seat], s.locked[seat], seat, w);
+        s.pending = None;
+        let action = if m == 0 {
+            Action::Pass
+        } else {
+            let pos = random_position(m, index);
+            let from = Action::Move(Square(SQUARE_OF[seat][pos as usize]));
+            if move_piece(s, seat, pos, w) {
+                return from; // the 12th capture: the game ends at once
+            }
+            from
+        };
+        if !EXTRA[w] {
+            s.turn = (seat ^ 1) as u8;
+        }
+        action
+    }
+}
 
 impl Board for SiryuWar {
     /// The 4 × 12 grid as P1 sees it (row 1 at the bottom), both home rows named, each
@@ -1375,5 +1537,177 @@ impl Board for SiryuWar {
                 )
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::RandomBits;
+    use rand::SeedableRng as _;
+
+    /// The defaults of [`Playouts`], written out on the rules alone: list the legal actions,
+    /// pick by index (no draw when there is one), apply.
+    fn default_decision<R: rand::Rng>(
+        game: &SiryuWar,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+    ) -> Action {
+        let mut legal = ActionList::new();
+        game.legal_actions(s, &mut legal);
+        let a = if legal.len() == 1 {
+            legal[0]
+        } else {
+            legal[bits.index(rng, legal.len())]
+        };
+        game.apply_action_unchecked(s, a);
+        a
+    }
+
+    /// Every hook is the default bit for bit: `play_random_to_end` reaches the same final
+    /// state with the same bits and generator as the rules' path (node, the throw from the
+    /// same bits, `apply_throw_unchecked`, the default decision), from the start of many
+    /// random games and from positions along them (throws due and decisions due) to a throw
+    /// cap a few throws on; `random_action`, `play_random_action` and `play_legal_action`
+    /// make the same draws and give the same action and state as the default at every
+    /// decision.
+    #[test]
+    fn playout_hooks_are_the_defaults_bit_for_bit() {
+        let game = SiryuWar::default();
+        let (mut starts, mut decisions, mut captures, mut unlocks) = (0, 0, 0, 0);
+        for seed in 0..150 {
+            let mut rng = crate::Rng::seed_from_u64(seed);
+            let mut bits = RandomBits::new();
+            let mut state = game.initial_state();
+            let mut path = Vec::new();
+            loop {
+                path.push((state, bits, rng.clone()));
+                match game.node(&state) {
+                    Node::Throw(_) => {
+                        let t = bits.throw(&mut rng, Sticks::SIX);
+                        game.apply_throw_unchecked(&mut state, t);
+                    }
+                    Node::Decide(_) => {
+                        // The three decision hooks against the default, from here.
+                        for hook in 0..3 {
+                            let (mut b, mut r) = (bits, rng.clone());
+                            let mut fast = state;
+                            let mut scratch = ActionList::new();
+                            let got = match hook {
+                                0 => {
+                                    let a = game.random_action(&fast, &mut scratch, |len| {
+                                        b.index(&mut r, len)
+                                    });
+                                    game.apply_action_unchecked(&mut fast, a);
+                                    a
+                                }
+                                1 => game.play_random_action(&mut fast, &mut scratch, |len| {
+                                    b.index(&mut r, len)
+                                }),
+                                _ => game.play_legal_action(&mut fast, &mut scratch, |len| {
+                                    b.index(&mut r, len)
+                                }),
+                            };
+                            let (mut b2, mut r2) = (bits, rng.clone());
+                            let mut slow = state;
+                            let want = default_decision(&game, &mut slow, &mut b2, &mut r2);
+                            assert_eq!((got, fast, b, &r), (want, slow, b2, &r2), "hook {hook}");
+                        }
+                        let before = state;
+                        let a = default_decision(&game, &mut state, &mut bits, &mut rng);
+                        unlocks += u32::from(
+                            a != Action::Pass
+                                && before.locked_positions(before.turn())
+                                    != state.locked_positions(before.turn()),
+                        );
+                        decisions += 1;
+                    }
+                    Node::End => break,
+                }
+            }
+            captures += u32::from(state.won());
+            for (k, (start, start_bits, start_rng)) in path.iter().enumerate() {
+                let full = k == 0;
+                if !full && k % 7 != 0 {
+                    continue;
+                }
+                let cap = if full {
+                    game.max_throws
+                } else {
+                    start.throws + 1 + (k as u32 % 13)
+                };
+                let capped = SiryuWar { max_throws: cap };
+                let want = path[k..]
+                    .iter()
+                    .find(|(s, _, _)| s.won() || (s.pending.is_none() && s.throws >= cap))
+                    .unwrap();
+                let (mut s, mut b, mut r) = (*start, *start_bits, start_rng.clone());
+                capped.play_random_to_end(&mut s, &mut b, &mut r);
+                assert_eq!(
+                    (&s, &b, &r),
+                    (&want.0, &want.1, &want.2),
+                    "seed {seed}, step {k}"
+                );
+                starts += 1;
+            }
+        }
+        assert!(
+            starts > 20_000 && decisions > 80_000 && captures == 150 && unlocks > 2000,
+            "{starts} {decisions} {captures} {unlocks}"
+        );
+    }
+
+    /// An ended game is left as it is by `play_random_to_end`.
+    #[test]
+    fn play_random_to_end_leaves_an_ended_game_alone() {
+        let game = SiryuWar::default();
+        let mut rng = crate::Rng::seed_from_u64(9);
+        let won = State {
+            pieces: [1 << 20, 0],
+            locked: [0, 0],
+            turn: 0,
+            pending: None,
+            throws: 12,
+        };
+        let mut s = won;
+        let mut bits = RandomBits::new();
+        game.play_random_to_end(&mut s, &mut bits, &mut rng);
+        assert_eq!((s, bits), (won, RandomBits::new()));
+    }
+
+    #[test]
+    fn the_move_tables_are_the_circuit() {
+        for seat in 0..2 {
+            for p in 0..CIRCUIT_LEN {
+                let sq = SQUARE_OF[seat][p as usize];
+                assert_eq!(POS_OF[seat][sq as usize], p);
+                for v in 1..=6u8 {
+                    // `landing_on` is the set of positions whose move of v lands on `own`.
+                    let own = 1u64 << advance(p, v);
+                    assert_ne!(
+                        landing_on(own, u32::from(v)) & (1 << p),
+                        0,
+                        "{seat} {p} {v}"
+                    );
+                    assert_eq!(landing_on(own, u32::from(v)).count_ones(), {
+                        let q = advance(p, v);
+                        // Positions 12..12+v-1 are reached from the home row and the loop's end.
+                        (0..CIRCUIT_LEN).filter(|&x| advance(x, v) == q).count() as u32
+                    });
+                }
+            }
+            // The enemy's home row has no position.
+            let enemy_row = if seat == 0 { 3 } else { 0 };
+            for c in 0..COLS {
+                assert_eq!(POS_OF[seat][(enemy_row * COLS + c) as usize], OFF);
+            }
+        }
+        // The enemy bit of a loop square is the same square on the enemy's circuit.
+        for q in LOOP_START..CIRCUIT_LEN {
+            let e = ENEMY_BIT[q as usize].trailing_zeros() as usize;
+            assert_eq!(SQUARE_OF[1][e], SQUARE_OF[0][q as usize]);
+        }
+        assert!(ENEMY_BIT[..LOOP_START as usize].iter().all(|&b| b == 0));
     }
 }
