@@ -69,7 +69,7 @@ macro_rules! __game_list {
             SigWaDuqqan: $crate::games::SigWaDuqqan [board evaluate exact measure review encode],
             SigElOued: $crate::games::SigElOued [board evaluate exact measure review encode],
             Issiren: $crate::games::Issiren [board evaluate exact measure review encode tablebase],
-            SiryuWar: $crate::games::SiryuWar [board measure],
+            SiryuWar: $crate::games::SiryuWar [board evaluate measure encode],
         }
     };
 }

@@ -835,6 +835,40 @@ impl State {
         }
     }
 
+    /// Bit `w` set (`w` = 0..6): a throw of `w` white sides would let `seat` capture, had it
+    /// to move now — one of its pieces that can move on that throw lands on an enemy piece.
+    /// For evaluations (pieces in danger); 0 for a seat other than 0 or 1.
+    ///
+    /// ```
+    /// use stickdice::games::siryu_war::{Piece, State};
+    /// let sq = |s: &str| s.parse().unwrap();
+    /// // P1 on k3 (34) reaches P2's k2 (its 13) with a 3 only.
+    /// let s = State::new([&[Piece::unlocked(sq("k3"))], &[Piece::unlocked(sq("k2"))]], 0, None, 0)
+    ///     .unwrap();
+    /// assert_eq!(s.capturing_throws(0), 1 << 3);
+    /// // P2's k2 (25) reaches k3 (its 34)? 9 steps: never.
+    /// assert_eq!(s.capturing_throws(1), 0);
+    /// ```
+    pub fn capturing_throws(&self, seat: Seat) -> u8 {
+        if seat > 1 {
+            return 0;
+        }
+        // The enemy's loop pieces on the mover's circuit: half a loop on.
+        let enemy_loop = (self.pieces[seat ^ 1] >> LOOP_START) & 0xFF_FFFF;
+        let targets = (((enemy_loop >> 12) | (enemy_loop << 12)) & 0xFF_FFFF) << LOOP_START;
+        let mut out = 0u8;
+        for w in 0..7 {
+            let v = u32::from(VALUE[w]);
+            if v != 0
+                && movable(self.pieces[seat], self.locked[seat], seat, w) & landing_on(targets, v)
+                    != 0
+            {
+                out |= 1 << w;
+            }
+        }
+        out
+    }
+
     /// Whether either side has lost its last piece.
     #[inline(always)]
     fn won(&self) -> bool {
@@ -1656,6 +1690,41 @@ mod tests {
             starts > 20_000 && decisions > 80_000 && captures == 150 && unlocks > 2000,
             "{starts} {decisions} {captures} {unlocks}"
         );
+    }
+
+    /// `capturing_throws` is what the legal moves of each throw do, at every position of
+    /// 60 random games, for both seats.
+    #[test]
+    fn capturing_throws_are_the_legal_captures() {
+        let game = SiryuWar::default();
+        let mut rng = crate::Rng::seed_from_u64(77);
+        let mut seen = 0;
+        for s in crate::testing::random_game_positions(&game, 60, &mut rng) {
+            if s.won() {
+                continue;
+            }
+            for seat in 0..2 {
+                let mut want = 0u8;
+                for w in 0..7u8 {
+                    let mut d = s;
+                    d.turn = seat as u8;
+                    d.pending = Some(Throw::new(w));
+                    d.throws = d.throws.max(1);
+                    let mut legal = ActionList::new();
+                    game.legal_actions(&d, &mut legal);
+                    for &a in &legal {
+                        let mut after = d;
+                        game.apply_action_unchecked(&mut after, a);
+                        if after.count(seat ^ 1) < d.count(seat ^ 1) {
+                            want |= 1 << w;
+                        }
+                    }
+                }
+                assert_eq!(s.capturing_throws(seat), want, "{s:?} seat {seat}");
+                seen += u32::from(want != 0);
+            }
+        }
+        assert!(seen > 5_000, "{seen}");
     }
 
     /// An ended game is left as it is by `play_random_to_end`.
