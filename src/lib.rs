@@ -13,16 +13,24 @@
 //! * [`AnyGame`] and [`with_game!`]: choosing a game at run time.
 //! * [`play`]: allocation-free random playouts and a whole-game driver.
 //!
+//! A random game of Issiren, with only this crate as a dependency:
+//!
 //! ```
-//! use stickdice::{Game, Issiren, Node, ActionList};
-//! use rand::SeedableRng;
+//! use stickdice::{Game, Issiren, SeedableRng};
 //!
 //! let game = Issiren::with_seats(2).unwrap();
 //! let mut state = game.initial_state();
-//! let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
+//! let mut rng = stickdice::Rng::seed_from_u64(7);
 //! let ranking = stickdice::play::random_playout(&game, &mut state, &mut rng);
 //! assert_eq!(ranking.seats(), 2);
 //! ```
+//!
+//! The agents are in the crate `stickdice-agents`, tournaments and analysis in
+//! `stickdice-evaluation`. The stickdice book (`docs/` in the repository; `mdbook build
+//! docs`) explains everything: the complete rules of every game, with each rule option and
+//! reading (chapter *The games*, `docs/games/`), the library (`docs/library.md`) and the
+//! architecture (`docs/architecture.md`).
+#![deny(missing_docs)]
 
 pub mod agent;
 pub mod board;
@@ -43,7 +51,7 @@ pub use config::{AnyAgent, AnyGame, GameKind, Listed};
 pub use dice::{Outcome, Sticks, Throw};
 pub use game::{
     ActionList, ConfigError, Game, IllegalMove, InvalidState, Node, NotationError, Playouts,
-    Ranking, Seat, SeatValues, MAX_ACTIONS, MAX_SEATS,
+    Problem, ProblemKind, Problems, Ranking, Seat, SeatValues, MAX_ACTIONS, MAX_SEATS,
 };
 pub use games::{Issiren, SigElOued, SigWaDuqqan, SiryuWar};
 
@@ -83,4 +91,19 @@ pub fn load_state<G: Game>(game: &G, json: &str) -> Result<G::State, String> {
 #[cfg(feature = "serde")]
 pub fn save_state<G: Game>(state: &G::State) -> String {
     serde_json::to_string(state).expect("states serialize")
+}
+
+/// The Rust code blocks of the README and of the book (`docs/`), run as doctests of this
+/// crate, whose dev-dependencies are the agents and the evaluation: every block compiles as
+/// a user's program with the three crates as its dependencies, and runs unless marked
+/// `no_run` (those are the example programs, which CI runs itself). `tests/readme.rs`
+/// checks that every page with a Rust block is listed here.
+#[cfg(doctest)]
+mod docs_code_blocks {
+    #[doc = include_str!("../README.md")]
+    struct Readme;
+    #[doc = include_str!("../docs/library.md")]
+    struct Library;
+    #[doc = include_str!("../docs/extending.md")]
+    struct Extending;
 }

@@ -1,7 +1,7 @@
-//! Scenario tests for Issiren (RULES.md section 3), one per clause, plus options, the
+//! Scenario tests for Issiren (docs/games/issiren.md), one per clause, plus options, the
 //! throw cap, validation, notation, rendering and seeded random playouts.
 //!
-//! Expected values are worked out by hand from RULES.md (square names written out from
+//! Expected values are worked out by hand from the rules (square names written out from
 //! the circuit table), never read back from the implementation.
 
 use stickdice::games::issiren::{circuit_square, Action, Piece, Square, State};
@@ -46,7 +46,7 @@ fn bystanders() -> Vec<Piece> {
     moved(&[6])
 }
 
-/// Seat 0's circuit written out from the RULES.md table: six runs of 12 squares.
+/// Seat 0's circuit written out from the rules' table: six runs of 12 squares.
 fn seat0_table() -> Vec<String> {
     let cols = "abcdefghijkl".as_bytes();
     // (row number in notation, right to left?)
@@ -230,7 +230,7 @@ fn start_twelve_unmoved_pieces_on_each_home_row() {
 
 #[test]
 fn throws_value_and_extra_throw_follow_the_table() {
-    // g: (steps, extra throw) from RULES.md.
+    // g: (steps, extra throw) from the rules.
     let table = [
         (0u8, 4u8, true),
         (1, 5, true),
@@ -577,7 +577,41 @@ fn options_max_throws_only() {
 // ---- validation -----------------------------------------------------------------------
 
 fn problems(g: &Issiren, s: &State) -> Vec<String> {
-    g.validate(s).unwrap_err().problems
+    g.validate(s).unwrap_err().messages()
+}
+
+#[test]
+fn validate_reports_typed_problems_with_the_square_and_seat() {
+    use stickdice::games::issiren::Problem;
+    let g = game();
+    let s: State = serde_json::from_str(
+        r#"{"pieces": [[{"pos": 3}, {"pos": 3}], [{"pos": 80}]], "turn": 0, "pending": null, "throws": 0}"#,
+    )
+    .unwrap();
+    let err = g.validate(&s).unwrap_err();
+    let kinds: Vec<&Problem> = err.kinds::<Problem>().collect();
+    let square: Square = "i1".parse().unwrap();
+    assert_eq!(
+        kinds,
+        [
+            &Problem::SharedSquare {
+                seat: 0,
+                square,
+                pieces: 2
+            },
+            &Problem::OffCircuit {
+                seat: 1,
+                piece: 0,
+                pos: 80
+            },
+        ]
+    );
+    assert_eq!(
+        err.to_string(),
+        "invalid state: two pieces of P1 on square i1 (a square holds one piece); \
+         P2's piece 0 is at circuit position 80, off the 72-step circuit (positions 0 to 71)"
+    );
+    assert!(err.problems().iter().all(|p| p.as_other().is_none()));
 }
 
 #[test]

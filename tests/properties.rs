@@ -1,6 +1,6 @@
 //! Property tests over random play (proptest chooses the configuration and the seed):
 //! every position stays valid, pieces only disappear by capture or burial, and the final
-//! ranking has ties only where RULES.md allows them.
+//! ranking has ties only where the rules (docs/games/) allow them.
 
 use proptest::prelude::*;
 use rand::SeedableRng;

@@ -1,6 +1,7 @@
-//! Scenario tests for Sig (El Oued), one per clause of RULES.md section 2, plus options,
-//! the throw cap, validation, notation, rendering, random playouts and the conformance
-//! suite. Expected values are worked out by hand from RULES.md (see each test's comments).
+//! Scenario tests for Sig (El Oued), one per clause of its rules (docs/games/sig-el-oued.md),
+//! plus options, the throw cap, validation, notation, rendering, random playouts and the
+//! conformance suite. Expected values are worked out by hand from the rules (see each
+//! test's comments).
 
 use rand::SeedableRng;
 use stickdice::games::sig_el_oued::{
@@ -777,7 +778,7 @@ fn seats_two_to_eight_are_allowed() {
 fn problems(g: &SigElOued, s: &State) -> Vec<String> {
     g.validate(s)
         .expect_err("the state should be refused")
-        .problems
+        .messages()
 }
 
 fn assert_refused(g: &SigElOued, s: &State, needle: &str) {

@@ -7,8 +7,8 @@
 //! read back from the implementation.
 
 use stickdice::games::siryu_war::{
-    circuit_position, circuit_square, colour_sir, grants_extra_throw, throw_value, Action, Piece,
-    Square, State, COLOUR_SIR,
+    self, circuit_position, circuit_square, colour_sir, grants_extra_throw, throw_value, Action,
+    Piece, Square, State, COLOUR_SIR,
 };
 use stickdice::{ActionList, ConfigError, Game, IllegalMove, Node, Playouts, SiryuWar, Throw};
 
@@ -769,7 +769,7 @@ fn throw_cap_default_is_10000_and_the_only_option() {
 // ---- validation, JSON, notation ----------------------------------------------------------
 
 fn problems(err: stickdice::InvalidState) -> String {
-    err.problems.join(" | ")
+    err.messages().join(" | ")
 }
 
 #[test]
@@ -876,7 +876,11 @@ fn validate_rejects_every_broken_invariant_and_lists_them_all() {
         0,
     )
     .unwrap_err();
-    assert_eq!(err.problems.len(), 5, "{:?}", err.problems);
+    assert_eq!(err.problems().len(), 5, "{:?}", err.problems());
+    // Typed: the kinds read back.
+    assert!(err
+        .kinds::<siryu_war::Problem>()
+        .any(|p| *p == siryu_war::Problem::TurnOutOfRange { turn: 5 }));
 }
 
 #[test]

@@ -36,6 +36,8 @@ fn print_line(args: std::fmt::Arguments<'_>) {
 mod analyze_cmd;
 mod calibration_cmd;
 mod cli;
+#[cfg(test)]
+mod doc_commands;
 mod ladder_cmd;
 mod merge_cmd;
 mod play_cmd;

@@ -62,7 +62,7 @@ use crate::tournament::{Entrant, Progress, RunOptions, RunSummary, Tournament, T
 
 /// The agents of the default tournament (`stickdice tournament` without `--agents`). With
 /// [`DEFAULT_GAMES`] the default tournament takes about 48 s of CPU time (measured: 24.0 s
-/// wall on 2 otherwise idle cores; see README).
+/// wall on 2 otherwise idle cores; see the book, `docs/performance/overview.md`).
 pub const DEFAULT_AGENTS: [&str; 4] = [
     "random",
     "greedy",

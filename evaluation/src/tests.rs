@@ -1041,3 +1041,17 @@ fn an_sprt_played_in_batches_of_rotations_over_shards_decides_as_one_machine() {
         .unwrap_err();
     assert!(e.to_string().contains("for shards"), "{e}");
 }
+
+/// The JSON of a report reads back into the same report (the form `report.json` holds).
+#[test]
+fn a_report_reads_back_from_its_json() {
+    let game = stickdice::Issiren::with_seats(2).unwrap();
+    let summary = crate::tournament(&game)
+        .agents(["random", "greedy"])
+        .games(6)
+        .run()
+        .unwrap();
+    let report = summary.report.unwrap();
+    let back: crate::Report = serde_json::from_str(&report.to_json()).unwrap();
+    assert_eq!(back, report);
+}

@@ -112,6 +112,10 @@ fn _stickdice(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::_play_random, m)?)?;
     m.add_function(wrap_pyfunction!(state::_load_game_from_options, m)?)?;
     m.add_function(wrap_pyfunction!(state::_load_state, m)?)?;
+    m.add(
+        "MissingCapability",
+        m.py().get_type::<state::MissingCapability>(),
+    )?;
     m.add("CHANCE", state::CHANCE)?;
     m.add("TERMINAL", state::TERMINAL)?;
     Ok(())

@@ -112,8 +112,8 @@ use crate::board::{
 use crate::config::{check_seats, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS};
 use crate::dice::{Sticks, Throw};
 use crate::game::{
-    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, Ranking, Seat,
-    MAX_ACTIONS,
+    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
+    Problems, Ranking, Seat, MAX_ACTIONS,
 };
 
 /// Pieces per side at the start.
@@ -496,41 +496,84 @@ impl Piece {
     }
 }
 
-/// One broken invariant of a state. The one place its text is written
-/// ([`Problem::text`]), so a typed [`InvalidState`] can take it over whole.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Problem {
+/// What can be wrong with a Siryu (War) [`State`]: the problems [`State::new`] and
+/// [`Game::validate`] report (read back with [`InvalidState::kinds`]), each with the seat
+/// (0-based: P1 is seat 0), square or value concerned. `Display` gives the sentence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Problem {
     /// A seat has more than twelve pieces.
-    TooManyPieces { seat: usize, count: usize },
+    TooManyPieces {
+        /// The seat.
+        seat: usize,
+        /// Its pieces.
+        count: usize,
+    },
     /// A seat's piece on the enemy's home row, which is not on its circuit.
-    OffCircuit { seat: usize, square: Square },
+    OffCircuit {
+        /// The seat.
+        seat: usize,
+        /// The square.
+        square: Square,
+    },
     /// A seat lists one square twice.
-    ListedTwice { seat: usize, square: Square },
+    ListedTwice {
+        /// The seat.
+        seat: usize,
+        /// The square.
+        square: Square,
+    },
     /// Pieces of both seats on one square.
-    Shared { square: Square },
+    Shared {
+        /// The square.
+        square: Square,
+    },
     /// A locked piece off its owner's home row.
-    LockedOffHomeRow { seat: usize, square: Square },
+    LockedOffHomeRow {
+        /// The seat.
+        seat: usize,
+        /// The square.
+        square: Square,
+    },
     /// An unlocked piece on home-row positions 0–4, which unlocking (a move of 5) never
     /// reaches.
-    UnlockedBeforeReach { seat: usize, square: Square },
+    UnlockedBeforeReach {
+        /// The seat.
+        seat: usize,
+        /// The square.
+        square: Square,
+    },
     /// Neither side has a piece.
     NoPieces,
     /// The turn is not seat 0 or 1.
-    TurnOutOfRange { turn: usize },
+    TurnOutOfRange {
+        /// The turn given.
+        turn: usize,
+    },
     /// The pending throw shows more than six white sides.
-    ImpossibleThrow { white: u8 },
+    ImpossibleThrow {
+        /// The white sides given.
+        white: u8,
+    },
     /// A throw is pending with no throw made.
     PendingWithoutThrows,
     /// A throw is pending in a game already won.
-    PendingAfterEnd { loser: usize },
+    PendingAfterEnd {
+        /// The seat without pieces.
+        loser: usize,
+    },
     /// The throw count is past the cap.
-    PastCap { throws: u32, cap: u32 },
+    PastCap {
+        /// The throw count.
+        throws: u32,
+        /// The cap.
+        cap: u32,
+    },
 }
 
-impl Problem {
-    /// The problem in one sentence.
-    fn text(&self) -> String {
-        match *self {
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&match *self {
             Problem::TooManyPieces { seat, count } => {
                 format!(
                     "P{} has {count} pieces; a side has at most {PIECES}",
@@ -582,13 +625,19 @@ impl Problem {
             Problem::PastCap { throws, cap } => {
                 format!("throw count {throws} is past the throw cap of {cap}")
             }
-        }
+        })
     }
 }
 
+impl ProblemKind for Problem {}
+
 /// `Ok` if there is no problem, else the [`InvalidState`] listing them.
 fn invalid(problems: Vec<Problem>) -> Result<(), InvalidState> {
-    InvalidState::check(problems.iter().map(Problem::text).collect())
+    let mut found = Problems::new();
+    for p in problems {
+        found.push(p);
+    }
+    found.finish()
 }
 
 /// A position of Siryu (War) and the bookkeeping of whose turn it is.

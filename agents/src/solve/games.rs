@@ -9,8 +9,8 @@ use stickdice::{Game, Issiren, Seat, SigElOued, SigWaDuqqan};
 use super::tablebase;
 use super::{Exact, ExactValues, SolveError};
 
-/// The most seats the solver accepts in Sig wa Duqqan (measured: see the README section
-/// "Exact analysis").
+/// The most seats the solver accepts in Sig wa Duqqan (measured: the book's chapter
+/// `docs/performance/exact.md`, "What fits").
 pub const DUQQAN_MAX_SEATS: usize = 3;
 /// The most seats the solver accepts in Sig (El Oued).
 pub const EL_OUED_MAX_SEATS: usize = 2;

@@ -48,7 +48,7 @@
 //! # What fits
 //!
 //! [`Exact::solver_support`] states which games and seat counts the solver accepts; see the
-//! README section "Exact analysis" for measured sizes and times. Issiren is not solvable as
+//! book's chapter `docs/performance/exact.md` for measured sizes and times. Issiren is not solvable as
 //! a whole (its state space is astronomically large); its endgames are in the
 //! [`tablebase`], and [`solve_from`] solves any small Issiren position exactly.
 
@@ -351,7 +351,7 @@ pub fn solve_with<G: Exact>(
     options: SolveOptions,
 ) -> Result<Solution<G>, SolveError> {
     let mut game = game.clone();
-    // Lifting the cap: every game takes `max_throws` (RULES.md "Everywhere below").
+    // Lifting the cap: every game takes `max_throws` (the rules' conventions, `docs/games/conventions.md`).
     game.set_option("max_throws", &u32::MAX.to_string())
         .map_err(|e| SolveError::Unsupported(e.to_string()))?;
     game.validate(start)

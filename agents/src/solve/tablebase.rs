@@ -408,8 +408,8 @@ impl Builder<'_> {
 }
 
 impl Tablebase {
-    /// Builds the tablebase in memory (about 200 MB while building; see the README section
-    /// "Exact analysis" for the time), calling `progress(layer group, sweep, residual)`
+    /// Builds the tablebase in memory (about 200 MB while building; the book's chapter
+    /// `docs/analysis.md` gives the time), calling `progress(layer group, sweep, residual)`
     /// after every sweep.
     pub fn build_with_progress(progress: impl FnMut(usize, usize, f64)) -> (Tablebase, BuildStats) {
         Self::build_partial(3, progress)
