@@ -734,7 +734,7 @@ impl State {
     /// (a `usize`, which the state's `u8` may not hold).
     fn problems(&self, cap: Option<u32>, turn: usize) -> Vec<Problem> {
         let mut problems = Vec::new();
-        for seat in 0..2 {
+        for (seat, table) in SQUARE_OF.iter().enumerate() {
             let count = self.pieces[seat].count_ones() as usize;
             if count > PIECES {
                 problems.push(Problem::TooManyPieces { seat, count });
@@ -742,13 +742,13 @@ impl State {
             for pos in bits(self.locked[seat] & !HOME) {
                 problems.push(Problem::LockedOffHomeRow {
                     seat,
-                    square: Square(SQUARE_OF[seat][pos as usize]),
+                    square: Square(table[pos as usize]),
                 });
             }
             for pos in bits(self.pieces[seat] & !self.locked[seat] & BEFORE_UNLOCK) {
                 problems.push(Problem::UnlockedBeforeReach {
                     seat,
-                    square: Square(SQUARE_OF[seat][pos as usize]),
+                    square: Square(table[pos as usize]),
                 });
             }
         }
@@ -906,8 +906,8 @@ impl State {
         let enemy_loop = (self.pieces[seat ^ 1] >> LOOP_START) & 0xFF_FFFF;
         let targets = (((enemy_loop >> 12) | (enemy_loop << 12)) & 0xFF_FFFF) << LOOP_START;
         let mut out = 0u8;
-        for w in 0..7 {
-            let v = u32::from(VALUE[w]);
+        for (w, &value) in VALUE.iter().enumerate().take(7) {
+            let v = u32::from(value);
             if v != 0
                 && movable(self.pieces[seat], self.locked[seat], seat, w) & landing_on(targets, v)
                     != 0
@@ -1520,9 +1520,9 @@ impl Board for SiryuWar {
 
     fn pieces(&self, s: &State) -> Vec<PlacedPiece> {
         let mut out = Vec::new();
-        for seat in 0..2 {
+        for (seat, positions) in POS_OF.iter().enumerate() {
             for p in s.pieces(seat) {
-                let pos = POS_OF[seat][p.square.0 as usize];
+                let pos = positions[p.square.0 as usize];
                 out.push(PlacedPiece {
                     square: Some(usize::from(p.square.0)),
                     seat: Some(seat),
