@@ -879,7 +879,7 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// let game = Issiren::with_seats(2).unwrap();
     /// let state = game.initial_state();
     /// let json = game.save_state(&state);
-    /// assert_eq!(game.load_state(&json), Ok(state));
+    /// assert_eq!(game.load_state(&json).unwrap(), state);
     /// ```
     #[cfg(feature = "serde")]
     fn save_state(&self, state: &Self::State) -> String {
@@ -889,10 +889,10 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// Loads a state from JSON and validates it against the game ([`crate::load_state`]).
     ///
     /// # Errors
-    /// A message naming what is wrong: malformed JSON, a field of the wrong shape, or every
+    /// [`crate::LoadStateError`]: malformed JSON or a field of the wrong shape, or every
     /// broken invariant ([`Game::validate`]).
     #[cfg(feature = "serde")]
-    fn load_state(&self, json: &str) -> Result<Self::State, String> {
+    fn load_state(&self, json: &str) -> Result<Self::State, crate::LoadStateError> {
         crate::load_state(self, json)
     }
 
@@ -1072,7 +1072,7 @@ pub trait Playouts: Game {
     /// let mut actions = ActionList::new();
     /// let a = game.play_legal_action(&mut state, &mut actions, |_| unreachable!("one action"));
     /// assert_eq!(a.to_string(), "a1"); // the only piece that can leave the start
-    /// assert_eq!(state.pending, None);
+    /// assert_eq!(state.pending(), None);
     /// ```
     #[inline]
     fn play_legal_action(

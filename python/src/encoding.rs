@@ -239,13 +239,13 @@ impl Encoded for Issiren {
             }
         }
         let base = 3 * ISSIREN_SQUARES;
-        if let Some(t) = s.pending {
+        if let Some(t) = s.pending() {
             out[base + (t.marked() as usize).min(6)] = 1.0;
         }
         if !self.is_over(s) {
-            out[base + 7 + (s.turn as usize).min(1)] = 1.0;
+            out[base + 7 + (s.turn() as usize).min(1)] = 1.0;
         }
-        out[base + 9] = throw_fraction(s.throws, self.max_throws());
+        out[base + 9] = throw_fraction(s.throws(), self.max_throws());
     }
 }
 
