@@ -8,6 +8,7 @@ use std::cell::Cell;
 use rand::SeedableRng;
 use stickdice::games::{HoumtTaourit, SiryuRace};
 use stickdice::{testing, Issiren, SigElOued, SigWaDuqqan};
+use stickdice::{testing, Issiren, SigElOued, SigWaDuqqan, SiryuWar};
 
 struct Counting;
 
@@ -70,4 +71,5 @@ fn a_random_playout_allocates_nothing() {
     playouts_allocate_nothing::<Issiren>();
     playouts_allocate_nothing::<HoumtTaourit>();
     playouts_allocate_nothing::<SiryuRace>();
+    playouts_allocate_nothing::<SiryuWar>();
 }

@@ -119,3 +119,8 @@ fn houmt_taourit_golden_playthrough() {
 fn siryu_race_golden_playthrough() {
     check("siryu-race", 2, &[], 2026);
 }
+
+#[test]
+fn siryu_war_golden_playthrough() {
+    check("siryu-war", 2, &[], 2026);
+}

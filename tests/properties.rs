@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use rand::SeedableRng;
 use stickdice::games::{houmt_taourit, sig_wa_duqqan, siryu_race, HoumtTaourit, SiryuRace};
-use stickdice::{testing, ActionList, Game, Issiren, Node, SigElOued, SigWaDuqqan};
+use stickdice::{testing, ActionList, Game, Issiren, Node, SigElOued, SigWaDuqqan, SiryuWar};
 
 /// Plays one random game, calling `step(before, after, was_throw)` after every event, and
 /// returns the final state.
@@ -120,6 +120,53 @@ proptest! {
         } else {
             let loser = if ranking.place(0) > ranking.place(1) { 0 } else { 1 };
             prop_assert_eq!(end.count()[loser], 0);
+        }
+    }
+
+    #[test]
+    fn siryu_war_pieces_leave_only_by_capture_and_locked_pieces_only_unlock(seed in any::<u64>(), cap in prop_oneof![Just(10_000u32), 20u32..400]) {
+        let mut game = SiryuWar::with_seats(2).unwrap();
+        game.set_option("max_throws", &cap.to_string()).unwrap();
+        let end = random_game(&game, seed, |before, after, was_throw| {
+            if was_throw {
+                for seat in 0..2 {
+                    assert_eq!(before.positions(seat), after.positions(seat), "a throw moved a piece");
+                    assert_eq!(before.locked_positions(seat), after.locked_positions(seat));
+                }
+                return;
+            }
+            let mover = before.turn();
+            let enemy = 1 - mover;
+            let w = before.pending().unwrap();
+            assert_eq!(after.count(mover), before.count(mover), "the mover lost a piece");
+            assert!(before.count(enemy) - after.count(enemy) <= 1, "more than one capture");
+            // The enemy's locked pieces are out of reach, and its other pieces stay put.
+            assert_eq!(after.locked_positions(enemy), before.locked_positions(enemy));
+            assert_eq!(after.positions(enemy) & !before.positions(enemy), 0, "an enemy piece moved");
+            // The mover's locked pieces only unlock, at most one, and only on its colour sir.
+            let (lb, la) = (before.locked_positions(mover), after.locked_positions(mover));
+            assert_eq!(la & !lb, 0, "a piece was locked again");
+            assert!((lb & !la).count_ones() <= 1);
+            if lb != la {
+                assert_eq!(Some(w), stickdice::games::siryu_war::colour_sir(mover), "unlocked by another throw");
+            }
+            // At most one piece moved, and not on a 0.
+            let moved = (before.positions(mover) & !after.positions(mover)).count_ones();
+            assert!(moved <= 1);
+            if stickdice::games::siryu_war::throw_value(w) == Some(0) {
+                assert_eq!(moved, 0, "a piece moved on a 0");
+            }
+            // No piece ever stands on the enemy's home row.
+            for p in after.pieces(mover) {
+                assert_ne!(p.square.row(), if mover == 0 { 3 } else { 0 });
+            }
+        });
+        let ranking = game.ranking(&end).unwrap();
+        if ranking.place(0) == ranking.place(1) {
+            prop_assert!(at_cap(&game, &end) && end.count(0) > 0 && end.count(1) > 0);
+        } else {
+            let loser = if ranking.place(0) > ranking.place(1) { 0 } else { 1 };
+            prop_assert_eq!(end.count(loser), 0);
         }
     }
 

@@ -21,7 +21,7 @@
 //! * **Decisions**: the share of decision nodes with more than one legal action, and the
 //!   mean number of legal actions at those nodes.
 //! * **Captures and burials per game**: pieces sent back to the start or removed by an
-//!   opponent (Sig (El Oued), Issiren), and pieces buried by the Ghoula (Sig wa Duqqan).
+//!   opponent (Sig (El Oued), Issiren, Siryu (War)), and pieces buried by the Ghoula (Sig wa Duqqan).
 //! * **Cap rate**: the share of games that ended at the throw cap rather than by the rules.
 //! * **Skill gap**: an agent's mean score when it plays one seat and every other seat plays
 //!   `random`, over games with the agent rotated through every seat on the same throws
@@ -30,9 +30,9 @@
 use std::fmt::Write as _;
 
 use serde::Serialize;
-use stickdice::games::{issiren, sig_el_oued, sig_wa_duqqan};
+use stickdice::games::{issiren, sig_el_oued, sig_wa_duqqan, siryu_war};
 use stickdice::play::Event;
-use stickdice::{ActionList, Game, Issiren, Node, SigElOued, SigWaDuqqan, Throw};
+use stickdice::{ActionList, Game, Issiren, Node, SigElOued, SigWaDuqqan, SiryuWar, Throw};
 use stickdice_agents::solve::{Exact, Solution};
 
 use crate::arena::GameResult;
@@ -106,6 +106,18 @@ impl Measure for Issiren {
 
     fn captures(&self, before: &Self::State, after: &Self::State) -> u32 {
         let total = |s: &issiren::State| u32::from(s.count()[0]) + u32::from(s.count()[1]);
+        total(before).saturating_sub(total(after))
+    }
+}
+
+impl Measure for SiryuWar {
+    /// A sir (1 or 5 white sides up) keeps the turn.
+    fn starts_turn(&self, _before: &Self::State, previous: Option<Throw>) -> bool {
+        previous.is_none_or(|t| !siryu_war::grants_extra_throw(t))
+    }
+
+    fn captures(&self, before: &Self::State, after: &Self::State) -> u32 {
+        let total = |s: &siryu_war::State| (s.count(0) + s.count(1)) as u32;
         total(before).saturating_sub(total(after))
     }
 }
@@ -709,6 +721,35 @@ mod tests {
             assert_eq!((m.decisions, m.captures, m.capped), (0, 0, false));
         }
         assert!(without_burial > 10);
+    }
+
+    /// Siryu (War): a decision after every throw; a turn ends when the throwing seat
+    /// changes (a sir keeps it); the captures are the pieces missing at the end.
+    #[test]
+    fn siryu_war_turns_decisions_and_captures_of_played_games() {
+        let game = SiryuWar::with_seats(2).unwrap();
+        let random = crate::factory(|_: &SiryuWar, seed| {
+            Box::new(stickdice_agents::RandomAgent::new(seed))
+                as Box<dyn stickdice::Agent<SiryuWar>>
+        });
+        for seed in 0..20 {
+            let r = crate::arena::play(&game, &[&random, &random], seed);
+            let m = measure_game(&game, &r);
+            assert_eq!((m.throws, m.decisions), (r.throws, r.throws), "seed {seed}");
+            let seats: Vec<usize> = r
+                .events
+                .iter()
+                .filter_map(|e| match e {
+                    Event::Throw(s, _) => Some(*s),
+                    Event::Action(..) => None,
+                })
+                .collect();
+            let changes = seats.windows(2).filter(|w| w[0] != w[1]).count() as u32;
+            assert_eq!(m.turns, changes + 1, "seed {seed}");
+            let left = (r.last_state.count(0) + r.last_state.count(1)) as u32;
+            assert_eq!(m.captures, 24 - left, "seed {seed}");
+            assert!(m.captures >= 12 && !m.capped);
+        }
     }
 
     #[test]

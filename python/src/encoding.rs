@@ -11,6 +11,9 @@
 //!   * Sig wa Duqqan: no decisions at all; 0 distinct actions.
 //!   * Sig wa Duqqan (Houmt Taourit): no decisions at all; 0 distinct actions.
 //!   * Siryu (Race): `father` = 0, `angel` = 1, `mother` = 2, `pass` = 3; 4 distinct actions.
+//!   * Siryu (War): as Issiren, `Move(square)` is the square's index `row * 12 + col`
+//!     (0..=47: `a1` = 0, `l1` = 11, `a2` = 12, …, `l4` = 47), `Pass` is 48; 49 distinct
+//!     actions.
 //! * **Observation tensors:** flat `float32` vectors, the same for every player (the games
 //!   have perfect information); see [`Encoded::OBSERVATION_DOC`] for each layout.
 
@@ -26,6 +29,8 @@ use stickdice::games::{
     houmt_taourit, issiren, sig_el_oued, sig_wa_duqqan, siryu_race, HoumtTaourit, SiryuRace,
 };
 use stickdice::{Game, Issiren, SigElOued, SigWaDuqqan};
+use stickdice::games::{issiren, sig_el_oued, sig_wa_duqqan, siryu_war};
+use stickdice::{Game, Issiren, SigElOued, SigWaDuqqan, SiryuWar};
 use stickdice_agents::Evaluate;
 
 /// What a game without the `encode` capability cannot give: its action codes or its
@@ -448,6 +453,31 @@ impl Encoded for SiryuRace {
             0..=2 => siryu_race::Action::of_piece(code as usize),
             3 => Some(siryu_race::Action::Pass),
             _ => None,
+const SIRYU_WAR_SQUARES: usize = 48;
+
+impl Encoded for SiryuWar {
+    const NUM_ACTIONS: usize = SIRYU_WAR_SQUARES + 1;
+    const OBSERVATION_DOC: &'static str = "154 floats: [0, 48) 1 where P1 (white) has a piece \
+        on square index row*12+col (a1 = 0, l4 = 47); [48, 96) the same for P2 (black); \
+        [96, 144) 1 where the piece on the square is locked; [144, 151) one-hot white sides \
+        up of the throw awaiting its move (all 0 when a throw is due or the game is over); \
+        [151, 153) one-hot seat to throw or move; [153] throws made / max_throws";
+
+    fn encode(action: siryu_war::Action) -> u32 {
+        match action {
+            siryu_war::Action::Move(sq) => u32::from(sq.index()),
+            siryu_war::Action::Pass => SIRYU_WAR_SQUARES as u32,
+        }
+    }
+
+    fn decode(code: u32) -> Option<siryu_war::Action> {
+        if code == SIRYU_WAR_SQUARES as u32 {
+            Some(siryu_war::Action::Pass)
+        } else {
+            u8::try_from(code)
+                .ok()
+                .and_then(siryu_war::Square::from_index)
+                .map(siryu_war::Action::Move)
         }
     }
 
@@ -479,6 +509,27 @@ impl Encoded for SiryuRace {
         }
         out[base + n + 7] = s.owed().min(8) as f32 / 8.0;
         out[base + n + 8] = throw_fraction(s.throws(), self.max_throws());
+        3 * SIRYU_WAR_SQUARES + 7 + 2 + 1
+    }
+
+    fn observe(&self, s: &siryu_war::State, out: &mut [f32]) {
+        for seat in 0..2 {
+            for p in s.pieces(seat) {
+                let i = p.square.index() as usize;
+                out[seat * SIRYU_WAR_SQUARES + i] = 1.0;
+                if p.locked {
+                    out[2 * SIRYU_WAR_SQUARES + i] = 1.0;
+                }
+            }
+        }
+        let base = 3 * SIRYU_WAR_SQUARES;
+        if let Some(t) = s.pending() {
+            out[base + (t.marked() as usize).min(6)] = 1.0;
+        }
+        if !self.is_over(s) {
+            out[base + 7 + s.turn().min(1)] = 1.0;
+        }
+        out[base + 9] = throw_fraction(s.throws(), self.max_throws());
     }
 }
 
@@ -524,5 +575,6 @@ mod tests {
         round_trip(&SigWaDuqqan::with_seats(4).unwrap());
         round_trip(&HoumtTaourit::with_seats(3).unwrap());
         round_trip(&SiryuRace::with_seats(3).unwrap());
+        round_trip(&SiryuWar::with_seats(2).unwrap());
     }
 }

@@ -11,12 +11,14 @@ pub mod issiren;
 pub mod sig_el_oued;
 pub mod sig_wa_duqqan;
 pub mod siryu_race;
+pub mod siryu_war;
 
 pub use houmt_taourit::HoumtTaourit;
 pub use issiren::Issiren;
 pub use sig_el_oued::SigElOued;
 pub use sig_wa_duqqan::SigWaDuqqan;
 pub use siryu_race::SiryuRace;
+pub use siryu_war::SiryuWar;
 
 /// **The list of games.** Calls `callback!` with every game, one line each:
 /// `Variant: path::to::Type [capabilities],`, in the order of `stickdice games`.
@@ -73,6 +75,7 @@ macro_rules! __game_list {
             Issiren: $crate::games::Issiren [board evaluate exact measure review encode tablebase],
             SigWaDuqqanHoumtTaourit: $crate::games::HoumtTaourit [board encode],
             SiryuRace: $crate::games::SiryuRace [board encode],
+            SiryuWar: $crate::games::SiryuWar [board evaluate measure encode],
         }
     };
 }
