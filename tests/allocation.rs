@@ -7,7 +7,6 @@ use std::cell::Cell;
 
 use rand::SeedableRng;
 use stickdice::games::{HoumtTaourit, SiryuRace};
-use stickdice::{testing, Issiren, SigElOued, SigWaDuqqan};
 use stickdice::{testing, Issiren, SigElOued, SigWaDuqqan, SiryuWar};
 
 struct Counting;
