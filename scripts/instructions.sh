@@ -34,14 +34,16 @@ count() {
     echo "$ir $throws"
 }
 
-printf '%-16s %8s %14s %12s\n' game players "instr/throw" "throws"
-for spec in "sig-wa-duqqan 2" "sig-wa-duqqan 4" "sig-el-oued 2" "sig-el-oued 4" "issiren 2"; do
+printf '%-28s %8s %14s %12s\n' game players "instr/throw" "throws"
+for spec in "sig-wa-duqqan 2" "sig-wa-duqqan 4" "sig-el-oued 2" "sig-el-oued 4" "issiren 2" \
+    "sig-wa-duqqan-houmt-taourit 2" "sig-wa-duqqan-houmt-taourit 4" "siryu-race 2" "siryu-race 4" \
+    "siryu-war 2"; do
     read -r game players <<<"$spec"
     if [ $# -gt 0 ] && [[ "$spec" != *"$1"* ]]; then continue; fi
     read -r ir1 t1 <<<"$(count "$game" "$players" "$SMALL")"
     read -r ir2 t2 <<<"$(count "$game" "$players" "$LARGE")"
     awk -v g="$game" -v p="$players" -v i1="$ir1" -v i2="$ir2" -v t1="$t1" -v t2="$t2" \
-        'BEGIN { printf "%-16s %8s %14.1f %12d\n", g, p, (i2 - i1) / (t2 - t1), t2 - t1 }'
+        'BEGIN { printf "%-28s %8s %14.1f %12d\n", g, p, (i2 - i1) / (t2 - t1), t2 - t1 }'
 done
 
 # The searches on the Issiren middle game of agents/benches/mcts.rs: MCTS as the `mcts` spec

@@ -15,6 +15,7 @@ use crate::Throw;
 
 /// Why an agent gave no action.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AgentError {
     /// The game is over: there is nothing to choose.
     GameOver,

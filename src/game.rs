@@ -186,6 +186,7 @@ impl fmt::Display for Ranking {
 
 /// A rule option or seat count that the game does not accept.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ConfigError {
     /// No game has this name.
     UnknownGame {
@@ -279,6 +280,7 @@ impl std::error::Error for ConfigError {}
 
 /// An action that is not legal in the state it was applied to. The state is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum IllegalMove {
     /// The game is over.
     GameOver,
@@ -368,11 +370,14 @@ impl std::error::Error for NotationError {}
 ///
 /// ```
 /// use stickdice::games::issiren::{self, Issiren};
-/// use stickdice::Game;
+/// use stickdice::{Game, LoadStateError};
 /// let game = Issiren::with_seats(2).unwrap();
-/// let state: issiren::State =
-///     serde_json::from_str(r#"{"pieces": [[{"pos": 3}], []], "turn": 5}"#).unwrap();
-/// let err = game.validate(&state).unwrap_err();
+/// // Loading checks the state with `Game::validate`.
+/// let Err(LoadStateError::Invalid(err)) =
+///     game.load_state(r#"{"pieces": [[{"pos": 3}], []], "turn": 5}"#)
+/// else {
+///     panic!("the state breaks the rules");
+/// };
 /// assert!(matches!(
 ///     err.problems()[0].kind(),
 ///     Some(issiren::Problem::TurnOutOfRange { turn: 5 })
@@ -879,7 +884,7 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// let game = Issiren::with_seats(2).unwrap();
     /// let state = game.initial_state();
     /// let json = game.save_state(&state);
-    /// assert_eq!(game.load_state(&json), Ok(state));
+    /// assert_eq!(game.load_state(&json).unwrap(), state);
     /// ```
     #[cfg(feature = "serde")]
     fn save_state(&self, state: &Self::State) -> String {
@@ -889,10 +894,10 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// Loads a state from JSON and validates it against the game ([`crate::load_state`]).
     ///
     /// # Errors
-    /// A message naming what is wrong: malformed JSON, a field of the wrong shape, or every
+    /// [`crate::LoadStateError`]: malformed JSON or a field of the wrong shape, or every
     /// broken invariant ([`Game::validate`]).
     #[cfg(feature = "serde")]
-    fn load_state(&self, json: &str) -> Result<Self::State, String> {
+    fn load_state(&self, json: &str) -> Result<Self::State, crate::LoadStateError> {
         crate::load_state(self, json)
     }
 
@@ -1072,7 +1077,7 @@ pub trait Playouts: Game {
     /// let mut actions = ActionList::new();
     /// let a = game.play_legal_action(&mut state, &mut actions, |_| unreachable!("one action"));
     /// assert_eq!(a.to_string(), "a1"); // the only piece that can leave the start
-    /// assert_eq!(state.pending, None);
+    /// assert_eq!(state.pending(), None);
     /// ```
     #[inline]
     fn play_legal_action(

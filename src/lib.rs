@@ -53,7 +53,7 @@ pub use game::{
     ActionList, ConfigError, Game, IllegalMove, InvalidState, Node, NotationError, Playouts,
     Problem, ProblemKind, Problems, Ranking, Seat, SeatValues, MAX_ACTIONS, MAX_SEATS,
 };
-pub use games::{Issiren, SigElOued, SigWaDuqqan};
+pub use games::{Issiren, SigElOued, SigWaDuqqan, SiryuWar};
 
 /// The portable, seedable random number generator used wherever stickdice needs one
 /// (PCG 64-bit MCG: the same stream on every platform and version). Seed it with
@@ -77,14 +77,56 @@ pub use rand::SeedableRng;
 /// Loads a state from JSON and validates it against the game.
 ///
 /// # Errors
-/// A message naming what is wrong: malformed JSON, a field of the wrong shape, or every
-/// broken invariant ([`Game::validate`]).
+/// [`LoadStateError`]: malformed JSON or a field of the wrong shape, or every broken
+/// invariant ([`Game::validate`]).
 #[cfg(feature = "serde")]
-pub fn load_state<G: Game>(game: &G, json: &str) -> Result<G::State, String> {
+pub fn load_state<G: Game>(game: &G, json: &str) -> Result<G::State, LoadStateError> {
     let state: G::State =
-        serde_json::from_str(json).map_err(|e| format!("malformed {} state: {e}", G::NAME))?;
-    game.validate(&state).map_err(|e| e.to_string())?;
+        serde_json::from_str(json).map_err(|source| LoadStateError::Malformed {
+            game: G::NAME,
+            source,
+        })?;
+    game.validate(&state).map_err(LoadStateError::Invalid)?;
     Ok(state)
+}
+
+/// A state that could not be loaded ([`load_state`], [`Game::load_state`]).
+#[cfg(feature = "serde")]
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LoadStateError {
+    /// The text is not JSON, or not the game's state form (the JSON error is the source).
+    Malformed {
+        /// The game's name ([`Game::NAME`]).
+        game: &'static str,
+        /// What the JSON reader found.
+        source: serde_json::Error,
+    },
+    /// The state breaks the game's invariants.
+    Invalid(InvalidState),
+}
+
+#[cfg(feature = "serde")]
+impl core::fmt::Display for LoadStateError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            LoadStateError::Malformed { game, source } => {
+                write!(f, "malformed {game} state: {source}")
+            }
+            LoadStateError::Invalid(e) => core::fmt::Display::fmt(e, f),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl std::error::Error for LoadStateError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoadStateError::Malformed { source, .. } => Some(source),
+            // Shown as itself (its message is this error's), as `#[error(transparent)]` does.
+            LoadStateError::Invalid(e) => e.source(),
+        }
+    }
 }
 
 /// Writes a state as JSON (the form [`load_state`] reads).

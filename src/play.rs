@@ -188,6 +188,7 @@ pub enum Event<A> {
 
 /// Why [`play_game`] stopped before the end.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PlayError {
     /// A seat's agent gave no action.
     Agent {

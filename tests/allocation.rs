@@ -6,7 +6,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use rand::SeedableRng;
-use stickdice::{testing, Issiren, SigElOued, SigWaDuqqan};
+use stickdice::games::{HoumtTaourit, SiryuRace};
+use stickdice::{testing, Issiren, SigElOued, SigWaDuqqan, SiryuWar};
 
 struct Counting;
 
@@ -67,4 +68,7 @@ fn a_random_playout_allocates_nothing() {
     playouts_allocate_nothing::<SigWaDuqqan>();
     playouts_allocate_nothing::<SigElOued>();
     playouts_allocate_nothing::<Issiren>();
+    playouts_allocate_nothing::<HoumtTaourit>();
+    playouts_allocate_nothing::<SiryuRace>();
+    playouts_allocate_nothing::<SiryuWar>();
 }

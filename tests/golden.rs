@@ -109,3 +109,18 @@ fn sig_el_oued_golden_playthrough() {
 fn issiren_golden_playthrough() {
     check("issiren", 2, &[], 2026);
 }
+
+#[test]
+fn houmt_taourit_golden_playthrough() {
+    check("sig-wa-duqqan-houmt-taourit", 3, &[], 2026);
+}
+
+#[test]
+fn siryu_race_golden_playthrough() {
+    check("siryu-race", 2, &[], 2026);
+}
+
+#[test]
+fn siryu_war_golden_playthrough() {
+    check("siryu-war", 2, &[], 2026);
+}

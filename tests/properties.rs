@@ -4,8 +4,8 @@
 
 use proptest::prelude::*;
 use rand::SeedableRng;
-use stickdice::games::sig_wa_duqqan;
-use stickdice::{testing, ActionList, Game, Issiren, Node, SigElOued, SigWaDuqqan};
+use stickdice::games::{houmt_taourit, sig_wa_duqqan, siryu_race, HoumtTaourit, SiryuRace};
+use stickdice::{testing, ActionList, Game, Issiren, Node, SigElOued, SigWaDuqqan, SiryuWar};
 
 /// Plays one random game, calling `step(before, after, was_throw)` after every event, and
 /// returns the final state.
@@ -104,22 +104,69 @@ proptest! {
         game.set_option("max_throws", &cap.to_string()).unwrap();
         let end = random_game(&game, seed, |before, after, was_throw| {
             if was_throw {
-                assert_eq!(before.count, after.count, "a throw removed a piece");
+                assert_eq!(before.count(), after.count(), "a throw removed a piece");
             } else {
-                let mover = before.pending.map(|_| before.turn as usize).unwrap();
-                assert_eq!(after.count[mover], before.count[mover], "the mover lost a piece");
-                assert!(before.count[1 - mover] - after.count[1 - mover] <= 1, "more than one capture");
+                let mover = before.pending().map(|_| before.turn() as usize).unwrap();
+                assert_eq!(after.count()[mover], before.count()[mover], "the mover lost a piece");
+                assert!(before.count()[1 - mover] - after.count()[1 - mover] <= 1, "more than one capture");
             }
             for seat in 0..2 {
-                assert_eq!(after.occupied[seat].count_ones(), after.count[seat] as u32);
+                assert_eq!(after.occupied()[seat].count_ones(), after.count()[seat] as u32);
             }
         });
         let ranking = game.ranking(&end).unwrap();
         if ranking.place(0) == ranking.place(1) {
-            prop_assert!(at_cap(&game, &end) && end.count[0] > 0 && end.count[1] > 0);
+            prop_assert!(at_cap(&game, &end) && end.count()[0] > 0 && end.count()[1] > 0);
         } else {
             let loser = if ranking.place(0) > ranking.place(1) { 0 } else { 1 };
-            prop_assert_eq!(end.count[loser], 0);
+            prop_assert_eq!(end.count()[loser], 0);
+        }
+    }
+
+    #[test]
+    fn siryu_war_pieces_leave_only_by_capture_and_locked_pieces_only_unlock(seed in any::<u64>(), cap in prop_oneof![Just(10_000u32), 20u32..400]) {
+        let mut game = SiryuWar::with_seats(2).unwrap();
+        game.set_option("max_throws", &cap.to_string()).unwrap();
+        let end = random_game(&game, seed, |before, after, was_throw| {
+            if was_throw {
+                for seat in 0..2 {
+                    assert_eq!(before.positions(seat), after.positions(seat), "a throw moved a piece");
+                    assert_eq!(before.locked_positions(seat), after.locked_positions(seat));
+                }
+                return;
+            }
+            let mover = before.turn();
+            let enemy = 1 - mover;
+            let w = before.pending().unwrap();
+            assert_eq!(after.count(mover), before.count(mover), "the mover lost a piece");
+            assert!(before.count(enemy) - after.count(enemy) <= 1, "more than one capture");
+            // The enemy's locked pieces are out of reach, and its other pieces stay put.
+            assert_eq!(after.locked_positions(enemy), before.locked_positions(enemy));
+            assert_eq!(after.positions(enemy) & !before.positions(enemy), 0, "an enemy piece moved");
+            // The mover's locked pieces only unlock, at most one, and only on its colour sir.
+            let (lb, la) = (before.locked_positions(mover), after.locked_positions(mover));
+            assert_eq!(la & !lb, 0, "a piece was locked again");
+            assert!((lb & !la).count_ones() <= 1);
+            if lb != la {
+                assert_eq!(Some(w), stickdice::games::siryu_war::colour_sir(mover), "unlocked by another throw");
+            }
+            // At most one piece moved, and not on a 0.
+            let moved = (before.positions(mover) & !after.positions(mover)).count_ones();
+            assert!(moved <= 1);
+            if stickdice::games::siryu_war::throw_value(w) == Some(0) {
+                assert_eq!(moved, 0, "a piece moved on a 0");
+            }
+            // No piece ever stands on the enemy's home row.
+            for p in after.pieces(mover) {
+                assert_ne!(p.square.row(), if mover == 0 { 3 } else { 0 });
+            }
+        });
+        let ranking = game.ranking(&end).unwrap();
+        if ranking.place(0) == ranking.place(1) {
+            prop_assert!(at_cap(&game, &end) && end.count(0) > 0 && end.count(1) > 0);
+        } else {
+            let loser = if ranking.place(0) > ranking.place(1) { 0 } else { 1 };
+            prop_assert_eq!(end.count(loser), 0);
         }
     }
 
@@ -165,5 +212,106 @@ proptest! {
         }
         let finished = (0..n).filter(|&s| end.finish_place[s] > 0).count();
         prop_assert!(finished + 1 >= n || at_cap(&game, &end), "ended with {finished} of {n} finished");
+    }
+
+    #[test]
+    fn houmt_taourit_pieces_leave_only_by_burial_or_arrival(config in 0usize..1000, seed in any::<u64>()) {
+        use houmt_taourit::Piece;
+        let game: HoumtTaourit = pick(config);
+        let n = game.seats();
+        let end = random_game(&game, seed, |before, after, _| {
+            let thrower = before.turn();
+            // The thrower is never buried by its own throw, and a throw moves back no
+            // piece of the thrower's.
+            assert!(!matches!(after.piece(thrower), Piece::Buried(_)), "the thrower was buried");
+            for s in 0..n {
+                match (before.piece(s), after.piece(s)) {
+                    (Piece::Centre(a), p) => assert_eq!(p, Piece::Centre(a), "a piece left the centre"),
+                    (Piece::Buried(b), p) => assert_eq!(p, Piece::Buried(b), "a buried piece came back"),
+                    (Piece::Racing(i), Piece::Buried(_)) => {
+                        // Buried only by the Ghoula, which reaches idx 1..=80 only.
+                        assert!((1..=80).contains(&i), "a piece buried from idx {i}");
+                        assert!(after.ghoula_has_moved());
+                    }
+                    (Piece::Racing(i), Piece::Racing(j)) if j < i => {
+                        // Moving back happens only by being carried by the Ghoula, to its square.
+                        assert!(i <= 80 && s != thrower && after.ghoula() == j, "moved back from {i} to {j}");
+                    }
+                    (Piece::Racing(0), Piece::Racing(j)) if j > 0 && s != thrower => {
+                        // Set down after the Ghoula's first move.
+                        assert!(!before.ghoula_has_moved() && after.ghoula() == j);
+                    }
+                    (Piece::Racing(i), Piece::Racing(j)) if j > i => assert_eq!(s, thrower, "moved on another's throw"),
+                    _ => {}
+                }
+            }
+            assert!(after.ghoula() <= 80);
+        });
+        let ranking = game.ranking(&end).unwrap();
+        for a in 0..n {
+            for b in 0..n {
+                let (pa, pb) = (end.piece(a), end.piece(b));
+                let group = |p: Piece| match p { Piece::Centre(_) => 0, Piece::Racing(_) => 1, Piece::Buried(_) => 2 };
+                if group(pa) < group(pb) {
+                    prop_assert!(ranking.place(a) < ranking.place(b));
+                }
+                if a != b && ranking.place(a) == ranking.place(b) {
+                    let tie = match (pa, pb) {
+                        (Piece::Centre(_), Piece::Centre(_)) => !game.rank_by_arrival(),
+                        (Piece::Buried(x), Piece::Buried(y)) => x == y || !game.rank_by_arrival(),
+                        (Piece::Racing(_), Piece::Racing(_)) => at_cap(&game, &end),
+                        _ => false,
+                    };
+                    prop_assert!(tie, "seats {a} and {b} tie without cause: {:?}", end.pieces());
+                }
+            }
+        }
+        prop_assert!(end.racing() == 0 || at_cap(&game, &end));
+    }
+
+    #[test]
+    fn siryu_race_pieces_go_back_only_to_their_start_by_being_sent_back(config in 0usize..1000, seed in any::<u64>()) {
+        use siryu_race::{MECCA, STARTS};
+        let game: SiryuRace = pick(config);
+        let n = game.seats();
+        let end = random_game(&game, seed, |before, after, was_throw| {
+            if was_throw {
+                for s in 0..n {
+                    assert_eq!(before.pieces_of(s), after.pieces_of(s), "a throw moved a piece");
+                }
+                return;
+            }
+            let mover = before.turn();
+            let mut moved = 0;
+            for s in 0..n {
+                for k in 0..3 {
+                    let (b, a) = (before.pieces_of(s)[k], after.pieces_of(s)[k]);
+                    if b == MECCA {
+                        assert_eq!(a, MECCA, "a piece left Mecca");
+                    } else if s == mover {
+                        assert!(a >= b, "the mover's piece moved back");
+                        if a > b || before.sirs_of(s)[k] != after.sirs_of(s)[k] {
+                            moved += 1;
+                            // A walk is at most 12 steps (the angel's six white), one step on the road.
+                            assert!(a - b <= 12 && (b < 27 || a - b <= 1));
+                        }
+                    } else if a != b {
+                        assert_eq!(a, STARTS[k], "P{}'s piece moved on another's decision", s + 1);
+                        assert!(b != 12 && b < 25 || game.capture_on_landing(), "sent back from {b}");
+                        assert_eq!(after.sirs_of(s)[k], 0);
+                    }
+                }
+            }
+            assert!(moved <= 1, "more than one piece moved");
+        });
+        let ranking = game.ranking(&end).unwrap();
+        for a in 0..n {
+            for b in 0..n {
+                if a != b && ranking.place(a) == ranking.place(b) {
+                    prop_assert!(end.place(a) == 0 && end.place(b) == 0 && at_cap(&game, &end));
+                }
+            }
+        }
+        prop_assert!(end.finished() + 1 >= n || at_cap(&game, &end));
     }
 }

@@ -947,11 +947,14 @@ fn load_state_round_trips_and_rejects_malformed_or_invalid_states() {
     let json = stickdice::save_state::<SigElOued>(&s);
     assert_eq!(stickdice::load_state(&g, &json).unwrap(), s);
     let err = stickdice::load_state(&g, "{\"pieces\": 3}").unwrap_err();
-    assert!(err.contains("malformed sig-el-oued state"), "{err}");
+    assert!(
+        err.to_string().contains("malformed sig-el-oued state"),
+        "{err}"
+    );
     let mut bad = s;
     bad.pieces[0][0] = 77;
     let err = stickdice::load_state(&g, &stickdice::save_state::<SigElOued>(&bad)).unwrap_err();
-    assert!(err.contains("idx 77"), "{err}");
+    assert!(err.to_string().contains("idx 77"), "{err}");
 }
 
 // ---- notation, checked application, rendering -----------------------------------------------

@@ -776,13 +776,13 @@ fn load_state_reads_saved_states_and_rejects_malformed_or_invalid_ones() {
     let json = stickdice::save_state::<SigWaDuqqan>(&s);
     assert_eq!(stickdice::load_state(&g, &json).unwrap(), s);
     let err = stickdice::load_state(&g, "{\"pieces\": 3}").unwrap_err();
-    assert!(err.contains("malformed"), "{err}");
+    assert!(err.to_string().contains("malformed"), "{err}");
     let err =
         stickdice::load_state(&g, &json.replace("\"ghoula\":9", "\"ghoula\":17")).unwrap_err();
-    assert!(err.contains("Ghoula is at idx 17"), "{err}");
+    assert!(err.to_string().contains("Ghoula is at idx 17"), "{err}");
     let err =
         stickdice::load_state(&g, &json.replace("\"ghoula\":9", "\"ghoula\":null")).unwrap_err();
-    assert!(err.contains("never entered"), "{err}");
+    assert!(err.to_string().contains("never entered"), "{err}");
 }
 
 // ---- render and describe ------------------------------------------------------------------

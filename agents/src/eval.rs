@@ -61,17 +61,14 @@ pub trait Evaluate: stickdice::Playouts + stickdice::Listed {
     /// evaluation, accepts `hand` alone.
     ///
     /// # Errors
-    /// A message saying what the game accepts.
-    fn evaluator(name: &str) -> Result<Evaluator<Self>, String>
+    /// [`EvaluatorError`], saying what the game accepts.
+    fn evaluator(name: &str) -> Result<Evaluator<Self>, EvaluatorError>
     where
         Self: Sized,
     {
         match name {
             "hand" => Ok(Evaluator::default()),
-            _ => Err(format!(
-                "{} has only the hand-set evaluation (`hand`); learned weights are for Issiren",
-                Self::TITLE
-            )),
+            _ => Err(EvaluatorError::HandOnly { title: Self::TITLE }),
         }
     }
 }
@@ -285,6 +282,21 @@ pub fn eval_param<G: Evaluate>(
             value: text.to_string(),
             expected: format!("`learned`, `hand` or a weights file ({why})"),
         })
+}
+
+/// Why the `eval` parameter names no evaluation ([`Evaluate::evaluator`]).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EvaluatorError {
+    /// The game has only its hand-set evaluation.
+    #[error("{title} has only the hand-set evaluation (`hand`); learned weights are for Issiren")]
+    HandOnly {
+        /// The game's title.
+        title: &'static str,
+    },
+    /// The weights file cannot be used.
+    #[error(transparent)]
+    Weights(crate::learned::WeightsFileError),
 }
 
 /// Where a seat stands, for [`pairwise_scores`].
@@ -582,7 +594,7 @@ pub(crate) mod issiren_eval {
         let step = &STEP_AT[seat & 1];
         let reach = &REACH_AT[seat & 1];
         let move_to = &MOVE_TO[seat & 1];
-        let enemy = s.occupied[(seat & 1) ^ 1];
+        let enemy = s.occupied()[(seat & 1) ^ 1];
         let (mut values, mut moved) = (0u8, 0u32);
         for p in s.pieces_of(seat) {
             if p.unmoved {
@@ -650,7 +662,7 @@ pub(crate) mod issiren_eval {
         let dest = &DEST[seat];
         let reach = &REACH[seat];
         let move_to = &MOVE_TO[seat];
-        let enemy = s.occupied[seat ^ 1];
+        let enemy = s.occupied()[seat ^ 1];
         let (mut values, mut squares) = (0u8, 0u64);
         for p in s.pieces_of(seat) {
             let pos = POS_MOD[p.pos as usize] as usize;
@@ -701,7 +713,7 @@ pub(crate) mod issiren_eval {
             capturing_values_and_moved(s, 1),
         ];
         let pieces = [s.pieces_of(0).len() as u32, s.pieces_of(1).len() as u32];
-        estimate(mover, s.pending, sides, pieces)
+        estimate(mover, s.pending(), sides, pieces)
     }
 
     /// The estimate from each side's capturing values and moved pieces (`sides`), its
@@ -806,17 +818,17 @@ pub(crate) mod issiren_eval {
         #[inline(always)]
         fn new(game: &Issiren, s: &'a stickdice::games::issiren::State) -> Option<Self> {
             let counts = 1..=PIECES as u8;
-            let going = counts.contains(&s.count[0])
-                && counts.contains(&s.count[1])
-                && s.throws < game.max_throws()
-                && s.pending.is_some_and(|t| t.marked() <= 6)
-                && s.turn as usize == M;
+            let going = counts.contains(&s.count()[0])
+                && counts.contains(&s.count()[1])
+                && s.throws() < game.max_throws()
+                && s.pending().is_some_and(|t| t.marked() <= 6)
+                && s.turn() as usize == M;
             if !going {
                 return None;
             }
             let (m, e) = (M & 1, (M & 1) ^ 1);
             let (own, enemy) = (s.pieces_of(m), s.pieces_of(e));
-            let occupied_e = s.occupied[e];
+            let occupied_e = s.occupied()[e];
             let n = own.len();
             let mut own_values = [0u8; PIECES];
             let (mut values, mut shared_values) = (0u8, 0u8);
@@ -847,7 +859,7 @@ pub(crate) mod issiren_eval {
             Some(Decision {
                 own,
                 enemy,
-                occupied_m: s.occupied[m],
+                occupied_m: s.occupied()[m],
                 occupied_e,
                 own_values,
                 values,
@@ -860,7 +872,7 @@ pub(crate) mod issiren_eval {
                 material_e: material(pieces[e], moved_e),
                 enemy_reach,
                 distinct: shared == 0,
-                extra: s.pending.is_some_and(grants_extra_throw),
+                extra: s.pending().is_some_and(grants_extra_throw),
             })
         }
 
@@ -964,7 +976,7 @@ pub(crate) mod issiren_eval {
         epsilon: f64,
         values: &mut SeatValues,
     ) -> Greedy {
-        match s.turn {
+        match s.turn() {
             0 => play_greedy_as::<0>(game, s, seat, rng, epsilon, values),
             1 => play_greedy_as::<1>(game, s, seat, rng, epsilon, values),
             _ => Greedy::Declined,
@@ -1068,7 +1080,7 @@ pub(crate) mod issiren_eval {
         actions: &[Action],
         out: &mut [f64],
     ) {
-        match s.turn {
+        match s.turn() {
             0 => action_values_as::<0>(game, s, seat, actions, out),
             _ => action_values_as::<1>(game, s, seat, actions, out),
         }
@@ -1109,7 +1121,7 @@ pub(crate) mod issiren_eval {
         fn attacks_step_by_step(s: &stickdice::games::issiren::State, seat: usize) -> (u8, u64) {
             let dest = &DEST[seat];
             let reach = &REACH[seat];
-            let enemy = s.occupied[seat ^ 1];
+            let enemy = s.occupied()[seat ^ 1];
             let (mut values, mut squares) = (0u8, 0u64);
             for p in s.pieces_of(seat) {
                 let pos = p.pos as usize % CIRCUIT_LEN as usize;
@@ -1184,9 +1196,9 @@ pub(crate) mod issiren_eval {
                         });
                     }
                 }
-                let mut state = State::from_pieces(&sides[0], &sides[1]).unwrap();
-                state.occupied[0] |= rng.random::<u64>() & ((1 << 48) - 1);
-                state.occupied[1] |= rng.random::<u64>() & ((1 << 48) - 1);
+                // (Bitboards that disagree with the pieces cannot be built any more: the
+                // state's fields are private and its constructors fill them in.)
+                let state = State::from_pieces(&sides[0], &sides[1]).unwrap();
                 for seat in 0..2 {
                     assert_eq!(attacks(&state, seat), attacks_step_by_step(&state, seat));
                     assert_eq!(
@@ -1259,14 +1271,11 @@ pub(crate) mod issiren_eval {
                         });
                     }
                 }
-                let mut state = State::from_pieces(&sides[0], &sides[1]).unwrap();
-                if rng.random_range(0..2) == 0 {
-                    state.occupied[0] |= rng.random::<u64>() & ((1 << 48) - 1);
-                    state.occupied[1] |= rng.random::<u64>() & ((1 << 48) - 1);
-                }
-                state.turn = rng.random_range(0..3);
-                state.pending = Some(Throw::new(rng.random_range(0..=6)));
-                state.throws = game.max_throws() - rng.random_range(0..3);
+                let state = State::from_pieces(&sides[0], &sides[1])
+                    .unwrap()
+                    .with_turn(rng.random_range(0..3))
+                    .with_pending(Some(Throw::new(rng.random_range(0..=6))))
+                    .with_throws(game.max_throws() - rng.random_range(0..3));
                 let actions: Vec<Action> = (0..rng.random_range(1..=12))
                     .map(|_| match rng.random_range(0..8) {
                         0 => Action::Pass,
@@ -1295,7 +1304,7 @@ pub(crate) mod issiren_eval {
             let mut threat = [0.0f64; 2];
             for (seat, t) in threat.iter_mut().enumerate() {
                 let values = attacks_step_by_step(s, seat).0;
-                *t = match (seat == mover, s.pending) {
+                *t = match (seat == mover, s.pending()) {
                     (true, Some(g)) => {
                         let v = throw_value(g).unwrap_or(0);
                         if values & (1 << v) != 0 {
@@ -1415,11 +1424,13 @@ impl Evaluate for stickdice::Issiren {
 
     /// `learned` (the shipped weights), `hand` (the hand-set evaluation: material, threats
     /// and mobility) or the path of a weights file (loaded once per process).
-    fn evaluator(name: &str) -> Result<Evaluator<Self>, String> {
+    fn evaluator(name: &str) -> Result<Evaluator<Self>, EvaluatorError> {
         match name {
             "learned" => Ok(Evaluator::issiren_learned(crate::learned::shipped())),
             "hand" => Ok(Evaluator::issiren_hand()),
-            path => crate::learned::shared(path).map(Evaluator::issiren_learned),
+            path => crate::learned::shared(path)
+                .map(Evaluator::issiren_learned)
+                .map_err(EvaluatorError::Weights),
         }
     }
 }
@@ -1502,6 +1513,158 @@ mod duqqan_eval {
 impl Evaluate for stickdice::SigWaDuqqan {
     fn evaluate(&self, state: &Self::State) -> SeatValues {
         duqqan_eval::evaluate(self, state)
+    }
+}
+
+// ---- Siryu (War) -----------------------------------------------------------------------
+
+mod siryu_war_eval {
+    use stickdice::games::siryu_war::State;
+    use stickdice::{Game as _, Node, SeatValues, SiryuWar, Sticks, MAX_SEATS};
+
+    /// `CHANCE[throws]`: the chance of a throw among `throws` (bit `w` for `w` white sides).
+    static CHANCE: [f64; 128] = {
+        let mut t = [0.0; 128];
+        let mut throws = 0;
+        while throws < 128 {
+            let mut sum = 0.0;
+            let mut w = 0;
+            while w <= 6 {
+                if throws & (1 << w) != 0 {
+                    sum += Sticks::SIX.probability(w as u8);
+                }
+                w += 1;
+            }
+            t[throws] = sum;
+            throws += 1;
+        }
+        t
+    };
+
+    /// Siryu (War), hand-set in the manner of Issiren's hand evaluation: material first,
+    /// then the locked reserve, then pieces in danger.
+    ///
+    /// Each side's *effective material* is its pieces left, plus 0.03 per unlocked piece
+    /// (it can strike and move on every value; a locked one waits for a colour sir, 6 in
+    /// 64), plus 0.5 while it keeps a locked piece (locked pieces are out of reach, so the
+    /// side cannot lose them: its reserve), minus the chance that the enemy captures one of
+    /// its pieces with its next throw ([`State::capturing_throws`]): in full for the side
+    /// to throw (or to decide, with the pending throw: 1 or 0), at 40% for the side after
+    /// it. With `r` the share of seat 0's effective material in both sides', seat 0's
+    /// estimate is `r² / (r² + (1 − r)²)` and seat 1's one minus it; at the end, exactly
+    /// the scores.
+    pub(super) fn evaluate(game: &SiryuWar, s: &State) -> SeatValues {
+        let mover = match game.node(s) {
+            Node::Throw(seat) | Node::Decide(seat) => seat,
+            Node::End => return game.scores(s).expect("an ended game has scores"),
+        };
+        let mut threat = [0.0f64; 2];
+        for (seat, t) in threat.iter_mut().enumerate() {
+            let throws = s.capturing_throws(seat);
+            *t = match (seat == mover, s.pending()) {
+                (true, Some(w)) => f64::from(throws >> (w.marked() & 7) & 1),
+                _ => CHANCE[(throws & 127) as usize],
+            };
+        }
+        let mut eff = [0.0f64; 2];
+        for (seat, e) in eff.iter_mut().enumerate() {
+            let locked = s.locked_positions(seat).count_ones();
+            let pieces = s.count(seat) as u32;
+            let material = f64::from(pieces)
+                + 0.03 * f64::from(pieces - locked)
+                + if locked > 0 { 0.5 } else { 0.0 };
+            let weight = if seat ^ 1 == mover { 1.0 } else { 0.4 };
+            *e = (material - weight * threat[seat ^ 1]).max(0.05);
+        }
+        let r = eff[0] / (eff[0] + eff[1]);
+        let (a, b) = (r * r, (1.0 - r) * (1.0 - r));
+        let v0 = (a / (a + b)).clamp(0.0, 1.0);
+        let mut out = [0.0; MAX_SEATS];
+        out[0] = v0;
+        out[1] = 1.0 - v0;
+        out
+    }
+
+    /// The chance of a throw of a value among `values` (bit `v`), for tests.
+    #[cfg(test)]
+    pub(super) fn chance_of_throws(throws: u8) -> f64 {
+        CHANCE[(throws & 127) as usize]
+    }
+}
+
+impl Evaluate for stickdice::SiryuWar {
+    /// The hand-set evaluation: material, the locked reserve, pieces in danger.
+    fn evaluate(&self, state: &Self::State) -> SeatValues {
+        siryu_war_eval::evaluate(self, state)
+    }
+}
+
+#[cfg(test)]
+mod siryu_war_eval_tests {
+    use super::siryu_war_eval::chance_of_throws;
+    use super::Evaluate as _;
+    use stickdice::games::siryu_war::{Piece, State};
+    use stickdice::{Game, SeedableRng, SiryuWar, Throw};
+
+    fn sq(s: &str) -> stickdice::games::siryu_war::Square {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn siryu_war_evaluation_is_the_scores_at_the_end_and_bounded_elsewhere() {
+        let game = SiryuWar::default();
+        let mut rng = stickdice::Rng::seed_from_u64(4);
+        for _ in 0..20 {
+            let mut s = game.initial_state();
+            let v = game.evaluate(&s);
+            assert_eq!(v[0] + v[1], 1.0);
+            let r = stickdice::play::random_playout(&game, &mut s, &mut rng);
+            assert_eq!(game.evaluate(&s), r.scores());
+        }
+        for s in stickdice::testing::random_game_positions(&game, 20, &mut rng) {
+            let v = game.evaluate(&s);
+            assert!((0.0..=1.0).contains(&v[0]) && (v[0] + v[1] - 1.0).abs() < 1e-12);
+        }
+        // The start: even but for P1's move first (the same material, no threats).
+        let v = game.evaluate(&game.initial_state());
+        assert_eq!(v[0], 0.5);
+        assert_eq!(chance_of_throws(0b111_1111), 1.0);
+    }
+
+    #[test]
+    fn siryu_war_evaluation_rates_material_reserve_and_danger() {
+        let game = SiryuWar::default();
+        let u = |names: &[&str]| -> Vec<Piece> {
+            names.iter().map(|n| Piece::unlocked(sq(n))).collect()
+        };
+        let l =
+            |names: &[&str]| -> Vec<Piece> { names.iter().map(|n| Piece::locked(sq(n))).collect() };
+        let at = |p1: &[Piece], p2: &[Piece], turn, pending: Option<u8>| {
+            State::new([p1, p2], turn, pending.map(Throw::new), 5).unwrap()
+        };
+        // More pieces: better.
+        let more = at(&u(&["c2", "f3"]), &u(&["h2"]), 1, None);
+        assert!(game.evaluate(&more)[0] > 0.6);
+        // The same pieces, one kept locked: better for its owner.
+        let reserve = at(
+            &[u(&["c2"]), l(&["a1"])].concat(),
+            &u(&["h2", "e3"]),
+            1,
+            None,
+        );
+        let no_reserve = at(&u(&["c2", "g1"]), &u(&["h2", "e3"]), 1, None);
+        assert!(game.evaluate(&reserve)[0] > game.evaluate(&no_reserve)[0]);
+        // A piece in danger: P1's k3 reaches P2's k2 with a 3. P1 to throw: worse for P2
+        // than with P2 to throw; with a pending 3 for P1, worse still.
+        let to_throw = at(&u(&["k3"]), &u(&["k2"]), 0, None);
+        let after = at(&u(&["k3"]), &u(&["k2"]), 1, None);
+        let pending = at(&u(&["k3"]), &u(&["k2"]), 0, Some(3));
+        let (a, b, c) = (
+            game.evaluate(&to_throw)[1],
+            game.evaluate(&after)[1],
+            game.evaluate(&pending)[1],
+        );
+        assert!(c < a && a < b, "{c} {a} {b}");
     }
 }
 

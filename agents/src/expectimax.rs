@@ -202,6 +202,7 @@ const HI: f64 = 1.0;
 
 /// How seats other than two are searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Mode {
     /// Max^n: every seat maximises its own expected score.
     MaxN,
@@ -211,6 +212,7 @@ pub enum Mode {
 
 /// The pruning used in two-sided (two-seat or paranoid) searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Pruning {
     /// Plain expectimax: every node is searched.
     None,

@@ -123,7 +123,7 @@ use stickdice::{
 };
 
 use crate::eval::Evaluate;
-use crate::mcts::shared::{bad, check_budget, check_cutoff, cutoff_param, Budget, Rollout};
+use crate::mcts::shared::{Budget, Rollout, Search};
 use crate::mcts::{ActionStats, Analysis, Playout, DEFAULT_CUTOFF};
 use crate::params::{AgentInfo, ParamInfo, Params, SpecError};
 use crate::solve::{ExactValues, TablebaseChoice};
@@ -241,15 +241,12 @@ impl IsmctsConfig {
     /// # Errors
     /// [`SpecError::BadValue`] for a value out of range.
     pub fn from_params(params: &Params<'_>) -> Result<Self, SpecError> {
+        let search = Search::from_params("ismcts", params, DEFAULT_C, DEFAULT_PRIOR)?;
         let config = IsmctsConfig {
-            iterations: params.positive("iterations")?,
-            millis: params.positive("millis")?,
-            c: params.number("c", 0.0, 100.0)?.unwrap_or(DEFAULT_C),
-            playout: Playout::from_params(params)?,
-            cutoff: cutoff_param("ismcts", params)?.unwrap_or(DEFAULT_CUTOFF),
             public_throws: params.choice("throws", &["public", "hidden"])? != Some("hidden"),
-            prior: params.number("prior", 0.0, 1e6)?.unwrap_or(DEFAULT_PRIOR),
-        };
+            ..IsmctsConfig::default()
+        }
+        .with_search(search);
         config.check()?;
         Ok(config)
     }
@@ -258,38 +255,22 @@ impl IsmctsConfig {
     ///
     /// # Errors
     /// [`SpecError::BadValue`] naming the first field out of range: a zero budget, `c`
-    /// outside `[0, 100]`, or ε outside `[0, 1]`.
+    /// outside `[0, 100]`, ε outside `[0, 1]`, `cutoff` or `prior` out of range (as MCTS's).
     pub fn check(&self) -> Result<(), SpecError> {
-        check_budget("ismcts", self.iterations, self.millis)?;
-        if !(self.c.is_finite() && (0.0..=100.0).contains(&self.c)) {
-            return Err(bad("ismcts", "c", self.c, "a number from 0 to 100"));
-        }
-        self.playout.check("ismcts")?;
-        check_cutoff("ismcts", self.cutoff)
+        self.search().check("ismcts")
     }
 
     /// The canonical spec text.
     pub fn spec(&self) -> String {
-        let mut s = String::from("ismcts:");
-        if let Some(i) = self.iterations {
-            s += &format!("iterations={i},");
-        }
-        if let Some(m) = self.millis {
-            s += &format!("millis={m},");
-        }
-        s += &format!("c={},playout=", self.c);
-        match self.playout {
-            Playout::Random => s += "random",
-            Playout::Greedy { epsilon } => s += &format!("greedy,epsilon={epsilon}"),
-        }
-        s += &format!(",cutoff={}", self.cutoff);
-        s += &format!(",prior={}", self.prior);
+        let mut s = format!("ismcts:{}", self.search().spec_text());
         if !self.public_throws {
             s += ",throws=hidden";
         }
         s
     }
 }
+
+crate::mcts::shared::search_settings!(IsmctsConfig);
 
 const NONE: u32 = u32::MAX;
 
@@ -371,21 +352,13 @@ impl<G: Evaluate> IsmctsAgent<G> {
     /// # Errors
     /// [`SpecError::BadValue`] for a value out of range.
     pub fn from_params(params: &Params<'_>, seed: u64) -> Result<Self, SpecError> {
-        let mut config = IsmctsConfig::from_params(params)?;
+        let config = IsmctsConfig::from_params(params)?;
         if !G::HAS_EVALUATION {
             // A game without an evaluation: random playouts to the end, no prior, unless
             // the spec asks for what needs one (then `with_random_playouts` says so).
-            let plain = IsmctsConfig::without_evaluation();
-            if params.given("playout").is_none() && params.given("epsilon").is_none() {
-                config.playout = plain.playout;
-            }
-            if params.given("cutoff").is_none() {
-                config.cutoff = plain.cutoff;
-            }
-            if params.given("prior").is_none() {
-                config.prior = plain.prior;
-            }
-            return Self::with_random_playouts(config, seed);
+            let mut search = config.search();
+            search.plain_unless_given(params, &IsmctsConfig::without_evaluation().search());
+            return Self::with_random_playouts(config.with_search(search), seed);
         }
         let mut agent = Self::new(config, seed)?;
         let choice = crate::solve::tablebase_param::<G>(params)?;
@@ -410,13 +383,7 @@ impl<G: stickdice::Playouts> IsmctsAgent<G> {
         G: stickdice::Playouts,
     {
         config.check()?;
-        let rollout = Rollout::without_evaluation("ismcts", config.playout, config.cutoff)?;
-        if config.prior != 0.0 {
-            return Err(SpecError::Unsupported {
-                agent: "ismcts",
-                why: format!("a prior needs an evaluation of {}; use prior=0", G::TITLE),
-            });
-        }
+        let rollout = config.search().random_rollout("ismcts")?;
         Self::build(config, seed, rollout)
     }
 
@@ -913,20 +880,14 @@ mod tests {
         game.apply_throw(&mut one, Throw::new(3)).unwrap();
         assert_eq!(a.choose(&game, &one), Ok(PASS));
         assert_eq!(a.tree_size(), (0, 0));
+        // The settings shared with MCTS are refused alike for both:
+        // mcts::tests::the_shared_settings_are_refused_alike_for_mcts_and_ismcts.
         for (spec, needle) in [
-            ("ismcts:iterations=0", "iterations"),
-            ("ismcts:millis=0", "millis"),
-            ("ismcts:c=101", "`c`"),
-            ("ismcts:epsilon=-1", "epsilon"),
             (
                 "ismcts:threads=2",
                 "it takes: iterations, millis, c, playout, epsilon, cutoff",
             ),
-            (
-                "ismcts:cutoff=-3",
-                "a whole number from 0 (play to the end)",
-            ),
-            ("ismcts:cutoff=100001", "cutoff"),
+            ("ismcts:throws=some", "public, hidden"),
         ] {
             let e = build_str(spec, &game, 1).err().expect(spec).to_string();
             assert!(e.contains(needle), "{spec}: {e}");
@@ -981,23 +942,14 @@ mod tests {
             "ismcts:iterations=9,c=1,playout=random,cutoff=0,prior=0"
         );
         assert_eq!(parse(&config.spec()), config);
-        // Without an evaluation: random playouts to the end only.
+        // Without an evaluation: random playouts to the end only (what else is refused:
+        // mcts::tests::the_shared_settings_are_refused_alike_for_mcts_and_ismcts).
         assert!(IsmctsAgent::<Race>::with_random_playouts(config, 1).is_ok());
         let plain = IsmctsConfig::without_evaluation();
-        assert_eq!((plain.playout, plain.cutoff), (Playout::Random, 0));
-        for bad in [IsmctsConfig::default(), IsmctsConfig { cutoff: 2, ..plain }] {
-            let e = IsmctsAgent::<Race>::with_random_playouts(bad, 1).unwrap_err();
-            assert!(
-                matches!(
-                    e,
-                    SpecError::Unsupported {
-                        agent: "ismcts",
-                        ..
-                    }
-                ),
-                "{e}"
-            );
-        }
+        assert_eq!(
+            (plain.playout, plain.cutoff, plain.prior),
+            (Playout::Random, 0, 0.0)
+        );
     }
 
     /// The statistics obey the algorithm's invariants: every root edge was available in

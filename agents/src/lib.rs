@@ -62,7 +62,7 @@ pub mod spec;
 #[path = "../../testkit/src/race.rs"]
 mod testgame_mcts;
 
-pub use eval::{Evaluate, Evaluator};
+pub use eval::{Evaluate, Evaluator, EvaluatorError};
 pub use expectimax::{Expectimax, ExpectimaxConfig, Mode, Pruning, SearchResult};
 pub use greedy::GreedyAgent;
 pub use ismcts::{IsmctsAgent, IsmctsConfig};

@@ -32,6 +32,7 @@ pub struct AgentInfo {
 
 /// A spec that cannot be turned into an agent.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SpecError {
     /// The text is not `name[:key=value,...]`.
     Malformed {

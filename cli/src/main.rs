@@ -1,4 +1,6 @@
 //! `stickdice`: play, compare and analyse agents on the stick-dice games of the Sahara.
+//! Every subcommand is described in the stickdice book (`docs/` in the repository; `mdbook
+//! build docs`), starting with its chapter *Getting started* (`docs/getting-started.md`).
 
 use std::process::ExitCode;
 

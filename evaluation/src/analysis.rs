@@ -21,7 +21,7 @@
 //! * **Decisions**: the share of decision nodes with more than one legal action, and the
 //!   mean number of legal actions at those nodes.
 //! * **Captures and burials per game**: pieces sent back to the start or removed by an
-//!   opponent (Sig (El Oued), Issiren), and pieces buried by the Ghoula (Sig wa Duqqan).
+//!   opponent (Sig (El Oued), Issiren, Siryu (War)), and pieces buried by the Ghoula (Sig wa Duqqan).
 //! * **Cap rate**: the share of games that ended at the throw cap rather than by the rules.
 //! * **Skill gap**: an agent's mean score when it plays one seat and every other seat plays
 //!   `random`, over games with the agent rotated through every seat on the same throws
@@ -30,12 +30,13 @@
 use std::fmt::Write as _;
 
 use serde::Serialize;
-use stickdice::games::{issiren, sig_el_oued, sig_wa_duqqan};
+use stickdice::games::{issiren, sig_el_oued, sig_wa_duqqan, siryu_war};
 use stickdice::play::Event;
-use stickdice::{ActionList, Game, Issiren, Node, SigElOued, SigWaDuqqan, Throw};
+use stickdice::{ActionList, Game, Issiren, Node, SigElOued, SigWaDuqqan, SiryuWar, Throw};
 use stickdice_agents::solve::{Exact, Solution};
 
 use crate::arena::GameResult;
+use crate::chart;
 use crate::stats::{Distribution, Estimate};
 
 /// What the analysis needs to know of a game beyond [`Game`].
@@ -104,7 +105,19 @@ impl Measure for Issiren {
     }
 
     fn captures(&self, before: &Self::State, after: &Self::State) -> u32 {
-        let total = |s: &issiren::State| u32::from(s.count[0]) + u32::from(s.count[1]);
+        let total = |s: &issiren::State| u32::from(s.count()[0]) + u32::from(s.count()[1]);
+        total(before).saturating_sub(total(after))
+    }
+}
+
+impl Measure for SiryuWar {
+    /// A sir (1 or 5 white sides up) keeps the turn.
+    fn starts_turn(&self, _before: &Self::State, previous: Option<Throw>) -> bool {
+        previous.is_none_or(|t| !siryu_war::grants_extra_throw(t))
+    }
+
+    fn captures(&self, before: &Self::State, after: &Self::State) -> u32 {
+        let total = |s: &siryu_war::State| (s.count(0) + s.count(1)) as u32;
         total(before).saturating_sub(total(after))
     }
 }
@@ -461,24 +474,6 @@ impl Agreement {
     }
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
-/// A round step (1, 2 or 5 times a power of ten) that cuts `span` into at most about
-/// `parts` pieces.
-fn nice_step(span: f64, parts: u32) -> f64 {
-    let raw = (span / f64::from(parts)).max(1.0);
-    let mag = 10f64.powf(raw.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|&s| s >= raw)
-        .unwrap_or(10.0 * mag)
-}
-
 /// A histogram of game lengths (in throws) as a self-contained SVG: bars of equal width
 /// up to the 99th percentile (the rest in a last "longer" bar), axes with ticks, and lines
 /// at the mean and the median.
@@ -488,19 +483,15 @@ pub fn length_histogram_svg(title: &str, lengths: &[u32]) -> String {
     let pw = w - left - right;
     let ph = h - top - bottom;
     let mut o = String::new();
-    let _ = writeln!(
-        o,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(o, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
+    chart::begin(&mut o, w, h);
     let _ = writeln!(
         o,
         r#"<text x="{}" y="22" text-anchor="middle" font-size="14">{}</text>"#,
         w / 2.0,
-        escape(title)
+        chart::escape(title)
     );
     let Some(dist) = Distribution::of(lengths) else {
-        o.push_str("</svg>\n");
+        chart::end(&mut o);
         return o;
     };
     let mut sorted = lengths.to_vec();
@@ -557,7 +548,7 @@ pub fn length_histogram_svg(title: &str, lengths: &[u32]) -> String {
         r#"<line x1="{left}" y1="{top}" x2="{left}" y2="{}" stroke="black"/>"#,
         top + ph
     );
-    let y_step = nice_step(y_max, 5);
+    let y_step = chart::nice_step((y_max / 5.0).max(1.0));
     let mut v = 0.0;
     while v <= y_max + 1e-9 {
         let y = top + ph - v / y_max * ph;
@@ -571,7 +562,7 @@ pub fn length_histogram_svg(title: &str, lengths: &[u32]) -> String {
         v += y_step;
     }
     let x_end = f64::from(lo) + f64::from(bins as u32 * width);
-    let x_step = nice_step(x_end - f64::from(lo), 7);
+    let x_step = chart::nice_step(((x_end - f64::from(lo)) / 7.0).max(1.0));
     let mut v = (f64::from(lo) / x_step).ceil() * x_step;
     while v <= x_end + 1e-9 {
         let x = x_of(v);
@@ -627,7 +618,7 @@ pub fn length_histogram_svg(title: &str, lengths: &[u32]) -> String {
             );
         }
     }
-    o.push_str("</svg>\n");
+    chart::end(&mut o);
     o
 }
 
@@ -730,6 +721,35 @@ mod tests {
             assert_eq!((m.decisions, m.captures, m.capped), (0, 0, false));
         }
         assert!(without_burial > 10);
+    }
+
+    /// Siryu (War): a decision after every throw; a turn ends when the throwing seat
+    /// changes (a sir keeps it); the captures are the pieces missing at the end.
+    #[test]
+    fn siryu_war_turns_decisions_and_captures_of_played_games() {
+        let game = SiryuWar::with_seats(2).unwrap();
+        let random = crate::factory(|_: &SiryuWar, seed| {
+            Box::new(stickdice_agents::RandomAgent::new(seed))
+                as Box<dyn stickdice::Agent<SiryuWar>>
+        });
+        for seed in 0..20 {
+            let r = crate::arena::play(&game, &[&random, &random], seed);
+            let m = measure_game(&game, &r);
+            assert_eq!((m.throws, m.decisions), (r.throws, r.throws), "seed {seed}");
+            let seats: Vec<usize> = r
+                .events
+                .iter()
+                .filter_map(|e| match e {
+                    Event::Throw(s, _) => Some(*s),
+                    Event::Action(..) => None,
+                })
+                .collect();
+            let changes = seats.windows(2).filter(|w| w[0] != w[1]).count() as u32;
+            assert_eq!(m.turns, changes + 1, "seed {seed}");
+            let left = (r.last_state.count(0) + r.last_state.count(1)) as u32;
+            assert_eq!(m.captures, 24 - left, "seed {seed}");
+            assert!(m.captures >= 12 && !m.capped);
+        }
     }
 
     #[test]

@@ -48,6 +48,7 @@ pub fn agent_seed(game_seed: u64, seat: Seat) -> u64 {
 /// How an agent failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum FailureKind {
     /// It panicked.
     Panic,

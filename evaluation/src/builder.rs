@@ -245,7 +245,7 @@ macro_rules! settings_setters {
         pub fn sprt(mut self, elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Self {
             match Sprt::new(elo0, elo1, alpha, beta) {
                 Ok(test) => self.settings.sprt = Some(test),
-                Err(e) => self.settings.fail(TournamentError::Setup(e)),
+                Err(e) => self.settings.fail(TournamentError::Sprt(e)),
             }
             self
         }

@@ -49,6 +49,7 @@ use stickdice::play::{play_game, Event, SeededDice};
 use stickdice::{ActionList, Agent};
 use stickdice_agents::{AgentSpec, Evaluate};
 
+use crate::chart;
 use crate::report::ELO_PRIOR;
 use crate::schedule::Format;
 use crate::stats::{fit_elo_paired, Comparison};
@@ -62,14 +63,15 @@ pub const START_BUDGET: u64 = 200;
 /// Proportional steps per target at most.
 pub const ROUNDS: usize = 4;
 
-/// The parameter that sets an agent's budget, by agent name: `iterations` (MCTS,
-/// ISMCTS) or `nodes` (expectimax); `None` for agents without one.
+/// The parameter that sets an agent's budget, by agent name: `iterations` for an agent
+/// that takes it (MCTS, ISMCTS), else `nodes` (expectimax); `None` for agents with
+/// neither. Registered families ([`stickdice_agents::register`]) are calibrated by the
+/// same rule.
 pub fn budget_key(agent: &str) -> Option<&'static str> {
-    match agent {
-        "mcts" | "ismcts" => Some("iterations"),
-        "expectimax" => Some("nodes"),
-        _ => None,
-    }
+    let params = stickdice_agents::info(agent)?.params;
+    ["iterations", "nodes"]
+        .into_iter()
+        .find(|key| params.iter().any(|p| p.key == *key))
 }
 
 /// An agent family: a label and a spec without its budget.
@@ -81,27 +83,85 @@ pub struct Family {
     pub spec: String,
 }
 
+/// A ladder family that cannot be used ([`Family::new`]).
+#[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum FamilyError {
+    /// The spec does not parse or check.
+    #[error("{label}: {source}")]
+    Spec {
+        /// The family's label.
+        label: String,
+        /// Why.
+        source: stickdice_agents::SpecError,
+    },
+    /// The spec sets the budget the ladder sets.
+    #[error("{label}: `{spec}` sets `{key}`; the ladder sets the budget itself (give the spec without it)")]
+    SetsBudget {
+        /// The family's label.
+        label: String,
+        /// The spec.
+        spec: String,
+        /// The budget parameter it sets.
+        key: String,
+    },
+    /// The label is empty or holds a path separator or a line break.
+    #[error("`{label}` is not a family label")]
+    BadLabel {
+        /// The label.
+        label: String,
+    },
+}
+
+/// Why [`time_per_decision`] could not time a spec.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TimingError {
+    /// The spec cannot be built for the game.
+    #[error(transparent)]
+    Build(stickdice_agents::SpecError),
+    /// A calibration position is not a decision.
+    #[error("a calibration position is not a decision")]
+    NotADecision,
+    /// The agent's search failed.
+    #[error("{spec}: {source}")]
+    Search {
+        /// The spec.
+        spec: String,
+        /// Why.
+        source: stickdice::AgentError,
+    },
+    /// No positions were given.
+    #[error("no calibration positions")]
+    NoPositions,
+}
+
 impl Family {
     /// A family from `label` and a spec text.
     ///
     /// # Errors
     /// A spec that does not parse or check, or one that sets its own budget (`iterations`,
     /// `nodes` or `millis`: the ladder sets the budget).
-    pub fn new(label: &str, spec: &str) -> Result<Family, String> {
-        let parsed: AgentSpec = spec.parse().map_err(|e| format!("{label}: {e}"))?;
-        parsed
-            .checked_params()
-            .map_err(|e| format!("{label}: {e}"))?;
+    pub fn new(label: &str, spec: &str) -> Result<Family, FamilyError> {
+        let bad_spec = |source| FamilyError::Spec {
+            label: label.to_string(),
+            source,
+        };
+        let parsed: AgentSpec = spec.parse().map_err(bad_spec)?;
+        parsed.checked_params().map_err(bad_spec)?;
         for (k, _) in parsed.params() {
             if ["iterations", "nodes", "millis", "depth"].contains(&k.as_str()) {
-                return Err(format!(
-                    "{label}: `{spec}` sets `{k}`; the ladder sets the budget itself \
-                     (give the spec without it)"
-                ));
+                return Err(FamilyError::SetsBudget {
+                    label: label.to_string(),
+                    spec: spec.to_string(),
+                    key: k.to_string(),
+                });
             }
         }
         if label.is_empty() || label.contains(['/', '\\', '\n']) {
-            return Err(format!("`{label}` is not a family label"));
+            return Err(FamilyError::BadLabel {
+                label: label.to_string(),
+            });
         }
         Ok(Family {
             label: label.to_string(),
@@ -113,7 +173,7 @@ impl Family {
     ///
     /// # Errors
     /// As [`Family::new`].
-    pub fn parse(text: &str) -> Result<Family, String> {
+    pub fn parse(text: &str) -> Result<Family, FamilyError> {
         match text.split_once('=') {
             Some((label, spec)) if !label.contains(':') && !label.contains(',') => {
                 Family::new(label.trim(), spec.trim())
@@ -238,6 +298,7 @@ impl LadderSpecs {
 
 /// What [`calibrate`] and [`play`] report as they go.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum LadderProgress {
     /// A budget was timed.
     Timed {
@@ -259,6 +320,7 @@ pub type Progress<'a> = dyn Fn(LadderProgress) + Sync + 'a;
 
 /// Why the ladder could not run.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum LadderError {
     /// A bad setting, spec or file.
     Setup(String),
@@ -277,8 +339,8 @@ impl core::fmt::Display for LadderError {
 
 impl std::error::Error for LadderError {}
 
-fn setup(m: impl Into<String>) -> LadderError {
-    LadderError::Setup(m.into())
+fn setup(m: impl ToString) -> LadderError {
+    LadderError::Setup(m.to_string())
 }
 
 /// Rounds to two significant digits (1234 → 1200, 56 → 56).
@@ -388,24 +450,27 @@ pub fn time_per_decision<G: Evaluate>(
     game: &G,
     spec: &str,
     positions: &[G::State],
-) -> Result<f64, String> {
+) -> Result<f64, TimingError> {
     let mut times = Vec::with_capacity(positions.len());
     for (i, state) in positions.iter().enumerate() {
         let mut agent =
-            stickdice_agents::build_str(spec, game, i as u64).map_err(|e| e.to_string())?;
+            stickdice_agents::build_str(spec, game, i as u64).map_err(TimingError::Build)?;
         let seat = match game.node(state) {
             stickdice::Node::Decide(s) => s,
-            _ => return Err("a calibration position is not a decision".into()),
+            _ => return Err(TimingError::NotADecision),
         };
         agent.new_game(game, seat);
         let t0 = Instant::now();
         agent
             .choose(game, state)
-            .map_err(|e| format!("{spec}: {e}"))?;
+            .map_err(|source| TimingError::Search {
+                spec: spec.to_string(),
+                source,
+            })?;
         times.push(t0.elapsed().as_secs_f64() * 1e3);
     }
     if times.is_empty() {
-        return Err("no calibration positions".into());
+        return Err(TimingError::NoPositions);
     }
     times.sort_by(f64::total_cmp);
     let n = times.len();
@@ -1068,22 +1133,18 @@ impl LadderReport {
             .iter()
             .map(|r| r.high.unwrap_or(r.elo))
             .fold(0.0f64, f64::max);
-        let step = nice_step(((hi - lo).max(50.0)) / 6.0);
+        let step = chart::nice_step(((hi - lo).max(50.0)) / 6.0);
         let (y0, y1) = ((lo / step).floor() * step, (hi / step).ceil() * step);
         let y1 = if y1 <= y0 { y0 + step } else { y1 };
         let px = |ms: f64| left + (ms.max(1e-4).log10() - x0) / (x1 - x0) * (w - left - right);
         let py = |e: f64| top + (y1 - e) / (y1 - y0) * (h - top - bottom);
         let mut o = String::new();
-        let _ = writeln!(
-            o,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
-        );
-        let _ = writeln!(o, r#"<rect width="100%" height="100%" fill="white"/>"#);
+        chart::begin(&mut o, w, h);
         let _ = writeln!(
             o,
             r#"<text x="{left}" y="22" font-size="14">Ladder ({}): Elo relative to {} against time per decision, 95% intervals</text>"#,
-            esc(&self.game),
-            esc(self.rows.first().map_or("-", |r| r.family.as_str()))
+            chart::escape(&self.game),
+            chart::escape(self.rows.first().map_or("-", |r| r.family.as_str()))
         );
         let mut e = y0;
         while e <= y1 + step / 2.0 {
@@ -1157,7 +1218,7 @@ impl LadderReport {
                     o,
                     r##"<circle cx="{x:.1}" cy="{:.1}" r="4" fill="#{colour}"><title>{}: {:+.0} Elo at {:.3} ms</title></circle>"##,
                     py(r.elo),
-                    esc(&r.spec),
+                    chart::escape(&r.spec),
                     r.elo,
                     r.measured_ms
                 );
@@ -1170,29 +1231,12 @@ impl LadderReport {
                 ly - 10.0,
                 w - right + 32.0,
                 ly,
-                esc(fam)
+                chart::escape(fam)
             );
         }
-        o.push_str("</svg>\n");
+        chart::end(&mut o);
         o
     }
-}
-
-fn nice_step(raw: f64) -> f64 {
-    let mag = 10f64.powf(raw.max(1e-9).log10().floor());
-    for m in [1.0, 2.0, 5.0, 10.0] {
-        if raw <= m * mag {
-            return m * mag;
-        }
-    }
-    10.0 * mag
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// Where [`play`] writes for `out`: the folders of the matches.

@@ -44,6 +44,7 @@
 pub mod analysis;
 pub mod arena;
 pub mod builder;
+mod chart;
 pub mod ladder;
 pub mod log;
 pub mod merge;

@@ -159,6 +159,7 @@ pub enum LogLine {
 
 /// A log that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LogError {
     /// Reading or writing failed.
     Io {
@@ -290,7 +291,7 @@ pub fn read(path: &Path) -> Result<Option<LogContents>, LogError> {
                     )));
                 }
                 if let Some(sh) = sh {
-                    Shard::new(sh.index, sh.count).map_err(bad)?;
+                    Shard::new(sh.index, sh.count).map_err(|e| bad(e.to_string()))?;
                 }
                 config = Some(c);
                 program = p;

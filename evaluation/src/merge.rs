@@ -56,6 +56,7 @@ use crate::tournament::{luck_adjusted, Tournament, LOG_FILE};
 
 /// Why shards cannot be merged. Nothing is written when merging fails.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MergeError {
     /// Impossible arguments: no shard folders, or an unusable output folder.
     Setup(String),
@@ -356,7 +357,7 @@ pub fn merge_with<G: Game>(
         }
         for (line, g) in contents.games {
             let bad = |message: String| shard_error(&path, Some(line), message);
-            t.verify(&g).map_err(bad)?;
+            t.verify(&g).map_err(|e| bad(e.to_string()))?;
             if !shard.holds(g.index, seats, tables) {
                 return Err(bad(format!(
                     "game {} does not belong to shard {shard}",

@@ -107,6 +107,7 @@ pub fn agent_seed(game_seed: u64, steps: usize) -> u64 {
 
 /// What went wrong with a request: the `code` of an error response.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ErrorCode {
     /// The line is not JSON (or not UTF-8 text).
     MalformedJson,
@@ -254,6 +255,8 @@ impl From<IllegalMove> for ProtocolError {
             IllegalMove::DecisionDue { .. } => ErrorCode::DecisionDue,
             IllegalMove::NotLegal { .. } => ErrorCode::IllegalAction,
             IllegalMove::ImpossibleThrow { .. } => ErrorCode::ImpossibleThrow,
+            // A kind of illegal move added later: the generic code, with its message.
+            _ => ErrorCode::IllegalAction,
         };
         ProtocolError::new(code, e.to_string())
     }
@@ -1259,7 +1262,7 @@ impl<G: Game> Session<G> {
     /// `load_state`: a serialized state, validated.
     fn load(&mut self, text: &str, seed: Option<u64>) -> Result<Value> {
         let state = stickdice::load_state(&self.game, text)
-            .map_err(|e| ProtocolError::new(ErrorCode::InvalidState, e))?;
+            .map_err(|e| ProtocolError::new(ErrorCode::InvalidState, e.to_string()))?;
         let seed = seed.unwrap_or(self.now.seed);
         let next = Point {
             state,
@@ -1343,6 +1346,11 @@ impl<G: Evaluate> Session<G> {
                 AgentError::Stopped => ProtocolError::new(
                     ErrorCode::Cancelled,
                     format!("agent `{spec}` was stopped before it chose"),
+                ),
+                // A kind of agent failure added later.
+                other => ProtocolError::new(
+                    ErrorCode::AgentFailed,
+                    format!("agent `{spec}` gave no action: {other}"),
                 ),
             })?;
         // Milliseconds, to the microsecond.

@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::arena::FailureKind;
+use crate::chart;
 use crate::log::{GameRecord, TournamentConfig};
 use crate::review::LuckReport;
 use crate::schedule::Schedule;
@@ -654,21 +655,17 @@ impl Report {
             .iter()
             .map(|(_, e)| e.high.unwrap_or(e.value))
             .fold(0.0f64, f64::max);
-        let step = nice_step((hi - lo).max(1.0) / 6.0);
+        let step = chart::nice_step((hi - lo).max(1.0) / 6.0);
         let lo = (lo / step).floor() * step;
         let hi = ((hi / step).ceil() * step).max(lo + step);
         let x = |v: f64| label_w + (v - lo) / (hi - lo) * plot_w;
         let mut o = String::new();
-        let _ = writeln!(
-            o,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="12">"#
-        );
-        let _ = writeln!(o, r#"<rect width="100%" height="100%" fill="white"/>"#);
+        chart::begin(&mut o, width, height);
         let _ = writeln!(
             o,
             r#"<text x="{:.1}" y="20" font-size="14">Elo ratings with 95% intervals — {}</text>"#,
             label_w,
-            xml_escape(&self.tournament.game)
+            chart::escape(&self.tournament.game)
         );
         let axis_y = top + row_h * rows.len().max(1) as f64;
         let mut t = lo;
@@ -703,7 +700,7 @@ impl Report {
                 r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
                 label_w - 8.0,
                 y + 4.0,
-                xml_escape(name)
+                chart::escape(name)
             );
             if let (Some(l), Some(h)) = (e.low, e.high) {
                 let _ = writeln!(
@@ -726,13 +723,13 @@ impl Report {
                 o,
                 r##"<circle cx="{:.1}" cy="{y:.1}" r="4.5" fill="#c0392b"><title>{}: {:.1}{}</title></circle>"##,
                 x(e.value),
-                xml_escape(name),
+                chart::escape(name),
                 e.value,
                 e.half_width()
                     .map_or(String::new(), |h| format!(" ± {h:.1}"))
             );
         }
-        o.push_str("</svg>\n");
+        chart::end(&mut o);
         o
     }
 }
@@ -769,32 +766,12 @@ fn fmt_tick(t: f64) -> String {
 }
 
 /// 1, 2 or 5 times a power of ten, at least `raw`.
-fn nice_step(raw: f64) -> f64 {
-    let p = 10f64.powf(raw.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .into_iter()
-        .map(|m| m * p)
-        .find(|&s| s >= raw)
-        .unwrap_or(10.0 * p)
-}
-
-fn xml_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn nice_steps_and_escaping() {
-        assert_eq!(nice_step(13.0), 20.0);
-        assert_eq!(nice_step(0.3), 0.5);
-        assert_eq!(nice_step(50.0), 50.0);
-        assert_eq!(xml_escape("a<b>&\""), "a&lt;b&gt;&amp;&quot;");
+    fn ticks() {
         assert_eq!(fmt_tick(-40.0), "-40");
     }
 }

@@ -9,6 +9,11 @@
 //!     `l1` = 11, `a2` = 12, …, `l4` = 47), `Pass` is 48; 49 distinct actions.
 //!   * Sig (El Oued): `use` = 0, `decline` = 1; 2 distinct actions.
 //!   * Sig wa Duqqan: no decisions at all; 0 distinct actions.
+//!   * Sig wa Duqqan (Houmt Taourit): no decisions at all; 0 distinct actions.
+//!   * Siryu (Race): `father` = 0, `angel` = 1, `mother` = 2, `pass` = 3; 4 distinct actions.
+//!   * Siryu (War): as Issiren, `Move(square)` is the square's index `row * 12 + col`
+//!     (0..=47: `a1` = 0, `l1` = 11, `a2` = 12, …, `l4` = 47), `Pass` is 48; 49 distinct
+//!     actions.
 //! * **Observation tensors:** flat `float32` vectors, the same for every player (the games
 //!   have perfect information); see [`Encoded::OBSERVATION_DOC`] for each layout.
 
@@ -20,8 +25,12 @@
 
 use std::fmt;
 
-use stickdice::games::{issiren, sig_el_oued, sig_wa_duqqan};
+use stickdice::games::{
+    houmt_taourit, issiren, sig_el_oued, sig_wa_duqqan, siryu_race, HoumtTaourit, SiryuRace,
+};
 use stickdice::{Game, Issiren, SigElOued, SigWaDuqqan};
+use stickdice::games::{issiren, sig_el_oued, sig_wa_duqqan, siryu_war};
+use stickdice::{Game, Issiren, SigElOued, SigWaDuqqan, SiryuWar};
 use stickdice_agents::Evaluate;
 
 /// What a game without the `encode` capability cannot give: its action codes or its
@@ -236,13 +245,13 @@ impl Encoded for Issiren {
             }
         }
         let base = 3 * ISSIREN_SQUARES;
-        if let Some(t) = s.pending {
+        if let Some(t) = s.pending() {
             out[base + (t.marked() as usize).min(6)] = 1.0;
         }
         if !self.is_over(s) {
-            out[base + 7 + (s.turn as usize).min(1)] = 1.0;
+            out[base + 7 + (s.turn() as usize).min(1)] = 1.0;
         }
-        out[base + 9] = throw_fraction(s.throws, self.max_throws());
+        out[base + 9] = throw_fraction(s.throws(), self.max_throws());
     }
 }
 
@@ -363,6 +372,167 @@ impl Encoded for SigWaDuqqan {
     }
 }
 
+/// Houmt Taourit's cells per seat: the track idx 0..=85, then buried.
+const HT_CELLS: usize = houmt_taourit::TRACK_LEN as usize + 1;
+/// Houmt Taourit's Ghoula cells: idx 0..=80.
+const HT_GHOULA: usize = houmt_taourit::WAITING_SQUARE as usize + 1;
+
+impl Encoded for HoumtTaourit {
+    /// No decisions at all.
+    fn max_decisions(&self) -> usize {
+        0
+    }
+
+    const NUM_ACTIONS: usize = 0;
+    const OBSERVATION_DOC: &'static str = "89n + 83 floats for n seats: [0, 87n) per seat \
+        (seat-major) a one-hot of 87 cells: the piece's track idx 0..=85 (85 the centre), or \
+        cell 86 when buried; [87n, 88n) each seat's sig count on the waiting square / 7; \
+        [88n, 88n+81) one-hot Ghoula idx 0..=80; [88n+81] 1 once the Ghoula has made its \
+        first move; [88n+82, 89n+82) one-hot seat to throw (all 0 at the end); [89n+82] \
+        throws made / max_throws";
+
+    fn encode(action: houmt_taourit::Action) -> u32 {
+        match action {}
+    }
+
+    fn decode(_code: u32) -> Option<houmt_taourit::Action> {
+        None
+    }
+
+    fn observation_len(&self) -> usize {
+        89 * self.seats() + 83
+    }
+
+    fn observe(&self, s: &houmt_taourit::State, out: &mut [f32]) {
+        let n = self.seats();
+        for seat in 0..n {
+            let cell = match s.piece(seat).square() {
+                Some(i) => (i as usize).min(HT_CELLS - 2),
+                None => HT_CELLS - 1,
+            };
+            out[seat * HT_CELLS + cell] = 1.0;
+            out[HT_CELLS * n + seat] =
+                f32::from(s.sigs(seat)) / f32::from(houmt_taourit::SIGS_TO_LEAVE);
+        }
+        let base = 88 * n;
+        out[base + (s.ghoula() as usize).min(HT_GHOULA - 1)] = 1.0;
+        if s.ghoula_has_moved() {
+            out[base + HT_GHOULA] = 1.0;
+        }
+        if !self.is_over(s) {
+            out[base + HT_GHOULA + 1 + s.turn().min(n - 1)] = 1.0;
+        }
+        out[base + HT_GHOULA + 1 + n] = throw_fraction(s.throws(), self.max_throws());
+    }
+}
+
+/// Siryu (Race)'s cells per piece: the track idx 0..=30.
+const SR_CELLS: usize = siryu_race::TRACK_LEN;
+/// Siryu (Race)'s floats per seat: three one-hot pieces, three sir counts, finished.
+const SR_SEAT: usize = 3 * SR_CELLS + 3 + 1;
+
+impl Encoded for SiryuRace {
+    const NUM_ACTIONS: usize = 4;
+    const OBSERVATION_DOC: &'static str = "98n + 9 floats for n seats: [0, 97n) per seat \
+        (seat-major) 97 floats: the father's, the angel's and the mother's track idx 0..=30 \
+        one-hot (31 cells each, in that order), their sir counts / 3, and 1 once the seat has \
+        finished; [97n, 98n) one-hot seat to throw or decide (all 0 at the end); [98n, 98n+7) \
+        one-hot white sides up of the throw awaiting its use (all 0 when a throw is due or the \
+        game is over); [98n+7] throws still owed (at most 8) / 8; [98n+8] throws made / \
+        max_throws";
+
+    fn encode(action: siryu_race::Action) -> u32 {
+        match action.piece() {
+            Some(k) => k as u32,
+            None => 3,
+        }
+    }
+
+    fn decode(code: u32) -> Option<siryu_race::Action> {
+        match code {
+            0..=2 => siryu_race::Action::of_piece(code as usize),
+            3 => Some(siryu_race::Action::Pass),
+            _ => None,
+const SIRYU_WAR_SQUARES: usize = 48;
+
+impl Encoded for SiryuWar {
+    const NUM_ACTIONS: usize = SIRYU_WAR_SQUARES + 1;
+    const OBSERVATION_DOC: &'static str = "154 floats: [0, 48) 1 where P1 (white) has a piece \
+        on square index row*12+col (a1 = 0, l4 = 47); [48, 96) the same for P2 (black); \
+        [96, 144) 1 where the piece on the square is locked; [144, 151) one-hot white sides \
+        up of the throw awaiting its move (all 0 when a throw is due or the game is over); \
+        [151, 153) one-hot seat to throw or move; [153] throws made / max_throws";
+
+    fn encode(action: siryu_war::Action) -> u32 {
+        match action {
+            siryu_war::Action::Move(sq) => u32::from(sq.index()),
+            siryu_war::Action::Pass => SIRYU_WAR_SQUARES as u32,
+        }
+    }
+
+    fn decode(code: u32) -> Option<siryu_war::Action> {
+        if code == SIRYU_WAR_SQUARES as u32 {
+            Some(siryu_war::Action::Pass)
+        } else {
+            u8::try_from(code)
+                .ok()
+                .and_then(siryu_war::Square::from_index)
+                .map(siryu_war::Action::Move)
+        }
+    }
+
+    fn observation_len(&self) -> usize {
+        98 * self.seats() + 9
+    }
+
+    fn observe(&self, s: &siryu_race::State, out: &mut [f32]) {
+        let n = self.seats();
+        for seat in 0..n {
+            let base = seat * SR_SEAT;
+            let pieces = s.pieces_of(seat);
+            let sirs = s.sirs_of(seat);
+            for k in 0..3 {
+                out[base + k * SR_CELLS + (pieces[k] as usize).min(SR_CELLS - 1)] = 1.0;
+                out[base + 3 * SR_CELLS + k] =
+                    f32::from(sirs[k]) / f32::from(siryu_race::SIRS_PER_STEP);
+            }
+            if s.place(seat) > 0 {
+                out[base + 3 * SR_CELLS + 3] = 1.0;
+            }
+        }
+        let base = SR_SEAT * n;
+        if !self.is_over(s) {
+            out[base + s.turn().min(n - 1)] = 1.0;
+        }
+        if let Some(t) = s.pending() {
+            out[base + n + (t.marked() as usize).min(6)] = 1.0;
+        }
+        out[base + n + 7] = s.owed().min(8) as f32 / 8.0;
+        out[base + n + 8] = throw_fraction(s.throws(), self.max_throws());
+        3 * SIRYU_WAR_SQUARES + 7 + 2 + 1
+    }
+
+    fn observe(&self, s: &siryu_war::State, out: &mut [f32]) {
+        for seat in 0..2 {
+            for p in s.pieces(seat) {
+                let i = p.square.index() as usize;
+                out[seat * SIRYU_WAR_SQUARES + i] = 1.0;
+                if p.locked {
+                    out[2 * SIRYU_WAR_SQUARES + i] = 1.0;
+                }
+            }
+        }
+        let base = 3 * SIRYU_WAR_SQUARES;
+        if let Some(t) = s.pending() {
+            out[base + (t.marked() as usize).min(6)] = 1.0;
+        }
+        if !self.is_over(s) {
+            out[base + 7 + s.turn().min(1)] = 1.0;
+        }
+        out[base + 9] = throw_fraction(s.throws(), self.max_throws());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -403,5 +573,8 @@ mod tests {
         round_trip(&Issiren::with_seats(2).unwrap());
         round_trip(&SigElOued::with_seats(3).unwrap());
         round_trip(&SigWaDuqqan::with_seats(4).unwrap());
+        round_trip(&HoumtTaourit::with_seats(3).unwrap());
+        round_trip(&SiryuRace::with_seats(3).unwrap());
+        round_trip(&SiryuWar::with_seats(2).unwrap());
     }
 }

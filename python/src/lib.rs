@@ -1,5 +1,7 @@
 //! `stickdice._stickdice`: the extension module of the `stickdice` Python package. The
-//! rules, agents and arena are the Rust crates' own; this crate only translates.
+//! rules, agents and arena are the Rust crates' own; this crate only translates. The
+//! stickdice book's chapter *Python* (`docs/python.md` in the repository) shows the package
+//! to a user.
 //!
 //! * [`encoding`]: actions, chance outcomes and observations as numbers (the one place).
 //! * [`state`]: `Game` and `State`.

@@ -20,6 +20,8 @@ CONFIGS = [
     ("sig-wa-duqqan", 2, {}),
     ("sig-wa-duqqan", 5, {"exact_waiting_square": True}),
     ("sig-wa-duqqan", 8, {"max_throws": 300}),
+    ("siryu-war", 2, {}),
+    ("siryu-war", 2, {"max_throws": 40}),
 ]
 
 

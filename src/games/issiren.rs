@@ -488,31 +488,54 @@ fn plan(s: &State, seat: usize, g: usize, piece: usize) -> PlannedMove {
 /// Invariants (checked by [`Game::validate`]): each side has at most 12 pieces; the first
 /// `count[seat]` entries of `pieces[seat]` are that side's pieces, listed in square order,
 /// and the rest are blank (`Piece::default()`); positions are on the circuit; unmoved pieces
-/// stand on their home row (positions 0..11); no two pieces share a square; `occupied`
-/// matches the pieces. [`State::normalize`] restores the derived parts after hand edits.
+/// stand on their home row (positions 0..11); no two pieces share a square; the occupancy
+/// bitboards match the pieces.
+///
+/// The fields are private (visible in this crate only, for `stickdice::testing`'s damaged
+/// states), so the derived parts (the order of the pieces, the counts and
+/// the bitboards) always agree with the pieces: a state comes from
+/// [`Game::initial_state`], from play, from [`State::from_pieces`] (which puts the pieces
+/// in order and fills in the rest) with [`State::with_turn`], [`State::with_pending`] and
+/// [`State::with_throws`], or from JSON (whose `Deserialize` does the same). Those can
+/// still describe a position the rules never reach (two pieces on a square, a turn out of
+/// range): [`Game::validate`] checks a state that comes from outside.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(into = "StateRepr", try_from = "StateRepr"))]
 pub struct State {
     /// Each side's pieces still in the game (first `count[seat]` entries, in square order).
-    pub pieces: [[Piece; PIECES]; 2],
+    pub(crate) pieces: [[Piece; PIECES]; 2],
     /// How many pieces each side still has on the board.
-    pub count: [u8; 2],
+    pub(crate) count: [u8; 2],
     /// Occupancy bitboards: bit `row * 12 + col` is set where the side has a piece.
-    pub occupied: [u64; 2],
+    pub(crate) occupied: [u64; 2],
     /// The seat to throw, or to decide while a throw is pending.
-    pub turn: u8,
+    pub(crate) turn: u8,
     /// The throw made and not yet acted on (its number of green sides up); `Some` exactly
     /// at a decision node.
-    pub pending: Option<Throw>,
+    pub(crate) pending: Option<Throw>,
     /// Throws made so far in the game, extra throws included.
-    pub throws: u32,
+    pub(crate) throws: u32,
 }
 
 impl State {
     /// A state with these pieces for P1 and P2 (in any order), P1 to throw, no throw made.
     /// The pieces are put in square order and the bitboards filled in; run
     /// [`Game::validate`] to check the position itself.
+    ///
+    /// ```
+    /// use stickdice::games::issiren::{Issiren, Piece, State};
+    /// use stickdice::{Game, Throw};
+    /// let game = Issiren::with_seats(2).unwrap();
+    /// let s = State::from_pieces(&[Piece::moved(30), Piece::moved(12)], &[Piece::start(3)])
+    ///     .unwrap()
+    ///     .with_turn(1)
+    ///     .with_pending(Some(Throw::new(4)))
+    ///     .with_throws(9);
+    /// assert_eq!(s.pieces_of(0), [Piece::moved(12), Piece::moved(30)]);
+    /// assert_eq!((s.count(), s.turn(), s.throws()), ([2, 1], 1, 9));
+    /// assert_eq!(game.validate(&s), Ok(()));
+    /// ```
     ///
     /// # Errors
     /// [`InvalidState`] if a side is given more than 12 pieces.
@@ -541,10 +564,69 @@ impl State {
         Ok(s)
     }
 
-    /// Restores the derived parts after the pieces were edited by hand: sorts each side's
-    /// pieces into square order, blanks the unused entries and recomputes the bitboards.
-    /// A count above 12 is left for [`Game::validate`] to report.
-    pub fn normalize(&mut self) {
+    /// This state with `turn` as the seat to throw (or to decide, with a throw pending).
+    #[must_use]
+    pub fn with_turn(mut self, turn: u8) -> State {
+        self.turn = turn;
+        self
+    }
+
+    /// This state with `pending` as the throw awaiting its move (`None`: a throw is due).
+    #[must_use]
+    pub fn with_pending(mut self, pending: Option<Throw>) -> State {
+        self.pending = pending;
+        self
+    }
+
+    /// This state with `throws` throws made so far.
+    #[must_use]
+    pub fn with_throws(mut self, throws: u32) -> State {
+        self.throws = throws;
+        self
+    }
+
+    /// Each side's piece list: the first [`State::count`] entries of a side are its pieces,
+    /// in square order ([`State::pieces_of`]), the rest blank.
+    #[inline]
+    pub fn pieces(&self) -> &[[Piece; PIECES]; 2] {
+        &self.pieces
+    }
+
+    /// How many pieces each side still has.
+    #[inline]
+    pub fn count(&self) -> [u8; 2] {
+        self.count
+    }
+
+    /// The occupancy bitboards: bit `row * 12 + col` ([`Square::bit`]) is set where the
+    /// side has a piece.
+    #[inline]
+    pub fn occupied(&self) -> [u64; 2] {
+        self.occupied
+    }
+
+    /// The seat to throw, or to decide while a throw is pending.
+    #[inline]
+    pub fn turn(&self) -> u8 {
+        self.turn
+    }
+
+    /// The throw made and not yet acted on (its number of green sides up); `Some` exactly
+    /// at a decision node.
+    #[inline]
+    pub fn pending(&self) -> Option<Throw> {
+        self.pending
+    }
+
+    /// Throws made so far in the game, extra throws included.
+    #[inline]
+    pub fn throws(&self) -> u32 {
+        self.throws
+    }
+
+    /// Restores the derived parts after the pieces were set: sorts each side's pieces into
+    /// square order, blanks the unused entries and recomputes the bitboards.
+    fn normalize(&mut self) {
         for (seat, table) in SQUARE_OF.iter().enumerate() {
             let n = (self.count[seat] as usize).min(PIECES);
             let list = &mut self.pieces[seat];
@@ -932,11 +1014,10 @@ impl From<State> for StateRepr {
 impl TryFrom<StateRepr> for State {
     type Error = InvalidState;
     fn try_from(r: StateRepr) -> Result<State, InvalidState> {
-        let mut s = State::from_pieces(&r.pieces[0], &r.pieces[1])?;
-        s.turn = r.turn;
-        s.pending = r.pending;
-        s.throws = r.throws;
-        Ok(s)
+        Ok(State::from_pieces(&r.pieces[0], &r.pieces[1])?
+            .with_turn(r.turn)
+            .with_pending(r.pending)
+            .with_throws(r.throws))
     }
 }
 
@@ -1663,6 +1744,41 @@ impl Playouts for Issiren {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn problems(s: &State) -> Vec<String> {
+        Issiren::with_seats(2)
+            .unwrap()
+            .validate(s)
+            .unwrap_err()
+            .messages()
+    }
+
+    /// The derived parts cannot be set from outside the module; validate still names them
+    /// when they disagree (for states built here, or by a future bug).
+    #[test]
+    fn validate_names_derived_parts_that_disagree_with_the_pieces() {
+        let good = State::from_pieces(&[Piece::moved(12)], &[Piece::moved(6)]).unwrap();
+
+        let mut s = good;
+        s.count[0] = 13;
+        assert!(problems(&s).iter().any(|m| m.contains("P1 has 13 pieces")));
+
+        let mut s = good;
+        s.occupied[0] |= 1 << 40;
+        assert!(problems(&s)[0].contains("P1's occupancy bitboard"));
+
+        let mut s = good;
+        s.pieces[0][5] = Piece::moved(3);
+        assert!(problems(&s)[0].contains("P1's piece entry 5 is not blank"));
+
+        let mut s = good;
+        s.count[0] = 2;
+        s.pieces[0][1] = Piece::moved(0); // l1 listed after a2
+        s.occupied[0] |= 1 << 11;
+        assert!(problems(&s)[0].contains("not listed in square order"));
+        s.normalize();
+        assert_eq!(Issiren::with_seats(2).unwrap().validate(&s), Ok(()));
+    }
 
     /// `play_legal_action` (the chosen piece found in a bitmask and moved by its index)
     /// makes the same draws, chooses the same action and reaches the same state as listing

@@ -6,13 +6,19 @@
 //! the list in [`for_each_game!`](crate::for_each_game), so a game is one module here plus
 //! one line there. See the book's chapter "Adding a game".
 
+pub mod houmt_taourit;
 pub mod issiren;
 pub mod sig_el_oued;
 pub mod sig_wa_duqqan;
+pub mod siryu_race;
+pub mod siryu_war;
 
+pub use houmt_taourit::HoumtTaourit;
 pub use issiren::Issiren;
 pub use sig_el_oued::SigElOued;
 pub use sig_wa_duqqan::SigWaDuqqan;
+pub use siryu_race::SiryuRace;
+pub use siryu_war::SiryuWar;
 
 /// **The list of games.** Calls `callback!` with every game, one line each:
 /// `Variant: path::to::Type [capabilities],`, in the order of `stickdice games`.
@@ -67,6 +73,9 @@ macro_rules! __game_list {
             SigWaDuqqan: $crate::games::SigWaDuqqan [board evaluate exact measure review encode],
             SigElOued: $crate::games::SigElOued [board evaluate exact measure review encode],
             Issiren: $crate::games::Issiren [board evaluate exact measure review encode tablebase],
+            SigWaDuqqanHoumtTaourit: $crate::games::HoumtTaourit [board encode],
+            SiryuRace: $crate::games::SiryuRace [board encode],
+            SiryuWar: $crate::games::SiryuWar [board evaluate measure encode],
         }
     };
 }

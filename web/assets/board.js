@@ -121,9 +121,9 @@ export function drawBoard(svg, geometry, pieces, opts = {}) {
       const kind = p.seat === null ? 'octagon' : SHAPES[p.seat % 8];
       if (p.active) shape(kind, cx, cy, r + 3.5, { fill: 'none', stroke: '#111', 'stroke-width': 2 }, g);
       shape(kind, cx, cy, r, {
-        fill, stroke: p.status === 'unmoved' ? '#333' : '#111',
-        'stroke-width': p.status === 'unmoved' ? 1.6 : 1.2,
-        'stroke-dasharray': p.status === 'unmoved' ? '3 2' : 'none',
+        fill, stroke: p.status === 'unmoved' || p.status === 'locked' ? '#333' : '#111',
+        'stroke-width': p.status === 'unmoved' || p.status === 'locked' ? 1.6 : 1.2,
+        'stroke-dasharray': p.status === 'unmoved' || p.status === 'locked' ? '3 2' : 'none',
         class: 'body',
       }, g);
       const label = el('text', { x: cx, y: cy + r * 0.38, 'text-anchor': 'middle', class: 'piece-label', 'font-size': Math.max(8, r * 1.0) }, g);

@@ -1120,23 +1120,23 @@ fn node_json(node: Node) -> Value {
 /// Binds `opts`' address and serves until ctrl-c, printing the address first.
 ///
 /// # Errors
-/// The address cannot be bound, or the server fails.
-pub fn run(opts: WebOptions) -> Result<(), String> {
+/// [`ServeError`]: the address cannot be bound, or the server fails.
+pub fn run(opts: WebOptions) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .max_blocking_threads(8)
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the server: {e}"))?;
+        .map_err(ServeError::Start)?;
     runtime.block_on(async move {
         let ip = opts.bind.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
         let addr = SocketAddr::new(ip, opts.port);
         let listener = tokio::net::TcpListener::bind(addr)
             .await
-            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+            .map_err(|source| ServeError::Listen { addr, source })?;
         let local = listener
             .local_addr()
-            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+            .map_err(|source| ServeError::Listen { addr, source })?;
         for d in &opts.dirs {
             if !d.exists() {
                 eprintln!("warning: {} does not exist", d.display());
@@ -1149,6 +1149,26 @@ pub fn run(opts: WebOptions) -> Result<(), String> {
                 let _ = tokio::signal::ctrl_c().await;
             })
             .await
-            .map_err(|e| format!("the server failed: {e}"))
+            .map_err(ServeError::Serve)
     })
+}
+
+/// Why the web server stopped with an error ([`run`]).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// The server's run time cannot start.
+    #[error("cannot start the server: {0}")]
+    Start(#[source] std::io::Error),
+    /// The address cannot be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The server failed while serving.
+    #[error("the server failed: {0}")]
+    Serve(#[source] std::io::Error),
 }

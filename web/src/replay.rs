@@ -64,7 +64,7 @@ pub(crate) fn verify(
     if saved_here(record) {
         return with_game!(any, |g| verify_saved(g, record));
     }
-    with_game!(any, |g| verify_game(g, &schedule, record))
+    with_game!(any, |g| verify_game(g, &schedule, record)).map_err(|e| e.to_string())
 }
 
 /// Whether `record` is a game saved by this server (`POST /api/session/{id}/save`): its

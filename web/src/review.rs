@@ -51,6 +51,12 @@ pub fn game_review(dirs: &[PathBuf], t: &str, k: &str) -> Result<Value, WebError
             "bad_log",
             format!("{} line {line}: {e}", dir.display()),
         ),
+        // A kind of review failure added later.
+        e => WebError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "no_review",
+            format!("no per-move analysis for this game: {e}"),
+        ),
     })?;
     let names = labels(&c.agents);
     Ok(json!({

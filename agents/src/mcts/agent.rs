@@ -59,20 +59,9 @@ impl<G: Evaluate> MctsAgent<G> {
         if !G::HAS_EVALUATION && params.given("eval").is_none() {
             // A game without an evaluation: random playouts to the end, no prior, unless
             // the spec asks for what needs one (then `with_random_playouts` says so).
-            let plain = MctsConfig::without_evaluation();
-            if params.given("playout").is_none() && params.given("epsilon").is_none() {
-                config.playout = plain.playout;
-            }
-            if params.given("cutoff").is_none() {
-                config.cutoff = plain.cutoff;
-            }
-            if params.given("prior").is_none() {
-                config.prior = plain.prior;
-            }
-            if params.given("c").is_none() {
-                config.c = plain.c;
-            }
-            return Self::with_random_playouts(config, seed);
+            let mut search = config.search();
+            search.plain_unless_given(params, &MctsConfig::without_evaluation().search());
+            return Self::with_random_playouts(config.with_search(search), seed);
         }
         let (eval_source, evaluator) = crate::eval::eval_param::<G>(params)?;
         // A learned evaluation costs more per call than a hand-set one: its default
@@ -109,13 +98,7 @@ impl<G: stickdice::Playouts> MctsAgent<G> {
         G: stickdice::Playouts,
     {
         config.check()?;
-        let rollout = Rollout::without_evaluation("mcts", config.playout, config.cutoff)?;
-        if config.prior != 0.0 {
-            return Err(SpecError::Unsupported {
-                agent: "mcts",
-                why: format!("a prior needs an evaluation of {}; use prior=0", G::TITLE),
-            });
-        }
+        let rollout = config.search().random_rollout("mcts")?;
         Self::build(config, seed, rollout)
     }
 

@@ -1,5 +1,6 @@
 //! The agent's configuration: its spec entry, defaults and limits, the playout policy,
-//! [`MctsConfig`] and the readers of the parameters MCTS and ISMCTS share.
+//! [`MctsConfig`], and [`Search`], the settings MCTS and ISMCTS share (read, checked and
+//! written once for both).
 
 use core::fmt;
 
@@ -73,6 +74,7 @@ pub const MAX_TREE_NODES: usize = 1 << 21;
 
 /// How playouts choose actions (throws are always sampled with their exact probabilities).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Playout {
     /// Uniformly among the legal actions.
     Random,
@@ -153,6 +155,158 @@ pub const MAX_CUTOFF: u32 = 100_000;
 
 /// The largest `prior`.
 pub const MAX_PRIOR: f64 = 1e6;
+
+/// The settings MCTS ([`MctsConfig`]) and ISMCTS
+/// ([`IsmctsConfig`](crate::ismcts::IsmctsConfig)) share: the budget, the exploration
+/// constant, the playouts and the prior. Each agent's configuration keeps them as its own
+/// public fields and reads, checks and writes them through here.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Search {
+    pub(crate) iterations: Option<u64>,
+    pub(crate) millis: Option<u64>,
+    pub(crate) c: f64,
+    pub(crate) playout: Playout,
+    pub(crate) cutoff: u32,
+    pub(crate) prior: f64,
+}
+
+impl Search {
+    /// Reads `iterations`, `millis`, `c`, `playout` and `epsilon`, `cutoff` and `prior` of
+    /// `agent`'s checked spec (`c` and `prior` default to the agent's).
+    pub(crate) fn from_params(
+        agent: &'static str,
+        params: &Params<'_>,
+        default_c: f64,
+        default_prior: f64,
+    ) -> Result<Search, SpecError> {
+        Ok(Search {
+            iterations: params.positive("iterations")?,
+            millis: params.positive("millis")?,
+            c: params.number("c", 0.0, 100.0)?.unwrap_or(default_c),
+            playout: Playout::from_params(params)?,
+            cutoff: cutoff_param(agent, params)?.unwrap_or(DEFAULT_CUTOFF),
+            prior: params
+                .number("prior", 0.0, MAX_PRIOR)?
+                .unwrap_or(default_prior),
+        })
+    }
+
+    /// Checks every field, naming `agent`: a zero budget, `c` outside `[0, 100]`, ε outside
+    /// `[0, 1]`, `cutoff` above [`MAX_CUTOFF`], `prior` outside `[0, MAX_PRIOR]`.
+    pub(crate) fn check(&self, agent: &'static str) -> Result<(), SpecError> {
+        check_budget(agent, self.iterations, self.millis)?;
+        if !(self.c.is_finite() && (0.0..=100.0).contains(&self.c)) {
+            return Err(bad(agent, "c", self.c, "a number from 0 to 100"));
+        }
+        self.playout.check(agent)?;
+        check_cutoff(agent, self.cutoff)?;
+        if !(self.prior.is_finite() && (0.0..=MAX_PRIOR).contains(&self.prior)) {
+            return Err(bad(
+                agent,
+                "prior",
+                self.prior,
+                &format!("a number from 0 to {MAX_PRIOR}"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The canonical spec text of these settings, after `agent:`:
+    /// `[iterations=…,][millis=…,]c=…,playout=…,cutoff=…,prior=…`.
+    pub(crate) fn spec_text(&self) -> String {
+        let mut s = String::new();
+        if let Some(i) = self.iterations {
+            s += &format!("iterations={i},");
+        }
+        if let Some(m) = self.millis {
+            s += &format!("millis={m},");
+        }
+        s += &format!(
+            "c={},playout={},cutoff={},prior={}",
+            self.c,
+            self.playout.spec_text(),
+            self.cutoff,
+            self.prior
+        );
+        s
+    }
+
+    /// For a game without an evaluation: `plain`'s playouts, cutoff, prior and `c` where
+    /// the spec does not give them (a spec that asks for what needs an evaluation is then
+    /// refused by [`Search::random_rollout`]).
+    pub(crate) fn plain_unless_given(&mut self, params: &Params<'_>, plain: &Search) {
+        if params.given("playout").is_none() && params.given("epsilon").is_none() {
+            self.playout = plain.playout;
+        }
+        if params.given("cutoff").is_none() {
+            self.cutoff = plain.cutoff;
+        }
+        if params.given("prior").is_none() {
+            self.prior = plain.prior;
+        }
+        if params.given("c").is_none() {
+            self.c = plain.c;
+        }
+    }
+
+    /// The playouts of a game without an evaluation, after checking every field: random
+    /// to the end, and no prior.
+    ///
+    /// # Errors
+    /// [`SpecError::BadValue`] for a field out of range; [`SpecError::Unsupported`] for
+    /// greedy or cut playouts or a prior (they need an evaluation).
+    pub(crate) fn random_rollout<G: stickdice::Playouts>(
+        &self,
+        agent: &'static str,
+    ) -> Result<super::playouts::Rollout<G>, SpecError> {
+        self.check(agent)?;
+        let rollout =
+            super::playouts::Rollout::without_evaluation(agent, self.playout, self.cutoff)?;
+        if self.prior != 0.0 {
+            return Err(SpecError::Unsupported {
+                agent,
+                why: format!("a prior needs an evaluation of {}; use prior=0", G::TITLE),
+            });
+        }
+        Ok(rollout)
+    }
+}
+
+/// `search()` (the [`Search`] settings of a configuration) and `with_search()` (the
+/// configuration with other ones) for a configuration struct with the fields of
+/// [`Search`]: MCTS's and ISMCTS's.
+macro_rules! search_settings {
+    ($config:ident) => {
+        impl $config {
+            /// The settings MCTS and ISMCTS share.
+            pub(crate) fn search(&self) -> $crate::mcts::shared::Search {
+                $crate::mcts::shared::Search {
+                    iterations: self.iterations,
+                    millis: self.millis,
+                    c: self.c,
+                    playout: self.playout,
+                    cutoff: self.cutoff,
+                    prior: self.prior,
+                }
+            }
+
+            /// The same configuration with `search`'s shared settings.
+            pub(crate) fn with_search(self, search: $crate::mcts::shared::Search) -> Self {
+                $config {
+                    iterations: search.iterations,
+                    millis: search.millis,
+                    c: search.c,
+                    playout: search.playout,
+                    cutoff: search.cutoff,
+                    prior: search.prior,
+                    ..self
+                }
+            }
+        }
+    };
+}
+pub(crate) use search_settings;
+search_settings!(MctsConfig);
 
 /// Reads `cutoff`: a whole number from 0 to [`MAX_CUTOFF`].
 pub(crate) fn cutoff_param(
@@ -267,18 +421,13 @@ impl MctsConfig {
                 &format!("a whole number from 1 to {MAX_THREADS}"),
             ));
         }
+        let search = Search::from_params("mcts", params, DEFAULT_C, DEFAULT_PRIOR)?;
         let config = MctsConfig {
-            iterations: params.positive("iterations")?,
-            millis: params.positive("millis")?,
-            c: params.number("c", 0.0, 100.0)?.unwrap_or(DEFAULT_C),
-            playout: Playout::from_params(params)?,
             threads: threads as usize,
             reuse: params.flag("reuse")?.unwrap_or(true),
-            cutoff: cutoff_param("mcts", params)?.unwrap_or(DEFAULT_CUTOFF),
-            prior: params
-                .number("prior", 0.0, MAX_PRIOR)?
-                .unwrap_or(DEFAULT_PRIOR),
-        };
+            ..MctsConfig::default()
+        }
+        .with_search(search);
         config.check()?;
         Ok(config)
     }
@@ -289,20 +438,7 @@ impl MctsConfig {
     /// [`SpecError::BadValue`] naming the first field out of range: a zero budget, `c`
     /// outside `[0, 100]`, ε outside `[0, 1]`, or `threads` outside `1..=64`.
     pub fn check(&self) -> Result<(), SpecError> {
-        check_budget("mcts", self.iterations, self.millis)?;
-        if !(self.c.is_finite() && (0.0..=100.0).contains(&self.c)) {
-            return Err(bad("mcts", "c", self.c, "a number from 0 to 100"));
-        }
-        self.playout.check("mcts")?;
-        check_cutoff("mcts", self.cutoff)?;
-        if !(self.prior.is_finite() && (0.0..=MAX_PRIOR).contains(&self.prior)) {
-            return Err(bad(
-                "mcts",
-                "prior",
-                self.prior,
-                &format!("a number from 0 to {MAX_PRIOR}"),
-            ));
-        }
+        self.search().check("mcts")?;
         if !(1..=MAX_THREADS).contains(&self.threads) {
             return Err(bad(
                 "mcts",
@@ -316,20 +452,7 @@ impl MctsConfig {
 
     /// The canonical spec text.
     pub fn spec(&self) -> String {
-        let mut s = String::from("mcts:");
-        if let Some(i) = self.iterations {
-            s += &format!("iterations={i},");
-        }
-        if let Some(m) = self.millis {
-            s += &format!("millis={m},");
-        }
-        s += &format!(
-            "c={},playout={},cutoff={}",
-            self.c,
-            self.playout.spec_text(),
-            self.cutoff
-        );
-        s += &format!(",prior={}", self.prior);
+        let mut s = format!("mcts:{}", self.search().spec_text());
         if self.threads != 1 {
             s += &format!(",threads={}", self.threads);
         }

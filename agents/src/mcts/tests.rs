@@ -130,28 +130,87 @@ fn terminal_and_throw_states_are_errors_not_panics() {
     assert_eq!(a.choose(&game, &end), Err(AgentError::GameOver));
 }
 
+/// The settings MCTS and ISMCTS share ([`config::Search`]) are read and checked alike for
+/// both: each bad value refused, naming the agent and the parameter.
+#[test]
+fn the_shared_settings_are_refused_alike_for_mcts_and_ismcts() {
+    let game = Race::new(2, 60);
+    for agent in ["mcts", "ismcts"] {
+        for (params, needle) in [
+            ("iterations=0", "iterations"),
+            ("millis=0", "millis"),
+            ("c=-1", "`c`"),
+            ("c=nan", "`c`"),
+            ("c=101", "`c`"),
+            ("epsilon=1.5", "epsilon"),
+            ("epsilon=-1", "epsilon"),
+            ("playout=smart", "random, greedy"),
+            (
+                "cutoff=-1",
+                "a whole number from 0 (play to the end) to 100000",
+            ),
+            ("cutoff=4.5", "cutoff"),
+            ("cutoff=100001", "cutoff"),
+            ("prior=-1", "prior"),
+            ("prior=inf", "prior"),
+        ] {
+            let spec = format!("{agent}:{params}");
+            let e = build_str(&spec, &game, 1).err().expect(&spec);
+            assert!(
+                matches!(&e, SpecError::BadValue { agent: a, .. } if *a == agent),
+                "{spec}: {e:?}"
+            );
+            let e = e.to_string();
+            assert!(e.contains(needle), "{spec}: {e}");
+        }
+    }
+    // Without an evaluation, greedy playouts, cut playouts and a prior are refused alike,
+    // and the defaults have all three.
+    let plain = MctsConfig::without_evaluation().search();
+    for (search, needle) in [
+        (MctsConfig::default().search(), "greedy playouts"),
+        (
+            config::Search {
+                playout: Playout::Greedy { epsilon: 0.1 },
+                ..plain
+            },
+            "greedy playouts",
+        ),
+        (config::Search { cutoff: 3, ..plain }, "cut playouts"),
+        (
+            config::Search {
+                prior: 1.0,
+                ..plain
+            },
+            "prior",
+        ),
+    ] {
+        let mcts =
+            MctsAgent::<Race>::with_random_playouts(MctsConfig::default().with_search(search), 3)
+                .unwrap_err();
+        let ismcts = crate::ismcts::IsmctsAgent::<Race>::with_random_playouts(
+            crate::ismcts::IsmctsConfig::default().with_search(search),
+            3,
+        )
+        .unwrap_err();
+        for (e, agent) in [(mcts, "mcts"), (ismcts, "ismcts")] {
+            assert!(
+                matches!(&e, SpecError::Unsupported { agent: a, .. } if *a == agent)
+                    && e.to_string().contains(needle),
+                "{agent}: {e}"
+            );
+        }
+    }
+}
+
 #[test]
 fn zero_budgets_and_bad_values_are_rejected_with_a_message() {
     let game = Race::new(2, 60);
     for (spec, needle) in [
-        ("mcts:iterations=0", "iterations"),
-        ("mcts:millis=0", "millis"),
         ("mcts:threads=0", "threads"),
         ("mcts:threads=65", "threads"),
-        ("mcts:c=-1", "`c`"),
-        ("mcts:c=nan", "`c`"),
-        ("mcts:epsilon=1.5", "epsilon"),
-        ("mcts:playout=smart", "random, greedy"),
         ("mcts:reuse=maybe", "true or false"),
         ("mcts:depth=3", "it takes: iterations, millis"),
-        (
-            "mcts:cutoff=-1",
-            "a whole number from 0 (play to the end) to 100000",
-        ),
-        ("mcts:cutoff=4.5", "cutoff"),
-        ("mcts:cutoff=100001", "cutoff"),
-        ("mcts:prior=-1", "prior"),
-        ("mcts:prior=inf", "prior"),
     ] {
         let e = build_str(spec, &game, 1).err().expect(spec).to_string();
         assert!(e.contains(needle), "{spec}: {e}");
@@ -201,31 +260,7 @@ fn random_playouts_need_no_evaluation_but_greedy_ones_do() {
         matches!(e, SpecError::Unsupported { agent: "mcts", .. }),
         "{e}"
     );
-    // So do cut playouts and a prior, and the defaults have both.
-    for (config, needle) in [
-        (MctsConfig::default(), "greedy playouts"),
-        (
-            MctsConfig {
-                cutoff: 3,
-                ..iterations(50)
-            },
-            "cut playouts",
-        ),
-        (
-            MctsConfig {
-                prior: 1.0,
-                ..iterations(50)
-            },
-            "prior",
-        ),
-    ] {
-        let e = MctsAgent::<Race>::with_random_playouts(config, 3).unwrap_err();
-        assert!(
-            matches!(e, SpecError::Unsupported { agent: "mcts", .. })
-                && e.to_string().contains(needle),
-            "{e}"
-        );
-    }
+    // Cut playouts and a prior too: the_shared_settings_are_refused_alike_for_mcts_and_ismcts.
 }
 
 /// A cut playout makes exactly `cutoff` throws (finishing a decision it starts at)

@@ -68,10 +68,10 @@ impl Exact for Issiren {
     }
 
     fn strip_throw_count(state: &mut Self::State) {
-        state.throws = 0;
+        *state = state.with_throws(0);
     }
 
-    fn exact_values(source: &str) -> Result<Arc<dyn ExactValues<Self>>, String> {
+    fn exact_values(source: &str) -> Result<Arc<dyn ExactValues<Self>>, super::ExactValuesError> {
         let tb = tablebase::shared(source)?;
         Ok(tb as Arc<dyn ExactValues<Self>>)
     }

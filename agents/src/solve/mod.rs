@@ -94,13 +94,10 @@ pub trait Exact: Game {
     /// (`build` or a file path for Issiren).
     ///
     /// # Errors
-    /// A message when the game has no tablebase or the source cannot be loaded.
-    fn exact_values(source: &str) -> Result<Arc<dyn ExactValues<Self>>, String> {
+    /// [`ExactValuesError`] when the game has no tablebase or the source cannot be loaded.
+    fn exact_values(source: &str) -> Result<Arc<dyn ExactValues<Self>>, ExactValuesError> {
         let _ = source;
-        Err(format!(
-            "{} has no endgame tablebase (only issiren has one)",
-            Self::NAME
-        ))
+        Err(ExactValuesError::NoTablebase { game: Self::NAME })
     }
 }
 
@@ -114,6 +111,7 @@ pub trait ExactValues<G: Game>: Send + Sync {
 
 /// Why a game could not be solved.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum SolveError {
     /// The game, seat count or options are beyond the solver.
     Unsupported(String),
@@ -1028,9 +1026,12 @@ impl<G: Exact> ExactValues<G> for Solution<G> {
 /// (matched at run time against the games in [`games`]; only Issiren has a tablebase).
 ///
 /// # Errors
-/// A message when the game has no tablebase or the source cannot be loaded.
-pub fn exact_values_for<G: Game>(source: &str) -> Result<Arc<dyn ExactValues<G>>, String> {
-    fn as_game<E: Exact, G: Game>(source: &str) -> Option<Result<Arc<dyn ExactValues<G>>, String>> {
+/// [`ExactValuesError`] when the game has no tablebase or the source cannot be loaded.
+pub fn exact_values_for<G: Game>(
+    source: &str,
+) -> Result<Arc<dyn ExactValues<G>>, ExactValuesError> {
+    type Found<G> = Result<Arc<dyn ExactValues<G>>, ExactValuesError>;
+    fn as_game<E: Exact, G: Game>(source: &str) -> Option<Found<G>> {
         if core::any::TypeId::of::<E>() != core::any::TypeId::of::<G>() {
             return None;
         }
@@ -1043,7 +1044,29 @@ pub fn exact_values_for<G: Game>(source: &str) -> Result<Arc<dyn ExactValues<G>>
     as_game::<stickdice::Issiren, G>(source)
         .or_else(|| as_game::<stickdice::SigWaDuqqan, G>(source))
         .or_else(|| as_game::<stickdice::SigElOued, G>(source))
-        .unwrap_or_else(|| Err(format!("{} has no endgame tablebase", G::NAME)))
+        .unwrap_or_else(|| Err(ExactValuesError::NotExact { game: G::NAME }))
+}
+
+/// Why a searching agent's `tablebase` parameter names no exact values
+/// ([`Exact::exact_values`], [`exact_values_for`]).
+#[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExactValuesError {
+    /// The game has an exact solver but no endgame tablebase.
+    #[error("{game} has no endgame tablebase (only issiren has one)")]
+    NoTablebase {
+        /// The game's name.
+        game: &'static str,
+    },
+    /// The game is not one the exact solver knows.
+    #[error("{game} has no endgame tablebase")]
+    NotExact {
+        /// The game's name.
+        game: &'static str,
+    },
+    /// The tablebase cannot be loaded.
+    #[error(transparent)]
+    Tablebase(#[from] tablebase::TablebaseError),
 }
 
 /// The `tablebase` parameter of the searching agents (expectimax, MCTS).
@@ -1124,6 +1147,7 @@ pub fn resolve_spec<G: Game>(
 pub type NamedExactValues<G> = (String, Arc<dyn ExactValues<G>>);
 
 /// What a searching agent's `tablebase` parameter comes to ([`tablebase_param`]).
+#[non_exhaustive]
 pub enum TablebaseChoice<G: Game> {
     /// A game without a tablebase, none asked for: the agent's name says nothing.
     NotApplicable,
