@@ -1,8 +1,8 @@
-//! Scenario tests for Siryu (War) (RULES-family.md section 8): every worked example is a
+//! Scenario tests for Siryu (War) (`docs/games/siryu-war.md`, §8): every worked example is a
 //! named test, every clause has one, plus the throw cap, validation, JSON, notation,
 //! rendering and seeded random games.
 //!
-//! Expected values are worked out by hand from RULES-family.md (square names written out
+//! Expected values are worked out by hand from `docs/games/siryu-war.md` (square names written out
 //! from the circuit table, (r, c) as column letter `a + c` and row number `r + 1`), never
 //! read back from the implementation.
 
@@ -71,7 +71,7 @@ fn squares_of(s: &State, seat: usize) -> Vec<(String, bool)> {
     v
 }
 
-/// The circuit table of RULES-family.md §8, one seat's column: (row, columns in order) for
+/// The circuit table of `docs/games/siryu-war.md` (§8), one seat's column: (row, columns in order) for
 /// positions 0–11, 12–23, 24–35.
 fn table(seat: usize) -> Vec<Square> {
     let runs: [(u8, bool); 3] = if seat == 0 {

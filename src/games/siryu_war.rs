@@ -1,4 +1,4 @@
-//! Siryu (War) — the capture game of the Tabelbala oasis (Algeria), RULES-family.md
+//! Siryu (War) — the capture game of the Tabelbala oasis (Algeria), `docs/games/siryu-war.md`
 //! section 8: twelve pieces a side, each unlocked by a sir in its owner's colour, run out of
 //! their home row into an endless loop through the two middle rows, capturing by landing.
 //!
@@ -61,14 +61,14 @@
 //! the loop from position 12 to 35): for P1 `a1` … `l1`, `l2` … `a2`, `a3` … `l3`; for P2
 //! `l4` … `a4`, `a3` … `l3`, `l2` … `a2`. A pass is listed alone.
 //!
-//! # Readings chosen where RULES-family.md is silent
+//! # Readings chosen where `docs/games/siryu-war.md` is silent
 //!
-//! RULES-family.md §9 settles the colours (P1 white, its sir five white), unlocking (the
+//! the readings (`docs/games/readings.md`, §9) settles the colours (P1 white, its sir five white), unlocking (the
 //! colour sir unlocks and moves 5 in one move), the other sir (it moves unlocked pieces
 //! only; both sirs give an extra throw), the circuit (the home row once, then the middle
 //! rows forever) and Issiren's conventions (own pieces block, landing captures, passing
 //! does nothing, a 0 is a `pass`, the throw cap makes a draw). Beyond those, following
-//! §9's way of reading (Issiren's conventions, RULES.md §3):
+//! §9's way of reading (Issiren's conventions, `docs/games/issiren.md` (§3)):
 //!
 //! * **A colour sir with both kinds of piece.** The player chooses between unlocking a
 //!   locked piece and moving an unlocked one 5; nothing has priority (Issiren's release
@@ -82,7 +82,7 @@
 //! * **A sir with nothing to move** is a `pass` that keeps the extra throw.
 //! * **The twelfth capture on a sir** ends the game at once; the extra throw is not made.
 //!   When the twelfth capture comes from the cap-th throw, the capture decides the game (a
-//!   win, not a draw), as the conventions of RULES-family.md say.
+//!   win, not a draw), as the conventions (`docs/games/conventions.md`) say.
 //! * **The throw count** counts every throw, extra throws included; after a game ended by
 //!   capture the turn stays with the capturing seat and no throw is pending.
 //! * **Order of legal actions:** circuit order (see Notation), so the list is the set bits
