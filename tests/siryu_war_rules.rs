@@ -938,8 +938,8 @@ fn json_states_round_trip_and_bad_ones_are_rejected() {
             "past the throw cap",
         ),
     ] {
-        let e = g.load_state(bad).unwrap_err();
-        assert!(e.to_string().contains(needle), "{bad}: {e}");
+        let e = g.load_state(bad).unwrap_err().to_string();
+        assert!(e.contains(needle), "{bad}: {e}");
     }
 }
 
