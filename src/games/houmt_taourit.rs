@@ -92,6 +92,9 @@
 //! whether it has made its first move, the seat to throw and the throws made. The count of
 //! pieces still racing is derived, and rebuilt on reading.
 
+// Seats and pieces index several parallel arrays at once: index loops read best.
+#![allow(clippy::needless_range_loop)]
+
 use core::fmt::{self, Write as _};
 
 use crate::board::{cell, track_arrows, Board, BoardGeometry, PlacedPiece, SquareInfo};

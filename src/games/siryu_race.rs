@@ -98,6 +98,9 @@
 //! due or the game is over); the throws made. The count of finished seats and each seat's
 //! occupied squares are derived, and rebuilt on reading.
 
+// Seats and pieces index several parallel arrays at once: index loops read best.
+#![allow(clippy::needless_range_loop)]
+
 use core::fmt::{self, Write as _};
 use core::str::FromStr;
 
