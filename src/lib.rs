@@ -45,7 +45,7 @@ pub use game::{
     ActionList, ConfigError, Game, IllegalMove, InvalidState, Node, NotationError, Playouts,
     Ranking, Seat, SeatValues, MAX_ACTIONS, MAX_SEATS,
 };
-pub use games::{Issiren, SigElOued, SigWaDuqqan};
+pub use games::{Issiren, SigElOued, SigElOuedCapture, SigWaDuqqan};
 
 /// The portable, seedable random number generator used wherever stickdice needs one
 /// (PCG 64-bit MCG: the same stream on every platform and version). Seed it with

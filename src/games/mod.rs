@@ -8,10 +8,12 @@
 
 pub mod issiren;
 pub mod sig_el_oued;
+pub mod sig_el_oued_capture;
 pub mod sig_wa_duqqan;
 
 pub use issiren::Issiren;
 pub use sig_el_oued::SigElOued;
+pub use sig_el_oued_capture::SigElOuedCapture;
 pub use sig_wa_duqqan::SigWaDuqqan;
 
 /// **The list of games.** Calls `callback!` with every game, one line each:
@@ -67,6 +69,7 @@ macro_rules! __game_list {
             SigWaDuqqan: $crate::games::SigWaDuqqan [board evaluate exact measure review encode],
             SigElOued: $crate::games::SigElOued [board evaluate exact measure review encode],
             Issiren: $crate::games::Issiren [board evaluate exact measure review encode tablebase],
+            SigElOuedCapture: $crate::games::SigElOuedCapture [board],
         }
     };
 }
