@@ -6,7 +6,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use rand::SeedableRng;
-use stickdice::{testing, Issiren, SigElOued, SigWaDuqqan};
+use stickdice::{testing, Issiren, SigElOued, SigElOuedCapture, SigWaDuqqan};
 
 struct Counting;
 
@@ -67,4 +67,5 @@ fn a_random_playout_allocates_nothing() {
     playouts_allocate_nothing::<SigWaDuqqan>();
     playouts_allocate_nothing::<SigElOued>();
     playouts_allocate_nothing::<Issiren>();
+    playouts_allocate_nothing::<SigElOuedCapture>();
 }
