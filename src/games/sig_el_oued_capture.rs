@@ -194,6 +194,74 @@ static FIRST_POS: [[u8; 18]; 2] = {
     t
 };
 
+/// The central row's positions: 6..11 on the way out, 18..23 on the way back.
+const CENTRAL: u32 = 0x3f << 6 | 0x3f << 18;
+/// All 24 positions.
+const LAP: u32 = (1 << 24) - 1;
+
+/// The positions that share a square with the positions of `at` (on the central row, 12
+/// apart), with them: a piece at a position of the result stands on a square of `at`'s.
+#[inline(always)]
+const fn with_twins(at: u32) -> u32 {
+    at | (at & 0x3f << 6) << 12 | (at & 0x3f << 18) >> 12
+}
+
+/// `at` (24 bits) turned `v` (0..=30) positions back: bit `p` of the result is bit
+/// `(p + v) mod 24` of `at`.
+#[inline(always)]
+const fn back(at: u32, v: u8) -> u32 {
+    let v = WRAP[v as usize & 63] as u32;
+    ((at >> v) | (at << (24 - v))) & LAP
+}
+
+/// `ENEMY_ON[seat][q]`: the enemy's positions on the square of `seat`'s position `q` (any
+/// `q` below 64), as a bitmask: landing at `q` captures the enemy piece at one of them.
+static ENEMY_ON: [[u32; 64]; 2] = {
+    let mut t = [[0u32; 64]; 2];
+    let mut seat = 0;
+    while seat < 2 {
+        let mut q = 0;
+        while q < 64 {
+            let mut r = 0;
+            while r < 24 {
+                if SQUARE_OF[1 - seat][r] == SQUARE_OF[seat][q] {
+                    t[seat][q] |= 1 << r;
+                }
+                r += 1;
+            }
+            q += 1;
+        }
+        seat += 1;
+    }
+    t
+};
+
+/// `SQUARES[seat][byte][b]`: the squares (bit `row * 6 + col`) of `seat`'s positions
+/// `8 * byte + i` for the bits `i` of `b`: a side's occupancy is three lookups.
+static SQUARES: [[[u32; 256]; 3]; 2] = {
+    let mut t = [[[0u32; 256]; 3]; 2];
+    let mut seat = 0;
+    while seat < 2 {
+        let mut byte = 0;
+        while byte < 3 {
+            let mut b = 0;
+            while b < 256 {
+                let mut i = 0;
+                while i < 8 {
+                    if b & (1 << i) != 0 {
+                        t[seat][byte][b] |= 1 << SQUARE_OF[seat][8 * byte + i];
+                    }
+                    i += 1;
+                }
+                b += 1;
+            }
+            byte += 1;
+        }
+        seat += 1;
+    }
+    t
+};
+
 /// The sums of `n` bonus throws (bit `s`), none of them a regular sig: `SUMS[n]`.
 const SUMS: [u32; 4] = {
     let vals = [0u32, 2, 3, 4, 6];
@@ -490,8 +558,6 @@ pub struct State {
     at: [u32; 2],
     /// Bit `p` (`p` < 6): the piece at position `p` is unmoved (a subset of `at`).
     unmoved: [u8; 2],
-    /// Derived: bit `row * 6 + col` where the side has a piece.
-    occupied: [u32; 2],
     /// The seat to throw or decide.
     turn: u8,
     /// What it owes.
@@ -779,7 +845,6 @@ impl TryFrom<Position> for State {
         let mut s = State {
             at: [0; 2],
             unmoved: [0; 2],
-            occupied: [0; 2],
             turn: p.turn,
             pending: p.pending,
             throws: p.throws,
@@ -791,7 +856,6 @@ impl TryFrom<Position> for State {
                 if piece.unmoved {
                     s.unmoved[seat] |= 1 << piece.pos;
                 }
-                s.occupied[seat] |= 1 << SQUARE_OF[seat][piece.pos as usize];
             }
         }
         Ok(s)
@@ -850,7 +914,11 @@ impl State {
     #[inline]
     pub fn occupied(&self, seat: Seat) -> u32 {
         if seat < 2 {
-            self.occupied[seat]
+            let at = self.at[seat];
+            let t = &SQUARES[seat];
+            t[0][(at & 0xff) as usize]
+                | t[1][(at >> 8 & 0xff) as usize]
+                | t[2][(at >> 16 & 0xff) as usize]
         } else {
             0
         }
@@ -892,7 +960,7 @@ impl State {
 
     /// The piece on `square`, with its owner.
     pub fn piece_at(&self, square: Square) -> Option<(Seat, Piece)> {
-        let seat = (0..2).find(|&s| self.occupied[s] & square.bit() != 0)?;
+        let seat = (0..2).find(|&s| self.occupied(s) & square.bit() != 0)?;
         let pos = self.pos_on(seat, square.0);
         Some((
             seat,
@@ -934,29 +1002,34 @@ impl State {
     fn move_piece(&mut self, seat: usize, from: u8, to: u8) {
         let seat = seat & 1;
         let enemy = seat ^ 1;
-        let from_sq = SQUARE_OF[seat][from as usize & 63];
-        let to_sq = SQUARE_OF[seat][to as usize & 63];
-        let to_bit = 1u32 << to_sq;
-        if self.occupied[enemy] & to_bit != 0 {
-            let q = self.pos_on(enemy, to_sq);
-            self.at[enemy] &= !(1 << q);
-            self.unmoved[enemy] &= !(1u32 << q) as u8;
-            self.occupied[enemy] &= !to_bit;
-        }
-        self.at[seat] = (self.at[seat] & !(1 << from)) | 1 << to;
-        self.unmoved[seat] &= !(1u32 << from) as u8;
-        self.occupied[seat] = (self.occupied[seat] & !(1 << from_sq)) | to_bit;
+        let taken = self.at[enemy] & ENEMY_ON[seat][to as usize & 63];
+        self.at[enemy] &= !taken;
+        self.unmoved[enemy] &= !(taken as u8);
+        self.at[seat] = (self.at[seat] & !(1 << (from & 31))) | 1 << (to & 31);
+        self.unmoved[seat] &= !(1u32 << (from & 31)) as u8;
     }
 
     /// Whether `seat`'s piece at position `from` may go `steps` forward: its landing square
     /// holds no *other* own piece.
     #[inline(always)]
     fn can_go(&self, seat: usize, from: u8, steps: u8) -> bool {
-        let seat = seat & 1;
-        let table = &SQUARE_OF[seat];
-        let from_sq = table[from as usize & 63];
-        let to_sq = table[(from + steps) as usize & 63];
-        (self.occupied[seat] & !(1 << from_sq)) & (1 << to_sq) == 0
+        let others = self.at[seat & 1] & !(1 << (from & 31));
+        with_twins(others) & 1 << WRAP[(from + steps) as usize & 63] == 0
+    }
+
+    /// Bit `p`: `seat`'s piece at position `p` may go `v` (1..=30) steps, its landing square
+    /// holding no other own piece (whether it may move at all, being unmoved, is not asked).
+    #[inline(always)]
+    fn can_go_mask(&self, seat: usize, v: u8) -> u32 {
+        let at = self.at[seat & 1];
+        let mut blocked = back(with_twins(at), v) & at;
+        // Where a piece lands on its own square, only it is there.
+        if v == 12 {
+            blocked &= !CENTRAL;
+        } else if v == 24 {
+            blocked = 0;
+        }
+        at & !blocked
     }
 
     /// Whether `free_all` is legal for `seat` with value `v`: at least two unmoved pieces,
@@ -969,21 +1042,19 @@ impl State {
         if m < 2 {
             return false;
         }
-        let table = &SQUARE_OF[seat];
-        let mut occ = self.occupied[seat];
+        let mut at = self.at[seat];
         let first = 7 - u.leading_zeros() as u8;
         while u != 0 {
             let p = 7 - u.leading_zeros() as u8;
             u &= !(1 << p);
-            let (from, to) = (table[p as usize], table[p as usize + 1]);
-            if occ & (1 << to) != 0 {
+            at &= !(1 << p);
+            if with_twins(at) & 1 << (p + 1) != 0 {
                 return false;
             }
-            occ = (occ & !(1 << from)) | 1 << to;
+            at |= 1 << (p + 1);
         }
-        let from = table[first as usize + 1];
-        let to = table[(first + 1 + v - m) as usize & 63];
-        (occ & !(1 << from)) & (1 << to) == 0
+        at &= !(1 << (first + 1));
+        with_twins(at) & 1 << WRAP[(first + 1 + v.saturating_sub(m)) as usize & 63] == 0
     }
 
     /// Makes `free_all` for `seat` with value `v` (legal).
@@ -1008,17 +1079,9 @@ impl State {
 
 /// The start: six unmoved pieces a side at positions 0..5, P1 to make a lead throw.
 const INITIAL_STATE: State = {
-    let mut occupied = [0u32; 2];
-    let mut i = 0;
-    while i < PIECES {
-        occupied[0] |= 1 << SQUARE_OF[0][i];
-        occupied[1] |= 1 << SQUARE_OF[1][i];
-        i += 1;
-    }
     State {
         at: [0x3f; 2],
         unmoved: [0x3f; 2],
-        occupied,
         turn: 0,
         pending: Pending::Lead,
         throws: 0,
@@ -1119,7 +1182,7 @@ impl SigElOuedCapture {
         let (v, _, five) = self.value(s)?;
         let seat = (s.turn & 1) as usize;
         match action {
-            Action::Move(sq) | Action::MoveSteps(sq, _) if s.occupied[seat] & sq.bit() != 0 => {
+            Action::Move(sq) | Action::MoveSteps(sq, _) if s.occupied(seat) & sq.bit() != 0 => {
                 let p = s.pos_on(seat, sq.0);
                 let steps = self.steps_of(s, seat, p, action, v, five);
                 Some((sq, Square(SQUARE_OF[seat][(p + steps) as usize & 63])))
@@ -1159,7 +1222,7 @@ impl SigElOuedCapture {
         let seat = (s.turn & 1) as usize;
         let mut n = 0;
         if v > 0 {
-            let mut own = s.occupied[seat];
+            let mut own = s.occupied(seat);
             while own != 0 {
                 let sq = own.trailing_zeros() as u8;
                 own &= own - 1;
@@ -1365,7 +1428,7 @@ impl Game for SigElOuedCapture {
         };
         let seat = (s.turn & 1) as usize;
         match action {
-            Action::Move(sq) | Action::MoveSteps(sq, _) if s.occupied[seat] & sq.bit() != 0 => {
+            Action::Move(sq) | Action::MoveSteps(sq, _) if s.occupied(seat) & sq.bit() != 0 => {
                 let p = s.pos_on(seat, sq.0);
                 let steps = self.steps_of(s, seat, p, action, v, five);
                 s.move_piece(seat, p, WRAP[(p + steps) as usize & 63]);
@@ -1564,11 +1627,357 @@ impl Game for SigElOuedCapture {
     }
 }
 
-impl Playouts for SigElOuedCapture {}
+/// The slot of a random decision's `free_all` (see [`SigElOuedCapture::slots`]).
+const FREE_ALL_SLOT: u32 = 24;
+/// The first slot of the 5-step moves under `five_polished_moves_five`.
+const FIVE_SLOTS: u32 = 32;
+
+impl SigElOuedCapture {
+    /// The legal actions of the decision on value `v` (`sig`: a sig value; `five`: five
+    /// polished usable as a plain 5) as *slots*, for random choices without a list: bit `p`
+    /// (0..23) the move of `seat`'s piece at position `p` by `v`, bit 24 `free_all`, and bit
+    /// 32 + `p` the 5-step move of a moved piece at `p`. One slot per legal action, so a
+    /// uniform slot is a uniform action; none where the pass is the only action.
+    #[inline(always)]
+    fn slots(s: &State, seat: usize, v: u8, sig: bool, five: bool) -> u64 {
+        if v == 0 {
+            return 0;
+        }
+        let seat = seat & 1;
+        let unmoved = s.unmoved[seat] as u32;
+        let mut moves = s.can_go_mask(seat, v);
+        if !sig {
+            moves &= !unmoved;
+        }
+        let mut slots = moves as u64;
+        if sig && v > 1 && unmoved & (unmoved - 1) != 0 && s.free_all_ok(seat, v) {
+            slots |= 1 << FREE_ALL_SLOT;
+        }
+        if five {
+            slots |= ((s.can_go_mask(seat, 5) & !unmoved) as u64) << FIVE_SLOTS;
+        }
+        slots
+    }
+
+    /// A uniformly random slot of `slots` (`index(len)` drawn only when there are two or
+    /// more), or `None` when there is none.
+    #[inline(always)]
+    fn random_slot(slots: u64, mut index: impl FnMut(usize) -> usize) -> Option<u32> {
+        let n = slots.count_ones() as usize;
+        if n == 0 {
+            return None;
+        }
+        let mut left = slots;
+        if n > 1 {
+            for _ in 0..index(n) {
+                left &= left - 1;
+            }
+        }
+        Some(left.trailing_zeros())
+    }
+
+    /// The action of `slot` among `slots`.
+    #[inline(always)]
+    fn slot_action(seat: usize, slots: u64, slot: Option<u32>) -> Action {
+        let Some(slot) = slot else {
+            return Action::Pass;
+        };
+        let table = &SQUARE_OF[seat & 1];
+        if slot == FREE_ALL_SLOT {
+            Action::FreeAll
+        } else if slot >= FIVE_SLOTS {
+            let p = slot - FIVE_SLOTS;
+            let sq = Square(table[p as usize & 63]);
+            if slots & 1 << p != 0 {
+                Action::MoveSteps(sq, 5)
+            } else {
+                Action::Move(sq)
+            }
+        } else {
+            let sq = Square(table[slot as usize & 63]);
+            if slots & 1 << (slot + FIVE_SLOTS) != 0 {
+                Action::MoveSteps(sq, 1)
+            } else {
+                Action::Move(sq)
+            }
+        }
+    }
+
+    /// Makes the action of `slot` for `seat` with value `v`, then ends the action (another
+    /// lead throw after a regular sig, else the other seat's turn, nothing after the last
+    /// capture).
+    #[inline(always)]
+    fn play_slot(&self, s: &mut State, seat: usize, v: u8, slot: Option<u32>) {
+        let again = matches!(s.pending, Pending::Sig { .. });
+        match slot {
+            Some(FREE_ALL_SLOT) => s.free_all(seat, v),
+            Some(slot) if slot >= FIVE_SLOTS => {
+                let p = (slot - FIVE_SLOTS) as u8;
+                s.move_piece(seat, p, WRAP[(p + 5) as usize & 63]);
+            }
+            Some(p) => {
+                let p = p as u8;
+                s.move_piece(seat, p, WRAP[(p + v) as usize & 63]);
+            }
+            None => {}
+        }
+        self.after_action(s, again);
+    }
+}
+
+impl Playouts for SigElOuedCapture {
+    /// The legal actions are counted in a bitmask of *slots* (one per legal action: the
+    /// pieces that can move, by circuit position, then `free_all`, then under
+    /// `five_polished_moves_five` the 5-step moves) and a uniform one is drawn: every legal
+    /// action equally likely, no list built. The order differs from
+    /// [`Game::legal_actions`]' (square order), the distribution does not.
+    #[inline]
+    fn random_action(
+        &self,
+        s: &State,
+        _actions: &mut ActionList<Action>,
+        index: impl FnMut(usize) -> usize,
+    ) -> Action {
+        let Some((v, sig, five)) = self.value(s) else {
+            return Action::Pass;
+        };
+        let seat = (s.turn & 1) as usize;
+        let slots = Self::slots(s, seat, v, sig, five);
+        Self::slot_action(seat, slots, Self::random_slot(slots, index))
+    }
+
+    /// The throws and random decisions in one loop, with the same draws and states as the
+    /// step-by-step default ([`Playouts::play_throws`] and
+    /// [`Playouts::play_random_action`]): a lead throw of 1 to 5 polished sides goes
+    /// straight to its decision, without storing it as pending; other throws go through
+    /// [`Game::apply_throw_unchecked`]. A decision already due is made first. Kept out of
+    /// line: a whole game's loop, which would crowd the searches that can call it.
+    #[inline(never)]
+    fn play_random_to_end<R: rand::Rng + ?Sized>(
+        &self,
+        s: &mut State,
+        bits: &mut crate::play::RandomBits,
+        rng: &mut R,
+    ) {
+        let mut b = *bits;
+        let max = self.max_throws;
+        let five_option = self.five_polished_moves_five;
+        'game: while !s.captured_all() {
+            let (v, sig, five) = match s.pending {
+                Pending::Lead => {
+                    if s.throws >= max {
+                        break;
+                    }
+                    let k = b.throw(rng, Sticks::SIX).marked();
+                    match k {
+                        2..=4 => {
+                            s.throws += 1;
+                            (k, false, false)
+                        }
+                        1 | 5 => {
+                            s.throws += 1;
+                            s.pending = Pending::Sig { polished: k };
+                            (1, true, k == 5 && five_option)
+                        }
+                        _ => {
+                            self.apply_throw_unchecked(s, Throw::new(k));
+                            continue 'game;
+                        }
+                    }
+                }
+                Pending::Sig { .. } | Pending::Value { .. } => match self.value(s) {
+                    Some(value) => value,
+                    None => break,
+                },
+                Pending::SixBonus | Pending::TwelveBonus { .. } => {
+                    if s.throws >= max {
+                        break;
+                    }
+                    let k = b.throw(rng, Sticks::SIX);
+                    self.apply_throw_unchecked(s, k);
+                    continue 'game;
+                }
+            };
+            let seat = (s.turn & 1) as usize;
+            let slots = Self::slots(s, seat, v, sig, five);
+            let slot = Self::random_slot(slots, |len| b.index(rng, len));
+            self.play_slot(s, seat, v, slot);
+        }
+        *bits = b;
+    }
+
+    /// [`Playouts::random_action`]'s slot, made without looking for its piece again.
+    #[inline]
+    fn play_random_action(
+        &self,
+        s: &mut State,
+        _actions: &mut ActionList<Action>,
+        index: impl FnMut(usize) -> usize,
+    ) -> Action {
+        let Some((v, sig, five)) = self.value(s) else {
+            return Action::Pass;
+        };
+        if s.captured_all() {
+            return Action::Pass; // an ended game: nothing to decide
+        }
+        let seat = (s.turn & 1) as usize;
+        let slots = Self::slots(s, seat, v, sig, five);
+        let slot = Self::random_slot(slots, index);
+        let action = Self::slot_action(seat, slots, slot);
+        self.play_slot(s, seat, v, slot);
+        action
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every configuration, with caps that cut games short.
+    fn games() -> Vec<SigElOuedCapture> {
+        let mut out = Vec::new();
+        for mut g in crate::testing::configurations::<SigElOuedCapture>() {
+            out.push(g.clone());
+            g.max_throws = 25;
+            out.push(g);
+        }
+        out
+    }
+
+    /// `can_go_mask` is `can_go` piece by piece, for every value, at every position of
+    /// random games.
+    #[test]
+    fn can_go_mask_is_can_go_for_each_piece() {
+        use rand::SeedableRng as _;
+        let mut rng = crate::Rng::seed_from_u64(3);
+        let mut checked = 0;
+        for s in crate::testing::random_game_positions(&game(), 100, &mut rng) {
+            for seat in 0..2 {
+                for v in 1..=MAX_VALUE {
+                    let want = s
+                        .pieces_of(seat)
+                        .filter(|p| s.can_go(seat, p.pos, v))
+                        .fold(0u32, |m, p| m | 1 << p.pos);
+                    assert_eq!(s.can_go_mask(seat, v), want, "{s:?} {seat} {v}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
+    }
+
+    fn game() -> SigElOuedCapture {
+        SigElOuedCapture::with_seats(2).unwrap()
+    }
+
+    /// The slots are the legal actions: one slot per legal action, each the action
+    /// `legal_actions` lists, at every decision of random games of every configuration.
+    #[test]
+    fn the_slots_are_the_legal_actions() {
+        use rand::SeedableRng as _;
+        let mut rng = crate::Rng::seed_from_u64(4);
+        let (mut decisions, mut free_alls, mut fives) = (0, 0, 0);
+        for g in games() {
+            for s in crate::testing::random_game_positions(&g, 60, &mut rng) {
+                let Some((v, sig, five)) = g.value(&s) else {
+                    continue;
+                };
+                let seat = s.turn as usize;
+                let slots = SigElOuedCapture::slots(&s, seat, v, sig, five);
+                let mut from_slots: Vec<Action> = (0..64)
+                    .filter(|i| slots & 1 << i != 0)
+                    .map(|i| SigElOuedCapture::slot_action(seat, slots, Some(i)))
+                    .collect();
+                if from_slots.is_empty() {
+                    from_slots.push(Action::Pass);
+                }
+                let mut legal = ActionList::new();
+                g.legal_actions(&s, &mut legal);
+                let mut listed: Vec<Action> = legal.to_vec();
+                from_slots.sort();
+                listed.sort();
+                assert_eq!(from_slots, listed, "{s:?}");
+                decisions += 1;
+                free_alls += listed.contains(&Action::FreeAll) as u32;
+                fives += listed.iter().any(|a| matches!(a, Action::MoveSteps(..))) as u32;
+            }
+        }
+        assert!(
+            decisions > 20_000 && free_alls > 20 && fives > 100,
+            "{decisions} {free_alls} {fives}"
+        );
+    }
+
+    /// `play_random_action` makes the same draws, chooses the same action and reaches the
+    /// same state as `random_action` then `apply_action_unchecked`, at every decision of
+    /// random games of every configuration.
+    #[test]
+    fn play_random_action_is_random_action_then_apply() {
+        use rand::{RngExt as _, SeedableRng as _};
+        let mut rng = crate::Rng::seed_from_u64(5);
+        let mut decisions = 0;
+        for g in games() {
+            for _ in 0..40 {
+                let mut state = g.initial_state();
+                loop {
+                    match g.node(&state) {
+                        Node::Throw(_) => {
+                            let t = g.sample_throw(&mut rng);
+                            g.apply_throw_unchecked(&mut state, t);
+                        }
+                        Node::Decide(_) => {
+                            let (mut a, mut b) = (rng.clone(), rng.clone());
+                            let mut fused = state;
+                            let mut scratch = ActionList::new();
+                            let got = g.play_random_action(&mut fused, &mut scratch, |len| {
+                                a.random_range(0..len)
+                            });
+                            let want =
+                                g.random_action(&state, &mut scratch, |len| b.random_range(0..len));
+                            let mut plain = state;
+                            g.apply_action(&mut plain, want).unwrap();
+                            assert_eq!((got, fused), (want, plain));
+                            assert_eq!(a, b, "the same draws");
+                            state = fused;
+                            rng = a;
+                            decisions += 1;
+                        }
+                        Node::End => break,
+                    }
+                }
+            }
+        }
+        assert!(decisions > 20_000, "{decisions}");
+    }
+
+    /// `play_random_to_end` makes the same draws and reaches the same state as the
+    /// step-by-step default, from the start and from every position of random games (throws
+    /// due, bonus throws due, decisions due), under every configuration and small caps.
+    #[test]
+    fn play_random_to_end_is_the_step_by_step_default() {
+        use crate::play::{random_to_end_step_by_step, RandomBits};
+        use rand::SeedableRng as _;
+        let mut rng = crate::Rng::seed_from_u64(6);
+        let mut starts = 0;
+        for g in games() {
+            for s in crate::testing::random_game_positions(&g, 30, &mut rng) {
+                let (mut fast, mut slow) = (s, s);
+                let (mut bits_fast, mut bits_slow) = (RandomBits::new(), RandomBits::new());
+                let (mut rng_fast, mut rng_slow) = (rng.clone(), rng.clone());
+                g.play_random_to_end(&mut fast, &mut bits_fast, &mut rng_fast);
+                random_to_end_step_by_step(&g, &mut slow, &mut bits_slow, &mut rng_slow);
+                assert_eq!(
+                    (fast, bits_fast, &rng_fast),
+                    (slow, bits_slow, &rng_slow),
+                    "{s:?}"
+                );
+                assert!(g.is_over(&fast));
+                rng = rng_fast;
+                starts += 1;
+            }
+        }
+        assert!(starts > 20_000, "{starts}");
+    }
 
     #[test]
     fn the_circuit_tables_agree() {
@@ -1595,6 +2004,9 @@ mod tests {
         assert_eq!(SUMS[1], 1 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 6);
         // Three counts of {0, 2, 3, 4, 6}: 0..=18 but 1 and 17.
         assert_eq!(SUMS[3], ((1 << 19) - 1) & !(1 << 1) & !(1 << 17));
-        assert_eq!(INITIAL_STATE.occupied, [0x3f, 0x3f << 12]);
+        assert_eq!(
+            [INITIAL_STATE.occupied(0), INITIAL_STATE.occupied(1)],
+            [0x3f, 0x3f << 12]
+        );
     }
 }
