@@ -126,7 +126,7 @@ fn the_start_has_six_unmoved_pieces_a_side_on_the_home_rows() {
     assert_eq!(s.pending(), Pending::Lead);
     assert_eq!(
         g.save_state(&s),
-        r#"{"pieces":[[{"pos":0,"unmoved":true},{"pos":1,"unmoved":true},{"pos":2,"unmoved":true},{"pos":3,"unmoved":true},{"pos":4,"unmoved":true},{"pos":5,"unmoved":true}],[{"pos":0,"unmoved":true},{"pos":1,"unmoved":true},{"pos":2,"unmoved":true},{"pos":3,"unmoved":true},{"pos":4,"unmoved":true},{"pos":5,"unmoved":true}]],"turn":0,"pending":"lead","throws":0,"first_turn_over":[false,false]}"#
+        r#"{"pieces":[[{"pos":0,"unmoved":true},{"pos":1,"unmoved":true},{"pos":2,"unmoved":true},{"pos":3,"unmoved":true},{"pos":4,"unmoved":true},{"pos":5,"unmoved":true}],[{"pos":0,"unmoved":true},{"pos":1,"unmoved":true},{"pos":2,"unmoved":true},{"pos":3,"unmoved":true},{"pos":4,"unmoved":true},{"pos":5,"unmoved":true}]],"turn":0,"pending":"lead","throws":0,"first_turn_over":[false,false],"turn_goes_on":false}"#
     );
 }
 
@@ -168,11 +168,13 @@ fn example_1_a_sig_frees_the_front_piece_then_a_plain_3_moves_it() {
     assert_eq!(squares_of(&s, 0), ["a1*", "b1*", "c1*", "d1*", "e1*", "f2"]);
     assert!(positions_of(&s, 0).contains(&6));
     assert_eq!(g.node(&s), Node::Throw(0)); // the sig's lead throw
+    assert!(s.turn_goes_on());
     throws(&g, &mut s, &[3]);
     assert_eq!(legal(&g, &s), ["f2"]); // only the moved piece can go on a plain value
     s = play(&g, &s, "f2");
     assert_eq!(squares_of(&s, 0), ["a1*", "b1*", "c1*", "d1*", "e1*", "c2"]);
     assert_eq!(g.node(&s), Node::Throw(1));
+    assert!(!s.turn_goes_on());
     assert_eq!(s.throws(), 2);
 }
 

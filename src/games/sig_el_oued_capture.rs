@@ -107,14 +107,16 @@
 //! # State
 //!
 //! [`State`] is plain `Copy` data with private fields: each side's pieces as a bitmask of
-//! circuit positions plus a bitmask of the unmoved ones, an occupancy bitboard per side (bit
-//! `row * 6 + col`, derived), whose turn it is, what is pending ([`Pending`]), the throw
-//! count and which seats' first turns are over. Equal positions are equal states. Build one
+//! circuit positions plus a bitmask of the unmoved ones (occupancy bitboards, bit
+//! `row * 6 + col`, are derived from them: [`State::occupied`]), whose turn it is, what is
+//! pending ([`Pending`]), the throw count, which seats' first turns are over, and whether
+//! the turn goes on from a regular sig. Equal positions are equal states. Build one
 //! from a [`Position`] (`State::try_from`, which checks every invariant that does not depend
 //! on the rule options; [`Game::validate`] adds the throw cap and the options) and read it
 //! with the accessors. In JSON a state is its [`Position`]:
 //! `{"pieces": [[{"pos": 0, "unmoved": true}, …], […]], "turn": 0, "pending": "lead",
-//! "throws": 0, "first_turn_over": [false, false]}`, pieces in circuit-position order (any
+//! "throws": 0, "first_turn_over": [false, false], "turn_goes_on": false}`, pieces in
+//! circuit-position order (any
 //! order is read). `pending` is `"lead"`, `"six_bonus"`, `{"twelve_bonus": {"left": 2,
 //! "sum": 3}}`, `{"sig": {"polished": 5}}` or `{"value": {"steps": 9, "sig": false}}`.
 //! Reading a state checks it (`try_from`), so a malformed one is refused with every problem
@@ -566,6 +568,9 @@ pub struct State {
     throws: u32,
     /// Bit `s`: seat `s`'s first turn is over.
     opened: u8,
+    /// The turn goes on from a regular sig: the seat's lead throws so far this turn include
+    /// one that granted another.
+    goes_on: bool,
 }
 
 /// A state written out: the JSON form of [`State`], and the way to build one
@@ -588,6 +593,10 @@ pub struct Position {
     /// For each seat, whether its first turn of the game is over.
     #[cfg_attr(feature = "serde", serde(default))]
     pub first_turn_over: [bool; 2],
+    /// Whether the turn goes on from a regular sig (a lead throw of this turn granted
+    /// another), so the next lead throw is not the first of a turn.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub turn_goes_on: bool,
 }
 
 impl Position {
@@ -641,6 +650,7 @@ enum Problem {
     FirstTurns,
     TurnBeforeOpening,
     NoThrowButTurn,
+    GoesOnWithoutThrow,
     PastCap {
         throws: u32,
         cap: u32,
@@ -713,6 +723,10 @@ fn problem_text(p: Problem) -> String {
         }
         Problem::NoThrowButTurn => {
             "no throw has been made, yet it is not P1's first turn".to_string()
+        }
+        Problem::GoesOnWithoutThrow => {
+            "the turn is marked as going on from a regular sig, but no throw has been made"
+                .to_string()
         }
         Problem::PastCap { throws, cap } => {
             format!("throw count {throws} is past the throw cap of {cap}")
@@ -828,6 +842,9 @@ fn position_problems(p: &Position) -> Vec<Problem> {
     if p.throws == 0 && (p.turn != 0 || p.first_turn_over[0]) {
         problems.push(Problem::NoThrowButTurn);
     }
+    if p.throws == 0 && p.turn_goes_on {
+        problems.push(Problem::GoesOnWithoutThrow);
+    }
     problems
 }
 
@@ -849,6 +866,7 @@ impl TryFrom<Position> for State {
             pending: p.pending,
             throws: p.throws,
             opened: p.first_turn_over[0] as u8 | (p.first_turn_over[1] as u8) << 1,
+            goes_on: p.turn_goes_on,
         };
         for (seat, list) in p.pieces.iter().enumerate() {
             for piece in list {
@@ -870,6 +888,7 @@ impl From<State> for Position {
             pending: s.pending,
             throws: s.throws,
             first_turn_over: [s.first_turn_over(0), s.first_turn_over(1)],
+            turn_goes_on: s.goes_on,
         }
     }
 }
@@ -956,6 +975,13 @@ impl State {
     #[inline]
     pub fn first_turn_over(&self, seat: Seat) -> bool {
         seat < 2 && self.opened & (1 << seat) != 0
+    }
+
+    /// Whether the turn goes on from a regular sig: a lead throw of this turn granted
+    /// another, so the lead throw due (or made) is not the turn's first.
+    #[inline]
+    pub fn turn_goes_on(&self) -> bool {
+        self.goes_on
     }
 
     /// The piece on `square`, with its owner.
@@ -1086,6 +1112,7 @@ const INITIAL_STATE: State = {
         pending: Pending::Lead,
         throws: 0,
         opened: 0,
+        goes_on: false,
     }
 };
 
@@ -1150,6 +1177,7 @@ impl SigElOuedCapture {
     #[inline(always)]
     fn after_action(&self, s: &mut State, again: bool) {
         s.pending = Pending::Lead;
+        s.goes_on = again;
         if s.captured_all() || again {
             return;
         }
