@@ -309,6 +309,26 @@ pub const fn circuit_square(seat: Seat, pos: u8) -> Option<Square> {
     }
 }
 
+/// `seat`'s circuit positions on `square` as a bitmask (one on a home row, two on the
+/// central row); 0 for a seat other than 0 or 1.
+///
+/// ```
+/// use stickdice::games::sig_el_oued_capture::{positions_on, Square};
+/// assert_eq!(positions_on(0, Square::new(1, 5).unwrap()), 1 << 6 | 1 << 18); // f2
+/// assert_eq!(positions_on(1, Square::new(2, 0).unwrap()), 1 << 5); // a3
+/// ```
+pub const fn positions_on(seat: Seat, square: Square) -> u32 {
+    if seat > 1 {
+        return 0;
+    }
+    let first = FIRST_POS[seat][square.0 as usize % 18];
+    if square.0 / COLS == 1 {
+        1 << first | 1 << (first + 12)
+    } else {
+        1 << first
+    }
+}
+
 /// Whether a count of polished sides is a regular sig (1 or 5).
 #[inline(always)]
 pub const fn is_regular_sig(k: u8) -> bool {
@@ -975,6 +995,17 @@ impl State {
     #[inline]
     pub fn first_turn_over(&self, seat: Seat) -> bool {
         seat < 2 && self.opened & (1 << seat) != 0
+    }
+
+    /// `seat`'s unmoved pieces' circuit positions: bit `p` where its piece at `p` is
+    /// unmoved (only positions 0..5 can be).
+    #[inline]
+    pub fn unmoved_positions(&self, seat: Seat) -> u32 {
+        if seat < 2 {
+            self.unmoved[seat] as u32
+        } else {
+            0
+        }
     }
 
     /// Whether the turn goes on from a regular sig: a lead throw of this turn granted
