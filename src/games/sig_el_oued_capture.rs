@@ -1722,13 +1722,14 @@ impl SigElOuedCapture {
     /// more), or `None` when there is none.
     #[inline(always)]
     fn random_slot(slots: u64, mut index: impl FnMut(usize) -> usize) -> Option<u32> {
-        let n = slots.count_ones() as usize;
-        if n == 0 {
+        if slots == 0 {
             return None;
         }
         let mut left = slots;
-        if n > 1 {
-            for _ in 0..index(n) {
+        // Most decisions have a single action: no count then (a count is a dozen
+        // instructions without a POPCNT instruction).
+        if slots & (slots - 1) != 0 {
+            for _ in 0..index(slots.count_ones() as usize) {
                 left &= left - 1;
             }
         }
