@@ -69,7 +69,7 @@ macro_rules! __game_list {
             SigWaDuqqan: $crate::games::SigWaDuqqan [board evaluate exact measure review encode],
             SigElOued: $crate::games::SigElOued [board evaluate exact measure review encode],
             Issiren: $crate::games::Issiren [board evaluate exact measure review encode tablebase],
-            SigElOuedCapture: $crate::games::SigElOuedCapture [board evaluate measure],
+            SigElOuedCapture: $crate::games::SigElOuedCapture [board evaluate measure encode],
         }
     };
 }
