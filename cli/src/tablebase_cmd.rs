@@ -24,8 +24,8 @@ pub struct TablebaseArgs {
 }
 
 /// Runs the command.
-pub fn run(args: &TablebaseArgs) -> Result<(), String> {
-    let path = tablebase::cache_path()?;
+pub(crate) fn run(args: &TablebaseArgs) -> Result<(), String> {
+    let path = tablebase::cache_path().map_err(|e| e.to_string())?;
     if args.path {
         outln!("{}", path.display());
         return Ok(());
@@ -48,7 +48,8 @@ pub fn run(args: &TablebaseArgs) -> Result<(), String> {
                 "tables {}: sweep {sweep}, {residual:.0e}",
                 ["1v1", "1v2+2v1", "2v2"][group]
             ));
-        })?;
+        })
+        .map_err(|e| e.to_string())?;
         bar.finish_and_clear();
         match done {
             CacheBuild::Present(p) => outln!("already built: {}", p.display()),
@@ -107,7 +108,8 @@ pub fn note_if_missing(game: &str, specs: &[String]) {
         })
     });
     if auto {
-        let path = tablebase::cache_path().map_or_else(|e| e, |p| p.display().to_string());
+        let path =
+            tablebase::cache_path().map_or_else(|e| e.to_string(), |p| p.display().to_string());
         eprintln!(
             "note: no Issiren endgame tablebase in the cache ({path}): the searchers play \
              without it (tablebase=off); `stickdice tablebase --build` builds it once (about 30 s)"

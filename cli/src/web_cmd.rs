@@ -23,11 +23,12 @@ pub struct WebArgs {
     save_dir: PathBuf,
 }
 
-pub fn run(args: &WebArgs) -> Result<(), String> {
+pub(crate) fn run(args: &WebArgs) -> Result<(), String> {
     stickdice_web::run(stickdice_web::WebOptions {
         dirs: args.dirs.clone(),
         port: args.port,
         bind: args.bind,
         save_dir: args.save_dir.clone(),
     })
+    .map_err(|e| e.to_string())
 }

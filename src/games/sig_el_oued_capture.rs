@@ -1,5 +1,5 @@
 //! Sig (El Oued Capture) — the children's capture game of El Oued, Algeria
-//! (RULES-family.md section 5; Bellin 1964: 59–60, Ludii id 1578).
+//! (the book's chapter "Sig (El Oued Capture)", docs/games/sig-el-oued-capture.md; Bellin 1964: 59–60, Ludii id 1578).
 //!
 //! Six pieces a side, each freed by a sig, run a looping circuit through both home rows of a
 //! 3 × 6 board and capture by landing. The throws and their names are those of Sig (El Oued)
@@ -12,7 +12,7 @@
 //!   throws first.
 //! * **Board:** 3 rows × 6 columns, at most one piece per square. Squares are written column
 //!   letter + row number as P1 sees the board: columns `a`..`f` left to right, rows `1`..`3`
-//!   (row `1` is P1's home row, `2` the central row, `3` P2's home row). RULES-family.md's
+//!   (row `1` is P1's home row, `2` the central row, `3` P2's home row). The rules chapter's
 //!   (r, c) is column letter `a + c`, row number `r + 1`: (0,5) is `f1`, (2,0) is `a3`.
 //! * **Circuit:** each piece walks its owner's 24-step circuit, which loops forever. P1's
 //!   positions 0–5 are its home row left to right (`a1`..`f1`), 6–11 the central row right
@@ -79,7 +79,7 @@
 //! in square order (`a1`, `b1`, …, `f1`, `a2`, …, `f3`; a piece's `/1` before its `/5`), then
 //! `free_all`; a `pass` alone.
 //!
-//! # Readings chosen where RULES-family.md is silent
+//! # Readings chosen where the rules chapter is silent
 //!
 //! Besides those of its section 9 (directions seen from each seat; the circuit loops; a
 //! regular sig is worth 1; the pooled value of a sig of six or twelve; the 13; only sig
