@@ -53,7 +53,9 @@ pub use game::{
     ActionList, ConfigError, Game, IllegalMove, InvalidState, Node, NotationError, Playouts,
     Problem, ProblemKind, Problems, Ranking, Seat, SeatValues, MAX_ACTIONS, MAX_SEATS,
 };
-pub use games::{Issiren, SigElOued, SigWaDuqqan, SiryuWar};
+pub use games::{
+    HoumtTaourit, Issiren, SigElOued, SigElOuedCapture, SigWaDuqqan, SiryuRace, SiryuWar,
+};
 
 /// The portable, seedable random number generator used wherever stickdice needs one
 /// (PCG 64-bit MCG: the same stream on every platform and version). Seed it with

@@ -7,7 +7,7 @@ use std::cell::Cell;
 
 use rand::SeedableRng;
 use stickdice::games::{HoumtTaourit, SiryuRace};
-use stickdice::{testing, Issiren, SigElOued, SigWaDuqqan, SiryuWar};
+use stickdice::{testing, Issiren, SigElOued, SigElOuedCapture, SigWaDuqqan, SiryuWar};
 
 struct Counting;
 
@@ -71,4 +71,5 @@ fn a_random_playout_allocates_nothing() {
     playouts_allocate_nothing::<HoumtTaourit>();
     playouts_allocate_nothing::<SiryuRace>();
     playouts_allocate_nothing::<SiryuWar>();
+    playouts_allocate_nothing::<SigElOuedCapture>();
 }

@@ -124,3 +124,21 @@ fn siryu_race_golden_playthrough() {
 fn siryu_war_golden_playthrough() {
     check("siryu-war", 2, &[], 2026);
 }
+
+#[test]
+fn sig_el_oued_capture_golden_playthrough() {
+    check("sig-el-oued-capture", 2, &[], 2026);
+}
+
+#[test]
+fn sig_el_oued_capture_golden_playthrough_with_both_options() {
+    check(
+        "sig-el-oued-capture",
+        2,
+        &[
+            "sig_of_twelve_first_turn_only=true",
+            "five_polished_moves_five=true",
+        ],
+        2027,
+    );
+}

@@ -4,6 +4,7 @@
 
 use proptest::prelude::*;
 use rand::SeedableRng;
+use stickdice::games::sig_el_oued_capture::{Pending as CapturePending, SigElOuedCapture};
 use stickdice::games::{houmt_taourit, sig_wa_duqqan, siryu_race, HoumtTaourit, SiryuRace};
 use stickdice::{testing, ActionList, Game, Issiren, Node, SigElOued, SigWaDuqqan, SiryuWar};
 
@@ -313,5 +314,47 @@ proptest! {
             }
         }
         prop_assert!(end.finished() + 1 >= n || at_cap(&game, &end));
+    }
+
+    #[test]
+    fn sig_el_oued_capture_pieces_leave_only_by_capture(config in 0usize..1000, seed in any::<u64>(), cap in prop_oneof![Just(10_000u32), 20u32..300]) {
+        let mut game: SigElOuedCapture = pick(config);
+        game.set_option("max_throws", &cap.to_string()).unwrap();
+        let end = random_game(&game, seed, |before, after, was_throw| {
+            if was_throw {
+                // A throw moves nothing, and keeps the seat.
+                for seat in 0..2 {
+                    assert_eq!(before.positions(seat), after.positions(seat), "a throw moved a piece");
+                }
+                assert_eq!(before.turn(), after.turn());
+                assert_eq!(after.throws(), before.throws() + 1);
+            } else {
+                let mover = before.turn();
+                let enemy = 1 - mover;
+                assert_eq!(after.count(mover), before.count(mover), "the mover lost a piece");
+                // A move captures at most one piece; free_all one per unmoved piece and one
+                // more for the first piece's last move.
+                let most = match before.pending() {
+                    CapturePending::Value { sig: true, .. } => before.unmoved_count(mover) + 1,
+                    _ => 1,
+                };
+                assert!(before.count(enemy) - after.count(enemy) <= most, "too many captures");
+                for seat in 0..2 {
+                    assert!(after.unmoved_count(seat) <= before.unmoved_count(seat), "a piece became unmoved");
+                    assert_eq!(after.occupied(seat).count_ones(), after.count(seat) as u32);
+                }
+                assert_eq!(after.throws(), before.throws());
+                // Only a regular sig keeps the turn (or the game's end).
+                let again = matches!(before.pending(), CapturePending::Sig { .. });
+                assert_eq!(after.turn() == mover, again || after.count(enemy) == 0, "whose turn it is");
+            }
+        });
+        let ranking = game.ranking(&end).unwrap();
+        if ranking.place(0) == ranking.place(1) {
+            prop_assert!(at_cap(&game, &end) && end.count(0) > 0 && end.count(1) > 0);
+        } else {
+            let loser = if ranking.place(0) > ranking.place(1) { 0 } else { 1 };
+            prop_assert_eq!(end.count(loser), 0);
+        }
     }
 }

@@ -30,9 +30,11 @@
 use std::fmt::Write as _;
 
 use serde::Serialize;
-use stickdice::games::{issiren, sig_el_oued, sig_wa_duqqan, siryu_war};
+use stickdice::games::{issiren, sig_el_oued, sig_el_oued_capture, sig_wa_duqqan, siryu_war};
 use stickdice::play::Event;
-use stickdice::{ActionList, Game, Issiren, Node, SigElOued, SigWaDuqqan, SiryuWar, Throw};
+use stickdice::{
+    ActionList, Game, Issiren, Node, SigElOued, SigElOuedCapture, SigWaDuqqan, SiryuWar, Throw,
+};
 use stickdice_agents::solve::{Exact, Solution};
 
 use crate::arena::GameResult;
@@ -118,6 +120,20 @@ impl Measure for SiryuWar {
 
     fn captures(&self, before: &Self::State, after: &Self::State) -> u32 {
         let total = |s: &siryu_war::State| (s.count(0) + s.count(1)) as u32;
+        total(before).saturating_sub(total(after))
+    }
+}
+
+impl Measure for SigElOuedCapture {
+    /// A turn starts where a lead throw is due that no regular sig of the same turn granted
+    /// (bonus throws belong to their lead throw's turn).
+    fn starts_turn(&self, before: &Self::State, _previous: Option<Throw>) -> bool {
+        before.pending() == sig_el_oued_capture::Pending::Lead && !before.turn_goes_on()
+    }
+
+    /// Pieces removed from the board (`free_all` can capture several at once).
+    fn captures(&self, before: &Self::State, after: &Self::State) -> u32 {
+        let total = |s: &sig_el_oued_capture::State| u32::from(s.count(0)) + u32::from(s.count(1));
         total(before).saturating_sub(total(after))
     }
 }

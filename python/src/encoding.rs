@@ -14,6 +14,10 @@
 //!   * Siryu (War): as Issiren, `Move(square)` is the square's index `row * 12 + col`
 //!     (0..=47: `a1` = 0, `l1` = 11, `a2` = 12, …, `l4` = 47), `Pass` is 48; 49 distinct
 //!     actions.
+//!   * Sig (El Oued Capture): `Move(square)` is the square's index `row * 6 + col` (0..=17:
+//!     `a1` = 0, `f1` = 5, `a2` = 6, …, `f3` = 17); `SQUARE/1` is 18 + index, `SQUARE/5`
+//!     36 + index (under `five_polished_moves_five`); `free_all` is 54, `pass` 55; 56
+//!     distinct actions.
 //! * **Observation tensors:** flat `float32` vectors, the same for every player (the games
 //!   have perfect information); see [`Encoded::OBSERVATION_DOC`] for each layout.
 
@@ -26,11 +30,10 @@
 use std::fmt;
 
 use stickdice::games::{
-    houmt_taourit, issiren, sig_el_oued, sig_wa_duqqan, siryu_race, HoumtTaourit, SiryuRace,
+    houmt_taourit, issiren, sig_el_oued, sig_el_oued_capture, sig_wa_duqqan, siryu_race,
+    siryu_war, HoumtTaourit, SiryuRace,
 };
-use stickdice::{Game, Issiren, SigElOued, SigWaDuqqan};
-use stickdice::games::{issiren, sig_el_oued, sig_wa_duqqan, siryu_war};
-use stickdice::{Game, Issiren, SigElOued, SigWaDuqqan, SiryuWar};
+use stickdice::{Game, Issiren, SigElOued, SigElOuedCapture, SigWaDuqqan, SiryuWar};
 use stickdice_agents::Evaluate;
 
 /// What a game without the `encode` capability cannot give: its action codes or its
@@ -453,31 +456,6 @@ impl Encoded for SiryuRace {
             0..=2 => siryu_race::Action::of_piece(code as usize),
             3 => Some(siryu_race::Action::Pass),
             _ => None,
-const SIRYU_WAR_SQUARES: usize = 48;
-
-impl Encoded for SiryuWar {
-    const NUM_ACTIONS: usize = SIRYU_WAR_SQUARES + 1;
-    const OBSERVATION_DOC: &'static str = "154 floats: [0, 48) 1 where P1 (white) has a piece \
-        on square index row*12+col (a1 = 0, l4 = 47); [48, 96) the same for P2 (black); \
-        [96, 144) 1 where the piece on the square is locked; [144, 151) one-hot white sides \
-        up of the throw awaiting its move (all 0 when a throw is due or the game is over); \
-        [151, 153) one-hot seat to throw or move; [153] throws made / max_throws";
-
-    fn encode(action: siryu_war::Action) -> u32 {
-        match action {
-            siryu_war::Action::Move(sq) => u32::from(sq.index()),
-            siryu_war::Action::Pass => SIRYU_WAR_SQUARES as u32,
-        }
-    }
-
-    fn decode(code: u32) -> Option<siryu_war::Action> {
-        if code == SIRYU_WAR_SQUARES as u32 {
-            Some(siryu_war::Action::Pass)
-        } else {
-            u8::try_from(code)
-                .ok()
-                .and_then(siryu_war::Square::from_index)
-                .map(siryu_war::Action::Move)
         }
     }
 
@@ -509,6 +487,38 @@ impl Encoded for SiryuWar {
         }
         out[base + n + 7] = s.owed().min(8) as f32 / 8.0;
         out[base + n + 8] = throw_fraction(s.throws(), self.max_throws());
+    }
+}
+
+const SIRYU_WAR_SQUARES: usize = 48;
+
+impl Encoded for SiryuWar {
+    const NUM_ACTIONS: usize = SIRYU_WAR_SQUARES + 1;
+    const OBSERVATION_DOC: &'static str = "154 floats: [0, 48) 1 where P1 (white) has a piece \
+        on square index row*12+col (a1 = 0, l4 = 47); [48, 96) the same for P2 (black); \
+        [96, 144) 1 where the piece on the square is locked; [144, 151) one-hot white sides \
+        up of the throw awaiting its move (all 0 when a throw is due or the game is over); \
+        [151, 153) one-hot seat to throw or move; [153] throws made / max_throws";
+
+    fn encode(action: siryu_war::Action) -> u32 {
+        match action {
+            siryu_war::Action::Move(sq) => u32::from(sq.index()),
+            siryu_war::Action::Pass => SIRYU_WAR_SQUARES as u32,
+        }
+    }
+
+    fn decode(code: u32) -> Option<siryu_war::Action> {
+        if code == SIRYU_WAR_SQUARES as u32 {
+            Some(siryu_war::Action::Pass)
+        } else {
+            u8::try_from(code)
+                .ok()
+                .and_then(siryu_war::Square::from_index)
+                .map(siryu_war::Action::Move)
+        }
+    }
+
+    fn observation_len(&self) -> usize {
         3 * SIRYU_WAR_SQUARES + 7 + 2 + 1
     }
 
@@ -530,6 +540,101 @@ impl Encoded for SiryuWar {
             out[base + 7 + s.turn().min(1)] = 1.0;
         }
         out[base + 9] = throw_fraction(s.throws(), self.max_throws());
+    }
+}
+
+const CAPTURE_SQUARES: usize = 18;
+
+impl Encoded for SigElOuedCapture {
+    const NUM_ACTIONS: usize = 3 * CAPTURE_SQUARES + 2;
+    const OBSERVATION_DOC: &'static str = "88 floats: [0, 18) 1 where P1 has a piece on square \
+        index row*6+col (a1 = 0, f3 = 17); [18, 36) the same for P2; [36, 54) 1 where the \
+        piece on the square is unmoved; [54, 72) 1 where the piece on the square crosses the \
+        central row the second time in its lap (circuit positions 18-23); [72, 77) one-hot \
+        what is pending (lead throw, sig of six's bonus throw, sig of twelve's bonus throws, \
+        a regular sig's decision, another move value's decision); [77] the move value awaiting \
+        its action / 30 (1 for a regular sig); [78] 1 if it is a sig value; [79] 1 if it is \
+        five polished sides (usable as a plain 5 under five_polished_moves_five); [80] sig of \
+        twelve's bonus throws still due / 3; [81] their sum so far / 18; [82, 84) one-hot seat \
+        to throw or move (all 0 at the end); [84, 86) each seat's first turn is over; [86] the \
+        turn goes on from a regular sig; [87] throws made / max_throws";
+
+    fn encode(action: sig_el_oued_capture::Action) -> u32 {
+        use sig_el_oued_capture::Action;
+        let n = CAPTURE_SQUARES as u32;
+        match action {
+            Action::Move(sq) => u32::from(sq.index()),
+            Action::MoveSteps(sq, 5) => 2 * n + u32::from(sq.index()),
+            Action::MoveSteps(sq, _) => n + u32::from(sq.index()),
+            Action::FreeAll => 3 * n,
+            Action::Pass => 3 * n + 1,
+        }
+    }
+
+    fn decode(code: u32) -> Option<sig_el_oued_capture::Action> {
+        use sig_el_oued_capture::{Action, Square};
+        let n = CAPTURE_SQUARES as u32;
+        let square = |i: u32| u8::try_from(i).ok().and_then(Square::from_index);
+        match code / n {
+            0 => square(code).map(Action::Move),
+            1 => square(code - n).map(|sq| Action::MoveSteps(sq, 1)),
+            2 => square(code - 2 * n).map(|sq| Action::MoveSteps(sq, 5)),
+            _ if code == 3 * n => Some(Action::FreeAll),
+            _ if code == 3 * n + 1 => Some(Action::Pass),
+            _ => None,
+        }
+    }
+
+    fn observation_len(&self) -> usize {
+        88
+    }
+
+    fn observe(&self, s: &sig_el_oued_capture::State, out: &mut [f32]) {
+        use sig_el_oued_capture::{circuit_square, Pending};
+        for seat in 0..2 {
+            for p in s.pieces_of(seat) {
+                if let Some(sq) = circuit_square(seat, p.pos) {
+                    let i = sq.index() as usize;
+                    out[seat * CAPTURE_SQUARES + i] = 1.0;
+                    if p.unmoved {
+                        out[2 * CAPTURE_SQUARES + i] = 1.0;
+                    }
+                    if p.pos >= 18 {
+                        out[3 * CAPTURE_SQUARES + i] = 1.0;
+                    }
+                }
+            }
+        }
+        let base = 4 * CAPTURE_SQUARES;
+        let kind = match s.pending() {
+            Pending::Lead => 0,
+            Pending::SixBonus => 1,
+            Pending::TwelveBonus { left, sum } => {
+                out[base + 8] = f32::from(left) / 3.0;
+                out[base + 9] = f32::from(sum) / 18.0;
+                2
+            }
+            Pending::Sig { polished } => {
+                out[base + 5] = 1.0 / 30.0;
+                out[base + 6] = 1.0;
+                out[base + 7] = f32::from(u8::from(polished == 5));
+                3
+            }
+            Pending::Value { steps, sig } => {
+                out[base + 5] = (f32::from(steps) / 30.0).min(1.0);
+                out[base + 6] = f32::from(u8::from(sig));
+                4
+            }
+        };
+        out[base + kind] = 1.0;
+        if !self.is_over(s) {
+            out[base + 10 + s.turn().min(1)] = 1.0;
+        }
+        for seat in 0..2 {
+            out[base + 12 + seat] = f32::from(u8::from(s.first_turn_over(seat)));
+        }
+        out[base + 14] = f32::from(u8::from(s.turn_goes_on()));
+        out[base + 15] = throw_fraction(s.throws(), self.max_throws());
     }
 }
 
@@ -576,5 +681,6 @@ mod tests {
         round_trip(&HoumtTaourit::with_seats(3).unwrap());
         round_trip(&SiryuRace::with_seats(3).unwrap());
         round_trip(&SiryuWar::with_seats(2).unwrap());
+        round_trip(&SigElOuedCapture::with_seats(2).unwrap());
     }
 }

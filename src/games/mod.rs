@@ -9,6 +9,7 @@
 pub mod houmt_taourit;
 pub mod issiren;
 pub mod sig_el_oued;
+pub mod sig_el_oued_capture;
 pub mod sig_wa_duqqan;
 pub mod siryu_race;
 pub mod siryu_war;
@@ -16,6 +17,7 @@ pub mod siryu_war;
 pub use houmt_taourit::HoumtTaourit;
 pub use issiren::Issiren;
 pub use sig_el_oued::SigElOued;
+pub use sig_el_oued_capture::SigElOuedCapture;
 pub use sig_wa_duqqan::SigWaDuqqan;
 pub use siryu_race::SiryuRace;
 pub use siryu_war::SiryuWar;
@@ -73,8 +75,9 @@ macro_rules! __game_list {
             SigWaDuqqan: $crate::games::SigWaDuqqan [board evaluate exact measure review encode],
             SigElOued: $crate::games::SigElOued [board evaluate exact measure review encode],
             Issiren: $crate::games::Issiren [board evaluate exact measure review encode tablebase],
-            SigWaDuqqanHoumtTaourit: $crate::games::HoumtTaourit [board encode],
+            SigElOuedCapture: $crate::games::SigElOuedCapture [board evaluate measure encode],
             SiryuRace: $crate::games::SiryuRace [board encode],
+            SigWaDuqqanHoumtTaourit: $crate::games::HoumtTaourit [board encode],
             SiryuWar: $crate::games::SiryuWar [board evaluate measure encode],
         }
     };
