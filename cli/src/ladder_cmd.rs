@@ -138,10 +138,6 @@ fn run_game<G: Evaluate>(game: &G, args: &LadderArgs) -> Result<(), String> {
         if let Some(best) = &args.best {
             families.push(Family::new("best", best)?);
         }
-        crate::tablebase_cmd::note_if_missing(
-            G::NAME,
-            &families.iter().map(|f| f.spec.clone()).collect::<Vec<_>>(),
-        );
         eprintln!(
             "calibrating {} families to {} ms per decision on {} positions (one thread)…",
             families.len(),

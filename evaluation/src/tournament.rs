@@ -119,11 +119,11 @@ impl core::fmt::Display for TournamentError {
                     differences.join("; ")
                 )?;
                 if differences.iter().any(|d| d.contains("tablebase=")) {
-                    // `auto` resolved otherwise than when the log was started.
+                    // The log names its searchers' tablebase (or was written when a plain
+                    // spec used the cached table, before the default became `off`).
                     f.write_str(
-                        " (the cached Issiren tablebase was built or removed since: give the \
-                         agents as the log names them, with tablebase=off or tablebase=cache, \
-                         to resume)",
+                        " (the log names the Issiren searchers' tablebase: give the agents as \
+                         the log names them, with tablebase=off or tablebase=cache, to resume)",
                     )?;
                 }
                 Ok(())
