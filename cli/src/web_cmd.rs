@@ -1,5 +1,5 @@
 //! `stickdice web`: the page to watch, replay and play the games in a browser (the
-//! server is `stickdice_web`).
+//! server is `stickdice_web`, behind the `web` feature, on by default).
 
 use std::net::IpAddr;
 use std::path::PathBuf;
@@ -23,6 +23,7 @@ pub struct WebArgs {
     save_dir: PathBuf,
 }
 
+#[cfg(feature = "web")]
 pub fn run(args: &WebArgs) -> Result<(), String> {
     stickdice_web::run(stickdice_web::WebOptions {
         dirs: args.dirs.clone(),
@@ -30,4 +31,15 @@ pub fn run(args: &WebArgs) -> Result<(), String> {
         bind: args.bind,
         save_dir: args.save_dir.clone(),
     })
+}
+
+#[cfg(not(feature = "web"))]
+pub fn run(args: &WebArgs) -> Result<(), String> {
+    let _ = (&args.dirs, args.port, args.bind, &args.save_dir);
+    Err(
+        "this stickdice was built without the web page (cargo's --no-default-features): \
+         build it with the `web` feature, e.g. `cargo build --release -p stickdice-cli \
+         --features web` (or without --no-default-features)"
+            .to_string(),
+    )
 }
