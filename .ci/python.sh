@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI for the Python package (python/): fmt and clippy of its crate, then a fresh virtual
 # environment that installs the package from the checkout (`pip install ./python`, maturin
-# from PyPI through build isolation) and pinned test dependencies, and runs pytest.
+# from PyPI through build isolation) and pinned test dependencies, and runs pytest, then
+# every Python block of the README and the book (.ci/doc_python.py).
 # Needs the Rust toolchain and Python 3.11 with pip; takes a few minutes (the release
 # build of the extension dominates).
 set -euo pipefail
@@ -34,4 +35,7 @@ if [ "$status" -eq 5 ]; then
     echo "pytest collected no tests" >&2
     exit 1
 fi
-exit "$status"
+[ "$status" -eq 0 ] || exit "$status"
+
+echo "== python: the README's and the book's Python blocks, against the installed package"
+"$venv/bin/python" .ci/doc_python.py

@@ -592,8 +592,8 @@ impl Board for Issiren {
     fn moves(&self, s: &issiren::State) -> Vec<BoardMove> {
         let mut legal = ActionList::new();
         self.legal_actions(s, &mut legal);
-        let seat = (s.turn & 1) as usize;
-        let steps = s.pending.and_then(throw_value).unwrap_or(0);
+        let seat = (s.turn() & 1) as usize;
+        let steps = s.pending().and_then(throw_value).unwrap_or(0);
         legal
             .iter()
             .map(|&a| {
@@ -620,7 +620,7 @@ impl Board for Issiren {
     }
 
     fn describe_action(&self, s: &issiren::State, action: Self::Action) -> String {
-        let seat = (s.turn & 1) as usize;
+        let seat = (s.turn() & 1) as usize;
         let mut after = *s;
         if self.apply_action(&mut after, action).is_err() {
             return format!("P{} cannot play {action} here", seat + 1);
@@ -636,11 +636,11 @@ impl Board for Issiren {
                     .and_then(|i| issiren::Square::from_index(i as u8));
                 let to = to.map_or("?".to_string(), |t| t.to_string());
                 let mut text = format!("P{} moves the piece on {from} to {to}", seat + 1);
-                if after.count[1 - seat] < s.count[1 - seat] {
+                if after.count()[1 - seat] < s.count()[1 - seat] {
                     text.push_str(&format!(
                         ", capturing P{}'s piece there ({} left)",
                         2 - seat,
-                        after.count[1 - seat]
+                        after.count()[1 - seat]
                     ));
                 }
                 text
@@ -650,13 +650,13 @@ impl Board for Issiren {
 
     fn describe_change(&self, b: &issiren::State, a: &issiren::State) -> Vec<String> {
         (0..2)
-            .filter(|&seat| a.count[seat] < b.count[seat])
+            .filter(|&seat| a.count()[seat] < b.count()[seat])
             .map(|seat| {
                 format!(
                     "P{} loses a piece ({} left){}",
                     seat + 1,
-                    a.count[seat],
-                    if a.count[seat] == 0 {
+                    a.count()[seat],
+                    if a.count()[seat] == 0 {
                         format!(": P{} wins", 2 - seat)
                     } else {
                         String::new()

@@ -298,7 +298,7 @@ pub fn parse_flag(key: &str, value: &str) -> Result<bool, ConfigError> {
 pub const MAX_THROWS_HELP: &str = "the throw cap: the game ends after this many throws (extra \
     throws included), the seats still playing tied; a whole number of at least 1";
 
-/// The default throw cap of every game (RULES.md: `max_throws`, default 10 000).
+/// The default throw cap of every game (the book's rules conventions, `docs/games/conventions.md`: `max_throws`, default 10 000).
 pub const DEFAULT_MAX_THROWS: u32 = 10_000;
 
 /// Reads the `max_throws` rule option: an integer ≥ 1.

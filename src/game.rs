@@ -363,31 +363,249 @@ impl fmt::Display for NotationError {
 
 impl std::error::Error for NotationError {}
 
-/// A state that breaks the game's invariants; each entry names one problem.
+/// A state that breaks the game's invariants: every problem found, in the order the game's
+/// [`Game::validate`] checks them.
+///
+/// Each [`Problem`] is either one of the game's own typed kinds (an enum of the game's
+/// module, such as [`crate::games::issiren::Problem`], with the seat, piece, square or
+/// value concerned), which a caller reads back with [`Problem::kind`], or a plain
+/// sentence ([`Problem::other`]) for a game that has not typed its problems.
+///
+/// ```
+/// use stickdice::games::issiren::{self, Issiren};
+/// use stickdice::Game;
+/// let game = Issiren::with_seats(2).unwrap();
+/// let state: issiren::State =
+///     serde_json::from_str(r#"{"pieces": [[{"pos": 3}], []], "turn": 5}"#).unwrap();
+/// let err = game.validate(&state).unwrap_err();
+/// assert!(matches!(
+///     err.problems()[0].kind(),
+///     Some(issiren::Problem::TurnOutOfRange { turn: 5 })
+/// ));
+/// assert_eq!(
+///     err.to_string(),
+///     "invalid state: turn seat 5 is out of range: Issiren has seats 0 (P1) and 1 (P2)"
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InvalidState {
-    /// One sentence per problem found.
-    pub problems: Vec<String>,
+    problems: Vec<Problem>,
 }
 
 impl InvalidState {
-    /// `Ok` if no problem was found, else the list.
+    /// `Ok` if no problem was found, else the list, each problem given as a sentence
+    /// ([`Problem::other`]).
+    ///
+    /// This is the untyped form, kept for games that describe their problems in words only;
+    /// a game that types its problems collects them in [`Problems`] instead (see
+    /// [`ProblemKind`]).
     pub fn check(problems: Vec<String>) -> Result<(), InvalidState> {
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(InvalidState { problems })
-        }
+        Problems(problems.into_iter().map(Problem::other).collect()).finish()
+    }
+
+    /// The problems found (never empty), in the order they were found.
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
+    /// Each problem's sentence, as [`InvalidState`]'s message lists them.
+    pub fn messages(&self) -> Vec<String> {
+        self.problems.iter().map(Problem::to_string).collect()
+    }
+
+    /// The problems of a kind `K`, in order (for matching on one game's kinds).
+    pub fn kinds<K: ProblemKind>(&self) -> impl Iterator<Item = &K> + '_ {
+        self.problems.iter().filter_map(Problem::kind::<K>)
     }
 }
 
 impl fmt::Display for InvalidState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid state: {}", self.problems.join("; "))
+        f.write_str("invalid state: ")?;
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{p}")?;
+        }
+        Ok(())
     }
 }
 
 impl std::error::Error for InvalidState {}
+
+/// A game's own kind of state problem: typically a `#[non_exhaustive]` enum in the game's
+/// module whose variants carry the seat, piece, square or value concerned, and whose
+/// `Display` is the sentence [`InvalidState`] shows.
+///
+/// Implementing it (one empty `impl`) lets the kind go into a [`Problem`] (`From`) and be
+/// read back with [`Problem::kind`]:
+///
+/// ```
+/// use stickdice::game::{InvalidState, Problem, ProblemKind, Problems};
+///
+/// #[derive(Clone, Debug, PartialEq, Eq)]
+/// #[non_exhaustive]
+/// enum MyProblem {
+///     TooFar { seat: usize, square: u8 },
+/// }
+/// impl std::fmt::Display for MyProblem {
+///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+///         match self {
+///             MyProblem::TooFar { seat, square } => {
+///                 write!(f, "P{}'s piece is at idx {square}, off the track", seat + 1)
+///             }
+///         }
+///     }
+/// }
+/// impl ProblemKind for MyProblem {}
+///
+/// let mut problems = Problems::new();
+/// problems.push(MyProblem::TooFar { seat: 1, square: 40 });
+/// problems.push("a sentence is a problem too".to_string());
+/// let err: InvalidState = problems.finish().unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "invalid state: P2's piece is at idx 40, off the track; a sentence is a problem too"
+/// );
+/// assert_eq!(
+///     err.problems()[0].kind::<MyProblem>(),
+///     Some(&MyProblem::TooFar { seat: 1, square: 40 })
+/// );
+/// assert_eq!(err.problems()[1].as_other(), Some("a sentence is a problem too"));
+/// ```
+pub trait ProblemKind: fmt::Display + fmt::Debug + PartialEq + Send + Sync + 'static {}
+
+/// The object-safe side of [`ProblemKind`] (comparison and downcasting through `Any`).
+trait DynProblem: fmt::Display + fmt::Debug + Send + Sync {
+    fn as_any(&self) -> &dyn core::any::Any;
+    fn eq_dyn(&self, other: &dyn DynProblem) -> bool;
+}
+
+impl<K: ProblemKind> DynProblem for K {
+    fn as_any(&self) -> &dyn core::any::Any {
+        self
+    }
+    fn eq_dyn(&self, other: &dyn DynProblem) -> bool {
+        other.as_any().downcast_ref::<K>() == Some(self)
+    }
+}
+
+/// One broken invariant of a state: one of a game's own [`ProblemKind`]s, or a sentence.
+///
+/// Its `Display` is the sentence; [`Problem::kind`] gives the typed kind back.
+#[derive(Clone)]
+pub struct Problem(ProblemRepr);
+
+#[derive(Clone)]
+enum ProblemRepr {
+    Kind(std::sync::Arc<dyn DynProblem>),
+    Other(String),
+}
+
+impl Problem {
+    /// A problem given as a sentence only: the generic kind, for games (and callers) without
+    /// typed problems.
+    pub fn other(text: impl Into<String>) -> Problem {
+        Problem(ProblemRepr::Other(text.into()))
+    }
+
+    /// The problem as the kind `K`, if it is one (for example
+    /// `problem.kind::<stickdice::games::issiren::Problem>()`).
+    pub fn kind<K: ProblemKind>(&self) -> Option<&K> {
+        match &self.0 {
+            ProblemRepr::Kind(k) => k.as_any().downcast_ref::<K>(),
+            ProblemRepr::Other(_) => None,
+        }
+    }
+
+    /// The sentence of a problem made with [`Problem::other`] (`None` for a typed kind).
+    pub fn as_other(&self) -> Option<&str> {
+        match &self.0 {
+            ProblemRepr::Other(text) => Some(text),
+            ProblemRepr::Kind(_) => None,
+        }
+    }
+}
+
+impl<K: ProblemKind> From<K> for Problem {
+    fn from(kind: K) -> Problem {
+        Problem(ProblemRepr::Kind(std::sync::Arc::new(kind)))
+    }
+}
+
+impl From<String> for Problem {
+    fn from(text: String) -> Problem {
+        Problem::other(text)
+    }
+}
+
+impl From<&str> for Problem {
+    fn from(text: &str) -> Problem {
+        Problem::other(text)
+    }
+}
+
+impl PartialEq for Problem {
+    fn eq(&self, other: &Problem) -> bool {
+        match (&self.0, &other.0) {
+            (ProblemRepr::Kind(a), ProblemRepr::Kind(b)) => a.eq_dyn(&**b),
+            (ProblemRepr::Other(a), ProblemRepr::Other(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Problem {}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            ProblemRepr::Kind(k) => fmt::Display::fmt(&**k, f),
+            ProblemRepr::Other(text) => f.write_str(text),
+        }
+    }
+}
+
+impl fmt::Debug for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            ProblemRepr::Kind(k) => fmt::Debug::fmt(&**k, f),
+            ProblemRepr::Other(text) => f.debug_tuple("Other").field(text).finish(),
+        }
+    }
+}
+
+/// The problems a [`Game::validate`] has found so far: push each (a game's
+/// [`ProblemKind`] or a sentence) and [`finish`](Problems::finish).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Problems(Vec<Problem>);
+
+impl Problems {
+    /// No problem yet.
+    pub fn new() -> Problems {
+        Problems(Vec::new())
+    }
+
+    /// Records one problem.
+    pub fn push(&mut self, problem: impl Into<Problem>) {
+        self.0.push(problem.into());
+    }
+
+    /// Whether no problem was found.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `Ok` if no problem was found, else [`InvalidState`] listing them.
+    pub fn finish(self) -> Result<(), InvalidState> {
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(InvalidState { problems: self.0 })
+        }
+    }
+}
 
 #[cfg(feature = "serde")]
 mod serde_bound {
@@ -407,7 +625,15 @@ pub use serde_bound::MaybeSerde;
 /// states.
 ///
 /// Required methods are the rules; provided methods are correct by default and built on
-/// them. Implementations must keep the hot-path methods allocation-free.
+/// them. Implementations must keep the hot-path methods allocation-free. The playout speed
+/// hooks are not here: they are the second trait, [`Playouts`], whose every method has a
+/// default built on this one, so a game is complete and correct with its rules alone.
+///
+/// | | methods |
+/// |---|---|
+/// | **the rules** (required) | [`with_seats`](Game::with_seats), [`set_option`](Game::set_option), [`options`](Game::options), [`seats`](Game::seats); what a node is: [`initial_state`](Game::initial_state), [`node`](Game::node), [`sticks`](Game::sticks) (the throw's outcomes); the actions: [`legal_actions`](Game::legal_actions), [`apply_throw_unchecked`](Game::apply_throw_unchecked), [`apply_action_unchecked`](Game::apply_action_unchecked); the end: [`ranking`](Game::ranking), [`throws_made`](Game::throws_made); notation and people: [`parse_action`](Game::parse_action) (with the action's `Display`), [`render`](Game::render), [`describe_throw`](Game::describe_throw); states from outside: [`validate`](Game::validate) |
+/// | **built on the rules** (provided; no game overrides them) | [`option_help`](Game::option_help) (a game with options beyond `max_throws` answers for them), [`max_throws`](Game::max_throws), [`throw_outcomes`](Game::throw_outcomes), [`max_throw_outcomes`](Game::max_throw_outcomes), [`is_over`](Game::is_over), [`scores`](Game::scores), [`check_throw`](Game::check_throw), [`apply_throw`](Game::apply_throw), [`check_action`](Game::check_action), [`apply_action`](Game::apply_action), [`sample_throw`](Game::sample_throw), [`save_state`](Game::save_state), [`load_state`](Game::load_state), [`state_key`](Game::state_key) |
+/// | **speed** (trait [`Playouts`], defaults built on the rules) | [`play_throws`](Playouts::play_throws), [`random_action`](Playouts::random_action), [`play_random_action`](Playouts::play_random_action), [`play_random_to_end`](Playouts::play_random_to_end), [`play_legal_action`](Playouts::play_legal_action) |
 ///
 /// Every game is driven the same way: ask [`Game::node`] what comes next, feed in a throw
 /// at a throw node (sampled here, or from real sticks), an action at a decision node, and
@@ -658,7 +884,7 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// let game = Issiren::with_seats(2).unwrap();
     /// let state = game.initial_state();
     /// let json = game.save_state(&state);
-    /// assert_eq!(game.load_state(&json), Ok(state));
+    /// assert_eq!(game.load_state(&json).unwrap(), state);
     /// ```
     #[cfg(feature = "serde")]
     fn save_state(&self, state: &Self::State) -> String {
@@ -668,10 +894,10 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// Loads a state from JSON and validates it against the game ([`crate::load_state`]).
     ///
     /// # Errors
-    /// A message naming what is wrong: malformed JSON, a field of the wrong shape, or every
+    /// [`crate::LoadStateError`]: malformed JSON or a field of the wrong shape, or every
     /// broken invariant ([`Game::validate`]).
     #[cfg(feature = "serde")]
-    fn load_state(&self, json: &str) -> Result<Self::State, String> {
+    fn load_state(&self, json: &str) -> Result<Self::State, crate::LoadStateError> {
         crate::load_state(self, json)
     }
 
@@ -851,7 +1077,7 @@ pub trait Playouts: Game {
     /// let mut actions = ActionList::new();
     /// let a = game.play_legal_action(&mut state, &mut actions, |_| unreachable!("one action"));
     /// assert_eq!(a.to_string(), "a1"); // the only piece that can leave the start
-    /// assert_eq!(state.pending, None);
+    /// assert_eq!(state.pending(), None);
     /// ```
     #[inline]
     fn play_legal_action(

@@ -13,16 +13,24 @@
 //! * [`AnyGame`] and [`with_game!`]: choosing a game at run time.
 //! * [`play`]: allocation-free random playouts and a whole-game driver.
 //!
+//! A random game of Issiren, with only this crate as a dependency:
+//!
 //! ```
-//! use stickdice::{Game, Issiren, Node, ActionList};
-//! use rand::SeedableRng;
+//! use stickdice::{Game, Issiren, SeedableRng};
 //!
 //! let game = Issiren::with_seats(2).unwrap();
 //! let mut state = game.initial_state();
-//! let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
+//! let mut rng = stickdice::Rng::seed_from_u64(7);
 //! let ranking = stickdice::play::random_playout(&game, &mut state, &mut rng);
 //! assert_eq!(ranking.seats(), 2);
 //! ```
+//!
+//! The agents are in the crate `stickdice-agents`, tournaments and analysis in
+//! `stickdice-evaluation`. The stickdice book (`docs/` in the repository; `mdbook build
+//! docs`) explains everything: the complete rules of every game, with each rule option and
+//! reading (chapter *The games*, `docs/games/`), the library (`docs/library.md`) and the
+//! architecture (`docs/architecture.md`).
+#![deny(missing_docs)]
 
 pub mod agent;
 pub mod board;
@@ -43,7 +51,7 @@ pub use config::{AnyAgent, AnyGame, GameKind, Listed};
 pub use dice::{Outcome, Sticks, Throw};
 pub use game::{
     ActionList, ConfigError, Game, IllegalMove, InvalidState, Node, NotationError, Playouts,
-    Ranking, Seat, SeatValues, MAX_ACTIONS, MAX_SEATS,
+    Problem, ProblemKind, Problems, Ranking, Seat, SeatValues, MAX_ACTIONS, MAX_SEATS,
 };
 pub use games::{Issiren, SigElOued, SigWaDuqqan};
 
@@ -69,18 +77,75 @@ pub use rand::SeedableRng;
 /// Loads a state from JSON and validates it against the game.
 ///
 /// # Errors
-/// A message naming what is wrong: malformed JSON, a field of the wrong shape, or every
-/// broken invariant ([`Game::validate`]).
+/// [`LoadStateError`]: malformed JSON or a field of the wrong shape, or every broken
+/// invariant ([`Game::validate`]).
 #[cfg(feature = "serde")]
-pub fn load_state<G: Game>(game: &G, json: &str) -> Result<G::State, String> {
+pub fn load_state<G: Game>(game: &G, json: &str) -> Result<G::State, LoadStateError> {
     let state: G::State =
-        serde_json::from_str(json).map_err(|e| format!("malformed {} state: {e}", G::NAME))?;
-    game.validate(&state).map_err(|e| e.to_string())?;
+        serde_json::from_str(json).map_err(|source| LoadStateError::Malformed {
+            game: G::NAME,
+            source,
+        })?;
+    game.validate(&state).map_err(LoadStateError::Invalid)?;
     Ok(state)
+}
+
+/// A state that could not be loaded ([`load_state`], [`Game::load_state`]).
+#[cfg(feature = "serde")]
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LoadStateError {
+    /// The text is not JSON, or not the game's state form (the JSON error is the source).
+    Malformed {
+        /// The game's name ([`Game::NAME`]).
+        game: &'static str,
+        /// What the JSON reader found.
+        source: serde_json::Error,
+    },
+    /// The state breaks the game's invariants.
+    Invalid(InvalidState),
+}
+
+#[cfg(feature = "serde")]
+impl core::fmt::Display for LoadStateError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            LoadStateError::Malformed { game, source } => {
+                write!(f, "malformed {game} state: {source}")
+            }
+            LoadStateError::Invalid(e) => core::fmt::Display::fmt(e, f),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl std::error::Error for LoadStateError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoadStateError::Malformed { source, .. } => Some(source),
+            // Shown as itself (its message is this error's), as `#[error(transparent)]` does.
+            LoadStateError::Invalid(e) => e.source(),
+        }
+    }
 }
 
 /// Writes a state as JSON (the form [`load_state`] reads).
 #[cfg(feature = "serde")]
 pub fn save_state<G: Game>(state: &G::State) -> String {
     serde_json::to_string(state).expect("states serialize")
+}
+
+/// The Rust code blocks of the README and of the book (`docs/`), run as doctests of this
+/// crate, whose dev-dependencies are the agents and the evaluation: every block compiles as
+/// a user's program with the three crates as its dependencies, and runs unless marked
+/// `no_run` (those are the example programs, which CI runs itself). `tests/readme.rs`
+/// checks that every page with a Rust block is listed here.
+#[cfg(doctest)]
+mod docs_code_blocks {
+    #[doc = include_str!("../README.md")]
+    struct Readme;
+    #[doc = include_str!("../docs/library.md")]
+    struct Library;
+    #[doc = include_str!("../docs/extending.md")]
+    struct Extending;
 }

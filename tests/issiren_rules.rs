@@ -1,7 +1,7 @@
-//! Scenario tests for Issiren (RULES.md section 3), one per clause, plus options, the
+//! Scenario tests for Issiren (docs/games/issiren.md), one per clause, plus options, the
 //! throw cap, validation, notation, rendering and seeded random playouts.
 //!
-//! Expected values are worked out by hand from RULES.md (square names written out from
+//! Expected values are worked out by hand from the rules (square names written out from
 //! the circuit table), never read back from the implementation.
 
 use stickdice::games::issiren::{circuit_square, Action, Piece, Square, State};
@@ -24,11 +24,10 @@ fn state(p1: &[Piece], p2: &[Piece]) -> State {
 }
 
 /// `s` with `seat` to decide on a throw of `g` green sides, `throws` throws made.
-fn deciding(mut s: State, seat: u8, g: u8, throws: u32) -> State {
-    s.turn = seat;
-    s.pending = Some(Throw::new(g));
-    s.throws = throws;
-    s
+fn deciding(s: State, seat: u8, g: u8, throws: u32) -> State {
+    s.with_turn(seat)
+        .with_pending(Some(Throw::new(g)))
+        .with_throws(throws)
 }
 
 fn legal(g: &Issiren, s: &State) -> Vec<String> {
@@ -46,7 +45,7 @@ fn bystanders() -> Vec<Piece> {
     moved(&[6])
 }
 
-/// Seat 0's circuit written out from the RULES.md table: six runs of 12 squares.
+/// Seat 0's circuit written out from the rules' table: six runs of 12 squares.
 fn seat0_table() -> Vec<String> {
     let cols = "abcdefghijkl".as_bytes();
     // (row number in notation, right to left?)
@@ -153,7 +152,7 @@ fn circuit_a_piece_keeps_its_position_so_one_square_leads_two_ways() {
         let mut after = s;
         g.apply_action(&mut after, mv("i2")).unwrap();
         let mut expected = state(&moved(&[dest_pos]), &bystanders());
-        expected.throws = 1; // g=1 grants an extra throw: P1 again
+        expected = expected.with_throws(1); // g=1 grants an extra throw: P1 again
         assert_eq!(after, expected);
         assert_eq!(after.piece_at(sq(dest)), Some((0, Piece::moved(dest_pos))));
     }
@@ -175,8 +174,8 @@ fn circuit_return_half_and_loop_back_to_0_for_both_seats() {
     let mut after = s;
     g.apply_action(&mut after, mv("j2")).unwrap();
     let mut expected = state(&moved(&[0]), &bystanders());
-    expected.turn = 1; // 3 green sides: no extra throw
-    expected.throws = 1;
+    expected = expected.with_turn(1); // 3 green sides: no extra throw
+    expected = expected.with_throws(1);
     assert_eq!(after, expected);
     assert_eq!(after.piece_at(sq("l1")), Some((0, Piece::moved(0))));
 
@@ -186,8 +185,8 @@ fn circuit_return_half_and_loop_back_to_0_for_both_seats() {
     let mut after = s;
     g.apply_action(&mut after, mv("b3")).unwrap();
     let mut expected = state(&moved(&[20]), &moved(&[0]));
-    expected.turn = 0;
-    expected.throws = 2;
+    expected = expected.with_turn(0);
+    expected = expected.with_throws(2);
     assert_eq!(after, expected);
     assert_eq!(after.piece_at(sq("a4")), Some((1, Piece::moved(0))));
 
@@ -208,8 +207,8 @@ fn start_twelve_unmoved_pieces_on_each_home_row() {
     let s = g.initial_state();
     assert_eq!(g.validate(&s), Ok(()));
     assert_eq!(g.node(&s), Node::Throw(0));
-    assert_eq!(s.count, [12, 12]);
-    assert_eq!(s.occupied, [0xfff, 0xfff << 36]);
+    assert_eq!(s.count(), [12, 12]);
+    assert_eq!(s.occupied(), [0xfff, 0xfff << 36]);
     for (col, c) in "abcdefghijkl".chars().enumerate() {
         // P1's position on column c is 11 - col; P2's is col.
         assert_eq!(
@@ -230,7 +229,7 @@ fn start_twelve_unmoved_pieces_on_each_home_row() {
 
 #[test]
 fn throws_value_and_extra_throw_follow_the_table() {
-    // g: (steps, extra throw) from RULES.md.
+    // g: (steps, extra throw) from the rules.
     let table = [
         (0u8, 4u8, true),
         (1, 5, true),
@@ -253,12 +252,12 @@ fn throws_value_and_extra_throw_follow_the_table() {
         let mut s = state(&moved(&[12]), &bystanders());
         g.apply_throw(&mut s, Throw::new(green)).unwrap();
         assert_eq!(g.node(&s), Node::Decide(0));
-        assert_eq!(s.pending, Some(Throw::new(green)));
+        assert_eq!(s.pending(), Some(Throw::new(green)));
         assert_eq!(g.throws_made(&s), 1);
         assert_eq!(legal(&g, &s), ["a2"]);
         g.apply_action(&mut s, mv("a2")).unwrap();
         assert_eq!(s.pieces_of(0), &[Piece::moved(12 + steps)], "g={green}");
-        assert_eq!(s.pending, None);
+        assert_eq!(s.pending(), None);
         let next = if extra { 0 } else { 1 };
         assert_eq!(g.node(&s), Node::Throw(next), "g={green}");
     }
@@ -269,7 +268,7 @@ fn throws_the_pending_throw_is_in_the_state_between_throw_and_decision() {
     let g = game();
     let mut s = g.initial_state();
     g.apply_throw(&mut s, Throw::new(4)).unwrap();
-    assert_eq!(s.pending, Some(Throw::new(4)));
+    assert_eq!(s.pending(), Some(Throw::new(4)));
     assert_eq!(g.node(&s), Node::Decide(0));
     assert_eq!(g.validate(&s), Ok(()));
     // Throwing again before deciding is refused, and nothing changes.
@@ -300,7 +299,7 @@ fn moves_only_four_green_sides_release_an_unmoved_piece() {
     p1.push(Piece::moved(12)); // now on a2, and moved
     let p2: Vec<Piece> = (0..12).map(Piece::start).collect();
     let mut expected = state(&p1, &p2);
-    expected.throws = 1; // extra throw: still P1
+    expected = expected.with_throws(1); // extra throw: still P1
     assert_eq!(after, expected);
     assert_eq!(after.piece_at(sq("a2")), Some((0, Piece::moved(12))));
 
@@ -326,7 +325,7 @@ fn moves_a_throw_of_four_also_moves_a_moved_piece_one_step() {
     let mut after = s;
     g.apply_action(&mut after, mv("i2")).unwrap();
     let mut expected = state(&[Piece::start(11), Piece::moved(21)], &bystanders());
-    expected.throws = 1;
+    expected = expected.with_throws(1);
     assert_eq!(after, expected);
     assert_eq!(after.piece_at(sq("j2")), Some((0, Piece::moved(21))));
     // Other throws: only the moved piece.
@@ -386,8 +385,8 @@ fn moves_pieces_passed_over_neither_block_nor_are_captured() {
     let mut after = s;
     g.apply_action(&mut after, mv("a2")).unwrap();
     let mut expected = state(&moved(&[13, 15]), &moved(&[50]));
-    expected.turn = 1;
-    expected.throws = 1;
+    expected = expected.with_turn(1);
+    expected = expected.with_throws(1);
     assert_eq!(after, expected);
     assert_eq!(after.piece_at(sq("c2")), Some((1, Piece::moved(50))));
 }
@@ -400,10 +399,10 @@ fn moves_landing_on_an_enemy_piece_captures_it() {
     let mut after = s;
     g.apply_action(&mut after, mv("a2")).unwrap();
     let mut expected = state(&moved(&[14]), &moved(&[7]));
-    expected.turn = 1;
-    expected.throws = 1;
+    expected = expected.with_turn(1);
+    expected = expected.with_throws(1);
     assert_eq!(after, expected);
-    assert_eq!(after.count, [1, 1]);
+    assert_eq!(after.count(), [1, 1]);
     assert_eq!(after.captured_by(0), 11);
     assert_eq!(after.piece_at(sq("c2")), Some((0, Piece::moved(14))));
     assert_eq!(g.validate(&after), Ok(()));
@@ -416,8 +415,8 @@ fn moves_landing_on_an_enemy_piece_captures_it() {
     g.apply_action(&mut after, mv("c4")).unwrap();
     let rest: Vec<Piece> = (3..12).filter(|&p| p != 4).map(Piece::start).collect();
     let mut expected = state(&moved(&[40]), &rest);
-    expected.turn = 1;
-    expected.throws = 1;
+    expected = expected.with_turn(1);
+    expected = expected.with_throws(1);
     assert_eq!(after, expected);
 }
 
@@ -428,7 +427,7 @@ fn moves_the_extra_throw_is_kept_after_a_pass() {
         let mut s = deciding(g.initial_state(), 0, green, 1);
         g.apply_action(&mut s, Action::Pass).unwrap();
         assert_eq!(g.node(&s), Node::Throw(next), "g={green}");
-        assert_eq!(s.pending, None);
+        assert_eq!(s.pending(), None);
     }
 }
 
@@ -472,8 +471,8 @@ fn end_the_game_ends_at_once_on_the_twelfth_capture() {
     let mut after = s;
     g.apply_action(&mut after, mv("d1")).unwrap();
     assert_eq!(g.node(&after), Node::End);
-    assert_eq!(after.count, [2, 0]);
-    assert_eq!(after.pending, None);
+    assert_eq!(after.count(), [2, 0]);
+    assert_eq!(after.pending(), None);
     assert_eq!(g.throws_made(&after), 17);
     let r = g.ranking(&after).unwrap();
     assert_eq!(r.places(), &[0, 1]);
@@ -545,9 +544,9 @@ fn throw_cap_a_capture_on_the_cap_th_throw_still_wins() {
 fn throw_cap_default_is_10000() {
     let g = game();
     let mut s = state(&moved(&[12]), &moved(&[30]));
-    s.throws = 9_999;
+    s = s.with_throws(9_999);
     assert_eq!(g.node(&s), Node::Throw(0));
-    s.throws = 10_000;
+    s = s.with_throws(10_000);
     assert_eq!(g.node(&s), Node::End);
     assert_eq!(g.ranking(&s).unwrap().places(), &[0, 0]);
 }
@@ -577,7 +576,41 @@ fn options_max_throws_only() {
 // ---- validation -----------------------------------------------------------------------
 
 fn problems(g: &Issiren, s: &State) -> Vec<String> {
-    g.validate(s).unwrap_err().problems
+    g.validate(s).unwrap_err().messages()
+}
+
+#[test]
+fn validate_reports_typed_problems_with_the_square_and_seat() {
+    use stickdice::games::issiren::Problem;
+    let g = game();
+    let s: State = serde_json::from_str(
+        r#"{"pieces": [[{"pos": 3}, {"pos": 3}], [{"pos": 80}]], "turn": 0, "pending": null, "throws": 0}"#,
+    )
+    .unwrap();
+    let err = g.validate(&s).unwrap_err();
+    let kinds: Vec<&Problem> = err.kinds::<Problem>().collect();
+    let square: Square = "i1".parse().unwrap();
+    assert_eq!(
+        kinds,
+        [
+            &Problem::SharedSquare {
+                seat: 0,
+                square,
+                pieces: 2
+            },
+            &Problem::OffCircuit {
+                seat: 1,
+                piece: 0,
+                pos: 80
+            },
+        ]
+    );
+    assert_eq!(
+        err.to_string(),
+        "invalid state: two pieces of P1 on square i1 (a square holds one piece); \
+         P2's piece 0 is at circuit position 80, off the 72-step circuit (positions 0 to 71)"
+    );
+    assert!(err.problems().iter().all(|p| p.as_other().is_none()));
 }
 
 #[test]
@@ -593,13 +626,16 @@ fn validate_accepts_hand_built_positions() {
 }
 
 #[test]
-fn validate_rejects_a_thirteenth_piece() {
+fn a_thirteenth_piece_is_refused() {
+    // A state with 13 pieces cannot be built (the fields are private; the module's unit
+    // tests check that validate names it): State::from_pieces and JSON refuse it outright.
     let g = game();
-    let mut s = g.initial_state();
-    s.count[0] = 13;
-    let p = problems(&g, &s);
-    assert!(p.iter().any(|m| m.contains("P1 has 13 pieces")), "{p:?}");
-    // State::from_pieces refuses 13 pieces outright.
+    let json = format!(
+        r#"{{"pieces": [[{}], []]}}"#,
+        vec![r#"{"pos": 20}"#; 13].join(", ")
+    );
+    let err = g.load_state(&json).unwrap_err();
+    assert!(err.to_string().contains("P1 has 13 pieces"), "{err}");
     let thirteen: Vec<Piece> = (0..13).map(Piece::moved).collect();
     let err = State::from_pieces(&thirteen, &[]).unwrap_err();
     assert!(err.to_string().contains("P1 has 13 pieces"), "{err}");
@@ -648,15 +684,14 @@ fn validate_rejects_two_pieces_of_different_seats_on_one_square() {
 #[test]
 fn validate_rejects_a_position_off_the_circuit() {
     let g = game();
-    let mut s = state(&moved(&[12]), &bystanders());
-    s.pieces[1][0].pos = 72;
+    let s = state(&moved(&[12]), &moved(&[72]));
     let p = problems(&g, &s);
     assert!(
         p.iter()
             .any(|m| m.contains("P2's piece 0 is at circuit position 72, off the 72-step circuit")),
         "{p:?}"
     );
-    s.pieces[1][0].pos = 255;
+    let s = state(&moved(&[12]), &moved(&[255]));
     assert!(problems(&g, &s).iter().any(|m| m.contains("position 255")));
 }
 
@@ -685,42 +720,23 @@ fn validate_rejects_broken_bookkeeping() {
     let g = game();
     let good = state(&moved(&[12]), &bystanders());
 
-    let mut s = good;
-    s.turn = 2;
+    // (Bitboards, counts and piece order that disagree with the pieces cannot be built
+    // outside the module any more; its unit tests check that validate names them.)
+    let s = good.with_turn(2);
     assert!(problems(&g, &s)[0].contains("turn seat 2 is out of range"));
 
-    let mut s = good;
-    s.occupied[0] |= 1 << 40;
-    assert!(problems(&g, &s)[0].contains("P1's occupancy bitboard"));
-
-    let mut s = good;
-    s.pieces[0][5] = Piece::moved(3);
-    assert!(problems(&g, &s)[0].contains("P1's piece entry 5 is not blank"));
-
-    let mut s = good;
-    s.count[0] = 2;
-    s.pieces[0][1] = Piece::moved(0); // l1 listed after a2
-    s.occupied[0] |= 1 << 11;
-    assert!(problems(&g, &s)[0].contains("not listed in square order"));
-    s.normalize();
-    assert_eq!(g.validate(&s), Ok(()));
-
-    let mut s = good;
-    s.pending = Some(Throw::new(9));
-    s.throws = 1;
+    let s = good.with_pending(Some(Throw::new(9))).with_throws(1);
     assert!(problems(&g, &s)[0].contains("impossible with six sticks"));
 
-    let mut s = good;
-    s.pending = Some(Throw::new(2));
+    let s = good.with_pending(Some(Throw::new(2)));
     assert!(problems(&g, &s)[0].contains("throw count is 0"));
 
-    let mut s = good;
-    s.throws = 10_001;
+    let s = good.with_throws(10_001);
     assert!(problems(&g, &s)[0].contains("past the throw cap"));
 
-    let mut s = state(&moved(&[12]), &[]);
-    s.pending = Some(Throw::new(2));
-    s.throws = 3;
+    let s = state(&moved(&[12]), &[])
+        .with_pending(Some(Throw::new(2)))
+        .with_throws(3);
     assert!(problems(&g, &s)[0].contains("P2 has no pieces left"));
 
     let s = state(&[], &[]);
@@ -730,8 +746,7 @@ fn validate_rejects_broken_bookkeeping() {
 #[test]
 fn validate_lists_every_problem() {
     let g = game();
-    let mut s = state(&[Piece::start(30), Piece::moved(14)], &moved(&[50]));
-    s.turn = 7;
+    let s = state(&[Piece::start(30), Piece::moved(14)], &moved(&[50])).with_turn(7);
     let p = problems(&g, &s);
     assert_eq!(p.len(), 3, "{p:?}");
 }
@@ -743,11 +758,11 @@ fn json_states_round_trip_and_bad_ones_are_rejected() {
     let g = game();
     let s = deciding(state(&moved(&[12, 61]), &[Piece::start(2)]), 1, 4, 8);
     let json = stickdice::save_state::<Issiren>(&s);
-    assert_eq!(stickdice::load_state(&g, &json), Ok(s));
+    assert_eq!(stickdice::load_state(&g, &json).unwrap(), s);
 
     let hand = r#"{"pieces": [[{"pos": 61}, {"pos": 12}], [{"pos": 2, "unmoved": true}]],
                    "turn": 1, "pending": 4, "throws": 8}"#;
-    assert_eq!(stickdice::load_state(&g, hand), Ok(s));
+    assert_eq!(stickdice::load_state(&g, hand).unwrap(), s);
 
     let thirteen = format!(
         r#"{{"pieces": [[{}], []]}}"#,
@@ -757,11 +772,11 @@ fn json_states_round_trip_and_bad_ones_are_rejected() {
             .join(",")
     );
     let err = stickdice::load_state(&g, &thirteen).unwrap_err();
-    assert!(err.contains("P1 has 13 pieces"), "{err}");
+    assert!(err.to_string().contains("P1 has 13 pieces"), "{err}");
 
     let dup = r#"{"pieces": [[{"pos": 14}], [{"pos": 50}]]}"#;
     let err = stickdice::load_state(&g, dup).unwrap_err();
-    assert!(err.contains("square c2"), "{err}");
+    assert!(err.to_string().contains("square c2"), "{err}");
 
     for junk in [
         "",
@@ -907,7 +922,7 @@ fn random_playouts_stay_valid_and_rank_consistently() {
             }
         }
         let r = g.ranking(&s).unwrap();
-        match (s.count[0], s.count[1]) {
+        match (s.count()[0], s.count()[1]) {
             (_, 0) => {
                 assert_eq!(r.places(), &[0, 1]);
                 wins[0] += 1;
@@ -917,7 +932,7 @@ fn random_playouts_stay_valid_and_rank_consistently() {
                 wins[1] += 1;
             }
             _ => {
-                assert_eq!(s.throws, 3000);
+                assert_eq!(s.throws(), 3000);
                 assert_eq!(r.places(), &[0, 0]);
                 draws += 1;
             }
@@ -950,7 +965,7 @@ fn speed_random_playouts() {
     for _ in 0..games {
         let mut s = g.initial_state();
         let r = stickdice::play::random_playout(&g, &mut s, &mut rng);
-        throws += s.throws as u64;
+        throws += s.throws() as u64;
         decided += (r.places()[0] != r.places()[1]) as u64;
     }
     let wall = start.elapsed().as_secs_f64();

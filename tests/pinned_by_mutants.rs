@@ -208,17 +208,17 @@ fn a_leftover_pending_with_the_turn_out_of_range_is_refused_without_a_panic() {
         s.turn = seats as u8;
         let e = g.validate(&s).unwrap_err();
         assert!(
-            e.problems.iter().any(|p| p.contains("out of range")),
+            e.messages().iter().any(|p| p.contains("out of range")),
             "{:?}",
-            e.problems
+            e.messages()
         );
         // The leftover check is not made for a seat that does not exist.
         assert!(
-            !e.problems
+            !e.messages()
                 .iter()
                 .any(|p| p.contains("a leftover is offered to")),
             "{:?}",
-            e.problems
+            e.messages()
         );
     }
 }

@@ -1,6 +1,6 @@
 //! Property tests over random play (proptest chooses the configuration and the seed):
 //! every position stays valid, pieces only disappear by capture or burial, and the final
-//! ranking has ties only where RULES.md allows them.
+//! ranking has ties only where the rules (docs/games/) allow them.
 
 use proptest::prelude::*;
 use rand::SeedableRng;
@@ -104,22 +104,22 @@ proptest! {
         game.set_option("max_throws", &cap.to_string()).unwrap();
         let end = random_game(&game, seed, |before, after, was_throw| {
             if was_throw {
-                assert_eq!(before.count, after.count, "a throw removed a piece");
+                assert_eq!(before.count(), after.count(), "a throw removed a piece");
             } else {
-                let mover = before.pending.map(|_| before.turn as usize).unwrap();
-                assert_eq!(after.count[mover], before.count[mover], "the mover lost a piece");
-                assert!(before.count[1 - mover] - after.count[1 - mover] <= 1, "more than one capture");
+                let mover = before.pending().map(|_| before.turn() as usize).unwrap();
+                assert_eq!(after.count()[mover], before.count()[mover], "the mover lost a piece");
+                assert!(before.count()[1 - mover] - after.count()[1 - mover] <= 1, "more than one capture");
             }
             for seat in 0..2 {
-                assert_eq!(after.occupied[seat].count_ones(), after.count[seat] as u32);
+                assert_eq!(after.occupied()[seat].count_ones(), after.count()[seat] as u32);
             }
         });
         let ranking = game.ranking(&end).unwrap();
         if ranking.place(0) == ranking.place(1) {
-            prop_assert!(at_cap(&game, &end) && end.count[0] > 0 && end.count[1] > 0);
+            prop_assert!(at_cap(&game, &end) && end.count()[0] > 0 && end.count()[1] > 0);
         } else {
             let loser = if ranking.place(0) > ranking.place(1) { 0 } else { 1 };
-            prop_assert_eq!(end.count[loser], 0);
+            prop_assert_eq!(end.count()[loser], 0);
         }
     }
 

@@ -386,7 +386,7 @@ fn a_game_refuses_what_is_not_due_and_undo_restores_states() {
     .unwrap();
     assert_eq!(r["ok"], true, "{r}");
     let start = r["result"].clone();
-    // Sig wa Duqqan: no decisions, P1 throws first (RULES.md: seat 0 throws first).
+    // Sig wa Duqqan: no decisions, P1 throws first (the rules' conventions: seat 0 throws first).
     assert_eq!(start["node"], json!({"kind": "throw", "seat": 0}));
     assert_eq!(start["players"], 3);
     assert_eq!(start["undo_steps"], 0);

@@ -1,6 +1,7 @@
-//! Scenario tests for Sig (El Oued), one per clause of RULES.md section 2, plus options,
-//! the throw cap, validation, notation, rendering, random playouts and the conformance
-//! suite. Expected values are worked out by hand from RULES.md (see each test's comments).
+//! Scenario tests for Sig (El Oued), one per clause of its rules (docs/games/sig-el-oued.md),
+//! plus options, the throw cap, validation, notation, rendering, random playouts and the
+//! conformance suite. Expected values are worked out by hand from the rules (see each
+//! test's comments).
 
 use rand::SeedableRng;
 use stickdice::games::sig_el_oued::{
@@ -777,7 +778,7 @@ fn seats_two_to_eight_are_allowed() {
 fn problems(g: &SigElOued, s: &State) -> Vec<String> {
     g.validate(s)
         .expect_err("the state should be refused")
-        .problems
+        .messages()
 }
 
 fn assert_refused(g: &SigElOued, s: &State, needle: &str) {
@@ -946,11 +947,14 @@ fn load_state_round_trips_and_rejects_malformed_or_invalid_states() {
     let json = stickdice::save_state::<SigElOued>(&s);
     assert_eq!(stickdice::load_state(&g, &json).unwrap(), s);
     let err = stickdice::load_state(&g, "{\"pieces\": 3}").unwrap_err();
-    assert!(err.contains("malformed sig-el-oued state"), "{err}");
+    assert!(
+        err.to_string().contains("malformed sig-el-oued state"),
+        "{err}"
+    );
     let mut bad = s;
     bad.pieces[0][0] = 77;
     let err = stickdice::load_state(&g, &stickdice::save_state::<SigElOued>(&bad)).unwrap_err();
-    assert!(err.contains("idx 77"), "{err}");
+    assert!(err.to_string().contains("idx 77"), "{err}");
 }
 
 // ---- notation, checked application, rendering -----------------------------------------------

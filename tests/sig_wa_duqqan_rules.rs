@@ -1,6 +1,6 @@
-//! Scenario tests for Sig wa Duqqan (Houmt al-Arbah), RULES.md section 1.
+//! Scenario tests for Sig wa Duqqan (Houmt al-Arbah), docs/games/sig-wa-duqqan.md.
 //!
-//! Every expected position here was worked out by hand from RULES.md, step by step (the
+//! Every expected position here was worked out by hand from the rules, step by step (the
 //! comments show the working), not read back from the implementation.
 
 use rand::SeedableRng as _;
@@ -673,7 +673,7 @@ fn there_are_no_actions_and_any_notation_is_rejected() {
 // ---- validate -----------------------------------------------------------------------------
 
 fn problems(g: &SigWaDuqqan, s: &State) -> Vec<String> {
-    g.validate(s).unwrap_err().problems
+    g.validate(s).unwrap_err().messages()
 }
 
 fn assert_one_problem(g: &SigWaDuqqan, s: &State, needle: &str) {
@@ -776,13 +776,13 @@ fn load_state_reads_saved_states_and_rejects_malformed_or_invalid_ones() {
     let json = stickdice::save_state::<SigWaDuqqan>(&s);
     assert_eq!(stickdice::load_state(&g, &json).unwrap(), s);
     let err = stickdice::load_state(&g, "{\"pieces\": 3}").unwrap_err();
-    assert!(err.contains("malformed"), "{err}");
+    assert!(err.to_string().contains("malformed"), "{err}");
     let err =
         stickdice::load_state(&g, &json.replace("\"ghoula\":9", "\"ghoula\":17")).unwrap_err();
-    assert!(err.contains("Ghoula is at idx 17"), "{err}");
+    assert!(err.to_string().contains("Ghoula is at idx 17"), "{err}");
     let err =
         stickdice::load_state(&g, &json.replace("\"ghoula\":9", "\"ghoula\":null")).unwrap_err();
-    assert!(err.contains("never entered"), "{err}");
+    assert!(err.to_string().contains("never entered"), "{err}");
 }
 
 // ---- render and describe ------------------------------------------------------------------

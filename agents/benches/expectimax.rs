@@ -46,12 +46,17 @@ fn position(
 type Pos = <Issiren as Game>::State;
 
 fn phases(g: &Issiren, seed: u64) -> [(&'static str, Pos); 3] {
-    let pieces = |s: &Pos| s.count[0] as usize + s.count[1] as usize;
+    let pieces = |s: &Pos| s.count()[0] as usize + s.count()[1] as usize;
     [
-        ("opening", position(g, seed, |s, n| s.throws >= 8 && n >= 2)),
+        (
+            "opening",
+            position(g, seed, |s, n| s.throws() >= 8 && n >= 2),
+        ),
         (
             "middle",
-            position(g, seed, |s, n| s.throws >= 80 && n >= 4 && pieces(s) >= 16),
+            position(g, seed, |s, n| {
+                s.throws() >= 80 && n >= 4 && pieces(s) >= 16
+            }),
         ),
         (
             "endgame",

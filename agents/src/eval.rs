@@ -61,17 +61,14 @@ pub trait Evaluate: stickdice::Playouts + stickdice::Listed {
     /// evaluation, accepts `hand` alone.
     ///
     /// # Errors
-    /// A message saying what the game accepts.
-    fn evaluator(name: &str) -> Result<Evaluator<Self>, String>
+    /// [`EvaluatorError`], saying what the game accepts.
+    fn evaluator(name: &str) -> Result<Evaluator<Self>, EvaluatorError>
     where
         Self: Sized,
     {
         match name {
             "hand" => Ok(Evaluator::default()),
-            _ => Err(format!(
-                "{} has only the hand-set evaluation (`hand`); learned weights are for Issiren",
-                Self::TITLE
-            )),
+            _ => Err(EvaluatorError::HandOnly { title: Self::TITLE }),
         }
     }
 }
@@ -285,6 +282,21 @@ pub fn eval_param<G: Evaluate>(
             value: text.to_string(),
             expected: format!("`learned`, `hand` or a weights file ({why})"),
         })
+}
+
+/// Why the `eval` parameter names no evaluation ([`Evaluate::evaluator`]).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EvaluatorError {
+    /// The game has only its hand-set evaluation.
+    #[error("{title} has only the hand-set evaluation (`hand`); learned weights are for Issiren")]
+    HandOnly {
+        /// The game's title.
+        title: &'static str,
+    },
+    /// The weights file cannot be used.
+    #[error(transparent)]
+    Weights(crate::learned::WeightsFileError),
 }
 
 /// Where a seat stands, for [`pairwise_scores`].
@@ -582,7 +594,7 @@ pub(crate) mod issiren_eval {
         let step = &STEP_AT[seat & 1];
         let reach = &REACH_AT[seat & 1];
         let move_to = &MOVE_TO[seat & 1];
-        let enemy = s.occupied[(seat & 1) ^ 1];
+        let enemy = s.occupied()[(seat & 1) ^ 1];
         let (mut values, mut moved) = (0u8, 0u32);
         for p in s.pieces_of(seat) {
             if p.unmoved {
@@ -650,7 +662,7 @@ pub(crate) mod issiren_eval {
         let dest = &DEST[seat];
         let reach = &REACH[seat];
         let move_to = &MOVE_TO[seat];
-        let enemy = s.occupied[seat ^ 1];
+        let enemy = s.occupied()[seat ^ 1];
         let (mut values, mut squares) = (0u8, 0u64);
         for p in s.pieces_of(seat) {
             let pos = POS_MOD[p.pos as usize] as usize;
@@ -701,7 +713,7 @@ pub(crate) mod issiren_eval {
             capturing_values_and_moved(s, 1),
         ];
         let pieces = [s.pieces_of(0).len() as u32, s.pieces_of(1).len() as u32];
-        estimate(mover, s.pending, sides, pieces)
+        estimate(mover, s.pending(), sides, pieces)
     }
 
     /// The estimate from each side's capturing values and moved pieces (`sides`), its
@@ -806,17 +818,17 @@ pub(crate) mod issiren_eval {
         #[inline(always)]
         fn new(game: &Issiren, s: &'a stickdice::games::issiren::State) -> Option<Self> {
             let counts = 1..=PIECES as u8;
-            let going = counts.contains(&s.count[0])
-                && counts.contains(&s.count[1])
-                && s.throws < game.max_throws()
-                && s.pending.is_some_and(|t| t.marked() <= 6)
-                && s.turn as usize == M;
+            let going = counts.contains(&s.count()[0])
+                && counts.contains(&s.count()[1])
+                && s.throws() < game.max_throws()
+                && s.pending().is_some_and(|t| t.marked() <= 6)
+                && s.turn() as usize == M;
             if !going {
                 return None;
             }
             let (m, e) = (M & 1, (M & 1) ^ 1);
             let (own, enemy) = (s.pieces_of(m), s.pieces_of(e));
-            let occupied_e = s.occupied[e];
+            let occupied_e = s.occupied()[e];
             let n = own.len();
             let mut own_values = [0u8; PIECES];
             let (mut values, mut shared_values) = (0u8, 0u8);
@@ -847,7 +859,7 @@ pub(crate) mod issiren_eval {
             Some(Decision {
                 own,
                 enemy,
-                occupied_m: s.occupied[m],
+                occupied_m: s.occupied()[m],
                 occupied_e,
                 own_values,
                 values,
@@ -860,7 +872,7 @@ pub(crate) mod issiren_eval {
                 material_e: material(pieces[e], moved_e),
                 enemy_reach,
                 distinct: shared == 0,
-                extra: s.pending.is_some_and(grants_extra_throw),
+                extra: s.pending().is_some_and(grants_extra_throw),
             })
         }
 
@@ -964,7 +976,7 @@ pub(crate) mod issiren_eval {
         epsilon: f64,
         values: &mut SeatValues,
     ) -> Greedy {
-        match s.turn {
+        match s.turn() {
             0 => play_greedy_as::<0>(game, s, seat, rng, epsilon, values),
             1 => play_greedy_as::<1>(game, s, seat, rng, epsilon, values),
             _ => Greedy::Declined,
@@ -1068,7 +1080,7 @@ pub(crate) mod issiren_eval {
         actions: &[Action],
         out: &mut [f64],
     ) {
-        match s.turn {
+        match s.turn() {
             0 => action_values_as::<0>(game, s, seat, actions, out),
             _ => action_values_as::<1>(game, s, seat, actions, out),
         }
@@ -1109,7 +1121,7 @@ pub(crate) mod issiren_eval {
         fn attacks_step_by_step(s: &stickdice::games::issiren::State, seat: usize) -> (u8, u64) {
             let dest = &DEST[seat];
             let reach = &REACH[seat];
-            let enemy = s.occupied[seat ^ 1];
+            let enemy = s.occupied()[seat ^ 1];
             let (mut values, mut squares) = (0u8, 0u64);
             for p in s.pieces_of(seat) {
                 let pos = p.pos as usize % CIRCUIT_LEN as usize;
@@ -1184,9 +1196,9 @@ pub(crate) mod issiren_eval {
                         });
                     }
                 }
-                let mut state = State::from_pieces(&sides[0], &sides[1]).unwrap();
-                state.occupied[0] |= rng.random::<u64>() & ((1 << 48) - 1);
-                state.occupied[1] |= rng.random::<u64>() & ((1 << 48) - 1);
+                // (Bitboards that disagree with the pieces cannot be built any more: the
+                // state's fields are private and its constructors fill them in.)
+                let state = State::from_pieces(&sides[0], &sides[1]).unwrap();
                 for seat in 0..2 {
                     assert_eq!(attacks(&state, seat), attacks_step_by_step(&state, seat));
                     assert_eq!(
@@ -1259,14 +1271,11 @@ pub(crate) mod issiren_eval {
                         });
                     }
                 }
-                let mut state = State::from_pieces(&sides[0], &sides[1]).unwrap();
-                if rng.random_range(0..2) == 0 {
-                    state.occupied[0] |= rng.random::<u64>() & ((1 << 48) - 1);
-                    state.occupied[1] |= rng.random::<u64>() & ((1 << 48) - 1);
-                }
-                state.turn = rng.random_range(0..3);
-                state.pending = Some(Throw::new(rng.random_range(0..=6)));
-                state.throws = game.max_throws() - rng.random_range(0..3);
+                let state = State::from_pieces(&sides[0], &sides[1])
+                    .unwrap()
+                    .with_turn(rng.random_range(0..3))
+                    .with_pending(Some(Throw::new(rng.random_range(0..=6))))
+                    .with_throws(game.max_throws() - rng.random_range(0..3));
                 let actions: Vec<Action> = (0..rng.random_range(1..=12))
                     .map(|_| match rng.random_range(0..8) {
                         0 => Action::Pass,
@@ -1295,7 +1304,7 @@ pub(crate) mod issiren_eval {
             let mut threat = [0.0f64; 2];
             for (seat, t) in threat.iter_mut().enumerate() {
                 let values = attacks_step_by_step(s, seat).0;
-                *t = match (seat == mover, s.pending) {
+                *t = match (seat == mover, s.pending()) {
                     (true, Some(g)) => {
                         let v = throw_value(g).unwrap_or(0);
                         if values & (1 << v) != 0 {
@@ -1415,11 +1424,13 @@ impl Evaluate for stickdice::Issiren {
 
     /// `learned` (the shipped weights), `hand` (the hand-set evaluation: material, threats
     /// and mobility) or the path of a weights file (loaded once per process).
-    fn evaluator(name: &str) -> Result<Evaluator<Self>, String> {
+    fn evaluator(name: &str) -> Result<Evaluator<Self>, EvaluatorError> {
         match name {
             "learned" => Ok(Evaluator::issiren_learned(crate::learned::shipped())),
             "hand" => Ok(Evaluator::issiren_hand()),
-            path => crate::learned::shared(path).map(Evaluator::issiren_learned),
+            path => crate::learned::shared(path)
+                .map(Evaluator::issiren_learned)
+                .map_err(EvaluatorError::Weights),
         }
     }
 }

@@ -1,4 +1,8 @@
-//! Agents for the stickdice games.
+//! Agents for the stickdice games: what plays the games of the crate `stickdice`, from
+//! uniform random play to exact solutions, built from spec strings such as
+//! `mcts:iterations=2000`. The book's chapter *Agents* (`docs/agents.md` in the repository;
+//! `mdbook build docs`) says what each agent does, its parameters, its measured strength
+//! and when to use it.
 //!
 //! Every agent implements [`stickdice::Agent`] and is built from a spec string
 //! ([`spec::build`]), so the arena and front ends hold `Box<dyn Agent<G>>`.
@@ -21,8 +25,7 @@
 //! [`params`], which the agents and the registry ([`spec`]) both import.
 //!
 //! ```
-//! use stickdice::{play::play_game, Agent, Game, Issiren};
-//! use rand::SeedableRng;
+//! use stickdice::{play::play_game, Agent, Game, Issiren, SeedableRng};
 //!
 //! let game = Issiren::with_seats(2).unwrap();
 //! let mut agents: Vec<Box<dyn Agent<Issiren>>> = vec![
@@ -38,6 +41,7 @@
 //!     println!("{}: {}", info.name, info.summary);
 //! }
 //! ```
+#![deny(missing_docs)]
 
 pub mod eval;
 pub mod expectimax;
@@ -58,7 +62,7 @@ pub mod spec;
 #[path = "../../testkit/src/race.rs"]
 mod testgame_mcts;
 
-pub use eval::{Evaluate, Evaluator};
+pub use eval::{Evaluate, Evaluator, EvaluatorError};
 pub use expectimax::{Expectimax, ExpectimaxConfig, Mode, Pruning, SearchResult};
 pub use greedy::GreedyAgent;
 pub use ismcts::{IsmctsAgent, IsmctsConfig};

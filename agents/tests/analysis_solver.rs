@@ -1,6 +1,6 @@
 //! The exact solver on positions small enough to solve by hand, and its errors.
 //!
-//! Every expected value below is worked out in the comments from RULES.md, independently
+//! Every expected value below is worked out in the comments from the rules (`docs/games/`), independently
 //! of the solver.
 
 use stickdice::games::sig_el_oued::{self, Pending};

@@ -19,8 +19,7 @@ fn game() -> Issiren {
 }
 
 fn position(p1: &[Piece], p2: &[Piece], turn: u8) -> State {
-    let mut s = State::from_pieces(p1, p2).unwrap();
-    s.turn = turn;
+    let s = State::from_pieces(p1, p2).unwrap().with_turn(turn);
     game().validate(&s).unwrap();
     s
 }
@@ -43,16 +42,15 @@ fn bounded(
 ) -> f64 {
     match g.node(s) {
         Node::End => {
-            if s.count[0] > 0 {
+            if s.count()[0] > 0 {
                 1.0
             } else {
                 0.0
             }
         }
-        _ if depth == 0 && s.pending.is_none() => leaf,
+        _ if depth == 0 && s.pending().is_none() => leaf,
         node => {
-            let mut key = *s;
-            key.throws = 0;
+            let key = s.with_throws(0);
             if let Some(&v) = memo.get(&(key, depth)) {
                 return v;
             }
@@ -119,7 +117,7 @@ fn one_against_one_matches_the_generic_solver() {
             (exact - table).abs() < 1e-9,
             "{s:?}: solver {exact}, tablebase {table}"
         );
-        if s.pending.is_some() {
+        if s.pending().is_some() {
             decisions += 1;
             let by_table = tb.best_action(s).unwrap();
             let values = sol.action_values(s).unwrap();
@@ -128,7 +126,7 @@ fn one_against_one_matches_the_generic_solver() {
             assert!(
                 (best - chosen).abs() < 1e-9,
                 "{s:?}: the table's action {by_table} is worth {chosen} to P{}, the best {best}",
-                s.turn + 1
+                s.turn() + 1
             );
         }
         checked += 1;
@@ -148,12 +146,13 @@ fn the_half_turn_symmetry_holds_in_the_generic_solver() {
     let sol = generic_1v1();
     let mut checked = 0;
     for s in sol.states() {
-        if s.pending.is_some() {
+        if s.pending().is_some() {
             continue;
         }
-        let mut m = State::from_pieces(s.pieces_of(1), s.pieces_of(0)).unwrap();
-        m.turn = 1 - s.turn;
-        let mover = s.turn as usize;
+        let m = State::from_pieces(s.pieces_of(1), s.pieces_of(0))
+            .unwrap()
+            .with_turn(1 - s.turn());
+        let mover = s.turn() as usize;
         let a = sol.first_probability(s, mover).unwrap();
         // From this start only P1 can have an unmoved piece, so such mirrors are not
         // reachable; every other one is.

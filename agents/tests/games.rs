@@ -79,15 +79,16 @@ fn issiren_endgames_equal_brute_force() {
             let g: Issiren = capped(2, cap);
             let p1: Vec<_> = p1.iter().map(|&p| IPiece::moved(p)).collect();
             let p2: Vec<_> = p2.iter().map(|&p| IPiece::moved(p)).collect();
-            let mut s = issiren::State::from_pieces(&p1, &p2).unwrap();
-            s.turn = (i % 2) as u8;
+            let s = issiren::State::from_pieces(&p1, &p2)
+                .unwrap()
+                .with_turn((i % 2) as u8);
             assert_eq!(g.validate(&s), Ok(()));
             let want = brute_two_sided(&g, &s, 0);
             for throw in 0..=6 {
                 let mut d = s;
                 g.apply_throw(&mut d, Throw::new(throw)).unwrap();
                 let want_d = brute_two_sided(&g, &d, 0);
-                let mover = d.turn as usize;
+                let mover = d.turn() as usize;
                 for (pruning, tt) in VARIANTS {
                     let mut x = Expectimax::<Issiren>::new(config(pruning, tt), 0);
                     let v = x.value(&g, &s, 12).unwrap();
@@ -158,7 +159,7 @@ fn issiren_star1_and_star2_equal_plain_with_fewer_nodes() {
 fn issiren_analysis_matches_child_values() {
     let g = Issiren::with_seats(2).unwrap();
     let s = random_decision(&g, 5, 100, 3).unwrap();
-    let mover = s.turn as usize;
+    let mover = s.turn() as usize;
     let mut x = Expectimax::<Issiren>::new(config(Pruning::Star2, true), 0);
     let all = x.analyse(&g, &s, 2).unwrap();
     let mut legal = ActionList::new();
@@ -319,19 +320,19 @@ fn evaluations_prefer_the_better_position() {
     // P2 to throw with P1's piece three steps in front of P2's (a likely capture) is worse
     // for P1 than the same material out of reach.
     // P2's piece at its position 5 is P1's position 41: P1's piece at 0 is not in reach…
-    let mut safe = issiren::State::from_pieces(
+    let safe = issiren::State::from_pieces(
         &[IPiece::moved(20), IPiece::moved(0)],
         &[IPiece::moved(59), IPiece::moved(5)],
     )
-    .unwrap();
-    safe.turn = 1;
+    .unwrap()
+    .with_turn(1);
     // …but P1's piece at 44 is three steps ahead of P2's piece at P1-position 41.
-    let mut hit = issiren::State::from_pieces(
+    let hit = issiren::State::from_pieces(
         &[IPiece::moved(20), IPiece::moved(44)],
         &[IPiece::moved(59), IPiece::moved(5)],
     )
-    .unwrap();
-    hit.turn = 1;
+    .unwrap()
+    .with_turn(1);
     assert!(g.evaluate(&hit)[0] < g.evaluate(&safe)[0]);
 
     let g = SigWaDuqqan::with_seats(2).unwrap();

@@ -139,8 +139,24 @@ fn tiny(games: u64) -> TrainConfig {
 #[test]
 fn training_is_reproducible_across_runs_and_resumes() {
     let never = AtomicBool::new(false);
-    let a = train(&tiny(12), None, None, &never, |_| {}, |_| Ok(())).unwrap();
-    let b = train(&tiny(12), None, None, &never, |_| {}, |_| Ok(())).unwrap();
+    let a = train(
+        &tiny(12),
+        None,
+        None,
+        &never,
+        |_| {},
+        |_| Ok::<(), String>(()),
+    )
+    .unwrap();
+    let b = train(
+        &tiny(12),
+        None,
+        None,
+        &never,
+        |_| {},
+        |_| Ok::<(), String>(()),
+    )
+    .unwrap();
     assert_eq!(a.to_bytes(), b.to_bytes());
     assert_eq!(a.settings().games, 12);
     // Another seed trains other weights.
@@ -148,7 +164,7 @@ fn training_is_reproducible_across_runs_and_resumes() {
         seed: 12,
         ..tiny(12)
     };
-    let c = train(&other, None, None, &never, |_| {}, |_| Ok(())).unwrap();
+    let c = train(&other, None, None, &never, |_| {}, |_| Ok::<(), String>(())).unwrap();
     assert_ne!(a.to_bytes(), c.to_bytes());
     // Stopped after game 6 (as Ctrl-C does): a checkpoint at once, then the run ends.
     let stop = AtomicBool::new(false);
@@ -165,7 +181,7 @@ fn training_is_reproducible_across_runs_and_resumes() {
         },
         |net| {
             checkpoints.push(net.to_bytes());
-            Ok(())
+            Ok::<(), String>(())
         },
     )
     .unwrap();
@@ -173,12 +189,28 @@ fn training_is_reproducible_across_runs_and_resumes() {
     assert_eq!(checkpoints.len(), 2, "at 4 games and when stopped at 6");
     // Resumed from the last checkpoint's bytes: the same weights as the run never stopped.
     let resumed = Network::from_bytes(checkpoints.last().unwrap()).unwrap();
-    let whole = train(&tiny(12), None, Some(resumed), &never, |_| {}, |_| Ok(())).unwrap();
+    let whole = train(
+        &tiny(12),
+        None,
+        Some(resumed),
+        &never,
+        |_| {},
+        |_| Ok::<(), String>(()),
+    )
+    .unwrap();
     assert_eq!(whole.to_bytes(), a.to_bytes());
     // A checkpoint of other settings is refused.
     let resumed = Network::from_bytes(&checkpoints[0]).unwrap();
-    let err = train(&other, None, Some(resumed), &never, |_| {}, |_| Ok(())).unwrap_err();
-    assert!(err.contains("other settings"), "{err}");
+    let err = train(
+        &other,
+        None,
+        Some(resumed),
+        &never,
+        |_| {},
+        |_| Ok::<(), String>(()),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("other settings"), "{err}");
 }
 
 #[test]
@@ -228,12 +260,12 @@ fn the_learned_evaluation_keeps_the_contract_and_allocates_nothing() {
         sum += v[0];
     }
     // The seat-swap symmetry: the same position from the other seat reads the same.
-    for s in states.iter().filter(|s| s.pending.is_none()).take(200) {
-        let mut t = *s;
-        t.pieces.swap(0, 1);
-        t.count.swap(0, 1);
-        t.turn ^= 1;
-        t.normalize();
+    for s in states.iter().filter(|s| s.pending().is_none()).take(200) {
+        let t = stickdice::games::issiren::State::from_pieces(s.pieces_of(1), s.pieces_of(0))
+            .unwrap()
+            .with_turn(s.turn() ^ 1)
+            .with_pending(s.pending())
+            .with_throws(s.throws());
         if game.node(&t) != Node::End {
             let (a, b) = (game.evaluate(s), game.evaluate(&t));
             assert!((a[0] - b[1]).abs() < 1e-6, "{a:?} {b:?}");
@@ -357,7 +389,7 @@ mod endgame {
             None,
             &never,
             |_, _| {},
-            |_| Ok(()),
+            |_| Ok::<(), String>(()),
         )
         .unwrap()
     }
@@ -372,7 +404,15 @@ mod endgame {
             seed: 5,
             ..small(100_000)
         };
-        let c = train_endgame(&other, one_v_one(), None, &never, |_, _| {}, |_| Ok(())).unwrap();
+        let c = train_endgame(
+            &other,
+            one_v_one(),
+            None,
+            &never,
+            |_, _| {},
+            |_| Ok::<(), String>(()),
+        )
+        .unwrap();
         assert_ne!(a, c, "another seed, another order and other weights");
         // Stopped at the first progress report (a checkpoint at once), then resumed from
         // the checkpoint's bytes: the same weights as the run never stopped.
@@ -391,7 +431,7 @@ mod endgame {
             },
             |eg| {
                 saved.push(main.clone().with_endgame(Some(eg.clone())).to_bytes());
-                Ok(())
+                Ok::<(), String>(())
             },
         )
         .unwrap();
@@ -407,7 +447,7 @@ mod endgame {
             Some(eg),
             &never,
             |_, _| {},
-            |_| Ok(()),
+            |_| Ok::<(), String>(()),
         )
         .unwrap();
         assert_eq!(whole, a);
@@ -418,10 +458,10 @@ mod endgame {
             Some(half.clone()),
             &never,
             |_, _| {},
-            |_| Ok(()),
+            |_| Ok::<(), String>(()),
         )
         .unwrap_err();
-        assert!(err.contains("other settings"), "{err}");
+        assert!(err.to_string().contains("other settings"), "{err}");
         let mut q = half;
         q.quantize();
         let err = train_endgame(
@@ -430,10 +470,10 @@ mod endgame {
             Some(q),
             &never,
             |_, _| {},
-            |_| Ok(()),
+            |_| Ok::<(), String>(()),
         )
         .unwrap_err();
-        assert!(err.contains("16 bits"), "{err}");
+        assert!(err.to_string().contains("16 bits"), "{err}");
     }
 
     #[test]
@@ -511,11 +551,11 @@ mod endgame {
         let before = allocations();
         let mut sum = 0.0;
         for s in &states {
-            let mover = s.turn as usize;
+            let mover = s.turn() as usize;
             let p = net.win_probability(s, mover);
             assert!((0.0..=1.0).contains(&p));
             // At a throw node: the expectation over the throws of the decision values.
-            if s.pending.is_none() {
+            if s.pending().is_none() {
                 let mut e = 0.0f32;
                 for o in game.throw_outcomes() {
                     let mut d = *s;
@@ -590,7 +630,7 @@ mod distill {
             },
             |net| {
                 checkpoints.push(net.to_bytes());
-                Ok(())
+                Ok::<(), String>(())
             },
         )
         .unwrap();
@@ -636,8 +676,16 @@ mod distill {
         // A checkpoint of other settings is refused, as are settings out of range.
         let resumed = Network::from_bytes(&checkpoints[0]).unwrap();
         let never = AtomicBool::new(false);
-        let err = distill(&other, resumed, None, &never, |_| {}, |_| Ok(())).unwrap_err();
-        assert!(err.contains("other settings"), "{err}");
+        let err = distill(
+            &other,
+            resumed,
+            None,
+            &never,
+            |_| {},
+            |_| Ok::<(), String>(()),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("other settings"), "{err}");
         for bad in [
             DistillConfig {
                 depth: 0,
@@ -660,7 +708,15 @@ mod distill {
                 ..small(1)
             },
         ] {
-            assert!(distill(&bad, start(), None, &never, |_| {}, |_| Ok(())).is_err());
+            assert!(distill(
+                &bad,
+                start(),
+                None,
+                &never,
+                |_| {},
+                |_| Ok::<(), String>(())
+            )
+            .is_err());
         }
     }
 

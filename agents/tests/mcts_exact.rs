@@ -46,9 +46,10 @@ fn random_position(game: &Issiren, rng: &mut stickdice::Rng, left: u32) -> Optio
     if sorted.len() != squares.len() {
         return None;
     }
-    let mut s = State::from_pieces(&p1, &p2).unwrap();
-    s.turn = rng.random_range(0..2);
-    s.throws = game.max_throws() - left - 1;
+    let mut s = State::from_pieces(&p1, &p2)
+        .unwrap()
+        .with_turn(rng.random_range(0..2))
+        .with_throws(game.max_throws() - left - 1);
     game.validate(&s).unwrap();
     let t = game.sample_throw(rng);
     game.apply_throw(&mut s, t).unwrap();
@@ -119,7 +120,7 @@ fn root_values_converge_to_the_exact_values() {
                 unreachable!()
             };
             seats[seat] += 1;
-            if stickdice::games::issiren::grants_extra_throw(s.pending.unwrap()) {
+            if stickdice::games::issiren::grants_extra_throw(s.pending().unwrap()) {
                 extra += 1;
             }
             let (best, best_value) = values

@@ -131,7 +131,7 @@ struct BuildReport {
     file: Option<String>,
 }
 
-pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
+pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), String> {
     let any = args.game.build().map_err(|e| e.to_string())?;
     // Limits, so that no count allocates or runs without bound.
     check_count("--games", Some(args.games), MAX_GAMES)?;
@@ -312,7 +312,7 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
         if source == "build" && !args.json {
             eprintln!("building the Issiren tablebase in memory…");
         }
-        let loaded = tablebase::shared(source)?;
+        let loaded = tablebase::shared(source).map_err(|e| e.to_string())?;
         let build = (source == "build").then(|| BuildReport {
             seconds: t0.elapsed().as_secs_f64(),
             positions: 0,
@@ -511,7 +511,7 @@ impl Tablebased for Issiren {
         let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
         let mut agent =
             stickdice_agents::build(spec, game, agent_seed).map_err(|e| e.to_string())?;
-        agent.new_game(game, state.turn as usize);
+        agent.new_game(game, state.turn() as usize);
         let a = agent
             .choose(game, &state)
             .map_err(|e| format!("{spec}: {e}"))?;

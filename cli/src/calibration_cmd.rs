@@ -59,7 +59,7 @@ fn json_of(r: &Reliability) -> serde_json::Value {
     })
 }
 
-pub fn run(args: &CalibrationArgs) -> Result<(), String> {
+pub(crate) fn run(args: &CalibrationArgs) -> Result<(), String> {
     if args.game != "issiren" {
         return Err(format!(
             "`{}` has no learned evaluation to calibrate: only issiren",
@@ -71,7 +71,7 @@ pub fn run(args: &CalibrationArgs) -> Result<(), String> {
     }
     crate::cli::check_count("--games", Some(args.games), MAX_GAMES)?;
     crate::cli::check_count("--positions", Some(args.positions), MAX_POSITIONS)?;
-    let learned = Issiren::evaluator(&args.eval)?;
+    let learned = Issiren::evaluator(&args.eval).map_err(|e| e.to_string())?;
     let evaluations = [learned, Evaluator::issiren_hand()];
     let names = [format!("learned ({})", args.eval), "hand".to_string()];
     std::fs::create_dir_all(&args.out)
@@ -79,7 +79,7 @@ pub fn run(args: &CalibrationArgs) -> Result<(), String> {
     let mut parts: Vec<(String, String, Vec<Reliability>)> = Vec::new();
     if let Some(source) = &args.tablebase {
         eprintln!("loading the tablebase ({source})…");
-        let tb = stickdice_agents::solve::tablebase::shared(source)?;
+        let tb = stickdice_agents::solve::tablebase::shared(source).map_err(|e| e.to_string())?;
         let samples = tablebase_samples(&tb, &evaluations, args.positions, args.seed);
         parts.push((
             "tablebase".into(),

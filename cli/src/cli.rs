@@ -10,7 +10,7 @@ pub use stickdice_evaluation::tournament::MAX_THREADS;
 ///
 /// # Errors
 /// A message naming the option and the limit.
-pub fn check_count(option: &str, value: Option<usize>, max: usize) -> Result<(), String> {
+pub(crate) fn check_count(option: &str, value: Option<usize>, max: usize) -> Result<(), String> {
     match value {
         Some(0) => Err(format!("{option} must be at least 1")),
         Some(n) if n > max => Err(format!("{option} {n} is more than the limit of {max}")),

@@ -62,7 +62,7 @@ pub struct LadderArgs {
 }
 
 /// Runs the command.
-pub fn run(args: &LadderArgs) -> Result<(), String> {
+pub(crate) fn run(args: &LadderArgs) -> Result<(), String> {
     check_count("--threads", args.threads, MAX_THREADS)?;
     check_count("--games", Some(args.games), 1_000_000)?;
     let any = args.game.build().map_err(|e| e.to_string())?;
@@ -133,10 +133,11 @@ fn run_game<G: Evaluate>(game: &G, args: &LadderArgs) -> Result<(), String> {
             args.families
                 .iter()
                 .map(|f| Family::parse(f))
-                .collect::<Result<Vec<_>, _>>()?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| e.to_string())?
         };
         if let Some(best) = &args.best {
-            families.push(Family::new("best", best)?);
+            families.push(Family::new("best", best).map_err(|e| e.to_string())?);
         }
         eprintln!(
             "calibrating {} families to {} ms per decision on {} positions (one thread)…",

@@ -1,4 +1,6 @@
 //! `stickdice`: play, compare and analyse agents on the stick-dice games of the Sahara.
+//! Every subcommand is described in the stickdice book (`docs/` in the repository; `mdbook
+//! build docs`), starting with its chapter *Getting started* (`docs/getting-started.md`).
 
 use std::process::ExitCode;
 
@@ -36,6 +38,8 @@ fn print_line(args: std::fmt::Arguments<'_>) {
 mod analyze_cmd;
 mod calibration_cmd;
 mod cli;
+#[cfg(test)]
+mod doc_commands;
 mod ladder_cmd;
 mod merge_cmd;
 mod play_cmd;

@@ -36,7 +36,7 @@ pub struct MergeArgs {
 }
 
 /// Merges; `Ok(false)` when an SPRT is not decided yet at the merged count.
-pub fn run(args: &MergeArgs) -> Result<bool, String> {
+pub(crate) fn run(args: &MergeArgs) -> Result<bool, String> {
     crate::cli::check_count("--threads", args.threads, crate::cli::MAX_THREADS)?;
     let config = merge::read_config(&args.shards).map_err(|e| e.to_string())?;
     let bad_header = |e: String| {

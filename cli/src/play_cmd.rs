@@ -25,7 +25,7 @@ pub struct PlayArgs {
     quiet: bool,
 }
 
-pub fn run(args: &PlayArgs) -> Result<(), String> {
+pub(crate) fn run(args: &PlayArgs) -> Result<(), String> {
     let any = args.game.build().map_err(|e| e.to_string())?;
     with_game!(&any, |g| play_one(g, args))
 }

@@ -25,7 +25,7 @@ pub struct ReplayArgs {
     quiet: bool,
 }
 
-pub fn run(args: &ReplayArgs) -> Result<(), String> {
+pub(crate) fn run(args: &ReplayArgs) -> Result<(), String> {
     let index = match (args.index, &args.game) {
         (Some(i), None) => i,
         (_, Some(old)) => {

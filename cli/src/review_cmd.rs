@@ -63,7 +63,7 @@ pub struct LuckArgs {
 impl LuckArgs {
     /// The reference's options and whether the SPRT runs on adjusted scores, when luck is
     /// asked for; an error for reference options without `--luck`.
-    pub fn requested(&self) -> Result<Option<(ReferenceOptions, bool)>, String> {
+    pub(crate) fn requested(&self) -> Result<Option<(ReferenceOptions, bool)>, String> {
         if self.luck || self.luck_adjusted {
             Ok(Some((self.reference.options(), self.luck_adjusted)))
         } else if self.reference.reference_depth.is_some()
@@ -103,7 +103,7 @@ pub struct ReviewArgs {
     threads: Option<usize>,
 }
 
-pub fn run(args: &ReviewArgs) -> Result<(), String> {
+pub(crate) fn run(args: &ReviewArgs) -> Result<(), String> {
     if !(args.blunder.is_finite() && args.blunder >= 0.0) {
         return Err(format!(
             "--blunder must be a non-negative number, not {}",

@@ -7,7 +7,7 @@ use clap::Args;
 #[derive(Args, Debug)]
 pub struct ServeArgs {}
 
-pub fn run(_args: &ServeArgs) -> Result<(), String> {
+pub(crate) fn run(_args: &ServeArgs) -> Result<(), String> {
     // The input is read on a thread of its own (see `serve`).
     let stdin = std::io::BufReader::new(std::io::stdin());
     let stdout = std::io::stdout();

@@ -25,8 +25,8 @@ pub struct TablebaseArgs {
 }
 
 /// Runs the command.
-pub fn run(args: &TablebaseArgs) -> Result<(), String> {
-    let path = tablebase::cache_path()?;
+pub(crate) fn run(args: &TablebaseArgs) -> Result<(), String> {
+    let path = tablebase::cache_path().map_err(|e| e.to_string())?;
     if args.path {
         outln!("{}", path.display());
         return Ok(());
@@ -49,7 +49,8 @@ pub fn run(args: &TablebaseArgs) -> Result<(), String> {
                 "tables {}: sweep {sweep}, {residual:.0e}",
                 ["1v1", "1v2+2v1", "2v2"][group]
             ));
-        })?;
+        })
+        .map_err(|e| e.to_string())?;
         bar.finish_and_clear();
         match done {
             CacheBuild::Present(p) => outln!("already built: {}", p.display()),

@@ -150,7 +150,7 @@ fn seconds(s: f64) -> String {
     }
 }
 
-pub fn run(args: &TournamentArgs) -> Result<(), String> {
+pub(crate) fn run(args: &TournamentArgs) -> Result<(), String> {
     check_count("--threads", args.threads, MAX_THREADS)?;
     check_count("--games", args.games, MAX_GAMES_PER_TABLE)?;
     let any = args.game.build().map_err(|e| e.to_string())?;

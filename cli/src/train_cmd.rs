@@ -92,7 +92,7 @@ pub struct TrainArgs {
     pub resume: bool,
 }
 
-pub fn run(args: &TrainArgs) -> Result<(), String> {
+pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
     if args.game != "issiren" {
         return Err(format!(
             "`{}` has no learned evaluation: only issiren is trained (the race games keep their hand-set evaluations)",
@@ -127,7 +127,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         tablebase_steps: args.tablebase_steps,
         checkpoint_every: args.checkpoint_every.unwrap_or(1000),
     };
-    config.check()?;
+    config.check().map_err(|e| e.to_string())?;
     let (path, _lock) = prepare_out(args)?;
     let resume = if args.resume {
         Some(load_checkpoint(&path)?)
@@ -152,7 +152,8 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             progress.line(done == games, |s| format!("{done}/{games} games, {s:.0} s"));
         },
         |net| save(net, &path),
-    )?;
+    )
+    .map_err(|e| e.to_string())?;
     progress.bar.finish_and_clear();
     let started = progress.started;
     let done = net.settings().games;
@@ -238,7 +239,7 @@ fn run_endgame(args: &TrainArgs) -> Result<(), String> {
         checkpoint_every: args.checkpoint_every.unwrap_or(2_000_000),
         limit: args.stop_after.unwrap_or(u64::MAX),
     };
-    config.check()?;
+    config.check().map_err(|e| e.to_string())?;
     let Some(source) = &args.tablebase else {
         return Err("--endgame trains on the tablebase: give --tablebase FILE (or build)".into());
     };
@@ -261,7 +262,7 @@ fn run_endgame(args: &TrainArgs) -> Result<(), String> {
         (starting_network(args)?.with_endgame(None), None)
     };
     eprintln!("loading the tablebase ({source})…");
-    let tb = stickdice_agents::solve::tablebase::shared(source)?;
+    let tb = stickdice_agents::solve::tablebase::shared(source).map_err(|e| e.to_string())?;
     let stop = stop_flag()?;
     let per_epoch: u64 = stickdice_agents::solve::tablebase::table_sizes()
         .iter()
@@ -289,7 +290,8 @@ fn run_endgame(args: &TrainArgs) -> Result<(), String> {
             });
         },
         |eg| save(&main.clone().with_endgame(Some(eg.clone())), &path),
-    )?;
+    )
+    .map_err(|e| e.to_string())?;
     progress.bar.finish_and_clear();
     let started = progress.started;
     let done = eg.settings().done;
@@ -375,7 +377,9 @@ fn optional_tablebase(
     match &args.tablebase {
         Some(source) => {
             eprintln!("loading the tablebase ({source})…");
-            Ok(Some(stickdice_agents::solve::tablebase::shared(source)?))
+            Ok(Some(
+                stickdice_agents::solve::tablebase::shared(source).map_err(|e| e.to_string())?,
+            ))
         }
         None => Ok(None),
     }
@@ -415,7 +419,7 @@ fn run_distill(args: &TrainArgs) -> Result<(), String> {
         explore: args.explore.unwrap_or(0.1),
         seed: args.seed,
     };
-    config.check()?;
+    config.check().map_err(|e| e.to_string())?;
     let (path, _lock) = prepare_out(args)?;
     let start = if args.resume {
         if args.main.is_some() {
@@ -498,7 +502,7 @@ fn run_distill(args: &TrainArgs) -> Result<(), String> {
             }
         },
         |net| save(net, &path),
-    )?;
+    ).map_err(|e| e.to_string())?;
     progress.bar.finish_and_clear();
     let done = net.distilled().map_or(0, |d| d.rounds_done);
     if done < config.rounds {

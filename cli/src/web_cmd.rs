@@ -46,7 +46,7 @@ fn folders(args: &WebArgs) -> (Vec<PathBuf>, Option<String>) {
 }
 
 #[cfg(feature = "web")]
-pub fn run(args: &WebArgs) -> Result<(), String> {
+pub(crate) fn run(args: &WebArgs) -> Result<(), String> {
     let (dirs, said) = folders(args);
     if let Some(line) = said {
         eprintln!("{line}");
@@ -57,10 +57,11 @@ pub fn run(args: &WebArgs) -> Result<(), String> {
         bind: args.bind,
         save_dir: args.save_dir.clone(),
     })
+    .map_err(|e| e.to_string())
 }
 
 #[cfg(not(feature = "web"))]
-pub fn run(args: &WebArgs) -> Result<(), String> {
+pub(crate) fn run(args: &WebArgs) -> Result<(), String> {
     let _ = (folders(args), args.port, args.bind, &args.save_dir);
     Err(
         "this stickdice was built without the web page (cargo's --no-default-features): \

@@ -307,7 +307,7 @@ fn games_of<G: Game>(configs: &[(usize, &[(&str, &str)])], seeds: std::ops::Rang
 
 #[test]
 fn sig_wa_duqqan_games_through_the_protocol_equal_the_library() {
-    // RULES.md: Sig wa Duqqan has no decisions at all.
+    // The rules (docs/games/sig-wa-duqqan.md): Sig wa Duqqan has no decisions at all.
     let decisions = games_of::<SigWaDuqqan>(
         &[
             (2, &[]),
@@ -431,7 +431,7 @@ fn bad_input_through_the_pipe_gets_one_error_each_and_the_server_goes_on() {
         "wrong_type",
     );
     // Two green sides up moves 2; no unmoved piece may move on it, so the only action is
-    // a pass (RULES.md, Issiren: only g = 4 frees an unmoved piece).
+    // a pass (docs/games/issiren.md: only g = 4 frees an unmoved piece).
     let after = client.ok(json!({"cmd": "state"}));
     assert_eq!(after["legal_actions"], json!(["pass"]));
     client.refused(json!({"cmd": "act", "action": "a1"}), "illegal_action");
@@ -479,7 +479,7 @@ fn searching_agents_report_their_analysis() {
     let mut client = Client::start();
     client.ok(json!({"cmd": "new_game", "game": "issiren", "seed": 5}));
     // Free two pieces of P1 (4 green sides: move 1, throw again), then throw a 3: a choice
-    // between the two freed pieces, a1 and b1 (RULES.md, Issiren).
+    // between the two freed pieces, a1 and b1 (docs/games/issiren.md).
     client.ok(json!({"cmd": "throw", "marked": 4}));
     client.ok(json!({"cmd": "act", "action": "a1"}));
     client.ok(json!({"cmd": "throw", "marked": 4}));

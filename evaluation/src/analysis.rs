@@ -104,7 +104,7 @@ impl Measure for Issiren {
     }
 
     fn captures(&self, before: &Self::State, after: &Self::State) -> u32 {
-        let total = |s: &issiren::State| u32::from(s.count[0]) + u32::from(s.count[1]);
+        let total = |s: &issiren::State| u32::from(s.count()[0]) + u32::from(s.count()[1]);
         total(before).saturating_sub(total(after))
     }
 }

@@ -62,7 +62,7 @@ use crate::tournament::{Entrant, Progress, RunOptions, RunSummary, Tournament, T
 
 /// The agents of the default tournament (`stickdice tournament` without `--agents`). With
 /// [`DEFAULT_GAMES`] the default tournament takes about 48 s of CPU time (measured: 24.0 s
-/// wall on 2 otherwise idle cores; see README).
+/// wall on 2 otherwise idle cores; see the book, `docs/performance/overview.md`).
 pub const DEFAULT_AGENTS: [&str; 4] = [
     "random",
     "greedy",
@@ -245,7 +245,7 @@ macro_rules! settings_setters {
         pub fn sprt(mut self, elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Self {
             match Sprt::new(elo0, elo1, alpha, beta) {
                 Ok(test) => self.settings.sprt = Some(test),
-                Err(e) => self.settings.fail(TournamentError::Setup(e)),
+                Err(e) => self.settings.fail(TournamentError::Sprt(e)),
             }
             self
         }

@@ -81,27 +81,85 @@ pub struct Family {
     pub spec: String,
 }
 
+/// A ladder family that cannot be used ([`Family::new`]).
+#[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum FamilyError {
+    /// The spec does not parse or check.
+    #[error("{label}: {source}")]
+    Spec {
+        /// The family's label.
+        label: String,
+        /// Why.
+        source: stickdice_agents::SpecError,
+    },
+    /// The spec sets the budget the ladder sets.
+    #[error("{label}: `{spec}` sets `{key}`; the ladder sets the budget itself (give the spec without it)")]
+    SetsBudget {
+        /// The family's label.
+        label: String,
+        /// The spec.
+        spec: String,
+        /// The budget parameter it sets.
+        key: String,
+    },
+    /// The label is empty or holds a path separator or a line break.
+    #[error("`{label}` is not a family label")]
+    BadLabel {
+        /// The label.
+        label: String,
+    },
+}
+
+/// Why [`time_per_decision`] could not time a spec.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TimingError {
+    /// The spec cannot be built for the game.
+    #[error(transparent)]
+    Build(stickdice_agents::SpecError),
+    /// A calibration position is not a decision.
+    #[error("a calibration position is not a decision")]
+    NotADecision,
+    /// The agent's search failed.
+    #[error("{spec}: {source}")]
+    Search {
+        /// The spec.
+        spec: String,
+        /// Why.
+        source: stickdice::AgentError,
+    },
+    /// No positions were given.
+    #[error("no calibration positions")]
+    NoPositions,
+}
+
 impl Family {
     /// A family from `label` and a spec text.
     ///
     /// # Errors
     /// A spec that does not parse or check, or one that sets its own budget (`iterations`,
     /// `nodes` or `millis`: the ladder sets the budget).
-    pub fn new(label: &str, spec: &str) -> Result<Family, String> {
-        let parsed: AgentSpec = spec.parse().map_err(|e| format!("{label}: {e}"))?;
-        parsed
-            .checked_params()
-            .map_err(|e| format!("{label}: {e}"))?;
+    pub fn new(label: &str, spec: &str) -> Result<Family, FamilyError> {
+        let bad_spec = |source| FamilyError::Spec {
+            label: label.to_string(),
+            source,
+        };
+        let parsed: AgentSpec = spec.parse().map_err(bad_spec)?;
+        parsed.checked_params().map_err(bad_spec)?;
         for (k, _) in parsed.params() {
             if ["iterations", "nodes", "millis", "depth"].contains(&k.as_str()) {
-                return Err(format!(
-                    "{label}: `{spec}` sets `{k}`; the ladder sets the budget itself \
-                     (give the spec without it)"
-                ));
+                return Err(FamilyError::SetsBudget {
+                    label: label.to_string(),
+                    spec: spec.to_string(),
+                    key: k.to_string(),
+                });
             }
         }
         if label.is_empty() || label.contains(['/', '\\', '\n']) {
-            return Err(format!("`{label}` is not a family label"));
+            return Err(FamilyError::BadLabel {
+                label: label.to_string(),
+            });
         }
         Ok(Family {
             label: label.to_string(),
@@ -113,7 +171,7 @@ impl Family {
     ///
     /// # Errors
     /// As [`Family::new`].
-    pub fn parse(text: &str) -> Result<Family, String> {
+    pub fn parse(text: &str) -> Result<Family, FamilyError> {
         match text.split_once('=') {
             Some((label, spec)) if !label.contains(':') && !label.contains(',') => {
                 Family::new(label.trim(), spec.trim())
@@ -277,8 +335,8 @@ impl core::fmt::Display for LadderError {
 
 impl std::error::Error for LadderError {}
 
-fn setup(m: impl Into<String>) -> LadderError {
-    LadderError::Setup(m.into())
+fn setup(m: impl ToString) -> LadderError {
+    LadderError::Setup(m.to_string())
 }
 
 /// Rounds to two significant digits (1234 → 1200, 56 → 56).
@@ -388,24 +446,27 @@ pub fn time_per_decision<G: Evaluate>(
     game: &G,
     spec: &str,
     positions: &[G::State],
-) -> Result<f64, String> {
+) -> Result<f64, TimingError> {
     let mut times = Vec::with_capacity(positions.len());
     for (i, state) in positions.iter().enumerate() {
         let mut agent =
-            stickdice_agents::build_str(spec, game, i as u64).map_err(|e| e.to_string())?;
+            stickdice_agents::build_str(spec, game, i as u64).map_err(TimingError::Build)?;
         let seat = match game.node(state) {
             stickdice::Node::Decide(s) => s,
-            _ => return Err("a calibration position is not a decision".into()),
+            _ => return Err(TimingError::NotADecision),
         };
         agent.new_game(game, seat);
         let t0 = Instant::now();
         agent
             .choose(game, state)
-            .map_err(|e| format!("{spec}: {e}"))?;
+            .map_err(|source| TimingError::Search {
+                spec: spec.to_string(),
+                source,
+            })?;
         times.push(t0.elapsed().as_secs_f64() * 1e3);
     }
     if times.is_empty() {
-        return Err("no calibration positions".into());
+        return Err(TimingError::NoPositions);
     }
     times.sort_by(f64::total_cmp);
     let n = times.len();

@@ -1,6 +1,9 @@
 //! The stickdice arena, tournaments and statistics, reports, analysis and the front-end
 //! protocol: the library behind the `stickdice` command (crate `stickdice-cli`), without
-//! its command-line dependencies.
+//! its command-line dependencies. The stickdice book (`docs/` in the repository; `mdbook
+//! build docs`) explains what every figure means: the chapters *Tournaments and statistics*
+//! (`docs/tournaments.md`), *Analysis, review and luck* (`docs/analysis.md`) and *The
+//! protocol* (`docs/protocol.md`).
 //!
 //! * [`analysis`]: the figures of `stickdice analyze` (seat advantage, lengths, decisions,
 //!   captures, the cap, the skill gap) and the game-length histogram.
@@ -16,7 +19,7 @@
 //! * [`report`]: the report (JSON, Markdown, CSV, SVG).
 //! * [`review`]: game review (the error of every decision, the luck of every throw) and
 //!   luck-adjusted scores.
-//! * [`protocol`]: the `stickdice serve` front-end protocol (docs/protocol.md).
+//! * [`protocol`]: the `stickdice serve` front-end protocol (`docs/protocol.md`).
 //!
 //! A tournament from code ([`builder`]), in memory:
 //!
@@ -36,6 +39,7 @@
 //! println!("{}", report.to_markdown());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+#![deny(missing_docs)]
 
 pub mod analysis;
 pub mod arena;

@@ -290,7 +290,7 @@ pub fn read(path: &Path) -> Result<Option<LogContents>, LogError> {
                     )));
                 }
                 if let Some(sh) = sh {
-                    Shard::new(sh.index, sh.count).map_err(bad)?;
+                    Shard::new(sh.index, sh.count).map_err(|e| bad(e.to_string()))?;
                 }
                 config = Some(c);
                 program = p;

@@ -355,7 +355,7 @@ pub fn merge_with<G: Game>(
         }
         for (line, g) in contents.games {
             let bad = |message: String| shard_error(&path, Some(line), message);
-            t.verify(&g).map_err(bad)?;
+            t.verify(&g).map_err(|e| bad(e.to_string()))?;
             if !shard.holds(g.index, seats) {
                 return Err(bad(format!(
                     "game {} does not belong to shard {shard}",

@@ -1259,7 +1259,7 @@ impl<G: Game> Session<G> {
     /// `load_state`: a serialized state, validated.
     fn load(&mut self, text: &str, seed: Option<u64>) -> Result<Value> {
         let state = stickdice::load_state(&self.game, text)
-            .map_err(|e| ProtocolError::new(ErrorCode::InvalidState, e))?;
+            .map_err(|e| ProtocolError::new(ErrorCode::InvalidState, e.to_string()))?;
         let seed = seed.unwrap_or(self.now.seed);
         let next = Point {
             state,

@@ -270,7 +270,7 @@ impl<G: Evaluate> Search<G> {
             depth: Some(depth),
             ..ExpectimaxConfig::default()
         };
-        let evaluator = G::evaluator(eval).map_err(ReviewError::Unsupported)?;
+        let evaluator = G::evaluator(eval).map_err(|e| ReviewError::Unsupported(e.to_string()))?;
         Ok(Search {
             search: Expectimax::new(config, 0).with_evaluator(eval, evaluator),
             depth,
@@ -284,7 +284,8 @@ impl<G: Evaluate> Search<G> {
     /// # Errors
     /// [`ReviewError::Unsupported`] when the game has no tablebase or it cannot be loaded.
     pub fn with_tablebase(self, source: &str) -> Result<Self, ReviewError> {
-        let values = solve::exact_values_for::<G>(source).map_err(ReviewError::Unsupported)?;
+        let values = solve::exact_values_for::<G>(source)
+            .map_err(|e| ReviewError::Unsupported(e.to_string()))?;
         Ok(Search {
             search: self.search.with_exact_values(source, values),
             tablebase: Some(source.to_string()),

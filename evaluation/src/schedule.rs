@@ -69,6 +69,84 @@ pub struct Shard {
     pub count: usize,
 }
 
+/// A shard that does not exist ([`Shard::new`]): its number is not below the count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "shard {index}/{count}: the shard number must be below the count (0/{count} … {}/{count})",
+    count.max(&1) - 1
+)]
+pub struct ShardError {
+    /// The shard number given.
+    pub index: usize,
+    /// The shard count given.
+    pub count: usize,
+}
+
+/// A tournament that cannot be scheduled ([`Schedule::new`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ScheduleError {
+    /// Tables of no seats.
+    #[error("a game needs at least one seat")]
+    NoSeats,
+    /// No games per table.
+    #[error("the tournament needs at least one game per table (--games)")]
+    NoGames,
+    /// More games per table than the limit.
+    #[error("{games_per_table} games per table (--games) is more than the limit of {limit}")]
+    TooManyGamesPerTable {
+        /// The games per table asked for.
+        games_per_table: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// More tables than the limit of games.
+    #[error("{agents} agents at {seats}-player tables make more than {limit} tables, more than the limit of {limit} games")]
+    TooManyTables {
+        /// The agents.
+        agents: usize,
+        /// The seats per table.
+        seats: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// Too few agents for a round-robin's tables.
+    #[error(
+        "a round-robin at {seats}-player tables needs at least {needed} agents, got {agents}; \
+             list an agent more than once to seat it twice (e.g. --agents random,random,greedy)"
+    )]
+    RoundRobinTooFew {
+        /// The seats per table.
+        seats: usize,
+        /// The agents needed.
+        needed: usize,
+        /// The agents given.
+        agents: usize,
+    },
+    /// Too few agents for a gauntlet's tables.
+    #[error("a gauntlet at {seats}-player tables needs the challenger and at least {others} other agents, got {agents} agents in all")]
+    GauntletTooFew {
+        /// The seats per table.
+        seats: usize,
+        /// The other agents needed.
+        others: usize,
+        /// The agents given.
+        agents: usize,
+    },
+    /// More games than the limit.
+    #[error("{tables} tables of {per_table} games make {total} games, more than the limit of {limit}; use fewer agents or --games")]
+    TooManyGames {
+        /// The tables.
+        tables: usize,
+        /// The games at each.
+        per_table: usize,
+        /// The games in all.
+        total: usize,
+        /// The limit.
+        limit: usize,
+    },
+}
+
 impl Shard {
     /// The whole tournament as one shard, `0/1`.
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
@@ -76,13 +154,10 @@ impl Shard {
     /// Shard `index` of `count`.
     ///
     /// # Errors
-    /// `count` is 0 or `index` is not below it.
-    pub fn new(index: usize, count: usize) -> Result<Shard, String> {
+    /// [`ShardError`]: `count` is 0 or `index` is not below it.
+    pub fn new(index: usize, count: usize) -> Result<Shard, ShardError> {
         if count == 0 || index >= count {
-            return Err(format!(
-                "shard {index}/{count}: the shard number must be below the count (0/{count} … {}/{count})",
-                count.max(1) - 1
-            ));
+            return Err(ShardError { index, count });
         }
         Ok(Shard { index, count })
     }
@@ -107,7 +182,7 @@ impl core::str::FromStr for Shard {
         let (i, k) = s.trim().split_once('/').ok_or_else(bad)?;
         let i: usize = i.trim().parse().map_err(|_| bad())?;
         let k: usize = k.trim().parse().map_err(|_| bad())?;
-        Shard::new(i, k)
+        Shard::new(i, k).map_err(|e| e.to_string())
     }
 }
 /// The most games per table a schedule holds.
@@ -204,24 +279,25 @@ impl Schedule {
     /// `games_per_table` games at each table (rounded up to whole rotations).
     ///
     /// # Errors
-    /// Too few agents for the tables, or no games.
+    /// [`ScheduleError`]: too few agents for the tables, or no games, or too many.
     pub fn new(
         format: Format,
         agents: usize,
         seats: usize,
         games_per_table: usize,
         seed: u64,
-    ) -> Result<Schedule, String> {
+    ) -> Result<Schedule, ScheduleError> {
         if seats == 0 {
-            return Err("a game needs at least one seat".into());
+            return Err(ScheduleError::NoSeats);
         }
         if games_per_table == 0 {
-            return Err("the tournament needs at least one game per table (--games)".into());
+            return Err(ScheduleError::NoGames);
         }
         if games_per_table > MAX_GAMES_PER_TABLE {
-            return Err(format!(
-                "{games_per_table} games per table (--games) is more than the limit of {MAX_GAMES_PER_TABLE}"
-            ));
+            return Err(ScheduleError::TooManyGamesPerTable {
+                games_per_table,
+                limit: MAX_GAMES_PER_TABLE,
+            });
         }
         // Count the tables before listing them: too many agents would list billions.
         let (pool, pick) = match format {
@@ -229,27 +305,30 @@ impl Schedule {
             Format::Gauntlet => (agents.saturating_sub(1), seats - 1),
         };
         if binomial_at_most(pool, pick, MAX_GAMES).is_none() {
-            return Err(format!(
-                "{agents} agents at {seats}-player tables make more than {MAX_GAMES} tables, more than the limit of {MAX_GAMES} games"
-            ));
+            return Err(ScheduleError::TooManyTables {
+                agents,
+                seats,
+                limit: MAX_GAMES,
+            });
         }
         let tables = match format {
             Format::RoundRobin => {
                 if agents < seats.max(2) {
-                    return Err(format!(
-                        "a round-robin at {seats}-player tables needs at least {} agents, got {agents}; \
-                         list an agent more than once to seat it twice (e.g. --agents random,random,greedy)",
-                        seats.max(2)
-                    ));
+                    return Err(ScheduleError::RoundRobinTooFew {
+                        seats,
+                        needed: seats.max(2),
+                        agents,
+                    });
                 }
                 combinations(&(0..agents).collect::<Vec<_>>(), seats)
             }
             Format::Gauntlet => {
                 if agents < 2 || agents - 1 < seats - 1 {
-                    return Err(format!(
-                        "a gauntlet at {seats}-player tables needs the challenger and at least {} other agents, got {agents} agents in all",
-                        (seats - 1).max(1)
-                    ));
+                    return Err(ScheduleError::GauntletTooFew {
+                        seats,
+                        others: (seats - 1).max(1),
+                        agents,
+                    });
                 }
                 combinations(&(1..agents).collect::<Vec<_>>(), seats - 1)
                     .into_iter()
@@ -260,11 +339,12 @@ impl Schedule {
         let rotations = games_per_table.div_ceil(seats);
         let total = tables.len().saturating_mul(rotations.saturating_mul(seats));
         if total > MAX_GAMES {
-            return Err(format!(
-                "{} tables of {} games make {total} games, more than the limit of {MAX_GAMES}; use fewer agents or --games",
-                tables.len(),
-                rotations * seats
-            ));
+            return Err(ScheduleError::TooManyGames {
+                tables: tables.len(),
+                per_table: rotations * seats,
+                total,
+                limit: MAX_GAMES,
+            });
         }
         Ok(Schedule {
             seats,
@@ -345,9 +425,12 @@ mod tests {
     #[test]
     fn counts_past_the_limits_are_refused_before_anything_is_listed() {
         let e = Schedule::new(Format::RoundRobin, 4, 2, usize::MAX, 1).unwrap_err();
-        assert!(e.contains("more than the limit of 1000000"), "{e}");
+        assert!(
+            e.to_string().contains("more than the limit of 1000000"),
+            "{e}"
+        );
         let e = Schedule::new(Format::RoundRobin, 4, 2, 1_000_000_000_000, 1).unwrap_err();
-        assert!(e.contains("limit"), "{e}");
+        assert!(e.to_string().contains("limit"), "{e}");
         // 6 tables of 1 000 000 games fit; 16 agents make 120 tables, too many.
         assert_eq!(
             Schedule::new(Format::RoundRobin, 4, 2, MAX_GAMES_PER_TABLE, 1)
@@ -356,10 +439,10 @@ mod tests {
             6_000_000
         );
         let e = Schedule::new(Format::RoundRobin, 16, 2, MAX_GAMES_PER_TABLE, 1).unwrap_err();
-        assert!(e.contains("120 tables of 1000000 games"), "{e}");
+        assert!(e.to_string().contains("120 tables of 1000000 games"), "{e}");
         // Thousands of agents at 6-player tables: refused without listing the tables.
         let e = Schedule::new(Format::RoundRobin, 5000, 6, 1, 1).unwrap_err();
-        assert!(e.contains("more than 10000000 tables"), "{e}");
+        assert!(e.to_string().contains("more than 10000000 tables"), "{e}");
         assert_eq!(binomial_at_most(10, 3, 1000), Some(120));
         assert_eq!(binomial_at_most(10, 3, 119), None);
         assert_eq!(binomial_at_most(2, 3, 5), Some(0));
@@ -443,9 +526,9 @@ mod tests {
     #[test]
     fn impossible_schedules_are_explained() {
         let e = Schedule::new(Format::RoundRobin, 2, 4, 10, 1).unwrap_err();
-        assert!(e.contains("at least 4 agents"), "{e}");
+        assert!(e.to_string().contains("at least 4 agents"), "{e}");
         let e = Schedule::new(Format::RoundRobin, 1, 2, 10, 1).unwrap_err();
-        assert!(e.contains("at least 2 agents"), "{e}");
+        assert!(e.to_string().contains("at least 2 agents"), "{e}");
         assert!(Schedule::new(Format::Gauntlet, 2, 3, 10, 1).is_err());
         assert!(Schedule::new(Format::RoundRobin, 3, 2, 0, 1).is_err());
         assert_eq!("gauntlet".parse::<Format>(), Ok(Format::Gauntlet));

@@ -639,6 +639,28 @@ pub enum SprtDecision {
     Continue,
 }
 
+/// SPRT parameters that cannot be used ([`Sprt::new`]).
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SprtError {
+    /// `elo0 ≥ elo1`, or one is not finite.
+    #[error("SPRT needs elo0 < elo1 (finite), got elo0={elo0}, elo1={elo1}")]
+    Hypotheses {
+        /// The null hypothesis' Elo difference.
+        elo0: f64,
+        /// The alternative's.
+        elo1: f64,
+    },
+    /// An error rate not strictly between 0 and ½.
+    #[error("SPRT {name} must be between 0 and 0.5, got {value}")]
+    ErrorRate {
+        /// `alpha` or `beta`.
+        name: &'static str,
+        /// The rate given.
+        value: f64,
+    },
+}
+
 impl Sprt {
     /// The least variance used in the LLR (see the type's docs).
     pub const VARIANCE_FLOOR: f64 = 0.01;
@@ -646,17 +668,15 @@ impl Sprt {
     /// Checks the parameters.
     ///
     /// # Errors
-    /// A message when `elo0 ≥ elo1`, a value is not finite, or an error rate is not
+    /// [`SprtError`] when `elo0 ≥ elo1`, a value is not finite, or an error rate is not
     /// strictly between 0 and ½.
-    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, SprtError> {
         if !(elo0.is_finite() && elo1.is_finite()) || elo0 >= elo1 {
-            return Err(format!(
-                "SPRT needs elo0 < elo1 (finite), got elo0={elo0}, elo1={elo1}"
-            ));
+            return Err(SprtError::Hypotheses { elo0, elo1 });
         }
-        for (name, v) in [("alpha", alpha), ("beta", beta)] {
-            if !(v > 0.0 && v < 0.5) {
-                return Err(format!("SPRT {name} must be between 0 and 0.5, got {v}"));
+        for (name, value) in [("alpha", alpha), ("beta", beta)] {
+            if !(value > 0.0 && value < 0.5) {
+                return Err(SprtError::ErrorRate { name, value });
             }
         }
         Ok(Sprt {

@@ -623,7 +623,7 @@ fn every_field_of_a_logged_game_is_checked() {
     t.run(dir.path(), &opts(1)).unwrap();
     let contents = log::read(&dir.path().join(LOG_FILE)).unwrap().unwrap();
     let (_, g) = contents.games[0].clone();
-    assert_eq!(t.verify(&g), Ok(()));
+    t.verify(&g).unwrap();
     // A failure added by hand to a game that ended normally.
     let mut bad = g.clone();
     bad.failure = Some(crate::arena::Failure {
@@ -634,13 +634,16 @@ fn every_field_of_a_logged_game_is_checked() {
     bad.places = crate::arena::forfeit_ranking(2, 0).places().to_vec();
     bad.scores = vec![0.0, 1.0];
     let e = t.verify(&bad).unwrap_err();
-    assert!(e.contains("does not fit where the events stop"), "{e}");
+    assert!(
+        e.to_string().contains("does not fit where the events stop"),
+        "{e}"
+    );
     // Negative or endless times.
     for time in [-0.5, f64::NAN, f64::INFINITY] {
         let mut bad = g.clone();
         bad.time_s[1] = time;
         let e = t.verify(&bad).unwrap_err();
-        assert!(e.contains("is not a time"), "{e}");
+        assert!(e.to_string().contains("is not a time"), "{e}");
     }
 }
 
@@ -1067,4 +1070,18 @@ fn an_sprt_played_in_batches_of_rotations_over_shards_decides_as_one_machine() {
         )
         .unwrap_err();
     assert!(e.to_string().contains("for shards"), "{e}");
+}
+
+/// The JSON of a report reads back into the same report (the form `report.json` holds).
+#[test]
+fn a_report_reads_back_from_its_json() {
+    let game = stickdice::Issiren::with_seats(2).unwrap();
+    let summary = crate::tournament(&game)
+        .agents(["random", "greedy"])
+        .games(6)
+        .run()
+        .unwrap();
+    let report = summary.report.unwrap();
+    let back: crate::Report = serde_json::from_str(&report.to_json()).unwrap();
+    assert_eq!(back, report);
 }

@@ -76,9 +76,14 @@ impl<G: Game> core::fmt::Debug for Entrant<G> {
 
 /// Why a tournament could not run.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum TournamentError {
     /// Impossible settings.
     Setup(String),
+    /// The agents, seats and games cannot be scheduled.
+    Schedule(crate::schedule::ScheduleError),
+    /// The SPRT's parameters cannot be used.
+    Sprt(crate::stats::SprtError),
     /// The game refuses a rule option or the seat count.
     Game(stickdice::ConfigError),
     /// An agent spec that cannot be parsed or built for the game.
@@ -110,6 +115,8 @@ impl core::fmt::Display for TournamentError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             TournamentError::Setup(m) => f.write_str(m),
+            TournamentError::Schedule(e) => write!(f, "{e}"),
+            TournamentError::Sprt(e) => write!(f, "{e}"),
             TournamentError::Game(e) => write!(f, "{e}"),
             TournamentError::Agent(e) => write!(f, "{e}"),
             TournamentError::ForeignLog { path, differences } => {
@@ -145,7 +152,20 @@ impl core::fmt::Display for TournamentError {
     }
 }
 
-impl std::error::Error for TournamentError {}
+impl std::error::Error for TournamentError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        // The variants that show another error's message as their own forward its source
+        // (as `#[error(transparent)]` does).
+        match self {
+            TournamentError::Schedule(e) => e.source(),
+            TournamentError::Sprt(e) => e.source(),
+            TournamentError::Game(e) => e.source(),
+            TournamentError::Agent(e) => e.source(),
+            TournamentError::Log(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<LogError> for TournamentError {
     fn from(e: LogError) -> Self {
@@ -410,7 +430,7 @@ impl<G: Game> Tournament<G> {
             )));
         }
         let schedule = Schedule::new(format, entrants.len(), game.seats(), games_per_table, seed)
-            .map_err(TournamentError::Setup)?;
+            .map_err(TournamentError::Schedule)?;
         let specs: Vec<String> = entrants.iter().map(|e| e.spec.clone()).collect();
         let config = TournamentConfig {
             game: G::NAME.to_string(),
@@ -519,8 +539,8 @@ impl<G: Game> Tournament<G> {
     /// ([`verify_game`]).
     ///
     /// # Errors
-    /// A message naming the first disagreement.
-    pub fn verify(&self, g: &GameRecord) -> Result<(), String> {
+    /// [`VerifyError`] naming the first disagreement.
+    pub fn verify(&self, g: &GameRecord) -> Result<(), VerifyError> {
         verify_game(&self.game, &self.schedule, g)
     }
 
@@ -820,7 +840,7 @@ impl<G: Game> Tournament<G> {
                             message,
                         })
                     };
-                    self.verify(&g).map_err(bad)?;
+                    self.verify(&g).map_err(|e| bad(e.to_string()))?;
                     if let Some(sh) = contents.shard {
                         if !sh.holds(g.index, seats) {
                             return Err(bad(format!(
@@ -1242,14 +1262,24 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// where the events stop, and the times must be finite and not negative.
 ///
 /// # Errors
-/// A message naming the first disagreement.
-pub fn verify_game<G: Game>(game: &G, schedule: &Schedule, g: &GameRecord) -> Result<(), String> {
+/// [`VerifyError`] naming the game, the event if any, and the first disagreement.
+pub fn verify_game<G: Game>(
+    game: &G,
+    schedule: &Schedule,
+    g: &GameRecord,
+) -> Result<(), VerifyError> {
+    let fail = |message: String| VerifyError {
+        game: g.index,
+        event: None,
+        message,
+        source: None,
+    };
     if g.index >= schedule.len() {
-        return Err(format!(
+        return Err(fail(format!(
             "game {} is not in this tournament's schedule of {} games",
             g.index,
             schedule.len()
-        ));
+        )));
     }
     let slot = schedule.slot(g.index);
     let seats = game.seats();
@@ -1257,31 +1287,40 @@ pub fn verify_game<G: Game>(game: &G, schedule: &Schedule, g: &GameRecord) -> Re
         || g.seating != slot.seating
         || g.game_seed != slot.game_seed
     {
-        return Err(format!(
+        return Err(fail(format!(
                 "game {} has table {}, rotation {}, seating {:?}, seed {}, but the schedule says table {}, rotation {}, seating {:?}, seed {}",
                 g.index, g.table, g.rotation, g.seating, g.game_seed, slot.table, slot.rotation, slot.seating, slot.game_seed
-            ));
+            )));
     }
     let seeds: Vec<u64> = (0..seats)
         .map(|s| arena::agent_seed(slot.game_seed, s))
         .collect();
     if g.agent_seeds != seeds {
-        return Err(format!(
+        return Err(fail(format!(
             "game {}: agent seeds differ from the schedule's",
             g.index
-        ));
+        )));
     }
     if g.places.len() != seats || g.scores.len() != seats || g.time_s.len() != seats {
-        return Err(format!(
+        return Err(fail(format!(
             "game {}: places, scores and times need one entry per seat ({seats})",
             g.index
-        ));
+        )));
     }
     let mut state = game.initial_state();
     let mut dice = SeededDice::new(slot.game_seed);
     let sticks = game.sticks();
     for (i, e) in g.events.iter().enumerate() {
-        let at = |what: String| format!("game {}, event {}: {what}", g.index, i + 1);
+        let at = |what: String| VerifyError {
+            game: g.index,
+            event: Some(i),
+            message: format!("game {}, event {}: {what}", g.index, i + 1),
+            source: None,
+        };
+        let because = |err: Box<dyn std::error::Error + Send + Sync>| VerifyError {
+            source: Some(err),
+            ..at(String::new())
+        };
         match (game.node(&state), e) {
             (Node::Throw(seat), LoggedEvent::Throw(t)) => {
                 let due = dice.throw(seat, sticks);
@@ -1293,9 +1332,15 @@ pub fn verify_game<G: Game>(game: &G, schedule: &Schedule, g: &GameRecord) -> Re
                 game.apply_throw_unchecked(&mut state, due);
             }
             (Node::Decide(_), LoggedEvent::Action(text)) => {
-                let a = game.parse_action(text).map_err(|err| at(err.to_string()))?;
+                let a = game.parse_action(text).map_err(|err| VerifyError {
+                    message: at(err.to_string()).message,
+                    ..because(Box::new(err))
+                })?;
                 game.apply_action(&mut state, a)
-                    .map_err(|err| at(err.to_string()))?;
+                    .map_err(|err| VerifyError {
+                        message: at(err.to_string()).message,
+                        ..because(Box::new(err))
+                    })?;
             }
             (node, _) => {
                 return Err(at(format!(
@@ -1310,18 +1355,18 @@ pub fn verify_game<G: Game>(game: &G, schedule: &Schedule, g: &GameRecord) -> Re
         .enumerate()
         .find(|(_, t)| !t.is_finite() || **t < 0.0)
     {
-        return Err(format!(
+        return Err(fail(format!(
             "game {}: seat {s}'s time {t} s is not a time (finite, at least 0)",
             g.index
-        ));
+        )));
     }
     let ranking = match &g.failure {
         Some(f) => {
             if f.seat >= seats {
-                return Err(format!(
+                return Err(fail(format!(
                     "game {}: failure of seat {} out of range",
                     g.index, f.seat
-                ));
+                )));
             }
             // Where the events stop must be where such a failure happens.
             let node = game.node(&state);
@@ -1345,43 +1390,72 @@ pub fn verify_game<G: Game>(game: &G, schedule: &Schedule, g: &GameRecord) -> Re
                 }
             };
             if !fits {
-                return Err(format!(
+                return Err(fail(format!(
                         "game {}: the logged failure ({} of seat {}: {}) does not fit where the events stop ({node:?})",
                         g.index, f.kind, f.seat, f.message
-                    ));
+                    )));
             }
             forfeit_ranking(seats, f.seat)
         }
         None => game.ranking(&state).ok_or_else(|| {
-            format!(
+            fail(format!(
                 "game {}: the logged events stop before the end of the game",
                 g.index
-            )
+            ))
         })?,
     };
     if ranking.places() != g.places.as_slice() {
-        return Err(format!(
+        return Err(fail(format!(
             "game {}: the logged places {:?} are not the game's {:?}",
             g.index,
             g.places,
             ranking.places()
-        ));
+        )));
     }
     for (s, &x) in g.scores.iter().enumerate() {
         if x != ranking.score(s) {
-            return Err(format!(
+            return Err(fail(format!(
                 "game {}: seat {s}'s logged score {x} is wrong",
                 g.index
-            ));
+            )));
         }
     }
     if game.throws_made(&state) != g.throws {
-        return Err(format!(
+        return Err(fail(format!(
             "game {}: {} throws logged, {} replayed",
             g.index,
             g.throws,
             game.throws_made(&state)
-        ));
+        )));
     }
     Ok(())
+}
+
+/// A logged game that does not agree with its schedule or the rules ([`verify_game`]): the
+/// game, the event if the disagreement is at one, and the message naming it; the rules'
+/// error ([`stickdice::NotationError`], [`stickdice::IllegalMove`]) as the source where
+/// one was raised.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct VerifyError {
+    /// The game's index in the schedule.
+    pub game: usize,
+    /// The 0-based event at which the replay disagrees, if at one.
+    pub event: Option<usize>,
+    message: String,
+    source: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
+
+impl core::fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for VerifyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
 }

@@ -336,7 +336,7 @@ fn hand_worked_issiren() {
     assert_eq!(*blunder, *error > BLUNDER);
     check_telescoping(&r, false);
     // The same game with the capture chosen: no error.
-    start.throws = 0;
+    start = start.with_throws(0);
     let win = [
         LoggedEvent::Throw(t.marked()),
         LoggedEvent::Action(capture.to_string()),

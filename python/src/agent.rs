@@ -9,8 +9,10 @@ use pyo3::types::{PyDict, PyList};
 
 use stickdice::{Agent, AgentError, AnyGame, Throw};
 
+use crate::encoding::Codes;
 use crate::state::{
-    action_arg, decode_checked, game_of, value_error, AnyState, PyGame, PyGameKind, PyState,
+    action_arg, apply_string, decode_checked, game_of, value_error, AnyState, PyGame, PyGameKind,
+    PyState,
 };
 use crate::with_state;
 
@@ -83,11 +85,19 @@ impl<G: PyGameKind> Agent<G> for CallableAgent {
                 .f
                 .bind(py)
                 .call1((st,))
-                .and_then(|a| action_arg(&a))
-                .and_then(decode_checked::<G>);
+                .and_then(|a| answer_action(game, &a));
             answer.map_err(|e| AgentError::Unsupported(format!("{}: {e}", self.name)))
         })
     }
+}
+
+/// A callable's answer as an action of `game`: an action code (an int), or the action in
+/// notation (a str; the only way in a game without action codes).
+fn answer_action<G: Codes>(game: &G, answer: &Bound<'_, PyAny>) -> PyResult<G::Action> {
+    if let Ok(text) = answer.extract::<String>() {
+        return game.parse_action(&text).map_err(value_error);
+    }
+    decode_checked::<G>(action_arg(answer)?)
 }
 
 /// An agent playing one game: `Agent("mcts:iterations=1000", game, seed=1)`, or
@@ -163,7 +173,11 @@ fn state_of<'a, G: PyGameKind>(game: &G, st: &'a AnyState) -> PyResult<&'a G::St
 }
 
 /// Chooses without the GIL (the caller has released it).
-fn choose<G: PyGameKind>(game: &G, agent: &mut Box<dyn Agent<G>>, st: &AnyState) -> PyResult<u32> {
+fn choose<G: PyGameKind>(
+    game: &G,
+    agent: &mut Box<dyn Agent<G>>,
+    st: &AnyState,
+) -> PyResult<G::Action> {
     let s = *state_of(game, st)?;
     let a = agent.choose(game, &s).map_err(value_error)?;
     game.check_action(&s, a).map_err(|e| {
@@ -172,7 +186,7 @@ fn choose<G: PyGameKind>(game: &G, agent: &mut Box<dyn Agent<G>>, st: &AnyState)
             agent.name()
         ))
     })?;
-    Ok(G::encode(a))
+    Ok(a)
 }
 
 fn analysis<'py, G: PyGameKind>(
@@ -185,7 +199,8 @@ fn analysis<'py, G: PyGameKind>(
     let out = PyList::empty(py);
     for av in list {
         let d = PyDict::new(py);
-        d.set_item("action", G::encode(av.action))?;
+        // None for a game without action codes (no `encode` capability).
+        d.set_item("action", G::code(av.action).ok())?;
         d.set_item("notation", av.action.to_string())?;
         d.set_item("value", av.value)?;
         d.set_item("visits", av.visits)?;
@@ -242,7 +257,22 @@ impl PyAgent {
     /// Raises:
     ///     ValueError: the state is not a decision node, is of another game, or the agent
     ///         refuses the game (for example `perfect` on an unsolved game).
+    ///     MissingCapability: the game has no action codes (no `encode` capability): see
+    ///         `step_string`.
     fn step(&self, py: Python<'_>, state: &PyState) -> PyResult<u32> {
+        with_state!(&state.inner, |g, _s| num_actions_of(g))?;
+        let text = self.step_string(py, state)?;
+        with_state!(&state.inner, |g, s| code_of(g, s, &text))
+    }
+
+    /// The action the agent chooses in `state`, in notation (`c1`, `pass`, `use`, ...): for
+    /// every game, with or without action codes. Searching agents release the GIL while
+    /// they search.
+    ///
+    /// Raises:
+    ///     ValueError: the state is not a decision node, is of another game, or the agent
+    ///         refuses the game (for example `perfect` on an unsolved game).
+    fn step_string(&self, py: Python<'_>, state: &PyState) -> PyResult<String> {
         if let Some(f) = &self.callable {
             with_state!(&state.inner, |g, s| stickdice::decision_actions(
                 g,
@@ -252,12 +282,16 @@ impl PyAgent {
             .map(|_| ())
             .map_err(value_error))?;
             let answer = f.bind(py).call1((state.clone(),))?;
-            let code = action_arg(&answer)?;
-            let mut probe = state.inner.clone();
-            with_state!(&mut probe, |g, s| crate::state::apply_code(&*g, s, code)).map_err(
-                |e| PyValueError::new_err(format!("the agent {} chose badly: {e}", self.name)),
-            )?;
-            return Ok(code as u32);
+            let chosen = with_state!(&state.inner, |g, s| callable_choice(g, s, &answer));
+            // A bad answer (a code that is not one, an illegal action) is the agent's; a
+            // wrong type or a missing capability is raised as it is.
+            return chosen.map_err(|e| {
+                if e.is_instance_of::<PyValueError>(py) {
+                    PyValueError::new_err(format!("the agent {} chose badly: {e}", self.name))
+                } else {
+                    e
+                }
+            });
         }
         let st = state.inner.clone();
         // The lock is taken and let go without the GIL, so a search never waits for the
@@ -265,7 +299,8 @@ impl PyAgent {
         py.detach(|| {
             let mut guard = lock(&self.agent);
             let agent = guard.as_mut().expect("a spec agent is built");
-            with_agent!(agent, &self.game, |g, a| choose(g, a, &st))
+            with_agent!(agent, &self.game, |g, a| choose(g, a, &st)
+                .map(|a| a.to_string()))
         })
     }
 
@@ -306,12 +341,24 @@ impl PyAgent {
 
     /// Tells the agent that `action` (a throw at a chance node) is about to be applied to
     /// `state` (any seat's), so agents with subtree reuse keep their tree, as in the CLI.
+    /// `action` is an int (an action code, or the number of marked sides up) or the action
+    /// in notation (a str: the only way in a game without action codes).
     fn observe(&self, state: &PyState, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let code = action_arg(action)?;
+        let text = match action.extract::<String>() {
+            Ok(text) => text,
+            Err(_) => {
+                let code = action_arg(action)?;
+                let mut probe = state.inner.clone();
+                with_state!(&mut probe, |g, s| crate::state::apply_code(&*g, s, code))?;
+                with_state!(&state.inner, |g, s| crate::state::code_to_string(
+                    g, s, code
+                ))?
+            }
+        };
         let mut probe = state.inner.clone();
-        with_state!(&mut probe, |g, s| crate::state::apply_code(&*g, s, code))?;
+        with_state!(&mut probe, |g, s| apply_string(&*g, s, &text))?;
         if let Some(agent) = lock(&self.agent).as_mut() {
-            with_agent!(agent, &self.game, |g, a| observe(g, a, &state.inner, code))?;
+            with_agent!(agent, &self.game, |g, a| observe(g, a, &state.inner, &text))?;
         }
         Ok(())
     }
@@ -321,18 +368,39 @@ impl PyAgent {
     }
 }
 
+/// Tells `agent` about a throw or action (in notation) already checked legal in `st`.
 fn observe<G: PyGameKind>(
     game: &G,
     agent: &mut Box<dyn Agent<G>>,
     st: &AnyState,
-    code: i64,
+    text: &str,
 ) -> PyResult<()> {
     let s = state_of(game, st)?;
     if matches!(game.node(s), stickdice::Node::Throw(_)) {
-        agent.observe_throw(game, s, Throw::new(code as u8));
+        let t: Throw = text.trim().parse().map_err(value_error)?;
+        agent.observe_throw(game, s, t);
     } else {
-        let a = decode_checked::<G>(code)?;
+        let a = game.parse_action(text).map_err(value_error)?;
         agent.observe_action(game, s, a);
     }
     Ok(())
+}
+
+/// Raises `MissingCapability` for a game without action codes.
+fn num_actions_of<G: Codes>(_g: &G) -> PyResult<usize> {
+    Ok(G::num_actions()?)
+}
+
+/// The code of an action written in notation, legal in `s`.
+fn code_of<G: Codes>(g: &G, s: &G::State, text: &str) -> PyResult<u32> {
+    let _ = s;
+    let a = g.parse_action(text).map_err(value_error)?;
+    Ok(G::code(a)?)
+}
+
+/// A callable's answer in `s`, checked legal, in notation.
+fn callable_choice<G: Codes>(g: &G, s: &G::State, answer: &Bound<'_, PyAny>) -> PyResult<String> {
+    let a = answer_action(g, answer)?;
+    g.check_action(s, a).map_err(value_error)?;
+    Ok(a.to_string())
 }

@@ -1,5 +1,7 @@
 //! `stickdice._stickdice`: the extension module of the `stickdice` Python package. The
-//! rules, agents and arena are the Rust crates' own; this crate only translates.
+//! rules, agents and arena are the Rust crates' own; this crate only translates. The
+//! stickdice book's chapter *Python* (`docs/python.md` in the repository) shows the package
+//! to a user.
 //!
 //! * [`encoding`]: actions, chance outcomes and observations as numbers (the one place).
 //! * [`state`]: `Game` and `State`.
@@ -112,6 +114,10 @@ fn _stickdice(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::_play_random, m)?)?;
     m.add_function(wrap_pyfunction!(state::_load_game_from_options, m)?)?;
     m.add_function(wrap_pyfunction!(state::_load_state, m)?)?;
+    m.add(
+        "MissingCapability",
+        m.py().get_type::<state::MissingCapability>(),
+    )?;
     m.add("CHANCE", state::CHANCE)?;
     m.add("TERMINAL", state::TERMINAL)?;
     Ok(())

@@ -7,7 +7,21 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use stickdice::{ActionList, AnyGame, Game, GameKind, Node, Throw};
 
-use crate::encoding::Encoded;
+use crate::encoding::{Codes, Missing};
+
+pyo3::create_exception!(
+    _stickdice,
+    MissingCapability,
+    pyo3::exceptions::PyNotImplementedError,
+    "A game lacks a capability the call needs (for example `encode`: action codes and \
+observation tensors); the message names the game, the capability and what to use instead."
+);
+
+impl From<Missing> for PyErr {
+    fn from(m: Missing) -> PyErr {
+        MissingCapability::new_err(m.to_string())
+    }
+}
 
 /// `current_player()` at a chance node (a throw is due), as in OpenSpiel.
 pub const CHANCE: i64 = -1;
@@ -69,8 +83,9 @@ macro_rules! __with_state_arms {
     };
 }
 
-/// The games Python can hold: their encodings plus the wrapping into [`AnyState`].
-pub trait PyGameKind: Encoded {
+/// The games Python can hold: their encodings (or [`Missing`]) plus the wrapping into
+/// [`AnyState`].
+pub trait PyGameKind: Codes {
     /// Wraps a state of this game.
     fn wrap(&self, state: Self::State) -> AnyState;
     /// The state, if `any` holds one of this game.
@@ -176,8 +191,18 @@ impl PyGame {
         self.any.seats()
     }
 
+    /// The optional capabilities the game provides beyond its rules (`board`, `evaluate`,
+    /// `exact`, `measure`, `review`, `encode`, `tablebase`).
+    #[getter]
+    fn capabilities(&self) -> Vec<&'static str> {
+        self.any.kind().capabilities().to_vec()
+    }
+
     /// The number of distinct action codes: actions are ints in `range(num_distinct_actions())`.
-    fn num_distinct_actions(&self) -> usize {
+    ///
+    /// Raises:
+    ///     MissingCapability: the game has no action codes (no `encode` capability).
+    fn num_distinct_actions(&self) -> PyResult<usize> {
         stickdice::with_game!(&self.any, |g| num_actions(g))
     }
 
@@ -208,7 +233,7 @@ impl PyGame {
     /// The most decisions a game can hold: one per throw in Issiren, two leftover choices
     /// per seat in Sig (El Oued), none in Sig wa Duqqan.
     fn max_game_length(&self) -> usize {
-        stickdice::with_game!(&self.any, |g| g.max_decisions())
+        stickdice::with_game!(&self.any, |g| g.max_game_length())
     }
 
     /// The state before the first throw.
@@ -227,12 +252,20 @@ impl PyGame {
     }
 
     /// The shape of `State.observation_tensor()`.
-    fn observation_tensor_shape(&self) -> Vec<usize> {
-        vec![stickdice::with_game!(&self.any, |g| g.observation_len())]
+    ///
+    /// Raises:
+    ///     MissingCapability: the game has no observation tensors (no `encode` capability).
+    fn observation_tensor_shape(&self) -> PyResult<Vec<usize>> {
+        Ok(vec![stickdice::with_game!(&self.any, |g| {
+            Codes::observation_len(g)
+        })?])
     }
 
     /// The layout of `State.observation_tensor()`, in words.
-    fn observation_tensor_layout(&self) -> &'static str {
+    ///
+    /// Raises:
+    ///     MissingCapability: the game has no observation tensors (no `encode` capability).
+    fn observation_tensor_layout(&self) -> PyResult<&'static str> {
         stickdice::with_game!(&self.any, |g| observation_doc(g))
     }
 
@@ -278,16 +311,16 @@ impl PyGame {
     }
 }
 
-fn code_notation<G: Encoded>(_g: &G, code: i64) -> PyResult<String> {
+fn code_notation<G: Codes>(_g: &G, code: i64) -> PyResult<String> {
     Ok(decode_checked::<G>(code)?.to_string())
 }
 
-fn num_actions<G: Encoded>(_g: &G) -> usize {
-    G::NUM_ACTIONS
+pub(crate) fn num_actions<G: Codes>(_g: &G) -> PyResult<usize> {
+    Ok(G::num_actions()?)
 }
 
-fn observation_doc<G: Encoded>(_g: &G) -> &'static str {
-    G::OBSERVATION_DOC
+fn observation_doc<G: Codes>(_g: &G) -> PyResult<&'static str> {
+    Ok(G::observation_doc()?)
 }
 
 /// Rebuilds a game from `Game.__reduce__`.
@@ -333,9 +366,17 @@ pub(crate) fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<i64> {
 }
 
 /// The action with `code` at a decision node of `g`, if it is a code of the game.
-pub(crate) fn decode_checked<G: Encoded>(code: i64) -> PyResult<G::Action> {
-    u32::try_from(code).ok().and_then(G::decode).ok_or_else(|| {
-        PyValueError::new_err(if G::NUM_ACTIONS == 0 {
+///
+/// # Errors
+/// `MissingCapability` for a game without codes, `ValueError` for a code that is not one.
+pub(crate) fn decode_checked<G: Codes>(code: i64) -> PyResult<G::Action> {
+    let n = G::num_actions()?;
+    let action = match u32::try_from(code) {
+        Ok(c) => G::action(c)?,
+        Err(_) => None,
+    };
+    action.ok_or_else(|| {
+        PyValueError::new_err(if n == 0 {
             format!(
                 "action {code}: {} has no decisions, so no actions",
                 G::TITLE
@@ -344,7 +385,7 @@ pub(crate) fn decode_checked<G: Encoded>(code: i64) -> PyResult<G::Action> {
             format!(
                 "action {code} is not an action of {}: actions are 0 to {}",
                 G::TITLE,
-                G::NUM_ACTIONS - 1
+                n - 1
             )
         })
     })
@@ -352,7 +393,7 @@ pub(crate) fn decode_checked<G: Encoded>(code: i64) -> PyResult<G::Action> {
 
 /// Applies a code (a throw at a chance node, an action at a decision node), checked: on
 /// error the state is unchanged.
-pub(crate) fn apply_code<G: Encoded>(g: &G, s: &mut G::State, code: i64) -> PyResult<()> {
+pub(crate) fn apply_code<G: Codes>(g: &G, s: &mut G::State, code: i64) -> PyResult<()> {
     match g.node(s) {
         Node::Throw(_) => {
             let t = u8::try_from(code)
@@ -377,19 +418,72 @@ pub(crate) fn apply_code<G: Encoded>(g: &G, s: &mut G::State, code: i64) -> PyRe
     }
 }
 
-fn legal_codes<G: Encoded>(g: &G, s: &G::State) -> Vec<u32> {
-    match g.node(s) {
+fn legal_codes<G: Codes>(g: &G, s: &G::State) -> PyResult<Vec<u32>> {
+    Ok(match g.node(s) {
         Node::Throw(_) => (0..=u32::from(g.sticks().count())).collect(),
         Node::Decide(_) => {
             let mut legal = ActionList::new();
             g.legal_actions(s, &mut legal);
-            legal.iter().map(|&a| G::encode(a)).collect()
+            legal
+                .iter()
+                .map(|&a| G::code(a))
+                .collect::<Result<_, _>>()?
+        }
+        Node::End => Vec::new(),
+    })
+}
+
+/// 1 for each legal action code, 0 for the others (all 0 at chance nodes and at the end).
+fn legal_mask<G: Codes>(g: &G, s: &G::State) -> PyResult<Vec<u8>> {
+    let mut mask = vec![0u8; num_actions(g)?];
+    if matches!(g.node(s), Node::Decide(_)) {
+        for c in legal_codes(g, s)? {
+            mask[c as usize] = 1;
+        }
+    }
+    Ok(mask)
+}
+
+/// The legal actions in notation: the throws (`0` to the stick count) at a chance node,
+/// the actions at a decision node, nothing at the end. Every game has it.
+pub(crate) fn legal_strings<G: Game>(g: &G, s: &G::State) -> Vec<String> {
+    match g.node(s) {
+        Node::Throw(_) => (0..=g.sticks().count()).map(|t| t.to_string()).collect(),
+        Node::Decide(_) => {
+            let mut legal = ActionList::new();
+            g.legal_actions(s, &mut legal);
+            legal.iter().map(ToString::to_string).collect()
         }
         Node::End => Vec::new(),
     }
 }
 
-fn code_to_string<G: Encoded>(g: &G, s: &G::State, code: i64) -> PyResult<String> {
+/// Applies a throw (at a chance node: the number of marked sides up) or an action written
+/// in notation, checked: on error the state is unchanged. Every game has it.
+pub(crate) fn apply_string<G: Game>(g: &G, s: &mut G::State, text: &str) -> PyResult<()> {
+    match g.node(s) {
+        Node::Throw(_) => {
+            let t: Throw = text.trim().parse().map_err(|e| {
+                PyValueError::new_err(format!(
+                    "`{text}`: a throw is the number of marked sides up, 0 to {}: {e}",
+                    g.sticks().count()
+                ))
+            })?;
+            g.apply_throw(s, t)
+                .map_err(|e| PyValueError::new_err(format!("throw {text}: {e}")))
+        }
+        Node::Decide(_) => {
+            let a = g.parse_action(text).map_err(value_error)?;
+            g.apply_action(s, a)
+                .map_err(|e| PyValueError::new_err(format!("action {a}: {e}")))
+        }
+        Node::End => Err(PyValueError::new_err(format!(
+            "action `{text}`: the game is over"
+        ))),
+    }
+}
+
+pub(crate) fn code_to_string<G: Codes>(g: &G, s: &G::State, code: i64) -> PyResult<String> {
     match g.node(s) {
         Node::Throw(_) => {
             if (0..=i64::from(g.sticks().count())).contains(&code) {
@@ -405,7 +499,7 @@ fn code_to_string<G: Encoded>(g: &G, s: &G::State, code: i64) -> PyResult<String
     }
 }
 
-fn string_to_code<G: Encoded>(g: &G, s: &G::State, text: &str) -> PyResult<u32> {
+fn string_to_code<G: Codes>(g: &G, s: &G::State, text: &str) -> PyResult<u32> {
     match g.node(s) {
         Node::Throw(_) => {
             let t: Throw = text.parse().map_err(value_error)?;
@@ -418,14 +512,12 @@ fn string_to_code<G: Encoded>(g: &G, s: &G::State, text: &str) -> PyResult<u32> 
                 )))
             }
         }
-        _ => g.parse_action(text).map(G::encode).map_err(value_error),
+        _ => Ok(G::code(g.parse_action(text).map_err(value_error)?)?),
     }
 }
 
-fn observation<G: Encoded>(g: &G, s: &G::State) -> Vec<f32> {
-    let mut out = vec![0.0; g.observation_len()];
-    g.observe(s, &mut out);
-    out
+fn observation<G: Codes>(g: &G, s: &G::State) -> PyResult<Vec<f32>> {
+    Ok(g.observation(s)?)
 }
 
 /// A float32 numpy array from a vector (one copy through a bytes object).
@@ -505,28 +597,41 @@ impl PyState {
 
     /// The legal actions as ints (the throws at a chance node, nothing at the end), in the
     /// core's order. `player` is accepted for OpenSpiel's signature: another seat has none.
+    ///
+    /// Raises:
+    ///     MissingCapability: a decision node of a game without action codes (no `encode`
+    ///         capability): see `legal_action_strings()`.
     #[pyo3(signature = (player = None))]
-    fn legal_actions(&self, player: Option<i64>) -> Vec<u32> {
+    fn legal_actions(&self, player: Option<i64>) -> PyResult<Vec<u32>> {
         if let Some(p) = player {
             if p != self.current_player() {
-                return Vec::new();
+                return Ok(Vec::new());
             }
         }
         with_state!(&self.inner, |g, s| legal_codes(g, s))
     }
 
+    /// The legal actions in notation, for every game (with or without action codes): the
+    /// throws `"0"` to the stick count at a chance node, the actions (`c1`, `pass`, `use`,
+    /// ...) at a decision node, nothing at the end.
+    fn legal_action_strings(&self) -> Vec<String> {
+        with_state!(&self.inner, |g, s| legal_strings(g, s))
+    }
+
+    /// Applies a throw (at a chance node: the number of marked sides up, as text) or an
+    /// action in notation, for every game (with or without action codes).
+    ///
+    /// Raises:
+    ///     ValueError: not a throw or an action of the game, or illegal here, naming why;
+    ///         the state is left as it was.
+    fn apply_action_string(&mut self, text: &str) -> PyResult<()> {
+        with_state!(&mut self.inner, |g, s| apply_string(&*g, s, text))
+    }
+
     /// A numpy int8 array, 1 for each legal action code and 0 for the others
     /// (`num_distinct_actions()` long; all 0 at chance nodes and at the end).
     fn legal_actions_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let mask = with_state!(&self.inner, |g, s| {
-            let mut mask = vec![0u8; num_actions(g)];
-            if matches!(g.node(s), Node::Decide(_)) {
-                for c in legal_codes(g, s) {
-                    mask[c as usize] = 1;
-                }
-            }
-            mask
-        });
+        let mask = with_state!(&self.inner, |g, s| legal_mask(g, s))?;
         numpy_from_bytes(py, &mask, "i1", &[mask.len()])
     }
 
@@ -639,13 +744,13 @@ impl PyState {
         player: Option<i64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let _ = player;
-        let v = with_state!(&self.inner, |g, s| observation(g, s));
+        let v = with_state!(&self.inner, |g, s| observation(g, s))?;
         numpy_f32(py, &v)
     }
 
     /// The observation tensor as a plain list of floats.
     #[pyo3(signature = (player = None))]
-    fn observation_list(&self, player: Option<i64>) -> Vec<f32> {
+    fn observation_list(&self, player: Option<i64>) -> PyResult<Vec<f32>> {
         let _ = player;
         with_state!(&self.inner, |g, s| observation(g, s))
     }
@@ -707,11 +812,96 @@ pub fn games(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         }
         d.set_item("options", opts)?;
         let game = AnyGame::new::<&str>(kind.name(), None, &[]).map_err(value_error)?;
+        // None for a game without action codes (no `encode` capability).
         d.set_item(
             "num_distinct_actions",
-            stickdice::with_game!(&game, |g| num_actions(g)),
+            stickdice::with_game!(&game, |g| num_actions(g)).ok(),
         )?;
+        d.set_item("capabilities", kind.capabilities().to_vec())?;
         list.append(d)?;
     }
     Ok(list)
+}
+
+#[cfg(test)]
+mod tests {
+    //! A game without the `encode` capability, on Dash (a test game outside the list, so
+    //! it takes every default of [`Codes`]): codes and tensors raise `MissingCapability`
+    //! naming the game and `encode`; the game plays to the end by notation.
+    use super::*;
+    use stickdice_testkit::dash::Dash;
+
+    impl Codes for Dash {}
+
+    fn missing(py: Python<'_>, e: PyErr, what: &str) {
+        assert!(e.is_instance_of::<MissingCapability>(py), "{e}");
+        assert!(e.is_instance_of::<pyo3::exceptions::PyNotImplementedError>(py));
+        let text = e.to_string();
+        let named = format!("{} (dash) has no ", <Dash as Game>::TITLE);
+        assert!(text.contains(&named), "{text}");
+        assert!(text.contains(what), "{text}");
+        assert!(text.contains("`encode` capability"), "{text}");
+        assert!(text.contains("legal_action_strings"), "{text}");
+    }
+
+    #[test]
+    fn a_game_without_codes_says_so_and_plays_by_notation() {
+        Python::initialize();
+        Python::attach(|py| {
+            let g = Dash::new(2, 5, 200);
+            let mut s = g.initial_state();
+            missing(py, num_actions(&g).unwrap_err(), "action codes");
+            missing(py, observation_doc(&g).unwrap_err(), "observation tensors");
+            missing(py, observation(&g, &s).unwrap_err(), "observation tensors");
+            missing(py, code_notation(&g, 0).unwrap_err(), "action codes");
+            assert!(!<Dash as Codes>::ENCODED);
+            assert_eq!(g.max_game_length(), g.max_throws() as usize);
+            let mut decisions = 0;
+            while !g.is_over(&s) {
+                let legal = legal_strings(&g, &s);
+                assert!(!legal.is_empty());
+                if let Node::Decide(_) = g.node(&s) {
+                    decisions += 1;
+                    missing(py, legal_codes(&g, &s).unwrap_err(), "action codes");
+                    missing(py, legal_mask(&g, &s).unwrap_err(), "action codes");
+                    missing(
+                        py,
+                        apply_code(&g, &mut s.clone(), 0).unwrap_err(),
+                        "action codes",
+                    );
+                    missing(
+                        py,
+                        string_to_code(&g, &s, &legal[0]).unwrap_err(),
+                        "action codes",
+                    );
+                    // A bad notation is refused and leaves the state as it was.
+                    let before = s;
+                    let e = apply_string(&g, &mut s, "no such move").unwrap_err();
+                    assert!(e.is_instance_of::<PyValueError>(py));
+                    assert_eq!(s, before);
+                } else {
+                    // Throws are numbers in every game.
+                    assert_eq!(legal_codes(&g, &s).unwrap().len(), legal.len());
+                }
+                let pick = legal[(decisions + legal.len() / 2) % legal.len()].clone();
+                apply_string(&g, &mut s, &pick).unwrap();
+            }
+            assert!(decisions > 0);
+            assert!(legal_strings(&g, &s).is_empty());
+            assert!(apply_string(&g, &mut s, "1").is_err());
+        });
+    }
+
+    #[test]
+    fn the_games_of_the_list_have_the_codes_their_capabilities_say() {
+        for &kind in GameKind::ALL {
+            let any = AnyGame::new::<&str>(kind.name(), None, &[]).unwrap();
+            let encoded = stickdice::with_game!(&any, |g| encoded(g));
+            assert_eq!(encoded, kind.has("encode"), "{}", kind.name());
+        }
+    }
+
+    fn encoded<G: Codes>(_: &G) -> bool {
+        G::ENCODED && G::num_actions().is_ok()
+    }
 }

@@ -18,6 +18,12 @@ Actions and chance outcomes are ints. A chance outcome is the number of marked s
 * Sig (El Oued): ``use`` = 0, ``decline`` = 1;
 * Sig wa Duqqan: none (every throw plays itself).
 
+A game of the list without action codes (without the ``encode`` capability; see
+``Game.capabilities``) plays by action notation instead: ``State.legal_action_strings()``,
+``State.apply_action_string(text)``, ``Agent.step_string(state)``, and callables that
+answer a str. Its action codes, observation tensors, OpenSpiel and PettingZoo raise
+:class:`MissingCapability` naming the game and the capability.
+
 ``current_player()`` is a seat, :data:`CHANCE` (-1) when a throw is due, or
 :data:`TERMINAL` (-4) at the end, as in OpenSpiel.
 
@@ -35,6 +41,7 @@ from ._stickdice import (
     TERMINAL,
     Agent,
     Game,
+    MissingCapability,
     SeededDice,
     State,
     agents,
@@ -49,6 +56,7 @@ __all__ = [
     "TERMINAL",
     "Agent",
     "Game",
+    "MissingCapability",
     "SeededDice",
     "State",
     "agents",
@@ -59,7 +67,7 @@ __all__ = [
     "tournament",
 ]
 
-AgentLike = Union[str, Agent, Callable[[State], int]]
+AgentLike = Union[str, Agent, Callable[[State], Union[int, str]]]
 
 
 def tournament(
@@ -77,7 +85,10 @@ def tournament(
 
     ``agents`` are spec strings (every spec of the CLI, e.g. ``"mcts:iterations=1000"``),
     :class:`Agent` objects (their spec or callable is used) or Python callables
-    ``f(state) -> action``. ``games`` is the number of games per table, rounded up to whole
+    ``f(state) -> action`` (an action code, or the action in notation as a str).
+    An agent of your own written in Rust reaches Python as a spec string: register its
+    family (``stickdice_agents::register``) in the extension module, and its spec works
+    here and in :class:`Agent` (see docs/extending.md). ``games`` is the number of games per table, rounded up to whole
     seat rotations, as ``--games``. With ``out``, the log and the report files are written
     to that folder exactly as the CLI writes them (and an interrupted tournament resumes).
 

@@ -2,9 +2,10 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 from ._stickdice import CHANCE as CHANCE, TERMINAL as TERMINAL
 from ._stickdice import Agent as Agent, Game as Game, SeededDice as SeededDice, State as State
+from ._stickdice import MissingCapability as MissingCapability
 from ._stickdice import agents as agents, derive_seed as derive_seed, games as games, load_game as load_game
 
-AgentLike = Union[str, Agent, Callable[[State], int]]
+AgentLike = Union[str, Agent, Callable[[State], Union[int, str]]]
 
 def tournament(
     game: Game,

@@ -12,6 +12,13 @@ TERMINAL: int
 
 OptionValue = Union[int, bool, str]
 
+class MissingCapability(NotImplementedError):
+    """A game lacks a capability the call needs: ``encode`` (action codes and observation
+    tensors, which OpenSpiel and PettingZoo also need). The message names the game, the
+    capability and what to use instead (for ``encode``: play by action notation,
+    ``State.legal_action_strings()``, ``State.apply_action_string()``,
+    ``Agent.step_string()``)."""
+
 def load_game(name: str, players: Optional[int] = None, **options: OptionValue) -> Game:
     """Loads a game: ``load_game("issiren", players=2, max_throws=500)``.
 
@@ -23,7 +30,8 @@ def load_game(name: str, players: Optional[int] = None, **options: OptionValue) 
 
 def games() -> List[Dict[str, Any]]:
     """Every game: ``name``, ``title``, ``min_players``, ``max_players``,
-    ``num_distinct_actions`` and ``options`` (each with ``name``, ``default`` and ``help``)."""
+    ``num_distinct_actions`` (None for a game without action codes), ``capabilities`` and
+    ``options`` (each with ``name``, ``default`` and ``help``)."""
 
 def agents() -> List[Dict[str, Any]]:
     """Every agent of the CLI: ``name``, ``summary`` and ``params`` (``name``, ``default``, ``help``)."""
@@ -42,10 +50,18 @@ class Game:
     @property
     def title(self) -> str:
         """The game's name for people."""
+    @property
+    def capabilities(self) -> List[str]:
+        """The optional capabilities the game provides beyond its rules (``board``,
+        ``evaluate``, ``exact``, ``measure``, ``review``, ``encode``, ``tablebase``)."""
     def num_players(self) -> int: ...
     def num_distinct_actions(self) -> int:
         """Actions are ints in ``range(num_distinct_actions())`` (49 in Issiren, 2 in Sig
-        (El Oued), 0 in Sig wa Duqqan, which has no decisions)."""
+        (El Oued), 0 in Sig wa Duqqan, which has no decisions).
+
+        Raises:
+            MissingCapability: the game has no action codes (no ``encode`` capability).
+        """
     def max_chance_outcomes(self) -> int:
         """Throw outcomes are the number of marked sides up, ``0..sticks``."""
     def options(self) -> List[Tuple[str, str]]:
@@ -85,7 +101,21 @@ class State:
     def chance_outcomes(self) -> List[Tuple[int, float]]:
         """``(marked sides up, exact probability)`` at a chance node; empty elsewhere."""
     def legal_actions(self, player: Optional[int] = None) -> List[int]:
-        """The legal actions (the throws at a chance node)."""
+        """The legal actions (the throws at a chance node).
+
+        Raises:
+            MissingCapability: a decision of a game without action codes.
+        """
+    def legal_action_strings(self) -> List[str]:
+        """The legal actions in notation (the throws ``"0"`` … at a chance node), for every
+        game, with or without action codes."""
+    def apply_action_string(self, text: str) -> None:
+        """Applies an action in notation (a throw at a chance node: ``"3"``), checked, for
+        every game.
+
+        Raises:
+            ValueError: not an action of the game, or illegal here; the state is unchanged.
+        """
     def legal_actions_mask(self) -> npt.NDArray[np.int8]:
         """1 for each legal action code (all 0 at chance nodes and at the end)."""
     def action_to_string(self, action: int) -> str:
@@ -141,13 +171,21 @@ class Agent:
         TypeError: neither a spec, an Agent nor a callable.
     """
 
-    def __init__(self, agent: Union[str, "Agent", Callable[[State], int]], game: Game, seed: int = 0) -> None: ...
+    def __init__(self, agent: Union[str, "Agent", Callable[[State], Union[int, str]]], game: Game, seed: int = 0) -> None:
+        """A callable answers an action code (an int) or the action in notation (a str)."""
     @property
     def name(self) -> str: ...
     @property
     def seed(self) -> int: ...
     def step(self, state: State) -> int:
         """The action chosen in ``state`` (the GIL is released while Rust searches).
+
+        Raises:
+            ValueError: not a decision node, a state of another game, or a refusal.
+            MissingCapability: the game has no action codes (see ``step_string``).
+        """
+    def step_string(self, state: State) -> str:
+        """The action chosen in ``state``, in notation, for every game.
 
         Raises:
             ValueError: not a decision node, a state of another game, or a refusal.
@@ -158,7 +196,7 @@ class Agent:
         ``visits``; None for agents that do not analyse."""
     def new_game(self, seat: int) -> None:
         """A new game starts with the agent in ``seat``."""
-    def observe(self, state: State, action: int) -> None:
+    def observe(self, state: State, action: Union[int, str]) -> None:
         """``action`` (or a throw) is about to be applied to ``state``: agents that keep
         their search tree (``mcts`` with ``reuse``) follow the game, as in the CLI."""
 

@@ -30,12 +30,20 @@ import stickdice
 
 __all__ = ["GAMES", "register", "StickdiceBot", "HoldGil", "rust_state"]
 
-#: OpenSpiel short name -> stickdice game name.
+#: OpenSpiel short name -> stickdice game name, for every game of the list with action
+#: codes and observation tensors (the ``encode`` capability).
 GAMES: Dict[str, str] = {
-    "stickdice_issiren": "issiren",
-    "stickdice_sig_el_oued": "sig-el-oued",
-    "stickdice_sig_wa_duqqan": "sig-wa-duqqan",
+    f"stickdice_{g['name'].replace('-', '_')}": g["name"]
+    for g in stickdice.games()
+    if "encode" in g["capabilities"]
 }
+
+
+def require_encoding(game: stickdice.Game) -> None:
+    """Raises :class:`stickdice.MissingCapability` for a game without action codes and
+    observation tensors (no ``encode`` capability), which OpenSpiel needs."""
+    if "encode" not in game.capabilities:
+        game.num_distinct_actions()  # raises MissingCapability, naming the game
 
 
 def _default(text: str):
@@ -116,6 +124,7 @@ def _make_classes(short_name: str, name: str, game_type: pyspiel.GameType):
             params = dict(params or {})
             players = int(params.pop("players", game_type.min_num_players))
             rust = stickdice.load_game(name, players=players, **params)
+            require_encoding(rust)
             max_length = rust.max_game_length()
             info = pyspiel.GameInfo(
                 num_distinct_actions=max(1, rust.num_distinct_actions()),
@@ -161,7 +170,8 @@ _REGISTERED: Dict[str, type] = {}
 
 
 def register() -> List[str]:
-    """Registers the three games with pyspiel (idempotent); returns their short names."""
+    """Registers the games with action codes (:data:`GAMES`) with pyspiel (idempotent);
+    returns their short names."""
     infos = {g["name"]: g for g in stickdice.games()}
     for short_name, name in GAMES.items():
         if short_name in _REGISTERED:

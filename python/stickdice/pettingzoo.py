@@ -54,6 +54,10 @@ class StickdiceEnv(AECEnv):
     def __init__(self, game: str = "issiren", players: Optional[int] = None, render_mode: Optional[str] = None, **options):
         super().__init__()
         self.game = stickdice.load_game(game, players=players, **options)
+        if "encode" not in self.game.capabilities:
+            # Observations and action masks are the encoding's: MissingCapability names
+            # the game and the capability.
+            self.game.num_distinct_actions()
         self.metadata = dict(self.metadata, name=f"stickdice_{self.game.name.replace('-', '_')}_v0")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")

@@ -209,3 +209,64 @@ def test_a_state_of_another_game_is_refused():
     sig = stickdice.load_game("sig-el-oued")
     with pytest.raises(ValueError):
         sig.deserialize_state(issiren.new_initial_state().serialize())
+
+
+def test_every_game_plays_by_notation_as_by_codes():
+    """Notation (legal_action_strings, apply_action_string, Agent.step_string) is the way
+    for every game, and the way for a game without action codes (no `encode`): the same
+    game move for move as by codes where the game has them; without them, codes and
+    tensors raise MissingCapability naming the game and `encode`."""
+    for info in stickdice.games():
+        game = stickdice.load_game(info["name"], players=info["min_players"])
+        encoded = "encode" in game.capabilities
+        assert encoded == (info["num_distinct_actions"] is not None)
+        assert info["capabilities"] == game.capabilities
+        by_text = game.new_initial_state()
+        by_code = game.new_initial_state()
+        dice = stickdice.SeededDice(5)
+        agent = stickdice.Agent("random", game, seed=2)
+        steps = 0
+        while not by_text.is_terminal():
+            texts = by_text.legal_action_strings()
+            if by_text.is_chance_node():
+                text = str(dice.throw(by_text))
+                assert texts == [str(k) for k in range(len(texts))]
+            else:
+                text = agent.step_string(by_text)
+                if not encoded:
+                    with pytest.raises(stickdice.MissingCapability, match=f"{game.title}.*`encode`"):
+                        by_text.legal_actions()
+            assert text in texts
+            if encoded:
+                assert texts == [by_code.action_to_string(c) for c in by_code.legal_actions()]
+                by_code.apply_action(by_code.string_to_action(text))
+            before = by_text.clone()
+            with pytest.raises(ValueError):
+                by_text.apply_action_string("not-a-move")
+            assert by_text == before
+            by_text.apply_action_string(text)
+            if encoded:
+                assert by_text == by_code
+            steps += 1
+        assert steps > 1 and by_text.legal_action_strings() == []
+        if not encoded:
+            for call in (game.num_distinct_actions, game.observation_tensor_shape, by_text.observation_tensor):
+                with pytest.raises(stickdice.MissingCapability, match="`encode` capability"):
+                    call()
+    assert issubclass(stickdice.MissingCapability, NotImplementedError)
+
+
+def test_a_callable_may_answer_in_notation():
+    game = stickdice.load_game("issiren", max_throws=200)
+    state = game.new_initial_state()
+    state.apply_action(4)
+    first = stickdice.Agent(lambda s: s.legal_action_strings()[0], game)
+    assert first.step_string(state) == state.legal_action_strings()[0]
+    assert first.step(state) == state.legal_actions()[0]
+    bad = stickdice.Agent(lambda s: "l4", game)
+    with pytest.raises(ValueError, match="chose badly"):
+        bad.step_string(state)
+    report = stickdice.tournament(
+        game, ["random", lambda s: s.legal_action_strings()[-1]], games=2, seed=3
+    )
+    assert report["played"] == 2

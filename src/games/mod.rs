@@ -22,12 +22,12 @@ pub use sig_wa_duqqan::SigWaDuqqan;
 ///
 /// | capability | what it is | where it lives | without it |
 /// |---|---|---|---|
-/// | `board` | the drawing data ([`Board`](crate::Board)) | the game's module | (required for now: every game of the list implements it) |
+/// | `board` | the drawing data ([`Board`](crate::Board)) | the game's module (or `board.rs`) | the web page shows the text board ([`Game::render`](crate::Game::render)), with a note saying the game has no drawing |
 /// | `evaluate` | a hand-set or learned evaluation | `stickdice-agents` (`eval.rs`) | agents that need one (greedy, expectimax, MCTS with greedy playouts) say so; random and MCTS/ISMCTS with random playouts play |
 /// | `exact` | what the exact solver needs | `stickdice-agents` (`solve/games.rs`) | `perfect` and `analyze --exact` say the game is not solved |
 /// | `measure` | turn starts, captures, burials for analysis | `stickdice-evaluation` (`analysis.rs`) | analysis counts no captures and takes every throw of a new seat as a new turn |
 /// | `review` | a reference evaluator for review and luck | `stickdice-evaluation` (`review.rs`) | `review` and `--luck` say the game has no reference |
-/// | `encode` | action codes and observation tensors | the Python package (`encoding.rs`) | Python plays by action notation; tensors and OpenSpiel say what is missing |
+/// | `encode` | action codes and observation tensors | the Python package (`encoding.rs`) | Python plays by action notation (`legal_action_strings`, `apply_action_string`); action codes, tensors, OpenSpiel and PettingZoo raise `stickdice.MissingCapability` naming the game and `encode` |
 /// | `tablebase` | an endgame tablebase | `stickdice-agents` | `tablebase=` is refused |
 ///
 /// A crate that needs code per game writes a callback macro and passes it here (by name,
@@ -68,6 +68,25 @@ macro_rules! __game_list {
             SigElOued: $crate::games::SigElOued [board evaluate exact measure review encode],
             Issiren: $crate::games::Issiren [board evaluate exact measure review encode tablebase],
         }
+    };
+}
+
+/// `__if_has!(capability, [capabilities], { items }, { other items })`: the first items
+/// where the list has the capability, the others where it lacks it. Crates use it to
+/// choose, per game, between the capability and the fallback that says it is missing.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __if_has {
+    ($cap:ident, [], $yes:tt, { $($no:tt)* }) => { $($no)* };
+    (board, [board $($r:ident)*], { $($yes:tt)* }, $no:tt) => { $($yes)* };
+    (evaluate, [evaluate $($r:ident)*], { $($yes:tt)* }, $no:tt) => { $($yes)* };
+    (exact, [exact $($r:ident)*], { $($yes:tt)* }, $no:tt) => { $($yes)* };
+    (measure, [measure $($r:ident)*], { $($yes:tt)* }, $no:tt) => { $($yes)* };
+    (review, [review $($r:ident)*], { $($yes:tt)* }, $no:tt) => { $($yes)* };
+    (encode, [encode $($r:ident)*], { $($yes:tt)* }, $no:tt) => { $($yes)* };
+    (tablebase, [tablebase $($r:ident)*], { $($yes:tt)* }, $no:tt) => { $($yes)* };
+    ($cap:ident, [$x:ident $($r:ident)*], $yes:tt, $no:tt) => {
+        $crate::__if_has!($cap, [$($r)*], $yes, $no);
     };
 }
 

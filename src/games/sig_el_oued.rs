@@ -1,4 +1,4 @@
-//! Sig (El Oued), Algeria (RULES.md section 2; seeds `003_…`, `002_…`).
+//! Sig (El Oued), Algeria (§2 of the rules: the book's chapter `docs/games/sig-el-oued.md`).
 //!
 //! A race to Mecca. Each player walks three pieces — the **father**, the **djinn** and
 //! the **mother**, in that order — along a shared 31-square track, and passing an opponent
@@ -71,7 +71,7 @@
 //! bonus throws made before the cap). At the cap the seats still racing tie, below every
 //! finisher.
 //!
-//! # Readings chosen where RULES.md leaves room
+//! # Readings chosen where the rules leave room
 //!
 //! 1. Bonus throws are always made, even when their budget cannot move anything (for
 //!    example a sig of six while the active piece is still on the start): the throw is
@@ -104,7 +104,8 @@ use crate::config::{
 };
 use crate::dice::{Sticks, Throw};
 use crate::game::{
-    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, Ranking, MAX_SEATS,
+    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
+    Problems, Ranking, MAX_SEATS,
 };
 
 /// The number of squares on the track (idx 0..30).
@@ -197,6 +198,235 @@ pub enum Pending {
         rest: u8,
     },
 }
+
+/// What can be wrong with a Sig (El Oued) [`State`]: the problems [`Game::validate`]
+/// reports, each with the seat, piece or value concerned. Seats are 0-based (P1 is seat 0);
+/// pieces are [`FATHER`], [`DJINN`], [`MOTHER`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Problem {
+    /// A seat past the seat count has pieces off the start or a finishing place.
+    UnusedSeatInUse {
+        /// The seat.
+        seat: usize,
+        /// The seat count.
+        seats: usize,
+    },
+    /// A piece's idx is past Mecca.
+    OffTrack {
+        /// The seat.
+        seat: usize,
+        /// The piece.
+        piece: usize,
+        /// Its idx.
+        idx: u8,
+    },
+    /// A piece is on Mecca though an earlier one (in the order father, djinn, mother) is not.
+    MeccaOutOfOrder {
+        /// The seat.
+        seat: usize,
+        /// The piece on Mecca.
+        piece: usize,
+        /// The earlier piece still racing.
+        racing: usize,
+    },
+    /// A piece other than the active one has left the start.
+    LeftStartTooEarly {
+        /// The seat.
+        seat: usize,
+        /// The piece.
+        piece: usize,
+        /// Its idx.
+        idx: u8,
+        /// The active piece.
+        racing: usize,
+    },
+    /// All three pieces are on Mecca but the seat has no finishing place.
+    HomeWithoutPlace {
+        /// The seat.
+        seat: usize,
+    },
+    /// A finishing place for a seat whose pieces are not all on Mecca.
+    PlaceWithoutHome {
+        /// The seat.
+        seat: usize,
+        /// Its finishing place.
+        place: u8,
+    },
+    /// The finished count does not match the finishing places.
+    FinishedCountMismatch {
+        /// The finished count.
+        finished: u8,
+        /// The number of seats with a finishing place.
+        places: usize,
+    },
+    /// The finishing places are not 1 to k, each once.
+    PlacesNotConsecutive {
+        /// The finishing places given, sorted.
+        places: Vec<u8>,
+    },
+    /// Every seat has finished (the game ends while one still races).
+    AllFinished {
+        /// The seat count.
+        seats: usize,
+    },
+    /// The turn is a seat the game does not have.
+    TurnOutOfRange {
+        /// The seat given.
+        turn: usize,
+        /// The seat count.
+        seats: usize,
+    },
+    /// The turn is a finished seat's.
+    TurnOfFinishedSeat {
+        /// The seat.
+        turn: usize,
+    },
+    /// More throws have been made than the throw cap allows.
+    PastThrowCap {
+        /// The throw count.
+        throws: u32,
+        /// The cap.
+        cap: u32,
+    },
+    /// Something other than the first throw is pending though no throw has been made.
+    PendingBeforeAnyThrow {
+        /// What is pending.
+        pending: Pending,
+    },
+    /// Something is pending though the game is over.
+    PendingAfterEnd {
+        /// What is pending.
+        pending: Pending,
+    },
+    /// A sig of twelve with a number of bonus throws left other than 1 to 3.
+    TwelveBonusLeftOutOfRange {
+        /// The bonus throws left.
+        left: u8,
+    },
+    /// A sig of twelve's bonus throws so far cannot add up to their recorded sum.
+    TwelveBonusSumUnreachable {
+        /// The bonus throws made.
+        made: u8,
+        /// Their recorded sum.
+        sum: u8,
+    },
+    /// A leftover outside 2 to 58 half-points.
+    LeftoverOutOfRange {
+        /// The rest, in half-points.
+        rest: u8,
+    },
+    /// A leftover offered to a seat whose next piece is not waiting on the start behind a
+    /// piece on Mecca.
+    LeftoverWithoutWaitingPiece {
+        /// The seat.
+        seat: usize,
+    },
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::UnusedSeatInUse { seat, seats } => write!(
+                f,
+                "P{} has pieces off the start or a finishing place, but the game has only {seats} seats",
+                seat + 1
+            ),
+            Problem::OffTrack { seat, piece, idx } => write!(
+                f,
+                "P{}'s {} is at idx {idx}, off the 31-square track (idx 0..30)",
+                seat + 1,
+                PIECE_NAMES[*piece % PIECES]
+            ),
+            Problem::MeccaOutOfOrder {
+                seat,
+                piece,
+                racing,
+            } => write!(
+                f,
+                "P{}'s {} is on Mecca but the {} is not: pieces reach Mecca in the order father, djinn, mother",
+                seat + 1,
+                PIECE_NAMES[*piece % PIECES],
+                PIECE_NAMES[*racing % PIECES]
+            ),
+            Problem::LeftStartTooEarly {
+                seat,
+                piece,
+                idx,
+                racing,
+            } => write!(
+                f,
+                "P{}'s {} is on idx {idx} while the {} is still racing: only the active piece leaves the start",
+                seat + 1,
+                PIECE_NAMES[*piece % PIECES],
+                PIECE_NAMES[*racing % PIECES]
+            ),
+            Problem::HomeWithoutPlace { seat } => write!(
+                f,
+                "P{} has all three pieces on Mecca but no finishing place",
+                seat + 1
+            ),
+            Problem::PlaceWithoutHome { seat, place } => write!(
+                f,
+                "P{} has finishing place {place} but not all its pieces are on Mecca",
+                seat + 1
+            ),
+            Problem::FinishedCountMismatch { finished, places } => write!(
+                f,
+                "the finished count is {finished} but {places} seats have a finishing place"
+            ),
+            Problem::PlacesNotConsecutive { places } => write!(
+                f,
+                "the finishing places {places:?} are not 1 to {}, each once",
+                places.len()
+            ),
+            Problem::AllFinished { seats } => write!(
+                f,
+                "all {seats} seats have finished, but the game ends while one seat still races"
+            ),
+            Problem::TurnOutOfRange { turn, seats } => write!(
+                f,
+                "the turn is P{}'s, out of range for {seats} seats",
+                turn + 1
+            ),
+            Problem::TurnOfFinishedSeat { turn } => write!(
+                f,
+                "the turn is P{}'s, but P{} has finished",
+                turn + 1,
+                turn + 1
+            ),
+            Problem::PastThrowCap { throws, cap } => {
+                write!(f, "{throws} throws have been made, past the cap of {cap}")
+            }
+            Problem::PendingBeforeAnyThrow { pending } => {
+                write!(f, "{pending:?} is pending but no throw has been made")
+            }
+            Problem::PendingAfterEnd { pending } => write!(
+                f,
+                "the game is over (one seat still races) but {pending:?} is pending"
+            ),
+            Problem::TwelveBonusLeftOutOfRange { left } => write!(
+                f,
+                "a sig of twelve has {left} bonus throws left; it has 1 to 3"
+            ),
+            Problem::TwelveBonusSumUnreachable { made, sum } => write!(
+                f,
+                "a sig of twelve's {made} bonus throws cannot add up to {sum} without a regular sig"
+            ),
+            Problem::LeftoverOutOfRange { rest } => write!(
+                f,
+                "a leftover of {rest} half-points is offered; it must be 2 (1 point) to {MAX_REST}"
+            ),
+            Problem::LeftoverWithoutWaitingPiece { seat } => write!(
+                f,
+                "a leftover is offered to P{}, whose next piece is not waiting on the start behind a piece on Mecca",
+                seat + 1
+            ),
+        }
+    }
+}
+
+impl ProblemKind for Problem {}
 
 /// A position of Sig (El Oued), plus whose turn it is and what is pending. Plain data:
 /// build it by hand (start from [`Game::initial_state`]) and check it with
@@ -938,55 +1168,47 @@ impl Game for SigElOued {
 
     fn validate(&self, s: &State) -> Result<(), InvalidState> {
         let n = self.seats as usize;
-        let mut problems = Vec::new();
+        let mut problems = Problems::new();
 
         // Seats past the seat count hold nothing.
         for seat in n..MAX_SEATS {
             if s.pieces[seat] != [0; PIECES] || s.finish_place[seat] != 0 {
-                problems.push(format!(
-                    "P{} has pieces off the start or a finishing place, but the game has only {n} seats",
-                    seat + 1
-                ));
+                problems.push(Problem::UnusedSeatInUse { seat, seats: n });
             }
         }
 
         // Pieces.
         for seat in 0..n {
             let pcs = s.pieces[seat];
-            let p = seat + 1;
-            for (i, &idx) in pcs.iter().enumerate() {
+            for (piece, &idx) in pcs.iter().enumerate() {
                 if idx > MECCA {
-                    problems.push(format!(
-                        "P{p}'s {} is at idx {idx}, off the 31-square track (idx 0..30)",
-                        PIECE_NAMES[i]
-                    ));
+                    problems.push(Problem::OffTrack { seat, piece, idx });
                 }
             }
             let on_mecca = pcs.iter().take_while(|&&x| x == MECCA).count();
-            for i in on_mecca + 1..PIECES {
-                if pcs[i] == MECCA {
-                    problems.push(format!(
-                        "P{p}'s {} is on Mecca but the {} is not: pieces reach Mecca in the order father, djinn, mother",
-                        PIECE_NAMES[i], PIECE_NAMES[on_mecca]
-                    ));
-                } else if pcs[i] != START && pcs[i] <= MECCA {
-                    problems.push(format!(
-                        "P{p}'s {} is on idx {} while the {} is still racing: only the active piece leaves the start",
-                        PIECE_NAMES[i], pcs[i], PIECE_NAMES[on_mecca]
-                    ));
+            for (piece, &idx) in pcs.iter().enumerate().skip(on_mecca + 1) {
+                if idx == MECCA {
+                    problems.push(Problem::MeccaOutOfOrder {
+                        seat,
+                        piece,
+                        racing: on_mecca,
+                    });
+                } else if idx != START && idx <= MECCA {
+                    problems.push(Problem::LeftStartTooEarly {
+                        seat,
+                        piece,
+                        idx,
+                        racing: on_mecca,
+                    });
                 }
             }
             let all_home = on_mecca == PIECES;
             let place = s.finish_place[seat];
             if all_home && place == 0 {
-                problems.push(format!(
-                    "P{p} has all three pieces on Mecca but no finishing place"
-                ));
+                problems.push(Problem::HomeWithoutPlace { seat });
             }
             if !all_home && place != 0 {
-                problems.push(format!(
-                    "P{p} has finishing place {place} but not all its pieces are on Mecca"
-                ));
+                problems.push(Problem::PlaceWithoutHome { seat, place });
             }
         }
 
@@ -994,59 +1216,41 @@ impl Game for SigElOued {
         let places = &s.finish_place[..n];
         let count = places.iter().filter(|&&x| x != 0).count();
         if count != s.finished as usize {
-            problems.push(format!(
-                "the finished count is {} but {count} seats have a finishing place",
-                s.finished
-            ));
+            problems.push(Problem::FinishedCountMismatch {
+                finished: s.finished,
+                places: count,
+            });
         }
         let mut sorted: Vec<u8> = places.iter().copied().filter(|&x| x != 0).collect();
         sorted.sort_unstable();
         if sorted.iter().enumerate().any(|(i, &x)| x as usize != i + 1) {
-            problems.push(format!(
-                "the finishing places {sorted:?} are not 1 to {}, each once",
-                sorted.len()
-            ));
+            problems.push(Problem::PlacesNotConsecutive { places: sorted });
         }
         if count >= n {
-            problems.push(format!(
-                "all {n} seats have finished, but the game ends while one seat still races"
-            ));
+            problems.push(Problem::AllFinished { seats: n });
         }
 
         // Turn.
         let turn = s.turn as usize;
         if turn >= n {
-            problems.push(format!(
-                "the turn is P{}'s, out of range for {n} seats",
-                turn + 1
-            ));
+            problems.push(Problem::TurnOutOfRange { turn, seats: n });
         } else if s.finish_place[turn] != 0 {
-            problems.push(format!(
-                "the turn is P{}'s, but P{} has finished",
-                turn + 1,
-                turn + 1
-            ));
+            problems.push(Problem::TurnOfFinishedSeat { turn });
         }
 
         // What is pending.
         if s.throws > self.max_throws {
-            problems.push(format!(
-                "{} throws have been made, past the cap of {}",
-                s.throws, self.max_throws
-            ));
+            problems.push(Problem::PastThrowCap {
+                throws: s.throws,
+                cap: self.max_throws,
+            });
         }
         if s.pending != Pending::FirstThrow {
             if s.throws == 0 {
-                problems.push(format!(
-                    "{:?} is pending but no throw has been made",
-                    s.pending
-                ));
+                problems.push(Problem::PendingBeforeAnyThrow { pending: s.pending });
             }
             if count + 1 >= n && count < n {
-                problems.push(format!(
-                    "the game is over (one seat still races) but {:?} is pending",
-                    s.pending
-                ));
+                problems.push(Problem::PendingAfterEnd { pending: s.pending });
             }
         }
         match s.pending {
@@ -1056,39 +1260,32 @@ impl Game for SigElOued {
                     2 => sum < 32 && ONE_BONUS_SUMS & (1 << sum) != 0,
                     1 => sum < 32 && TWO_BONUS_SUMS & (1 << sum) != 0,
                     _ => {
-                        problems.push(format!(
-                            "a sig of twelve has {left} bonus throws left; it has 1 to 3"
-                        ));
+                        problems.push(Problem::TwelveBonusLeftOutOfRange { left });
                         true
                     }
                 };
                 if !reachable {
-                    problems.push(format!(
-                        "a sig of twelve's {} bonus throws cannot add up to {sum} without a regular sig",
-                        3 - left
-                    ));
+                    problems.push(Problem::TwelveBonusSumUnreachable {
+                        made: 3 - left,
+                        sum,
+                    });
                 }
             }
             Pending::Leftover { rest } => {
                 if !(2..=MAX_REST).contains(&rest) {
-                    problems.push(format!(
-                        "a leftover of {rest} half-points is offered; it must be 2 (1 point) to {MAX_REST}"
-                    ));
+                    problems.push(Problem::LeftoverOutOfRange { rest });
                 }
                 if turn < n {
                     let pcs = s.pieces[turn];
                     let on_mecca = pcs.iter().take_while(|&&x| x == MECCA).count();
                     if on_mecca == 0 || on_mecca == PIECES || pcs[on_mecca] != START {
-                        problems.push(format!(
-                            "a leftover is offered to P{}, whose next piece is not waiting on the start behind a piece on Mecca",
-                            turn + 1
-                        ));
+                        problems.push(Problem::LeftoverWithoutWaitingPiece { seat: turn });
                     }
                 }
             }
             _ => {}
         }
-        InvalidState::check(problems)
+        problems.finish()
     }
 
     fn render(&self, s: &State) -> String {

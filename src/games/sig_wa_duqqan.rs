@@ -1,5 +1,6 @@
 //! Sig wa Duqqan (Houmt al-Arbah), Djerba, Tunisia: a race to the Ka'aba with one piece
-//! per player, threatened by the Ghoula, a neutral piece (RULES.md section 1).
+//! per player, threatened by the Ghoula, a neutral piece (§1 of the rules: the book's
+//! chapter `docs/games/sig-wa-duqqan.md`).
 //!
 //! # The rules as implemented
 //!
@@ -37,7 +38,7 @@
 //!   still racing tie between the two groups.
 //! * **Decisions:** none. [`Action`] is uninhabited; the game is a pure chance process.
 //!
-//! # Readings chosen where RULES.md leaves room
+//! # Readings chosen where the rules leave room
 //!
 //! * **Lost steps at idx 14.** When the Ghoula stands on idx 14 with no piece there, a
 //!   forward step is lost; as nothing can change before its next step, the rest of its move
@@ -68,7 +69,8 @@ use crate::config::{
 };
 use crate::dice::{Sticks, Throw};
 use crate::game::{
-    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, Ranking, MAX_SEATS,
+    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
+    Problems, Ranking, MAX_SEATS,
 };
 
 /// The start square, where every piece begins.
@@ -168,6 +170,189 @@ pub struct State {
     /// The number of throws made so far, extra throws included.
     pub throws: u32,
 }
+
+/// What can be wrong with a Sig wa Duqqan [`State`]: the problems [`Game::validate`]
+/// reports, each with the seat or value concerned. Seats are 0-based (P1 is seat 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Problem {
+    /// A racing piece stands on the Ka'aba's idx or past it.
+    RacingPastTrack {
+        /// The seat.
+        seat: usize,
+        /// The piece's idx.
+        idx: u8,
+    },
+    /// A piece arrived as number 0.
+    ArrivedAsZero {
+        /// The seat.
+        seat: usize,
+    },
+    /// A piece was buried at burial step 0.
+    BuriedAtStepZero {
+        /// The seat.
+        seat: usize,
+    },
+    /// A sig count of 7 or more.
+    TooManySigs {
+        /// The seat.
+        seat: usize,
+        /// Its sig count.
+        sigs: u8,
+    },
+    /// A sig count on a piece that is not on the waiting square.
+    SigsOffWaitingSquare {
+        /// The seat.
+        seat: usize,
+        /// Its sig count.
+        sigs: u8,
+    },
+    /// An arrival number past the number of pieces that have arrived.
+    ArrivalPastCount {
+        /// The seat.
+        seat: usize,
+        /// Its arrival number.
+        number: u8,
+        /// How many pieces have arrived.
+        arrived: usize,
+    },
+    /// Two pieces share an arrival number.
+    SameArrival {
+        /// The seat listed first.
+        first: usize,
+        /// The seat listed second.
+        second: usize,
+        /// The arrival number.
+        number: u8,
+    },
+    /// A burial step below the last one buried nothing.
+    BurialStepMissing {
+        /// The missing step.
+        step: u8,
+        /// The last burial step recorded.
+        last: u8,
+    },
+    /// A piece is buried though the Ghoula has never entered the board.
+    BuriedWithoutGhoula,
+    /// The Ghoula stands past the waiting square.
+    GhoulaPastWaitingSquare {
+        /// The Ghoula's idx.
+        idx: u8,
+    },
+    /// The turn is a seat the game does not have.
+    TurnOutOfRange {
+        /// The seat given.
+        turn: usize,
+        /// The seat count.
+        seats: usize,
+    },
+    /// The turn is a buried (eliminated) seat's.
+    TurnOfBuriedSeat {
+        /// The seat.
+        turn: usize,
+    },
+    /// More throws have been made than the throw cap allows.
+    PastThrowCap {
+        /// The throw count.
+        throws: u32,
+        /// The cap.
+        cap: u32,
+    },
+    /// The entry of a seat past the seat count is not the unused default.
+    UnusedSeatNotDefault {
+        /// The seat.
+        seat: usize,
+        /// The seat count.
+        seats: usize,
+    },
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Problem::RacingPastTrack { seat, idx } => write!(
+                f,
+                "P{}'s racing piece is at idx {idx}, but racing pieces stand on idx 0 to 18 \
+                 (a piece on idx 19, the Ka'aba, is written {{\"Arrived\": n}}, n its place in the order of arrival)",
+                seat + 1
+            ),
+            Problem::ArrivedAsZero { seat } => write!(
+                f,
+                "P{} arrived as number 0, but arrivals count from 1",
+                seat + 1
+            ),
+            Problem::BuriedAtStepZero { seat } => write!(
+                f,
+                "P{} was buried at burial step 0, but burial steps count from 1",
+                seat + 1
+            ),
+            Problem::TooManySigs { seat, sigs } => write!(
+                f,
+                "P{}'s sig count {sigs} is more than 6 (the 7th sig moves the piece on)",
+                seat + 1
+            ),
+            Problem::SigsOffWaitingSquare { seat, sigs } => write!(
+                f,
+                "P{} has a sig count of {sigs} but its piece is not on the waiting square \
+                 (idx 14)",
+                seat + 1
+            ),
+            Problem::ArrivalPastCount {
+                seat,
+                number,
+                arrived,
+            } => write!(
+                f,
+                "P{} arrived as number {number}, but only {arrived} piece(s) have arrived",
+                seat + 1
+            ),
+            Problem::SameArrival {
+                first,
+                second,
+                number,
+            } => write!(
+                f,
+                "P{} and P{} both arrived as number {number}",
+                first + 1,
+                second + 1
+            ),
+            Problem::BurialStepMissing { step, last } => write!(
+                f,
+                "no piece was buried at burial step {step}, yet a later burial step \
+                 ({last}) is recorded"
+            ),
+            Problem::BuriedWithoutGhoula => {
+                f.write_str("a piece is buried but the Ghoula has never entered the board")
+            }
+            Problem::GhoulaPastWaitingSquare { idx } => {
+                write!(f, "the Ghoula is at idx {idx}, but it never goes past idx 14")
+            }
+            Problem::TurnOutOfRange { turn, seats } => write!(
+                f,
+                "the turn is P{}'s, but there are only {seats} seats",
+                turn + 1
+            ),
+            Problem::TurnOfBuriedSeat { turn } => write!(
+                f,
+                "the turn is P{}'s, but P{} is buried (eliminated)",
+                turn + 1,
+                turn + 1
+            ),
+            Problem::PastThrowCap { throws, cap } => write!(
+                f,
+                "{throws} throws have been made, more than the throw cap of {cap}"
+            ),
+            Problem::UnusedSeatNotDefault { seat, seats } => write!(
+                f,
+                "P{} does not play in this {seats}-player game, but its entry is not the unused \
+                 default (piece Racing(0), sig count 0)",
+                seat + 1
+            ),
+        }
+    }
+}
+
+impl ProblemKind for Problem {}
 
 /// A choice at a decision node. Sig wa Duqqan has none: every throw plays itself, so this
 /// type has no values.
@@ -765,34 +950,23 @@ impl Game for SigWaDuqqan {
 
     fn validate(&self, state: &State) -> Result<(), InvalidState> {
         let n = self.seats as usize;
-        let mut problems = Vec::new();
+        let mut problems = Problems::new();
 
-        for s in 0..n {
-            let who = s + 1;
-            match state.pieces[s] {
-                Piece::Racing(i) if i >= KAABA => problems.push(format!(
-                    "P{who}'s racing piece is at idx {i}, but racing pieces stand on idx 0 to 18 \
-                     (a piece on idx 19, the Ka'aba, is written {{\"Arrived\": n}}, n its place in the order of arrival)"
-                )),
-                Piece::Arrived(0) => problems.push(format!(
-                    "P{who} arrived as number 0, but arrivals count from 1"
-                )),
-                Piece::Buried(0) => problems.push(format!(
-                    "P{who} was buried at burial step 0, but burial steps count from 1"
-                )),
+        for seat in 0..n {
+            match state.pieces[seat] {
+                Piece::Racing(idx) if idx >= KAABA => {
+                    problems.push(Problem::RacingPastTrack { seat, idx });
+                }
+                Piece::Arrived(0) => problems.push(Problem::ArrivedAsZero { seat }),
+                Piece::Buried(0) => problems.push(Problem::BuriedAtStepZero { seat }),
                 _ => {}
             }
-            let sigs = state.sigs[s];
+            let sigs = state.sigs[seat];
             if sigs >= SIGS_TO_LEAVE {
-                problems.push(format!(
-                    "P{who}'s sig count {sigs} is more than 6 (the 7th sig moves the piece on)"
-                ));
+                problems.push(Problem::TooManySigs { seat, sigs });
             }
-            if sigs > 0 && state.pieces[s] != Piece::Racing(WAITING_SQUARE) {
-                problems.push(format!(
-                    "P{who} has a sig count of {sigs} but its piece is not on the waiting square \
-                     (idx 14)"
-                ));
+            if sigs > 0 && state.pieces[seat] != Piece::Racing(WAITING_SQUARE) {
+                problems.push(Problem::SigsOffWaitingSquare { seat, sigs });
             }
         }
 
@@ -808,17 +982,18 @@ impl Game for SigWaDuqqan {
             .count();
         for (i, &(s, k)) in arrivals.iter().enumerate() {
             if usize::from(k) > arrived_count {
-                problems.push(format!(
-                    "P{} arrived as number {k}, but only {arrived_count} piece(s) have arrived",
-                    s + 1
-                ));
+                problems.push(Problem::ArrivalPastCount {
+                    seat: s,
+                    number: k,
+                    arrived: arrived_count,
+                });
             }
             if let Some(&(other, _)) = arrivals[..i].iter().find(|&&(_, k2)| k2 == k) {
-                problems.push(format!(
-                    "P{} and P{} both arrived as number {k}",
-                    other + 1,
-                    s + 1
-                ));
+                problems.push(Problem::SameArrival {
+                    first: other,
+                    second: s,
+                    number: k,
+                });
             }
         }
 
@@ -832,57 +1007,43 @@ impl Game for SigWaDuqqan {
             .unwrap_or(0);
         for b in 1..max_burial {
             if !state.pieces[..n].contains(&Piece::Buried(b)) {
-                problems.push(format!(
-                    "no piece was buried at burial step {b}, yet a later burial step \
-                     ({max_burial}) is recorded"
-                ));
+                problems.push(Problem::BurialStepMissing {
+                    step: b,
+                    last: max_burial,
+                });
             }
         }
         if max_burial > 0 && state.ghoula.is_none() {
-            problems
-                .push("a piece is buried but the Ghoula has never entered the board".to_string());
+            problems.push(Problem::BuriedWithoutGhoula);
         }
 
         if let Some(g) = state.ghoula {
             if g > WAITING_SQUARE {
-                problems.push(format!(
-                    "the Ghoula is at idx {g}, but it never goes past idx 14"
-                ));
+                problems.push(Problem::GhoulaPastWaitingSquare { idx: g });
             }
         }
 
         let turn = state.turn as usize;
         if turn >= n {
-            problems.push(format!(
-                "the turn is P{}'s, but there are only {n} seats",
-                turn + 1
-            ));
+            problems.push(Problem::TurnOutOfRange { turn, seats: n });
         } else if matches!(state.pieces[turn], Piece::Buried(_)) {
-            problems.push(format!(
-                "the turn is P{}'s, but P{} is buried (eliminated)",
-                turn + 1,
-                turn + 1
-            ));
+            problems.push(Problem::TurnOfBuriedSeat { turn });
         }
 
         if state.throws > self.max_throws {
-            problems.push(format!(
-                "{} throws have been made, more than the throw cap of {}",
-                state.throws, self.max_throws
-            ));
+            problems.push(Problem::PastThrowCap {
+                throws: state.throws,
+                cap: self.max_throws,
+            });
         }
 
-        for s in n..MAX_SEATS {
-            if state.pieces[s] != Piece::Racing(START) || state.sigs[s] != 0 {
-                problems.push(format!(
-                    "P{} does not play in this {n}-player game, but its entry is not the unused \
-                     default (piece Racing(0), sig count 0)",
-                    s + 1
-                ));
+        for seat in n..MAX_SEATS {
+            if state.pieces[seat] != Piece::Racing(START) || state.sigs[seat] != 0 {
+                problems.push(Problem::UnusedSeatNotDefault { seat, seats: n });
             }
         }
 
-        InvalidState::check(problems)
+        problems.finish()
     }
 
     fn render(&self, state: &State) -> String {

@@ -174,11 +174,28 @@ async function newGame(ev) {
 
 function isHuman(seat) { return play.seats[seat] === 'human'; }
 
+// Draws the board, or, for a game without a board drawing (`geometry.drawn` false), shows
+// its text board from Rust and the server's note saying so. `prefix` is '' (play) or
+// 'replay-'.
+function boardOrText(prefix, geometry, pieces, text, opts) {
+  const drawn = geometry.drawn !== false;
+  $(`${prefix}board`).style.display = drawn ? '' : 'none';
+  $(`${prefix}offboard`).hidden = !drawn;
+  $(`${prefix}board-note`).hidden = drawn;
+  $(`${prefix}board-plain`).hidden = drawn;
+  if (drawn) {
+    drawBoard($(`${prefix}board`), geometry, pieces, opts);
+    offBoard($(`${prefix}offboard`), pieces);
+  } else {
+    $(`${prefix}board-note`).textContent = geometry.note;
+    $(`${prefix}board-plain`).textContent = text;
+  }
+}
+
 function show(view) {
   play.view = view;
   const pic = view.picture;
-  drawBoard($('board'), play.geometry, pic.pieces, { moves: pic.moves, selected: play.selected, onSquare: squareClicked });
-  offBoard($('offboard'), pic.pieces);
+  boardOrText('', play.geometry, pic.pieces, view.board, { moves: pic.moves, selected: play.selected, onSquare: squareClicked });
   drawSticks($('sticks'), play.geometry.sticks, play.lastMarked);
   $('board-text').textContent = view.board;
   $('state-json').textContent = JSON.stringify(view.state);
@@ -540,8 +557,7 @@ function goto(i) {
   i = Math.max(0, Math.min(g.steps.length - 1, i));
   replay.step = i;
   const s = g.steps[i];
-  drawBoard($('replay-board'), g.geometry, s.pieces, {});
-  offBoard($('replay-offboard'), s.pieces);
+  boardOrText('replay-', g.geometry, s.pieces, s.board, {});
   let marked = null;
   for (let j = i; j > 0; j--) { if (g.steps[j].event.kind === 'throw') { marked = g.steps[j].event.marked; break; } }
   drawSticks($('replay-sticks'), g.geometry.sticks, marked);

@@ -1,5 +1,6 @@
 //! `stickdice web`: watch, replay and play the stick-dice games on drawn boards in a
-//! browser.
+//! browser. The book's chapter *The web page* (`docs/web.md` in the repository; `mdbook
+//! build docs`) shows it to a user.
 //!
 //! An HTTP server ([axum] on tokio) that serves one page and its assets, embedded in the
 //! binary (it works offline), and a JSON API:
@@ -21,6 +22,7 @@
 //!
 //! The page knows no rule: it draws what the server sends. Routes are listed in
 //! [`router`]; docs/protocol.md documents them.
+#![deny(missing_docs)]
 
 use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -34,13 +36,15 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use serde_json::{json, Map, Value};
-use stickdice::board::Board;
-use stickdice::{with_game, AnyGame, Node, Stop, Throw};
+use stickdice::{with_game, AnyGame, Node, Stop};
 use stickdice_evaluation::log::{self, GameRecord, LogLine, LoggedEvent, TournamentConfig};
 use stickdice_evaluation::protocol::{Begin, Server, MAX_LINE_BYTES};
 use tokio::sync::watch;
 
+use drawing::Drawing;
+
 mod analysis;
+mod drawing;
 pub use analysis::running as analyses_running;
 mod replay;
 mod review;
@@ -259,7 +263,7 @@ fn ok(body: Value) -> Response {
 /// | `GET /` and `GET /assets/{file}` | the page |
 /// | `GET /favicon.ico` | the icon (`/assets/favicon.svg`, for browsers that ask here) |
 /// | `GET /api/hello` | the protocol's `hello` result |
-/// | `GET /api/geometry/{game}?players=N` | the board's geometry |
+/// | `GET /api/geometry/{game}?players=N` | the board's geometry (`drawn: false` and a `note` for a game without the `board` capability: the page shows its text board) |
 /// | `POST /api/session` | opens a session: `{"session": id}` |
 /// | `POST /api/session/{id}` | one protocol request (the body), its response |
 /// | `POST /api/session/{id}/cancel` | stops the session's running agent search |
@@ -480,19 +484,9 @@ async fn geometry(
         }
     }
     match build_game(&game, players, &[]) {
-        Ok(any) => ok(with_game!(&any, |g| geometry_json(g))),
+        Ok(any) => ok(with_game!(&any, |g| g.geometry_json())),
         Err(e) => e.into_response(),
     }
-}
-
-fn geometry_json<G: Board>(g: &G) -> Value {
-    let mut v = serde_json::to_value(g.geometry()).unwrap_or(Value::Null);
-    if let Value::Object(m) = &mut v {
-        m.insert("game".into(), json!(G::NAME));
-        m.insert("title".into(), json!(G::TITLE));
-        m.insert("players".into(), json!(g.seats()));
-    }
-    v
 }
 
 async fn open_session(State(state): State<AppState>) -> Response {
@@ -514,7 +508,7 @@ fn game_of_view(view: &Value) -> Option<AnyGame> {
 }
 
 /// The `picture` of a view (pieces and moves) and the words of the step from `before`.
-fn picture<G: Board>(g: &G, view: &Value, before: Option<&Value>, step: &Step) -> Option<Value> {
+fn picture<G: Drawing>(g: &G, view: &Value, before: Option<&Value>, step: &Step) -> Option<Value> {
     let state: G::State = serde_json::from_value(view.get("state")?.clone()).ok()?;
     let before: Option<G::State> = before.and_then(|b| serde_json::from_value(b.clone()).ok());
     let mut words = Vec::new();
@@ -1075,31 +1069,26 @@ fn node_json(node: Node) -> Value {
     }
 }
 
-/// A throw's count for people: `3 white sides up`.
-fn sides<G: Board>(g: &G, marked: u8) -> String {
-    stickdice::board::sides_up(&g.geometry().sticks, Throw::new(marked))
-}
-
 /// Binds `opts`' address and serves until ctrl-c, printing the address first.
 ///
 /// # Errors
-/// The address cannot be bound, or the server fails.
-pub fn run(opts: WebOptions) -> Result<(), String> {
+/// [`ServeError`]: the address cannot be bound, or the server fails.
+pub fn run(opts: WebOptions) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .max_blocking_threads(8)
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the server: {e}"))?;
+        .map_err(ServeError::Start)?;
     runtime.block_on(async move {
         let ip = opts.bind.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
         let addr = SocketAddr::new(ip, opts.port);
         let listener = tokio::net::TcpListener::bind(addr)
             .await
-            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+            .map_err(|source| ServeError::Listen { addr, source })?;
         let local = listener
             .local_addr()
-            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+            .map_err(|source| ServeError::Listen { addr, source })?;
         for d in &opts.dirs {
             if !d.exists() {
                 eprintln!("warning: {} does not exist", d.display());
@@ -1112,6 +1101,26 @@ pub fn run(opts: WebOptions) -> Result<(), String> {
                 let _ = tokio::signal::ctrl_c().await;
             })
             .await
-            .map_err(|e| format!("the server failed: {e}"))
+            .map_err(ServeError::Serve)
     })
+}
+
+/// Why the web server stopped with an error ([`run`]).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// The server's run time cannot start.
+    #[error("cannot start the server: {0}")]
+    Start(#[source] std::io::Error),
+    /// The address cannot be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The server failed while serving.
+    #[error("the server failed: {0}")]
+    Serve(#[source] std::io::Error),
 }

@@ -4,13 +4,13 @@ use std::path::{Path, PathBuf};
 
 use axum::http::StatusCode;
 use serde_json::{json, Value};
-use stickdice::board::Board;
 use stickdice::{with_game, AnyGame, Throw};
 use stickdice_evaluation::log::{self, GameRecord, LogContents, LoggedEvent};
 use stickdice_evaluation::schedule::Schedule;
 use stickdice_evaluation::tournament::{labels, verify_game, LOG_FILE};
 
-use crate::{geometry_json, node_json, sides, WebError};
+use crate::drawing::Drawing;
+use crate::{node_json, WebError};
 
 /// The log file of a folder (or the file itself).
 pub(crate) fn log_path(dir: &Path) -> PathBuf {
@@ -64,7 +64,7 @@ pub(crate) fn verify(
     if saved_here(record) {
         return with_game!(any, |g| verify_saved(g, record));
     }
-    with_game!(any, |g| verify_game(g, &schedule, record))
+    with_game!(any, |g| verify_game(g, &schedule, record)).map_err(|e| e.to_string())
 }
 
 /// Whether `record` is a game saved by this server (`POST /api/session/{id}/save`): its
@@ -293,7 +293,7 @@ pub fn game(dirs: &[PathBuf], t: &str, k: &str) -> Result<Value, WebError> {
             format!("{} line {line}: {e}", log_path(dir).display()),
         )
     })?;
-    let geometry = with_game!(&any, |g| geometry_json(g));
+    let geometry = with_game!(&any, |g| g.geometry_json());
     Ok(json!({
         "ok": true,
         "tournament": t,
@@ -316,7 +316,7 @@ pub fn game(dirs: &[PathBuf], t: &str, k: &str) -> Result<Value, WebError> {
 }
 
 /// One entry per position: the start, then after each throw or action.
-fn steps<G: Board>(g: &G, record: &GameRecord) -> Result<Vec<Value>, String> {
+fn steps<G: Drawing>(g: &G, record: &GameRecord) -> Result<Vec<Value>, String> {
     let mut state = g.initial_state();
     let mut out = vec![position(g, &state, json!(null), Vec::new())];
     for (i, e) in record.events.iter().enumerate() {
@@ -329,7 +329,7 @@ fn steps<G: Board>(g: &G, record: &GameRecord) -> Result<Vec<Value>, String> {
                 g.apply_throw(&mut state, throw)
                     .map_err(|e| at(e.to_string()))?;
                 (
-                    json!({"kind": "throw", "seat": seat, "marked": t, "sides": sides(g, *t)}),
+                    json!({"kind": "throw", "seat": seat, "marked": t, "sides": g.sides(*t)}),
                     vec![format!(
                         "P{}: {}",
                         seat + 1,
@@ -353,7 +353,7 @@ fn steps<G: Board>(g: &G, record: &GameRecord) -> Result<Vec<Value>, String> {
     Ok(out)
 }
 
-fn position<G: Board>(g: &G, s: &G::State, event: Value, words: Vec<String>) -> Value {
+fn position<G: Drawing>(g: &G, s: &G::State, event: Value, words: Vec<String>) -> Value {
     json!({
         "event": event,
         "words": words,

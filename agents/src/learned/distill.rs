@@ -35,7 +35,7 @@
 //! use stickdice_agents::learned::{Network, TrainSettings};
 //! let start = Network::random(4, 1, TrainSettings::default());
 //! let config = DistillConfig { rounds: 1, games: 2, depth: 1, epochs: 1, ..DistillConfig::default() };
-//! let net = distill(&config, start, None, &AtomicBool::new(false), |_| {}, |_| Ok(())).unwrap();
+//! let net = distill(&config, start, None, &AtomicBool::new(false), |_| {}, |_| Ok::<(), String>(())).unwrap();
 //! assert_eq!(net.distilled().unwrap().rounds_done, 1);
 //! ```
 
@@ -47,7 +47,9 @@ use stickdice::games::issiren::State;
 use stickdice::{ActionList, Game, Issiren, Node};
 
 use super::train::add_gradient;
-use super::{endgame, features, sigmoid, Features, Network, INPUTS, MAX_HIDDEN};
+use super::{
+    endgame, features, sigmoid, Features, Network, SettingError, TrainError, INPUTS, MAX_HIDDEN,
+};
 use crate::eval::Evaluator;
 use crate::expectimax::{Expectimax, ExpectimaxConfig};
 use crate::solve::tablebase::Tablebase;
@@ -103,28 +105,29 @@ impl DistillConfig {
     /// Checks the ranges.
     ///
     /// # Errors
-    /// A message naming the setting out of range.
-    pub fn check(&self) -> Result<(), String> {
+    /// [`SettingError`] naming the setting out of range.
+    pub fn check(&self) -> Result<(), SettingError> {
         if self.rounds == 0 {
-            return Err("rounds must be 1 or more".into());
+            return Err(SettingError::bare("rounds", "be 1 or more"));
         }
         if self.games == 0 {
-            return Err("games per round must be 1 or more".into());
+            return Err(SettingError::bare("games per round", "be 1 or more"));
         }
         if !(1..=MAX_DISTILL_DEPTH).contains(&self.depth) {
-            return Err(format!(
-                "depth must be 1 to {MAX_DISTILL_DEPTH}, not {}",
-                self.depth
+            return Err(SettingError::value(
+                "depth",
+                format!("be 1 to {MAX_DISTILL_DEPTH}"),
+                self.depth,
             ));
         }
         if self.epochs == 0 {
-            return Err("epochs must be 1 or more".into());
+            return Err(SettingError::bare("epochs", "be 1 or more"));
         }
         if !(self.alpha > 0.0 && self.alpha <= 1.0) {
-            return Err(format!("alpha must be in (0, 1], not {}", self.alpha));
+            return Err(SettingError::value("alpha", "be in (0, 1]", self.alpha));
         }
         if !(0.0..1.0).contains(&self.explore) {
-            return Err(format!("explore must be in [0, 1), not {}", self.explore));
+            return Err(SettingError::value("explore", "be in [0, 1)", self.explore));
         }
         Ok(())
     }
@@ -171,14 +174,14 @@ pub enum DistillProgress {
 ///
 /// # Errors
 /// A setting out of range, a checkpoint of other settings, or the error of `checkpoint`.
-pub fn distill(
+pub fn distill<E: Into<Box<dyn std::error::Error + Send + Sync>>>(
     config: &DistillConfig,
     net: Network,
     tablebase: Option<Arc<Tablebase>>,
     stop: &AtomicBool,
     mut progress: impl FnMut(DistillProgress),
-    mut checkpoint: impl FnMut(&Network) -> Result<(), String>,
-) -> Result<Network, String> {
+    mut checkpoint: impl FnMut(&Network) -> Result<(), E>,
+) -> Result<Network, TrainError> {
     config.check()?;
     let mut net = net;
     let mut round = match net.distilled() {
@@ -194,10 +197,10 @@ pub fn distill(
             d.rounds_done
         }
         Some(d) => {
-            return Err(format!(
+            return Err(TrainError::SettingsMismatch(format!(
                 "the checkpoint was distilled with other settings ({:?}) than these ({config:?})",
                 d.config
-            ))
+            )))
         }
     };
     let game = Issiren::with_seats(2).expect("issiren has two seats");
@@ -234,7 +237,7 @@ pub fn distill(
             loss_before,
             loss_after,
         });
-        checkpoint(&net)?;
+        checkpoint(&net).map_err(|e| TrainError::Checkpoint(e.into()))?;
     }
     Ok(net)
 }

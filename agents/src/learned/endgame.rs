@@ -39,7 +39,7 @@
 //! // The 1v1 table only (built in well under a second); a few thousand entries.
 //! let (tb, _) = Tablebase::build_partial(1, |_, _, _| {});
 //! let config = EndgameConfig { hidden: 4, limit: 20_000, ..EndgameConfig::default() };
-//! let net = train_endgame(&config, &tb, None, &AtomicBool::new(false), |_, _| {}, |_| Ok(()))
+//! let net = train_endgame(&config, &tb, None, &AtomicBool::new(false), |_, _| {}, |_| Ok::<(), String>(()))
 //!     .unwrap();
 //! assert_eq!(net.settings().done, 20_000);
 //! let s = tablebase::position(0, 100, 0).unwrap();
@@ -53,7 +53,7 @@ use rand::{RngExt as _, SeedableRng as _};
 use stickdice::games::issiren::{State, CIRCUIT_LEN};
 use stickdice::{ActionList, Game, Issiren};
 
-use super::sigmoid;
+use super::{sigmoid, SettingError, TrainError};
 use crate::eval::issiren_eval::attacks;
 use crate::solve::tablebase::{self, Tablebase};
 
@@ -118,7 +118,7 @@ pub const fn endgame_param_count(hidden: usize) -> usize {
 /// Whether the endgame network evaluates `s`: one or two pieces a side.
 #[inline]
 pub fn covers(s: &State) -> bool {
-    (1..=2).contains(&s.count[0]) && (1..=2).contains(&s.count[1])
+    (1..=2).contains(&s.count()[0]) && (1..=2).contains(&s.count()[1])
 }
 
 #[inline]
@@ -269,11 +269,11 @@ impl EndgameNet {
     /// has ended, the network at the throw node otherwise.
     #[inline]
     fn after(&self, child: &State, mover: usize) -> f32 {
-        let (mine, theirs) = (child.count[mover & 1], child.count[(mover & 1) ^ 1]);
+        let (mine, theirs) = (child.count()[mover & 1], child.count()[(mover & 1) ^ 1]);
         if mine == 0 || theirs == 0 {
             return if mine > 0 { 1.0 } else { 0.0 };
         }
-        let next = (child.turn & 1) as usize;
+        let next = (child.turn() & 1) as usize;
         let v = self.throw_value(child, next);
         if next == mover & 1 {
             v
@@ -302,7 +302,7 @@ impl EndgameNet {
     /// [`decision_value`](Self::decision_value) after each; at a decision node the
     /// decision value. Allocates nothing.
     pub fn win_probability(&self, s: &State, mover: usize) -> f32 {
-        if s.pending.is_some() {
+        if s.pending().is_some() {
             return self.decision_value(s, mover);
         }
         let game = rules();
@@ -483,22 +483,26 @@ impl EndgameConfig {
     /// Checks the ranges.
     ///
     /// # Errors
-    /// A message naming the setting out of range.
-    pub fn check(&self) -> Result<(), String> {
+    /// [`SettingError`] naming the setting out of range.
+    pub fn check(&self) -> Result<(), SettingError> {
         if self.epochs == 0 {
-            return Err("epochs must be 1 or more".into());
+            return Err(SettingError::bare("epochs", "be 1 or more"));
         }
         if !(self.alpha > 0.0 && self.alpha <= 10.0) {
-            return Err(format!("alpha must be in (0, 10], not {}", self.alpha));
+            return Err(SettingError::value("alpha", "be in (0, 10]", self.alpha));
         }
         if !(1..=ENDGAME_MAX_HIDDEN).contains(&self.hidden) {
-            return Err(format!(
-                "hidden must be 1 to {ENDGAME_MAX_HIDDEN}, not {}",
-                self.hidden
+            return Err(SettingError::value(
+                "hidden",
+                format!("be 1 to {ENDGAME_MAX_HIDDEN}"),
+                self.hidden,
             ));
         }
         if self.checkpoint_every == 0 {
-            return Err("checkpoints must come every 1 entry or more".into());
+            return Err(SettingError::bare(
+                "checkpoints",
+                "come every 1 entry or more",
+            ));
         }
         Ok(())
     }
@@ -531,28 +535,28 @@ fn epoch_order(seed: u64, epoch: u64, total: usize) -> Vec<u32> {
 ///
 /// # Errors
 /// A setting out of range, a checkpoint with other settings, or `checkpoint`'s error.
-pub fn train_endgame(
+pub fn train_endgame<E: Into<Box<dyn std::error::Error + Send + Sync>>>(
     config: &EndgameConfig,
     tb: &Tablebase,
     resume: Option<EndgameNet>,
     stop: &AtomicBool,
     mut progress: impl FnMut(u64, u64),
-    mut checkpoint: impl FnMut(&EndgameNet) -> Result<(), String>,
-) -> Result<EndgameNet, String> {
+    mut checkpoint: impl FnMut(&EndgameNet) -> Result<(), E>,
+) -> Result<EndgameNet, TrainError> {
     config.check()?;
     let settings = config.settings();
     let mut net = match resume {
         Some(net) => {
             if net.quantized {
-                return Err("the endgame network's weights are rounded to 16 bits (a finished, shipped network): a run resumes only from its own checkpoint".into());
+                return Err(TrainError::Finished);
             }
             let mut mine = net.settings;
             mine.done = 0;
             if mine != settings || net.hidden != config.hidden {
-                return Err(format!(
+                return Err(TrainError::SettingsMismatch(format!(
                     "the endgame checkpoint was trained with other settings ({:?}, {} hidden units) than these ({settings:?}, {} hidden units)",
                     net.settings, net.hidden, config.hidden
-                ));
+                )));
             }
             net
         }
@@ -609,7 +613,7 @@ pub fn train_endgame(
             progress(done + 1, end);
         }
         if (done + 1).is_multiple_of(config.checkpoint_every) || done + 1 == end || stopping {
-            checkpoint(&net)?;
+            checkpoint(&net).map_err(|e| TrainError::Checkpoint(e.into()))?;
         }
         if stopping {
             break;

@@ -121,19 +121,19 @@ pub fn features(s: &State, mover: usize) -> Features {
         }
     }
     for (side, base) in [(mover, OWN_COUNT), (mover ^ 1, ENEMY_COUNT)] {
-        let c = s.count[side] as usize;
+        let c = s.count()[side] as usize;
         if (1..=12).contains(&c) {
             f.active[f.n] = (base + c - 1) as u16;
             f.n += 1;
         }
     }
-    if let Some(g) = s.pending {
+    if let Some(g) = s.pending() {
         if g.marked() <= 6 {
             f.active[f.n] = (PENDING + g.marked() as usize) as u16;
             f.n += 1;
         }
     }
-    if s.count[mover] <= ENDGAME_PIECES && s.count[mover ^ 1] <= ENDGAME_PIECES {
+    if s.count()[mover] <= ENDGAME_PIECES && s.count()[mover ^ 1] <= ENDGAME_PIECES {
         for (from, to, base) in [
             (mover, mover ^ 1, OWN_CHASE),
             (mover ^ 1, mover, ENEMY_CHASE),
@@ -198,9 +198,9 @@ mod tests {
     #[test]
     fn the_start_reads_the_same_from_both_sides() {
         let game = Issiren::with_seats(2).unwrap();
-        let mut s = game.initial_state();
+        let s = game.initial_state();
         let a = features(&s, 0);
-        s.turn = 1;
+        let mut s = s.with_turn(1);
         let b = features(&s, 1);
         // The same inputs (listed in each side's square order).
         let sorted = |f: &Features| {

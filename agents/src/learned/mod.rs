@@ -103,24 +103,82 @@ pub struct TrainSettings {
 }
 
 /// A weights file that cannot be used.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum WeightsError {
     /// The file could not be read or written.
-    Io(std::io::Error),
+    #[error("cannot read the weights file: {0}")]
+    Io(#[source] std::io::Error),
     /// The bytes are not a weights file this build reads, or are damaged.
+    #[error("not a valid stickdice weights file: {0}")]
     Format(String),
 }
 
-impl fmt::Display for WeightsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            WeightsError::Io(e) => write!(f, "cannot read the weights file: {e}"),
-            WeightsError::Format(why) => write!(f, "not a valid stickdice weights file: {why}"),
+/// A weights file named by path that cannot be used ([`shared`]): the path, then why.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {source}")]
+pub struct WeightsFileError {
+    /// The path as given.
+    pub path: String,
+    /// Why.
+    pub source: WeightsError,
+}
+
+/// A training setting out of range (the `check` of [`train::TrainConfig`],
+/// [`endgame::EndgameConfig`], [`distill::DistillConfig`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{setting} must {requirement}{}", value.as_ref().map(|v| format!(", not {v}")).unwrap_or_default())]
+pub struct SettingError {
+    /// The setting, as the message names it (`alpha`, `games per round`…).
+    pub setting: &'static str,
+    /// What it must be (`be in (0, 1]`, `be 1 or more`, `come every 1 game or more`).
+    pub requirement: String,
+    /// The value given, where the message shows it.
+    pub value: Option<String>,
+}
+
+impl SettingError {
+    /// A setting out of range, its value shown.
+    pub(crate) fn value(
+        setting: &'static str,
+        requirement: impl Into<String>,
+        value: impl fmt::Display,
+    ) -> SettingError {
+        SettingError {
+            setting,
+            requirement: requirement.into(),
+            value: Some(value.to_string()),
+        }
+    }
+
+    /// A setting out of range, its value not shown.
+    pub(crate) fn bare(setting: &'static str, requirement: impl Into<String>) -> SettingError {
+        SettingError {
+            setting,
+            requirement: requirement.into(),
+            value: None,
         }
     }
 }
 
-impl std::error::Error for WeightsError {}
+/// Why a training run ([`train::train`], [`endgame::train_endgame`],
+/// [`distill::distill`]) stopped with an error.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TrainError {
+    /// A setting is out of range.
+    #[error(transparent)]
+    Setting(#[from] SettingError),
+    /// The checkpoint to resume from was made with other settings (the message names both).
+    #[error("{0}")]
+    SettingsMismatch(String),
+    /// The endgame network to resume from is a finished one (weights rounded to 16 bits).
+    #[error("the endgame network's weights are rounded to 16 bits (a finished, shipped network): a run resumes only from its own checkpoint")]
+    Finished,
+    /// The checkpoint callback failed (its error is shown as is).
+    #[error(transparent)]
+    Checkpoint(Box<dyn std::error::Error + Send + Sync>),
+}
 
 impl Default for TrainSettings {
     fn default() -> Self {
@@ -590,8 +648,8 @@ pub fn shipped() -> &'static Network {
 /// agents can hold them by reference like the shipped ones).
 ///
 /// # Errors
-/// A message naming the file and what is wrong with it.
-pub fn shared(path: &str) -> Result<&'static Network, String> {
+/// [`WeightsFileError`], naming the file and what is wrong with it.
+pub fn shared(path: &str) -> Result<&'static Network, WeightsFileError> {
     static CACHE: OnceLock<Mutex<Vec<(String, &'static Network)>>> = OnceLock::new();
     let mut cache = CACHE
         .get_or_init(|| Mutex::new(Vec::new()))
@@ -600,7 +658,10 @@ pub fn shared(path: &str) -> Result<&'static Network, String> {
     if let Some((_, net)) = cache.iter().find(|(k, _)| k == path) {
         return Ok(net);
     }
-    let net = Network::load(Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
+    let net = Network::load(Path::new(path)).map_err(|source| WeightsFileError {
+        path: path.to_string(),
+        source,
+    })?;
     let net: &'static Network = Box::leak(Box::new(net));
     cache.push((path.to_string(), net));
     Ok(net)

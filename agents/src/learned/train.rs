@@ -31,7 +31,7 @@
 //! use std::sync::atomic::AtomicBool;
 //! use stickdice_agents::learned::train::{train, TrainConfig};
 //! let config = TrainConfig { games: 2, hidden: 4, tablebase_steps: 0, ..TrainConfig::default() };
-//! let net = train(&config, None, None, &AtomicBool::new(false), |_| {}, |_| Ok(())).unwrap();
+//! let net = train(&config, None, None, &AtomicBool::new(false), |_| {}, |_| Ok::<(), String>(())).unwrap();
 //! assert_eq!(net.settings().games, 2);
 //! ```
 
@@ -40,7 +40,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand::{RngExt as _, SeedableRng as _};
 use stickdice::{ActionList, Game, Issiren, Node};
 
-use super::{features, sigmoid, Network, TrainSettings, INPUTS, MAX_HIDDEN, SPARSE_INPUTS};
+use super::{
+    features, sigmoid, Network, SettingError, TrainError, TrainSettings, INPUTS, MAX_HIDDEN,
+    SPARSE_INPUTS,
+};
 use crate::solve::tablebase::{self, Tablebase};
 
 /// The settings of a training run.
@@ -92,22 +95,26 @@ impl TrainConfig {
     /// Checks the ranges.
     ///
     /// # Errors
-    /// A message naming the setting out of range.
-    pub fn check(&self) -> Result<(), String> {
+    /// [`SettingError`] naming the setting out of range.
+    pub fn check(&self) -> Result<(), SettingError> {
         if !(0.0..=1.0).contains(&self.lambda) {
-            return Err(format!("lambda must be in [0, 1], not {}", self.lambda));
+            return Err(SettingError::value("lambda", "be in [0, 1]", self.lambda));
         }
         if !(self.alpha > 0.0 && self.alpha <= 10.0) {
-            return Err(format!("alpha must be in (0, 10], not {}", self.alpha));
+            return Err(SettingError::value("alpha", "be in (0, 10]", self.alpha));
         }
         if !(1..=MAX_HIDDEN).contains(&self.hidden) {
-            return Err(format!(
-                "hidden must be 1 to {MAX_HIDDEN}, not {}",
-                self.hidden
+            return Err(SettingError::value(
+                "hidden",
+                format!("be 1 to {MAX_HIDDEN}"),
+                self.hidden,
             ));
         }
         if self.checkpoint_every == 0 {
-            return Err("checkpoints must come every 1 game or more".into());
+            return Err(SettingError::bare(
+                "checkpoints",
+                "come every 1 game or more",
+            ));
         }
         Ok(())
     }
@@ -121,14 +128,14 @@ impl TrainConfig {
 /// # Errors
 /// A setting out of range, a checkpoint that does not match the settings, or the error of
 /// `checkpoint`.
-pub fn train(
+pub fn train<E: Into<Box<dyn std::error::Error + Send + Sync>>>(
     config: &TrainConfig,
     tablebase: Option<&Tablebase>,
     resume: Option<Network>,
     stop: &AtomicBool,
     mut progress: impl FnMut(u64),
-    mut checkpoint: impl FnMut(&Network) -> Result<(), String>,
-) -> Result<Network, String> {
+    mut checkpoint: impl FnMut(&Network) -> Result<(), E>,
+) -> Result<Network, TrainError> {
     config.check()?;
     let settings = config.settings(tablebase.is_some());
     let net = match resume {
@@ -136,12 +143,12 @@ pub fn train(
             let mut mine = *net.settings();
             mine.games = 0;
             if mine != settings || net.hidden() != config.hidden {
-                return Err(format!(
+                return Err(TrainError::SettingsMismatch(format!(
                     "the checkpoint was trained with other settings ({:?}, {} hidden units) than these ({settings:?}, {} hidden units)",
                     net.settings(),
                     net.hidden(),
                     config.hidden
-                ));
+                )));
             }
             net
         }
@@ -169,7 +176,7 @@ pub fn train(
         progress(done);
         let stopping = stop.load(Ordering::SeqCst);
         if done.is_multiple_of(config.checkpoint_every) || done == config.games || stopping {
-            checkpoint(&t.net)?;
+            checkpoint(&t.net).map_err(|e| TrainError::Checkpoint(e.into()))?;
         }
         if stopping {
             break;

@@ -9,8 +9,8 @@ use stickdice::{Game, Issiren, Seat, SigElOued, SigWaDuqqan};
 use super::tablebase;
 use super::{Exact, ExactValues, SolveError};
 
-/// The most seats the solver accepts in Sig wa Duqqan (measured: see the README section
-/// "Exact analysis").
+/// The most seats the solver accepts in Sig wa Duqqan (measured: the book's chapter
+/// `docs/performance/exact.md`, "What fits").
 pub const DUQQAN_MAX_SEATS: usize = 3;
 /// The most seats the solver accepts in Sig (El Oued).
 pub const EL_OUED_MAX_SEATS: usize = 2;
@@ -68,10 +68,10 @@ impl Exact for Issiren {
     }
 
     fn strip_throw_count(state: &mut Self::State) {
-        state.throws = 0;
+        *state = state.with_throws(0);
     }
 
-    fn exact_values(source: &str) -> Result<Arc<dyn ExactValues<Self>>, String> {
+    fn exact_values(source: &str) -> Result<Arc<dyn ExactValues<Self>>, super::ExactValuesError> {
         let tb = tablebase::shared(source)?;
         Ok(tb as Arc<dyn ExactValues<Self>>)
     }

@@ -48,7 +48,7 @@
 //! # What fits
 //!
 //! [`Exact::solver_support`] states which games and seat counts the solver accepts; see the
-//! README section "Exact analysis" for measured sizes and times. Issiren is not solvable as
+//! book's chapter `docs/performance/exact.md` for measured sizes and times. Issiren is not solvable as
 //! a whole (its state space is astronomically large); its endgames are in the
 //! [`tablebase`], and [`solve_from`] solves any small Issiren position exactly.
 
@@ -94,13 +94,10 @@ pub trait Exact: Game {
     /// (`build` or a file path for Issiren).
     ///
     /// # Errors
-    /// A message when the game has no tablebase or the source cannot be loaded.
-    fn exact_values(source: &str) -> Result<Arc<dyn ExactValues<Self>>, String> {
+    /// [`ExactValuesError`] when the game has no tablebase or the source cannot be loaded.
+    fn exact_values(source: &str) -> Result<Arc<dyn ExactValues<Self>>, ExactValuesError> {
         let _ = source;
-        Err(format!(
-            "{} has no endgame tablebase (only issiren has one)",
-            Self::NAME
-        ))
+        Err(ExactValuesError::NoTablebase { game: Self::NAME })
     }
 }
 
@@ -351,7 +348,7 @@ pub fn solve_with<G: Exact>(
     options: SolveOptions,
 ) -> Result<Solution<G>, SolveError> {
     let mut game = game.clone();
-    // Lifting the cap: every game takes `max_throws` (RULES.md "Everywhere below").
+    // Lifting the cap: every game takes `max_throws` (the rules' conventions, `docs/games/conventions.md`).
     game.set_option("max_throws", &u32::MAX.to_string())
         .map_err(|e| SolveError::Unsupported(e.to_string()))?;
     game.validate(start)
@@ -1028,9 +1025,12 @@ impl<G: Exact> ExactValues<G> for Solution<G> {
 /// (matched at run time against the games in [`games`]; only Issiren has a tablebase).
 ///
 /// # Errors
-/// A message when the game has no tablebase or the source cannot be loaded.
-pub fn exact_values_for<G: Game>(source: &str) -> Result<Arc<dyn ExactValues<G>>, String> {
-    fn as_game<E: Exact, G: Game>(source: &str) -> Option<Result<Arc<dyn ExactValues<G>>, String>> {
+/// [`ExactValuesError`] when the game has no tablebase or the source cannot be loaded.
+pub fn exact_values_for<G: Game>(
+    source: &str,
+) -> Result<Arc<dyn ExactValues<G>>, ExactValuesError> {
+    type Found<G> = Result<Arc<dyn ExactValues<G>>, ExactValuesError>;
+    fn as_game<E: Exact, G: Game>(source: &str) -> Option<Found<G>> {
         if core::any::TypeId::of::<E>() != core::any::TypeId::of::<G>() {
             return None;
         }
@@ -1043,7 +1043,29 @@ pub fn exact_values_for<G: Game>(source: &str) -> Result<Arc<dyn ExactValues<G>>
     as_game::<stickdice::Issiren, G>(source)
         .or_else(|| as_game::<stickdice::SigWaDuqqan, G>(source))
         .or_else(|| as_game::<stickdice::SigElOued, G>(source))
-        .unwrap_or_else(|| Err(format!("{} has no endgame tablebase", G::NAME)))
+        .unwrap_or_else(|| Err(ExactValuesError::NotExact { game: G::NAME }))
+}
+
+/// Why a searching agent's `tablebase` parameter names no exact values
+/// ([`Exact::exact_values`], [`exact_values_for`]).
+#[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExactValuesError {
+    /// The game has an exact solver but no endgame tablebase.
+    #[error("{game} has no endgame tablebase (only issiren has one)")]
+    NoTablebase {
+        /// The game's name.
+        game: &'static str,
+    },
+    /// The game is not one the exact solver knows.
+    #[error("{game} has no endgame tablebase")]
+    NotExact {
+        /// The game's name.
+        game: &'static str,
+    },
+    /// The tablebase cannot be loaded.
+    #[error(transparent)]
+    Tablebase(#[from] tablebase::TablebaseError),
 }
 
 /// The `tablebase` parameter of the searching agents (expectimax, MCTS).

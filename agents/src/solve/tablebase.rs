@@ -82,24 +82,67 @@ pub fn table_sizes() -> [usize; 4] {
 }
 
 /// Why a tablebase file could not be read.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum LoadError {
     /// The file could not be read.
-    Io(io::Error),
+    #[error("cannot read the tablebase: {0}")]
+    Io(#[source] io::Error),
     /// The file is not a tablebase of this version, or is damaged.
+    #[error("not a valid Issiren tablebase: {0}")]
     Format(String),
 }
 
-impl core::fmt::Display for LoadError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            LoadError::Io(e) => write!(f, "cannot read the tablebase: {e}"),
-            LoadError::Format(why) => write!(f, "not a valid Issiren tablebase: {why}"),
-        }
-    }
+/// Why the tablebase an agent names ([`shared`]) or the cache ([`cache_dir`],
+/// [`build_cached`]) cannot be used. Cloneable (the sources are shared), since [`shared`]
+/// keeps its answer for the whole process.
+#[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TablebaseError {
+    /// None of the variables naming the cache directory is set.
+    #[error("no cache directory: set {CACHE_ENV}, XDG_CACHE_HOME or HOME")]
+    NoCacheDir,
+    /// `tablebase=cache` and no file is in the cache.
+    #[error(
+        "no tablebase in the cache ({} is missing): build it once with \
+         `stickdice tablebase --build`, or play with tablebase=off",
+        path.display()
+    )]
+    NotCached {
+        /// The file looked for.
+        path: PathBuf,
+    },
+    /// The file in the cache cannot be read.
+    #[error(
+        "the cached tablebase {} cannot be used: {source}; rebuild it with \
+         `stickdice tablebase --build`, or play with tablebase=off",
+        path.display()
+    )]
+    CacheUnusable {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: Arc<LoadError>,
+    },
+    /// A tablebase file named by path cannot be read.
+    #[error("{file}: {source}")]
+    File {
+        /// The path as given.
+        file: String,
+        /// Why.
+        source: Arc<LoadError>,
+    },
+    /// The cache directory or a file in it cannot be made or written.
+    #[error("cannot {what} {}: {source}", path.display())]
+    Io {
+        /// What was being done ("create the cache directory", "write the tablebase to"…).
+        what: &'static str,
+        /// The path concerned.
+        path: PathBuf,
+        /// Why.
+        source: Arc<io::Error>,
+    },
 }
-
-impl std::error::Error for LoadError {}
 
 /// What building cost.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -409,8 +452,8 @@ impl Builder<'_> {
 }
 
 impl Tablebase {
-    /// Builds the tablebase in memory (about 200 MB while building; see the README section
-    /// "Exact analysis" for the time), calling `progress(layer group, sweep, residual)`
+    /// Builds the tablebase in memory (about 200 MB while building; the book's chapter
+    /// `docs/analysis.md` gives the time), calling `progress(layer group, sweep, residual)`
     /// after every sweep.
     pub fn build_with_progress(progress: impl FnMut(usize, usize, f64)) -> (Tablebase, BuildStats) {
         Self::build_partial(3, progress)
@@ -609,8 +652,11 @@ impl Tablebase {
     /// Whether the position is in the tablebase: one or two pieces a side (in a table that
     /// was built), or a game over with at most two pieces left.
     pub fn covers(&self, state: &State) -> bool {
-        let mover = (state.turn & 1) as usize;
-        let (a, b) = (state.count[mover] as usize, state.count[1 - mover] as usize);
+        let mover = (state.turn() & 1) as usize;
+        let (a, b) = (
+            state.count()[mover] as usize,
+            state.count()[1 - mover] as usize,
+        );
         if a > 2 || b > 2 {
             false
         } else if a == 0 || b == 0 {
@@ -622,9 +668,9 @@ impl Tablebase {
 
     /// The table entry of a position at a throw node: (table, index).
     fn entry(&self, state: &State) -> Option<(usize, usize)> {
-        let mover = (state.turn & 1) as usize;
-        let a = state.count[mover] as usize;
-        let b = state.count[1 - mover] as usize;
+        let mover = (state.turn() & 1) as usize;
+        let a = state.count()[mover] as usize;
+        let b = state.count()[1 - mover] as usize;
         if !(1..=2).contains(&a) || !(1..=2).contains(&b) {
             return None;
         }
@@ -661,11 +707,11 @@ impl Tablebase {
         if seat > 1 || !self.covers(state) {
             return None;
         }
-        if state.count[0] == 0 || state.count[1] == 0 {
-            return Some(if state.count[seat] > 0 { 1.0 } else { 0.0 });
+        if state.count()[0] == 0 || state.count()[1] == 0 {
+            return Some(if state.count()[seat] > 0 { 1.0 } else { 0.0 });
         }
-        let mover = (state.turn & 1) as usize;
-        let v = if state.pending.is_some() {
+        let mover = (state.turn() & 1) as usize;
+        let v = if state.pending().is_some() {
             self.decision_value(state)?
         } else {
             self.throw_node_value(state)?
@@ -691,7 +737,7 @@ impl Tablebase {
         let mut child = *state;
         game.apply_action_unchecked(&mut child, action);
         match game.node(&child) {
-            Node::End => Some(if child.count[mover] > 0 { 1.0 } else { 0.0 }),
+            Node::End => Some(if child.count()[mover] > 0 { 1.0 } else { 0.0 }),
             Node::Throw(next) => {
                 let v = self.throw_node_value(&child)?;
                 Some(if next == mover { v } else { 1.0 - v })
@@ -784,9 +830,9 @@ impl Fnv {
 /// process and shared: `build` builds it in memory, anything else is a file path.
 ///
 /// # Errors
-/// A message when the file cannot be loaded.
-pub fn shared(source: &str) -> Result<Arc<Tablebase>, String> {
-    type Slot = Arc<OnceLock<Result<Arc<Tablebase>, String>>>;
+/// [`TablebaseError`] when the file cannot be loaded.
+pub fn shared(source: &str) -> Result<Arc<Tablebase>, TablebaseError> {
+    type Slot = Arc<OnceLock<Result<Arc<Tablebase>, TablebaseError>>>;
     static CACHE: OnceLock<Mutex<Vec<(String, Slot)>>> = OnceLock::new();
     let slot = {
         let mut cache = CACHE
@@ -808,23 +854,21 @@ pub fn shared(source: &str) -> Result<Arc<Tablebase>, String> {
         } else if source == CACHE_SOURCE {
             let path = cache_path()?;
             if !path.exists() {
-                return Err(format!(
-                    "no tablebase in the cache ({} is missing): build it once with \
-                     `stickdice tablebase --build`, or play with tablebase=off",
-                    path.display()
-                ));
+                return Err(TablebaseError::NotCached { path });
             }
-            Tablebase::load(&path).map(Arc::new).map_err(|e| {
-                format!(
-                    "the cached tablebase {} cannot be used: {e}; rebuild it with \
-                     `stickdice tablebase --build`, or play with tablebase=off",
-                    path.display()
-                )
-            })
+            Tablebase::load(&path)
+                .map(Arc::new)
+                .map_err(|e| TablebaseError::CacheUnusable {
+                    path,
+                    source: Arc::new(e),
+                })
         } else {
             Tablebase::load(Path::new(source))
                 .map(Arc::new)
-                .map_err(|e| format!("{source}: {e}"))
+                .map_err(|e| TablebaseError::File {
+                    file: source.to_string(),
+                    source: Arc::new(e),
+                })
         }
     })
     .clone()
@@ -855,13 +899,15 @@ pub fn cache_file_name() -> String {
 /// ```
 ///
 /// # Errors
-/// A message when none of the three variables is set.
-pub fn cache_dir() -> Result<PathBuf, String> {
+/// [`TablebaseError::NoCacheDir`] when none of the three variables is set.
+pub fn cache_dir() -> Result<PathBuf, TablebaseError> {
     cache_dir_from(|k| std::env::var_os(k))
 }
 
 /// [`cache_dir`] with the environment read through `env`.
-fn cache_dir_from(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Result<PathBuf, String> {
+fn cache_dir_from(
+    env: impl Fn(&str) -> Option<std::ffi::OsString>,
+) -> Result<PathBuf, TablebaseError> {
     let var = |k: &str| env(k).filter(|v| !v.is_empty());
     if let Some(d) = var(CACHE_ENV) {
         Ok(PathBuf::from(d))
@@ -870,9 +916,7 @@ fn cache_dir_from(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Result<Pa
     } else if let Some(d) = var("HOME") {
         Ok(PathBuf::from(d).join(".cache").join("stickdice"))
     } else {
-        Err(format!(
-            "no cache directory: set {CACHE_ENV}, XDG_CACHE_HOME or HOME"
-        ))
+        Err(TablebaseError::NoCacheDir)
     }
 }
 
@@ -880,7 +924,7 @@ fn cache_dir_from(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Result<Pa
 ///
 /// # Errors
 /// As [`cache_dir`].
-pub fn cache_path() -> Result<PathBuf, String> {
+pub fn cache_path() -> Result<PathBuf, TablebaseError> {
     Ok(cache_dir()?.join(cache_file_name()))
 }
 
@@ -907,14 +951,18 @@ pub enum CacheBuild {
 /// case). `progress` is called after every sweep as in [`Tablebase::build_with_progress`].
 ///
 /// # Errors
-/// A message when the directory cannot be made or written.
+/// [`TablebaseError`] when the directory cannot be made or written.
 pub fn build_cached(
     rebuild: bool,
     progress: impl FnMut(usize, usize, f64),
-) -> Result<CacheBuild, String> {
+) -> Result<CacheBuild, TablebaseError> {
     let dir = cache_dir()?;
     let path = dir.join(cache_file_name());
-    let io = |what: &str, p: &Path, e: io::Error| format!("cannot {what} {}: {e}", p.display());
+    let io = |what: &'static str, p: &Path, e: io::Error| TablebaseError::Io {
+        what,
+        path: p.to_path_buf(),
+        source: Arc::new(e),
+    };
     fs::create_dir_all(&dir).map_err(|e| io("create the cache directory", &dir, e))?;
     let lock_path = dir.join(format!("{}.lock", cache_file_name()));
     let lock = fs::OpenOptions::new()
@@ -1008,9 +1056,7 @@ pub fn position(table: usize, index: usize, mover: usize) -> Option<State> {
     } else {
         (theirs, mine)
     };
-    let mut s = State::from_pieces(&p1, &p2).ok()?;
-    s.turn = mover as u8;
-    Some(s)
+    Some(State::from_pieces(&p1, &p2).ok()?.with_turn(mover as u8))
 }
 
 #[cfg(test)]
@@ -1061,20 +1107,21 @@ mod tests {
             ("XDG_CACHE_HOME", "/x"),
             ("HOME", "/h"),
         ]);
-        assert_eq!(cache_dir_from(all), Ok(PathBuf::from("/a")));
+        assert_eq!(cache_dir_from(all).unwrap(), PathBuf::from("/a"));
         let xdg = env(&[
             ("STICKDICE_CACHE", ""),
             ("XDG_CACHE_HOME", "/x"),
             ("HOME", "/h"),
         ]);
-        assert_eq!(cache_dir_from(xdg), Ok(PathBuf::from("/x/stickdice")));
+        assert_eq!(cache_dir_from(xdg).unwrap(), PathBuf::from("/x/stickdice"));
         let home = env(&[("HOME", "/h")]);
         assert_eq!(
-            cache_dir_from(home),
-            Ok(PathBuf::from("/h/.cache/stickdice"))
+            cache_dir_from(home).unwrap(),
+            PathBuf::from("/h/.cache/stickdice")
         );
         assert!(cache_dir_from(env(&[]))
             .unwrap_err()
+            .to_string()
             .contains("STICKDICE_CACHE"));
         assert!(cache_file_name().contains(&format!("v{VERSION}")));
     }
