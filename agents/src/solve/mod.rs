@@ -1208,7 +1208,7 @@ pub fn tablebase_param<G: Game>(
     }
     exact_values_for::<G>(&source)
         .map(|values| TablebaseChoice::Use((source.clone(), values)))
-        .map_err(|why| bad(&why))
+        .map_err(|why| bad(&why.to_string()))
 }
 
 /// A solution shared between agents and threads.
