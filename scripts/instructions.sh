@@ -18,9 +18,11 @@ fi
 
 SMALL=${SMALL:-200}
 LARGE=${LARGE:-1200}
-cargo build --release --quiet --example playouts --example search
-bin=target/release/examples/playouts
-search=target/release/examples/search
+# The `profiling` profile: the release code with line tables, so that callgrind_annotate can
+# name the source lines (the release profile has no debug information).
+cargo build --profile profiling --quiet --example playouts --example search
+bin=target/profiling/examples/playouts
+search=target/profiling/examples/search
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

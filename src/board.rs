@@ -428,15 +428,27 @@ impl Board for SigElOued {
             .and_then(|k| PIECE_NAMES.get(k))
             .copied()
             .unwrap_or("next piece");
+        // The rest left at Mecca, in half points, as the choice offers it.
+        let rest = match s.pending {
+            sig_el_oued::Pending::Leftover { rest } => format!(
+                "{} {}",
+                sig_el_oued::half_points(rest),
+                sig_el_oued::points_word(rest)
+            ),
+            _ => "points".to_string(),
+        };
         match action {
             sig_el_oued::Action::Use => {
                 format!(
-                    "P{} uses the points left at Mecca to walk the {next}",
+                    "P{} uses the {rest} left at Mecca to walk the {next} off the start",
                     seat + 1
                 )
             }
             sig_el_oued::Action::Decline => {
-                format!("P{} declines the points left at Mecca", seat + 1)
+                format!(
+                    "P{} declines the {rest} left at Mecca (a declined rest is lost)",
+                    seat + 1
+                )
             }
         }
     }
@@ -1025,7 +1037,11 @@ mod tests {
         let before = s;
         assert_eq!(
             game.describe_action(&s, sig_el_oued::Action::Use),
-            "P1 uses the points left at Mecca to walk the djinn"
+            "P1 uses the 1 point left at Mecca to walk the djinn off the start"
+        );
+        assert_eq!(
+            game.describe_action(&s, sig_el_oued::Action::Decline),
+            "P1 declines the 1 point left at Mecca (a declined rest is lost)"
         );
         game.apply_action(&mut s, sig_el_oued::Action::Use).unwrap();
         assert_eq!(

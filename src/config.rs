@@ -209,11 +209,60 @@ impl FromStr for GameKind {
         GameKind::ALL
             .iter()
             .copied()
-            .find(|k| k.name() == s.trim())
+            .find(|k| k.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| ConfigError::UnknownGame {
                 name: s.to_string(),
             })
     }
+}
+
+/// The name among `names` that `given` most likely misspells, for a "did you mean" hint:
+/// the closest by edit distance (insertions, deletions, substitutions and swaps of two
+/// neighbouring letters, ignoring ASCII case), if it is within a third of the name's
+/// length (at least 1). `None` when nothing is that close, or for an exact match.
+///
+/// Written here rather than taken from a crate: a dozen lines, and the core crate keeps
+/// its few dependencies.
+///
+/// ```
+/// use stickdice::config::did_you_mean;
+/// let agents = ["random", "greedy", "expectimax", "mcts"];
+/// assert_eq!(did_you_mean("greddy", agents), Some("greedy"));
+/// assert_eq!(did_you_mean("chess", agents), None);
+/// ```
+pub fn did_you_mean<'a>(given: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let given = given.trim().to_ascii_lowercase();
+    names
+        .into_iter()
+        .filter(|name| *name != given)
+        .map(|name| (edit_distance(&given, &name.to_ascii_lowercase()), name))
+        .filter(|(d, name)| *d <= (name.chars().count() / 3).max(1))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, name)| name)
+}
+
+/// The optimal-string-alignment distance between `a` and `b` (Levenshtein plus swaps of
+/// neighbouring characters), by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    // Three rows of the table: two back, one back and this one.
+    let mut two: Vec<usize> = vec![0; b.len() + 1];
+    let mut one: Vec<usize> = (0..=b.len()).collect();
+    let mut row: Vec<usize> = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        row[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            row[j] = (one[j] + 1).min(row[j - 1] + 1).min(one[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                row[j] = row[j].min(two[j - 2] + 1);
+            }
+        }
+        core::mem::swap(&mut two, &mut one);
+        core::mem::swap(&mut one, &mut row);
+    }
+    one[b.len()]
 }
 
 /// Splits `key=value`.
@@ -368,10 +417,60 @@ mod tests {
     }
 
     #[test]
+    fn misspelt_names_get_the_closest_one() {
+        assert_eq!(edit_distance("greddy", "greedy"), 1);
+        assert_eq!(edit_distance("geredy", "greedy"), 1, "a swap counts once");
+        assert_eq!(edit_distance("", "mcts"), 4);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        let games = GameKind::ALL.iter().map(|k| k.name());
+        assert_eq!(did_you_mean("issirin", games.clone()), Some("issiren"));
+        assert_eq!(
+            did_you_mean("sig-el-ouad", games.clone()),
+            Some("sig-el-oued")
+        );
+        assert_eq!(
+            did_you_mean("sig", games.clone()),
+            None,
+            "too far from every name"
+        );
+        assert_eq!(
+            did_you_mean("issiren", games),
+            None,
+            "no hint for the name itself"
+        );
+        assert_eq!(
+            did_you_mean("cairo_alway_three", ["max_throws", "cairo_always_three"]),
+            Some("cairo_always_three")
+        );
+    }
+
+    #[test]
+    fn games_are_found_by_name_whatever_the_case() {
+        for &kind in GameKind::ALL {
+            assert_eq!(kind.name().to_uppercase().parse::<GameKind>(), Ok(kind));
+        }
+        assert_eq!("Issiren".parse::<GameKind>(), Ok(GameKind::Issiren));
+        assert_eq!(" Sig-El-Oued ".parse::<GameKind>(), Ok(GameKind::SigElOued));
+    }
+
+    #[test]
     fn games_are_found_by_name_and_bad_configs_are_named() {
         for &kind in GameKind::ALL {
             assert_eq!(kind.name().parse::<GameKind>(), Ok(kind));
         }
+        let err = AnyGame::new::<&str>("issirin", None, &[]).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("unknown game `issirin` (did you mean `issiren`?): the games are"),
+            "{err}"
+        );
+        let err = AnyGame::new("sig-el-oued", None, &["cairo_alway_three=true"]).unwrap_err();
+        assert!(
+            err.to_string().starts_with(
+                "sig-el-oued has no rule option `cairo_alway_three` (did you mean `cairo_always_three`?); its options are:"
+            ),
+            "{err}"
+        );
         let err = AnyGame::new::<&str>("chess", None, &[]).unwrap_err();
         assert!(err.to_string().contains("unknown game `chess`"), "{err}");
         let err = AnyGame::new::<&str>("issiren", Some(3), &[]).unwrap_err();

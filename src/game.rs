@@ -232,15 +232,18 @@ pub enum ConfigError {
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ConfigError::UnknownGame { name } => write!(
-                f,
-                "unknown game `{name}`: the games are {}",
-                crate::GameKind::ALL
-                    .iter()
-                    .map(|k| k.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            ConfigError::UnknownGame { name } => {
+                let names = crate::GameKind::ALL.iter().map(|k| k.name());
+                write!(f, "unknown game `{name}`")?;
+                if let Some(near) = crate::config::did_you_mean(name, names.clone()) {
+                    write!(f, " (did you mean `{near}`?)")?;
+                }
+                write!(
+                    f,
+                    ": the games are {} (names in lower case)",
+                    names.collect::<Vec<_>>().join(", ")
+                )
+            }
             ConfigError::Players {
                 game,
                 players,
@@ -259,11 +262,13 @@ impl fmt::Display for ConfigError {
                     )
                 }
             }
-            ConfigError::UnknownOption { game, key, known } => write!(
-                f,
-                "{game} has no rule option `{key}`; its options are: {}",
-                known.join(", ")
-            ),
+            ConfigError::UnknownOption { game, key, known } => {
+                write!(f, "{game} has no rule option `{key}`")?;
+                if let Some(near) = crate::config::did_you_mean(key, known.iter().copied()) {
+                    write!(f, " (did you mean `{near}`?)")?;
+                }
+                write!(f, "; its options are: {}", known.join(", "))
+            }
             ConfigError::BadValue {
                 key,
                 value,

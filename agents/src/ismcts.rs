@@ -52,7 +52,7 @@
 //! | `epsilon` | 0.1 | ε of greedy playouts |
 //! | `cutoff` | 4 | throws a playout makes before it stops and is scored by [`Evaluate::evaluate`]; 0 plays to the end |
 //! | `prior` | 10 | virtual visits at the evaluation of each action's result; 0: none |
-//! | `tablebase` | `auto` | as MCTS's: the Issiren endgame tablebase (see [`crate::solve::TABLEBASE_PARAM`]) |
+//! | `tablebase` | `off` | as MCTS's: the Issiren endgame tablebase (see [`crate::solve::TABLEBASE_PARAM`]) |
 //! | `throws` | `public` | `public`: the throws since the previous decision are part of a node; `hidden`: they are not (open loop) |
 //!
 //! Same seed, same choices with an `iterations` budget; `millis` depends on the machine.
@@ -912,7 +912,7 @@ mod tests {
                 ("epsilon", "0.1"),
                 ("cutoff", "4"),
                 ("prior", "10"),
-                ("tablebase", "auto"),
+                ("tablebase", "off"),
                 ("throws", "public"),
             ]
         );

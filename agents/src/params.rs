@@ -87,11 +87,13 @@ impl fmt::Display for SpecError {
                 f,
                 "`{text}` is not an agent spec: write name or name:key=value,key=value (e.g. mcts:iterations=2000,c=1.4)"
             ),
-            SpecError::UnknownAgent { name, known } => write!(
-                f,
-                "unknown agent `{name}`: the agents are {}",
-                known.join(", ")
-            ),
+            SpecError::UnknownAgent { name, known } => {
+                write!(f, "unknown agent `{name}`")?;
+                if let Some(near) = stickdice::config::did_you_mean(name, known.iter().copied()) {
+                    write!(f, " (did you mean `{near}`?)")?;
+                }
+                write!(f, ": the agents are {}", known.join(", "))
+            }
             SpecError::UnknownParam {
                 agent,
                 key,
@@ -100,11 +102,12 @@ impl fmt::Display for SpecError {
                 if accepted.is_empty() {
                     write!(f, "agent `{agent}` takes no parameters, but `{key}` was given")
                 } else {
-                    write!(
-                        f,
-                        "agent `{agent}` has no parameter `{key}`; it takes: {}",
-                        accepted.iter().map(|p| p.key).collect::<Vec<_>>().join(", ")
-                    )
+                    write!(f, "agent `{agent}` has no parameter `{key}`")?;
+                    let keys = accepted.iter().map(|p| p.key);
+                    if let Some(near) = stickdice::config::did_you_mean(key, keys.clone()) {
+                        write!(f, " (did you mean `{near}`?)")?;
+                    }
+                    write!(f, "; it takes: {}", keys.collect::<Vec<_>>().join(", "))
                 }
             }
             SpecError::BadValue {

@@ -394,7 +394,7 @@ fn the_registry_lists_greedy_and_expectimax_with_defaults() {
             ("mode", "maxn"),
             ("pruning", "star2"),
             ("tt", "true"),
-            ("tablebase", "auto"),
+            ("tablebase", "off"),
             ("eval", "learned")
         ]
     );

@@ -141,10 +141,6 @@ fn run_game<G: Evaluate>(game: &G, args: &LadderArgs) -> Result<(), String> {
         if let Some(best) = &args.best {
             families.push(Family::new("best", best).map_err(|e| e.to_string())?);
         }
-        crate::tablebase_cmd::note_if_missing(
-            G::NAME,
-            &families.iter().map(|f| f.spec.clone()).collect::<Vec<_>>(),
-        );
         eprintln!(
             "calibrating {} families to {} ms per decision on {} positions (one thread)…",
             families.len(),

@@ -1,5 +1,6 @@
 //! `stickdice tablebase`: where the Issiren endgame tablebase is cached, and building it
-//! there once, so that expectimax and MCTS use it by default (`tablebase=auto`).
+//! there once, for the searchers asked to use it (`tablebase=cache`; the default is `off`,
+//! whatever the cache holds).
 
 use std::io::IsTerminal as _;
 
@@ -64,7 +65,7 @@ pub(crate) fn run(args: &TablebaseArgs) -> Result<(), String> {
     }
     if !path.exists() {
         outln!(
-            "not built: {} (expectimax and mcts play without it; `stickdice tablebase --build` builds it)",
+            "not built: {} (`stickdice tablebase --build` builds it; expectimax, mcts and ismcts use it with tablebase=cache)",
             path.display()
         );
         return Ok(());
@@ -72,7 +73,7 @@ pub(crate) fn run(args: &TablebaseArgs) -> Result<(), String> {
     match Tablebase::load(&path) {
         Ok(tb) => {
             outln!(
-                "valid: {} ({:.1} MB; expectimax and mcts on issiren use it by default)",
+                "valid: {} ({:.1} MB; expectimax, mcts and ismcts on issiren use it with tablebase=cache)",
                 path.display(),
                 tb.bytes() as f64 / 1e6
             );
@@ -82,37 +83,5 @@ pub(crate) fn run(args: &TablebaseArgs) -> Result<(), String> {
             "{}: {e}; rebuild it with `stickdice tablebase --rebuild`",
             path.display()
         )),
-    }
-}
-
-/// Says once on standard error that the Issiren searchers in `specs` play without the
-/// tablebase because none is cached (they are labelled `tablebase=off`), and how to build
-/// it; says nothing for other games, when it is cached, or when every spec sets it.
-pub fn note_if_missing(game: &str, specs: &[String]) {
-    if game != "issiren" || tablebase::cached() {
-        return;
-    }
-    let auto = specs.iter().any(|s| {
-        s.parse::<stickdice_agents::AgentSpec>().is_ok_and(|spec| {
-            let takes = stickdice_agents::spec::info(spec.name()).is_some_and(|i| {
-                i.params
-                    .iter()
-                    .any(|p| p.key == stickdice_agents::solve::TABLEBASE_PARAM.key)
-            });
-            let given = spec
-                .params()
-                .iter()
-                .find(|(k, _)| k == "tablebase")
-                .map(|(_, v)| v.as_str());
-            takes && matches!(given, None | Some("auto"))
-        })
-    });
-    if auto {
-        let path =
-            tablebase::cache_path().map_or_else(|e| e.to_string(), |p| p.display().to_string());
-        eprintln!(
-            "note: no Issiren endgame tablebase in the cache ({path}): the searchers play \
-             without it (tablebase=off); `stickdice tablebase --build` builds it once (about 30 s)"
-        );
     }
 }

@@ -158,7 +158,6 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<(), String> {
         Some(text) => split_agents(text),
         None => default_agents(),
     };
-    crate::tablebase_cmd::note_if_missing(any.kind().name(), &specs);
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
     } else {

@@ -179,7 +179,9 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
 /// tournaments lock theirs: a second run on the same folder is refused), removes a
 /// temporary weights file a failed run left there, and names the weights file in it;
 /// refuses an existing file without `--resume`.
-fn prepare_out(args: &TrainArgs) -> Result<(PathBuf, std::fs::File), String> {
+fn prepare_out(
+    args: &TrainArgs,
+) -> Result<(PathBuf, stickdice_evaluation::tournament::FolderLock), String> {
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let lock = stickdice_evaluation::tournament::lock_folder(&args.out).map_err(|e| match e {

@@ -198,3 +198,51 @@ fn bad_settings_are_explained() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Misspelt agents, games, rule options and agent parameters get the closest name; game
+/// names are read whatever their case; and no tablebase note comes before the error.
+#[test]
+fn misspellings_get_a_did_you_mean() {
+    let dir = temp("misspelt");
+    let run = |args: &[&str]| {
+        let out = bin().args(args).current_dir(&dir).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    std::fs::create_dir_all(&dir).unwrap();
+    for (args, expect) in [
+        (
+            &["tournament", "--agents", "greddy,random", "-n", "2"][..],
+            "error: unknown agent `greddy` (did you mean `greedy`?): the agents are ",
+        ),
+        (
+            &["tournament", "--game", "issirin", "-n", "2"][..],
+            "error: unknown game `issirin` (did you mean `issiren`?): the games are sig-wa-duqqan, sig-el-oued, issiren (names in lower case)",
+        ),
+        (
+            &["play", "--game", "sig-el-oued", "--option", "cairo_alway_three=true"][..],
+            "error: sig-el-oued has no rule option `cairo_alway_three` (did you mean `cairo_always_three`?); its options are: ",
+        ),
+        (
+            &["tournament", "--agents", "mcts:iteration=20,random", "-n", "2"][..],
+            "error: agent `mcts` has no parameter `iteration` (did you mean `iterations`?); it takes: ",
+        ),
+        (
+            &["tournament", "--game", "chess", "-n", "2"][..],
+            "error: unknown game `chess`: the games are ",
+        ),
+    ] {
+        let (code, err) = run(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.starts_with(expect), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: only the error: {err}");
+    }
+    // Game names in any case.
+    for name in ["Issiren", "ISSIREN", "Sig-Wa-Duqqan"] {
+        let (code, err) = run(&["play", "--game", name, "--seed", "1"]);
+        assert_eq!(code, Some(0), "{name}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -561,6 +561,9 @@ fn hold_lock(dir: &std::path::Path) -> std::fs::File {
 #[test]
 fn merge_and_train_take_their_output_folders_lock() {
     let t = small_tournament("locks");
+    // A finished tournament let its folder go and removed the lock file.
+    assert!(t.join("games.jsonl").exists());
+    assert!(!t.join(".stickdice.lock").exists());
     let merged = t.with_file_name(format!(
         "{}-merged",
         t.file_name().unwrap().to_str().unwrap()
@@ -579,6 +582,10 @@ fn merge_and_train_take_their_output_folders_lock() {
     let o = bin().arg("merge").arg(&merged).arg(&t).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(merged.join("report.json").exists());
+    assert!(
+        !merged.join(".stickdice.lock").exists(),
+        "a finished merge removes its lock file"
+    );
 
     let trained = t.join("trained");
     let train = || {
@@ -607,6 +614,10 @@ fn merge_and_train_take_their_output_folders_lock() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(trained.join("issiren.sdw").exists());
     assert!(!trained.join("issiren.sdw.tmp").exists());
+    assert!(
+        !trained.join(".stickdice.lock").exists(),
+        "a finished training removes its lock file"
+    );
     let _ = std::fs::remove_dir_all(&t);
     let _ = std::fs::remove_dir_all(&merged);
 }

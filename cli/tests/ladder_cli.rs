@@ -1,5 +1,6 @@
-//! `stickdice tablebase` and the tablebase by default (the cache, labels, resume, merge,
-//! review, damaged files), and `stickdice ladder` end to end on a tiny ladder.
+//! `stickdice tablebase` and the tablebase when asked for (the default `off` whatever the
+//! cache holds, `tablebase=cache`, labels, resume, merge, review, damaged files), and
+//! `stickdice ladder` end to end on a tiny ladder.
 
 mod common;
 use common::{bin, temp};
@@ -47,7 +48,7 @@ fn the_cache_is_reported_and_a_damaged_file_is_refused_clearly() {
     let o = run(&["tablebase"], &cache, &dir);
     assert!(o.status.success());
     assert!(text(&o).0.starts_with("not built:"), "{:?}", text(&o));
-    // Without a table the searchers are labelled tablebase=off, and told why once.
+    // The searchers are labelled with the default, tablebase=off, and no note is printed.
     let o = run(
         &[
             "tournament",
@@ -64,11 +65,7 @@ fn the_cache_is_reported_and_a_damaged_file_is_refused_clearly() {
     let (out, err) = text(&o);
     assert!(o.status.success(), "{err}");
     assert!(out.contains("mcts:iterations=20,tablebase=off"), "{out}");
-    assert_eq!(
-        err.matches("no Issiren endgame tablebase").count(),
-        1,
-        "{err}"
-    );
+    assert!(!err.contains("note:") && !err.contains("cache"), "{err}");
     // Other games have no tablebase: labels unchanged, no note.
     let o = run(
         &[
@@ -106,7 +103,7 @@ fn the_cache_is_reported_and_a_damaged_file_is_refused_clearly() {
         &[
             "tournament",
             "--agents",
-            "random,expectimax:depth=1",
+            "random,expectimax:depth=1,tablebase=cache",
             "-n",
             "2",
             "--out",
@@ -123,18 +120,114 @@ fn the_cache_is_reported_and_a_damaged_file_is_refused_clearly() {
     );
     assert!(!err.contains("panicked"), "{err}");
     assert!(!dir.join("d").join("games.jsonl").exists());
+    // The default never reads the cache: a damaged file there changes nothing.
+    let o = run(
+        &[
+            "tournament",
+            "--agents",
+            "random,expectimax:depth=1",
+            "-n",
+            "2",
+            "--out",
+            "d",
+        ],
+        &cache,
+        &dir,
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    // `auto`, the former cache-dependent default, is refused with the reason.
+    let o = run(
+        &[
+            "tournament",
+            "--agents",
+            "random,mcts:iterations=20,tablebase=auto",
+            "-n",
+            "2",
+            "--out",
+            "a",
+        ],
+        &cache,
+        &dir,
+    );
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("`auto` is no longer accepted") && err.contains("tablebase=cache"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The games of a tournament log (its lines after the header) without the time each agent
+/// took, the one thing in them that depends on the machine.
+fn games_without_times(log: &str) -> Vec<serde_json::Value> {
+    log.lines()
+        .skip(1)
+        .map(|line| {
+            let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+            if let Some(o) = v.as_object_mut() {
+                o.retain(|k, _| !k.contains("time") && !k.contains("seconds"));
+            }
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn the_default_plays_the_same_games_whatever_the_cache_holds() {
+    let dir = temp("tb-default");
+    let cache = dir.join("cache");
+    let empty = dir.join("empty");
+    partial_cache(&cache);
+    // Searchers that reach 1v1 endgames (the partial table's domain) in these games: with the
+    // table they would play other moves there, and their labels would say tablebase=cache.
+    let agents = "expectimax:depth=2,mcts:iterations=60";
+    let mut logs = Vec::new();
+    for (c, out) in [(&empty, "without"), (&cache, "with")] {
+        let o = run(
+            &[
+                "tournament",
+                "--agents",
+                agents,
+                "-n",
+                "4",
+                "--seed",
+                "5",
+                "--threads",
+                "1",
+                "--out",
+                out,
+            ],
+            c,
+            &dir,
+        );
+        let (stdout, err) = text(&o);
+        assert!(o.status.success(), "{err}");
+        assert!(!err.contains("note:") && !err.contains("cache"), "{err}");
+        assert!(
+            stdout.contains("expectimax:depth=2,tablebase=off")
+                && stdout.contains("mcts:iterations=60,tablebase=off"),
+            "{stdout}"
+        );
+        logs.push(std::fs::read_to_string(dir.join(out).join("games.jsonl")).unwrap());
+    }
+    let headers: Vec<&str> = logs.iter().map(|l| l.lines().next().unwrap()).collect();
+    assert_eq!(headers[0], headers[1]);
+    let games = games_without_times(&logs[0]);
+    assert_eq!(games.len(), 4);
+    assert_eq!(games, games_without_times(&logs[1]));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
-fn a_cached_table_is_named_in_the_log_and_resume_merge_and_review_rebuild_it() {
+fn a_cached_table_asked_for_is_named_in_the_log_and_resume_merge_and_review_rebuild_it() {
     let dir = temp("tb-cache");
     let cache = dir.join("cache");
     partial_cache(&cache);
     let o = run(&["tablebase"], &cache, &dir);
     assert!(o.status.success());
     assert!(text(&o).0.starts_with("valid:"), "{:?}", text(&o));
-    let agents = "random,mcts:iterations=20,ismcts:iterations=20";
+    let agents = "random,mcts:iterations=20,tablebase=cache,ismcts:iterations=20,tablebase=cache";
     let o = run(
         &["tournament", "--agents", agents, "-n", "2", "--out", "t"],
         &cache,
@@ -142,7 +235,6 @@ fn a_cached_table_is_named_in_the_log_and_resume_merge_and_review_rebuild_it() {
     );
     let (out, err) = text(&o);
     assert!(o.status.success(), "{err}");
-    assert!(!err.contains("no Issiren endgame tablebase"), "{err}");
     let log = std::fs::read_to_string(dir.join("t/games.jsonl")).unwrap();
     let header = log.lines().next().unwrap();
     assert!(
@@ -172,12 +264,19 @@ fn a_cached_table_is_named_in_the_log_and_resume_merge_and_review_rebuild_it() {
     assert!(o.status.success(), "{:?}", text(&o));
     let o = run(&["review", "t"], &cache, &dir);
     assert!(o.status.success(), "{:?}", text(&o));
-    // The table gone: the same command now means tablebase=off, another tournament, and
-    // the refusal says why; merging the log names the missing table.
-    let no_cache = dir.join("empty");
+    // The plain specs are another tournament (tablebase=off), and the refusal says how to
+    // resume.
     let o = run(
-        &["tournament", "--agents", agents, "-n", "2", "--out", "t"],
-        &no_cache,
+        &[
+            "tournament",
+            "--agents",
+            "random,mcts:iterations=20,ismcts:iterations=20",
+            "-n",
+            "2",
+            "--out",
+            "t",
+        ],
+        &cache,
         &dir,
     );
     let (_, err) = text(&o);
@@ -186,6 +285,16 @@ fn a_cached_table_is_named_in_the_log_and_resume_merge_and_review_rebuild_it() {
         err.contains("different tournament") && err.contains("tablebase=cache"),
         "{err}"
     );
+    // The table gone: resuming and merging the log name the missing table.
+    let no_cache = dir.join("empty");
+    let o = run(
+        &["tournament", "--agents", agents, "-n", "2", "--out", "t"],
+        &no_cache,
+        &dir,
+    );
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("no tablebase in the cache"), "{err}");
     let o = run(&["merge", "m2", "t"], &no_cache, &dir);
     let (_, err) = text(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");

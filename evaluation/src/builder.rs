@@ -137,8 +137,8 @@ pub fn spec_factory<G: Evaluate>(spec: &AgentSpec, game: &G) -> Result<Factory<G
 
 /// An [`Entrant`] for the agent `spec` names, labelled by the spec with its `tablebase`
 /// parameter resolved ([`stickdice_agents::solve::resolve_spec`]: an Issiren searcher
-/// given no value or `auto` is labelled `…,tablebase=cache` or `…,tablebase=off`, as it
-/// plays), so the log says whether the table was used and rebuilds the same agents (see
+/// given no value is labelled `…,tablebase=off`, the default, whatever the cache holds),
+/// so the log says whether the table was used and rebuilds the same agents (see
 /// [`spec_factory`]).
 ///
 /// # Errors

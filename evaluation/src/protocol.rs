@@ -682,7 +682,7 @@ impl Server {
                             return Err(ProtocolError::new(
                                 ErrorCode::BadAgent,
                                 format!(
-                                    "agent `{spec}`: {k}={v}: this server reads no files named in agent specs (eval takes learned or hand, tablebase auto, cache or off)"
+                                    "agent `{spec}`: {k}={v}: this server reads no files named in agent specs (eval takes learned or hand, tablebase off or cache)"
                                 ),
                             ));
                         }

@@ -11,7 +11,9 @@ use crate::log::{self, LogError};
 use crate::merge;
 use crate::schedule::{Format, Shard};
 use crate::stats::{Sprt, SprtDecision};
-use crate::tournament::{Entrant, RunOptions, Tournament, TournamentError, LOG_FILE, REPORT_FILES};
+use crate::tournament::{
+    Entrant, RunOptions, Tournament, TournamentError, LOCK_FILE, LOG_FILE, REPORT_FILES,
+};
 use crate::tournament::{Progress, ProgressFn};
 use std::sync::{Arc, Mutex};
 use stickdice_testkit::toy::{Race, RaceAction, RaceState};
@@ -574,10 +576,35 @@ fn a_second_run_on_the_same_folder_is_refused() {
     assert!(e.to_string().contains("in use by another"), "{e}");
     assert!(!dir.path().join(LOG_FILE).exists(), "nothing written");
     drop(held);
+    assert!(
+        !dir.path().join(LOCK_FILE).exists(),
+        "the lock file goes with the lock"
+    );
     let s = three_way(4, 1).run(dir.path(), &opts(1)).unwrap();
     assert_eq!(s.played, 12);
-    // The finished run let the folder go.
+    // The finished run let the folder go and left no lock file.
+    assert!(!dir.path().join(LOCK_FILE).exists());
     drop(crate::tournament::lock_folder(dir.path()).unwrap());
+}
+
+#[test]
+fn a_lock_file_removed_by_a_finishing_run_is_not_locked_by_the_next() {
+    let dir = TempDir::new("lock-race");
+    let path = dir.path().join(LOCK_FILE);
+    // A run about to lock has opened the file; the holder finishes (removes it, unlocks).
+    let held = crate::tournament::lock_folder(dir.path()).unwrap();
+    let stale = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    drop(held);
+    stale.try_lock().unwrap();
+    // The file it locked is gone: a new run locks a new file, and is not refused.
+    let next = crate::tournament::lock_folder(dir.path()).unwrap();
+    assert!(path.exists());
+    assert!(matches!(
+        crate::tournament::lock_folder(dir.path()),
+        Err(TournamentError::Busy { .. })
+    ));
+    drop(next);
+    assert!(!path.exists());
 }
 
 #[test]
@@ -946,11 +973,11 @@ fn bad_shards_are_named_with_their_line_and_nothing_is_overwritten() {
     for f in REPORT_FILES.iter().filter(|&&f| f != "report.md") {
         assert!(!out.join(f).exists(), "{f}");
     }
-    // The shard folder holds its log (and the run's lock file) and nothing more.
+    // The shard folder holds its log and nothing more (the finished run removed its lock
+    // file).
     let mut names: Vec<String> = std::fs::read_dir(&dirs[1])
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n != crate::tournament::LOCK_FILE)
         .collect();
     names.sort();
     assert_eq!(names, [LOG_FILE]);

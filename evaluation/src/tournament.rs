@@ -53,7 +53,8 @@ pub const LOG_FILE: &str = "games.jsonl";
 pub const MAX_THREADS: usize = 256;
 
 /// The lock file in the output folder: a run holds an exclusive lock on it, so a second
-/// run on the same folder is refused instead of interleaving its games with the first's.
+/// run on the same folder is refused instead of interleaving its games with the first's;
+/// the run removes it when it ends ([`FolderLock`]).
 pub const LOCK_FILE: &str = ".stickdice.lock";
 /// The report files written in the output folder.
 pub const REPORT_FILES: [&str; 4] = ["report.json", "report.md", "standings.csv", "ratings.svg"];
@@ -126,11 +127,11 @@ impl core::fmt::Display for TournamentError {
                     differences.join("; ")
                 )?;
                 if differences.iter().any(|d| d.contains("tablebase=")) {
-                    // `auto` resolved otherwise than when the log was started.
+                    // The log names its searchers' tablebase (or was written when a plain
+                    // spec used the cached table, before the default became `off`).
                     f.write_str(
-                        " (the cached Issiren tablebase was built or removed since: give the \
-                         agents as the log names them, with tablebase=off or tablebase=cache, \
-                         to resume)",
+                        " (the log names the Issiren searchers' tablebase: give the agents as \
+                         the log names them, with tablebase=off or tablebase=cache, to resume)",
                     )?;
                 }
                 Ok(())
@@ -1175,33 +1176,90 @@ impl RunState<'_> {
     }
 }
 
+/// The exclusive lock on an output folder ([`lock_folder`]): while it lives, no other
+/// stickdice run (this process or another) can use the folder. Dropped, it removes the lock
+/// file, while still holding the lock, so a finished run leaves nothing behind; a run killed
+/// outright leaves an unlocked file that the next run takes over.
+#[derive(Debug)]
+pub struct FolderLock {
+    file: std::fs::File,
+    path: PathBuf,
+}
+
+impl FolderLock {
+    /// The lock file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for FolderLock {
+    fn drop(&mut self) {
+        // Removed before the lock is let go: a run that opened the file meanwhile and then
+        // gets the lock sees that the path no longer names its file and starts over
+        // ([`lock_folder`]), so two runs never hold "the" lock at once.
+        let _ = std::fs::remove_file(&self.path);
+        let _ = self.file.unlock();
+    }
+}
+
+/// Whether `path` still names the open file `file` (not removed or replaced since it was
+/// opened). Where that cannot be told (no inode numbers), whether `path` exists.
+fn names_the_file(path: &Path, file: &std::fs::File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        match (std::fs::metadata(path), file.metadata()) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        path.exists()
+    }
+}
+
 /// Takes the exclusive lock on the output folder `out` (its [`LOCK_FILE`]), held until the
-/// returned file is dropped.
+/// returned guard is dropped, which removes the lock file ([`FolderLock`]).
 ///
 /// # Errors
 /// [`TournamentError::Busy`] when another run (this process or another) holds it;
 /// [`TournamentError::Io`] when the lock file cannot be opened.
-pub fn lock_folder(out: &Path) -> Result<std::fs::File, TournamentError> {
+pub fn lock_folder(out: &Path) -> Result<FolderLock, TournamentError> {
     let path = out.join(LOCK_FILE);
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| TournamentError::Io {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => Err(TournamentError::Busy {
-            out: out.to_path_buf(),
-        }),
-        Err(std::fs::TryLockError::Error(e)) => Err(TournamentError::Io {
-            path,
-            message: format!("cannot lock the output folder: {e}"),
-        }),
+    // A few rounds: each one that fails to a removed file follows a run that just ended.
+    for _ in 0..16 {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| TournamentError::Io {
+                path: path.clone(),
+                message: e.to_string(),
+            })?;
+        match file.try_lock() {
+            Ok(()) if names_the_file(&path, &file) => return Ok(FolderLock { file, path }),
+            // The holder removed the file as it finished: lock the next one.
+            Ok(()) => continue,
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(TournamentError::Busy {
+                    out: out.to_path_buf(),
+                })
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(TournamentError::Io {
+                    path,
+                    message: format!("cannot lock the output folder: {e}"),
+                })
+            }
+        }
     }
+    Err(TournamentError::Busy {
+        out: out.to_path_buf(),
+    })
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

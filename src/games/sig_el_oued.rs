@@ -955,7 +955,7 @@ impl SigElOued {
 }
 
 /// Half-points written for people: `5` → `2½`, `1` → `½`, `4` → `2`.
-fn half_points(h: u8) -> String {
+pub(crate) fn half_points(h: u8) -> String {
     match (h / 2, h % 2) {
         (0, 1) => "½".to_string(),
         (p, 0) => p.to_string(),
@@ -963,7 +963,7 @@ fn half_points(h: u8) -> String {
     }
 }
 
-fn points_word(h: u8) -> &'static str {
+pub(crate) fn points_word(h: u8) -> &'static str {
     if h == 2 {
         "point"
     } else {

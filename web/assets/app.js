@@ -68,6 +68,11 @@ const play = {
 
 function seatLabel(s) { return `P${s + 1}`; }
 
+// The game the page opens on, ready to play: Issiren (the game with the most decisions),
+// a human against a searcher.
+const DEFAULT_GAME = 'issiren';
+const DEFAULT_OPPONENT = 'expectimax:nodes=20000';
+
 function gameInfo(name) { return hello.games.find((g) => g.name === name); }
 
 function buildForm() {
@@ -78,6 +83,7 @@ function buildForm() {
     asel.add(new Option(g.title, g.name));
   }
   $('agent-names').textContent = hello.agents.map((a) => a.name).join(', ');
+  if (hello.games.some((g) => g.name === DEFAULT_GAME)) sel.value = DEFAULT_GAME;
   sel.addEventListener('change', formForGame);
   $('players').addEventListener('change', seatInputs);
   formForGame();
@@ -92,10 +98,17 @@ function formForGame() {
   opts.replaceChildren();
   for (const [k, v] of Object.entries(g.options)) {
     const label = document.createElement('label');
-    label.textContent = `${k} `;
     const input = document.createElement('input');
-    input.id = `option-${k}`; input.dataset.key = k; input.value = v; input.size = 6;
-    label.appendChild(input);
+    input.id = `option-${k}`; input.dataset.key = k;
+    // A yes/no rule option is a checkbox; others are typed.
+    if (v === 'true' || v === 'false') {
+      input.type = 'checkbox';
+      input.checked = v === 'true';
+      label.append(input, ` ${k}`);
+    } else {
+      input.value = v; input.size = 6;
+      label.append(`${k} `, input);
+    }
     opts.appendChild(label);
   }
   $('marked').max = g.sticks;
@@ -112,7 +125,7 @@ function seatInputs() {
     label.textContent = `${seatLabel(s)} `;
     const input = document.createElement('input');
     input.id = `seat-${s}`;
-    input.value = old[s] ?? (s === 0 ? 'human' : 'greedy');
+    input.value = old[s] ?? (s === 0 ? 'human' : DEFAULT_OPPONENT);
     input.size = 14;
     label.appendChild(input);
     div.appendChild(label);
@@ -134,7 +147,9 @@ async function newGame(ev) {
   const game = $('game').value;
   const players = +$('players').value;
   const options = {};
-  for (const i of $('options').querySelectorAll('input')) options[i.dataset.key] = i.value;
+  for (const i of $('options').querySelectorAll('input')) {
+    options[i.dataset.key] = i.type === 'checkbox' ? String(i.checked) : i.value;
+  }
   const seed = +$('seed').value;
   play.seats = [...$('seats').querySelectorAll('input')].map((i) => i.value.trim() || 'human');
   const geo = await api('GET', `/api/geometry/${game}?players=${players}`);
@@ -147,7 +162,10 @@ async function newGame(ev) {
   $('play-log').replaceChildren();
   $('hint-text').textContent = '';
   $('throw-text').textContent = '';
-  $('play-title').textContent = `${geo.title} — ${play.seats.map((s, i) => `${seatLabel(i)} ${s}`).join(', ')}; seed ${seed}`;
+  // The rule options set otherwise than by default, beside the seats.
+  const defaults = gameInfo(game).options;
+  const changed = Object.entries(options).filter(([k, v]) => defaults[k] !== v).map(([k, v]) => `${k}=${v}`);
+  $('play-title').textContent = `${geo.title} — ${play.seats.map((s, i) => `${seatLabel(i)} ${s}`).join(', ')}; seed ${seed}${changed.length ? `; ${changed.join(', ')}` : ''}`;
   $('legend').textContent = geo.legend;
   message(`New game of ${geo.title}.`);
   show(r.result);
@@ -192,12 +210,29 @@ function show(view) {
   $('status').dataset.seat = node.seat ?? '';
   const decisions = $('decisions');
   decisions.replaceChildren();
+  const help = $('decision-help');
+  help.replaceChildren();
+  help.hidden = true;
   if (node.kind === 'decide' && isHuman(node.seat)) {
-    for (const m of pic.moves.filter((m) => m.from === null)) {
+    const buttons = pic.moves.filter((m) => m.from === null);
+    for (const m of buttons) {
       const b = document.createElement('button');
       b.type = 'button'; b.textContent = m.action; b.dataset.action = m.action;
+      if (m.words) b.title = m.words;
       b.addEventListener('click', () => act(m.action));
       decisions.appendChild(b);
+    }
+    // The choice in the rules' words (from the server), beside the buttons.
+    const said = buttons.filter((m) => m.words);
+    if (said.length) {
+      help.append(`${seatLabel(node.seat)} chooses: `);
+      said.forEach((m, i) => {
+        const c = document.createElement('code');
+        c.textContent = m.action;
+        help.append(...(i ? ['; '] : []), c, ` — ${m.words}`);
+      });
+      help.append('.');
+      help.hidden = false;
     }
   }
   const humanThrow = node.kind === 'throw' && isHuman(node.seat);
@@ -208,11 +243,8 @@ function show(view) {
   if (play.clickedAt !== null) {
     const t0 = play.clickedAt;
     play.clickedAt = null;
-    requestAnimationFrame(() => {
-      const ms = performance.now() - t0;
-      timings.push(ms);
-      $('timing').textContent = `click to redrawn board: ${ms.toFixed(1)} ms`;
-    });
+    // Measured for the browser tests (window.stickdice.timings), not shown.
+    requestAnimationFrame(() => timings.push(performance.now() - t0));
   }
 }
 
@@ -393,7 +425,7 @@ async function loadTournaments() {
   }
   if (!r.tournaments.length) {
     const p = document.createElement('p');
-    p.textContent = 'No tournament folders: start the server as `stickdice web DIR…` with the output folders of `stickdice tournament`.';
+    p.textContent = 'No tournament folders: start the server as `stickdice web DIR…` with the output folders of `stickdice tournament` (with no folder named it replays ./tournament-out when there is one).';
     errors.appendChild(p);
   }
   drawTable();
@@ -664,6 +696,9 @@ async function main() {
   $('analysis-form').addEventListener('submit', analyse);
   window.addEventListener('hashchange', route);
   route();
+  // Open on a ready game (no "New game" click needed), unless the page opened elsewhere.
+  const view = (location.hash || '#play').slice(1).split('/')[0];
+  if (view === 'play') await newGame();
   document.body.dataset.ready = 'yes';
 }
 

@@ -42,6 +42,43 @@ function shape(kind, cx, cy, r, attrs, parent) {
   }
 }
 
+// How far a link between rows bulges out of the board.
+const LINK_BULGE = 22;
+
+// Where a track passes from a square at the board's left or right edge to the square above
+// or below it (Issiren's figure-of-eight turns between rows) and no arrow of the geometry
+// already joins the two: {from, to, side} (side -1 left, +1 right), once each. Read from the
+// tracks the server sends; no rule is here.
+export function rowLinks(geometry) {
+  const centre = (sq) => [sq.x + 0.5, sq.y + 0.5];
+  const onArrow = (p, a) => {
+    const [px, py] = p;
+    const cross = (a.x2 - a.x1) * (py - a.y1) - (a.y2 - a.y1) * (px - a.x1);
+    const within = px >= Math.min(a.x1, a.x2) - 0.51 && px <= Math.max(a.x1, a.x2) + 0.51
+      && py >= Math.min(a.y1, a.y2) - 0.51 && py <= Math.max(a.y1, a.y2) + 0.51;
+    return Math.abs(cross) < 1e-6 && within;
+  };
+  const joined = (a, b) => geometry.arrows.some((ar) => ar.y1 !== ar.y2 && onArrow(centre(a), ar) && onArrow(centre(b), ar));
+  const seen = new Set();
+  const out = [];
+  for (const t of geometry.tracks || []) {
+    const n = t.squares.length;
+    for (let i = 0; i < (t.loops ? n : n - 1); i++) {
+      const from = t.squares[i];
+      const to = t.squares[(i + 1) % n];
+      const a = geometry.squares[from];
+      const b = geometry.squares[to];
+      const edge = a.x === 0 ? -1 : a.x === geometry.width - 1 ? 1 : 0;
+      if (!edge || a.x !== b.x || Math.abs(a.y - b.y) !== 1 || joined(a, b)) continue;
+      const key = `${from}>${to}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ from, to, side: edge });
+    }
+  }
+  return out;
+}
+
 // Draws `geometry` with `pieces` into `svg`. `opts`: moves (legal moves with from/to),
 // selected (a square), onSquare(square) for clicks.
 export function drawBoard(svg, geometry, pieces, opts = {}) {
@@ -51,7 +88,11 @@ export function drawBoard(svg, geometry, pieces, opts = {}) {
   for (const sq of geometry.squares) {
     if (sq.name && sq.name.endsWith('home row')) rowNames.set(sq.y, sq.name);
   }
-  const W = geometry.width * CELL + 2 * PAD + (rowNames.size ? 110 : 0);
+  const links = rowLinks(geometry);
+  // Room outside the board for the links' curves, left and right.
+  const LEFT = links.some((l) => l.side < 0) ? LINK_BULGE + 6 : 0;
+  const RIGHT = links.some((l) => l.side > 0) ? LINK_BULGE + 6 : 0;
+  const W = geometry.width * CELL + 2 * PAD + LEFT + RIGHT + (rowNames.size ? 110 : 0);
   const H = geometry.height * CELL + 2 * PAD;
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   svg.setAttribute('width', W);
@@ -60,7 +101,8 @@ export function drawBoard(svg, geometry, pieces, opts = {}) {
   const defs = el('defs', {}, svg);
   const marker = el('marker', { id: 'arrowhead', markerWidth: 8, markerHeight: 8, refX: 6, refY: 4, orient: 'auto' }, defs);
   el('path', { d: 'M0,0 L8,4 L0,8 z', fill: '#7a6a55' }, marker);
-  const X = (x) => PAD + x * CELL;
+  const X = (x) => PAD + LEFT + x * CELL;
+  const Y = (y) => PAD + y * CELL;
   const moves = opts.moves || [];
   const from = new Set(moves.filter((m) => m.from !== null).map((m) => m.from));
   const targets = new Set(moves.filter((m) => m.from === opts.selected && m.to !== null).map((m) => m.to));
@@ -74,11 +116,11 @@ export function drawBoard(svg, geometry, pieces, opts = {}) {
     if (from.has(i)) cls += ' movable';
     if (i === opts.selected) cls += ' selected';
     if (targets.has(i)) cls += ' target';
-    el('rect', { x: X(sq.x) + 1, y: X(sq.y) + 1, width: CELL - 2, height: CELL - 2, rx: 4, class: cls }, g);
-    const label = el('text', { x: X(sq.x) + 4, y: X(sq.y) + 12, class: 'label' }, g);
+    el('rect', { x: X(sq.x) + 1, y: Y(sq.y) + 1, width: CELL - 2, height: CELL - 2, rx: 4, class: cls }, g);
+    const label = el('text', { x: X(sq.x) + 4, y: Y(sq.y) + 12, class: 'label' }, g);
     label.textContent = sq.label;
     if (sq.name && !sq.name.endsWith('home row')) {
-      const name = el('text', { x: X(sq.x) + CELL / 2, y: X(sq.y) + CELL - 4, class: 'name', 'text-anchor': 'middle' }, g);
+      const name = el('text', { x: X(sq.x) + CELL / 2, y: Y(sq.y) + CELL - 4, class: 'name', 'text-anchor': 'middle' }, g);
       if (sq.name.length > 10) { name.setAttribute('textLength', CELL - 6); name.setAttribute('lengthAdjust', 'spacingAndGlyphs'); }
       name.textContent = sq.name;
     }
@@ -87,12 +129,25 @@ export function drawBoard(svg, geometry, pieces, opts = {}) {
     if (opts.onSquare) g.addEventListener('click', () => opts.onSquare(i));
   });
   for (const [y, name] of rowNames) {
-    const t = el('text', { x: X(geometry.width) + 8, y: X(y) + CELL / 2 + 4, class: 'name' }, svg);
+    const t = el('text', { x: X(geometry.width) + RIGHT + 8, y: Y(y) + CELL / 2 + 4, class: 'name' }, svg);
     t.textContent = name;
   }
   const arrows = el('g', { class: 'arrows' }, svg);
   for (const a of geometry.arrows) {
-    el('line', { x1: X(a.x1), y1: X(a.y1), x2: X(a.x2), y2: X(a.y2), class: 'arrow', 'marker-end': 'url(#arrowhead)' }, arrows);
+    el('line', { x1: X(a.x1), y1: Y(a.y1), x2: X(a.x2), y2: Y(a.y2), class: 'arrow', 'marker-end': 'url(#arrowhead)' }, arrows);
+  }
+  // The links from the end of one row to the next, curved outside the board.
+  for (const l of links) {
+    const a = geometry.squares[l.from];
+    const b = geometry.squares[l.to];
+    const x0 = l.side < 0 ? X(0) : X(geometry.width);
+    const xb = x0 + l.side * LINK_BULGE;
+    const ya = Y(a.y + 0.5);
+    const yb = Y(b.y + 0.5);
+    el('path', {
+      d: `M${x0},${ya} C${xb},${ya} ${xb},${yb} ${x0 - l.side * 2},${yb}`,
+      class: 'link', 'marker-end': 'url(#arrowhead)', 'data-from': a.label, 'data-to': b.label,
+    }, arrows);
   }
 
   // Pieces, grouped by square.
@@ -112,7 +167,7 @@ export function drawBoard(svg, geometry, pieces, opts = {}) {
     const r = Math.min(step * 0.42, 17);
     list.forEach((p, j) => {
       const cx = X(sq.x) + 11 + step * ((j % cols) + 0.5) + ((Math.max(cols, rows) - cols) * step) / 2;
-      const cy = X(sq.y) + 12 + step * (Math.floor(j / cols) + 0.5) + ((Math.max(cols, rows) - rows) * step) / 2;
+      const cy = Y(sq.y) + 12 + step * (Math.floor(j / cols) + 0.5) + ((Math.max(cols, rows) - rows) * step) / 2;
       const g = el('g', {
         class: `piece seat-${p.seat === null ? 'neutral' : p.seat} ${p.status} ${p.active ? 'active' : ''}`,
         'data-square': sqi, 'data-seat': p.seat === null ? '' : p.seat, 'data-kind': p.kind,

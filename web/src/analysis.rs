@@ -125,7 +125,7 @@ pub async fn analysis(Query(query): Query<Vec<(String, String)>>) -> Response {
     if let Some((k, v)) = stickdice_agents::files::file_parameter(&spec) {
         return WebError::bad(
             "bad_agent",
-            format!("agent `{spec}`: {k}={v}: this server reads no files named in agent specs (eval takes learned or hand, tablebase auto, cache or off)"),
+            format!("agent `{spec}`: {k}={v}: this server reads no files named in agent specs (eval takes learned or hand, tablebase off or cache)"),
         )
         .into_response();
     }

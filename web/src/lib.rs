@@ -74,6 +74,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         "text/css; charset=utf-8",
         include_str!("../assets/style.css"),
     ),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_str!("../assets/favicon.svg"),
+    ),
 ];
 
 /// How `stickdice web` runs.
@@ -256,6 +261,7 @@ fn ok(body: Value) -> Response {
 /// | route | what |
 /// |---|---|
 /// | `GET /` and `GET /assets/{file}` | the page |
+/// | `GET /favicon.ico` | the icon (`/assets/favicon.svg`, for browsers that ask here) |
 /// | `GET /api/hello` | the protocol's `hello` result |
 /// | `GET /api/geometry/{game}?players=N` | the board's geometry (`drawn: false` and a `note` for a game without the `board` capability: the page shows its text board) |
 /// | `POST /api/session` | opens a session: `{"session": id}` |
@@ -270,6 +276,7 @@ fn ok(body: Value) -> Response {
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/", get(|| async { asset("index.html") }))
+        .route("/favicon.ico", get(|| async { asset("favicon.svg") }))
         .route(
             "/assets/{file}",
             get(|Path(file): Path<String>| async move { asset(&file) }),
@@ -487,7 +494,8 @@ async fn not_found(uri: Uri) -> Response {
     }
     let page = format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found — \
-         stickdice</title><link rel=\"stylesheet\" href=\"/assets/style.css\"></head><body>\
+         stickdice</title><link rel=\"icon\" href=\"/assets/favicon.svg\" \
+         type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/assets/style.css\"></head><body>\
          <main><h1>Not found</h1><p id=\"error\" class=\"error\">There is no page at \
          <code>{}</code>.</p><p><a href=\"/\">Go to the stickdice page</a>.</p></main>\
          </body></html>",
@@ -591,9 +599,26 @@ fn picture<G: Drawing>(g: &G, view: &Value, before: Option<&Value>, step: &Step)
             words.extend(g.describe_change(b, &state));
         }
     }
+    // Each legal move with what it would do in words (the choice explained where it is
+    // offered, such as Sig (El Oued)'s `use` or `decline` of the points left at Mecca).
+    let moves: Vec<Value> = g
+        .moves(&state)
+        .into_iter()
+        .map(|m| {
+            let said = g
+                .parse_action(&m.action)
+                .map(|a| g.describe_action(&state, a))
+                .unwrap_or_default();
+            let mut v = serde_json::to_value(&m).unwrap_or(Value::Null);
+            if let Some(o) = v.as_object_mut() {
+                o.insert("words".into(), Value::String(said));
+            }
+            v
+        })
+        .collect();
     Some(json!({
         "pieces": g.pieces(&state),
-        "moves": g.moves(&state),
+        "moves": moves,
         "words": words,
     }))
 }

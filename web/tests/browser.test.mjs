@@ -7,7 +7,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,6 +71,9 @@ async function message() {
   return page.$eval('#message', (e) => e.textContent);
 }
 
+// The explanations of P1's choices met by playHuman (#decision-help), for the tests.
+const choicesExplained = [];
+
 // Plays P1's part by clicking until the game ends; returns the number of clicks.
 async function playHuman(shotName, shotAt) {
   let clicks = 0;
@@ -94,6 +97,7 @@ async function playHuman(shotName, shotAt) {
         clicks++;
       } else {
         assert.ok(decision, `a decision with a button: ${st.text}`);
+        choicesExplained.push(await page.$eval('#decision-help', (e) => (e.hidden ? '' : e.textContent)));
         await decision.click();
       }
     }
@@ -154,10 +158,16 @@ test('a game of Sig wa Duqqan with three seats, thrown by clicking, then saved a
   assert.ok(rows.some((r) => r.includes('P1 human')), 'the saved game is listed');
 });
 
-test('a game of Sig (El Oued), thrown by clicking, with the leftover decision', { timeout: 600_000 }, async () => {
+test('a game of Sig (El Oued), thrown by clicking, with the leftover decision explained', { timeout: 600_000 }, async () => {
+  choicesExplained.length = 0;
   await newGame('sig-el-oued', 2, ['human', 'greedy'], 3);
   await playHuman('sig-el-oued-play.png', 30);
   assert.match((await status()).text, /Game over/);
+  // Each use/decline choice came with its explanation, in the rules' words.
+  assert.ok(choicesExplained.length > 0, 'the game offered P1 a leftover choice');
+  for (const text of choicesExplained) {
+    assert.match(text, /^P1 chooses: use — P1 uses the \d+½? points? left at Mecca to walk the (djinn|mother) off the start; decline — P1 declines the \d+½? points? left at Mecca \(a declined rest is lost\)\.$/);
+  }
 });
 
 test('entered throws: the count of marked sides of real sticks', async () => {
@@ -315,6 +325,145 @@ test('the analysis view shows self-play figures, the length histogram and the ra
   assert.ok(await page.$('.histogram svg'));
   await page.waitForSelector('#ratings img');
   await page.screenshot({ path: path.join(SHOTS, 'analysis.png'), fullPage: true });
+});
+
+test('the page opens on a ready Issiren game, a human against a searcher', async () => {
+  await open('#play');
+  await page.waitForSelector('#board .square');
+  assert.equal(await page.$eval('#game', (e) => e.value), 'issiren');
+  assert.equal(await page.$eval('#seat-0', (e) => e.value), 'human');
+  assert.match(await page.$eval('#seat-1', (e) => e.value), /^(expectimax|mcts|ismcts)/);
+  const st = await status();
+  assert.equal(st.node, 'throw');
+  assert.equal(st.seat, '0');
+  assert.equal(await page.$eval('#throw', (e) => e.disabled), false);
+  assert.match(await page.textContent('#play-title'), /^Issiren .*P1 human, P2 expectimax/);
+  // No debug line: the click-to-redraw time is measured for the tests, not shown.
+  assert.equal(await page.$('#timing'), null);
+  await page.click('#throw');
+  await idle();
+  assert.doesNotMatch(await page.textContent('body'), /click to redrawn/);
+  assert.ok((await page.evaluate(() => window.stickdice.timings.length)) > 0);
+  await page.screenshot({ path: path.join(SHOTS, 'landing.png'), fullPage: true });
+});
+
+test('rule options: yes/no options are checkboxes, the fields stand apart, and they reach the game', async () => {
+  await open('#play');
+  await page.selectOption('#game', 'sig-el-oued');
+  assert.equal(await page.$eval('#option-cairo_always_three', (e) => e.type), 'checkbox');
+  assert.equal(await page.$eval('#option-max_throws', (e) => e.type), 'text');
+  const boxes = await page.$$eval('#options label', (ls) => ls.map((l) => {
+    const r = l.getBoundingClientRect();
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, text: l.textContent };
+  }));
+  assert.equal(boxes.length, 2);
+  for (let i = 1; i < boxes.length; i++) {
+    const [a, b] = [boxes[i - 1], boxes[i]];
+    const sameRow = a.top < b.bottom && b.top < a.bottom;
+    assert.ok(!sameRow || b.left - a.right >= 8, `the option fields run together: ${JSON.stringify(boxes)}`);
+  }
+  await page.check('#option-cairo_always_three');
+  await page.fill('#seat-1', 'greedy');
+  await page.click('#new-game');
+  await page.waitForSelector('#board .square');
+  await idle();
+  assert.match(await page.textContent('#play-title'), /cairo_always_three=true/);
+});
+
+test('Issiren: the figure-of-eight links between rows are drawn beside the board', async () => {
+  await open('#play');
+  await page.waitForSelector('#board path.link');
+  const links = await page.$$eval('#board path.link', (ls) => ls.map((l) => `${l.dataset.from}>${l.dataset.to}`).sort());
+  // P1's circuit: out along its home row to a1, up row 2 to l2, row 3 to a3, P2's home row to
+  // l4, back down row 3 to a3, row 2 to l2, home; P2's uses the same six turns.
+  assert.deepEqual(links, ['a1>a2', 'a3>a2', 'a3>a4', 'l2>l1', 'l2>l3', 'l4>l3']);
+});
+
+test('a favicon', async () => {
+  await open('#play');
+  const href = await page.$eval('link[rel="icon"]', (e) => e.href);
+  for (const url of [href, `${BASE}/favicon.ico`]) {
+    const res = await fetch(url);
+    assert.equal(res.status, 200, url);
+    assert.equal(res.headers.get('content-type'), 'image/svg+xml', url);
+    assert.match(await res.text(), /^<svg/);
+  }
+});
+
+// No sideways scrolling of the page, with every view open (the replay with its analysis).
+async function assertFits(label) {
+  const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  assert.ok(scroll <= inner, `${label}: the page is ${scroll} px wide in a ${inner} px window`);
+}
+
+for (const [width, height] of [[1280, 900], [390, 844]]) {
+  test(`every view fits ${width} px without sideways overflow`, { timeout: 300_000 }, async () => {
+    await page.setViewportSize({ width, height });
+    try {
+      await open('#play');
+      await page.waitForSelector('#board .square');
+      await assertFits(`${width} play`);
+      await open('#replay');
+      await page.waitForSelector('#games-table tbody tr');
+      await assertFits(`${width} replay list`);
+      await open('#replay/0/1');
+      await page.waitForSelector('#review-totals tbody tr', { timeout: 120_000 });
+      await idle();
+      await page.fill('#jump', '20');
+      await page.click('#jump-go');
+      await assertFits(`${width} replay`);
+      if (width >= 1280) {
+        // Wide enough for the analysis table and the text board in full.
+        for (const id of ['replay-analysis', 'replay-board-text']) {
+          const [sw, cw] = await page.$eval(`#${id}`, (e) => [e.scrollWidth, e.clientWidth]);
+          assert.ok(sw <= cw, `#${id} is cut: ${sw} px of content in ${cw} px`);
+        }
+      }
+      await page.screenshot({ path: path.join(SHOTS, `replay-${width}.png`), fullPage: true });
+      await open('#analysis');
+      await assertFits(`${width} analysis`);
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 1000 });
+    }
+  });
+}
+
+// Starts `stickdice web` in `cwd` with no folder named; returns what it printed and the
+// tournaments it serves.
+async function webIn(cwd) {
+  const child = spawn(BINARY, ['web', '--port', '0', '--save-dir', path.join(cwd, 'saved')], { cwd });
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { out += d; });
+  try {
+    let url = null;
+    for (let i = 0; i < 200 && !url; i++) {
+      url = out.match(/http:\/\/127\.0\.0\.1:\d+/)?.[0];
+      if (!url) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(url, `the server did not start: ${out}`);
+    const t = await (await fetch(`${url}/api/tournaments`)).json();
+    return { out, tournaments: t.tournaments };
+  } finally {
+    child.kill();
+  }
+}
+
+test('stickdice web with no folder replays ./tournament-out when there is one, and says so', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stickdice-web-default-'));
+  try {
+    const none = await webIn(dir);
+    assert.doesNotMatch(none.out, /tournament-out/);
+    assert.equal(none.tournaments.length, 0);
+    fs.cpSync(path.join(FIXTURES, 'issiren'), path.join(dir, 'tournament-out'), { recursive: true });
+    const found = await webIn(dir);
+    assert.match(found.out, /replaying \.\/tournament-out/);
+    assert.equal(found.tournaments.length, 1);
+    assert.equal(found.tournaments[0].path, 'tournament-out');
+    assert.ok(found.tournaments[0].games.length > 0);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('click-to-redraw time (measured, not asserted) and no script errors', async () => {

@@ -93,12 +93,19 @@ async fn the_page_and_its_assets_are_served_from_the_binary() {
         ("board.js", "text/javascript"),
         ("style.css", "text/css"),
         ("index.html", "text/html"),
+        ("favicon.svg", "image/svg+xml"),
     ] {
         let (s, mime, body) = send(&app, "GET", &format!("/assets/{file}"), "").await;
         assert_eq!(s, StatusCode::OK, "{file}");
         assert!(mime.starts_with(kind), "{file}: {mime}");
         assert!(body.len() > 100, "{file}");
     }
+    // The icon, where the page links it and where browsers ask by default.
+    assert!(body.contains(r#"<link rel="icon" href="/assets/favicon.svg""#));
+    let (s, mime, icon) = send(&app, "GET", "/favicon.ico", "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(mime, "image/svg+xml");
+    assert!(icon.starts_with("<svg"));
     let (s, v) = send_json(&app, "GET", "/assets/nope.js", "").await;
     assert_eq!(s, StatusCode::NOT_FOUND);
     assert_eq!(

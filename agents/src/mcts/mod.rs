@@ -45,7 +45,7 @@
 //! | `prior` | 10 | virtual visits at the evaluation for each new action; 0: none |
 //! | `threads` | 1 | root parallelism: this many independent trees, searched in parallel (rayon), merged by visit counts |
 //! | `reuse` | `true` | keep the subtree under the actual throws and actions for the next decision |
-//! | `tablebase` | – | Issiren only: `build` or a file; a position below the root with at most two pieces a side is a leaf scored with its exact values from the endgame tablebase ([`crate::solve::tablebase`]) instead of a playout; a root whose every child it covers is played exactly, unsearched (the analysis then has no visits and the exact values) |
+//! | `tablebase` | `off` | Issiren only: `cache`, `build` or a file (see [`crate::solve::TABLEBASE_PARAM`]); a position below the root with at most two pieces a side is a leaf scored with its exact values from the endgame tablebase ([`crate::solve::tablebase`]) instead of a playout; a root whose every child it covers is played exactly, unsearched (the analysis then has no visits and the exact values) |
 //!
 //! Plain UCT — random playouts to the end, no prior, `c` = 1.4 — is
 //! `mcts:playout=random,cutoff=0,prior=0,c=1.4` ([`MctsConfig::without_evaluation`]); it

@@ -394,7 +394,7 @@ fn the_registry_lists_mcts_with_its_defaults() {
             ("epsilon", "0.1"),
             ("threads", "1"),
             ("reuse", "true"),
-            ("tablebase", "auto"),
+            ("tablebase", "off"),
             ("eval", "learned"),
             ("cutoff", "4"),
             ("prior", "10"),

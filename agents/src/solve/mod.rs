@@ -1070,14 +1070,17 @@ pub enum ExactValuesError {
 }
 
 /// The `tablebase` parameter of the searching agents (expectimax, MCTS).
+///
+/// The default is `off` whatever the cache holds, so that the same command with the same
+/// seed plays the same games on every machine; the table is used only when asked for.
 pub const TABLEBASE_PARAM: crate::params::ParamInfo = crate::params::ParamInfo {
     key: "tablebase",
-    default: "auto",
-    help: "issiren only: exact values for positions with at most two pieces a side. auto (the \
-           default): the cached table if `stickdice tablebase --build` has built it, else none; \
-           the agent's name says which (tablebase=cache or tablebase=off). cache: the cached \
-           table (an error without it); off: none; build: built in memory at first use (about \
-           30 s); or a file written by `stickdice analyze --write-tablebase FILE`",
+    default: "off",
+    help: "issiren only: exact values for positions with at most two pieces a side, used only \
+           when asked for. off (the default, whatever the cache holds): none; cache: the table \
+           `stickdice tablebase --build` built in the cache directory (an error without it); \
+           build: built in memory at first use (about 30 s); or a file written by \
+           `stickdice analyze --write-tablebase FILE`",
 };
 
 /// Whether the game type `G` has an endgame tablebase (Issiren).
@@ -1085,38 +1088,40 @@ pub fn has_tablebase<G: Game>() -> bool {
     core::any::TypeId::of::<G>() == core::any::TypeId::of::<stickdice::Issiren>()
 }
 
+/// Why `tablebase=auto` is refused: it meant "the cached table if there is one", which made
+/// a run depend on the machine's cache.
+const AUTO_REMOVED: &str = "`auto` is no longer accepted: it made the games depend on what \
+                            the cache held; the default is now off, and tablebase=cache uses \
+                            the cached table";
+
 /// The concrete value a `tablebase` parameter (`None`: not given) stands for in game `G`:
-/// `auto` becomes `cache` when a tablebase file is in the cache directory
-/// ([`tablebase::cached`]) and `off` otherwise; other values are kept. `None` for a game
-/// without a tablebase given no value, `auto` or `off` (nothing to name).
+/// `off` when not given (the default never depends on the cache), other values as given.
+/// `None` for a game without a tablebase given no value or `off` (nothing to name).
+/// `auto`, the former cache-dependent default, is kept as given and refused when the agent
+/// is built ([`tablebase_param`]).
 pub fn resolve_tablebase<G: Game>(given: Option<&str>) -> Option<String> {
-    let given = given.unwrap_or("auto");
-    if !has_tablebase::<G>() && (given == "auto" || given == "off") {
+    let given = given.unwrap_or(TABLEBASE_PARAM.default);
+    if !has_tablebase::<G>() && given == "off" {
         return None;
     }
-    Some(if given == "auto" {
-        if tablebase::cached() {
-            tablebase::CACHE_SOURCE.to_string()
-        } else {
-            "off".to_string()
-        }
-    } else {
-        given.to_string()
-    })
+    Some(given.to_string())
 }
 
 /// `spec` with its `tablebase` parameter resolved for game `G` ([`resolve_tablebase`]):
-/// what a tournament logs, so that the log says whether the table was used and a resumed,
-/// merged or replayed tournament builds the same agents (or refuses when the cached table
-/// it used is gone). Specs of agents without the parameter, and games without a
-/// tablebase, are returned unchanged.
+/// what a tournament logs — the spec as given plus what was resolved — so that the log says
+/// whether the table was used and a resumed, merged or replayed tournament builds the same
+/// agents (or refuses when the cached table it used is gone). Specs of agents without the
+/// parameter, and games without a tablebase, are returned unchanged.
 ///
 /// ```
 /// use stickdice_agents::{solve::resolve_spec, AgentSpec};
 /// let spec: AgentSpec = "mcts:iterations=100".parse().unwrap();
 /// let resolved = resolve_spec::<stickdice::Issiren>(&spec).unwrap().to_string();
-/// // `tablebase=cache` once `stickdice tablebase --build` has run, else `tablebase=off`.
-/// assert!(resolved.starts_with("mcts:iterations=100,tablebase="));
+/// // The default, whatever the cache holds.
+/// assert_eq!(resolved, "mcts:iterations=100,tablebase=off");
+/// let asked: AgentSpec = "mcts:iterations=100,tablebase=cache".parse().unwrap();
+/// let resolved = resolve_spec::<stickdice::Issiren>(&asked).unwrap();
+/// assert_eq!(resolved, asked);
 /// let race = resolve_spec::<stickdice::SigWaDuqqan>(&spec).unwrap();
 /// assert_eq!(race.to_string(), "mcts:iterations=100");
 /// ```
@@ -1151,7 +1156,7 @@ pub type NamedExactValues<G> = (String, Arc<dyn ExactValues<G>>);
 pub enum TablebaseChoice<G: Game> {
     /// A game without a tablebase, none asked for: the agent's name says nothing.
     NotApplicable,
-    /// No table (`off`, or `auto` with none in the cache): the name says `tablebase=off`.
+    /// No table (`off`, the default): the name says `tablebase=off`.
     Off,
     /// Exact values, with the concrete source that names them (`cache`, `build`, a path).
     Use(NamedExactValues<G>),
@@ -1177,12 +1182,13 @@ impl<G: Game> TablebaseChoice<G> {
     }
 }
 
-/// Reads a searching agent's `tablebase` parameter (default `auto`, resolved as
+/// Reads a searching agent's `tablebase` parameter (default `off`, resolved as
 /// [`resolve_tablebase`] says) and loads the exact values it names (once per process).
 ///
 /// # Errors
-/// [`crate::SpecError::BadValue`] when the game has no tablebase or the file cannot be
-/// loaded (a damaged cached file included: the message says how to rebuild it).
+/// [`crate::SpecError::BadValue`] when the game has no tablebase, the file cannot be
+/// loaded (a damaged cached file included: the message says how to rebuild it), or the
+/// value is the former default `auto`.
 pub fn tablebase_param<G: Game>(
     params: &crate::params::Params<'_>,
 ) -> Result<TablebaseChoice<G>, crate::SpecError> {
@@ -1193,14 +1199,18 @@ pub fn tablebase_param<G: Game>(
     if source == "off" {
         return Ok(TablebaseChoice::Off);
     }
+    let bad = |why: &str| crate::SpecError::BadValue {
+        agent: params.info().name,
+        key: TABLEBASE_PARAM.key,
+        value: source.clone(),
+        expected: format!("off, cache, build or a tablebase file ({why})"),
+    };
+    if source == "auto" {
+        return Err(bad(AUTO_REMOVED));
+    }
     exact_values_for::<G>(&source)
         .map(|values| TablebaseChoice::Use((source.clone(), values)))
-        .map_err(|why| crate::SpecError::BadValue {
-            agent: params.info().name,
-            key: TABLEBASE_PARAM.key,
-            value: given.unwrap_or("auto").to_string(),
-            expected: format!("auto, cache, off, build or a tablebase file ({why})"),
-        })
+        .map_err(|why| bad(&why.to_string()))
 }
 
 /// A solution shared between agents and threads.

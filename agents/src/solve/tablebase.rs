@@ -27,18 +27,19 @@
 //! unchanged; it is solved in closed form. Sweeps stop when no value changes by more than
 //! [`TOLERANCE`].
 //!
-//! # In play: the cache and `tablebase=auto`
+//! # In play: the cache and `tablebase=cache`
 //!
 //! Expectimax, MCTS and ISMCTS take the `tablebase` parameter
-//! ([`super::TABLEBASE_PARAM`]); its default, `auto`, uses the file in the cache directory
-//! ([`cache_dir`]: `$STICKDICE_CACHE`, else `$XDG_CACHE_HOME/stickdice`, else
-//! `~/.cache/stickdice`; the file [`cache_file_name`] carries the format version) when it
-//! is there, and nothing otherwise — nothing is built unasked. [`build_cached`] (the
-//! command `stickdice tablebase --build`) builds it there once, under a lock file, written
-//! to a temporary name and renamed. `auto` is resolved to `cache` or `off` in the agents'
-//! names and in tournament labels ([`super::resolve_spec`]), so a log says which was
-//! played and rebuilds the same agents; `cache` without a valid file is an error that
-//! says how to build it. A damaged file is an error, never a silent fallback.
+//! ([`super::TABLEBASE_PARAM`]); its default is `off`, whatever the cache holds, so a run
+//! plays the same games on every machine. `tablebase=cache` uses the file in the cache
+//! directory ([`cache_dir`]: `$STICKDICE_CACHE`, else `$XDG_CACHE_HOME/stickdice`, else
+//! `~/.cache/stickdice`; the file [`cache_file_name`] carries the format version), and is
+//! an error that says how to build it when the file is missing — nothing is built unasked.
+//! [`build_cached`] (the command `stickdice tablebase --build`) builds it there once,
+//! under a lock file, written to a temporary name and renamed. The agents' names and
+//! tournament labels carry the value (`tablebase=off` when none was given,
+//! [`super::resolve_spec`]), so a log says which was played and rebuilds the same agents.
+//! A damaged file is an error, never a silent fallback.
 //!
 //! # Storage
 //!
@@ -928,7 +929,7 @@ pub fn cache_path() -> Result<PathBuf, TablebaseError> {
 }
 
 /// Whether a tablebase file is in the cache (present; whether it is valid is checked
-/// when it is loaded). This is what `tablebase=auto` resolves by.
+/// when it is loaded). What `stickdice tablebase` reports; no agent's default depends on it.
 pub fn cached() -> bool {
     cache_path().is_ok_and(|p| p.is_file())
 }
