@@ -285,6 +285,7 @@ proptest! {
             let mover = before.turn();
             let mut moved = 0;
             for s in 0..n {
+                #[allow(clippy::needless_range_loop)] // k indexes three parallel arrays
                 for k in 0..3 {
                     let (b, a) = (before.pieces_of(s)[k], after.pieces_of(s)[k]);
                     if b == MECCA {

@@ -1459,7 +1459,8 @@ enum Event {
     /// A line read (or the end of the input, or a read error).
     Input(io::Result<LineRead>, Vec<u8>),
     /// A search's result.
-    Done(Searched),
+    /// (Boxed: a search's result is much larger than a line.)
+    Done(Box<Searched>),
 }
 
 /// Serves requests from `input` until it ends (and the requests read are answered) or a
@@ -1539,7 +1540,7 @@ pub fn serve<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> 
             .recv()
             .expect("the loop holds a sender, so the channel stays open");
         match event {
-            Event::Done(done) => write(&mut output, &server.finish(done))?,
+            Event::Done(done) => write(&mut output, &server.finish(*done))?,
             Event::Input(read, line) => {
                 match read? {
                     LineRead::End => {
@@ -1585,7 +1586,7 @@ pub fn serve<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> 
 fn start_search(search: Box<Search>, events: &mpsc::Sender<Event>) {
     let events = events.clone();
     std::thread::spawn(move || {
-        let _ = events.send(Event::Done(search.run()));
+        let _ = events.send(Event::Done(Box::new(search.run())));
     });
 }
 

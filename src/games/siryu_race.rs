@@ -1752,7 +1752,7 @@ mod tests {
                         let mut legal = ActionList::new();
                         let mut i = 0u32;
                         while game.node(&state) != Node::End {
-                            if i % 17 == 0 {
+                            if i.is_multiple_of(17) {
                                 let (mut fast, mut plain) = (state, state);
                                 let (mut a, mut b) = (rng.clone(), rng.clone());
                                 let (mut ba, mut bb) = (RandomBits::new(), RandomBits::new());

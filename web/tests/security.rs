@@ -103,10 +103,20 @@ fn assert_hardened(a: &Answer, what: &str) {
     );
 }
 
+/// A request and what it must get: method, path, headers, body, status, content type.
+type Case<'a> = (
+    &'a str,
+    &'a str,
+    &'a [(&'a str, &'a str)],
+    &'a str,
+    StatusCode,
+    &'a str,
+);
+
 #[tokio::test]
 async fn every_response_carries_the_security_headers_and_its_content_type() {
     let (app, _dir) = served();
-    let cases: &[(&str, &str, &[(&str, &str)], &str, StatusCode, &str)] = &[
+    let cases: &[Case<'_>] = &[
         (
             "GET",
             "/",
@@ -523,7 +533,7 @@ fn random_request(rng: &mut Mix) -> (String, String, Vec<(String, String)>, Vec<
             "content-type".into(),
             "application/x-www-form-urlencoded".into(),
         )),
-        2 | 3 | 4 => headers.push(("content-type".into(), "application/json".into())),
+        2..=4 => headers.push(("content-type".into(), "application/json".into())),
         _ => {}
     }
     let mut body = rng.pick(BODIES).as_bytes().to_vec();
