@@ -1162,7 +1162,7 @@ impl Game for HoumtTaourit {
 
 impl Playouts for HoumtTaourit {
     /// Every throw until the end (Houmt Taourit has no decisions). The throws are played
-    /// on a code per seat's piece ([`codes`]) by one table lookup per throw, and the
+    /// on a code per seat's piece (`codes`) by one table lookup per throw, and the
     /// Ghoula's moves on the codes too; an arrival, a burial and the Ghoula's first move
     /// (which number pieces or lift them) go through the throw-by-throw rules on the state.
     /// A state the codes cannot hold (one [`State::from_position`] rejects) is played throw

@@ -66,8 +66,9 @@
 //! [`State`] is plain `Copy` data: each side's pieces (circuit position and unmoved
 //! flag), listed in square order so equal positions are equal states, the live count, an
 //! occupancy bitboard per side (bit `row * 12 + col`), whose turn it is, the pending throw
-//! between a throw and its decision, and the throw count. Build positions with
-//! [`State::from_pieces`] (or edit the fields and call [`State::normalize`]), then check
+//! between a throw and its decision, and the throw count. Its fields are private (the count
+//! and the bitboards are derived from the pieces): build positions with
+//! [`State::from_pieces`] and its `with_*` builders, or from JSON, then check
 //! them with [`Game::validate`]. In JSON a state is written without the derived parts:
 //! `{"pieces": [[{"pos": 11, "unmoved": true}, …], […]], "turn": 0, "pending": null,
 //! "throws": 0}` (`pending` is the number of green sides of the throw awaiting its move).
