@@ -371,7 +371,18 @@ fn bad_input_through_the_pipe_gets_one_error_each_and_the_server_goes_on() {
         .iter()
         .map(|g| g["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["sig-wa-duqqan", "sig-el-oued", "issiren"]);
+    assert_eq!(
+        names,
+        [
+            "sig-wa-duqqan",
+            "sig-el-oued",
+            "issiren",
+            "sig-el-oued-capture",
+            "siryu-race",
+            "sig-wa-duqqan-houmt-taourit",
+            "siryu-war"
+        ]
+    );
     assert_eq!(hello["games"][2]["players"], json!({"min": 2, "max": 2}));
     assert_eq!(hello["games"][0]["players"], json!({"min": 2, "max": 8}));
     assert!(hello["agents"]

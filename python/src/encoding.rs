@@ -30,8 +30,8 @@
 use std::fmt;
 
 use stickdice::games::{
-    houmt_taourit, issiren, sig_el_oued, sig_el_oued_capture, sig_wa_duqqan, siryu_race,
-    siryu_war, HoumtTaourit, SiryuRace,
+    houmt_taourit, issiren, sig_el_oued, sig_el_oued_capture, sig_wa_duqqan, siryu_race, siryu_war,
+    HoumtTaourit, SiryuRace,
 };
 use stickdice::{Game, Issiren, SigElOued, SigElOuedCapture, SigWaDuqqan, SiryuWar};
 use stickdice_agents::Evaluate;

@@ -191,7 +191,7 @@ async fn a_session_answers_as_the_protocol_does_with_pieces_and_moves_added() {
     assert_eq!(without_picture(v.clone()), protocol(&lines));
     assert_eq!(
         v["result"]["picture"]["moves"],
-        json!([{"action": "a1", "from": 0, "to": 12}])
+        json!([{"action": "a1", "from": 0, "to": 12, "words": "P1 moves the piece on a1 to a2"}])
     );
     assert_eq!(
         v["result"]["picture"]["words"],
