@@ -11,9 +11,17 @@ import stickdice
 from conftest import CONFIGS, REPO, config_id, random_game
 
 
-def test_games_lists_the_three_games_with_options_defaults_and_help():
+def test_games_lists_every_game_with_options_defaults_and_help():
     games = {g["name"]: g for g in stickdice.games()}
-    assert set(games) == {"issiren", "sig-el-oued", "sig-wa-duqqan", "siryu-war"}
+    assert set(games) == {
+        "sig-wa-duqqan",
+        "sig-el-oued",
+        "issiren",
+        "sig-el-oued-capture",
+        "siryu-race",
+        "sig-wa-duqqan-houmt-taourit",
+        "siryu-war",
+    }
     assert (games["issiren"]["min_players"], games["issiren"]["max_players"]) == (2, 2)
     assert (games["sig-wa-duqqan"]["min_players"], games["sig-wa-duqqan"]["max_players"]) == (2, 8)
     opts = {o["name"]: o for o in games["sig-el-oued"]["options"]}
