@@ -57,7 +57,8 @@ tail -n 3 "$log" | sed 's/^/   /'
 echo "== cargo install --path cli (the CLI with its web page)"
 root="target/ci-install"
 rm -rf "$root"
-strict cargo install --locked --path cli --root "$root" --target-dir target
+# On PATH, so that cargo does not warn to add it.
+PATH="$PWD/$root/bin:$PATH" strict cargo install --locked --path cli --root "$root" --target-dir target
 "$root/bin/stickdice" --version
 "$root/bin/stickdice" web --help >/dev/null
 rm -rf "$root"
