@@ -7,7 +7,7 @@ repository.
 * Every relative link of a Markdown file (README.md, docs/**) names a file of the
   repository, and its #anchor a heading of that file (ids made as mdBook makes them).
 * A page of the book links only inside docs/ (the built book holds nothing else).
-* No file tracked by git points outside the repository (`../shared/…` and the like), nor
+* No file tracked by git points outside the repository (a relative path up out of the checkout, to the folders beside it), nor
   names the rules' original files (RULES.md, RULES-family.md) outside docs/games/.
 * With BUILT_BOOK_DIR (mdbook's output), every relative href and src of every page resolves
   to a built file, and every #anchor to an id on that page.

@@ -215,7 +215,7 @@ pub fn grants_extra_throw(throw: Throw) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(into = "String", try_from = "String"))]
-pub struct Square(u8);
+pub struct Square(pub(crate) u8);
 
 impl Square {
     /// The square on `row` (0..3, 0 = P1's home row) and `col` (0..11, 0 = `a`), if on the

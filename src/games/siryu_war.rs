@@ -330,93 +330,13 @@ pub const fn colour_sir(seat: Seat) -> Option<Throw> {
 }
 
 /// A square of the board, written column letter + row number as P1 sees it (`a1` .. `l4`):
-/// the spec's (r, c) is column `a + c`, row `r + 1`. Its index is `row * 12 + col`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(into = "String", try_from = "String"))]
-pub struct Square(u8);
+/// the spec's (r, c) is column `a + c`, row `r + 1`. Its index is `row * 12 + col`. The
+/// board is Issiren's 4×12 board with its notation, so the square is Issiren's.
+pub use crate::games::issiren::Square;
 
-impl Square {
-    /// The square on `row` (0..3, 0 = P1's home row) and `col` (0..11, 0 = `a`, the left as
-    /// P1 sees it), if on the board.
-    pub const fn new(row: u8, col: u8) -> Option<Square> {
-        if row < ROWS && col < COLS {
-            Some(Square(row * COLS + col))
-        } else {
-            None
-        }
-    }
-
-    /// The square with index `row * 12 + col` (0..47), if on the board.
-    pub const fn from_index(index: u8) -> Option<Square> {
-        if index < ROWS * COLS {
-            Some(Square(index))
-        } else {
-            None
-        }
-    }
-
-    /// The index, `row * 12 + col` (0..47).
-    pub const fn index(self) -> u8 {
-        self.0
-    }
-
-    /// The row, 0 (P1's home row, `1` in notation) to 3 (P2's home row, `4`).
-    pub const fn row(self) -> u8 {
-        self.0 / COLS
-    }
-
-    /// The column, 0 (`a`) to 11 (`l`).
-    pub const fn col(self) -> u8 {
-        self.0 % COLS
-    }
-}
-
-impl fmt::Display for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.col()) as char, self.row() + 1)
-    }
-}
-
-const SQUARE_EXPECTED: &str =
-    "a square from a1 to l4 (column letter a-l, row number 1-4, as P1 sees the board)";
 const ACTION_EXPECTED: &str =
     "the square of the piece to move, from a1 to l4 (column letter a-l, row number 1-4, \
      as P1 sees the board), or `pass`";
-
-impl FromStr for Square {
-    type Err = NotationError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let err = || NotationError {
-            text: s.to_string(),
-            expected: SQUARE_EXPECTED,
-        };
-        match s.trim().as_bytes() {
-            &[c, r] => {
-                let c = c.to_ascii_lowercase();
-                if !(b'a'..b'a' + COLS).contains(&c) || !(b'1'..b'1' + ROWS).contains(&r) {
-                    return Err(err());
-                }
-                Square::new(r - b'1', c - b'a').ok_or_else(err)
-            }
-            _ => Err(err()),
-        }
-    }
-}
-
-impl From<Square> for String {
-    fn from(sq: Square) -> String {
-        sq.to_string()
-    }
-}
-
-impl TryFrom<String> for Square {
-    type Error = NotationError;
-    fn try_from(s: String) -> Result<Self, Self::Error> {
-        s.parse()
-    }
-}
 
 /// A choice after a throw: move the piece standing on a square, or pass (only when no
 /// piece can move). Notation: the square (`h1`) or `pass`.
