@@ -46,8 +46,28 @@ pub struct Track {
     /// Indices into [`BoardGeometry::squares`], in order of travel (a circuit may cross
     /// a square more than once).
     pub squares: Vec<usize>,
-    /// Whether the last square leads back to the first (a circuit that loops forever).
-    pub loops: bool,
+    /// Where travel goes on after the last square: the position in [`Track::squares`] it
+    /// leads back to (`Some(0)` for a circuit that loops back to its start forever,
+    /// `Some(12)` for Siryu (War)'s circuit, whose last square leads back to its 13th), or
+    /// `None` for a track that ends (a race's goal).
+    pub loops_to: Option<usize>,
+}
+
+/// What a decision names, for a front end that lets a person click a piece: how to turn a
+/// click on a piece into the action that would move it (and let the rules say why not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum ChosenBy {
+    /// An action names the square of the piece it moves: its notation is the square's
+    /// [`SquareInfo::label`] (Issiren, the capture games).
+    Square,
+    /// An action names the piece it moves: its notation is the piece's
+    /// [`PlacedPiece::kind`] (Siryu (Race)'s `father`, `angel`, `mother`).
+    Piece,
+    /// The throws move the pieces: no action names a piece (a decision, where there is
+    /// one, chooses among the game's other actions, such as Sig (El Oued)'s `free_all`).
+    Throws,
 }
 
 /// An arrow of the direction of travel, from one point to another (cell units).
@@ -89,6 +109,8 @@ pub struct BoardGeometry {
     pub squares: Vec<SquareInfo>,
     /// The tracks: one shared track, or one circuit per seat.
     pub tracks: Vec<Track>,
+    /// What a decision names: the square of a piece, a piece, or nothing on the board.
+    pub chosen_by: ChosenBy,
     /// Each seat's start square (index into `squares`).
     pub starts: Vec<usize>,
     /// The direction of travel, drawn as arrows.
@@ -236,10 +258,11 @@ impl Board for SigWaDuqqan {
         BoardGeometry {
             width: 8.0,
             height: 4.0,
+            chosen_by: ChosenBy::Throws,
             tracks: vec![Track {
                 seat: None,
                 squares: order,
-                loops: false,
+                loops_to: None,
             }],
             starts: vec![sig_wa_duqqan::START as usize; self.seats()],
             arrows,
@@ -362,10 +385,11 @@ impl Board for SigElOued {
         BoardGeometry {
             width: 5.0,
             height: 11.0,
+            chosen_by: ChosenBy::Throws,
             tracks: vec![Track {
                 seat: None,
                 squares: order,
-                loops: false,
+                loops_to: None,
             }],
             starts: vec![sig_el_oued::START as usize; self.seats()],
             arrows,
@@ -518,7 +542,7 @@ impl Board for Issiren {
                 squares: (0..issiren::CIRCUIT_LEN)
                     .filter_map(|p| circuit_square(seat, p).map(issiren_index))
                     .collect(),
-                loops: true,
+                loops_to: Some(0),
             })
             .collect();
         // Every row is crossed in one direction by both seats: one arrow per row.
@@ -545,6 +569,7 @@ impl Board for Issiren {
             width: 12.0,
             height: 4.0,
             squares,
+            chosen_by: ChosenBy::Square,
             tracks,
             starts,
             arrows,
@@ -701,7 +726,7 @@ impl Board for SigElOuedCapture {
                 squares: (0..capture::CIRCUIT_LEN)
                     .filter_map(|p| capture::circuit_square(seat, p).map(|q| q.index() as usize))
                     .collect(),
-                loops: true,
+                loops_to: Some(0),
             })
             .collect();
         // The two sides cross every row in opposite directions: P1's arrow in the lower half
@@ -728,6 +753,7 @@ impl Board for SigElOuedCapture {
             width: 6.0,
             height: 3.0,
             squares,
+            chosen_by: ChosenBy::Square,
             tracks,
             starts,
             arrows,
@@ -932,7 +958,7 @@ mod tests {
         assert_eq!(g.tracks.len(), 2);
         for t in &g.tracks {
             assert_eq!(t.squares.len(), 72);
-            assert!(t.loops);
+            assert_eq!(t.loops_to, Some(0));
             // Every square is crossed; rows 2 and 3 twice.
             for sq in 0..48 {
                 let n = t.squares.iter().filter(|&&s| s == sq).count();
@@ -1009,6 +1035,108 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A track that goes on past its last square goes on one orthogonal step away, to the
+    /// square `loops_to` names.
+    fn loop_is_one_step(g: &BoardGeometry) {
+        for t in &g.tracks {
+            let Some(k) = t.loops_to else { continue };
+            assert!(k < t.squares.len());
+            let (a, b) = (
+                &g.squares[*t.squares.last().unwrap()],
+                &g.squares[t.squares[k]],
+            );
+            let d = (a.x - b.x).abs() + (a.y - b.y).abs();
+            assert_eq!(d, 1.0, "{} to {} is not one step", a.label, b.label);
+        }
+    }
+
+    /// In random games, the piece of every legal move that moves one is named as
+    /// `chosen_by` says, and that name is an action of the game: its square's label, or the
+    /// kind of the mover's piece on that square; a game whose throws move the pieces names
+    /// none.
+    fn moves_name_pieces_as_chosen_by_says<G: Board>(game: &G, seed: u64) {
+        use rand::{RngExt as _, SeedableRng};
+        let geo = game.geometry();
+        let mut rng = crate::Rng::seed_from_u64(seed);
+        let mut s = game.initial_state();
+        let mut legal = ActionList::new();
+        let (mut checked, mut named, mut games) = (0, 0, 0);
+        // 400 decisions, or 20 games of a game with none (Sig wa Duqqan's).
+        while checked < 400 && games < 20 {
+            match game.node(&s) {
+                Node::End => {
+                    s = game.initial_state();
+                    games += 1;
+                }
+                Node::Throw(_) => {
+                    let n = geo.sticks.count;
+                    let k = (0..n).filter(|_| rng.random::<bool>()).count() as u8;
+                    game.apply_throw(&mut s, Throw::new(k)).unwrap();
+                }
+                Node::Decide(seat) => {
+                    for m in game.moves(&s) {
+                        let Some(from) = m.from else { continue };
+                        named += 1;
+                        let name = match geo.chosen_by {
+                            ChosenBy::Square => geo.squares[from].label.clone(),
+                            ChosenBy::Piece => game
+                                .pieces(&s)
+                                .into_iter()
+                                .find(|p| p.square == Some(from) && p.seat == Some(seat))
+                                .map(|p| p.kind.to_string())
+                                .unwrap(),
+                            ChosenBy::Throws => panic!("{} names a piece", m.action),
+                        };
+                        // The piece's name is an action of the game, the one played here
+                        // or another (Sig (El Oued Capture)'s `free_all` from a square).
+                        let named_action = game.parse_action(&name).unwrap();
+                        if m.action == name {
+                            assert_eq!(game.parse_action(&m.action).unwrap(), named_action);
+                        }
+                    }
+                    game.legal_actions(&s, &mut legal);
+                    let a = legal[rng.random_range(0..legal.len())];
+                    game.apply_action(&mut s, a).unwrap();
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(named > 0, geo.chosen_by != ChosenBy::Throws);
+    }
+
+    #[test]
+    fn tracks_loop_where_they_say_and_moves_name_pieces_as_the_geometry_says() {
+        use crate::games::{HoumtTaourit, SiryuRace, SiryuWar};
+        let war = SiryuWar::with_seats(2).unwrap();
+        let g = war.geometry();
+        for t in &g.tracks {
+            assert_eq!(t.loops_to, Some(12));
+        }
+        loop_is_one_step(&g);
+        for g in [
+            Issiren::with_seats(2).unwrap().geometry(),
+            SigElOuedCapture::with_seats(2).unwrap().geometry(),
+        ] {
+            assert!(g.tracks.iter().all(|t| t.loops_to == Some(0)));
+            loop_is_one_step(&g);
+        }
+        for g in [
+            SigWaDuqqan::with_seats(2).unwrap().geometry(),
+            SigElOued::with_seats(2).unwrap().geometry(),
+            SiryuRace::with_seats(2).unwrap().geometry(),
+            HoumtTaourit::with_seats(2).unwrap().geometry(),
+        ] {
+            assert!(g.tracks.iter().all(|t| t.loops_to.is_none()));
+        }
+        moves_name_pieces_as_chosen_by_says(&Issiren::with_seats(2).unwrap(), 1);
+        moves_name_pieces_as_chosen_by_says(&SigElOuedCapture::with_seats(2).unwrap(), 2);
+        moves_name_pieces_as_chosen_by_says(&war, 3);
+        moves_name_pieces_as_chosen_by_says(&SiryuRace::with_seats(3).unwrap(), 4);
+        moves_name_pieces_as_chosen_by_says(&SigElOued::with_seats(2).unwrap(), 5);
+        moves_name_pieces_as_chosen_by_says(&SigWaDuqqan::with_seats(3).unwrap(), 6);
+        moves_name_pieces_as_chosen_by_says(&HoumtTaourit::with_seats(3).unwrap(), 7);
     }
 
     #[test]

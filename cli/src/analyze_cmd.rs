@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::{RngExt as _, SeedableRng as _};
 use rayon::prelude::*;
 use serde::Serialize;
-use stickdice::{with_game, ActionList, Game, Issiren, Node};
+use stickdice::{with_game, ActionList, AnyGame, Game, GameKind, Issiren, Node};
 use stickdice_agents::solve::tablebase::{self, Tablebase};
 use stickdice_agents::solve::{self, Exact};
 use stickdice_agents::{AgentSpec, Evaluate};
@@ -34,9 +34,8 @@ pub struct AnalyzeArgs {
     #[arg(long, short = 'n', default_value_t = 2000)]
     games: usize,
     /// Agents whose skill gap against random play is measured, comma-separated specs
-    /// (mcts:iterations=500,c=1.4 keeps its parameters). Default: perfect,greedy for
-    /// two-player sig-el-oued; greedy for more players; greedy,expectimax:depth=2 for
-    /// issiren; none for sig-wa-duqqan (it has no decisions).
+    /// (mcts:iterations=500,c=1.4 keeps its parameters). The help gives each game's
+    /// default, from the game list ([`agents_help`]).
     #[arg(long, short = 'a')]
     agents: Option<String>,
     /// Rotations per agent for the skill gap (each rotation is one game per seat on the
@@ -207,6 +206,46 @@ fn parse_specs(text: &str) -> Result<Vec<AgentSpec>, String> {
         .filter(|s| !s.is_empty())
         .map(|s| s.parse::<AgentSpec>().map_err(|e| e.to_string()))
         .collect()
+}
+
+/// `--agents`'s help: what it does and each game's default (from [`default_agents`], for
+/// every game of the list, by seat count where it differs).
+pub(crate) fn agents_help() -> String {
+    let defaults: Vec<String> = GameKind::ALL
+        .iter()
+        .map(|&kind| {
+            let (min, max) = kind.seat_range();
+            let at = |seats: usize| {
+                AnyGame::new::<&str>(kind.name(), Some(seats), &[])
+                    .map(|any| with_game!(&any, |g| default_agents(g)))
+                    .unwrap_or("")
+            };
+            let named = |agents: &str| {
+                if agents.is_empty() {
+                    "none".to_string()
+                } else {
+                    agents.to_string()
+                }
+            };
+            let (few, more) = (at(min), at((min + 1).min(max)));
+            if few == more {
+                format!("{} {}", kind.name(), named(few))
+            } else {
+                format!(
+                    "{} {} with {min} players, {} with more",
+                    kind.name(),
+                    named(few),
+                    named(more)
+                )
+            }
+        })
+        .collect();
+    format!(
+        "Agents whose skill gap against random play is measured, comma-separated specs \
+         (mcts:iterations=500,c=1.4 keeps its parameters). Default: {} (none where a game \
+         has no decisions or no default)",
+        defaults.join("; ")
+    )
 }
 
 fn default_agents<G: Game>(game: &G) -> &'static str {

@@ -1,7 +1,7 @@
 //! Command-line pieces shared by the `stickdice` subcommands.
 
 use clap::Args;
-use stickdice::{AnyGame, ConfigError};
+use stickdice::{AnyGame, ConfigError, GameKind};
 
 /// The most worker threads a command starts (`--threads`).
 pub use stickdice_evaluation::tournament::MAX_THREADS;
@@ -21,7 +21,8 @@ pub(crate) fn check_count(option: &str, value: Option<usize>, max: usize) -> Res
 /// Choosing a game: `--game NAME [--players N] [--option key=value]...`.
 #[derive(Args, Clone, Debug)]
 pub struct GameArgs {
-    /// The game: sig-wa-duqqan, sig-el-oued or issiren.
+    /// The game (its name as `stickdice games` lists it; the help names them all, from the
+    /// game list: see [`with_game_lists`]).
     #[arg(long, short = 'g', default_value = "issiren")]
     pub game: String,
     /// Number of players (default: the game's fewest).
@@ -32,6 +33,34 @@ pub struct GameArgs {
     pub options: Vec<String>,
 }
 
+/// The games of the list by name, for help texts: `a, b, … or z`.
+pub(crate) fn game_names() -> String {
+    let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        Some((last, _)) => (*last).to_string(),
+        None => String::new(),
+    }
+}
+
+/// The command line with the help texts that name games generated from the game list:
+/// every subcommand's `--game`, and `analyze --agents`'s defaults per game. So a game added
+/// to the list appears in `--help` with no edit here.
+pub(crate) fn with_game_lists(mut cmd: clap::Command) -> clap::Command {
+    let game_help = format!("The game: {}", game_names());
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .filter(|c| c.get_arguments().any(|a| a.get_id() == "game"))
+        .map(|c| c.get_name().to_string())
+        .collect();
+    for name in names {
+        let help = game_help.clone();
+        cmd = cmd.mut_subcommand(name, |c| c.mut_arg("game", |a| a.help(help)));
+    }
+    let agents_help = crate::analyze_cmd::agents_help();
+    cmd.mut_subcommand("analyze", |c| c.mut_arg("agents", |a| a.help(agents_help)))
+}
+
 impl GameArgs {
     /// The configured game.
     ///
@@ -39,5 +68,42 @@ impl GameArgs {
     /// An unknown game, a seat count it does not allow, or a bad option.
     pub fn build(&self) -> Result<AnyGame, ConfigError> {
         AnyGame::new(&self.game, self.players, &self.options)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory as _;
+
+    #[test]
+    fn help_texts_name_every_game_of_the_list() {
+        let mut cmd = with_game_lists(crate::Cli::command());
+        cmd.build();
+        for sub in ["play", "tournament", "analyze"] {
+            let help = cmd
+                .find_subcommand_mut(sub)
+                .unwrap()
+                .render_long_help()
+                .to_string();
+            // The `--game` help, and for analyze the defaults of `--agents`, per game.
+            for kind in GameKind::ALL {
+                let n = help.matches(kind.name()).count();
+                let want = if sub == "analyze" { 2 } else { 1 };
+                assert!(n >= want, "{sub} --help names {} {n} times", kind.name());
+            }
+        }
+        let analyze = cmd
+            .find_subcommand_mut("analyze")
+            .unwrap()
+            .render_long_help()
+            .to_string();
+        let flat = analyze.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains("issiren greedy,expectimax:depth=2"), "{flat}");
+        assert!(
+            flat.contains("sig-el-oued perfect,greedy with 2 players, greedy with more"),
+            "{flat}"
+        );
+        assert!(flat.contains("sig-wa-duqqan none"), "{flat}");
     }
 }

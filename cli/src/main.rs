@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
 /// `println!` for the commands' output: when the reader has gone away (`stickdice agents |
 /// head -1`) the program ends quietly instead of panicking; another write error ends it
@@ -109,7 +109,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // The help texts that name games come from the game list (cli::with_game_lists).
+    let matches = cli::with_game_lists(Cli::command()).get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let result = match cli.command {
         Command::Play(args) => play_cmd::run(&args),
         Command::Serve(args) => serve_cmd::run(&args),

@@ -95,7 +95,9 @@ def _make_classes(short_name: str, name: str, game_type: pyspiel.GameType):
             return p
 
         def _legal_actions(self, player):
-            return self.rust.legal_actions()
+            # OpenSpiel wants the codes in increasing order; the core lists them in its own
+            # (Sig (El Oued Capture) puts `free_all`, code 49, after the squares it frees).
+            return sorted(self.rust.legal_actions())
 
         def chance_outcomes(self):
             return self.rust.chance_outcomes()

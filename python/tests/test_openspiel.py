@@ -18,7 +18,20 @@ LOADS = [
     ("stickdice_sig_el_oued", {"players": 4, "cairo_always_three": True}),
     ("stickdice_sig_wa_duqqan", {}),
     ("stickdice_sig_wa_duqqan", {"players": 6, "exact_waiting_square": True}),
+    ("stickdice_sig_el_oued_capture", {}),
+    ("stickdice_sig_el_oued_capture", {"sig_of_twelve_first_turn_only": True, "five_polished_moves_five": True}),
+    ("stickdice_siryu_race", {}),
+    ("stickdice_siryu_race", {"players": 4, "six_black_moves_six": True, "capture_on_landing": True}),
+    ("stickdice_sig_wa_duqqan_houmt_taourit", {}),
+    ("stickdice_sig_wa_duqqan_houmt_taourit", {"players": 5, "exact_waiting_square": True, "rank_by_arrival": True}),
+    ("stickdice_siryu_war", {}),
 ]
+
+
+def test_every_game_of_the_list_is_registered_and_loaded_here():
+    assert set(so.GAMES) == {f"stickdice_{g['name'].replace('-', '_')}" for g in stickdice.games()}
+    assert len(so.GAMES) == 7
+    assert {name for name, _ in LOADS} == set(so.GAMES)
 
 
 def test_registration_is_idempotent_and_the_game_type_is_as_documented():

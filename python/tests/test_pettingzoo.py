@@ -17,7 +17,18 @@ ENVS = [
     ("sig-el-oued", {"players": 2, "cairo_always_three": True}),
     ("sig-wa-duqqan", {"players": 4}),
     ("sig-wa-duqqan", {"players": 2, "exact_waiting_square": True}),
+    ("sig-el-oued-capture", {}),
+    ("sig-el-oued-capture", {"sig_of_twelve_first_turn_only": True, "five_polished_moves_five": True}),
+    ("siryu-race", {"players": 3}),
+    ("siryu-race", {"players": 2, "six_black_moves_six": True, "capture_on_landing": True}),
+    ("sig-wa-duqqan-houmt-taourit", {"players": 3}),
+    ("sig-wa-duqqan-houmt-taourit", {"players": 2, "exact_waiting_square": True, "rank_by_arrival": True}),
+    ("siryu-war", {}),
 ]
+
+
+def test_every_game_of_the_list_has_an_environment_here():
+    assert {name for name, _ in ENVS} == {g["name"] for g in stickdice.games()}
 
 
 @pytest.mark.parametrize("name, kwargs", ENVS)

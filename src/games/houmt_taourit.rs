@@ -98,7 +98,7 @@
 use core::fmt::{self, Write as _};
 
 use crate::board::{cell, track_arrows, Board, BoardGeometry, PlacedPiece, SquareInfo};
-use crate::board::{StickFaces, Track};
+use crate::board::{ChosenBy, StickFaces, Track};
 use crate::config::{
     check_seats, parse_flag, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS,
 };
@@ -1460,10 +1460,11 @@ impl Board for HoumtTaourit {
         BoardGeometry {
             width: 13.0,
             height: 14.0,
+            chosen_by: ChosenBy::Throws,
             tracks: vec![Track {
                 seat: None,
                 squares: order,
-                loops: false,
+                loops_to: None,
             }],
             starts: vec![START as usize; self.seats()],
             arrows,

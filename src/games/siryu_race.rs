@@ -105,7 +105,7 @@ use core::fmt::{self, Write as _};
 use core::str::FromStr;
 
 use crate::board::{cell, Arrow, Board, BoardGeometry, BoardMove, PlacedPiece, SquareInfo};
-use crate::board::{StickFaces, Track};
+use crate::board::{ChosenBy, StickFaces, Track};
 use crate::config::{
     check_seats, parse_flag, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS,
 };
@@ -1604,10 +1604,11 @@ impl Board for SiryuRace {
         BoardGeometry {
             width: 5.0,
             height: 11.0,
+            chosen_by: ChosenBy::Piece,
             tracks: vec![Track {
                 seat: None,
                 squares: order,
-                loops: false,
+                loops_to: None,
             }],
             starts: vec![0; self.seats()],
             arrows,

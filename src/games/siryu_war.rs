@@ -107,7 +107,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::board::{
-    Arrow, Board, BoardGeometry, BoardMove, PlacedPiece, SquareInfo, StickFaces, Track,
+    Arrow, Board, BoardGeometry, BoardMove, ChosenBy, PlacedPiece, SquareInfo, StickFaces, Track,
 };
 use crate::config::{check_seats, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS};
 use crate::dice::{Sticks, Throw};
@@ -1375,8 +1375,9 @@ impl Playouts for SiryuWar {
 impl Board for SiryuWar {
     /// The 4 × 12 grid as P1 sees it (row 1 at the bottom), both home rows named, each
     /// seat's circuit of 36 squares (its home row, then the loop). A circuit's last square
-    /// leads back to its 13th (position 12), not its first, so `loops` is false; arrows
-    /// show each row's direction, the steps out of the home rows and the loop's two ends.
+    /// leads back to its 13th (position 12, [`LOOP_START`]), not its first: its `loops_to`
+    /// says so. Arrows show each row's direction, the steps out of the home rows and the
+    /// loop's two ends.
     fn geometry(&self) -> BoardGeometry {
         let squares: Vec<SquareInfo> = (0..ROWS * COLS)
             .map(|i| {
@@ -1401,7 +1402,7 @@ impl Board for SiryuWar {
                 squares: (0..CIRCUIT_LEN)
                     .map(|p| usize::from(SQUARE_OF[seat][p as usize]))
                     .collect(),
-                loops: false,
+                loops_to: Some(usize::from(LOOP_START)),
             })
             .collect();
         let arrow = |x1: f64, y1: f64, x2: f64, y2: f64| Arrow { x1, y1, x2, y2 };
@@ -1422,6 +1423,7 @@ impl Board for SiryuWar {
             width: 12.0,
             height: 4.0,
             squares,
+            chosen_by: ChosenBy::Square,
             tracks,
             starts: vec![usize::from(SQUARE_OF[0][0]), usize::from(SQUARE_OF[1][0])],
             arrows,

@@ -309,7 +309,9 @@ function squareClicked(i) {
       if (mine) return act(mine.action);
     }
   }
-  const piece = v.picture.pieces.find((p) => p.square === i);
+  // The mover's own piece on the square where there is one (pieces may share a square).
+  const here = v.picture.pieces.filter((p) => p.square === i);
+  const piece = here.find((p) => p.seat === node.seat) ?? here[0];
   if (node.kind === 'decide' && isHuman(node.seat) && moves.some((m) => m.from === i)) {
     play.selected = i;
     play.clickedAt = performance.now();
@@ -323,11 +325,16 @@ function squareClicked(i) {
   if (!piece) return message(`There is no piece on ${sq.label}.`, true);
   if (node.kind === 'throw') return message(`${seatLabel(node.seat)} must throw the sticks first (no piece moves before the throw).`, true);
   if (piece.seat !== node.seat) return message(`The piece on ${sq.label} is not ${seatLabel(node.seat)}'s: ${piece.text}.`, true);
-  if (play.geometry.game !== 'issiren') return message(`Pieces move by the throws themselves here; ${seatLabel(node.seat)} chooses only: ${v.legal_actions.join(', ')}.`, true);
+  // What a decision names (the board's `chosen_by`): the square of a piece, the piece
+  // itself, or nothing (the throws move the pieces).
+  const by = play.geometry.chosen_by;
+  if (by !== 'square' && by !== 'piece') return message(`Pieces move by the throws themselves here; ${seatLabel(node.seat)} chooses only: ${v.legal_actions.join(', ')}.`, true);
+  const action = by === 'square' ? sq.label : piece.kind;
+  const what = by === 'square' ? `The piece on ${sq.label}` : `${seatLabel(node.seat)}'s ${action}`;
   // Let the rules say why this piece cannot move.
-  request({ cmd: 'act', action: sq.label }).then((r) => {
+  request({ cmd: 'act', action }).then((r) => {
     if (r.ok) { after(r); drive(); return; }
-    message(`The piece on ${sq.label} cannot move: ${r.error.message}`, true);
+    message(`${what} cannot move: ${r.error.message}`, true);
   });
 }
 

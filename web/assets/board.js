@@ -63,9 +63,12 @@ export function rowLinks(geometry) {
   const out = [];
   for (const t of geometry.tracks || []) {
     const n = t.squares.length;
-    for (let i = 0; i < (t.loops ? n : n - 1); i++) {
+    // Each step of the track, and the step past its last square where the track goes on
+    // (`loops_to`: back to its start, or, in Siryu (War), to its 13th square).
+    const next = (i) => (i + 1 < n ? t.squares[i + 1] : t.squares[t.loops_to]);
+    for (let i = 0; i < (t.loops_to === null || t.loops_to === undefined ? n - 1 : n); i++) {
       const from = t.squares[i];
-      const to = t.squares[(i + 1) % n];
+      const to = next(i);
       const a = geometry.squares[from];
       const b = geometry.squares[to];
       const edge = a.x === 0 ? -1 : a.x === geometry.width - 1 ? 1 : 0;
