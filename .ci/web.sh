@@ -25,6 +25,12 @@ trap cleanup EXIT
 "$BIN" tournament -g issiren -a random,greedy -n 2 --out "$WORK/issiren" >/dev/null 2>&1
 "$BIN" tournament -g sig-wa-duqqan -p 3 -a random,greedy,random -n 3 --out "$WORK/duqqan" >/dev/null 2>&1
 "$BIN" tournament -g sig-el-oued -a random,greedy -n 2 --out "$WORK/oued" >/dev/null 2>&1
+# The four siblings (RULES-family.md), after the damaged log so the first folders keep their
+# ids: capture 4, race 5, taourit 6, war 7.
+"$BIN" tournament -g sig-el-oued-capture -a random,greedy -n 2 --out "$WORK/capture" >/dev/null 2>&1
+"$BIN" tournament -g siryu-race -p 3 -a random,greedy,random -n 3 --out "$WORK/race" >/dev/null 2>&1
+"$BIN" tournament -g sig-wa-duqqan-houmt-taourit -p 3 -a random,random,random -n 3 --out "$WORK/taourit" >/dev/null 2>&1
+"$BIN" tournament -g siryu-war -a random,greedy -n 2 --out "$WORK/war" >/dev/null 2>&1
 mkdir -p "$WORK/damaged"
 head -n 1 "$WORK/issiren/games.jsonl" >"$WORK/damaged/games.jsonl"
 echo '{"type":"game","index":"not a number"}' >>"$WORK/damaged/games.jsonl"
@@ -32,7 +38,8 @@ echo '{"type":"game","index":"not a number"}' >>"$WORK/damaged/games.jsonl"
 (cd web/tests && npm ci --no-audit --no-fund --loglevel=error)
 
 "$BIN" web --port 0 --save-dir "$WORK/saved" \
-    "$WORK/issiren" "$WORK/duqqan" "$WORK/oued" "$WORK/damaged" >"$WORK/server.log" 2>&1 &
+    "$WORK/issiren" "$WORK/duqqan" "$WORK/oued" "$WORK/damaged" \
+    "$WORK/capture" "$WORK/race" "$WORK/taourit" "$WORK/war" >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 URL=""
 for _ in $(seq 1 100); do
