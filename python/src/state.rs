@@ -174,7 +174,7 @@ pub struct PyGame {
 
 #[pymethods]
 impl PyGame {
-    /// The game's name (`issiren`, `sig-el-oued`, `sig-wa-duqqan`).
+    /// The game's name, as `stickdice.games()` lists it (`issiren`, `siryu-race`, ...).
     #[getter]
     fn name(&self) -> &'static str {
         kind_text(self.any.kind())

@@ -67,7 +67,7 @@ class Game:
 
     @property
     def name(self) -> str:
-        """``issiren``, ``sig-el-oued`` or ``sig-wa-duqqan``."""
+        """The game's name, as ``stickdice.games()`` lists it (``issiren``, ``siryu-race``, …)."""
     @property
     def title(self) -> str:
         """The game's name for people."""

@@ -8,8 +8,11 @@
     game = pyspiel.load_game("stickdice_issiren", {"max_throws": 500})
     bot = stickdice.openspiel.StickdiceBot(game, "mcts:iterations=1000", seed=1)
 
-Registered games: ``stickdice_issiren``, ``stickdice_sig_el_oued`` and
-``stickdice_sig_wa_duqqan``. Game type: sequential, explicit stochastic chance (a chance
+Registered games: every game of ``stickdice.games()`` with the ``encode`` capability (see
+:data:`GAMES`), as ``stickdice_`` and its name with ``_`` for ``-``: ``stickdice_issiren``,
+``stickdice_sig_el_oued``, ``stickdice_sig_wa_duqqan``, ``stickdice_sig_el_oued_capture``,
+``stickdice_siryu_race``, ``stickdice_sig_wa_duqqan_houmt_taourit``,
+``stickdice_siryu_war``. Game type: sequential, explicit stochastic chance (a chance
 outcome is the number of marked sides up, with its exact probability), perfect
 information, general-sum returns (each seat's score: the fraction of the other seats it
 ranks above, ties counting half, so returns lie in [0, 1]), terminal rewards. Game
@@ -96,7 +99,7 @@ def _make_classes(short_name: str, name: str, game_type: pyspiel.GameType):
 
         def _legal_actions(self, player):
             # OpenSpiel wants the codes in increasing order; the core lists them in its own
-            # (Sig (El Oued Capture) puts `free_all`, code 49, after the squares it frees).
+            # (Sig (El Oued Capture) puts a piece's one- and five-step moves together).
             return sorted(self.rust.legal_actions())
 
         def chance_outcomes(self):

@@ -184,6 +184,6 @@ class StickdiceEnv(AECEnv):
 
 
 def env(game: str = "issiren", players: Optional[int] = None, render_mode: Optional[str] = None, **options) -> StickdiceEnv:
-    """The AEC environment of ``game`` (``issiren``, ``sig-el-oued``, ``sig-wa-duqqan``) with
-    ``players`` seats and rule options (see ``stickdice.games()``)."""
+    """The AEC environment of ``game`` (a name of ``stickdice.games()``: ``issiren``,
+    ``siryu-race``, …) with ``players`` seats and rule options (see ``stickdice.games()``)."""
     return StickdiceEnv(game, players=players, render_mode=render_mode, **options)
