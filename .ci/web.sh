@@ -28,7 +28,7 @@ trap cleanup EXIT
 # The four siblings (RULES-family.md), after the damaged log so the first folders keep their
 # ids: capture 4, race 5, taourit 6, war 7.
 "$BIN" tournament -g sig-el-oued-capture -a random,greedy -n 2 --out "$WORK/capture" >/dev/null 2>&1
-"$BIN" tournament -g siryu-race -p 3 -a random,greedy,random -n 3 --out "$WORK/race" >/dev/null 2>&1
+"$BIN" tournament -g siryu-race -p 3 -a random,random,random -n 3 --out "$WORK/race" >/dev/null 2>&1
 "$BIN" tournament -g sig-wa-duqqan-houmt-taourit -p 3 -a random,random,random -n 3 --out "$WORK/taourit" >/dev/null 2>&1
 "$BIN" tournament -g siryu-war -a random,greedy -n 2 --out "$WORK/war" >/dev/null 2>&1
 mkdir -p "$WORK/damaged"

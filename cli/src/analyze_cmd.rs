@@ -39,8 +39,8 @@ pub struct AnalyzeArgs {
     #[arg(long, short = 'a')]
     agents: Option<String>,
     /// Rotations per agent for the skill gap (each rotation is one game per seat on the
-    /// same throws, the agent in a different seat each time) [default: 1000 for the race
-    /// games, 100 for issiren].
+    /// same throws, the agent in a different seat each time) [default: 100 for issiren,
+    /// 1000 for the other games].
     #[arg(long)]
     rotations: Option<usize>,
     /// The agent in every seat of self-play.

@@ -176,7 +176,7 @@ test('a game of Sig (El Oued), thrown by clicking, with the leftover decision ex
 // the capture games quick.
 const SIBLINGS = [
   ['sig-el-oued-capture', 2, ['human', 'greedy'], 3, 20, { max_throws: 300 }],
-  ['siryu-race', 3, ['human', 'greedy', 'random'], 4, 20, {}],
+  ['siryu-race', 3, ['human', 'mcts:iterations=100,playout=random', 'random'], 4, 20, {}],
   ['sig-wa-duqqan-houmt-taourit', 3, ['human', 'random', 'random'], 5, 40, {}],
   ['siryu-war', 2, ['human', 'greedy'], 6, 30, { max_throws: 300 }],
 ];
