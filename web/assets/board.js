@@ -201,7 +201,7 @@ export function offBoard(div, pieces) {
 }
 
 const FACE_COLOURS = {
-  white: '#f7f5ee', green: '#3d8b4f', polished: '#f1dfa6', rough: '#7b5230',
+  white: '#f7f5ee', green: '#3d8b4f', polished: '#f1dfa6', rough: '#7b5230', black: '#2b2622',
 };
 
 // Draws `faces.count` sticks, `marked` of them with the marked side up.

@@ -173,11 +173,11 @@ test('a game of Sig (El Oued), thrown by clicking, with the leftover decision ex
 
 // The four siblings of RULES-family.md: a whole game each, P1 played by clicking (its
 // pieces where a decision names one, the throw button), against agents; a throw cap keeps
-// the capture games quick.
+// each game quick.
 const SIBLINGS = [
   ['sig-el-oued-capture', 2, ['human', 'greedy'], 3, 20, { max_throws: 300 }],
-  ['siryu-race', 3, ['human', 'mcts:iterations=100,playout=random', 'random'], 4, 20, {}],
-  ['sig-wa-duqqan-houmt-taourit', 3, ['human', 'random', 'random'], 5, 40, {}],
+  ['siryu-race', 3, ['human', 'mcts:iterations=100,playout=random', 'random'], 4, 20, { max_throws: 150 }],
+  ['sig-wa-duqqan-houmt-taourit', 3, ['human', 'random', 'random'], 5, 40, { max_throws: 150 }],
   ['siryu-war', 2, ['human', 'greedy'], 6, 30, { max_throws: 300 }],
 ];
 for (const [game, players, seats, seed, shotAt, options] of SIBLINGS) {
