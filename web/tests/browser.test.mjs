@@ -263,7 +263,7 @@ test('entered throws: the count of marked sides of real sticks', async () => {
 
 // The boards `stickdice replay` prints: the start, then one after each event.
 function replayBoards(dir, index) {
-  const out = execFileSync(BINARY, ['replay', dir, '--index', String(index)], { encoding: 'utf8' });
+  const out = execFileSync(BINARY, ['replay', dir, '--index', String(index)], { encoding: 'utf8', maxBuffer: 1 << 28 });
   const lines = out.split('\n');
   const boards = [];
   let cur = null;
