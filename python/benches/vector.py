@@ -28,7 +28,7 @@ def measure(game, n, opponents, seconds, seed=1):
     steps = 0
     start = time.perf_counter()
     while True:
-        rng.random(out=noise)
+        rng.random(dtype=np.float32, out=noise)
         actions = np.where(mask, noise, -1.0).argmax(axis=1)
         obs, rewards, terminated, truncated, info = env.step(actions)
         mask = info["legal_action_mask"]
