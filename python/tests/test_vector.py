@@ -102,7 +102,7 @@ def test_finished_games_restart_at_the_next_step_and_the_cap_truncates():
 SCRIPT = """
 import hashlib, numpy as np
 from stickdice.vector import VectorEnv
-env = VectorEnv("issiren", 300, opponents="greedy", max_throws=100)
+env = VectorEnv("issiren", 400, opponents="greedy", max_throws=100)
 obs, info = env.reset(11)
 rng = np.random.default_rng(11)
 h = hashlib.sha256()

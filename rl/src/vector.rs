@@ -28,7 +28,8 @@
 //!   (`random`, `greedy`): the games' states, dice and action lists live in the batch.
 //!   Opponent agents are built anew at each episode start (as `stickdice play` builds
 //!   them), which allocates.
-//! * **Threads:** the games are spread over rayon's threads (the current pool); every
+//! * **Threads:** the games are spread over rayon's threads (the current pool) in chunks
+//!   of at least 128 games (smaller batches step on the calling thread); every
 //!   game only depends on its own seed, so the results are the same for any thread
 //!   count.
 //! * **Errors** leave the batch unchanged: buffers of the wrong length, or an action code
@@ -412,7 +413,7 @@ fn each_slot<G: Encoded>(
             },
         )
     };
-    if parallel && slots.len() > 1 {
+    if parallel && slots.len() > 128 {
         slots
             .par_iter_mut()
             .enumerate()
@@ -426,7 +427,7 @@ fn each_slot<G: Encoded>(
                         .zip(truncated.par_iter_mut()),
                 ),
             )
-            .with_min_len(32)
+            .with_min_len(128)
             .for_each(run);
     } else {
         slots

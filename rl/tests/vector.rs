@@ -239,16 +239,16 @@ fn run_steps(env: &mut VectorEnv, steps: usize) -> Vec<Buffers> {
 #[test]
 fn results_do_not_depend_on_the_thread_count() {
     let game = AnyGame::new("issiren", None, &["max_throws=200"]).unwrap();
-    let make = || VectorEnv::new(&game, 70, &[Some("greedy"), None]).unwrap();
+    let make = || VectorEnv::new(&game, 400, &[Some("greedy"), None]).unwrap();
     let mut sequential = make();
     sequential.set_parallel(false);
-    let want = run_steps(&mut sequential, 150);
+    let want = run_steps(&mut sequential, 60);
     for threads in [1, 2, 3] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
-        let got = pool.install(|| run_steps(&mut make(), 150));
+        let got = pool.install(|| run_steps(&mut make(), 60));
         assert!(got == want, "{threads} threads");
     }
 }
