@@ -30,6 +30,8 @@
 //! assert!(buf.players.iter().all(|&p| p == 0 || p == -1));
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod encoding;
 pub mod vector;
 
