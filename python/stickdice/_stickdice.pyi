@@ -250,6 +250,7 @@ class VectorIllegalAction(ValueError):
     """An action code that is not legal in one game of a batch; ``args`` is ``(message,
     game index, seat, action)``. ``stickdice.vector`` raises it as ``IllegalActionError``."""
 
+@final
 class _VectorEnv:
     """The batched environment (``stickdice.vector.VectorEnv`` wraps it): steps write into
     the arrays passed, C-contiguous and of the batch's shapes, with the GIL released."""
