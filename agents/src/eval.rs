@@ -2174,11 +2174,14 @@ mod capture_eval {
 
     /// Sig (El Oued Capture): material first, then the danger to pieces, then mobility.
     ///
-    /// Each side's *effective material* is its pieces left, plus 0.05 per moved piece (an
-    /// unmoved one waits for a sig value), minus the chance that the enemy captures one of
-    /// its pieces with its next move value: the side to throw counts that chance in full (or,
-    /// deciding on a complete value, 1 or 0 as that value captures or not), the side after
-    /// it at 40%, since the side to move may flee or strike first. With `r` the share of
+    /// Each side's *effective material* is its pieces left, plus 0.6 per moved piece (an
+    /// unmoved one waits for a sig value, 12 lead throws in 64, and cannot flee or strike
+    /// meanwhile), minus the chance that the enemy captures one of its pieces with its next
+    /// move value: twice that chance for the side to throw (or, deciding on a complete
+    /// value, 2 or 0 as that value captures or not: a capture costs the piece and the
+    /// tempo), 40% of it for the side after it, since the side to move may flee or strike
+    /// first. (The weights 0.6 and 2 were tuned from 0.05 and 1 on greedy against random:
+    /// 0.746 → 0.768 in 5 000 games on fresh dice.) With `r` the share of
     /// seat 0's effective material in both sides', seat 0's estimate is
     /// `r² / (r² + (1 − r)²)` and seat 1's one minus it — Issiren's hand evaluation, on this
     /// board and these throws.
@@ -2202,10 +2205,10 @@ mod capture_eval {
         let mut eff = [0.0f64; 2];
         for (seat, e) in eff.iter_mut().enumerate() {
             let enemy = seat ^ 1;
-            let weight = if enemy == mover { 1.0 } else { 0.4 };
+            let weight = if enemy == mover { 2.0 } else { 0.4 };
             let pieces = f64::from(s.count(seat));
             let moved = f64::from(s.count(seat) - s.unmoved_count(seat));
-            *e = (pieces + 0.05 * moved - weight * threat[enemy]).max(0.05);
+            *e = (pieces + 0.6 * moved - weight * threat[enemy]).max(0.05);
         }
         let r = eff[0] / (eff[0] + eff[1]);
         let v0 = r * r / (r * r + (1.0 - r) * (1.0 - r));
