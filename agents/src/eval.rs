@@ -2050,6 +2050,59 @@ impl Evaluate for stickdice::HoumtTaourit {
     }
 }
 
+#[cfg(test)]
+mod race_family_eval_tests {
+    use super::Evaluate;
+    use stickdice::{Game, HoumtTaourit, SeedableRng, SiryuRace};
+
+    /// At the end exactly the scores; elsewhere in `[0, 1]`, summing to `seats / 2`; for
+    /// every seat count and option of both games.
+    fn bounded_and_exact_at_the_end<G: Evaluate>() {
+        let mut rng = stickdice::Rng::seed_from_u64(27);
+        for game in stickdice::testing::configurations::<G>() {
+            let n = game.seats();
+            for _ in 0..3 {
+                let mut s = game.initial_state();
+                let r = stickdice::play::random_playout(&game, &mut s, &mut rng);
+                assert_eq!(game.evaluate(&s), r.scores());
+            }
+            for s in stickdice::testing::random_game_positions(&game, 3, &mut rng) {
+                let v = game.evaluate(&s);
+                assert!(v[..n].iter().all(|x| (0.0..=1.0).contains(x)), "{v:?}");
+                assert!((v[..n].iter().sum::<f64>() - n as f64 / 2.0).abs() < 1e-9);
+            }
+        }
+    }
+
+    #[test]
+    fn the_race_family_evaluations_are_bounded_and_exact_at_the_end() {
+        bounded_and_exact_at_the_end::<SiryuRace>();
+        bounded_and_exact_at_the_end::<HoumtTaourit>();
+    }
+
+    /// Progress counts, and a piece an angel could pass with a sir is in danger.
+    #[test]
+    fn siryu_race_rates_progress_and_the_risk_of_being_sent_back() {
+        use stickdice::games::siryu_race::{Position, State};
+        let game = SiryuRace::with_seats(2).unwrap();
+        let at = |p1: [u8; 3], p2: [u8; 3], turn: u8| {
+            let p = Position {
+                pieces: vec![p1, p2],
+                turn,
+                ..Position::start(2)
+            };
+            game.evaluate(&State::from_position(p).unwrap())[0]
+        };
+        assert!(at([5, 1, 2], [0, 1, 2], 1) > at([4, 1, 2], [0, 1, 2], 1));
+        assert!(at([20, 1, 2], [0, 1, 2], 1) > 0.5);
+        // P1's father on 6 with P2's angel on 5 (one sir passes it) is worse than with the
+        // angel on 7, ahead of it, though the angel has gone further.
+        assert!(at([6, 1, 2], [0, 5, 2], 1) < at([6, 1, 2], [0, 7, 2], 1));
+        // The danger is greater with P2 about to throw.
+        assert!(at([6, 1, 2], [0, 5, 2], 1) < at([6, 1, 2], [0, 5, 2], 0));
+    }
+}
+
 // ---- Sig (El Oued Capture) -------------------------------------------------------------
 
 mod capture_eval {
