@@ -512,6 +512,36 @@ impl Board for SigElOued {
 
 // ---- Issiren --------------------------------------------------------------------------
 
+/// A piece on a looping circuit (Issiren's, Sig (El Oued Capture)'s): on square index
+/// `square`, written `name`, at circuit position `pos`; dashed while `unmoved`, else marked
+/// where `returning` gives the words for its part of the lap.
+fn circuit_piece(
+    square: usize,
+    name: &dyn core::fmt::Display,
+    seat: usize,
+    pos: u8,
+    unmoved: bool,
+    returning: Option<&'static str>,
+) -> PlacedPiece {
+    let (status, note) = match (unmoved, returning) {
+        (true, _) => ("unmoved", ", unmoved"),
+        (false, Some(words)) => ("returning", words),
+        (false, None) => ("", ""),
+    };
+    PlacedPiece {
+        square: Some(square),
+        seat: Some(seat),
+        kind: "piece",
+        letter: "",
+        active: false,
+        status,
+        text: format!(
+            "P{}'s piece on {name} (circuit position {pos}){note}",
+            seat + 1
+        ),
+    }
+}
+
 /// The geometry index of an Issiren square: its own index (`row * 12 + col`).
 fn issiren_index(sq: issiren::Square) -> usize {
     sq.index() as usize
@@ -591,31 +621,15 @@ impl Board for Issiren {
                 let Some(sq) = circuit_square(seat, p.pos) else {
                     continue;
                 };
-                let status = if p.unmoved {
-                    "unmoved"
-                } else if p.pos >= 48 {
-                    "returning"
-                } else {
-                    ""
-                };
-                out.push(PlacedPiece {
-                    square: Some(issiren_index(sq)),
-                    seat: Some(seat),
-                    kind: "piece",
-                    letter: "",
-                    active: false,
-                    status,
-                    text: format!(
-                        "P{}'s piece on {sq} (circuit position {}){}",
-                        seat + 1,
-                        p.pos,
-                        match status {
-                            "unmoved" => ", unmoved",
-                            "returning" => ", on its way back",
-                            _ => "",
-                        }
-                    ),
-                });
+                let returning = (p.pos >= 48).then_some(", on its way back");
+                out.push(circuit_piece(
+                    issiren_index(sq),
+                    &sq,
+                    seat,
+                    p.pos,
+                    p.unmoved,
+                    returning,
+                ));
             }
         }
         out
@@ -777,31 +791,15 @@ impl Board for SigElOuedCapture {
                 let Some(sq) = capture::circuit_square(seat, p.pos) else {
                     continue;
                 };
-                let status = if p.unmoved {
-                    "unmoved"
-                } else if p.pos >= 18 {
-                    "returning"
-                } else {
-                    ""
-                };
-                out.push(PlacedPiece {
-                    square: Some(sq.index() as usize),
-                    seat: Some(seat),
-                    kind: "piece",
-                    letter: "",
-                    active: false,
-                    status,
-                    text: format!(
-                        "P{}'s piece on {sq} (circuit position {}){}",
-                        seat + 1,
-                        p.pos,
-                        match status {
-                            "unmoved" => ", unmoved",
-                            "returning" => ", on the central row the second time",
-                            _ => "",
-                        }
-                    ),
-                });
+                let returning = (p.pos >= 18).then_some(", on the central row the second time");
+                out.push(circuit_piece(
+                    sq.index() as usize,
+                    &sq,
+                    seat,
+                    p.pos,
+                    p.unmoved,
+                    returning,
+                ));
             }
         }
         out

@@ -1374,13 +1374,29 @@ mod codes {
     }
 
     /// The square a code's piece can be carried from (idx 1..=80), or 0.
-    #[inline(always)]
-    fn carried_square(code: u8) -> u8 {
+    const fn carried_square_of(code: u8) -> u8 {
         match code {
             1..=79 => code,
             80..=86 => WAITING_SQUARE,
             _ => 0,
         }
+    }
+
+    /// [`carried_square_of`] of every byte.
+    static CARRIED: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut c = 0;
+        while c < 256 {
+            t[c] = carried_square_of(c as u8);
+            c += 1;
+        }
+        t
+    };
+
+    /// The square a code's piece can be carried from (idx 1..=80), or 0: one lookup.
+    #[inline(always)]
+    fn carried_square(code: u8) -> u8 {
+        CARRIED[code as usize]
     }
 
     /// Moves the Ghoula `steps` steps on the codes (after its first move), or returns
@@ -1395,14 +1411,18 @@ mod codes {
         steps: u8,
     ) -> bool {
         let g = *ghoula;
-        let mut carried = 0u128;
+        // The first square at or ahead of it with pieces the Ghoula can carry (idx
+        // 1..=80), `u8::MAX` for none: a minimum over the seats (cheaper than a 128-bit
+        // mask of the squares).
+        let lo = g.max(1);
+        let mut first = u8::MAX;
         for &k in &keys[..n] {
-            carried |= 1 << carried_square(k);
+            let c = carried_square(k);
+            if c >= lo && c < first {
+                first = c;
+            }
         }
-        // Pieces the Ghoula can carry (idx 1..=80) at or ahead of it.
-        let ahead = carried & (u128::MAX << g) & !1;
-        let first = ahead.trailing_zeros() as u8;
-        if ahead == 0 || first - g >= steps {
+        if first == u8::MAX || first - g >= steps {
             // It does not reach a piece: forward, never past idx 80.
             *ghoula = (g + steps).min(WAITING_SQUARE);
             return true;

@@ -1769,6 +1769,13 @@ impl SigElOuedCapture {
     #[inline(always)]
     fn play_slot(&self, s: &mut State, seat: usize, v: u8, slot: Option<u32>) {
         let again = matches!(s.pending, Pending::Sig { .. });
+        self.play_slot_then(s, seat, v, slot, again);
+    }
+
+    /// [`SigElOuedCapture::play_slot`], told whether another lead throw follows (`again`,
+    /// after a regular sig).
+    #[inline(always)]
+    fn play_slot_then(&self, s: &mut State, seat: usize, v: u8, slot: Option<u32>, again: bool) {
         match slot {
             Some(FREE_ALL_SLOT) => s.free_all(seat, v),
             Some(slot) if slot >= FIVE_SLOTS => {
@@ -1825,24 +1832,32 @@ impl Playouts for SigElOuedCapture {
         'game: while !s.captured_all() {
             let (v, sig, five) = match s.pending {
                 Pending::Lead => {
-                    if s.throws >= max {
-                        break;
-                    }
-                    let k = b.throw(rng, Sticks::SIX).marked();
-                    match k {
-                        2..=4 => {
-                            s.throws += 1;
-                            (k, false, false)
+                    // Lead throws of 1 to 5 polished sides and their decisions, on a copy
+                    // the compiler keeps in registers; a sig of six or twelve leaves it.
+                    let mut t = *s;
+                    let exit = loop {
+                        if t.captured_all() || t.throws >= max {
+                            break None;
                         }
-                        1 | 5 => {
-                            s.throws += 1;
-                            s.pending = Pending::Sig { polished: k };
-                            (1, true, k == 5 && five_option)
-                        }
-                        _ => {
+                        let k = b.throw(rng, Sticks::SIX).marked();
+                        let (v, sig, five) = match k {
+                            2..=4 => (k, false, false),
+                            1 | 5 => (1, true, k == 5 && five_option),
+                            _ => break Some(k),
+                        };
+                        t.throws += 1;
+                        let seat = (t.turn & 1) as usize;
+                        let slots = Self::slots(&t, seat, v, sig, five);
+                        let slot = Self::random_slot(slots, |len| b.index(rng, len));
+                        self.play_slot_then(&mut t, seat, v, slot, sig);
+                    };
+                    *s = t;
+                    match exit {
+                        Some(k) => {
                             self.apply_throw_unchecked(s, Throw::new(k));
                             continue 'game;
                         }
+                        None => break 'game,
                     }
                 }
                 Pending::Sig { .. } | Pending::Value { .. } => match self.value(s) {

@@ -891,6 +891,7 @@ impl State {
     }
 
     /// The number of seats.
+    #[inline]
     pub fn seats(&self) -> usize {
         (self.seats as usize).min(MAX_SEATS)
     }
@@ -1030,7 +1031,7 @@ impl SiryuRace {
     }
 
     /// [`SiryuRace::make_use`] with the throw's points.
-    #[inline]
+    #[inline(always)]
     fn make_use_of(&self, state: &mut State, seat: usize, k: usize, points: Points) {
         let Some(u) = self.use_of(state, seat, k, points) else {
             return;
@@ -1461,13 +1462,22 @@ impl Playouts for SiryuRace {
             let (p, x) = self.points(w as u8);
             *e = (p, u32::from(x));
         }
+        let limit = self.max_throws;
+        if state.throws >= limit || state.finished + 1 >= state.seats {
+            *bits = b;
+            return;
+        }
         let mut next = next_racing_seats(state);
-        let (mut turn, mut owed, mut throws) = (state.turn as usize, state.owed, state.throws);
-        while throws < self.max_throws && state.finished + 1 < state.seats {
+        // At least one throw is made. The throws left before the cap count down; an owed
+        // count of 0 behaves as 1 (the throw's saturating subtraction), so the one below
+        // never wraps.
+        let (mut turn, mut owed) = (state.turn as usize, state.owed.max(1));
+        let mut left = limit - state.throws;
+        loop {
             let t = b.throw(rng, Sticks::SIX);
-            throws = throws.wrapping_add(1);
+            left -= 1;
             let (points, extra) = table[(t.marked() & 7) as usize];
-            owed = owed.saturating_sub(1).saturating_add(extra);
+            owed = (owed - 1).saturating_add(extra);
             if points != Points::Nothing {
                 let seat = turn & (MAX_SEATS - 1);
                 let mask = self.usable_by(state, seat, points);
@@ -1484,8 +1494,14 @@ impl Playouts for SiryuRace {
                     }
                     self.make_use_of(state, seat, m.trailing_zeros() as usize, points);
                     if state.places[seat] != 0 {
-                        owed = 0;
+                        // The seat finished: the turn passes; the game may end.
                         next = next_racing_seats(state);
+                        owed = 0;
+                        if state.finished + 1 >= state.seats {
+                            turn = next[seat] as usize;
+                            owed = 1;
+                            break;
+                        }
                     }
                 }
             }
@@ -1493,7 +1509,11 @@ impl Playouts for SiryuRace {
                 turn = next[turn & (MAX_SEATS - 1)] as usize;
                 owed = 1;
             }
+            if left == 0 {
+                break;
+            }
         }
+        let throws = limit - left;
         state.turn = turn as u8;
         state.owed = owed;
         state.throws = throws;
