@@ -76,8 +76,8 @@ macro_rules! __game_list {
             SigElOued: $crate::games::SigElOued [board evaluate exact measure review encode],
             Issiren: $crate::games::Issiren [board evaluate exact measure review encode tablebase],
             SigElOuedCapture: $crate::games::SigElOuedCapture [board evaluate measure encode],
-            SiryuRace: $crate::games::SiryuRace [board encode],
-            SigWaDuqqanHoumtTaourit: $crate::games::HoumtTaourit [board encode],
+            SiryuRace: $crate::games::SiryuRace [board measure encode],
+            SigWaDuqqanHoumtTaourit: $crate::games::HoumtTaourit [board measure encode],
             SiryuWar: $crate::games::SiryuWar [board evaluate measure encode],
         }
     };
