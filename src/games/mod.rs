@@ -77,7 +77,7 @@ macro_rules! __game_list {
             Issiren: $crate::games::Issiren [board evaluate exact measure review encode tablebase],
             SigElOuedCapture: $crate::games::SigElOuedCapture [board evaluate measure encode],
             SiryuRace: $crate::games::SiryuRace [board measure encode],
-            SigWaDuqqanHoumtTaourit: $crate::games::HoumtTaourit [board measure encode],
+            SigWaDuqqanHoumtTaourit: $crate::games::HoumtTaourit [board exact measure encode],
             SiryuWar: $crate::games::SiryuWar [board evaluate measure encode],
         }
     };
