@@ -387,14 +387,16 @@ fn solved_reference<G: Exact>(
 /// where the game has one. Refused for a game without an evaluation of its own
 /// ([`Evaluate::HAS_EVALUATION`]): even shares at the leaves would measure nothing.
 fn search_reference<G: Evaluate>(
+    game: &G,
     options: &ReferenceOptions,
     default_depth: u32,
 ) -> Result<Box<dyn Reference<G>>, ReviewError> {
     if !G::HAS_EVALUATION {
         return Err(ReviewError::Unsupported(format!(
-            "{} is not solved for this seat count and has no evaluation for a reference \
-             search",
-            G::NAME
+            "{} has no exact values for {} players and no evaluation of its own for a \
+             reference search",
+            G::NAME,
+            game.seats()
         )));
     }
     let search = Search::with_eval(
@@ -421,7 +423,7 @@ impl Reviewable for HoumtTaourit {
         if self.solver_support().is_ok() {
             solved_reference(self, options)
         } else {
-            search_reference(options, DEFAULT_DEPTH)
+            search_reference(self, options, DEFAULT_DEPTH)
         }
     }
 }
@@ -432,7 +434,7 @@ impl Reviewable for SiryuRace {
         &self,
         options: &ReferenceOptions,
     ) -> Result<Box<dyn Reference<Self>>, ReviewError> {
-        search_reference(options, SIRYU_RACE_DEPTH)
+        search_reference(self, options, SIRYU_RACE_DEPTH)
     }
 }
 
@@ -442,7 +444,7 @@ impl Reviewable for SigElOuedCapture {
         &self,
         options: &ReferenceOptions,
     ) -> Result<Box<dyn Reference<Self>>, ReviewError> {
-        search_reference(options, DEFAULT_DEPTH)
+        search_reference(self, options, DEFAULT_DEPTH)
     }
 }
 
@@ -452,7 +454,7 @@ impl Reviewable for SiryuWar {
         &self,
         options: &ReferenceOptions,
     ) -> Result<Box<dyn Reference<Self>>, ReviewError> {
-        search_reference(options, DEFAULT_DEPTH)
+        search_reference(self, options, DEFAULT_DEPTH)
     }
 }
 
@@ -479,7 +481,7 @@ impl Reviewable for Issiren {
         &self,
         options: &ReferenceOptions,
     ) -> Result<Box<dyn Reference<Self>>, ReviewError> {
-        search_reference(options, DEFAULT_DEPTH)
+        search_reference(self, options, DEFAULT_DEPTH)
     }
 }
 
