@@ -3,6 +3,7 @@
 //! errors, and the perfect agent never scores below its exact value against any agent
 //! (within the sampling error).
 
+use stickdice::games::HoumtTaourit;
 use stickdice::{Agent, Game, SigElOued, SigWaDuqqan};
 use stickdice_agents::solve::{self, Exact, Solution};
 use stickdice_agents::Evaluate;
@@ -80,6 +81,21 @@ fn sig_wa_duqqan_three_players_matches_the_arena() {
     let solution = solve::solve(&game).unwrap();
     assert_eq!(solution.stats().states, 401_991);
     monte_carlo(&game, &solution, "random", 6000);
+}
+
+/// Sig wa Duqqan (Houmt Taourit), two players, under both waiting-square rules: 95 632
+/// reachable states each (throw count left out); `perfect` plays it (no decisions, so it
+/// is the random process itself).
+#[test]
+fn houmt_taourit_two_players_matches_the_arena() {
+    for (exact, agent) in [("false", "perfect"), ("true", "random")] {
+        let mut game = HoumtTaourit::with_seats(2).unwrap();
+        game.set_option("exact_waiting_square", exact).unwrap();
+        let solution = solve::solved(&game).unwrap();
+        assert_eq!(solution.stats().states, 95_632);
+        assert_eq!(solution.classes().len(), 3, "{:?}", solution.classes());
+        monte_carlo(&game, &solution, agent, 4000);
+    }
 }
 
 #[test]

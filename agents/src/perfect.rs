@@ -4,7 +4,8 @@
 //! once per process and shared by every perfect agent of that configuration); every
 //! decision is then a table lookup. In Sig (El Oued) the one decision, the leftover choice
 //! at Mecca, is answered with the action that maximises the agent's own chance of ranking
-//! first. Sig wa Duqqan has no decisions, so the agent is never asked. Games or seat counts
+//! first. Sig wa Duqqan and Sig wa Duqqan (Houmt Taourit) have no decisions, so the agent is
+//! never asked. Games or seat counts
 //! the solver does not handle (Issiren, large tables) are refused with an error that says
 //! so when the agent is built.
 //!
@@ -15,7 +16,6 @@ use std::any::Any;
 use std::sync::Arc;
 
 use stickdice::{decision_actions, ActionList, Agent, AgentError, Game};
-use stickdice::{Issiren, SigElOued, SigWaDuqqan};
 
 use crate::params::{AgentInfo, Params, SpecError};
 use crate::solve::{self, Exact, Solution};
@@ -23,8 +23,8 @@ use crate::solve::{self, Exact, Solution};
 /// The perfect agent's spec entry.
 pub const INFO: AgentInfo = AgentInfo {
     name: "perfect",
-    summary: "plays the exactly solved policy (sig-wa-duqqan up to 3 players, sig-el-oued for 2); \
-              solves the game once per process",
+    summary: "plays the exactly solved policy (sig-wa-duqqan up to 3 players, sig-wa-duqqan-houmt-taourit \
+              and sig-el-oued for 2); solves the game once per process",
     params: &[],
 };
 
@@ -127,13 +127,17 @@ pub fn build<G: Game>(params: &Params<'_>, game: &G) -> Result<Box<dyn Agent<G>>
                 .expect("E and G are the same type")
         }))
     }
-    as_game::<SigWaDuqqan, G>(params, game)
-        .or_else(|| as_game::<SigElOued, G>(params, game))
-        .or_else(|| as_game::<Issiren, G>(params, game))
-        .unwrap_or_else(|| {
-            Err(SpecError::Unsupported {
-                agent: INFO.name,
-                why: format!("the exact solver does not know the game {}", G::NAME),
-            })
+    /// Tries every game of the list ([`stickdice::for_each_game!`]); a game without
+    /// the `exact` capability is refused by its [`Exact::solver_support`].
+    macro_rules! try_games {
+        ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+            None$(.or_else(|| as_game::<$ty, G>(params, game)))*
+        };
+    }
+    stickdice::for_each_game!(try_games).unwrap_or_else(|| {
+        Err(SpecError::Unsupported {
+            agent: INFO.name,
+            why: format!("the exact solver does not know the game {}", G::NAME),
         })
+    })
 }

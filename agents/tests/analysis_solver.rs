@@ -270,3 +270,71 @@ fn the_perfect_agent_is_refused_where_nothing_is_solved() {
     assert!(e.to_string().contains("not 4"), "{e}");
     assert!(stickdice_agents::perfect::build(&params, &SigElOued::with_seats(2).unwrap()).is_ok());
 }
+
+/// Siryu (Race)'s size, derived rather than guessed: one seat's reachable configurations
+/// (its father, angel and mother with their sir counts), found by walking every sir and six
+/// white from the start with the game's own moves (the other seat's pieces on their own
+/// starts, where passing leaves them). The angel, moving two ordinary steps per sir and
+/// twelve per six white, stops only on odd squares of the grid's columns before the
+/// Minaret, on the Minaret, on odd squares after it and on the corner: 26 places (with its
+/// sir counts) against the father's 37 and the mother's 35. The solver refuses the game and
+/// says why (module docs of `stickdice_agents::solve`).
+#[test]
+fn siryu_race_configurations_of_one_seat() {
+    use std::collections::HashSet;
+    use stickdice::games::siryu_race::{Action, Position, State, MECCA, STARTS};
+    use stickdice::games::SiryuRace;
+    use stickdice::Throw;
+
+    for six_black_moves_six in ["false", "true"] {
+        let mut game = SiryuRace::with_seats(2).unwrap();
+        game.set_option("six_black_moves_six", six_black_moves_six)
+            .unwrap();
+        type Config = ([u8; 3], [u8; 3]);
+        let start: Config = (STARTS, [0; 3]);
+        let mut seen: HashSet<Config> = HashSet::from([start]);
+        let mut queue = vec![start];
+        let mut per_piece: [HashSet<(u8, u8)>; 3] = Default::default();
+        while let Some((pieces, sirs)) = queue.pop() {
+            for k in 0..3 {
+                per_piece[k].insert((pieces[k], sirs[k]));
+            }
+            if pieces == [MECCA; 3] {
+                continue; // finished: the seat moves no more
+            }
+            for w in [0u8, 1, 5, 6] {
+                let p = Position {
+                    pieces: vec![pieces, STARTS],
+                    sirs: vec![sirs, [0; 3]],
+                    owed: 1,
+                    pending: Some(Throw::new(w)),
+                    throws: 1,
+                    ..Position::start(2)
+                };
+                let s = State::from_position(p).unwrap();
+                for a in [Action::Father, Action::Angel, Action::Mother] {
+                    let mut t = s;
+                    if game.apply_action(&mut t, a).is_err() {
+                        continue;
+                    }
+                    assert_eq!(t.pieces_of(1), STARTS, "the other seat is never sent back");
+                    let c = (t.pieces_of(0), t.sirs_of(0));
+                    if seen.insert(c) {
+                        queue.push(c);
+                    }
+                }
+            }
+        }
+        let places: Vec<usize> = per_piece.iter().map(HashSet::len).collect();
+        assert_eq!(places, [37, 26, 35], "father, angel, mother");
+        assert_eq!(seen.len(), 37 * 26 * 35, "the pieces move independently");
+    }
+    let e = solve::solve(&stickdice::games::SiryuRace::with_seats(2).unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("2 267 203 122") && e.contains("no exact solver"),
+        "{e}"
+    );
+    assert_eq!(2 * (37 * 26 * 35 - 1usize).pow(2), 2_267_203_122);
+}

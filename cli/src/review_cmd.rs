@@ -18,8 +18,9 @@ use stickdice_evaluation::tournament::{labels, verify_game};
 /// The reference evaluator's settings (the defaults are the stated reference).
 #[derive(Args, Clone, Debug, Default)]
 pub struct ReferenceArgs {
-    /// issiren: the reference search's depth in decisions [default: 3]. The race games
-    /// use their exact solved values and take no depth.
+    /// The games reviewed by a search (issiren, sig-el-oued-capture, siryu-war,
+    /// siryu-race): the reference search's depth in decisions [default: 3; 2 for
+    /// siryu-race]. The solved race games use their exact values and take no depth.
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=i64::from(stickdice_agents::expectimax::MAX_DEPTH)))]
     pub reference_depth: Option<u32>,
     /// issiren: exact values from the endgame tablebase wherever a position with at most
@@ -27,7 +28,8 @@ pub struct ReferenceArgs {
     /// analyze --write-tablebase`.
     #[arg(long, value_name = "SOURCE")]
     pub reference_tablebase: Option<String>,
-    /// issiren: the evaluation at the reference search's leaves, as the agents' `eval`
+    /// The games reviewed by a search: the evaluation at the reference search's leaves,
+    /// as the agents' `eval`
     /// parameter: `hand` (the default, so figures compare with earlier ones), `learned`
     /// (the shipped weights: a stronger judge of strong agents) or a weights file.
     #[arg(long, value_name = "EVAL")]

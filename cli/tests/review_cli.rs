@@ -148,7 +148,7 @@ fn bad_input_is_explained() {
     let e = err(&run(&["review", d, "--index", "999"], None));
     assert!(e.contains("holds no game 999"), "{e}");
     let e = err(&run(&["review", d, "--reference-depth", "2"], None));
-    assert!(e.contains("issiren only"), "{e}");
+    assert!(e.contains("reviewed by a search"), "{e}");
     let e = err(&run(&["review", d, "--blunder=-1"], None));
     assert!(e.contains("--blunder"), "{e}");
     // A damaged log: a game line whose actions are cut.

@@ -21,7 +21,8 @@
 //! * **Decisions**: the share of decision nodes with more than one legal action, and the
 //!   mean number of legal actions at those nodes.
 //! * **Captures and burials per game**: pieces sent back to the start or removed by an
-//!   opponent (Sig (El Oued), Issiren, Siryu (War)), and pieces buried by the Ghoula (Sig wa Duqqan).
+//!   opponent (Sig (El Oued), Issiren, Sig (El Oued Capture), Siryu (War)) or sent back by
+//!   passing (Siryu (Race)), and pieces buried by the Ghoula (Sig wa Duqqan, both versions).
 //! * **Cap rate**: the share of games that ended at the throw cap rather than by the rules.
 //! * **Skill gap**: an agent's mean score when it plays one seat and every other seat plays
 //!   `random`, over games with the agent rotated through every seat on the same throws
@@ -30,10 +31,14 @@
 use std::fmt::Write as _;
 
 use serde::Serialize;
-use stickdice::games::{issiren, sig_el_oued, sig_el_oued_capture, sig_wa_duqqan, siryu_war};
+use stickdice::games::{
+    houmt_taourit, issiren, sig_el_oued, sig_el_oued_capture, sig_wa_duqqan, siryu_race, siryu_war,
+};
+use stickdice::games::{HoumtTaourit, SiryuRace};
 use stickdice::play::Event;
 use stickdice::{
-    ActionList, Game, Issiren, Node, SigElOued, SigElOuedCapture, SigWaDuqqan, SiryuWar, Throw,
+    ActionList, Game, Issiren, Node, Seat, SigElOued, SigElOuedCapture, SigWaDuqqan, SiryuWar,
+    Throw,
 };
 use stickdice_agents::solve::{Exact, Solution};
 
@@ -44,8 +49,8 @@ use crate::stats::{Distribution, Estimate};
 /// What the analysis needs to know of a game beyond [`Game`].
 pub trait Measure: Game {
     /// Whether the throw due in `before` starts a new turn, given the game's previous throw
-    /// (`None` for the first).
-    fn starts_turn(&self, before: &Self::State, previous: Option<Throw>) -> bool;
+    /// and the seat that made it (`None` for the first).
+    fn starts_turn(&self, before: &Self::State, previous: Option<(Seat, Throw)>) -> bool;
 
     /// The opponent pieces sent back to the start or removed between `before` and `after`
     /// (one throw or one action).
@@ -59,8 +64,8 @@ pub trait Measure: Game {
 
 impl Measure for SigWaDuqqan {
     /// A 6, a sig or a 4 (0, 1 or 4 white sides up) keeps the turn.
-    fn starts_turn(&self, _before: &Self::State, previous: Option<Throw>) -> bool {
-        !matches!(previous.map(Throw::marked), Some(0 | 1 | 4))
+    fn starts_turn(&self, _before: &Self::State, previous: Option<(Seat, Throw)>) -> bool {
+        !matches!(previous.map(|(_, t)| t.marked()), Some(0 | 1 | 4))
     }
 
     fn captures(&self, _before: &Self::State, _after: &Self::State) -> u32 {
@@ -80,7 +85,7 @@ impl Measure for SigWaDuqqan {
 
 impl Measure for SigElOued {
     /// A turn starts where its first throw is due (bonus throws belong to it).
-    fn starts_turn(&self, before: &Self::State, _previous: Option<Throw>) -> bool {
+    fn starts_turn(&self, before: &Self::State, _previous: Option<(Seat, Throw)>) -> bool {
         before.pending == sig_el_oued::Pending::FirstThrow
     }
 
@@ -102,8 +107,8 @@ impl Measure for SigElOued {
 
 impl Measure for Issiren {
     /// A throw of 0, 1, 4 or 6 green sides up keeps the turn.
-    fn starts_turn(&self, _before: &Self::State, previous: Option<Throw>) -> bool {
-        previous.is_none_or(|t| !issiren::grants_extra_throw(t))
+    fn starts_turn(&self, _before: &Self::State, previous: Option<(Seat, Throw)>) -> bool {
+        previous.is_none_or(|(_, t)| !issiren::grants_extra_throw(t))
     }
 
     fn captures(&self, before: &Self::State, after: &Self::State) -> u32 {
@@ -114,8 +119,8 @@ impl Measure for Issiren {
 
 impl Measure for SiryuWar {
     /// A sir (1 or 5 white sides up) keeps the turn.
-    fn starts_turn(&self, _before: &Self::State, previous: Option<Throw>) -> bool {
-        previous.is_none_or(|t| !siryu_war::grants_extra_throw(t))
+    fn starts_turn(&self, _before: &Self::State, previous: Option<(Seat, Throw)>) -> bool {
+        previous.is_none_or(|(_, t)| !siryu_war::grants_extra_throw(t))
     }
 
     fn captures(&self, before: &Self::State, after: &Self::State) -> u32 {
@@ -127,7 +132,7 @@ impl Measure for SiryuWar {
 impl Measure for SigElOuedCapture {
     /// A turn starts where a lead throw is due that no regular sig of the same turn granted
     /// (bonus throws belong to their lead throw's turn).
-    fn starts_turn(&self, before: &Self::State, _previous: Option<Throw>) -> bool {
+    fn starts_turn(&self, before: &Self::State, _previous: Option<(Seat, Throw)>) -> bool {
         before.pending() == sig_el_oued_capture::Pending::Lead && !before.turn_goes_on()
     }
 
@@ -135,6 +140,55 @@ impl Measure for SigElOuedCapture {
     fn captures(&self, before: &Self::State, after: &Self::State) -> u32 {
         let total = |s: &sig_el_oued_capture::State| u32::from(s.count(0)) + u32::from(s.count(1));
         total(before).saturating_sub(total(after))
+    }
+}
+
+impl Measure for SiryuRace {
+    /// A turn lasts while the seat owes throws (six black owes three more, a sir or six
+    /// white one), so a throw starts a turn where the seat to throw is not the seat that
+    /// threw last: a seat never follows itself, as the game ends when one seat is left.
+    fn starts_turn(&self, before: &Self::State, previous: Option<(Seat, Throw)>) -> bool {
+        previous.is_none_or(|(seat, _)| seat != before.turn())
+    }
+
+    /// Opponent pieces sent back to their starts (passed, or under `capture_on_landing`
+    /// landed on): the pieces of the seats other than the mover that moved. Only sending
+    /// back moves another seat's piece; a piece passed while on its own start stays there
+    /// and is not counted.
+    fn captures(&self, before: &Self::State, after: &Self::State) -> u32 {
+        let mover = before.turn();
+        (0..self.seats())
+            .filter(|&s| s != mover)
+            .map(|s| {
+                let (b, a) = (before.pieces_of(s), after.pieces_of(s));
+                (0..siryu_race::PIECES).filter(|&k| b[k] != a[k]).count() as u32
+            })
+            .sum()
+    }
+}
+
+impl Measure for HoumtTaourit {
+    /// A 6, a sig or a 4 (0, 1 or 4 white sides up) keeps the turn, on the centre too.
+    fn starts_turn(&self, _before: &Self::State, previous: Option<(Seat, Throw)>) -> bool {
+        previous.is_none_or(|(_, t)| !houmt_taourit::grants_extra_throw(t))
+    }
+
+    /// Nothing is captured: the Ghoula carries pieces back, and burying is counted by
+    /// [`Measure::burials`].
+    fn captures(&self, _before: &Self::State, _after: &Self::State) -> u32 {
+        0
+    }
+
+    /// Pieces the Ghoula carried from idx 1 onto the start (several at once when they
+    /// shared its square).
+    fn burials(&self, before: &Self::State, after: &Self::State) -> u32 {
+        let buried = |s: &houmt_taourit::State| {
+            s.pieces()
+                .iter()
+                .filter(|p| matches!(p, houmt_taourit::Piece::Buried(_)))
+                .count() as u32
+        };
+        buried(after).saturating_sub(buried(before))
     }
 }
 
@@ -203,12 +257,12 @@ pub fn measure_game<G: Measure>(game: &G, result: &GameResult<G>) -> GameMeasure
     for event in &result.events {
         let before = state;
         match *event {
-            Event::Throw(_, t) => {
+            Event::Throw(seat, t) => {
                 m.throws += 1;
                 if game.starts_turn(&state, previous) {
                     m.turns += 1;
                 }
-                previous = Some(t);
+                previous = Some((seat, t));
                 game.apply_throw_unchecked(&mut state, t);
             }
             Event::Action(_, a) => {
@@ -647,7 +701,7 @@ macro_rules! no_measures {
         $(
             stickdice::__unless_has!(measure, [$($cap)*], {
                 impl Measure for $ty {
-                    fn starts_turn(&self, _before: &Self::State, _previous: Option<Throw>) -> bool {
+                    fn starts_turn(&self, _before: &Self::State, _previous: Option<(Seat, Throw)>) -> bool {
                         true
                     }
 
@@ -766,6 +820,180 @@ mod tests {
             assert_eq!(m.captures, 24 - left, "seed {seed}");
             assert!(m.captures >= 12 && !m.capped);
         }
+    }
+
+    /// The seats that threw, in order, from a played game's events.
+    fn throwing_seats(events: &[Event<impl Copy>]) -> Vec<usize> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Throw(s, _) => Some(*s),
+                Event::Action(..) => None,
+            })
+            .collect()
+    }
+
+    /// Siryu (Race), §6's worked examples 1 and 2: passing an opponent's piece on its own
+    /// start sends nothing back; passing one elsewhere sends it back, once; under
+    /// `capture_on_landing` the piece landed on goes back too.
+    #[test]
+    fn siryu_race_sendings_back_follow_the_worked_examples() {
+        use stickdice::games::siryu_race::{Action, Position, State};
+        let sir = Throw::new(5);
+        let game = SiryuRace::with_seats(2).unwrap();
+        let play = |game: &SiryuRace, p: Position, action: Action| {
+            let mut s = State::from_position(p).unwrap();
+            let at_throw = s;
+            game.apply_throw(&mut s, sir).unwrap();
+            assert_eq!(
+                game.captures(&at_throw, &s),
+                0,
+                "a throw sends nothing back"
+            );
+            let before = s;
+            game.apply_action(&mut s, action).unwrap();
+            game.captures(&before, &s)
+        };
+        // Example 1: the angel 1 → 3 passes P2's mother on her own start.
+        assert_eq!(play(&game, Position::start(2), Action::Angel), 0);
+        // Example 2: the angel 3 → 5 passes P2's father on idx 4.
+        let p = Position {
+            pieces: vec![[0, 3, 2], [4, 1, 2]],
+            ..Position::start(2)
+        };
+        assert_eq!(play(&game, p.clone(), Action::Angel), 1);
+        // The father 0 → 1 lands on P2's angel (its own start): nothing either way.
+        assert_eq!(play(&game, p.clone(), Action::Father), 0);
+        let mut landing = game.clone();
+        landing.set_option("capture_on_landing", "true").unwrap();
+        // Landing: the angel 3 → 5 passes the father on 4 and lands on P2's mother on 5.
+        let q = Position {
+            pieces: vec![[0, 3, 2], [4, 1, 5]],
+            ..Position::start(2)
+        };
+        assert_eq!(play(&landing, q.clone(), Action::Angel), 2);
+        assert_eq!(play(&game, q, Action::Angel), 1);
+    }
+
+    /// Siryu (Race): a decision after every throw; a turn ends when the throwing seat
+    /// changes (owed throws keep it, six black's three included), with 2 and 3 seats; the
+    /// sendings back are counted by an independent replay (opponent pieces found on their
+    /// starts after an action, not there before it).
+    #[test]
+    fn siryu_race_turns_decisions_and_sendings_back_of_played_games() {
+        use stickdice::games::siryu_race::STARTS;
+        for seats in [2, 3] {
+            let game = SiryuRace::with_seats(seats).unwrap();
+            let random = crate::factory(|_: &SiryuRace, seed| {
+                Box::new(stickdice_agents::RandomAgent::new(seed))
+                    as Box<dyn stickdice::Agent<SiryuRace>>
+            });
+            let agents = vec![&random; seats];
+            let mut sent_back = 0;
+            for seed in 0..6 {
+                let r = crate::arena::play(&game, &agents, seed);
+                let m = measure_game(&game, &r);
+                assert_eq!((m.throws, m.decisions), (r.throws, r.throws), "seed {seed}");
+                let throwers = throwing_seats(&r.events);
+                let changes = throwers.windows(2).filter(|w| w[0] != w[1]).count() as u32;
+                assert_eq!(m.turns, changes + 1, "seed {seed}");
+                let mut state = game.initial_state();
+                let mut count = 0;
+                for e in &r.events {
+                    match *e {
+                        Event::Throw(_, t) => game.apply_throw(&mut state, t).unwrap(),
+                        Event::Action(seat, a) => {
+                            let before = state;
+                            game.apply_action(&mut state, a).unwrap();
+                            for s in (0..seats).filter(|&s| s != seat) {
+                                let (b, n) = (before.pieces_of(s), state.pieces_of(s));
+                                count += (0..3)
+                                    .filter(|&k| n[k] == STARTS[k] && b[k] != STARTS[k])
+                                    .count() as u32;
+                            }
+                        }
+                    }
+                }
+                assert_eq!(m.captures, count, "seed {seed}");
+                assert!(!m.capped && m.turns < m.throws);
+                sent_back += count;
+            }
+            assert!(
+                sent_back > 0,
+                "{seats} seats: random play sends pieces back"
+            );
+        }
+    }
+
+    /// Sig wa Duqqan (Houmt Taourit), §7's worked examples 3 and 5: the Ghoula's burials,
+    /// none by the first move's lifting; no captures.
+    #[test]
+    fn houmt_taourit_burials_follow_the_worked_examples() {
+        use stickdice::games::houmt_taourit::{Piece, Position, State};
+        let (three, zero) = (Throw::new(3), Throw::new(2));
+        let game = HoumtTaourit::with_seats(2).unwrap();
+        // Example 3: the first move lifts P2 and sets it down on idx 3; a 0 for P2, and
+        // P1's next 3 drags it back to the start: buried.
+        let mut s = State::from_position(Position {
+            pieces: vec![Piece::Racing(81), Piece::Racing(0)],
+            ..Position::start(2)
+        })
+        .unwrap();
+        let mut burials = 0;
+        for t in [three, zero, three] {
+            let before = s;
+            game.apply_throw(&mut s, t).unwrap();
+            assert_eq!(game.captures(&before, &s), 0);
+            burials += game.burials(&before, &s);
+            if t == three && burials == 0 {
+                assert_eq!(s.piece(1), Piece::Racing(3));
+            }
+        }
+        assert_eq!((burials, s.piece(1)), (1, Piece::Buried(1)));
+        // Example 5: the Ghoula and P2 on idx 2, P1 on the centre throws a 3: buried.
+        let before = State::from_position(Position {
+            pieces: vec![Piece::Centre(1), Piece::Racing(2)],
+            ghoula: 2,
+            ghoula_moved: true,
+            ..Position::start(2)
+        })
+        .unwrap();
+        let mut after = before;
+        game.apply_throw(&mut after, three).unwrap();
+        assert_eq!(game.burials(&before, &after), 1);
+    }
+
+    /// Sig wa Duqqan (Houmt Taourit): a 6, a sig and a 4 keep the turn, so without a
+    /// burial the turns are one more than the changes of the throwing seat; burials are
+    /// the buried pieces at the end.
+    #[test]
+    fn houmt_taourit_turns_and_burials_of_played_games() {
+        let game = HoumtTaourit::with_seats(2).unwrap();
+        let random = crate::factory(|_: &HoumtTaourit, seed| {
+            Box::new(stickdice_agents::RandomAgent::new(seed))
+                as Box<dyn stickdice::Agent<HoumtTaourit>>
+        });
+        let mut without_burial = 0;
+        for seed in 0..40 {
+            let r = crate::arena::play(&game, &[&random, &random], seed);
+            let m = measure_game(&game, &r);
+            assert_eq!(m.throws, r.throws);
+            let buried = r
+                .last_state
+                .pieces()
+                .iter()
+                .filter(|p| matches!(p, houmt_taourit::Piece::Buried(_)))
+                .count() as u32;
+            assert_eq!(m.burials, buried);
+            if buried == 0 {
+                let throwers = throwing_seats(&r.events);
+                let changes = throwers.windows(2).filter(|w| w[0] != w[1]).count() as u32;
+                assert_eq!(m.turns, changes + 1, "seed {seed}");
+                without_burial += 1;
+            }
+            assert_eq!((m.decisions, m.captures, m.capped), (0, 0, false));
+        }
+        assert!(without_burial > 10);
     }
 
     #[test]

@@ -15,7 +15,9 @@
 //!   under the solved policy (each seat maximising its chance of ranking first, which with
 //!   two seats and no ties is its expected score). Seat counts the solver refuses get
 //!   [`ReviewError::Unsupported`].
-//! * **Issiren: a stated search.** Expectimax (two-seat, Star2 pruning, transposition
+//! * **Sig wa Duqqan (Houmt Taourit) (2 seats): exact**, the same way. With more seats it
+//!   is searched as below, once it has an evaluation.
+//! * **Issiren, Sig (El Oued Capture), Siryu (War), Siryu (Race): a stated search.** Expectimax (two-seat, Star2 pruning, transposition
 //!   table) to a fixed depth in decisions ([`DEFAULT_DEPTH`] = 3: the decision after each
 //!   throw and two more throws and decisions; the deepest that reviews a 300-throw game in
 //!   under a second, 0.56 s measured by `cargo bench -p stickdice-evaluation --bench
@@ -24,8 +26,11 @@
 //!   [`ReferenceOptions::eval`], the learned one (`learned`, or a weights file), a
 //!   stronger judge of strong agents — and — with
 //!   [`ReferenceOptions::tablebase`] — the endgame tablebase's exact values wherever a
-//!   position with at most two pieces a side is reached. The values are a deterministic
-//!   function of the position (no generator, no clock), so a review reproduces exactly.
+//!   position with at most two pieces a side is reached (Issiren only). The values are a
+//!   deterministic function of the position (no generator, no clock), so a review
+//!   reproduces exactly. Siryu (Race), whose games are some 800 throws long, is searched to
+//!   [`SIRYU_RACE_DEPTH`] = 2 by default. A game without an evaluation of its own
+//!   ([`Evaluate::HAS_EVALUATION`]) has no searching reference: review refuses it.
 //!
 //! # What is measured
 //!
@@ -95,6 +100,7 @@ use core::fmt;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
+use stickdice::games::{HoumtTaourit, SigElOuedCapture, SiryuRace, SiryuWar};
 use stickdice::{ActionList, Game, Issiren, Node, SeatValues, SigElOued, SigWaDuqqan, Throw};
 use stickdice_agents::expectimax::{Expectimax, ExpectimaxConfig};
 use stickdice_agents::solve::{self, Exact, SharedSolution};
@@ -363,17 +369,93 @@ fn solved_reference<G: Exact>(
     }
     if options.depth.is_some() {
         return Err(ReviewError::Unsupported(format!(
-            "{} is solved exactly; a search depth is for issiren only",
+            "{} is solved exactly; a search depth is for the games reviewed by a search",
             G::NAME
         )));
     }
     if options.eval.is_some() {
         return Err(ReviewError::Unsupported(format!(
-            "{} is solved exactly; a reference evaluation is for issiren only",
+            "{} is solved exactly; a reference evaluation is for the games reviewed by a search",
             G::NAME
         )));
     }
     Ok(Box::new(Solved::new(game)?))
+}
+
+/// The searching reference of a game that is not solved: expectimax to the options' depth
+/// (default `default_depth`) with the options' evaluation at its leaves, the tablebase
+/// where the game has one. Refused for a game without an evaluation of its own
+/// ([`Evaluate::HAS_EVALUATION`]): even shares at the leaves would measure nothing.
+fn search_reference<G: Evaluate>(
+    game: &G,
+    options: &ReferenceOptions,
+    default_depth: u32,
+) -> Result<Box<dyn Reference<G>>, ReviewError> {
+    if !G::HAS_EVALUATION {
+        return Err(ReviewError::Unsupported(format!(
+            "{} has no exact values for {} players and no evaluation of its own for a \
+             reference search",
+            G::NAME,
+            game.seats()
+        )));
+    }
+    let search = Search::with_eval(
+        options.depth.unwrap_or(default_depth),
+        options.eval.as_deref().unwrap_or(DEFAULT_EVAL),
+    )?;
+    Ok(Box::new(match &options.tablebase {
+        Some(tb) => search.with_tablebase(tb)?,
+        None => search,
+    }))
+}
+
+/// The default search depth of the reference of Siryu (Race) where it is searched, in
+/// decisions: its games are about four times as long as Issiren's, and seven throw
+/// outcomes follow every decision.
+pub const SIRYU_RACE_DEPTH: u32 = 2;
+
+impl Reviewable for HoumtTaourit {
+    /// Exact with 2 seats (solved); a search with more, once the game has an evaluation.
+    fn reference(
+        &self,
+        options: &ReferenceOptions,
+    ) -> Result<Box<dyn Reference<Self>>, ReviewError> {
+        if self.solver_support().is_ok() {
+            solved_reference(self, options)
+        } else {
+            search_reference(self, options, DEFAULT_DEPTH)
+        }
+    }
+}
+
+impl Reviewable for SiryuRace {
+    /// A search (the game is too large to solve, see [`stickdice_agents::solve`]).
+    fn reference(
+        &self,
+        options: &ReferenceOptions,
+    ) -> Result<Box<dyn Reference<Self>>, ReviewError> {
+        search_reference(self, options, SIRYU_RACE_DEPTH)
+    }
+}
+
+impl Reviewable for SigElOuedCapture {
+    /// A search, as Issiren's.
+    fn reference(
+        &self,
+        options: &ReferenceOptions,
+    ) -> Result<Box<dyn Reference<Self>>, ReviewError> {
+        search_reference(self, options, DEFAULT_DEPTH)
+    }
+}
+
+impl Reviewable for SiryuWar {
+    /// A search, as Issiren's.
+    fn reference(
+        &self,
+        options: &ReferenceOptions,
+    ) -> Result<Box<dyn Reference<Self>>, ReviewError> {
+        search_reference(self, options, DEFAULT_DEPTH)
+    }
 }
 
 impl Reviewable for SigWaDuqqan {
@@ -399,14 +481,7 @@ impl Reviewable for Issiren {
         &self,
         options: &ReferenceOptions,
     ) -> Result<Box<dyn Reference<Self>>, ReviewError> {
-        let search = Search::with_eval(
-            options.depth.unwrap_or(DEFAULT_DEPTH),
-            options.eval.as_deref().unwrap_or(DEFAULT_EVAL),
-        )?;
-        Ok(Box::new(match &options.tablebase {
-            Some(tb) => search.with_tablebase(tb)?,
-            None => search,
-        }))
+        search_reference(self, options, DEFAULT_DEPTH)
     }
 }
 

@@ -420,7 +420,7 @@ fn bad_input_is_a_clear_error() {
             ..ReferenceOptions::default()
         })
         .unwrap_err();
-    assert!(err.to_string().contains("issiren only"), "{err}");
+    assert!(err.to_string().contains("reviewed by a search"), "{err}");
     let err = Issiren::with_seats(2)
         .unwrap()
         .reference(&ReferenceOptions {
@@ -453,4 +453,91 @@ fn bad_input_is_a_clear_error() {
     bad.insert(0, LoggedEvent::Action("nonsense".into()));
     let err = review(&game, reference.as_mut(), &bad, None, BLUNDER).unwrap_err();
     assert!(err.to_string().contains("event 1"), "{err}");
+}
+
+/// Sig wa Duqqan (Houmt Taourit) with 2 seats: the solved values, no decisions, so every
+/// game's adjusted score is its start value; with 3 seats a search, where the game has an
+/// evaluation.
+#[test]
+fn houmt_taourit_is_reviewed_exactly() {
+    use stickdice::games::HoumtTaourit;
+    let game = HoumtTaourit::with_seats(2).unwrap();
+    let mut reference = game.reference(&ReferenceOptions::default()).unwrap();
+    assert!(reference.describe().starts_with("exact"));
+    let r = random::<HoumtTaourit>();
+    let mut luck = 0.0;
+    for seed in 0..10 {
+        let g = arena::play(&game, &[&r, &r], seed);
+        let rev = review(&game, reference.as_mut(), &logged(&g), None, BLUNDER).unwrap();
+        assert!(rev.exact);
+        check_telescoping(&rev, true);
+        // P1 alone on the centre 0.093126, both there (a tie) 0.824081: 0.093126 + 0.412040.
+        let start = rev.summary[0].start;
+        assert!((start - 0.505_167).abs() < 1e-6, "P1's start value {start}");
+        for s in &rev.summary {
+            assert_eq!(s.decisions, 0);
+            close(s.adjusted, s.start, "adjusted = start without decisions");
+            luck += s.luck.abs();
+        }
+    }
+    assert!(luck > 0.0);
+    let three = HoumtTaourit::with_seats(3).unwrap();
+    match three.reference(&ReferenceOptions::default()) {
+        Ok(reference) => assert!(reference.describe().starts_with("search")),
+        Err(e) => assert!(e.to_string().contains("no evaluation"), "{e}"),
+    }
+    let err = game
+        .reference(&ReferenceOptions {
+            depth: Some(2),
+            ..ReferenceOptions::default()
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("solved exactly"), "{err}");
+}
+
+/// The capture games (and Siryu (Race) once it has an evaluation) are reviewed by the
+/// searching reference: every step telescopes (drift included), a throw's lucks sum to 0
+/// over the two seats, greedy's decisions are judged.
+#[test]
+fn the_new_games_are_reviewed_by_a_search() {
+    use stickdice::games::{SigElOuedCapture, SiryuRace, SiryuWar};
+    use stickdice_agents::Evaluate;
+
+    fn reviewed<G: Reviewable + Evaluate>(seeds: u64) -> usize {
+        let game = G::with_seats(2).unwrap();
+        let options = ReferenceOptions {
+            depth: Some(1),
+            ..ReferenceOptions::default()
+        };
+        let mut reference = game.reference(&options).unwrap();
+        assert!(reference.describe().starts_with("search"), "{}", G::NAME);
+        let greedy = factory(|_: &G, seed| Box::new(GreedyAgent::new(seed)) as Box<dyn Agent<G>>);
+        let random = random::<G>();
+        let mut unforced = 0;
+        for seed in 0..seeds {
+            let g = arena::play(&game, &[&random, &greedy], seed);
+            let rev = review(&game, reference.as_mut(), &logged(&g), None, BLUNDER).unwrap();
+            assert!(!rev.exact);
+            check_telescoping(&rev, false);
+            unforced += rev.summary.iter().map(|s| s.unforced).sum::<usize>();
+        }
+        // A tablebase is Issiren's only.
+        let err = game
+            .reference(&ReferenceOptions {
+                tablebase: Some("build".into()),
+                ..ReferenceOptions::default()
+            })
+            .unwrap_err();
+        assert!(matches!(err, ReviewError::Unsupported(_)), "{err}");
+        unforced
+    }
+    assert!(reviewed::<SigElOuedCapture>(2) > 0);
+    assert!(reviewed::<SiryuWar>(2) > 0);
+    if <SiryuRace as Evaluate>::HAS_EVALUATION {
+        assert!(reviewed::<SiryuRace>(1) > 0);
+    } else {
+        let game = SiryuRace::with_seats(2).unwrap();
+        let err = game.reference(&ReferenceOptions::default()).unwrap_err();
+        assert!(err.to_string().contains("no evaluation"), "{err}");
+    }
 }

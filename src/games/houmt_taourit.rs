@@ -617,6 +617,14 @@ impl State {
     pub fn racing(&self) -> usize {
         self.racing as usize
     }
+
+    /// This state with `throws` throws made so far (the exact solver leaves the count out
+    /// of its states).
+    #[must_use]
+    pub fn with_throws(mut self, throws: u32) -> State {
+        self.throws = throws;
+        self
+    }
 }
 
 impl From<State> for Position {

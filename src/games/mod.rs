@@ -75,10 +75,10 @@ macro_rules! __game_list {
             SigWaDuqqan: $crate::games::SigWaDuqqan [board evaluate exact measure review encode],
             SigElOued: $crate::games::SigElOued [board evaluate exact measure review encode],
             Issiren: $crate::games::Issiren [board evaluate exact measure review encode tablebase],
-            SigElOuedCapture: $crate::games::SigElOuedCapture [board evaluate measure encode],
-            SiryuRace: $crate::games::SiryuRace [board evaluate encode],
-            SigWaDuqqanHoumtTaourit: $crate::games::HoumtTaourit [board evaluate encode],
-            SiryuWar: $crate::games::SiryuWar [board evaluate measure encode],
+            SigElOuedCapture: $crate::games::SigElOuedCapture [board evaluate measure review encode],
+            SiryuRace: $crate::games::SiryuRace [board evaluate measure review encode],
+            SigWaDuqqanHoumtTaourit: $crate::games::HoumtTaourit [board evaluate exact measure review encode],
+            SiryuWar: $crate::games::SiryuWar [board evaluate measure review encode],
         }
     };
 }

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use stickdice::games::sig_wa_duqqan::Piece;
+use stickdice::games::{houmt_taourit, HoumtTaourit};
 use stickdice::{Game, Issiren, Seat, SigElOued, SigWaDuqqan};
 
 use super::tablebase;
@@ -12,6 +13,9 @@ use super::{Exact, ExactValues, SolveError};
 /// The most seats the solver accepts in Sig wa Duqqan (measured: the book's chapter
 /// `docs/performance/exact.md`, "What fits").
 pub const DUQQAN_MAX_SEATS: usize = 3;
+/// The most seats the solver accepts in Sig wa Duqqan (Houmt Taourit) (measured: the
+/// book's chapter `docs/performance/exact.md`, "What fits").
+pub const HOUMT_TAOURIT_MAX_SEATS: usize = 2;
 /// The most seats the solver accepts in Sig (El Oued).
 pub const EL_OUED_MAX_SEATS: usize = 2;
 
@@ -35,6 +39,34 @@ impl Exact for SigWaDuqqan {
 
     fn success(&self, state: &Self::State, seat: Seat) -> Option<bool> {
         Some(matches!(state.pieces.get(seat)?, Piece::Arrived(_)))
+    }
+}
+
+impl Exact for HoumtTaourit {
+    fn solver_support(&self) -> Result<(), SolveError> {
+        if self.seats() <= HOUMT_TAOURIT_MAX_SEATS {
+            Ok(())
+        } else {
+            Err(SolveError::Unsupported(format!(
+                "sig-wa-duqqan-houmt-taourit is solved exactly for {HOUMT_TAOURIT_MAX_SEATS} \
+                 players only, not {} (95 632 states with 2; each seat multiplies them by \
+                 about 90 squares and sig counts, and value iteration needs some 1 600 sweeps \
+                 over them); use simulation (stickdice analyze) for more seats",
+                self.seats()
+            )))
+        }
+    }
+
+    fn strip_throw_count(state: &mut Self::State) {
+        *state = state.with_throws(0);
+    }
+
+    /// Reached the centre (rather than buried, or still racing at the cap).
+    fn success(&self, state: &Self::State, seat: Seat) -> Option<bool> {
+        Some(matches!(
+            state.pieces().get(seat)?,
+            houmt_taourit::Piece::Centre(_)
+        ))
     }
 }
 
@@ -77,6 +109,24 @@ impl Exact for Issiren {
     }
 }
 
+/// Why a game without the `exact` capability has no solver, where more can be said.
+fn why_unsolved(name: &str) -> &'static str {
+    match name {
+        "siryu-race" => SIRYU_RACE_TOO_LARGE,
+        _ => "",
+    }
+}
+
+/// Siryu (Race) with 2 players: the positions alone, the throws owed and the pending throw
+/// aside, are 2 × 33 669² (each seat's father, angel and mother have 37 × 26 × 35 = 33 670
+/// configurations with their sir counts, one of them finished; every pair of unfinished
+/// ones is reachable; measured by the test `siryu_race_configurations_of_one_seat`).
+const SIRYU_RACE_TOO_LARGE: &str = ": with 2 players its positions alone number 2 267 203 122 \
+     (33 669 unfinished configurations of a seat's father, angel and mother, for each seat, \
+     times the seat to play), each again for every count of throws owed (unbounded) and \
+     every pending throw; one value per position and owed count is over 9 GB, and sending \
+     back ties them into cycles that take value iteration thousands of sweeps";
+
 /// [`Exact`] for each game of the list without the `exact` capability
 /// ([`stickdice::for_each_game!`]): the solver refuses it, naming the game.
 macro_rules! no_solver {
@@ -86,8 +136,9 @@ macro_rules! no_solver {
                 impl Exact for $ty {
                     fn solver_support(&self) -> Result<(), SolveError> {
                         Err(SolveError::Unsupported(format!(
-                            "{} has no exact solver; use simulation (stickdice analyze)",
-                            <$ty as Game>::NAME
+                            "{} has no exact solver{}; use simulation (stickdice analyze)",
+                            <$ty as Game>::NAME,
+                            why_unsolved(<$ty as Game>::NAME)
                         )))
                     }
 
