@@ -7,6 +7,8 @@
 //!
 //! * [`analysis`]: the figures of `stickdice analyze` (seat advantage, lengths, decisions,
 //!   captures, the cap, the skill gap) and the game-length histogram.
+//! * [`compare`](mod@compare): the comparison workbench (`stickdice compare`): Ludii's
+//!   quality metrics and ours across configurations, and which differences are real.
 //! * [`builder`]: tournaments from code in one call ([`tournament()`], [`tournament_any`]):
 //!   agents as specs, values or closures; in memory or with a resumable log.
 //! * [`arena`]: one game between agents built fresh from factories, with duplicate dice;
@@ -45,6 +47,7 @@ pub mod analysis;
 pub mod arena;
 pub mod builder;
 mod chart;
+pub mod compare;
 pub mod ladder;
 pub mod log;
 pub mod merge;
