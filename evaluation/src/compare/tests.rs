@@ -23,7 +23,7 @@ fn series() -> Vec<Vec<f64>> {
 fn lead_change_counts_the_first_node_and_ties_as_their_own_lead() {
     // Leaders: {P1}, {P1, P2}, {P2}, {P2}: changes at nodes 1 (from nothing), 2, 3.
     assert!(close(lead_change(&series()), 3.0 / 4.0));
-    assert!(close(lead_change(&[vec![0.1, 0.0]; 5]), 1.0 / 5.0));
+    assert!(close(lead_change(&vec![vec![0.1, 0.0]; 5]), 1.0 / 5.0));
 }
 
 #[test]
@@ -50,7 +50,7 @@ fn stability_sums_the_seats_variances() {
     let m = p1.iter().sum::<f64>() / 4.0;
     let v = p1.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / 4.0;
     assert!(close(stability(&series()), 2.0 * v));
-    assert!(close(stability(&[vec![0.3, -0.3]; 7]), 0.0));
+    assert!(close(stability(&vec![vec![0.3, -0.3]; 7]), 0.0));
 }
 
 #[test]
