@@ -909,6 +909,167 @@ impl Tree {
     }
 }
 
+/// The family of a comparison's configurations: the distances on their metrics and on their
+/// rules' structure, and a tree for each, ready to write next to the comparison's other
+/// outputs ([`Family::files`], [`Family::to_markdown`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Family {
+    /// The agent whose games the metrics come from (the comparison's first).
+    pub agent: String,
+    /// The metrics the distances use: every metric with a value in every configuration,
+    /// except the exact twins of simulated ones (`ExactAdvantageP1`,
+    /// `ExactDurationThrows`), which would count one property twice.
+    pub metrics: Vec<&'static str>,
+    /// The metrics left out because some configuration has no value for them.
+    pub left_out: Vec<&'static str>,
+    /// Euclidean distances on the metrics' z-scores.
+    pub distances: DistanceMatrix,
+    /// Their average-linkage tree.
+    pub tree: Tree,
+    /// How faithfully the tree shows the distances (see [`Tree::cophenetic_correlation`]).
+    pub cophenetic_correlation: Option<f64>,
+    /// Jaccard distances on the rules' features ([`rule_features`]).
+    pub structure: DistanceMatrix,
+    /// Their average-linkage tree.
+    pub structure_tree: Tree,
+}
+
+impl Family {
+    /// The family of `comparison`'s configurations, from its first agent's figures.
+    ///
+    /// # Errors
+    /// No configuration, or no metric with a value in every configuration.
+    pub fn of(comparison: &crate::compare::Comparison) -> Result<Family, FamilyError> {
+        let results = &comparison.results;
+        if results.is_empty() {
+            return Err(FamilyError::Empty);
+        }
+        let agent = comparison
+            .settings
+            .agents
+            .first()
+            .cloned()
+            .unwrap_or_default();
+        let labels: Vec<String> = results.iter().map(|r| r.label.clone()).collect();
+        let value = |r: &crate::compare::ConfigurationResult, m: &str| {
+            r.rows
+                .iter()
+                .find(|row| row.agent == agent)
+                .and_then(|row| row.get(m))
+                .and_then(|x| x.value)
+                .filter(|v| v.is_finite())
+        };
+        let candidates: Vec<&'static str> = comparison
+            .metrics
+            .iter()
+            .copied()
+            .filter(|m| !m.starts_with("Exact"))
+            .collect();
+        let (metrics, left_out): (Vec<&'static str>, Vec<&'static str>) = candidates
+            .into_iter()
+            .partition(|m| results.iter().all(|r| value(r, m).is_some()));
+        if metrics.is_empty() {
+            return Err(FamilyError::NoColumns);
+        }
+        let rows: Vec<Vec<f64>> = results
+            .iter()
+            .map(|r| {
+                metrics
+                    .iter()
+                    .map(|m| value(r, m).expect("complete"))
+                    .collect()
+            })
+            .collect();
+        let distances = distances(&labels, &rows, Normalisation::ZScore, Metric::Euclidean)?;
+        let tree = upgma(&distances);
+        let cophenetic_correlation = tree.cophenetic_correlation(&distances);
+        let features = results
+            .iter()
+            .map(|r| {
+                r.configuration
+                    .build()
+                    .map(|g| rule_features(&g))
+                    .map_err(|e| FamilyError::NotADistance(format!("{}: {e}", r.label)))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let structure = structure_distances(&labels, &features)?;
+        let structure_tree = upgma(&structure);
+        Ok(Family {
+            agent,
+            metrics,
+            left_out,
+            distances,
+            tree,
+            cophenetic_correlation,
+            structure,
+            structure_tree,
+        })
+    }
+
+    /// The files to write into the comparison's output directory, as (file name,
+    /// contents): `family.svg` and `family.nwk` (the tree on the metrics),
+    /// `family-distances.csv`, and `family-structure.svg`, `family-structure.nwk`,
+    /// `family-structure.csv` (the tree and distances on the rules' structure).
+    pub fn files(&self) -> Vec<(String, String)> {
+        vec![
+            ("family.svg".to_owned(), self.tree.svg()),
+            ("family.nwk".to_owned(), self.tree.newick() + "\n"),
+            ("family-distances.csv".to_owned(), self.distances.to_csv()),
+            ("family-structure.svg".to_owned(), self.structure_tree.svg()),
+            (
+                "family-structure.nwk".to_owned(),
+                self.structure_tree.newick() + "\n",
+            ),
+            ("family-structure.csv".to_owned(), self.structure.to_csv()),
+        ]
+    }
+
+    /// A Markdown section "Family tree": what the distances use, the closest pairs, both
+    /// distance tables and both trees in Newick.
+    pub fn to_markdown(&self) -> String {
+        let mut o = String::from("## Family tree\n\n");
+        let _ = writeln!(
+            o,
+            "From the `{}` games: {} metrics with a value in every configuration ({}), each as z-scores across the configurations; Euclidean distances; average linkage (UPGMA).",
+            self.agent,
+            self.metrics.len(),
+            self.metrics.join(", ")
+        );
+        if !self.left_out.is_empty() {
+            let _ = writeln!(
+                o,
+                "Left out (no value in some configuration): {}.",
+                self.left_out.join(", ")
+            );
+        }
+        if let Some(r) = self.cophenetic_correlation {
+            let _ = writeln!(o, "Cophenetic correlation: {r:.3}.");
+        }
+        let labels = self.distances.labels();
+        for (what, d) in [
+            ("metrics", &self.distances),
+            ("rules' structure", &self.structure),
+        ] {
+            if let Some((i, j, v)) = d.closest_pair() {
+                let _ = writeln!(
+                    o,
+                    "Closest on the {what}: {} and {} ({v:.3}).",
+                    labels[i], labels[j]
+                );
+            }
+        }
+        let _ = write!(
+            o,
+            "\n{}\nTree (Newick): `{}`\n\n{}\nTree on the rules' structure (Newick): `{}`\n",
+            self.distances.to_markdown(),
+            self.tree.newick(),
+            self.structure.to_markdown(),
+            self.structure_tree.newick()
+        );
+        o
+    }
+}
+
 /// `v` to 6 decimals without trailing zeros (`0.5`, `1.583333`, `2`).
 fn short_number(v: f64) -> String {
     let s = format!("{v:.6}");
@@ -1255,5 +1416,73 @@ mod tests {
         let t = upgma(&d);
         assert_eq!(t.merges()[0].left, Node::Leaf(0));
         assert_eq!(t.merges()[0].right, Node::Leaf(1));
+    }
+
+    #[test]
+    fn the_family_of_a_comparison() {
+        use crate::compare::{compare, Configuration, Settings};
+        let configs = [
+            Configuration::new("sig-el-oued", Some(2), &["cairo_always_three=false"]).unwrap(),
+            Configuration::new("sig-el-oued", Some(2), &["cairo_always_three=true"]).unwrap(),
+            Configuration::new("sig-wa-duqqan", Some(2), &[] as &[&str]).unwrap(),
+        ];
+        let settings = Settings {
+            games: 40,
+            detailed: 4,
+            trace: Vec::new(),
+            luck_games: 0,
+            exact: false,
+            ..Settings::default()
+        };
+        let c = compare(&configs, &settings).unwrap();
+        let f = Family::of(&c).unwrap();
+        assert_eq!(f.agent, "random");
+        assert_eq!(f.distances.len(), 3);
+        assert!(f.metrics.contains(&"DurationThrows"), "{:?}", f.metrics);
+        assert!(f.metrics.iter().all(|m| !m.starts_with("Exact")));
+        assert_eq!(
+            f.metrics.len() + f.left_out.len(),
+            c.metrics.iter().filter(|m| !m.starts_with("Exact")).count()
+        );
+        // The two readings of Sig (El Oued) differ in one option: closest in structure.
+        assert_eq!(
+            f.structure.closest_pair().map(|(i, j, _)| (i, j)),
+            Some((0, 1))
+        );
+        let files = f.files();
+        let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "family.svg",
+                "family.nwk",
+                "family-distances.csv",
+                "family-structure.svg",
+                "family-structure.nwk",
+                "family-structure.csv"
+            ]
+        );
+        assert!(
+            files[1].1.ends_with(";\n") && files[1].1.contains("'sig-wa-duqqan 2p'"),
+            "{}",
+            files[1].1
+        );
+        let md = f.to_markdown();
+        assert!(
+            md.starts_with("## Family tree\n\nFrom the `random` games: "),
+            "{md}"
+        );
+        assert!(md.contains("Closest on the rules' structure: sig-el-oued 2p cairo_always_three=false and sig-el-oued 2p cairo_always_three=true"), "{md}");
+        // The same seed gives the same family.
+        assert_eq!(
+            Family::of(&compare(&configs, &settings).unwrap()).unwrap(),
+            f
+        );
+        // Nothing to compare.
+        let empty = crate::compare::Comparison {
+            results: Vec::new(),
+            ..c
+        };
+        assert_eq!(Family::of(&empty), Err(FamilyError::Empty));
     }
 }
