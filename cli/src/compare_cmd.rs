@@ -64,8 +64,9 @@ pub struct CompareArgs {
     /// What to print: table, json, csv or markdown.
     #[arg(long, default_value = "table")]
     format: String,
-    /// A folder to write every output into: comparison.json, .csv, .md, table.txt and one
-    /// SVG chart per metric plus profiles.svg.
+    /// A folder to write every output into: comparison.json, .csv, .md, table.txt, one
+    /// SVG chart per metric plus profiles.svg, and with two configurations or more the
+    /// family tree (family.svg, family.md, distances).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
 }
@@ -179,8 +180,23 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
         for (name, svg) in &charts {
             write(name, svg)?;
         }
+        // The family tree, once there are configurations to relate.
+        let mut family_files = 0;
+        if comparison.results.len() >= 2 {
+            match stickdice_evaluation::family::Family::of(&comparison) {
+                Ok(family) => {
+                    for (name, text) in family.files() {
+                        write(&name, &text)?;
+                        family_files += 1;
+                    }
+                    write("family.md", &family.to_markdown())?;
+                    family_files += 1;
+                }
+                Err(e) => eprintln!("no family tree: {e}"),
+            }
+        }
         eprintln!(
-            "wrote comparison.json, .csv, .md, table.txt and {} SVG charts to {}",
+            "wrote comparison.json, .csv, .md, table.txt, {} SVG charts and {family_files} family files to {}",
             charts.len(),
             dir.display()
         );
