@@ -118,9 +118,7 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
     if let Some(path) = &args.file {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        configs.extend(
-            compare::parse_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?,
-        );
+        configs.extend(compare::parse_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?);
     }
     let metrics = args.metrics.as_deref().map(list).unwrap_or_default();
     compare::check_metrics(&metrics).map_err(|e| e.to_string())?;
@@ -142,7 +140,8 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
         seed: args.seed,
     };
     if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {

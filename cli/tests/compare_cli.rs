@@ -19,13 +19,27 @@ fn refused(args: &[&str], says: &str) {
 #[test]
 fn unknown_game_option_metric_and_misplaced_options_are_refused() {
     refused(&["--game", "sig-el-oeud"], "did you mean `sig-el-oued`");
-    refused(&["--game", "issiren", "--option", "colour=red"], "issiren has no rule option `colour`");
     refused(
-        &["--game", "sig-el-oued", "--option", "cairo_always_three=yes,maybe"],
+        &["--game", "issiren", "--option", "colour=red"],
+        "issiren has no rule option `colour`",
+    );
+    refused(
+        &[
+            "--game",
+            "sig-el-oued",
+            "--option",
+            "cairo_always_three=yes,maybe",
+        ],
         "cairo_always_three",
     );
-    refused(&["--game", "issiren", "--metrics", "Balanse"], "did you mean `Balance`");
-    refused(&["--option", "max_throws=5", "--game", "issiren"], "before any --game");
+    refused(
+        &["--game", "issiren", "--metrics", "Balanse"],
+        "did you mean `Balance`",
+    );
+    refused(
+        &["--option", "max_throws=5", "--game", "issiren"],
+        "before any --game",
+    );
     refused(&["--game", "issiren", "--players", "3"], "not 3");
     refused(&[], "nothing to compare");
     refused(&["--game", "issiren", "--format", "xml"], "--format");
@@ -35,11 +49,26 @@ fn unknown_game_option_metric_and_misplaced_options_are_refused() {
 fn groups_expand_in_order_and_every_output_is_written() {
     let dir = common::temp("out");
     let base = [
-        "--game", "sig-wa-duqqan", "--players", "2,3",
-        "--game", "sig-el-oued", "--option", "cairo_always_three=false,true",
-        "--games", "40", "--detailed", "10", "--luck-games", "10", "--trace", "none",
-        "--metrics", "DurationTurns,AdvantageP1,DecisionMoves,LuckShare",
-        "--format", "json",
+        "--game",
+        "sig-wa-duqqan",
+        "--players",
+        "2,3",
+        "--game",
+        "sig-el-oued",
+        "--option",
+        "cairo_always_three=false,true",
+        "--games",
+        "40",
+        "--detailed",
+        "10",
+        "--luck-games",
+        "10",
+        "--trace",
+        "none",
+        "--metrics",
+        "DurationTurns,AdvantageP1,DecisionMoves,LuckShare",
+        "--format",
+        "json",
     ];
     let json = |threads: &str, out: Option<&std::path::Path>| {
         let mut c = bin();
@@ -72,7 +101,15 @@ fn groups_expand_in_order_and_every_output_is_written() {
         ]
     );
     assert_eq!(one, json("2", None), "the thread count changed the figures");
-    for f in ["comparison.json", "comparison.csv", "comparison.md", "table.txt", "DurationTurns.svg", "profiles.svg", "family.svg"] {
+    for f in [
+        "comparison.json",
+        "comparison.csv",
+        "comparison.md",
+        "table.txt",
+        "DurationTurns.svg",
+        "profiles.svg",
+        "family.svg",
+    ] {
         let text = std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
         assert!(!text.is_empty(), "{f}");
     }

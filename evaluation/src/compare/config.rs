@@ -35,7 +35,8 @@ impl Configuration {
         let players = players.unwrap_or(kind.seat_range().0);
         let mut pairs = Vec::new();
         for o in options {
-            let (k, v) = stickdice::config::parse_option(o.as_ref()).map_err(CompareError::Config)?;
+            let (k, v) =
+                stickdice::config::parse_option(o.as_ref()).map_err(CompareError::Config)?;
             pairs.push((k.trim().to_string(), v.trim().to_string()));
         }
         let c = Configuration {
@@ -52,7 +53,11 @@ impl Configuration {
     /// # Errors
     /// [`CompareError::Config`] for an unknown game, seat count or option.
     pub fn build(&self) -> Result<AnyGame, CompareError> {
-        let opts: Vec<String> = self.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let opts: Vec<String> = self
+            .options
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
         AnyGame::new(&self.game, Some(self.players), &opts).map_err(CompareError::Config)
     }
 
@@ -169,22 +174,31 @@ pub fn parse_groups(args: &[Arg]) -> Result<Vec<Configuration>, CompareError> {
             }
             Arg::Option(text) => {
                 let g = group.as_mut().ok_or_else(|| {
-                    CompareError::Syntax(format!("--option {text} comes before any --game: write --game first"))
+                    CompareError::Syntax(format!(
+                        "--option {text} comes before any --game: write --game first"
+                    ))
                 })?;
-                let (k, vs) = stickdice::config::parse_option(text).map_err(CompareError::Config)?;
+                let (k, vs) =
+                    stickdice::config::parse_option(text).map_err(CompareError::Config)?;
                 let values = split_list(vs);
                 if values.is_empty() {
-                    return Err(CompareError::Syntax(format!("--option {text} lists no value")));
+                    return Err(CompareError::Syntax(format!(
+                        "--option {text} lists no value"
+                    )));
                 }
                 g.options.push((k.trim().to_string(), values));
             }
             Arg::Players(text) => {
                 let g = group.as_mut().ok_or_else(|| {
-                    CompareError::Syntax(format!("--players {text} comes before any --game: write --game first"))
+                    CompareError::Syntax(format!(
+                        "--players {text} comes before any --game: write --game first"
+                    ))
                 })?;
                 for p in split_list(text) {
                     g.players.push(p.parse().map_err(|_| {
-                        CompareError::Syntax(format!("--players takes seat counts such as 2,3, not `{p}`"))
+                        CompareError::Syntax(format!(
+                            "--players takes seat counts such as 2,3, not `{p}`"
+                        ))
                     })?);
                 }
             }
@@ -312,10 +326,11 @@ pub fn parse_toml(text: &str) -> Result<Vec<Configuration>, CompareError> {
             .ok_or_else(|| CompareError::Syntax(format!("{where_}: no game = \"…\"")))?;
         args.push(Arg::Game(game.to_string()));
         if let Some(p) = t.get("players") {
-            let list = p
-                .as_value()
-                .and_then(values)
-                .ok_or_else(|| CompareError::Syntax(format!("{where_}: players is a number or a list of numbers")))?;
+            let list = p.as_value().and_then(values).ok_or_else(|| {
+                CompareError::Syntax(format!(
+                    "{where_}: players is a number or a list of numbers"
+                ))
+            })?;
             args.push(Arg::Players(list.join(",")));
         }
         if let Some(o) = t.get("options") {
@@ -353,7 +368,11 @@ mod tests {
             Arg::Option("colour=red".into()),
         ])
         .unwrap_err();
-        assert!(e.to_string().contains("issiren has no rule option `colour`"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("issiren has no rule option `colour`"),
+            "{e}"
+        );
         let e = parse_groups(&[
             Arg::Game("sig-el-oued".into()),
             Arg::Option("cairo_always_three=maybe".into()),

@@ -5,8 +5,8 @@ use std::collections::HashSet;
 
 use stickdice::play::Event;
 use stickdice::{ActionList, Board, SeatValues};
-use stickdice_agents::solve::SharedSolution;
 use stickdice_agents::solve::Exact;
+use stickdice_agents::solve::SharedSolution;
 
 use crate::analysis::{measure_game, Measure};
 use crate::arena::GameResult;
@@ -106,7 +106,9 @@ where
 {
     let m = measure_game(game, result);
     let seats = game.seats();
-    let winners: Vec<usize> = (0..seats).filter(|&s| result.ranking.place(s) == 0).collect();
+    let winners: Vec<usize> = (0..seats)
+        .filter(|&s| result.ranking.place(s) == 0)
+        .collect();
     let mut t = Trial {
         scores: m.scores.clone(),
         winners,
@@ -275,7 +277,11 @@ fn track_steps(
     mover: usize,
 ) -> Option<f64> {
     let mine = |v: &[(Option<usize>, usize)]| -> Vec<usize> {
-        let mut s: Vec<usize> = v.iter().filter(|(o, _)| *o == Some(mover)).map(|&(_, q)| q).collect();
+        let mut s: Vec<usize> = v
+            .iter()
+            .filter(|(o, _)| *o == Some(mover))
+            .map(|&(_, q)| q)
+            .collect();
         s.sort_unstable();
         s
     };
@@ -399,7 +405,11 @@ pub(crate) fn drama(evals: &[Vec<f64>], winners: &[usize]) -> f64 {
 pub(crate) fn decisiveness(evals: &[Vec<f64>], winners: &[usize]) -> (f64, f64) {
     let threshold = evals
         .iter()
-        .flat_map(|v| (0..v.len()).filter(|s| !winners.contains(s)).map(move |s| v[s]))
+        .flat_map(|v| {
+            (0..v.len())
+                .filter(|s| !winners.contains(s))
+                .map(move |s| v[s])
+        })
         .fold(-1.0f64, f64::max);
     let first = evals
         .iter()

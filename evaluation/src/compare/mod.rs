@@ -376,7 +376,9 @@ pub fn compare_with_progress(
         )));
     }
     if settings.agents.is_empty() {
-        return Err(CompareError::Settings("no agent: give at least one with --agents".to_string()));
+        return Err(CompareError::Settings(
+            "no agent: give at least one with --agents".to_string(),
+        ));
     }
     if !(settings.alpha > 0.0 && settings.alpha < 1.0) {
         return Err(CompareError::Settings(format!(
@@ -387,7 +389,10 @@ pub fn compare_with_progress(
     let metrics = check_metrics(&settings.metrics)?;
     let specs = |list: &[String]| -> Result<Vec<AgentSpec>, CompareError> {
         list.iter()
-            .map(|s| s.parse::<AgentSpec>().map_err(|e| CompareError::Agent(e.to_string())))
+            .map(|s| {
+                s.parse::<AgentSpec>()
+                    .map_err(|e| CompareError::Agent(e.to_string()))
+            })
             .collect()
     };
     let agents = specs(&settings.agents)?;
@@ -396,10 +401,13 @@ pub fn compare_with_progress(
     for c in configs {
         let any = c.build()?;
         progress(&format!("{c}"));
-        let r = with_game!(&any, |g| run(g, c, &agents, &trace, &metrics, settings, progress))?;
+        let r = with_game!(&any, |g| run(
+            g, c, &agents, &trace, &metrics, settings, progress
+        ))?;
         results.push(r);
     }
-    let differences = significance::differences(&results, &settings.agents, &metrics, settings.alpha);
+    let differences =
+        significance::differences(&results, &settings.agents, &metrics, settings.alpha);
     Ok(Comparison {
         settings: settings.clone(),
         metrics,
@@ -427,8 +435,14 @@ where
 {
     let mut timing = Timing::default();
     let seats = game.seats();
-    let factories: Vec<Factory<G>> = agents.iter().map(|s| factory_of(s, game)).collect::<Result<_, _>>()?;
-    let trace_factories: Vec<Factory<G>> = trace.iter().map(|s| factory_of(s, game)).collect::<Result<_, _>>()?;
+    let factories: Vec<Factory<G>> = agents
+        .iter()
+        .map(|s| factory_of(s, game))
+        .collect::<Result<_, _>>()?;
+    let trace_factories: Vec<Factory<G>> = trace
+        .iter()
+        .map(|s| factory_of(s, game))
+        .collect::<Result<_, _>>()?;
     let random = factory_of(&"random".parse().expect("a valid spec"), game)?;
 
     // Exact, where solvable.
@@ -476,7 +490,15 @@ where
         };
         timing.luck += t0.elapsed().as_secs_f64();
         let source = format!("{} games, {spec} in every seat", trials.len());
-        let mut ms = figures(game, &trials, &values, solution.as_deref(), &source, settings, ai);
+        let mut ms = figures(
+            game,
+            &trials,
+            &values,
+            solution.as_deref(),
+            &source,
+            settings,
+            ai,
+        );
         if let Some(l) = luck {
             ms.push(l);
         }
@@ -499,13 +521,17 @@ where
                 .into_par_iter()
                 .map(|j| {
                     let (rotation, seat) = (j / seats, j % seats);
-                    let seed = stickdice::seed::derive(settings.seed, &[TRACE, k as u64, rotation as u64]);
+                    let seed =
+                        stickdice::seed::derive(settings.seed, &[TRACE, k as u64, rotation as u64]);
                     let mut seating: Vec<&Factory<G>> = vec![weaker.0; seats];
                     seating[seat] = f;
                     arena::play(game, &seating, seed).ranking.score(seat)
                 })
                 .collect();
-            let per_rotation: Vec<f64> = scores.chunks(seats).map(|c| c.iter().sum::<f64>() / seats as f64).collect();
+            let per_rotation: Vec<f64> = scores
+                .chunks(seats)
+                .map(|c| c.iter().sum::<f64>() / seats as f64)
+                .collect();
             let e = Estimate::of(&per_rotation);
             steps.push(SkillStep {
                 agent: spec.to_string(),
@@ -537,7 +563,11 @@ where
         configuration: config.clone(),
         label: config.label(),
         title: G::TITLE.to_string(),
-        options: game.options().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        options: game
+            .options()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
         rows,
         skill_trace: steps,
         seconds: timing,
@@ -557,7 +587,11 @@ pub fn skill_trace_summary(r: &[f64]) -> Option<f64> {
     let xbar = (mf - 1.0) / 2.0;
     let ybar = r.iter().sum::<f64>() / mf;
     let sxx: f64 = (0..m).map(|j| (j as f64 - xbar).powi(2)).sum();
-    let sxy: f64 = r.iter().enumerate().map(|(j, y)| (j as f64 - xbar) * (y - ybar)).sum();
+    let sxy: f64 = r
+        .iter()
+        .enumerate()
+        .map(|(j, y)| (j as f64 - xbar) * (y - ybar))
+        .sum();
     let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
     let y = (ybar + slope * (mf + 1.0 - xbar)).clamp(0.0, 1.0);
     let area: f64 = r.iter().map(|x| x.max(0.0)).sum();
@@ -596,7 +630,10 @@ fn skill_trace_metric(steps: &[SkillStep], seed: u64) -> Metric {
         ci95: Some(crate::stats::Z95 * sd),
         n: steps.iter().map(|s| s.games).sum(),
         exact: false,
-        source: format!("trace {}, each step against the one before", chain.join(" → ")),
+        source: format!(
+            "trace {}, each step against the one before",
+            chain.join(" → ")
+        ),
         note: None,
     }
 }
@@ -642,7 +679,11 @@ fn aggregate(
         Some(v) => Metric {
             name,
             value: Some(v),
-            ci95: bootstrap(n, stickdice::seed::derive(seed, &[name.len() as u64, name.as_bytes()[0] as u64]), &stat),
+            ci95: bootstrap(
+                n,
+                stickdice::seed::derive(seed, &[name.len() as u64, name.as_bytes()[0] as u64]),
+                &stat,
+            ),
             n,
             exact: false,
             source: source.to_string(),
@@ -678,7 +719,8 @@ where
     let seats = game.seats();
     let n = trials.len();
     let seed = stickdice::seed::derive(settings.seed, &[agent_index as u64]);
-    let col = |f: &dyn Fn(&Trial) -> Option<f64>| -> Vec<f64> { trials.iter().filter_map(f).collect() };
+    let col =
+        |f: &dyn Fn(&Trial) -> Option<f64>| -> Vec<f64> { trials.iter().filter_map(f).collect() };
     let share = |f: &dyn Fn(&Trial) -> bool| col(&|t| Some(f64::from(u8::from(f(t)))));
     let mut out = vec![
         aggregate("Balance", n, seed, source, |idx| {
@@ -699,7 +741,10 @@ where
             // Ludii's utilities are in [−1, 1]: 2·score − 1.
             let mut total = 0.0;
             for s in 0..seats {
-                let us: Vec<f64> = idx.iter().map(|&i| 2.0 * trials[i].scores[s] - 1.0).collect();
+                let us: Vec<f64> = idx
+                    .iter()
+                    .map(|&i| 2.0 * trials[i].scores[s] - 1.0)
+                    .collect();
                 total += measure::population_variance(&us);
             }
             Some(1.0 - total / seats as f64)
@@ -709,13 +754,21 @@ where
             &col(&|t| Some(f64::from(t.throws + t.decisions))),
             source,
         ),
-        Metric::estimate("DurationMoves", &col(&|t| Some(f64::from(t.decisions))), source),
+        Metric::estimate(
+            "DurationMoves",
+            &col(&|t| Some(f64::from(t.decisions))),
+            source,
+        ),
         Metric::estimate("DurationTurns", &col(&|t| Some(f64::from(t.turns))), source),
         aggregate("DurationTurnsStdDev", n, seed, source, |idx| {
-            Some(measure::population_variance(
-                &idx.iter().map(|&i| f64::from(trials[i].turns)).collect::<Vec<_>>(),
+            Some(
+                measure::population_variance(
+                    &idx.iter()
+                        .map(|&i| f64::from(trials[i].turns))
+                        .collect::<Vec<_>>(),
+                )
+                .sqrt(),
             )
-            .sqrt())
         }),
         Metric::estimate(
             "DurationTurnsNotTimeouts",
@@ -731,7 +784,11 @@ where
             &col(&|t| Some(t.tree_chance_log10)),
             source,
         ),
-        Metric::estimate("DurationThrows", &col(&|t| Some(f64::from(t.throws))), source),
+        Metric::estimate(
+            "DurationThrows",
+            &col(&|t| Some(f64::from(t.throws))),
+            source,
+        ),
         Metric::missing(
             "ScoreDifference",
             "the stick-dice games keep no score: a game ends with a ranking",
@@ -750,10 +807,24 @@ where
         details.len(),
         values.describe()
     );
-    let dcol = |f: &dyn Fn(&measure::Detail) -> Option<f64>| -> Vec<f64> { details.iter().filter_map(|d| f(d)).collect() };
-    out.push(Metric::estimate("PieceNumber", &dcol(&|d| Some(d.pieces)), &dsource));
-    out.push(Metric::estimate("BoardCoverage", &dcol(&|d| Some(d.coverage)), &dsource));
-    out.push(Metric::estimate("MoveDistance", &dcol(&|d| d.move_distance), &dsource));
+    let dcol = |f: &dyn Fn(&measure::Detail) -> Option<f64>| -> Vec<f64> {
+        details.iter().filter_map(|d| f(d)).collect()
+    };
+    out.push(Metric::estimate(
+        "PieceNumber",
+        &dcol(&|d| Some(d.pieces)),
+        &dsource,
+    ));
+    out.push(Metric::estimate(
+        "BoardCoverage",
+        &dcol(&|d| Some(d.coverage)),
+        &dsource,
+    ));
+    out.push(Metric::estimate(
+        "MoveDistance",
+        &dcol(&|d| d.move_distance),
+        &dsource,
+    ));
     let evaluated: [(&'static str, &dyn Fn(&measure::Detail) -> Option<f64>); 7] = [
         ("Drama", &|d| d.drama),
         ("LeadChange", &|d| d.lead_change),
@@ -805,7 +876,10 @@ where
             }
         }
         None => {
-            let mut keys: Vec<u64> = details.iter().flat_map(|d| d.keys.iter().copied()).collect();
+            let mut keys: Vec<u64> = details
+                .iter()
+                .flat_map(|d| d.keys.iter().copied())
+                .collect();
             keys.sort_unstable();
             keys.dedup();
             out.push(Metric {
@@ -815,7 +889,9 @@ where
                 n: details.len(),
                 exact: false,
                 source: dsource.clone(),
-                note: Some("a lower bound: log10 of the distinct positions met in the games".to_string()),
+                note: Some(
+                    "a lower bound: log10 of the distinct positions met in the games".to_string(),
+                ),
             });
             let why = if settings.exact {
                 format!("{} is not solved for this configuration", G::TITLE)
@@ -837,13 +913,19 @@ fn luck_share<G: Reviewable>(game: &G, games: &[arena::GameResult<G>], seed: u64
         depth: Some(LUCK_DEPTH),
         ..ReferenceOptions::default()
     };
-    let reference = game.reference(&options).or_else(|_| game.reference(&ReferenceOptions::default()));
+    let reference = game
+        .reference(&options)
+        .or_else(|_| game.reference(&ReferenceOptions::default()));
     let described = match &reference {
         Ok(r) => r.describe(),
         Err(e) => return Metric::missing("LuckShare", &e.to_string()),
     };
     let exact_ref = reference.as_ref().map(|r| r.is_exact()).unwrap_or(false);
-    let opts = if exact_ref { ReferenceOptions::default() } else { options };
+    let opts = if exact_ref {
+        ReferenceOptions::default()
+    } else {
+        options
+    };
     let seats = game.seats();
     let measured: Vec<Option<(Vec<f64>, Vec<f64>)>> = games
         .par_iter()
@@ -856,12 +938,20 @@ fn luck_share<G: Reviewable>(game: &G, games: &[arena::GameResult<G>], seed: u64
                 .events
                 .iter()
                 .map(|e| match *e {
-                    stickdice::play::Event::Throw(_, t) => crate::log::LoggedEvent::Throw(t.marked()),
-                    stickdice::play::Event::Action(_, a) => crate::log::LoggedEvent::Action(a.to_string()),
+                    stickdice::play::Event::Throw(_, t) => {
+                        crate::log::LoggedEvent::Throw(t.marked())
+                    }
+                    stickdice::play::Event::Action(_, a) => {
+                        crate::log::LoggedEvent::Action(a.to_string())
+                    }
                 })
                 .collect();
-            let rv = review::review(game, reference.as_mut(), &events, None, review::BLUNDER).ok()?;
-            Some((rv.final_scores.clone(), rv.summary.iter().map(|s| s.luck).collect()))
+            let rv =
+                review::review(game, reference.as_mut(), &events, None, review::BLUNDER).ok()?;
+            Some((
+                rv.final_scores.clone(),
+                rv.summary.iter().map(|s| s.luck).collect(),
+            ))
         })
         .collect();
     let pairs: Vec<(Vec<f64>, Vec<f64>)> = measured.into_iter().flatten().collect();
@@ -878,7 +968,13 @@ fn luck_share<G: Reviewable>(game: &G, games: &[arena::GameResult<G>], seed: u64
         }
         (!shares.is_empty()).then(|| shares.iter().sum::<f64>() / shares.len() as f64)
     };
-    let mut m = aggregate("LuckShare", n, seed, &format!("{n} games; reference: {described}"), stat);
+    let mut m = aggregate(
+        "LuckShare",
+        n,
+        seed,
+        &format!("{n} games; reference: {described}"),
+        stat,
+    );
     if m.value.is_none() {
         m.note = Some("no game could be reviewed, or the scores do not vary".to_string());
     }

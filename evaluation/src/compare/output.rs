@@ -32,9 +32,9 @@ impl Comparison {
     /// Whether the figure of `label` under `agent` differs significantly from the
     /// baseline's.
     pub fn is_significant(&self, label: &str, agent: &str, metric: &str) -> bool {
-        self.differences
-            .iter()
-            .any(|d| d.configuration == label && d.agent == agent && d.metric == metric && d.significant)
+        self.differences.iter().any(|d| {
+            d.configuration == label && d.agent == agent && d.metric == metric && d.significant
+        })
     }
 
     /// Rows of (metric, one cell per configuration and agent), a `*` marking a figure that
@@ -56,7 +56,11 @@ impl Comparison {
             for r in &self.results {
                 for row in &r.rows {
                     let cell = row.get(m).map_or("—".to_string(), show);
-                    let star = if self.is_significant(&r.label, &row.agent, m) { " *" } else { "" };
+                    let star = if self.is_significant(&r.label, &row.agent, m) {
+                        " *"
+                    } else {
+                        ""
+                    };
                     cells.push(format!("{cell}{star}"));
                 }
             }
@@ -173,13 +177,17 @@ impl Comparison {
     pub fn columns(&self) -> BTreeMap<&'static str, Vec<Value>> {
         let mut c: BTreeMap<&'static str, Vec<Value>> = BTreeMap::new();
         for r in &self.results {
-            let opts: Vec<String> = r.configuration.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let opts: Vec<String> = r
+                .configuration
+                .options
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
             for row in &r.rows {
                 for m in &row.metrics {
-                    let d = self
-                        .differences
-                        .iter()
-                        .find(|d| d.configuration == r.label && d.agent == row.agent && d.metric == m.name);
+                    let d = self.differences.iter().find(|d| {
+                        d.configuration == r.label && d.agent == row.agent && d.metric == m.name
+                    });
                     let mut push = |k: &'static str, v: Value| c.entry(k).or_default().push(v);
                     push("configuration", r.label.clone().into());
                     push("game", r.configuration.game.clone().into());
@@ -195,7 +203,10 @@ impl Comparison {
                     push("note", m.note.clone().map_or(Value::Null, Value::from));
                     push("difference", d.map_or(Value::Null, |d| d.difference.into()));
                     push("p_holm", d.map_or(Value::Null, |d| d.p_holm.into()));
-                    push("significant", d.map_or(Value::Null, |d| d.significant.into()));
+                    push(
+                        "significant",
+                        d.map_or(Value::Null, |d| d.significant.into()),
+                    );
                 }
             }
         }
@@ -247,7 +258,13 @@ impl Comparison {
                             } else {
                                 r.label.clone()
                             };
-                            bars.push((label, v, x.ci95, x.exact, self.is_significant(&r.label, &row.agent, m)));
+                            bars.push((
+                                label,
+                                v,
+                                x.ci95,
+                                x.exact,
+                                self.is_significant(&r.label, &row.agent, m),
+                            ));
                         }
                     }
                 }
@@ -265,16 +282,26 @@ impl Comparison {
         let rows: Vec<(String, &super::Row)> = self
             .results
             .iter()
-            .flat_map(|r| r.rows.iter().map(move |row| (format!("{} [{}]", r.label, row.agent), row)))
+            .flat_map(|r| {
+                r.rows
+                    .iter()
+                    .map(move |row| (format!("{} [{}]", r.label, row.agent), row))
+            })
             .collect();
         let metrics: Vec<&str> = self
             .metrics
             .iter()
             .copied()
-            .filter(|m| rows.iter().any(|(_, r)| r.get(m).and_then(|x| x.value).is_some()))
+            .filter(|m| {
+                rows.iter()
+                    .any(|(_, r)| r.get(m).and_then(|x| x.value).is_some())
+            })
             .collect();
         let range = |m: &str| {
-            let vs: Vec<f64> = rows.iter().filter_map(|(_, r)| r.get(m).and_then(|x| x.value)).collect();
+            let vs: Vec<f64> = rows
+                .iter()
+                .filter_map(|(_, r)| r.get(m).and_then(|x| x.value))
+                .collect();
             let lo = vs.iter().copied().fold(f64::INFINITY, f64::min);
             let hi = vs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             (lo, hi)
@@ -356,7 +383,11 @@ fn metric_chart(metric: &str, bars: &[(String, f64, Option<f64>, bool, bool)]) -
         chart::escape(metric)
     );
     let axis_y = top + bars.len() as f64 * (bar_h + 6.0);
-    let _ = writeln!(o, r#"<line x1="{left}" y1="{axis_y}" x2="{}" y2="{axis_y}" stroke="black"/>"#, left + pw);
+    let _ = writeln!(
+        o,
+        r#"<line x1="{left}" y1="{axis_y}" x2="{}" y2="{axis_y}" stroke="black"/>"#,
+        left + pw
+    );
     let step = chart::nice_step((hi - lo) / 5.0);
     let mut v = (lo / step).ceil() * step;
     while v <= hi + 1e-12 {
@@ -405,5 +436,9 @@ fn metric_chart(metric: &str, bars: &[(String, f64, Option<f64>, bool, bool)]) -
 fn trim(v: f64) -> String {
     let s = format!("{v:.4}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".to_string() } else { s.to_string() }
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s.to_string()
+    }
 }

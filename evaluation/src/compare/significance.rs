@@ -35,15 +35,17 @@ pub struct Difference {
 fn erfc(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t * (-z * z - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07
-                            + t * (-1.135_203_98
-                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-        .exp();
+    let r = t
+        * (-z * z - 1.265_512_23
+            + t * (1.000_023_68
+                + t * (0.374_091_96
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87
+                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+            .exp();
     if x >= 0.0 {
         r
     } else {
@@ -106,7 +108,8 @@ pub(crate) fn differences(
                 let (Some(x), Some(y)) = (a.get(m), b.get(m)) else {
                     continue;
                 };
-                let (Some(vx), Some(vy), Some(sx), Some(sy)) = (x.value, y.value, x.se(), y.se()) else {
+                let (Some(vx), Some(vy), Some(sx), Some(sy)) = (x.value, y.value, x.se(), y.se())
+                else {
                     continue;
                 };
                 let d = vy - vx;

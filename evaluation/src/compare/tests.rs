@@ -67,9 +67,15 @@ fn skill_trace_summary_as_ludii_computes_it() {
     // No gain anywhere: 0. Constant gain r: the line predicts r, area m·r: r + (1 − r)·r.
     assert_eq!(skill_trace_summary(&[0.0, 0.0, 0.0]), Some(0.0));
     let r = 0.2;
-    assert!(close(skill_trace_summary(&[r, r, r]).unwrap(), r + (1.0 - r) * r));
+    assert!(close(
+        skill_trace_summary(&[r, r, r]).unwrap(),
+        r + (1.0 - r) * r
+    ));
     // Rising 0, 0.1, 0.2 predicts 0.4 at x = 4; area 0.3 over 3 steps.
-    assert!(close(skill_trace_summary(&[0.0, 0.1, 0.2]).unwrap(), 0.4 + 0.6 * 0.1));
+    assert!(close(
+        skill_trace_summary(&[0.0, 0.1, 0.2]).unwrap(),
+        0.4 + 0.6 * 0.1
+    ));
     assert_eq!(skill_trace_summary(&[]), None);
 }
 
@@ -108,10 +114,17 @@ fn a_pure_chance_game_known_values_and_exact_against_simulated() {
     assert_eq!(v("BranchingFactor"), None);
     assert_eq!(v("Drama"), None);
     assert_eq!(v("ScoreDifference"), None);
-    assert!(close(v("LuckShare").unwrap(), 1.0), "{:?}", row.get("LuckShare"));
+    assert!(
+        close(v("LuckShare").unwrap(), 1.0),
+        "{:?}",
+        row.get("LuckShare")
+    );
     let exact = row.get("ExactAdvantageP1").unwrap();
     assert!(exact.exact && exact.ci95.is_none());
-    for (sim, ex) in [("AdvantageP1", "ExactAdvantageP1"), ("DurationThrows", "ExactDurationThrows")] {
+    for (sim, ex) in [
+        ("AdvantageP1", "ExactAdvantageP1"),
+        ("DurationThrows", "ExactDurationThrows"),
+    ] {
         let s = row.get(sim).unwrap();
         let e = row.get(ex).unwrap().value.unwrap();
         let (m, h) = (s.value.unwrap(), s.ci95.unwrap());
@@ -141,7 +154,10 @@ fn the_figures_do_not_depend_on_the_thread_count() {
         ..Settings::default()
     };
     let run = |threads| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         let mut c = pool.install(|| compare(&configs, &settings)).unwrap();
         for r in &mut c.results {
             r.seconds = Timing::default();
@@ -152,7 +168,11 @@ fn the_figures_do_not_depend_on_the_thread_count() {
     assert_eq!(one, three);
     // Every figure with a value and an interval (or exact) on both sides is tested.
     assert!(one.differences.iter().any(|d| d.metric == "DurationThrows"));
-    assert!(one.results[0].rows[0].get("SkillTrace").unwrap().value.is_some());
+    assert!(one.results[0].rows[0]
+        .get("SkillTrace")
+        .unwrap()
+        .value
+        .is_some());
     // The figures of a decision game: a real branching factor, an evaluation from the
     // solver.
     let row = &one.results[0].rows[0];
@@ -185,12 +205,19 @@ fn outputs_carry_the_figures_and_the_marks() {
     };
     // Sig (El Oued) lasts far longer than Sig wa Duqqan: the lengths surely differ.
     let c = compare(
-        &[config("sig-el-oued", 2, &[]), config("sig-wa-duqqan", 2, &[])],
+        &[
+            config("sig-el-oued", 2, &[]),
+            config("sig-wa-duqqan", 2, &[]),
+        ],
         &settings,
     )
     .unwrap();
     assert_eq!(c.results[0].rows[0].metrics.len(), 2);
-    let d = c.differences.iter().find(|d| d.metric == "DurationTurns").unwrap();
+    let d = c
+        .differences
+        .iter()
+        .find(|d| d.metric == "DurationTurns")
+        .unwrap();
     assert!(d.significant, "{d:?}");
     assert!(c.table().contains(" *"));
     let csv = c.to_csv();
@@ -200,6 +227,8 @@ fn outputs_carry_the_figures_and_the_marks() {
     assert!(cols.values().all(|v| v.len() == 4));
     let charts = c.charts();
     assert!(charts.iter().any(|(n, _)| n == "DurationTurns.svg"));
-    assert!(charts.iter().all(|(_, s)| s.starts_with("<svg") && s.trim_end().ends_with("</svg>")));
+    assert!(charts
+        .iter()
+        .all(|(_, s)| s.starts_with("<svg") && s.trim_end().ends_with("</svg>")));
     assert!(c.to_markdown().starts_with("| metric |"));
 }
