@@ -558,7 +558,6 @@ where
         }
         row.metrics = ordered;
     }
-    let _ = BOOT;
     Ok(ConfigurationResult {
         configuration: config.clone(),
         label: config.label(),
@@ -681,7 +680,7 @@ fn aggregate(
             value: Some(v),
             ci95: bootstrap(
                 n,
-                stickdice::seed::derive(seed, &[name.len() as u64, name.as_bytes()[0] as u64]),
+                stickdice::seed::derive(seed, &[name.len() as u64, u64::from(name.as_bytes()[0])]),
                 &stat,
             ),
             n,
@@ -920,7 +919,7 @@ fn luck_share<G: Reviewable>(game: &G, games: &[arena::GameResult<G>], seed: u64
         Ok(r) => r.describe(),
         Err(e) => return Metric::missing("LuckShare", &e.to_string()),
     };
-    let exact_ref = reference.as_ref().map(|r| r.is_exact()).unwrap_or(false);
+    let exact_ref = reference.as_ref().is_ok_and(|r| r.is_exact());
     let opts = if exact_ref {
         ReferenceOptions::default()
     } else {
