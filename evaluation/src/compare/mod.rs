@@ -702,6 +702,9 @@ fn mean_scores(trials: &[Trial], idx: &[usize], seats: usize) -> Vec<f64> {
     total.iter().map(|w| w / idx.len() as f64).collect()
 }
 
+/// One figure of a game's detail.
+type DetailFigure = fn(&measure::Detail) -> Option<f64>;
+
 #[allow(clippy::too_many_lines)]
 fn figures<G>(
     game: &G,
@@ -824,14 +827,14 @@ where
         &dcol(&|d| d.move_distance),
         &dsource,
     ));
-    let evaluated: [(&'static str, &dyn Fn(&measure::Detail) -> Option<f64>); 7] = [
-        ("Drama", &|d| d.drama),
-        ("LeadChange", &|d| d.lead_change),
-        ("Stability", &|d| d.stability),
-        ("ClarityNarrowness", &|d| d.clarity_narrowness),
-        ("ClarityVariance", &|d| d.clarity_variance),
-        ("DecisivenessMoves", &|d| d.decisiveness_moves),
-        ("DecisivenessThreshold", &|d| d.decisiveness_threshold),
+    let evaluated: [(&'static str, DetailFigure); 7] = [
+        ("Drama", |d| d.drama),
+        ("LeadChange", |d| d.lead_change),
+        ("Stability", |d| d.stability),
+        ("ClarityNarrowness", |d| d.clarity_narrowness),
+        ("ClarityVariance", |d| d.clarity_variance),
+        ("DecisivenessMoves", |d| d.decisiveness_moves),
+        ("DecisivenessThreshold", |d| d.decisiveness_threshold),
     ];
     for (name, f) in evaluated {
         let m = if no_decisions {
@@ -840,7 +843,7 @@ where
                 "no decision in any game: a pure chance process (evaluated at decision nodes)",
             )
         } else if values.available() {
-            Metric::estimate(name, &dcol(f), &dsource)
+            Metric::estimate(name, &dcol(&f), &dsource)
         } else {
             Metric::missing(
                 name,

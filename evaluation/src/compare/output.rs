@@ -220,10 +220,11 @@ impl Comparison {
         let rows = cols.values().next().map_or(0, Vec::len);
         let mut o = names.join(",");
         o.push('\n');
-        for i in 0..rows {
-            let cells: Vec<String> = names
-                .iter()
-                .map(|k| match &cols[k][i] {
+        let mut columns: Vec<_> = cols.values().map(|v| v.iter()).collect();
+        for _ in 0..rows {
+            let cells: Vec<String> = columns
+                .iter_mut()
+                .map(|c| match c.next().unwrap_or(&Value::Null) {
                     Value::Null => String::new(),
                     Value::String(s) => {
                         if s.contains([',', '"', '\n']) {
