@@ -38,6 +38,7 @@ fn print_line(args: std::fmt::Arguments<'_>) {
 mod analyze_cmd;
 mod calibration_cmd;
 mod cli;
+mod compare_cmd;
 #[cfg(test)]
 mod doc_commands;
 mod ladder_cmd;
@@ -86,6 +87,10 @@ enum Command {
     /// game lengths, decisions, captures, the throw cap and the skill gap, with an SVG
     /// histogram of game lengths; Issiren's endgame tablebase.
     Analyze(analyze_cmd::AnalyzeArgs),
+    /// Compare configurations (games, rule options, seat counts): Ludii's quality metrics
+    /// and ours (exact where solved, luck's share, a skill trace) with 95% intervals, which
+    /// differences are real, as a table, JSON, CSV, Markdown and SVG charts.
+    Compare(compare_cmd::CompareArgs),
     /// Train the learned Issiren evaluation by self-play TD(λ) and on the endgame
     /// tablebase, with checkpoints (--resume continues; Ctrl-C stops at a checkpoint).
     Train(train_cmd::TrainArgs),
@@ -135,6 +140,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay_cmd::run(&args),
         Command::Review(args) => review_cmd::run(&args),
         Command::Analyze(args) => analyze_cmd::run(&args),
+        Command::Compare(args) => compare_cmd::run(&args, matches.subcommand_matches("compare")),
         Command::Train(args) => train_cmd::run(&args),
         Command::Calibration(args) => calibration_cmd::run(&args),
         Command::Tablebase(args) => tablebase_cmd::run(&args),

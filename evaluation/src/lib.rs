@@ -7,6 +7,11 @@
 //!
 //! * [`analysis`]: the figures of `stickdice analyze` (seat advantage, lengths, decisions,
 //!   captures, the cap, the skill gap) and the game-length histogram.
+//! * [`compare`](mod@compare): the comparison workbench (`stickdice compare`): Ludii's
+//!   quality metrics and ours across configurations, and which differences are real.
+//! * [`family`]: distances between configurations (on normalised metrics, and on the
+//!   rules' structure) and the family tree (average-linkage clustering, SVG dendrogram,
+//!   Newick).
 //! * [`builder`]: tournaments from code in one call ([`tournament()`], [`tournament_any`]):
 //!   agents as specs, values or closures; in memory or with a resumable log.
 //! * [`arena`]: one game between agents built fresh from factories, with duplicate dice;
@@ -45,6 +50,8 @@ pub mod analysis;
 pub mod arena;
 pub mod builder;
 mod chart;
+pub mod compare;
+pub mod family;
 pub mod ladder;
 pub mod log;
 pub mod merge;
