@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
 /// `println!` for the commands' output: when the reader has gone away (`stickdice agents |
 /// head -1`) the program ends quietly instead of panicking; another write error ends it
@@ -38,6 +38,7 @@ fn print_line(args: std::fmt::Arguments<'_>) {
 mod analyze_cmd;
 mod calibration_cmd;
 mod cli;
+mod compare_cmd;
 #[cfg(test)]
 mod doc_commands;
 mod ladder_cmd;
@@ -86,6 +87,10 @@ enum Command {
     /// game lengths, decisions, captures, the throw cap and the skill gap, with an SVG
     /// histogram of game lengths; Issiren's endgame tablebase.
     Analyze(analyze_cmd::AnalyzeArgs),
+    /// Compare configurations (games, rule options, seat counts): Ludii's quality metrics
+    /// and ours (exact where solved, luck's share, a skill trace) with 95% intervals, which
+    /// differences are real, as a table, JSON, CSV, Markdown and SVG charts.
+    Compare(compare_cmd::CompareArgs),
     /// Train the learned Issiren evaluation by self-play TD(λ) and on the endgame
     /// tablebase, with checkpoints (--resume continues; Ctrl-C stops at a checkpoint).
     Train(train_cmd::TrainArgs),
@@ -109,7 +114,11 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let result = match cli.command {
         Command::Play(args) => play_cmd::run(&args),
         Command::Serve(args) => serve_cmd::run(&args),
@@ -130,6 +139,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay_cmd::run(&args),
         Command::Review(args) => review_cmd::run(&args),
         Command::Analyze(args) => analyze_cmd::run(&args),
+        Command::Compare(args) => compare_cmd::run(&args, matches.subcommand_matches("compare")),
         Command::Train(args) => train_cmd::run(&args),
         Command::Calibration(args) => calibration_cmd::run(&args),
         Command::Tablebase(args) => tablebase_cmd::run(&args),

@@ -25,6 +25,8 @@ mod config;
 mod measure;
 mod output;
 mod significance;
+#[cfg(test)]
+mod tests;
 
 use std::time::Instant;
 
@@ -136,12 +138,12 @@ impl Default for Settings {
     }
 }
 
-/// The default skill trace: MCTS (random playouts, so every game plays it) at growing
-/// iteration budgets.
+/// The default skill trace: MCTS with random playouts to the end and no evaluation prior
+/// (so every game plays it the same way, evaluation or not) at growing iteration budgets.
 pub const DEFAULT_TRACE: &[&str] = &[
-    "mcts:iterations=8,playouts=random",
-    "mcts:iterations=32,playouts=random",
-    "mcts:iterations=128,playouts=random",
+    "mcts:iterations=4,playout=random,cutoff=0,prior=0",
+    "mcts:iterations=16,playout=random,cutoff=0,prior=0",
+    "mcts:iterations=64,playout=random,cutoff=0,prior=0",
 ];
 
 /// The search depth of Issiren's luck reference (the review machinery's default, 3, takes

@@ -1,0 +1,189 @@
+//! `stickdice compare`: the comparison workbench — Ludii's quality metrics and ours for
+//! several configurations (games, rule options, seat counts), with 95% intervals, the
+//! differences that are real, and charts (see `stickdice_evaluation::compare`).
+
+use std::io::IsTerminal as _;
+use std::path::PathBuf;
+
+use crate::cli::{check_count, MAX_THREADS};
+use clap::{ArgMatches, Args};
+use stickdice_evaluation::compare::{self, Arg, Configuration, Settings};
+
+/// Arguments of `stickdice compare`.
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// A game to compare; starts a group: the --option and --players after it belong to it
+    /// (repeatable).
+    #[arg(long, short = 'g')]
+    game: Vec<String>,
+    /// A rule option of the latest --game and the values to try, key=v1,v2 (repeatable;
+    /// each list expands to the cross product).
+    #[arg(long = "option", short = 'o', value_name = "KEY=V1,V2")]
+    option: Vec<String>,
+    /// The seat counts of the latest --game, e.g. 2,3 [default: the game's fewest].
+    #[arg(long, short = 'p', value_name = "N,M")]
+    players: Vec<String>,
+    /// A TOML file listing the configurations ([[configuration]] tables with game,
+    /// players and options), compared after any given by --game.
+    #[arg(long, value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// Games per configuration and agent.
+    #[arg(long, short = 'n', default_value_t = 2000)]
+    games: usize,
+    /// The agents of self-play, comma-separated specs (one row per agent).
+    #[arg(long, short = 'a', default_value = "random")]
+    agents: String,
+    /// The skill trace's agents in order of growing strength, comma-separated, or `none`
+    /// [default: mcts with random playouts at 4, 16 and 64 iterations].
+    #[arg(long)]
+    trace: Option<String>,
+    /// Rotations per step of the skill trace (one game per seat on the same throws).
+    #[arg(long, default_value_t = 100)]
+    trace_rotations: usize,
+    /// Games per row on which the board and state-evaluation figures are measured.
+    #[arg(long, default_value_t = 300)]
+    detailed: usize,
+    /// Games per row whose luck is measured.
+    #[arg(long, default_value_t = 200)]
+    luck_games: usize,
+    /// The metrics to give, comma-separated [default: all].
+    #[arg(long, short = 'm')]
+    metrics: Option<String>,
+    /// Skip the exact solver.
+    #[arg(long)]
+    no_exact: bool,
+    /// The family-wise error rate of the significance tests.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// The seed: the same seed and settings give the same figures on any thread count.
+    #[arg(long, short = 's', default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: one per core). The figures do not depend on it.
+    #[arg(long, short = 't')]
+    threads: Option<usize>,
+    /// What to print: table, json, csv or markdown.
+    #[arg(long, default_value = "table")]
+    format: String,
+    /// A folder to write every output into: comparison.json, .csv, .md, table.txt and one
+    /// SVG chart per metric plus profiles.svg.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+/// The most games per configuration and agent.
+const MAX_GAMES: usize = 1_000_000;
+
+/// The configurations of the command line's groups, in the order given (clap keeps each
+/// option's values apart; their positions give the order).
+fn groups(m: &ArgMatches) -> Vec<Arg> {
+    let mut items: Vec<(usize, Arg)> = Vec::new();
+    for (id, make) in [
+        ("game", Arg::Game as fn(String) -> Arg),
+        ("option", Arg::Option),
+        ("players", Arg::Players),
+    ] {
+        if let (Some(idx), Some(vals)) = (m.indices_of(id), m.get_many::<String>(id)) {
+            for (i, v) in idx.zip(vals) {
+                items.push((i, make(v.clone())));
+            }
+        }
+    }
+    items.sort_by_key(|(i, _)| *i);
+    items.into_iter().map(|(_, a)| a).collect()
+}
+
+fn list(text: &str) -> Vec<String> {
+    stickdice_evaluation::builder::split_agents(text)
+        .into_iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<(), String> {
+    check_count("--games", Some(args.games), MAX_GAMES)?;
+    check_count("--threads", args.threads, MAX_THREADS)?;
+    check_count("--trace-rotations", Some(args.trace_rotations), MAX_GAMES)?;
+    if !matches!(args.format.as_str(), "table" | "json" | "csv" | "markdown") {
+        return Err(format!(
+            "--format takes table, json, csv or markdown, not `{}`",
+            args.format
+        ));
+    }
+    let mut configs: Vec<Configuration> = match matches {
+        Some(m) => compare::parse_groups(&groups(m)).map_err(|e| e.to_string())?,
+        None => Vec::new(),
+    };
+    if let Some(path) = &args.file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        configs.extend(
+            compare::parse_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?,
+        );
+    }
+    let metrics = args.metrics.as_deref().map(list).unwrap_or_default();
+    compare::check_metrics(&metrics).map_err(|e| e.to_string())?;
+    let trace = match args.trace.as_deref() {
+        None => Settings::default().trace,
+        Some("none") | Some("") => Vec::new(),
+        Some(t) => list(t),
+    };
+    let settings = Settings {
+        games: args.games,
+        agents: list(&args.agents),
+        detailed: args.detailed,
+        trace,
+        trace_rotations: args.trace_rotations,
+        luck_games: args.luck_games,
+        metrics,
+        exact: !args.no_exact,
+        alpha: args.alpha,
+        seed: args.seed,
+    };
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = args.threads {
+        builder = builder.num_threads(t);
+    }
+    let pool = builder.build().map_err(|e| e.to_string())?;
+    let talk = std::io::stderr().is_terminal();
+    let started = std::time::Instant::now();
+    let comparison = pool
+        .install(|| {
+            compare::compare_with_progress(&configs, &settings, &|line| {
+                if talk {
+                    eprintln!("[{:>6.1} s] {line}", started.elapsed().as_secs_f64());
+                }
+            })
+        })
+        .map_err(|e| e.to_string())?;
+    let json = serde_json::to_string_pretty(&comparison).map_err(|e| e.to_string())?;
+    match args.format.as_str() {
+        "json" => outln!("{json}"),
+        "csv" => print!("{}", comparison.to_csv()),
+        "markdown" => print!("{}", comparison.to_markdown()),
+        _ => print!("{}", comparison.table()),
+    }
+    if let Some(dir) = &args.out {
+        let write = |name: &str, text: &str| {
+            let p = dir.join(name);
+            std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
+        };
+        write("comparison.json", &json)?;
+        write("comparison.csv", &comparison.to_csv())?;
+        write("comparison.md", &comparison.to_markdown())?;
+        write("table.txt", &comparison.table())?;
+        let charts = comparison.charts();
+        for (name, svg) in &charts {
+            write(name, svg)?;
+        }
+        eprintln!(
+            "wrote comparison.json, .csv, .md, table.txt and {} SVG charts to {}",
+            charts.len(),
+            dir.display()
+        );
+    }
+    Ok(())
+}
