@@ -65,7 +65,9 @@ pub struct CompareArgs {
     #[arg(long, default_value = "table")]
     format: String,
     /// A folder to write every output into: comparison.json, .csv, .md, table.txt and one
-    /// SVG chart per metric plus profiles.svg.
+    /// SVG chart per metric plus profiles.svg; with two configurations or more, the family
+    /// tree too (family.svg, family.nwk, family-distances.csv, family-structure.svg, .nwk,
+    /// .csv, family.json).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
 }
@@ -160,10 +162,22 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
         })
         .map_err(|e| e.to_string())?;
     let json = serde_json::to_string_pretty(&comparison).map_err(|e| e.to_string())?;
+    // The family tree (distances and clustering), when there is something to cluster.
+    let family = (comparison.results.len() > 1)
+        .then(|| stickdice_evaluation::family::Family::of(&comparison))
+        .transpose()
+        .unwrap_or_else(|e| {
+            eprintln!("no family tree: {e}");
+            None
+        });
+    let markdown = match &family {
+        Some(f) => format!("{}\n{}", comparison.to_markdown(), f.to_markdown()),
+        None => comparison.to_markdown(),
+    };
     match args.format.as_str() {
         "json" => outln!("{json}"),
         "csv" => print!("{}", comparison.to_csv()),
-        "markdown" => print!("{}", comparison.to_markdown()),
+        "markdown" => print!("{markdown}"),
         _ => print!("{}", comparison.table()),
     }
     if let Some(dir) = &args.out {
@@ -173,14 +187,24 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
         };
         write("comparison.json", &json)?;
         write("comparison.csv", &comparison.to_csv())?;
-        write("comparison.md", &comparison.to_markdown())?;
+        write("comparison.md", &markdown)?;
         write("table.txt", &comparison.table())?;
         let charts = comparison.charts();
         for (name, svg) in &charts {
             write(name, svg)?;
         }
+        if let Some(f) = &family {
+            for (name, text) in f.files() {
+                write(&name, &text)?;
+            }
+            write(
+                "family.json",
+                &serde_json::to_string_pretty(f).map_err(|e| e.to_string())?,
+            )?;
+        }
         eprintln!(
-            "wrote comparison.json, .csv, .md, table.txt and {} SVG charts to {}",
+            "wrote comparison.json, .csv, .md, table.txt{} and {} SVG charts to {}",
+            if family.is_some() { ", the family tree (family.svg, family.nwk, family-*.csv, family-structure.*, family.json)" } else { "" },
             charts.len(),
             dir.display()
         );
