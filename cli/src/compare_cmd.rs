@@ -64,9 +64,10 @@ pub struct CompareArgs {
     /// What to print: table, json, csv or markdown.
     #[arg(long, default_value = "table")]
     format: String,
-    /// A folder to write every output into: comparison.json, .csv, .md, table.txt, one
-    /// SVG chart per metric plus profiles.svg, and with two configurations or more the
-    /// family tree (family.svg, family.md, distances).
+    /// A folder to write every output into: comparison.json, .csv, .md, table.txt and one
+    /// SVG chart per metric plus profiles.svg; with two configurations or more, the family
+    /// tree too (family.svg, family.nwk, family-distances.csv, family-structure.svg, .nwk,
+    /// .csv, family.json).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
 }
@@ -160,10 +161,22 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
         })
         .map_err(|e| e.to_string())?;
     let json = serde_json::to_string_pretty(&comparison).map_err(|e| e.to_string())?;
+    // The family tree (distances and clustering), when there is something to cluster.
+    let family = (comparison.results.len() > 1)
+        .then(|| stickdice_evaluation::family::Family::of(&comparison))
+        .transpose()
+        .unwrap_or_else(|e| {
+            eprintln!("no family tree: {e}");
+            None
+        });
+    let markdown = match &family {
+        Some(f) => format!("{}\n{}", comparison.to_markdown(), f.to_markdown()),
+        None => comparison.to_markdown(),
+    };
     match args.format.as_str() {
         "json" => outln!("{json}"),
         "csv" => print!("{}", comparison.to_csv()),
-        "markdown" => print!("{}", comparison.to_markdown()),
+        "markdown" => print!("{markdown}"),
         _ => print!("{}", comparison.table()),
     }
     if let Some(dir) = &args.out {
@@ -173,29 +186,28 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
         };
         write("comparison.json", &json)?;
         write("comparison.csv", &comparison.to_csv())?;
-        write("comparison.md", &comparison.to_markdown())?;
+        write("comparison.md", &markdown)?;
         write("table.txt", &comparison.table())?;
         let charts = comparison.charts();
         for (name, svg) in &charts {
             write(name, svg)?;
         }
-        // The family tree, once there are configurations to relate.
-        let mut family_files = 0;
-        if comparison.results.len() >= 2 {
-            match stickdice_evaluation::family::Family::of(&comparison) {
-                Ok(family) => {
-                    for (name, text) in family.files() {
-                        write(&name, &text)?;
-                        family_files += 1;
-                    }
-                    write("family.md", &family.to_markdown())?;
-                    family_files += 1;
-                }
-                Err(e) => eprintln!("no family tree: {e}"),
+        if let Some(f) = &family {
+            for (name, text) in f.files() {
+                write(&name, &text)?;
             }
+            write(
+                "family.json",
+                &serde_json::to_string_pretty(f).map_err(|e| e.to_string())?,
+            )?;
         }
         eprintln!(
-            "wrote comparison.json, .csv, .md, table.txt, {} SVG charts and {family_files} family files to {}",
+            "wrote comparison.json, .csv, .md, table.txt{} and {} SVG charts to {}",
+            if family.is_some() {
+                ", the family tree (family.svg, family.nwk, family-*.csv, family-structure.*, family.json)"
+            } else {
+                ""
+            },
             charts.len(),
             dir.display()
         );

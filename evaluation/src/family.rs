@@ -460,15 +460,53 @@ pub fn distances(
     )
 }
 
-/// The features of a configuration's rules, as a bag for [`structure_distances`]: the game
-/// (`game=NAME`), the seat count (`seats=N`), each capability the game provides
-/// (`capability=exact`, …; see [`stickdice::GameKind::capabilities`]) and each rule option
-/// with its value (`NAME:option=value`, prefixed by the game because two games' options of
-/// one name are different rules). Sorted.
+/// The features of a configuration's rules, as a bag for [`structure_distances`] — our
+/// counterpart of the boolean concepts Ludii compares games on
+/// (`Mining/src/gameDistance/datasets/bagOfWords/BooleanConceptDataset.java`). Sorted:
+///
+/// * what the rules are made of, read from the game's own description of its board and
+///   equipment (the [`Board`](stickdice::Board) geometry and the sticks): `sticks=N`,
+///   `squares=N`, `track=shared` or `track=per-seat`, `track=loops` where a circuit loops
+///   forever, `pieces-per-seat=N`, `neutral-piece=KIND` (the Ghoula), and `piece=KIND`
+///   for every kind of piece on the board at the start (`piece`, `father`, …);
+/// * the seat count (`seats=N`);
+/// * each capability the game provides (`capability=exact`, …; see
+///   [`stickdice::GameKind::capabilities`]), which says, for one, whether the game is small
+///   enough to solve;
+/// * the game (`game=NAME`) and each rule option with its value (`NAME:option=value`,
+///   prefixed by the game because two games' options of one name are different rules).
 pub fn rule_features(game: &AnyGame) -> Vec<String> {
+    use stickdice::Board;
     let kind = game.kind();
-    let (seats, options) = stickdice::with_game!(game, |g| (g.seats(), g.options()));
-    let mut f = vec![format!("game={}", kind.name()), format!("seats={seats}")];
+    let (seats, options, sticks, geometry, pieces) = stickdice::with_game!(game, |g| (
+        g.seats(),
+        g.options(),
+        g.sticks().count(),
+        g.geometry(),
+        g.pieces(&g.initial_state())
+    ));
+    let mut f = vec![
+        format!("game={}", kind.name()),
+        format!("seats={seats}"),
+        format!("sticks={sticks}"),
+        format!("squares={}", geometry.squares.len()),
+    ];
+    let shared = geometry.tracks.iter().any(|t| t.seat.is_none());
+    f.push(format!(
+        "track={}",
+        if shared { "shared" } else { "per-seat" }
+    ));
+    if geometry.tracks.iter().any(|t| t.loops) {
+        f.push("track=loops".to_owned());
+    }
+    let own = pieces.iter().filter(|p| p.seat == Some(0)).count();
+    f.push(format!("pieces-per-seat={own}"));
+    for p in &pieces {
+        f.push(match p.seat {
+            Some(_) => format!("piece={}", p.kind),
+            None => format!("neutral-piece={}", p.kind),
+        });
+    }
     f.extend(
         kind.capabilities()
             .iter()
@@ -1402,6 +1440,23 @@ mod tests {
             "{fa:?}"
         );
         assert!(fa.windows(2).all(|w| w[0] < w[1]), "sorted");
+        for f in [
+            "sticks=6",
+            "pieces-per-seat=3",
+            "track=shared",
+            "piece=djinn",
+        ] {
+            assert!(fa.contains(&f.to_owned()), "{f}: {fa:?}");
+        }
+        let fc = rule_features(&c);
+        for f in [
+            "sticks=4",
+            "pieces-per-seat=1",
+            "track=shared",
+            "neutral-piece=ghoula",
+        ] {
+            assert!(fc.contains(&f.to_owned()), "{f}: {fc:?}");
+        }
         let l = labels(&["false", "true", "duqqan"]);
         let d =
             structure_distances(&l, &[fa.clone(), rule_features(&b), rule_features(&c)]).unwrap();
