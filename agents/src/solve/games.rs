@@ -30,11 +30,11 @@ impl Exact for SigWaDuqqan {
     }
 
     fn strip_throw_count(state: &mut Self::State) {
-        state.throws = 0;
+        *state = state.with_throws(0);
     }
 
     fn success(&self, state: &Self::State, seat: Seat) -> Option<bool> {
-        Some(matches!(state.pieces.get(seat)?, Piece::Arrived(_)))
+        Some(matches!(state.pieces().get(seat)?, Piece::Arrived(_)))
     }
 }
 
@@ -53,7 +53,7 @@ impl Exact for SigElOued {
     }
 
     fn strip_throw_count(state: &mut Self::State) {
-        state.throws = 0;
+        *state = state.with_throws(0);
     }
 }
 
