@@ -40,6 +40,7 @@ mod calibration_cmd;
 mod cli;
 #[cfg(test)]
 mod doc_commands;
+mod error;
 mod ladder_cmd;
 mod merge_cmd;
 mod play_cmd;
@@ -139,7 +140,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(2)
+            ExitCode::from(e.exit_code())
         }
     }
 }
