@@ -175,7 +175,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     }
     // The figures are out; now the file.
     if let Some((path, text)) = &report.svg_file {
-        std::fs::write(path, text).map_err(|e| CliError::io("write", &path, e))?;
+        std::fs::write(path, text).map_err(|e| CliError::io("write", path, e))?;
     }
     Ok(())
 }
@@ -195,7 +195,7 @@ fn check_writable(path: &std::path::Path) -> Result<(), CliError> {
         .create(true)
         .truncate(false)
         .open(path)
-        .map_err(|e| CliError::io("write", &path, e))?;
+        .map_err(|e| CliError::io("write", path, e))?;
     if !existed {
         let _ = std::fs::remove_file(path);
     }
@@ -290,7 +290,7 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
         bar.finish_and_clear();
         built
             .save(path)
-            .map_err(|e| CliError::io("write", &path, e))?;
+            .map_err(|e| CliError::io("write", path, e))?;
         tb_report = Some(TablebaseReport {
             source: path.display().to_string(),
             entries: stats.entries,

@@ -173,7 +173,9 @@ mod tests {
         let e = CliError::from(spec_error);
         assert!(matches!(e, CliError::Spec(_)));
         assert_eq!(e.to_string(), text);
-        let e = CliError::from(stickdice::AnyGame::new("no-such-game", None, &[] as &[String]).unwrap_err());
+        let e = CliError::from(
+            stickdice::AnyGame::new("no-such-game", None, &[] as &[String]).unwrap_err(),
+        );
         assert!(matches!(e, CliError::Config(_)), "{e}");
     }
 }

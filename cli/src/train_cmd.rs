@@ -355,7 +355,7 @@ impl Progress {
 
 /// Writes a checkpoint or the finished network.
 fn save(net: &Network, path: &std::path::Path) -> Result<(), CliError> {
-    net.save(path).map_err(|e| CliError::io("write", &path, e))
+    net.save(path).map_err(|e| CliError::io("write", path, e))
 }
 
 /// The network a new `--endgame` or `--distill` run starts from: `--main`, else the
