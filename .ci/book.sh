@@ -2,7 +2,8 @@
 # CI for the book (docs/, mdBook) and the examples it shows whole:
 #   * installs mdBook, pinned (cargo install --locked; skipped when that version is already
 #     in ~/.cargo/bin, so a cached ~/.cargo makes this step free);
-#   * builds the book into target/book, any warning of mdBook an error;
+#   * builds the book into target/book, any warning of mdBook an error, and copies the
+#     Python API reference (pdoc, built by .ci/python.sh) into it as python-api/;
 #   * checks every relative link and anchor of the README and the book, in the sources and
 #     in the built pages, and that nothing links outside the repository (.ci/check_links.py);
 #   * runs the example programs the book shows whole (examples/first_game.rs,
@@ -28,7 +29,15 @@ if grep -E '\[(WARN|ERROR)\]|^(WARN|ERROR)' "$log" >/dev/null; then
     exit 1
 fi
 rm -f "$log"
-pages=$(find target/book -name '*.html' -not -name 'print.html' -not -name '404.html' -not -name 'toc.html' | wc -l)
+# The Python API reference (pdoc), built from the installed wheel by .ci/python.sh (which
+# .ci/run runs first): the book links to it as python-api/.
+if [ ! -f target/python-api/stickdice.html ]; then
+    echo "book: target/python-api/ is missing: run 'bash .ci/python.sh' first (it builds the" >&2
+    echo "Python API reference the book links to), then this script again" >&2
+    exit 1
+fi
+cp -r target/python-api target/book/python-api
+pages=$(find target/book -name '*.html' -not -name 'print.html' -not -name '404.html' -not -name 'toc.html' -not -path '*/python-api/*' | wc -l)
 echo "book: $pages pages in target/book"
 
 echo "== book: links and anchors"

@@ -25,6 +25,10 @@ import urllib.parse
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 problems = []
+# Pages generated into the built book by another tool, linked from the book's sources:
+# their links are checked in the built book only (pdoc's Python API reference, built by
+# .ci/python.sh into target/python-api and copied into the book by .ci/book.sh).
+GENERATED = ("python-api/",)
 
 
 def normalize_id(text):
@@ -85,6 +89,10 @@ def check_markdown(page):
         if re.match(r"^[a-z][a-z0-9+.-]*:", target):  # https:, mailto:
             continue
         path_part, _, anchor = target.partition("#")
+        if DOCS in page.parents and path_part.startswith(GENERATED):
+            if len(sys.argv) < 2:
+                problems.append(f"{where}:{n}: {target}: a generated page, checked only with the built book")
+            continue
         dest = (page.parent / urllib.parse.unquote(path_part)).resolve() if path_part else page
         if ROOT not in dest.parents and dest != ROOT:
             problems.append(f"{where}:{n}: {target} points outside the repository")
@@ -160,6 +168,10 @@ def check_built(book):
             if not dest.exists():
                 problems.append(f"built {where}: {ref}: no such file")
             elif anchor and dest in pages and anchor not in pages[dest].ids:
+                # pdoc links an inherited member (PettingZoo's AECEnv.last) to an id it
+                # does not write: the generated pages' own anchors are pdoc's business.
+                if str(where).startswith(GENERATED) and dest.parent == path.parent:
+                    continue
                 problems.append(f"built {where}: {ref}: no id '{anchor}'")
     return len(pages)
 

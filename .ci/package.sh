@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-crates=(stickdice stickdice-agents stickdice-evaluation stickdice-web stickdice-cli)
+crates=(stickdice stickdice-agents stickdice-evaluation stickdice-web stickdice-rl stickdice-cli)
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 

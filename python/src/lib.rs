@@ -7,11 +7,13 @@
 //! * [`state`]: `Game` and `State`.
 //! * [`agent`]: `Agent`, from a spec or a Python callable.
 //! * [`run`]: tournaments and random playouts, GIL released, Ctrl-C honoured.
+//! * [`vector`]: the batched environment (`stickdice.vector`), into numpy arrays.
 
 pub mod agent;
 pub mod encoding;
 pub mod run;
 pub mod state;
+pub mod vector;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -106,6 +108,11 @@ fn _stickdice(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyState>()?;
     m.add_class::<agent::PyAgent>()?;
     m.add_class::<PySeededDice>()?;
+    m.add_class::<vector::PyVectorEnv>()?;
+    m.add(
+        "VectorIllegalAction",
+        m.py().get_type::<vector::VectorIllegalAction>(),
+    )?;
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_function(wrap_pyfunction!(state::games, m)?)?;
     m.add_function(wrap_pyfunction!(agents, m)?)?;

@@ -10,6 +10,8 @@ __all__ = [
     "State",
     "Agent",
     "SeededDice",
+    "_VectorEnv",
+    "VectorIllegalAction",
     "load_game",
     "games",
     "agents",
@@ -243,3 +245,35 @@ def _load_game_from_options(name: str, players: int, options: Dict[str, Any]) ->
     """Rebuilds a game from ``Game.__reduce__``."""
 def _load_state(game: Game, text: str) -> State:
     """Rebuilds a state from ``State.__reduce__``."""
+
+class VectorIllegalAction(ValueError):
+    """An action code that is not legal in one game of a batch; ``args`` is ``(message,
+    game index, seat, action)``. ``stickdice.vector`` raises it as ``IllegalActionError``."""
+
+@final
+class _VectorEnv:
+    """The batched environment (``stickdice.vector.VectorEnv`` wraps it): steps write into
+    the arrays passed, C-contiguous and of the batch's shapes, with the GIL released."""
+
+    def __init__(self, game: Game, num_envs: int, seats: List[Optional[str]]) -> None: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def observation_len(self) -> int: ...
+    @property
+    def observation_doc(self) -> str: ...
+    @property
+    def num_players(self) -> int: ...
+    def game_seed(self, index: int) -> int: ...
+    def episode(self, index: int) -> int: ...
+    def save_state(self, index: int) -> str: ...
+    def set_parallel(self, parallel: bool) -> None: ...
+    def reset(self, seed: int, observations: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_],
+              players: npt.NDArray[np.int32], rewards: npt.NDArray[np.float32],
+              terminated: npt.NDArray[np.bool_], truncated: npt.NDArray[np.bool_]) -> None: ...
+    def step(self, actions: npt.NDArray[np.int64], observations: npt.NDArray[np.float32],
+             masks: npt.NDArray[np.bool_], players: npt.NDArray[np.int32],
+             rewards: npt.NDArray[np.float32], terminated: npt.NDArray[np.bool_],
+             truncated: npt.NDArray[np.bool_]) -> None: ...

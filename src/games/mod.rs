@@ -35,7 +35,7 @@ pub use siryu_war::SiryuWar;
 /// | `exact` | what the exact solver needs | `stickdice-agents` (`solve/games.rs`) | `perfect` and `analyze --exact` say the game is not solved |
 /// | `measure` | turn starts, captures, burials for analysis | `stickdice-evaluation` (`analysis.rs`) | analysis counts no captures and takes every throw of a new seat as a new turn |
 /// | `review` | a reference evaluator for review and luck | `stickdice-evaluation` (`review.rs`) | `review` and `--luck` say the game has no reference |
-/// | `encode` | action codes and observation tensors | the Python package (`encoding.rs`) | Python plays by action notation (`legal_action_strings`, `apply_action_string`); action codes, tensors, OpenSpiel and PettingZoo raise `stickdice.MissingCapability` naming the game and `encode` |
+/// | `encode` | action codes and observation tensors | `stickdice-rl` (`encoding.rs`; the Python package and the batched environment use it) | Python plays by action notation (`legal_action_strings`, `apply_action_string`); action codes, tensors, OpenSpiel and PettingZoo raise `stickdice.MissingCapability` naming the game and `encode` |
 /// | `tablebase` | an endgame tablebase | `stickdice-agents` | `tablebase=` is refused |
 ///
 /// A crate that needs code per game writes a callback macro and passes it here (by name,

@@ -1,0 +1,191 @@
+//! `_VectorEnv`: the batched environment of `stickdice-rl` for Python (`stickdice.vector`
+//! wraps it). The step writes straight into numpy arrays the caller owns (no copy), with
+//! the GIL released.
+
+use numpy::{PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2};
+use pyo3::exceptions::{PyNotImplementedError, PyValueError};
+use pyo3::prelude::*;
+use std::sync::Mutex;
+
+use stickdice_rl::{Out, VectorEnv, VectorError};
+
+use crate::state::PyGame;
+
+pyo3::create_exception!(
+    _stickdice,
+    VectorIllegalAction,
+    PyValueError,
+    "An action code that is not legal in one game of a batch; args: (message, game index, \
+seat, action). No game was stepped."
+);
+
+fn vector_error(e: VectorError) -> PyErr {
+    match e {
+        VectorError::IllegalAction {
+            index,
+            seat,
+            action,
+            ..
+        } => VectorIllegalAction::new_err((e.to_string(), index, seat, action)),
+        VectorError::NotEncoded { .. } => PyNotImplementedError::new_err(e.to_string()),
+        e => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// The buffers of a step, as numpy arrays (C-contiguous, of the batch's shapes).
+type Arrays<'py> = (
+    PyReadwriteArray2<'py, f32>,
+    PyReadwriteArray2<'py, bool>,
+    PyReadwriteArray1<'py, i32>,
+    PyReadwriteArray2<'py, f32>,
+    PyReadwriteArray1<'py, bool>,
+    PyReadwriteArray1<'py, bool>,
+);
+
+fn contiguous<T>(r: Result<&mut [T], numpy::NotContiguousError>) -> PyResult<&mut [T]> {
+    r.map_err(|_| PyValueError::new_err("the output arrays must be C-contiguous"))
+}
+
+/// Runs `f` on the arrays' memory with the GIL released.
+fn with_out<'py>(
+    py: Python<'py>,
+    arrays: Arrays<'py>,
+    f: impl FnOnce(Out<'_>) -> Result<(), VectorError> + Send,
+) -> PyResult<()> {
+    let (mut obs, mut masks, mut players, mut rewards, mut term, mut trunc) = arrays;
+    let out = Out {
+        observations: contiguous(obs.as_slice_mut())?,
+        masks: contiguous(masks.as_slice_mut())?,
+        players: contiguous(players.as_slice_mut())?,
+        rewards: contiguous(rewards.as_slice_mut())?,
+        terminated: contiguous(term.as_slice_mut())?,
+        truncated: contiguous(trunc.as_slice_mut())?,
+    };
+    py.detach(|| f(out)).map_err(vector_error)
+}
+
+/// N games of one configuration (see `stickdice.vector.VectorEnv`).
+#[pyclass(name = "_VectorEnv", module = "stickdice._stickdice")]
+pub struct PyVectorEnv {
+    /// A mutex only to be `Sync` (the opponents' agents are `Send`, not `Sync`); the
+    /// methods that step take `&mut self` and never wait on it.
+    env: Mutex<VectorEnv>,
+}
+
+#[pymethods]
+impl PyVectorEnv {
+    /// `num_envs` games of `game`; `seats[s]` is None for the learner's seats, an agent
+    /// spec for an opponent's.
+    #[new]
+    fn new(game: &PyGame, num_envs: usize, seats: Vec<Option<String>>) -> PyResult<Self> {
+        let seats: Vec<Option<&str>> = seats.iter().map(|s| s.as_deref()).collect();
+        Ok(PyVectorEnv {
+            env: Mutex::new(VectorEnv::new(&game.any, num_envs, &seats).map_err(vector_error)?),
+        })
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.env().len()
+    }
+
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.env().num_actions()
+    }
+
+    #[getter]
+    fn observation_len(&self) -> usize {
+        self.env().observation_len()
+    }
+
+    #[getter]
+    fn observation_doc(&self) -> &'static str {
+        self.env().observation_doc()
+    }
+
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.env().seats()
+    }
+
+    fn game_seed(&self, index: usize) -> PyResult<u64> {
+        self.index(index).map(|i| self.env().game_seed(i))
+    }
+
+    fn episode(&self, index: usize) -> PyResult<u64> {
+        self.index(index).map(|i| self.env().episode(i))
+    }
+
+    fn save_state(&self, index: usize) -> PyResult<String> {
+        self.index(index).map(|i| self.env().save_state(i))
+    }
+
+    fn set_parallel(&mut self, parallel: bool) {
+        self.env_mut().set_parallel(parallel);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: u64,
+        observations: PyReadwriteArray2<'py, f32>,
+        masks: PyReadwriteArray2<'py, bool>,
+        players: PyReadwriteArray1<'py, i32>,
+        rewards: PyReadwriteArray2<'py, f32>,
+        terminated: PyReadwriteArray1<'py, bool>,
+        truncated: PyReadwriteArray1<'py, bool>,
+    ) -> PyResult<()> {
+        let env = self.env_mut();
+        with_out(
+            py,
+            (observations, masks, players, rewards, terminated, truncated),
+            |out| env.reset(seed, out),
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+        observations: PyReadwriteArray2<'py, f32>,
+        masks: PyReadwriteArray2<'py, bool>,
+        players: PyReadwriteArray1<'py, i32>,
+        rewards: PyReadwriteArray2<'py, f32>,
+        terminated: PyReadwriteArray1<'py, bool>,
+        truncated: PyReadwriteArray1<'py, bool>,
+    ) -> PyResult<()> {
+        let actions = actions
+            .as_slice()
+            .map_err(|_| PyValueError::new_err("actions must be C-contiguous"))?;
+        let env = self.env_mut();
+        with_out(
+            py,
+            (observations, masks, players, rewards, terminated, truncated),
+            |out| env.step(actions, out),
+        )
+    }
+}
+
+impl PyVectorEnv {
+    fn env(&self) -> std::sync::MutexGuard<'_, VectorEnv> {
+        self.env.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn env_mut(&mut self) -> &mut VectorEnv {
+        self.env.get_mut().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn index(&self, index: usize) -> PyResult<usize> {
+        if index < self.env().len() {
+            Ok(index)
+        } else {
+            Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                "game {index} of a batch of {}",
+                self.env().len()
+            )))
+        }
+    }
+}

@@ -1,0 +1,900 @@
+//! The batched environment: N games of one configuration stepped together.
+//!
+//! * **One configuration:** one game with its rule options and seat count, and for each
+//!   seat either the learner (`None`) or an agent spec (`Some("greedy")`,
+//!   `Some("mcts:iterations=200")`, a registered agent…) whose moves are made in Rust.
+//!   With every seat the learner it is self-play (the pgx way: `players` says whose
+//!   decision it is).
+//! * **Chance inside:** game `i`'s `k`-th episode throws from
+//!   [`SeededDice`]`::new(`[`game_seed`]`(seed, i, k))`, as the arena and `stickdice play
+//!   --seed` throw for that seed, and its opponent in seat `s` is built as `stickdice play`
+//!   builds it ([`opponent_seed`]); so the game is `stickdice play --seed GAME_SEED` with
+//!   the learner's actions in its seats ([`Batch::game_seed`] tells the seed).
+//! * **Steps:** every game awaits a learner decision, or has just ended. [`VectorEnv::step`]
+//!   applies one action code per game that awaits a decision, then throws and lets the
+//!   opponents move until a learner decision or the end. A game that ended at the
+//!   previous step starts its next episode instead (its action is ignored): the
+//!   "next-step" auto-reset of Gymnasium. At the end the rewards are every seat's score
+//!   ([`stickdice::Ranking::score`]: 1 won, 0 lost, ½ per tie), 0 elsewhere.
+//! * **Truncation** is the throw cap (rule option `max_throws`): a game that ends with
+//!   its throws at the cap is *truncated*, any other end is *terminated*. (A game that
+//!   would also have been decided on the cap-th throw itself counts as truncated.)
+//! * **Buffers:** the caller owns them ([`Out`], or [`Buffers`] which holds them), in
+//!   game-major order: observations `N × observation_len` (`f32`, the layout of
+//!   [`Encoded::OBSERVATION_DOC`]), masks `N × num_actions` (true for the legal codes;
+//!   all false when the game has ended), players `N` (the seat to decide, −1 when
+//!   ended), rewards `N × seats`, terminated `N`, truncated `N`.
+//! * **No allocation per step** in self-play and against agents that allocate nothing
+//!   (`random`, `greedy`): the games' states, dice and action lists live in the batch.
+//!   Opponent agents are built anew at each episode start (as `stickdice play` builds
+//!   them), which allocates.
+//! * **Threads:** the games are spread over rayon's threads (the current pool) in chunks
+//!   of at least 128 games (smaller batches step on the calling thread); every
+//!   game only depends on its own seed, so the results are the same for any thread
+//!   count.
+//! * **Errors** leave the batch unchanged: buffers of the wrong length, or an action code
+//!   that is not legal in game `i` ([`VectorError::IllegalAction`] names `i`), are found
+//!   before any game is stepped.
+//! * **A failing opponent** (an agent error, or an illegal action from it) ends its game
+//!   as a forfeit, as in the arena: that seat ranks last, the others tie first.
+
+use std::fmt;
+
+use rayon::prelude::*;
+use stickdice::play::SeededDice;
+use stickdice::{with_game, ActionList, Agent, AnyGame, Game, Node, Ranking, Seat, MAX_SEATS};
+use stickdice_agents::{Evaluate, SpecError};
+
+use crate::Encoded;
+
+/// The path tag of a batch's game seeds in [`stickdice::seed::derive`].
+const BATCH_GAMES: u64 = 0x7665_6374_6f72; // "vector"
+
+/// The seed of episode `episode` of game `index` in a batch reset with `seed`: its dice
+/// are [`SeededDice`]`::new(game_seed(…))`, so `stickdice play --seed` with this seed
+/// throws the same sticks.
+pub fn game_seed(seed: u64, index: usize, episode: u64) -> u64 {
+    stickdice::seed::derive(seed, &[BATCH_GAMES, index as u64, episode])
+}
+
+/// The seed of the opponent in `seat` for the game seeded `game_seed`: the seed
+/// `stickdice play --seed GAME_SEED` gives that seat's agent.
+pub fn opponent_seed(game_seed: u64, seat: Seat) -> u64 {
+    stickdice::seed::derive(game_seed, &[1, seat as u64])
+}
+
+/// What a batch refuses.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum VectorError {
+    /// The game has no action codes or observation tensors.
+    #[error(
+        "{title} ({game}) has no action codes or observation tensors (the `encode` \
+         capability), so it cannot be batched"
+    )]
+    NotEncoded {
+        /// The game's name.
+        game: &'static str,
+        /// The game's title.
+        title: &'static str,
+    },
+    /// The game has no decisions: a learner would have nothing to step.
+    #[error("{title} ({game}) has no decisions (every throw plays itself): there is nothing for a learner to step")]
+    NoDecisions {
+        /// The game's name.
+        game: &'static str,
+        /// The game's title.
+        title: &'static str,
+    },
+    /// A batch of no games.
+    #[error("a batch needs at least one game")]
+    Empty,
+    /// Not one seat entry per seat.
+    #[error("{given} seat entries given for {seats} seats: give one per seat (None for the learner, an agent spec for an opponent)")]
+    Seats {
+        /// Entries given.
+        given: usize,
+        /// The game's seats.
+        seats: usize,
+    },
+    /// Every seat holds an agent.
+    #[error("every seat holds an agent: at least one seat must be the learner's")]
+    NoLearner,
+    /// An opponent's spec does not build an agent for this game.
+    #[error("seat P{}: {error}", seat + 1)]
+    Agent {
+        /// The seat (0-based).
+        seat: Seat,
+        /// Why.
+        #[source]
+        error: SpecError,
+    },
+    /// A buffer of the wrong length.
+    #[error("{buffer} holds {got} values; a batch of {games} games needs {want}")]
+    Shape {
+        /// Which buffer (`actions`, `observations`, `masks`, `players`, `rewards`,
+        /// `terminated`, `truncated`).
+        buffer: &'static str,
+        /// Its length.
+        got: usize,
+        /// The length it needs.
+        want: usize,
+        /// The batch size.
+        games: usize,
+    },
+    /// An action code that is not legal in one game of the batch.
+    #[error("game {index}: action {action} is not legal for P{} (legal codes: {legal:?}); no game was stepped", seat + 1)]
+    IllegalAction {
+        /// The game's index in the batch.
+        index: usize,
+        /// The seat to decide.
+        seat: Seat,
+        /// The code given.
+        action: i64,
+        /// The legal codes.
+        legal: Vec<u32>,
+    },
+}
+
+/// The buffers a step writes, game-major (see the [module](self)'s list of shapes).
+#[derive(Debug)]
+pub struct Out<'a> {
+    /// `N × observation_len` floats.
+    pub observations: &'a mut [f32],
+    /// `N × num_actions`: true for the legal action codes.
+    pub masks: &'a mut [bool],
+    /// `N`: the seat to decide, −1 when the game has just ended.
+    pub players: &'a mut [i32],
+    /// `N × seats`: each seat's score where the game has just ended, else 0.
+    pub rewards: &'a mut [f32],
+    /// `N`: the game has just ended, not at the throw cap.
+    pub terminated: &'a mut [bool],
+    /// `N`: the game has just ended at the throw cap.
+    pub truncated: &'a mut [bool],
+}
+
+/// Buffers of the right sizes for a batch, owned (see [`Out`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Buffers {
+    /// `N × observation_len` floats.
+    pub observations: Vec<f32>,
+    /// `N × num_actions`.
+    pub masks: Vec<bool>,
+    /// `N`.
+    pub players: Vec<i32>,
+    /// `N × seats`.
+    pub rewards: Vec<f32>,
+    /// `N`.
+    pub terminated: Vec<bool>,
+    /// `N`.
+    pub truncated: Vec<bool>,
+}
+
+impl Buffers {
+    /// Zeroed buffers for `env`.
+    pub fn new(env: &VectorEnv) -> Buffers {
+        Buffers::with_sizes(
+            env.len(),
+            env.observation_len(),
+            env.num_actions(),
+            env.seats(),
+        )
+    }
+
+    /// Zeroed buffers for `n` games of these sizes.
+    pub fn with_sizes(n: usize, observation_len: usize, num_actions: usize, seats: usize) -> Self {
+        Buffers {
+            observations: vec![0.0; n * observation_len],
+            masks: vec![false; n * num_actions],
+            players: vec![0; n],
+            rewards: vec![0.0; n * seats],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+        }
+    }
+
+    /// The buffers as a step's [`Out`].
+    pub fn out(&mut self) -> Out<'_> {
+        Out {
+            observations: &mut self.observations,
+            masks: &mut self.masks,
+            players: &mut self.players,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+        }
+    }
+}
+
+/// One game of a batch.
+struct Slot<G: Game> {
+    state: G::State,
+    dice: SeededDice,
+    game_seed: u64,
+    episode: u64,
+    /// Per seat: the opponent agent, `None` for the learner.
+    agents: Vec<Option<Box<dyn Agent<G>>>>,
+    /// The legal codes of the learner's decision (bit `c` for code `c`).
+    legal: u128,
+    /// The game ended at the last step (it restarts at the next).
+    over: bool,
+    /// The opponent seat that failed, ending the game.
+    forfeit: Option<Seat>,
+}
+
+/// A seat's part of a configuration.
+struct Seating<'a> {
+    learner: &'a [bool; MAX_SEATS],
+    specs: &'a [Option<String>],
+    has_agents: bool,
+    seed: u64,
+    /// The throw cap (read once: `Game::max_throws` may read the options, allocating).
+    cap: u32,
+}
+
+impl<G: Encoded> Slot<G> {
+    fn new(game: &G) -> Self {
+        Slot {
+            state: game.initial_state(),
+            dice: SeededDice::new(0),
+            game_seed: 0,
+            episode: 0,
+            agents: (0..game.seats()).map(|_| None).collect(),
+            legal: 0,
+            over: false,
+            forfeit: None,
+        }
+    }
+
+    /// Starts episode `episode` of game `index`.
+    fn start(&mut self, game: &G, seating: &Seating<'_>, index: usize, episode: u64) {
+        self.game_seed = game_seed(seating.seed, index, episode);
+        self.episode = episode;
+        self.state = game.initial_state();
+        self.dice = SeededDice::new(self.game_seed);
+        self.over = false;
+        self.forfeit = None;
+        if seating.has_agents {
+            for (seat, spec) in seating.specs.iter().enumerate() {
+                self.agents[seat] = spec.as_ref().map(|spec| {
+                    let mut agent = stickdice_agents::build_str(
+                        spec,
+                        game,
+                        opponent_seed(self.game_seed, seat),
+                    )
+                    .expect("the spec built an agent for this game when the batch was made");
+                    agent.new_game(game, seat);
+                    agent
+                });
+            }
+        }
+    }
+
+    /// Throws and lets the opponents move until a learner decision or the end.
+    #[inline]
+    fn advance(&mut self, game: &G, seating: &Seating<'_>) {
+        let sticks = game.sticks();
+        loop {
+            match game.node(&self.state) {
+                Node::Throw(seat) => {
+                    let t = self.dice.throw(seat, sticks);
+                    let before = self.state;
+                    game.apply_throw_unchecked(&mut self.state, t);
+                    if seating.has_agents {
+                        for agent in self.agents.iter_mut().flatten() {
+                            agent.observe_throw(game, &before, t);
+                        }
+                    }
+                }
+                Node::Decide(seat) if seating.learner[seat] => return,
+                Node::Decide(seat) => {
+                    let agent = self.agents[seat]
+                        .as_mut()
+                        .expect("a seat that is not the learner's holds an agent");
+                    match agent.choose(game, &self.state) {
+                        Ok(a) if game.check_action(&self.state, a).is_ok() => self.apply(game, a),
+                        _ => {
+                            self.forfeit = Some(seat);
+                            return;
+                        }
+                    }
+                }
+                Node::End => return,
+            }
+        }
+    }
+
+    #[inline]
+    fn apply(&mut self, game: &G, action: G::Action) {
+        let before = self.state;
+        game.apply_action_unchecked(&mut self.state, action);
+        for agent in self.agents.iter_mut().flatten() {
+            agent.observe_action(game, &before, action);
+        }
+    }
+
+    /// Writes the game's outputs and notes its legal codes.
+    #[inline]
+    fn write(&mut self, game: &G, seating: &Seating<'_>, out: SlotOut<'_>) {
+        out.observation.fill(0.0);
+        game.observe(&self.state, out.observation);
+        out.mask.fill(false);
+        out.rewards.fill(0.0);
+        self.legal = 0;
+        match (self.forfeit, game.node(&self.state)) {
+            (None, Node::Decide(seat)) => {
+                let mut legal = ActionList::new();
+                game.legal_actions(&self.state, &mut legal);
+                for &a in &legal {
+                    let code = G::encode(a);
+                    self.legal |= 1u128 << code;
+                    out.mask[code as usize] = true;
+                }
+                *out.player = seat as i32;
+                *out.terminated = false;
+                *out.truncated = false;
+            }
+            (forfeit, _) => {
+                self.over = true;
+                let seats = game.seats();
+                let ranking = match forfeit {
+                    Some(seat) => {
+                        let mut keys = [0u32; MAX_SEATS];
+                        keys[seat] = 1;
+                        Ranking::from_keys(&keys[..seats])
+                    }
+                    None => game
+                        .ranking(&self.state)
+                        .expect("an ended game has a ranking"),
+                };
+                for (s, r) in out.rewards.iter_mut().enumerate() {
+                    *r = ranking.score(s) as f32;
+                }
+                let capped = forfeit.is_none() && game.throws_made(&self.state) >= seating.cap;
+                *out.player = -1;
+                *out.terminated = !capped;
+                *out.truncated = capped;
+            }
+        }
+    }
+
+    fn is_legal(&self, code: i64) -> bool {
+        (0..128).contains(&code) && self.legal >> code & 1 == 1
+    }
+}
+
+/// One game's part of [`Out`].
+struct SlotOut<'a> {
+    observation: &'a mut [f32],
+    mask: &'a mut [bool],
+    player: &'a mut i32,
+    rewards: &'a mut [f32],
+    terminated: &'a mut bool,
+    truncated: &'a mut bool,
+}
+
+/// One game's items as the zipped iterators of [`each_slot`] give them.
+type Zipped<'a, G> = (
+    (((usize, &'a mut Slot<G>), &'a mut [f32]), &'a mut [bool]),
+    (&'a mut [f32], ((&'a mut i32, &'a mut bool), &'a mut bool)),
+);
+
+/// Runs `f` on every game with its index and its part of `out`, on rayon's threads when
+/// `parallel`.
+fn each_slot<G: Encoded>(
+    slots: &mut [Slot<G>],
+    parallel: bool,
+    out: Out<'_>,
+    sizes: (usize, usize, usize),
+    f: impl Fn(usize, &mut Slot<G>, SlotOut<'_>) + Sync,
+) {
+    let (obs_len, num_actions, seats) = sizes;
+    let Out {
+        observations,
+        masks,
+        players,
+        rewards,
+        terminated,
+        truncated,
+    } = out;
+    let run = |(((i_slot, observation), mask), (rewards, flags)): Zipped<'_, G>| {
+        let (i, slot) = i_slot;
+        let ((player, terminated), truncated) = flags;
+        f(
+            i,
+            slot,
+            SlotOut {
+                observation,
+                mask,
+                player,
+                rewards,
+                terminated,
+                truncated,
+            },
+        )
+    };
+    if parallel && slots.len() > 128 {
+        slots
+            .par_iter_mut()
+            .enumerate()
+            .zip(observations.par_chunks_mut(obs_len))
+            .zip(masks.par_chunks_mut(num_actions))
+            .zip(
+                rewards.par_chunks_mut(seats).zip(
+                    players
+                        .par_iter_mut()
+                        .zip(terminated.par_iter_mut())
+                        .zip(truncated.par_iter_mut()),
+                ),
+            )
+            .with_min_len(128)
+            .for_each(run);
+    } else {
+        slots
+            .iter_mut()
+            .enumerate()
+            .zip(observations.chunks_mut(obs_len))
+            .zip(masks.chunks_mut(num_actions))
+            .zip(
+                rewards.chunks_mut(seats).zip(
+                    players
+                        .iter_mut()
+                        .zip(terminated.iter_mut())
+                        .zip(truncated.iter_mut()),
+                ),
+            )
+            .for_each(run);
+    }
+}
+
+/// The batch for one game type: the statically dispatched core of [`VectorEnv`].
+pub struct Batch<G: Encoded> {
+    game: G,
+    seed: u64,
+    learner: [bool; MAX_SEATS],
+    specs: Vec<Option<String>>,
+    slots: Vec<Slot<G>>,
+    parallel: bool,
+    started: bool,
+    cap: u32,
+}
+
+impl<G: Encoded> fmt::Debug for Batch<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Batch")
+            .field("game", &self.game)
+            .field("games", &self.slots.len())
+            .field("seed", &self.seed)
+            .field("seats", &self.specs)
+            .field("parallel", &self.parallel)
+            .finish()
+    }
+}
+
+impl<G: Encoded> Batch<G> {
+    /// `n` games of `game`; `seats[s]` is `None` for the learner's seats and an agent
+    /// spec for an opponent's. The games start at [`Batch::reset`].
+    ///
+    /// # Errors
+    /// The game has no decisions, `n` is 0, not one entry per seat, no learner seat, a
+    /// spec that does not build an agent for this game.
+    pub fn new(game: G, n: usize, seats: &[Option<&str>]) -> Result<Self, VectorError> {
+        if G::NUM_ACTIONS == 0 {
+            return Err(VectorError::NoDecisions {
+                game: G::NAME,
+                title: G::TITLE,
+            });
+        }
+        assert!(G::NUM_ACTIONS <= 128, "at most 128 action codes");
+        if n == 0 {
+            return Err(VectorError::Empty);
+        }
+        if seats.len() != game.seats() {
+            return Err(VectorError::Seats {
+                given: seats.len(),
+                seats: game.seats(),
+            });
+        }
+        if seats.iter().all(Option::is_some) {
+            return Err(VectorError::NoLearner);
+        }
+        let mut learner = [false; MAX_SEATS];
+        for (seat, spec) in seats.iter().enumerate() {
+            learner[seat] = spec.is_none();
+            if let Some(spec) = spec {
+                stickdice_agents::build_str(spec, &game, 0)
+                    .map_err(|error| VectorError::Agent { seat, error })?;
+            }
+        }
+        let slots = (0..n).map(|_| Slot::new(&game)).collect();
+        Ok(Batch {
+            seed: 0,
+            learner,
+            specs: seats.iter().map(|s| s.map(str::to_string)).collect(),
+            slots,
+            parallel: true,
+            started: false,
+            cap: game.max_throws(),
+            game,
+        })
+    }
+
+    /// The game.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The number of games.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Never: a batch holds at least one game.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Whether `seat` is the learner's.
+    pub fn is_learner(&self, seat: Seat) -> bool {
+        self.learner.get(seat).copied().unwrap_or(false)
+    }
+
+    /// The seed of game `index`'s current episode (see [`game_seed`]): `stickdice play
+    /// --seed` with it throws the same sticks.
+    ///
+    /// # Panics
+    /// If `index` is not below [`Batch::len`].
+    pub fn game_seed(&self, index: usize) -> u64 {
+        self.slots[index].game_seed
+    }
+
+    /// How many episodes game `index` has finished and restarted since the reset.
+    ///
+    /// # Panics
+    /// If `index` is not below [`Batch::len`].
+    pub fn episode(&self, index: usize) -> u64 {
+        self.slots[index].episode
+    }
+
+    /// The state of game `index`.
+    ///
+    /// # Panics
+    /// If `index` is not below [`Batch::len`].
+    pub fn state(&self, index: usize) -> &G::State {
+        &self.slots[index].state
+    }
+
+    /// Spread the games over rayon's threads (the default) or step them on the calling
+    /// thread. The results are the same either way.
+    pub fn set_parallel(&mut self, parallel: bool) {
+        self.parallel = parallel;
+    }
+
+    fn sizes(&self) -> (usize, usize, usize) {
+        (
+            Encoded::observation_len(&self.game),
+            G::NUM_ACTIONS,
+            self.game.seats(),
+        )
+    }
+
+    fn check(&self, out: &Out<'_>) -> Result<(), VectorError> {
+        let n = self.slots.len();
+        let (obs_len, num_actions, seats) = self.sizes();
+        for (buffer, got, want) in [
+            ("observations", out.observations.len(), n * obs_len),
+            ("masks", out.masks.len(), n * num_actions),
+            ("players", out.players.len(), n),
+            ("rewards", out.rewards.len(), n * seats),
+            ("terminated", out.terminated.len(), n),
+            ("truncated", out.truncated.len(), n),
+        ] {
+            if got != want {
+                return Err(VectorError::Shape {
+                    buffer,
+                    got,
+                    want,
+                    games: n,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts every game afresh from `seed` (game `i`'s first episode is seeded
+    /// [`game_seed`]`(seed, i, 0)`), plays to every game's first learner decision, and
+    /// writes the outputs.
+    ///
+    /// # Errors
+    /// A buffer of the wrong length (nothing changed).
+    pub fn reset(&mut self, seed: u64, out: Out<'_>) -> Result<(), VectorError> {
+        self.check(&out)?;
+        self.seed = seed;
+        self.started = true;
+        let sizes = self.sizes();
+        let Batch {
+            game,
+            learner,
+            specs,
+            slots,
+            parallel,
+            cap,
+            ..
+        } = self;
+        let seating = Seating {
+            learner,
+            specs,
+            has_agents: specs.iter().any(Option::is_some),
+            seed,
+            cap: *cap,
+        };
+        each_slot(slots, *parallel, out, sizes, |i, slot, out| {
+            slot.start(game, &seating, i, 0);
+            slot.advance(game, &seating);
+            slot.write(game, &seating, out);
+        });
+        Ok(())
+    }
+
+    /// Applies `actions[i]` (an action code) to every game `i` that awaits a decision,
+    /// restarts every game that ended at the previous step (its action is ignored), plays
+    /// on to the next learner decision or the end, and writes the outputs. Before the
+    /// first [`Batch::reset`], resets with seed 0.
+    ///
+    /// # Errors
+    /// A buffer of the wrong length, or an action code that is not legal in a game that
+    /// awaits a decision: checked for every game before any is stepped, so the batch is
+    /// unchanged.
+    pub fn step(&mut self, actions: &[i64], out: Out<'_>) -> Result<(), VectorError> {
+        let n = self.slots.len();
+        if actions.len() != n {
+            return Err(VectorError::Shape {
+                buffer: "actions",
+                got: actions.len(),
+                want: n,
+                games: n,
+            });
+        }
+        self.check(&out)?;
+        if !self.started {
+            return self.reset(0, out);
+        }
+        for (index, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
+            if !slot.over && !slot.is_legal(action) {
+                let legal = (0..G::NUM_ACTIONS as u32)
+                    .filter(|&c| slot.legal >> c & 1 == 1)
+                    .collect();
+                let seat = self.game.node(&slot.state).seat().unwrap_or(0);
+                return Err(VectorError::IllegalAction {
+                    index,
+                    seat,
+                    action,
+                    legal,
+                });
+            }
+        }
+        let sizes = self.sizes();
+        let Batch {
+            game,
+            learner,
+            specs,
+            slots,
+            parallel,
+            seed,
+            cap,
+            ..
+        } = self;
+        let seating = Seating {
+            learner,
+            specs,
+            has_agents: specs.iter().any(Option::is_some),
+            seed: *seed,
+            cap: *cap,
+        };
+        each_slot(slots, *parallel, out, sizes, |i, slot, out| {
+            if slot.over {
+                let episode = slot.episode + 1;
+                slot.start(game, &seating, i, episode);
+            } else {
+                let action = G::decode(actions[i] as u32).expect("a legal code decodes");
+                slot.apply(game, action);
+            }
+            slot.advance(game, &seating);
+            slot.write(game, &seating, out);
+        });
+        Ok(())
+    }
+}
+
+/// The object-safe face of [`Batch`] that [`VectorEnv`] holds.
+trait Env: Send + fmt::Debug {
+    fn len(&self) -> usize;
+    fn num_actions(&self) -> usize;
+    fn observation_len(&self) -> usize;
+    fn observation_doc(&self) -> &'static str;
+    fn seats(&self) -> usize;
+    fn is_learner(&self, seat: Seat) -> bool;
+    fn game_seed(&self, index: usize) -> u64;
+    fn episode(&self, index: usize) -> u64;
+    fn save_state(&self, index: usize) -> String;
+    fn set_parallel(&mut self, parallel: bool);
+    fn reset(&mut self, seed: u64, out: Out<'_>) -> Result<(), VectorError>;
+    fn step(&mut self, actions: &[i64], out: Out<'_>) -> Result<(), VectorError>;
+}
+
+impl<G: Encoded> Env for Batch<G> {
+    fn len(&self) -> usize {
+        Batch::len(self)
+    }
+    fn num_actions(&self) -> usize {
+        G::NUM_ACTIONS
+    }
+    fn observation_len(&self) -> usize {
+        Encoded::observation_len(&self.game)
+    }
+    fn observation_doc(&self) -> &'static str {
+        G::OBSERVATION_DOC
+    }
+    fn seats(&self) -> usize {
+        self.game.seats()
+    }
+    fn is_learner(&self, seat: Seat) -> bool {
+        Batch::is_learner(self, seat)
+    }
+    fn game_seed(&self, index: usize) -> u64 {
+        Batch::game_seed(self, index)
+    }
+    fn episode(&self, index: usize) -> u64 {
+        Batch::episode(self, index)
+    }
+    fn save_state(&self, index: usize) -> String {
+        self.game.save_state(&self.slots[index].state)
+    }
+    fn set_parallel(&mut self, parallel: bool) {
+        Batch::set_parallel(self, parallel);
+    }
+    fn reset(&mut self, seed: u64, out: Out<'_>) -> Result<(), VectorError> {
+        Batch::reset(self, seed, out)
+    }
+    fn step(&mut self, actions: &[i64], out: Out<'_>) -> Result<(), VectorError> {
+        Batch::step(self, actions, out)
+    }
+}
+
+/// How a game of the list becomes a batch: [`Batch`] where it has the `encode`
+/// capability, [`VectorError::NotEncoded`] where it has not.
+pub trait Vectorize: Evaluate {
+    /// A batch of `n` games of `self` (see [`Batch::new`]).
+    ///
+    /// # Errors
+    /// As [`Batch::new`]; [`VectorError::NotEncoded`] for a game without the `encode`
+    /// capability.
+    fn vector_env(&self, n: usize, seats: &[Option<&str>]) -> Result<VectorEnv, VectorError> {
+        let _ = (n, seats);
+        Err(VectorError::NotEncoded {
+            game: Self::NAME,
+            title: Self::TITLE,
+        })
+    }
+}
+
+macro_rules! vectorize {
+    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+        $(
+            stickdice::__if_has!(encode, [$($cap)*], {
+                impl Vectorize for $ty {
+                    fn vector_env(
+                        &self,
+                        n: usize,
+                        seats: &[Option<&str>],
+                    ) -> Result<VectorEnv, VectorError> {
+                        Ok(VectorEnv {
+                            inner: Box::new(Batch::new(self.clone(), n, seats)?),
+                        })
+                    }
+                }
+            }, {
+                impl Vectorize for $ty {}
+            });
+        )*
+    };
+}
+stickdice::for_each_game!(vectorize);
+
+/// A batch of any game of the list (a [`Batch`] of the game inside, so each step is one
+/// dynamic call and the games are stepped with static dispatch).
+#[derive(Debug)]
+pub struct VectorEnv {
+    inner: Box<dyn Env>,
+}
+
+impl VectorEnv {
+    /// `n` games of `game`; `seats[s]` is `None` for the learner's seats and an agent spec
+    /// for an opponent's (`Some("greedy")`). See [`Batch::new`].
+    ///
+    /// # Errors
+    /// As [`Batch::new`], and [`VectorError::NotEncoded`].
+    pub fn new(game: &AnyGame, n: usize, seats: &[Option<&str>]) -> Result<Self, VectorError> {
+        with_game!(game, |g| g.vector_env(n, seats))
+    }
+
+    /// The number of games.
+    pub fn len(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// Never: a batch holds at least one game.
+    pub fn is_empty(&self) -> bool {
+        self.inner.len() == 0
+    }
+
+    /// The number of action codes (a mask's length).
+    pub fn num_actions(&self) -> usize {
+        self.inner.num_actions()
+    }
+
+    /// The length of one game's observation.
+    pub fn observation_len(&self) -> usize {
+        self.inner.observation_len()
+    }
+
+    /// The observation's layout, for people ([`Encoded::OBSERVATION_DOC`]).
+    pub fn observation_doc(&self) -> &'static str {
+        self.inner.observation_doc()
+    }
+
+    /// The game's seat count (a row of rewards).
+    pub fn seats(&self) -> usize {
+        self.inner.seats()
+    }
+
+    /// Whether `seat` is the learner's.
+    pub fn is_learner(&self, seat: Seat) -> bool {
+        self.inner.is_learner(seat)
+    }
+
+    /// The seed of game `index`'s current episode ([`Batch::game_seed`]).
+    ///
+    /// # Panics
+    /// If `index` is not below [`VectorEnv::len`].
+    pub fn game_seed(&self, index: usize) -> u64 {
+        self.inner.game_seed(index)
+    }
+
+    /// Game `index`'s episode number since the reset ([`Batch::episode`]).
+    ///
+    /// # Panics
+    /// If `index` is not below [`VectorEnv::len`].
+    pub fn episode(&self, index: usize) -> u64 {
+        self.inner.episode(index)
+    }
+
+    /// Game `index`'s state as JSON (the core's `save_state`).
+    ///
+    /// # Panics
+    /// If `index` is not below [`VectorEnv::len`].
+    pub fn save_state(&self, index: usize) -> String {
+        self.inner.save_state(index)
+    }
+
+    /// See [`Batch::set_parallel`].
+    pub fn set_parallel(&mut self, parallel: bool) {
+        self.inner.set_parallel(parallel);
+    }
+
+    /// See [`Batch::reset`].
+    ///
+    /// # Errors
+    /// As [`Batch::reset`].
+    pub fn reset(&mut self, seed: u64, out: Out<'_>) -> Result<(), VectorError> {
+        self.inner.reset(seed, out)
+    }
+
+    /// See [`Batch::step`].
+    ///
+    /// # Errors
+    /// As [`Batch::step`].
+    pub fn step(&mut self, actions: &[i64], out: Out<'_>) -> Result<(), VectorError> {
+        self.inner.step(actions, out)
+    }
+}
