@@ -19,9 +19,9 @@ fn text_boards_are_drawn_exactly() {
     let d = SigWaDuqqan::with_seats(2).unwrap();
     assert_eq!(d.render(&d.initial_state()), DUQQAN_START);
     let mut s = d.initial_state();
-    s.pieces[0] = Piece::Racing(9);
-    s.pieces[1] = Piece::Racing(3);
-    s.ghoula = Some(5);
+    s = s.with_piece(0, Piece::Racing(9));
+    s = s.with_piece(1, Piece::Racing(3));
+    s = s.with_ghoula(Some(5));
     assert_eq!(d.render(&s), DUQQAN_GHOULA);
 }
 
@@ -129,7 +129,7 @@ fn play_first_actions<G: Game>(game: &G, seed: u64) -> G::State {
 fn finishing_places_read_1st_2nd() {
     let g = SigElOued::with_seats(3).unwrap();
     let end = play_first_actions(&g, 4);
-    assert_eq!(end.finished, 2);
+    assert_eq!(end.finished(), 2);
     let board = g.render(&end);
     assert!(board.contains("finished 1st"), "{board}");
     assert!(board.contains("finished 2nd"), "{board}");
@@ -203,9 +203,9 @@ fn a_leftover_pending_with_the_turn_out_of_range_is_refused_without_a_panic() {
     for seats in [2usize, 8] {
         let g = SigElOued::with_seats(seats).unwrap();
         let mut s: sig_el_oued::State = g.initial_state();
-        s.throws = 1;
-        s.pending = Pending::Leftover { rest: 2 };
-        s.turn = seats as u8;
+        s = s.with_throws(1);
+        s = s.with_pending(Pending::Leftover { rest: 2 });
+        s = s.with_turn(seats as u8);
         let e = g.validate(&s).unwrap_err();
         assert!(
             e.messages().iter().any(|p| p.contains("out of range")),

@@ -68,17 +68,17 @@ proptest! {
         let n = game.seats();
         let end = random_game(&game, seed, |before, after, _| {
             for s in 0..n {
-                match (before.pieces[s], after.pieces[s]) {
+                match (before.pieces()[s], after.pieces()[s]) {
                     (Piece::Arrived(a), p) => assert_eq!(p, Piece::Arrived(a), "an arrived piece moved"),
                     (Piece::Buried(b), p) => assert_eq!(p, Piece::Buried(b), "a buried piece came back"),
                     (Piece::Racing(i), Piece::Buried(_)) => {
                         // Buried only by the Ghoula, which reaches idx 1..=14 only.
                         assert!((1..=14).contains(&i), "a piece buried from idx {i}");
-                        assert!(after.ghoula.is_some(), "a burial without the Ghoula on the board");
+                        assert!(after.ghoula().is_some(), "a burial without the Ghoula on the board");
                     }
                     (Piece::Racing(i), Piece::Racing(j)) if j < i => {
                         // Moving back happens only by being carried by the Ghoula.
-                        assert!(i <= 14 && after.ghoula.is_some(), "moved back from {i} to {j}");
+                        assert!(i <= 14 && after.ghoula().is_some(), "moved back from {i} to {j}");
                     }
                     _ => {}
                 }
@@ -89,11 +89,11 @@ proptest! {
             for b in 0..n {
                 if a != b && ranking.place(a) == ranking.place(b) {
                     // Ties: both buried by the same step, or both still racing at the cap.
-                    let same_burial = matches!((end.pieces[a], end.pieces[b]),
+                    let same_burial = matches!((end.pieces()[a], end.pieces()[b]),
                         (Piece::Buried(x), Piece::Buried(y)) if x == y);
-                    let both_racing = end.pieces[a].is_racing() && end.pieces[b].is_racing();
+                    let both_racing = end.pieces()[a].is_racing() && end.pieces()[b].is_racing();
                     prop_assert!(same_burial || (both_racing && at_cap(&game, &end)),
-                        "seats {a} and {b} tie without cause: {:?}", end.pieces);
+                        "seats {a} and {b} tie without cause: {:?}", end.pieces());
                 }
             }
         }
@@ -176,16 +176,16 @@ proptest! {
         let game: SigElOued = pick(config);
         let n = game.seats();
         let end = random_game(&game, seed, |before, after, _| {
-            let mover = before.turn as usize;
+            let mover = before.turn() as usize;
             for s in 0..n {
                 for p in 0..3 {
-                    let (b, a) = (before.pieces[s][p], after.pieces[s][p]);
+                    let (b, a) = (before.pieces()[s][p], after.pieces()[s][p]);
                     if b == 30 {
                         assert_eq!(a, 30, "a piece left Mecca");
                     } else if s == mover {
                         // The mover's pieces are kept in Mecca-first order; compare as sets.
-                        let mut bs = before.pieces[s];
-                        let mut afs = after.pieces[s];
+                        let mut bs = before.pieces()[s];
+                        let mut afs = after.pieces()[s];
                         bs.sort_unstable();
                         afs.sort_unstable();
                         for (x, y) in bs.iter().zip(afs.iter()) {
@@ -195,7 +195,7 @@ proptest! {
                         assert!(a == b || a == 0, "P{}'s piece moved on another's turn: {b} -> {a}", s + 1);
                         if a == 0 && b != 0 {
                             // Captured by passing: strictly between where the mover was and is.
-                            let lo = before.pieces[mover].iter().filter(|&&x| x < 30).min().copied().unwrap_or(0);
+                            let lo = before.pieces()[mover].iter().filter(|&&x| x < 30).min().copied().unwrap_or(0);
                             assert!(b > lo, "a piece at {b} captured by a mover starting at {lo}");
                         }
                     }
@@ -207,11 +207,11 @@ proptest! {
             for b in 0..n {
                 if a != b && ranking.place(a) == ranking.place(b) {
                     // Ties only among seats still racing at the throw cap.
-                    prop_assert!(end.finish_place[a] == 0 && end.finish_place[b] == 0 && at_cap(&game, &end));
+                    prop_assert!(end.finish_place()[a] == 0 && end.finish_place()[b] == 0 && at_cap(&game, &end));
                 }
             }
         }
-        let finished = (0..n).filter(|&s| end.finish_place[s] > 0).count();
+        let finished = (0..n).filter(|&s| end.finish_place()[s] > 0).count();
         prop_assert!(finished + 1 >= n || at_cap(&game, &end), "ended with {finished} of {n} finished");
     }
 

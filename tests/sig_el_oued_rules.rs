@@ -28,7 +28,7 @@ fn game_with(seats: usize, options: &[(&str, &str)]) -> SigElOued {
 fn position(pieces: &[[u8; 3]]) -> State {
     let mut s = State::default();
     for (seat, p) in pieces.iter().enumerate() {
-        s.pieces[seat] = *p;
+        s = s.with_pieces_of(seat, *p);
     }
     s
 }
@@ -85,8 +85,8 @@ fn six_sticks_give_binomial_probabilities_over_64() {
 fn all_pieces_start_on_the_start_and_seat_0_throws_first() {
     let g = game(3);
     let s = g.initial_state();
-    assert_eq!(&s.pieces[..3], &[[0, 0, 0]; 3]);
-    assert_eq!(s.pending, Pending::FirstThrow);
+    assert_eq!(&s.pieces()[..3], &[[0, 0, 0]; 3]);
+    assert_eq!(s.pending(), Pending::FirstThrow);
     assert_eq!(g.node(&s), Node::Throw(0));
     assert_eq!(s.active_piece(0), Some(FATHER));
 }
@@ -99,10 +99,10 @@ fn plain_throw_of_two_three_or_four_moves_that_many_points_and_ends_the_turn() {
     for k in [2u8, 3, 4] {
         let mut s = position(&[[1, 0, 0], [0, 0, 0]]);
         throws(&g, &mut s, &[k]);
-        assert_eq!(s.pieces[0], [1 + k, 0, 0], "plain {k}");
-        assert_eq!(s.turn, 1);
-        assert_eq!(s.pending, Pending::FirstThrow);
-        assert_eq!(s.throws, 1);
+        assert_eq!(s.pieces()[0], [1 + k, 0, 0], "plain {k}");
+        assert_eq!(s.turn(), 1);
+        assert_eq!(s.pending(), Pending::FirstThrow);
+        assert_eq!(s.throws(), 1);
     }
 }
 
@@ -113,25 +113,28 @@ fn regular_sig_moves_one_point_then_a_bonus_throw_is_a_plain_budget() {
         let mut s = position(&[[3, 0, 0], [0, 0, 0]]);
         throws(&g, &mut s, &[k]);
         // The sig's point is moved at once; the bonus throw is due from the same seat.
-        assert_eq!(s.pieces[0], [4, 0, 0]);
-        assert_eq!(s.pending, Pending::SigBonus);
+        assert_eq!(s.pieces()[0], [4, 0, 0]);
+        assert_eq!(s.pending(), Pending::SigBonus);
         assert_eq!(g.node(&s), Node::Throw(0));
         throws(&g, &mut s, &[3]);
-        assert_eq!(s.pieces[0], [7, 0, 0]);
-        assert_eq!((s.turn, s.pending, s.throws), (1, Pending::FirstThrow, 2));
+        assert_eq!(s.pieces()[0], [7, 0, 0]);
+        assert_eq!(
+            (s.turn(), s.pending(), s.throws()),
+            (1, Pending::FirstThrow, 2)
+        );
     }
     // A regular sig as the bonus throw is worth 1, and grants no further throw.
     let mut s = position(&[[3, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[5, 5]);
-    assert_eq!(s.pieces[0], [5, 0, 0]);
-    assert_eq!((s.turn, s.pending), (1, Pending::FirstThrow));
+    assert_eq!(s.pieces()[0], [5, 0, 0]);
+    assert_eq!((s.turn(), s.pending()), (1, Pending::FirstThrow));
     // Bonus throws of 0 and 6 are worth 0 and 6.
     let mut s = position(&[[3, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[1, 0]);
-    assert_eq!(s.pieces[0], [4, 0, 0]);
+    assert_eq!(s.pieces()[0], [4, 0, 0]);
     let mut s = position(&[[3, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[1, 6]);
-    assert_eq!(s.pieces[0], [10, 0, 0]);
+    assert_eq!(s.pieces()[0], [10, 0, 0]);
 }
 
 #[test]
@@ -141,8 +144,8 @@ fn regular_sig_bonus_throw_is_plain_so_it_stops_before_a_sig_square() {
     // leave it.
     let mut s = position(&[[11, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[5, 4]);
-    assert_eq!(s.pieces[0], [12, 0, 0]);
-    assert_eq!((s.turn, s.throws), (1, 2));
+    assert_eq!(s.pieces()[0], [12, 0, 0]);
+    assert_eq!((s.turn(), s.throws()), (1, 2));
 }
 
 #[test]
@@ -152,22 +155,25 @@ fn sig_of_six_followed_by_a_regular_sig_is_worth_seven() {
         // 13 + 7 ordinary steps = 20 (12 would have made it 24 through 6 + 5 + …).
         let mut s = position(&[[13, 0, 0], [0, 0, 0]]);
         throws(&g, &mut s, &[6]);
-        assert_eq!(s.pending, Pending::SixBonus);
+        assert_eq!(s.pending(), Pending::SixBonus);
         assert_eq!(
-            s.pieces[0],
+            s.pieces()[0],
             [13, 0, 0],
             "nothing moves before the bonus throw"
         );
         throws(&g, &mut s, &[bonus]);
-        assert_eq!(s.pieces[0], [20, 0, 0]);
-        assert_eq!((s.turn, s.pending, s.throws), (1, Pending::FirstThrow, 2));
+        assert_eq!(s.pieces()[0], [20, 0, 0]);
+        assert_eq!(
+            (s.turn(), s.pending(), s.throws()),
+            (1, Pending::FirstThrow, 2)
+        );
     }
     // Otherwise 6 + the count of polished sides: 6 + 4 = 10, 6 + 0 = 6, 6 + 6 = 12.
     // (6 + 6 = 12 points: 13 -> 24 costs 11, the sig step 24 -> 25 the last one.)
     for (bonus, to) in [(4u8, 23u8), (0, 19), (6, 25)] {
         let mut s = position(&[[13, 0, 0], [0, 0, 0]]);
         throws(&g, &mut s, &[6, bonus]);
-        assert_eq!(s.pieces[0], [to, 0, 0], "six then {bonus}");
+        assert_eq!(s.pieces()[0], [to, 0, 0], "six then {bonus}");
     }
 }
 
@@ -178,19 +184,22 @@ fn sig_of_twelve_adds_three_bonus_throws_to_twelve() {
     // -> 13 1, then 9 ordinary steps: idx 22.
     let mut s = position(&[[1, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[0]);
-    assert_eq!(s.pending, Pending::TwelveBonus { left: 3, sum: 0 });
+    assert_eq!(s.pending(), Pending::TwelveBonus { left: 3, sum: 0 });
     throws(&g, &mut s, &[2]);
-    assert_eq!(s.pending, Pending::TwelveBonus { left: 2, sum: 2 });
+    assert_eq!(s.pending(), Pending::TwelveBonus { left: 2, sum: 2 });
     throws(&g, &mut s, &[3]);
-    assert_eq!(s.pending, Pending::TwelveBonus { left: 1, sum: 5 });
-    assert_eq!(s.pieces[0], [1, 0, 0]);
+    assert_eq!(s.pending(), Pending::TwelveBonus { left: 1, sum: 5 });
+    assert_eq!(s.pieces()[0], [1, 0, 0]);
     throws(&g, &mut s, &[4]);
-    assert_eq!(s.pieces[0], [22, 0, 0]);
-    assert_eq!((s.turn, s.pending, s.throws), (1, Pending::FirstThrow, 4));
+    assert_eq!(s.pieces()[0], [22, 0, 0]);
+    assert_eq!(
+        (s.turn(), s.pending(), s.throws()),
+        (1, Pending::FirstThrow, 4)
+    );
     // Three bonus throws of 0: 12 points, 1 -> 13.
     let mut s = position(&[[1, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[0, 0, 0, 0]);
-    assert_eq!(s.pieces[0], [13, 0, 0]);
+    assert_eq!(s.pieces()[0], [13, 0, 0]);
 }
 
 #[test]
@@ -200,14 +209,14 @@ fn sig_of_twelve_with_a_regular_sig_among_its_bonus_throws_is_thirteen_at_once()
     for ks in [&[0u8, 5][..], &[0, 2, 1], &[0, 6, 6, 5], &[0, 0, 0, 1]] {
         let mut s = position(&[[1, 0, 0], [0, 0, 0]]);
         throws(&g, &mut s, ks);
-        assert_eq!(s.pieces[0], [14, 0, 0], "throws {ks:?}");
+        assert_eq!(s.pieces()[0], [14, 0, 0], "throws {ks:?}");
         // No further bonus throws: the turn has passed.
         assert_eq!(
-            (s.turn, s.pending),
+            (s.turn(), s.pending()),
             (1, Pending::FirstThrow),
             "throws {ks:?}"
         );
-        assert_eq!(s.throws as usize, ks.len());
+        assert_eq!(s.throws() as usize, ks.len());
     }
 }
 
@@ -219,9 +228,9 @@ fn leaving_the_start_needs_the_regular_sig_and_a_sig_of_six_or_twelve_cannot() {
     // Regular sig: one step off the start, then the plain bonus.
     let mut s = g.initial_state();
     throws(&g, &mut s, &[5]);
-    assert_eq!(s.pieces[0], [1, 0, 0]);
+    assert_eq!(s.pieces()[0], [1, 0, 0]);
     throws(&g, &mut s, &[3]);
-    assert_eq!(s.pieces[0], [4, 0, 0]);
+    assert_eq!(s.pieces()[0], [4, 0, 0]);
     // Plain throws, a sig of six and a sig of twelve leave it on the start; their bonus
     // throws are still made and counted.
     for ks in [
@@ -235,16 +244,20 @@ fn leaving_the_start_needs_the_regular_sig_and_a_sig_of_six_or_twelve_cannot() {
     ] {
         let mut s = g.initial_state();
         throws(&g, &mut s, ks);
-        assert_eq!(s.pieces[0], [0, 0, 0], "throws {ks:?}");
-        assert_eq!((s.turn, s.throws as usize), (1, ks.len()), "throws {ks:?}");
+        assert_eq!(s.pieces()[0], [0, 0, 0], "throws {ks:?}");
+        assert_eq!(
+            (s.turn(), s.throws() as usize),
+            (1, ks.len()),
+            "throws {ks:?}"
+        );
     }
     // The djinn leaves the start with the regular sig too, for a full point (a sig step).
     let mut s = position(&[[M, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[1]);
-    assert_eq!(s.pieces[0], [M, 1, 0]);
+    assert_eq!(s.pieces()[0], [M, 1, 0]);
     let mut s = position(&[[M, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[6, 6]);
-    assert_eq!(s.pieces[0], [M, 0, 0]);
+    assert_eq!(s.pieces()[0], [M, 0, 0]);
 }
 
 #[test]
@@ -253,20 +266,20 @@ fn plain_budget_stops_before_a_step_that_needs_a_sig_and_the_rest_is_lost() {
     // Into the Minaret.
     let mut s = position(&[[10, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[4]);
-    assert_eq!(s.pieces[0], [11, 0, 0]);
+    assert_eq!(s.pieces()[0], [11, 0, 0]);
     // Out of the Minaret: no step at all.
     let mut s = position(&[[12, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[2]);
-    assert_eq!(s.pieces[0], [12, 0, 0]);
+    assert_eq!(s.pieces()[0], [12, 0, 0]);
     // Into the tower.
     let mut s = position(&[[22, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[4]);
-    assert_eq!(s.pieces[0], [24, 0, 0]);
+    assert_eq!(s.pieces()[0], [24, 0, 0]);
     // Inside the tower nothing plain moves.
     let mut s = position(&[[26, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[3]);
-    assert_eq!(s.pieces[0], [26, 0, 0]);
-    assert_eq!((s.turn, s.throws), (1, 1));
+    assert_eq!(s.pieces()[0], [26, 0, 0]);
+    assert_eq!((s.turn(), s.throws()), (1, 1));
 }
 
 #[test]
@@ -276,11 +289,11 @@ fn sig_budget_may_cross_sig_squares_at_one_point_a_step() {
     // then 5 ordinary steps: 18.
     let mut s = position(&[[10, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[6, 2]);
-    assert_eq!(s.pieces[0], [18, 0, 0]);
+    assert_eq!(s.pieces()[0], [18, 0, 0]);
     // The regular sig's point pays a sig step: 24 -> 25.
     let mut s = position(&[[24, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[5, 0]);
-    assert_eq!(s.pieces[0], [25, 0, 0]);
+    assert_eq!(s.pieces()[0], [25, 0, 0]);
 }
 
 #[test]
@@ -289,31 +302,31 @@ fn djinn_moves_double_on_ordinary_squares_and_single_where_a_sig_is_needed() {
     // Plain 3 = 6 half-point steps: 2 -> 8.
     let mut s = position(&[[M, 2, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[3]);
-    assert_eq!(s.pieces[0], [M, 8, 0]);
+    assert_eq!(s.pieces()[0], [M, 8, 0]);
     // Plain 4 from 8: 8 -> 11 costs 1½, the Minaret needs a sig: stop at 11.
     throws(&g, &mut s, &[2, 4]);
-    assert_eq!(s.pieces[0], [M, 11, 0]);
+    assert_eq!(s.pieces()[0], [M, 11, 0]);
     // A regular sig from 10: 10 -> 11 costs ½, 11 -> 12 needs a sig and costs a full
     // point, only ½ is left: stop at 11. Then the plain bonus cannot enter the Minaret.
     let mut s = position(&[[M, 10, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[5]);
-    assert_eq!(s.pieces[0], [M, 11, 0]);
-    assert_eq!(s.pending, Pending::SigBonus);
+    assert_eq!(s.pieces()[0], [M, 11, 0]);
+    assert_eq!(s.pending(), Pending::SigBonus);
     throws(&g, &mut s, &[4]);
-    assert_eq!(s.pieces[0], [M, 11, 0]);
+    assert_eq!(s.pieces()[0], [M, 11, 0]);
     // A regular sig from 5: two ordinary half-point steps, 5 -> 7.
     let mut s = position(&[[M, 5, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[1]);
-    assert_eq!(s.pieces[0], [M, 7, 0]);
+    assert_eq!(s.pieces()[0], [M, 7, 0]);
     // Sig of six + 2 = 8 points from 10: 10 -> 11 ½, -> 12 1, -> 13 1 (5½ left),
     // then 11 half-point steps: exactly idx 24. (The father would reach 18.)
     let mut s = position(&[[M, 10, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[6, 2]);
-    assert_eq!(s.pieces[0], [M, 24, 0]);
+    assert_eq!(s.pieces()[0], [M, 24, 0]);
     // The mother moves like the father.
     let mut s = position(&[[M, M, 2], [0, 0, 0]]);
     throws(&g, &mut s, &[3]);
-    assert_eq!(s.pieces[0], [M, M, 5]);
+    assert_eq!(s.pieces()[0], [M, M, 5]);
 }
 
 #[test]
@@ -323,24 +336,24 @@ fn cairo_costs_three_points_from_a_sig_of_six_or_twelve() {
     // (At 1 point Cairo would have let it reach Mecca.)
     let mut s = position(&[[24, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[6, 0]);
-    assert_eq!(s.pieces[0], [CAIRO, 0, 0]);
-    assert_eq!((s.turn, s.pending), (1, Pending::FirstThrow));
+    assert_eq!(s.pieces()[0], [CAIRO, 0, 0]);
+    assert_eq!((s.turn(), s.pending()), (1, Pending::FirstThrow));
     // Six + 0 = 6 points from 25: 26, 27 (2), Cairo (3): 1 point left, Medina costs 1.
     let mut s = position(&[[25, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[6, 0]);
-    assert_eq!(s.pieces[0], [MEDINA, 0, 0]);
+    assert_eq!(s.pieces()[0], [MEDINA, 0, 0]);
     // A sig of twelve's 13 from 20: 24 (4), 25, 26, 27 (7), Cairo (10), Medina (11),
     // Mecca (12): 1 point left.
     let mut s = position(&[[20, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[0, 5]);
-    assert_eq!(s.pieces[0], [M, 0, 0]);
-    assert_eq!(s.pending, Pending::Leftover { rest: 2 });
+    assert_eq!(s.pieces()[0], [M, 0, 0]);
+    assert_eq!(s.pending(), Pending::Leftover { rest: 2 });
     // The djinn pays the full 3 too: six + 0 from 26: 27 (1), Cairo (4), Medina (5),
     // Mecca (6), nothing left.
     let mut s = position(&[[M, 26, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[6, 0]);
-    assert_eq!(s.pieces[0], [M, M, 0]);
-    assert_eq!((s.turn, s.pending), (1, Pending::FirstThrow));
+    assert_eq!(s.pieces()[0], [M, M, 0]);
+    assert_eq!((s.turn(), s.pending()), (1, Pending::FirstThrow));
 }
 
 #[test]
@@ -348,7 +361,7 @@ fn cairo_costs_one_point_from_a_regular_sig_by_default() {
     let g = game(2);
     let mut s = position(&[[27, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[5]);
-    assert_eq!(s.pieces[0], [CAIRO, 0, 0]);
+    assert_eq!(s.pieces()[0], [CAIRO, 0, 0]);
 }
 
 #[test]
@@ -356,12 +369,12 @@ fn option_cairo_always_three_keeps_a_regular_sig_out_of_cairo() {
     let g = game_with(2, &[("cairo_always_three", "true")]);
     let mut s = position(&[[27, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[5]);
-    assert_eq!(s.pieces[0], [27, 0, 0]);
-    assert_eq!(s.pending, Pending::SigBonus);
+    assert_eq!(s.pieces()[0], [27, 0, 0]);
+    assert_eq!(s.pending(), Pending::SigBonus);
     // Sigs of six and twelve pay 3 as before.
     let mut s = position(&[[24, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[6, 0]);
-    assert_eq!(s.pieces[0], [CAIRO, 0, 0]);
+    assert_eq!(s.pieces()[0], [CAIRO, 0, 0]);
     // Switched off again, the default holds.
     let g = game_with(
         2,
@@ -369,7 +382,7 @@ fn option_cairo_always_three_keeps_a_regular_sig_out_of_cairo() {
     );
     let mut s = position(&[[27, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[1]);
-    assert_eq!(s.pieces[0], [CAIRO, 0, 0]);
+    assert_eq!(s.pieces()[0], [CAIRO, 0, 0]);
 }
 
 #[test]
@@ -378,12 +391,12 @@ fn a_step_costing_more_than_what_is_left_stops_the_piece_and_the_rest_is_lost() 
     // Father on 22, six + 2 = 8 points: 23, 24 (2), 25, 26, 27 (5), Cairo (8): exactly.
     let mut s = position(&[[22, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[6, 2]);
-    assert_eq!(s.pieces[0], [CAIRO, 0, 0]);
+    assert_eq!(s.pieces()[0], [CAIRO, 0, 0]);
     // Six + 0 = 6 from 22: 23, 24, 25, 26, 27 cost 5; 1 point cannot pay Cairo.
     let mut s = position(&[[22, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[6, 0]);
-    assert_eq!(s.pieces[0], [27, 0, 0]);
-    assert_eq!((s.turn, s.pending), (1, Pending::FirstThrow));
+    assert_eq!(s.pieces()[0], [27, 0, 0]);
+    assert_eq!((s.turn(), s.pending()), (1, Pending::FirstThrow));
 }
 
 // ---- capture --------------------------------------------------------------------------------
@@ -394,10 +407,10 @@ fn capture_by_passing_sends_opponents_strictly_between_back_to_the_start() {
     // P1 2 -> 5 passes 3 and 4: P3's father (3) and P2's djinn (4) go home.
     let mut s = position(&[[2, 0, 0], [M, 4, 0], [3, 0, 0]]);
     throws(&g, &mut s, &[3]);
-    assert_eq!(s.pieces[0], [5, 0, 0]);
-    assert_eq!(s.pieces[1], [M, 0, 0]);
-    assert_eq!(s.pieces[2], [0, 0, 0]);
-    assert_eq!(s.turn, 1);
+    assert_eq!(s.pieces()[0], [5, 0, 0]);
+    assert_eq!(s.pieces()[1], [M, 0, 0]);
+    assert_eq!(s.pieces()[2], [0, 0, 0]);
+    assert_eq!(s.turn(), 1);
 }
 
 #[test]
@@ -407,18 +420,18 @@ fn capture_by_passing_spares_a_piece_on_the_stop_square_and_on_the_start_square(
     // pieces share squares.
     let mut s = position(&[[2, 0, 0], [5, 0, 0], [2, 0, 0]]);
     throws(&g, &mut s, &[3]);
-    assert_eq!(s.pieces[0], [5, 0, 0]);
-    assert_eq!(s.pieces[1], [5, 0, 0]);
-    assert_eq!(s.pieces[2], [2, 0, 0]);
+    assert_eq!(s.pieces()[0], [5, 0, 0]);
+    assert_eq!(s.pieces()[1], [5, 0, 0]);
+    assert_eq!(s.pieces()[2], [2, 0, 0]);
     // A one-step move passes nobody.
     let g = game(2);
     let mut s = position(&[[4, 0, 0], [5, 0, 0]]);
     throws(&g, &mut s, &[1]);
-    assert_eq!(s.pieces, position(&[[5, 0, 0], [5, 0, 0]]).pieces);
+    assert_eq!(s.pieces(), position(&[[5, 0, 0], [5, 0, 0]]).pieces());
     // A piece blocked before a sig square passes nobody it did not pass.
     let mut s = position(&[[10, 0, 0], [13, 0, 0]]);
     throws(&g, &mut s, &[4]);
-    assert_eq!(s.pieces[1], [13, 0, 0]);
+    assert_eq!(s.pieces()[1], [13, 0, 0]);
 }
 
 #[test]
@@ -427,12 +440,12 @@ fn capture_by_passing_works_for_every_budget_and_the_djinn() {
     // The djinn's regular sig from 5 (5 -> 7) passes 6.
     let mut s = position(&[[M, 5, 0], [6, 0, 0]]);
     throws(&g, &mut s, &[5]);
-    assert_eq!(s.pieces[1], [0, 0, 0]);
+    assert_eq!(s.pieces()[1], [0, 0, 0]);
     // A sig of six through the tower passes pieces on sig squares too (24 -> Cairo).
     let mut s = position(&[[24, 0, 0], [M, 26, 0]]);
     throws(&g, &mut s, &[6, 0]);
-    assert_eq!(s.pieces[0], [CAIRO, 0, 0]);
-    assert_eq!(s.pieces[1], [M, 0, 0]);
+    assert_eq!(s.pieces()[0], [CAIRO, 0, 0]);
+    assert_eq!(s.pieces()[1], [M, 0, 0]);
 }
 
 // ---- leftover at Mecca ----------------------------------------------------------------------
@@ -443,8 +456,8 @@ fn leftover_at_mecca_is_a_choice_and_use_walks_the_next_piece_off_the_start() {
     // Six + 3 = 9 points from 24: 25, 26, 27 (3), Cairo (6), Medina (7), Mecca (8): 1 left.
     let mut s = position(&[[24, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[6, 3]);
-    assert_eq!(s.pieces[0], [M, 0, 0]);
-    assert_eq!(s.pending, Pending::Leftover { rest: 2 });
+    assert_eq!(s.pieces()[0], [M, 0, 0]);
+    assert_eq!(s.pending(), Pending::Leftover { rest: 2 });
     assert_eq!(g.node(&s), Node::Decide(0));
     let mut legal = ActionList::new();
     g.legal_actions(&s, &mut legal);
@@ -454,13 +467,19 @@ fn leftover_at_mecca_is_a_choice_and_use_walks_the_next_piece_off_the_start() {
     let decision = s;
     // Use: the djinn leaves the start for the 1 point.
     act(&g, &mut s, Action::Use);
-    assert_eq!(s.pieces[0], [M, 1, 0]);
-    assert_eq!((s.turn, s.pending, s.throws), (1, Pending::FirstThrow, 2));
+    assert_eq!(s.pieces()[0], [M, 1, 0]);
+    assert_eq!(
+        (s.turn(), s.pending(), s.throws()),
+        (1, Pending::FirstThrow, 2)
+    );
     // Decline: the rest is lost.
     let mut s = decision;
     act(&g, &mut s, Action::Decline);
-    assert_eq!(s.pieces[0], [M, 0, 0]);
-    assert_eq!((s.turn, s.pending, s.throws), (1, Pending::FirstThrow, 2));
+    assert_eq!(s.pieces()[0], [M, 0, 0]);
+    assert_eq!(
+        (s.turn(), s.pending(), s.throws()),
+        (1, Pending::FirstThrow, 2)
+    );
 }
 
 #[test]
@@ -470,14 +489,14 @@ fn leftover_under_one_point_is_lost_without_a_choice() {
     // Mecca (8½): ½ left, less than the next piece's first step.
     let mut s = position(&[[M, 23, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[6, 3]);
-    assert_eq!(s.pieces[0], [M, M, 0]);
-    assert_eq!((s.turn, s.pending), (1, Pending::FirstThrow));
+    assert_eq!(s.pieces()[0], [M, M, 0]);
+    assert_eq!((s.turn(), s.pending()), (1, Pending::FirstThrow));
     assert_eq!(g.node(&s), Node::Throw(1));
     // Father arriving with exactly 0 left: no choice either (six + 0 from 26).
     let mut s = position(&[[26, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[6, 0]);
-    assert_eq!(s.pieces[0], [M, 0, 0]);
-    assert_eq!((s.turn, s.pending), (1, Pending::FirstThrow));
+    assert_eq!(s.pieces()[0], [M, 0, 0]);
+    assert_eq!((s.turn(), s.pending()), (1, Pending::FirstThrow));
 }
 
 #[test]
@@ -487,19 +506,19 @@ fn leftover_of_the_djinn_can_be_odd_half_points() {
     // Mecca (9): 1 point left, offered; the mother steps off the start for it.
     let mut s = position(&[[M, 22, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[6, 4]);
-    assert_eq!(s.pending, Pending::Leftover { rest: 2 });
+    assert_eq!(s.pending(), Pending::Leftover { rest: 2 });
     // Djinn on 21, six + 4 = 10: 22, 23, 24 (1½) … Mecca (9½): ½ left, lost.
     let mut s = position(&[[M, 21, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[6, 4]);
-    assert_eq!(s.pieces[0], [M, M, 0]);
-    assert_eq!(s.pending, Pending::FirstThrow);
+    assert_eq!(s.pieces()[0], [M, M, 0]);
+    assert_eq!(s.pending(), Pending::FirstThrow);
     // Djinn on 22, twelve 2, 0, 0 = 14: Mecca at 9, 5 points left.
     let mut s = position(&[[M, 22, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[0, 2, 0, 0]);
-    assert_eq!(s.pending, Pending::Leftover { rest: 10 });
+    assert_eq!(s.pending(), Pending::Leftover { rest: 10 });
     // Use: mother 0 -> 1 (1), then 4 ordinary steps: idx 5.
     act(&g, &mut s, Action::Use);
-    assert_eq!(s.pieces[0], [M, M, 5]);
+    assert_eq!(s.pieces()[0], [M, M, 5]);
 }
 
 #[test]
@@ -509,7 +528,7 @@ fn leftover_captures_of_the_arriving_piece_happen_before_the_choice() {
     let mut s = position(&[[24, 0, 0], [26, 0, 0]]);
     throws(&g, &mut s, &[6, 3]);
     assert_eq!(g.node(&s), Node::Decide(0));
-    assert_eq!(s.pieces[1], [0, 0, 0]);
+    assert_eq!(s.pieces()[1], [0, 0, 0]);
 }
 
 #[test]
@@ -520,21 +539,21 @@ fn leftover_walk_captures_only_within_its_own_walk_from_the_start() {
     let mut s = position(&[[24, 0, 0], [5, 0, 0]]);
     throws(&g, &mut s, &[6, 3]);
     act(&g, &mut s, Action::Use);
-    assert_eq!(s.pieces[0], [M, 1, 0]);
-    assert_eq!(s.pieces[1], [5, 0, 0]);
+    assert_eq!(s.pieces()[0], [M, 1, 0]);
+    assert_eq!(s.pieces()[1], [5, 0, 0]);
     // Father 27 with twelve 6, 0, 0 = 18: Cairo (3), Medina, Mecca (5): 13 left. Djinn:
     // 0 -> 1 (1), 1 -> 11 (5), Minaret, 13 (2): 5 left, 10 half steps: idx 23. It passes
     // P2's djinn on 2 (captured) but not P2's djinn on 23 (its stop square).
     let mut s = position(&[[27, 0, 0], [M, 2, 0]]);
     throws(&g, &mut s, &[0, 6, 0, 0]);
-    assert_eq!(s.pending, Pending::Leftover { rest: 26 });
+    assert_eq!(s.pending(), Pending::Leftover { rest: 26 });
     act(&g, &mut s, Action::Use);
-    assert_eq!(s.pieces[0], [M, 23, 0]);
-    assert_eq!(s.pieces[1], [M, 0, 0]);
+    assert_eq!(s.pieces()[0], [M, 23, 0]);
+    assert_eq!(s.pieces()[1], [M, 0, 0]);
     let mut s = position(&[[27, 0, 0], [M, 23, 0]]);
     throws(&g, &mut s, &[0, 6, 0, 0]);
     act(&g, &mut s, Action::Use);
-    assert_eq!(s.pieces[1], [M, 23, 0]);
+    assert_eq!(s.pieces()[1], [M, 23, 0]);
 }
 
 #[test]
@@ -543,17 +562,20 @@ fn leftover_walks_chain_when_the_next_piece_also_reaches_mecca_with_points_left(
     // Father on 27, twelve 6, 6, 6 = 30 points: Cairo (3), Medina, Mecca (5): 25 left.
     let mut s = position(&[[27, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[0, 6, 6, 6]);
-    assert_eq!(s.pending, Pending::Leftover { rest: 50 });
+    assert_eq!(s.pending(), Pending::Leftover { rest: 50 });
     // Djinn: 0 -> 1 (1), -> 11 (5), -> 12, -> 13 (2), -> 24 (5½), 25–27 (3), Cairo (3),
     // Medina, Mecca (2): 21½ spent, 3½ left: the next choice.
     act(&g, &mut s, Action::Use);
-    assert_eq!(s.pieces[0], [M, M, 0]);
-    assert_eq!(s.pending, Pending::Leftover { rest: 7 });
+    assert_eq!(s.pieces()[0], [M, M, 0]);
+    assert_eq!(s.pending(), Pending::Leftover { rest: 7 });
     assert_eq!(g.node(&s), Node::Decide(0));
     // Mother: 0 -> 1 (1), -> 2, -> 3 (2): ½ left, lost.
     act(&g, &mut s, Action::Use);
-    assert_eq!(s.pieces[0], [M, M, 3]);
-    assert_eq!((s.turn, s.pending, s.throws), (1, Pending::FirstThrow, 4));
+    assert_eq!(s.pieces()[0], [M, M, 3]);
+    assert_eq!(
+        (s.turn(), s.pending(), s.throws()),
+        (1, Pending::FirstThrow, 4)
+    );
 }
 
 #[test]
@@ -563,11 +585,11 @@ fn leftover_of_a_regular_sig_bonus_never_arises_because_plain_budgets_cannot_ent
     // (the djinn cannot leave the start with it).
     let mut s = position(&[[MEDINA, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[5]);
-    assert_eq!(s.pieces[0], [M, 0, 0]);
-    assert_eq!(s.pending, Pending::SigBonus);
+    assert_eq!(s.pieces()[0], [M, 0, 0]);
+    assert_eq!(s.pending(), Pending::SigBonus);
     throws(&g, &mut s, &[4]);
-    assert_eq!(s.pieces[0], [M, 0, 0]);
-    assert_eq!((s.turn, s.throws), (1, 2));
+    assert_eq!(s.pieces()[0], [M, 0, 0]);
+    assert_eq!((s.turn(), s.throws()), (1, 2));
 }
 
 // ---- finishing and ranking ------------------------------------------------------------------
@@ -578,14 +600,14 @@ fn finishing_with_all_three_on_mecca_leaves_the_turn_order_and_the_rest_is_lost(
     // P1's mother on 24, six + 6 = 12 points: Mecca after 8, 4 points lost.
     let mut s = position(&[[M, M, 24], [5, 0, 0], [7, 0, 0]]);
     throws(&g, &mut s, &[6, 6]);
-    assert_eq!(s.pieces[0], [M, M, M]);
-    assert_eq!((s.finish_place[0], s.finished), (1, 1));
+    assert_eq!(s.pieces()[0], [M, M, M]);
+    assert_eq!((s.finish_place()[0], s.finished()), (1, 1));
     assert_eq!(g.node(&s), Node::Throw(1));
     // P2 and P3 now alternate: P1 is skipped.
     throws(&g, &mut s, &[2]);
-    assert_eq!(s.turn, 2);
+    assert_eq!(s.turn(), 2);
     throws(&g, &mut s, &[2]);
-    assert_eq!(s.turn, 1);
+    assert_eq!(s.turn(), 1);
     assert_eq!(g.ranking(&s), None);
 }
 
@@ -595,17 +617,16 @@ fn finishing_on_a_regular_sig_makes_no_bonus_throw_and_the_game_ends_with_one_ra
     // P2 finished first; P3's regular sig brings its mother from Medina to Mecca: P3 is
     // second, the bonus throw is not made, and P1 (the last racer) is last.
     let mut s = position(&[[4, 0, 0], [M, M, M], [M, M, MEDINA]]);
-    s.finish_place[1] = 1;
-    s.finished = 1;
-    s.turn = 2;
-    s.throws = 50;
+    s = s.with_finish_place(1, 1);
+    s = s.with_turn(2);
+    s = s.with_throws(50);
     g.validate(&s).unwrap();
     throws(&g, &mut s, &[5]);
-    assert_eq!(s.finish_place[2], 2);
-    assert_eq!(s.pending, Pending::FirstThrow);
-    assert_eq!(s.throws, 51);
+    assert_eq!(s.finish_place()[2], 2);
+    assert_eq!(s.pending(), Pending::FirstThrow);
+    assert_eq!(s.throws(), 51);
     assert_eq!(g.node(&s), Node::End);
-    assert_eq!(s.turn, 0, "the turn rests with the last racer");
+    assert_eq!(s.turn(), 0, "the turn rests with the last racer");
     let r = g.ranking(&s).unwrap();
     assert_eq!(r.places(), &[2, 0, 1]);
     assert_eq!(r.to_string(), "P2 > P3 > P1");
@@ -615,10 +636,10 @@ fn finishing_on_a_regular_sig_makes_no_bonus_throw_and_the_game_ends_with_one_ra
 fn finishing_first_wins_a_two_player_game() {
     let g = game(2);
     let mut s = position(&[[3, 0, 0], [M, M, 24]]);
-    s.turn = 1;
-    s.throws = 9;
+    s = s.with_turn(1);
+    s = s.with_throws(9);
     throws(&g, &mut s, &[0, 6, 6, 6]);
-    assert_eq!(s.pieces[1], [M, M, M]);
+    assert_eq!(s.pieces()[1], [M, M, M]);
     assert_eq!(g.node(&s), Node::End);
     let r = g.ranking(&s).unwrap();
     assert!(r.is_sole_winner(1));
@@ -634,12 +655,12 @@ fn finishing_through_chained_leftovers_in_one_turn() {
     // (6): idx 7, ½ lost.
     let mut s = position(&[[MEDINA, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[0, 6, 6, 6]);
-    assert_eq!(s.pending, Pending::Leftover { rest: 58 });
+    assert_eq!(s.pending(), Pending::Leftover { rest: 58 });
     act(&g, &mut s, Action::Use);
-    assert_eq!(s.pieces[0], [M, M, 0]);
-    assert_eq!(s.pending, Pending::Leftover { rest: 15 });
+    assert_eq!(s.pieces()[0], [M, M, 0]);
+    assert_eq!(s.pending(), Pending::Leftover { rest: 15 });
     act(&g, &mut s, Action::Use);
-    assert_eq!(s.pieces[0], [M, M, 7]);
+    assert_eq!(s.pieces()[0], [M, M, 7]);
     assert_eq!(g.node(&s), Node::Throw(1));
 }
 
@@ -649,8 +670,8 @@ fn mother_reaching_mecca_finishes_the_seat_and_its_rest_is_lost_without_a_choice
     // Mother on Medina, six + 0 = 6 points: Mecca for 1, 5 left but no piece to take them.
     let mut s = position(&[[M, M, MEDINA], [4, 0, 0]]);
     throws(&g, &mut s, &[6, 0]);
-    assert_eq!(s.pieces[0], [M, M, M]);
-    assert_eq!((s.finish_place[0], s.finished), (1, 1));
+    assert_eq!(s.pieces()[0], [M, M, M]);
+    assert_eq!((s.finish_place()[0], s.finished()), (1, 1));
     assert_eq!(g.node(&s), Node::End);
     assert!(g.ranking(&s).unwrap().is_sole_winner(0));
 }
@@ -662,7 +683,7 @@ fn throw_cap_ends_the_game_and_ties_the_racers() {
     let g = game_with(2, &[("max_throws", "3")]);
     let mut s = position(&[[2, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[2, 2, 3]);
-    assert_eq!(s.throws, 3);
+    assert_eq!(s.throws(), 3);
     assert_eq!(g.node(&s), Node::End);
     assert_eq!(g.ranking(&s).unwrap().places(), &[0, 0]);
     assert!(g.apply_throw(&mut s, Throw::new(2)).is_err());
@@ -676,14 +697,14 @@ fn throw_cap_makes_no_bonus_throw_so_a_cut_off_sig_of_six_or_twelve_moves_nothin
     let mut s = position(&[[5, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[6]);
     assert_eq!(g.node(&s), Node::End);
-    assert_eq!(s.pieces[0], [5, 0, 0]);
-    assert_eq!(s.pending, Pending::SixBonus);
+    assert_eq!(s.pieces()[0], [5, 0, 0]);
+    assert_eq!(s.pending(), Pending::SixBonus);
     // Sig of twelve cut off after two of its bonus throws.
     let g = game_with(2, &[("max_throws", "3")]);
     let mut s = position(&[[5, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[0, 2, 3]);
     assert_eq!(g.node(&s), Node::End);
-    assert_eq!(s.pieces[0], [5, 0, 0]);
+    assert_eq!(s.pieces()[0], [5, 0, 0]);
 }
 
 #[test]
@@ -692,13 +713,13 @@ fn throw_cap_still_finishes_the_cap_th_throws_move_and_decision() {
     let g = game_with(2, &[("max_throws", "1")]);
     let mut s = position(&[[5, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[5]);
-    assert_eq!(s.pieces[0], [6, 0, 0]);
+    assert_eq!(s.pieces()[0], [6, 0, 0]);
     assert_eq!(g.node(&s), Node::End);
     // A sig of twelve completed by a regular sig on the cap-th throw moves its 13.
     let g = game_with(2, &[("max_throws", "2")]);
     let mut s = position(&[[1, 0, 0], [0, 0, 0]]);
     throws(&g, &mut s, &[0, 5]);
-    assert_eq!(s.pieces[0], [14, 0, 0]);
+    assert_eq!(s.pieces()[0], [14, 0, 0]);
     assert_eq!(g.node(&s), Node::End);
     // The leftover choice the cap-th throw calls for is still made, then the game ends.
     let mut s = position(&[[24, 0, 0], [0, 0, 0]]);
@@ -706,7 +727,7 @@ fn throw_cap_still_finishes_the_cap_th_throws_move_and_decision() {
     assert_eq!(g.node(&s), Node::Decide(0));
     assert_eq!(g.ranking(&s), None);
     act(&g, &mut s, Action::Use);
-    assert_eq!(s.pieces[0], [M, 1, 0]);
+    assert_eq!(s.pieces()[0], [M, 1, 0]);
     assert_eq!(g.node(&s), Node::End);
 }
 
@@ -714,10 +735,9 @@ fn throw_cap_still_finishes_the_cap_th_throws_move_and_decision() {
 fn throw_cap_ranks_finishers_above_the_tied_racers() {
     let g = game_with(4, &[("max_throws", "20")]);
     let mut s = position(&[[4, 0, 0], [M, M, M], [9, 0, 0], [M, M, M]]);
-    s.finish_place[1] = 2;
-    s.finish_place[3] = 1;
-    s.finished = 2;
-    s.throws = 19;
+    s = s.with_finish_place(1, 2);
+    s = s.with_finish_place(3, 1);
+    s = s.with_throws(19);
     g.validate(&s).unwrap();
     throws(&g, &mut s, &[2]);
     assert_eq!(g.node(&s), Node::End);
@@ -793,14 +813,14 @@ fn assert_refused(g: &SigElOued, s: &State, needle: &str) {
 fn validate_accepts_hand_built_legal_positions() {
     let g = game(3);
     let mut s = position(&[[M, 13, 0], [5, 0, 0], [5, 0, 0]]);
-    s.turn = 2;
-    s.throws = 4;
+    s = s.with_turn(2);
+    s = s.with_throws(4);
     g.validate(&s).unwrap();
-    s.pending = Pending::TwelveBonus { left: 1, sum: 7 };
+    s = s.with_pending(Pending::TwelveBonus { left: 1, sum: 7 });
     g.validate(&s).unwrap();
-    s.pending = Pending::Leftover { rest: 3 };
+    s = s.with_pending(Pending::Leftover { rest: 3 });
     assert!(g.validate(&s).is_err(), "P3's next piece is not waiting");
-    s.pieces[2] = [M, 0, 0];
+    s = s.with_pieces_of(2, [M, 0, 0]);
     g.validate(&s).unwrap();
 }
 
@@ -836,29 +856,34 @@ fn validate_refuses_inconsistent_finishing() {
         "P1 has all three pieces on Mecca but no finishing place",
     );
     let mut s = position(&[[M, M, 4], [0, 0, 0], [0, 0, 0]]);
-    s.finish_place[0] = 1;
-    s.finished = 1;
+    s = s.with_finish_place(0, 1);
     assert_refused(
         &g,
         &s,
         "P1 has finishing place 1 but not all its pieces are on Mecca",
     );
-    let mut s = position(&[[M, M, M], [0, 0, 0], [0, 0, 0]]);
-    s.finish_place[0] = 1;
-    assert_refused(
-        &g,
-        &s,
-        "the finished count is 0 but 1 seats have a finishing place",
+    // The finished count is counted from the places: JSON that disagrees is refused.
+    let s = position(&[[M, M, M], [0, 0, 0], [0, 0, 0]]).with_finish_place(0, 1);
+    assert_eq!(s.finished(), 1);
+    let json = stickdice::save_state::<SigElOued>(&s);
+    assert!(json.contains("\"finished\":1"), "{json}");
+    let err =
+        stickdice::load_state(&g, &json.replace("\"finished\":1", "\"finished\":0")).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("the finished count is 0 but 1 seats have a finishing place"),
+        "{err}"
     );
     let mut s = position(&[[M, M, M], [M, M, M], [0, 0, 0]]);
-    s.finish_place[0] = 1;
-    s.finish_place[1] = 1;
-    s.finished = 2;
-    s.turn = 2;
+    s = s.with_finish_place(0, 1);
+    s = s.with_finish_place(1, 1);
+    s = s.with_turn(2);
     assert_refused(&g, &s, "finishing places [1, 1] are not 1 to 2");
     let mut s = position(&[[M, M, M], [M, M, M], [M, M, M]]);
-    s.finish_place[..3].copy_from_slice(&[1, 2, 3]);
-    s.finished = 3;
+    s = s
+        .with_finish_place(0, 1)
+        .with_finish_place(1, 2)
+        .with_finish_place(2, 3);
     assert_refused(&g, &s, "all 3 seats have finished");
 }
 
@@ -866,13 +891,12 @@ fn validate_refuses_inconsistent_finishing() {
 fn validate_refuses_a_bad_turn() {
     let g = game(2);
     let mut s = g.initial_state();
-    s.turn = 2;
+    s = s.with_turn(2);
     assert_refused(&g, &s, "the turn is P3's, out of range for 2 seats");
     let g = game(3);
     let mut s = position(&[[M, M, M], [0, 0, 0], [0, 0, 0]]);
-    s.finish_place[0] = 1;
-    s.finished = 1;
-    s.turn = 0;
+    s = s.with_finish_place(0, 1);
+    s = s.with_turn(0);
     assert_refused(&g, &s, "the turn is P1's, but P1 has finished");
 }
 
@@ -887,13 +911,13 @@ fn validate_refuses_seats_past_the_seat_count() {
 fn validate_refuses_bad_pending_bookkeeping() {
     let g = game_with(2, &[("max_throws", "100")]);
     let mut s = g.initial_state();
-    s.throws = 101;
+    s = s.with_throws(101);
     assert_refused(&g, &s, "101 throws have been made, past the cap of 100");
     let mut s = g.initial_state();
-    s.pending = Pending::SixBonus;
+    s = s.with_pending(Pending::SixBonus);
     assert_refused(&g, &s, "pending but no throw has been made");
     let mut s = g.initial_state();
-    s.throws = 5;
+    s = s.with_throws(5);
     for (left, sum, needle) in [
         (0, 0, "has 0 bonus throws left"),
         (4, 0, "has 4 bonus throws left"),
@@ -903,30 +927,29 @@ fn validate_refuses_bad_pending_bookkeeping() {
         (1, 11, "cannot add up to 11"),
         (1, 200, "cannot add up to 200"),
     ] {
-        s.pending = Pending::TwelveBonus { left, sum };
+        s = s.with_pending(Pending::TwelveBonus { left, sum });
         assert_refused(&g, &s, needle);
     }
     for (left, sum) in [(3, 0), (2, 6), (1, 5), (1, 12), (1, 0)] {
-        s.pending = Pending::TwelveBonus { left, sum };
+        s = s.with_pending(Pending::TwelveBonus { left, sum });
         g.validate(&s).unwrap();
     }
     let mut s = position(&[[M, 0, 0], [0, 0, 0]]);
-    s.throws = 5;
+    s = s.with_throws(5);
     for rest in [0, 1, 59] {
-        s.pending = Pending::Leftover { rest };
+        s = s.with_pending(Pending::Leftover { rest });
         assert_refused(&g, &s, "half-points is offered");
     }
-    s.pending = Pending::Leftover { rest: 2 };
-    s.pieces[0] = [4, 0, 0];
+    s = s.with_pending(Pending::Leftover { rest: 2 });
+    s = s.with_pieces_of(0, [4, 0, 0]);
     assert_refused(&g, &s, "whose next piece is not waiting on the start");
     // A pending bonus after the game has ended by finishing.
     let mut s = position(&[[M, M, M], [0, 0, 0]]);
-    s.finish_place[0] = 1;
-    s.finished = 1;
-    s.turn = 1;
-    s.throws = 5;
+    s = s.with_finish_place(0, 1);
+    s = s.with_turn(1);
+    s = s.with_throws(5);
     g.validate(&s).unwrap();
-    s.pending = Pending::SigBonus;
+    s = s.with_pending(Pending::SigBonus);
     assert_refused(&g, &s, "the game is over");
 }
 
@@ -934,7 +957,7 @@ fn validate_refuses_bad_pending_bookkeeping() {
 fn validate_lists_every_problem_at_once() {
     let g = game(2);
     let mut s = position(&[[40, M, 0], [0, 0, 0]]);
-    s.turn = 5;
+    s = s.with_turn(5);
     let p = problems(&g, &s);
     assert!(p.len() >= 3, "{p:?}");
 }
@@ -952,7 +975,8 @@ fn load_state_round_trips_and_rejects_malformed_or_invalid_states() {
         "{err}"
     );
     let mut bad = s;
-    bad.pieces[0][0] = 77;
+    let p = bad.pieces()[0];
+    bad = bad.with_pieces_of(0, [77, p[1], p[2]]);
     let err = stickdice::load_state(&g, &stickdice::save_state::<SigElOued>(&bad)).unwrap_err();
     assert!(err.to_string().contains("idx 77"), "{err}");
 }
@@ -993,7 +1017,7 @@ fn checked_application_refuses_actions_at_throws_and_impossible_throws_unchanged
 fn render_draws_the_grid_and_tower_with_labelled_squares_pieces_and_status() {
     let g = game(2);
     let mut s = position(&[[M, 13, 0], [5, 0, 0]]);
-    s.throws = 3;
+    s = s.with_throws(3);
     let text = g.render(&s);
     for label in [
         "0 start",
@@ -1023,7 +1047,7 @@ fn render_draws_the_grid_and_tower_with_labelled_squares_pieces_and_status() {
         "{text}"
     );
     // Pending bonus throws and the leftover choice are shown.
-    s.pending = Pending::TwelveBonus { left: 2, sum: 4 };
+    s = s.with_pending(Pending::TwelveBonus { left: 2, sum: 4 });
     let text = g.render(&s);
     assert!(
         text.contains("sig of twelve's bonus throw 2 of 3"),
@@ -1051,12 +1075,12 @@ fn describe_throw_speaks_the_games_words() {
         .describe_throw(&s, Throw::new(3))
         .contains("plain budget of 3 points"));
     let mut s = s;
-    s.throws = 1;
-    s.pending = Pending::SixBonus;
+    s = s.with_throws(1);
+    s = s.with_pending(Pending::SixBonus);
     assert!(g
         .describe_throw(&s, Throw::new(1))
         .contains("a sig budget of 7 points"));
-    s.pending = Pending::TwelveBonus { left: 1, sum: 5 };
+    s = s.with_pending(Pending::TwelveBonus { left: 1, sum: 5 });
     assert!(g
         .describe_throw(&s, Throw::new(4))
         .contains("a sig budget of 21 points"));
@@ -1103,14 +1127,17 @@ fn random_playouts_stay_valid_and_rank_consistently() {
             }
         }
         let r = g.ranking(&s).unwrap();
-        let finished = s.finish_place[..seats].iter().filter(|&&p| p != 0).count();
-        if s.throws >= g.max_throws() && finished + 1 < seats {
+        let finished = s.finish_place()[..seats]
+            .iter()
+            .filter(|&&p| p != 0)
+            .count();
+        if s.throws() >= g.max_throws() && finished + 1 < seats {
             ended_by_cap += 1;
             for seat in 0..seats {
-                let want = if s.finish_place[seat] == 0 {
+                let want = if s.finish_place()[seat] == 0 {
                     finished
                 } else {
-                    s.finish_place[seat] as usize - 1
+                    s.finish_place()[seat] as usize - 1
                 };
                 assert_eq!(r.place(seat), want, "game {game_no}");
             }
@@ -1120,9 +1147,9 @@ fn random_playouts_stay_valid_and_rank_consistently() {
             places.sort_unstable();
             assert_eq!(places, (0..seats).collect::<Vec<_>>(), "no ties: {r}");
             for seat in 0..seats {
-                if s.finish_place[seat] != 0 {
-                    assert_eq!(s.pieces[seat], [M, M, M]);
-                    assert_eq!(r.place(seat), s.finish_place[seat] as usize - 1);
+                if s.finish_place()[seat] != 0 {
+                    assert_eq!(s.pieces()[seat], [M, M, M]);
+                    assert_eq!(r.place(seat), s.finish_place()[seat] as usize - 1);
                 } else {
                     assert_eq!(r.place(seat), seats - 1);
                 }
@@ -1154,7 +1181,7 @@ fn throughput_of_random_playouts() {
         for _ in 0..games {
             let mut s = g.initial_state();
             stickdice::play::random_playout(&g, &mut s, &mut rng);
-            total += s.throws as u64;
+            total += s.throws() as u64;
         }
         let secs = start.elapsed().as_secs_f64();
         println!(

@@ -37,13 +37,7 @@ fn game_with(seats: usize, options: &[(&str, &str)]) -> SigWaDuqqan {
 fn position(pieces: &[Piece], ghoula: Option<u8>, turn: u8) -> State {
     let mut all = [Racing(0); MAX_SEATS];
     all[..pieces.len()].copy_from_slice(pieces);
-    State {
-        pieces: all,
-        sigs: [0; MAX_SEATS],
-        ghoula,
-        turn,
-        throws: 0,
-    }
+    State::from_pieces(all).with_ghoula(ghoula).with_turn(turn)
 }
 
 /// Applies throws (checked), validating after each.
@@ -56,7 +50,7 @@ fn throw_all(g: &SigWaDuqqan, s: &mut State, throws: &[Throw]) {
 }
 
 fn pieces(s: &State, n: usize) -> Vec<Piece> {
-    s.pieces[..n].to_vec()
+    s.pieces()[..n].to_vec()
 }
 
 // ---- throws -------------------------------------------------------------------------------
@@ -76,8 +70,8 @@ fn throw_values_follow_the_table_and_six_sig_and_four_grant_an_extra_throw() {
         let mut s = position(&[Racing(1), Racing(0)], None, 0);
         throw_all(&g, &mut s, &[t]);
         assert_eq!(pieces(&s, 2), [Racing(to), Racing(0)], "throw {t}");
-        assert_eq!(s.turn, next_turn, "throw {t}");
-        assert_eq!(s.throws, 1);
+        assert_eq!(s.turn(), next_turn, "throw {t}");
+        assert_eq!(s.throws(), 1);
         assert_eq!(g.node(&s), Node::Throw(next_turn as usize));
     }
 }
@@ -89,10 +83,10 @@ fn the_extra_throw_is_granted_whether_or_not_the_throw_moved_anything() {
     // On the start only a sig moves: a 6 and a 4 move nothing but keep the turn.
     throw_all(&g, &mut s, &[SIX, FOUR]);
     assert_eq!(pieces(&s, 2), [Racing(0), Racing(0)]);
-    assert_eq!(s.turn, 0);
+    assert_eq!(s.turn(), 0);
     throw_all(&g, &mut s, &[THREE]);
-    assert_eq!(s.turn, 1);
-    assert_eq!(s.throws, 3);
+    assert_eq!(s.turn(), 1);
+    assert_eq!(s.throws(), 3);
 }
 
 #[test]
@@ -117,12 +111,12 @@ fn on_the_start_a_sig_moves_the_piece_to_idx_1_and_anything_else_does_nothing() 
     for t in [SIX, ZERO, THREE, FOUR] {
         let mut s = g.initial_state();
         throw_all(&g, &mut s, &[t]);
-        assert_eq!(s.pieces[0], Racing(0), "throw {t}");
+        assert_eq!(s.pieces()[0], Racing(0), "throw {t}");
     }
     let mut s = g.initial_state();
     throw_all(&g, &mut s, &[SIG]);
-    assert_eq!(s.pieces[0], Racing(1));
-    assert_eq!(s.turn, 0);
+    assert_eq!(s.pieces()[0], Racing(1));
+    assert_eq!(s.turn(), 0);
 }
 
 #[test]
@@ -138,13 +132,13 @@ fn on_idx_1_to_13_a_move_that_would_pass_the_waiting_square_stops_on_it() {
     ] {
         let mut s = position(&[Racing(from), Racing(0)], Some(0), 0);
         throw_all(&g, &mut s, &[t]);
-        assert_eq!(s.pieces[0], Racing(to), "idx {from} + throw {t}");
-        assert_eq!(s.sigs[0], 0);
+        assert_eq!(s.pieces()[0], Racing(to), "idx {from} + throw {t}");
+        assert_eq!(s.sigs()[0], 0);
     }
     // A 0 moves nothing.
     let mut s = position(&[Racing(6), Racing(0)], Some(0), 0);
     throw_all(&g, &mut s, &[ZERO]);
-    assert_eq!(s.pieces[0], Racing(6));
+    assert_eq!(s.pieces()[0], Racing(6));
 }
 
 #[test]
@@ -155,14 +149,14 @@ fn exact_waiting_square_on_a_move_that_would_pass_it_is_not_made() {
     for (from, t, turn_after) in [(12, FOUR, 0), (13, SIX, 0), (12, THREE, 1)] {
         let mut s = position(&[Racing(from), Racing(0)], Some(0), 0);
         throw_all(&g, &mut s, &[t]);
-        assert_eq!(s.pieces[0], Racing(from), "idx {from} + throw {t}");
-        assert_eq!(s.turn, turn_after);
+        assert_eq!(s.pieces()[0], Racing(from), "idx {from} + throw {t}");
+        assert_eq!(s.turn(), turn_after);
     }
     // Exact: 10 + 4, 11 + 3, 13 + sig reach 14; short moves are unaffected.
     for (from, t, to) in [(10, FOUR, 14), (11, THREE, 14), (13, SIG, 14), (5, SIX, 11)] {
         let mut s = position(&[Racing(from), Racing(0)], Some(0), 0);
         throw_all(&g, &mut s, &[t]);
-        assert_eq!(s.pieces[0], Racing(to), "idx {from} + throw {t}");
+        assert_eq!(s.pieces()[0], Racing(to), "idx {from} + throw {t}");
     }
 }
 
@@ -173,7 +167,7 @@ fn exact_waiting_square_off_by_default_the_same_moves_stop_on_idx_14() {
     for (from, t) in [(12, FOUR), (13, SIX), (12, THREE)] {
         let mut s = position(&[Racing(from), Racing(0)], Some(0), 0);
         throw_all(&g, &mut s, &[t]);
-        assert_eq!(s.pieces[0], Racing(14), "idx {from} + throw {t}");
+        assert_eq!(s.pieces()[0], Racing(14), "idx {from} + throw {t}");
     }
 }
 
@@ -183,60 +177,60 @@ fn on_the_waiting_square_the_seventh_sig_moves_the_piece_to_idx_15() {
     let mut s = position(&[Racing(13), Racing(0)], Some(0), 0);
     // The sig that brings the piece onto idx 14 does not count.
     throw_all(&g, &mut s, &[SIG]);
-    assert_eq!((s.pieces[0], s.sigs[0]), (Racing(14), 0));
+    assert_eq!((s.pieces()[0], s.sigs()[0]), (Racing(14), 0));
     // Other throws add nothing (6 and 4 keep the turn).
     throw_all(&g, &mut s, &[SIX, FOUR]);
-    assert_eq!((s.pieces[0], s.sigs[0]), (Racing(14), 0));
+    assert_eq!((s.pieces()[0], s.sigs()[0]), (Racing(14), 0));
     for k in 1..=6 {
         throw_all(&g, &mut s, &[SIG]);
-        assert_eq!((s.pieces[0], s.sigs[0]), (Racing(14), k));
+        assert_eq!((s.pieces()[0], s.sigs()[0]), (Racing(14), k));
     }
     // The 7th sig moves it on and the count resets.
     throw_all(&g, &mut s, &[SIG]);
-    assert_eq!((s.pieces[0], s.sigs[0]), (Racing(15), 0));
-    assert_eq!(s.turn, 0);
-    assert_eq!(s.throws, 10);
+    assert_eq!((s.pieces()[0], s.sigs()[0]), (Racing(15), 0));
+    assert_eq!(s.turn(), 0);
+    assert_eq!(s.throws(), 10);
 }
 
 #[test]
 fn the_sig_count_is_kept_across_turns() {
     let g = game(2);
     let mut s = position(&[Racing(14), Racing(5)], Some(0), 0);
-    s.sigs[0] = 3;
+    s = s.with_sigs(0, 3);
     // P1 throws 3 (nothing, turn passes), P2 throws 0 (nothing), P1 throws a sig.
     throw_all(&g, &mut s, &[THREE]);
-    assert_eq!((s.sigs[0], s.turn), (3, 1));
+    assert_eq!((s.sigs()[0], s.turn()), (3, 1));
     throw_all(&g, &mut s, &[ZERO]);
-    assert_eq!((s.sigs[0], s.turn), (3, 0));
+    assert_eq!((s.sigs()[0], s.turn()), (3, 0));
     throw_all(&g, &mut s, &[SIG]);
-    assert_eq!((s.pieces[0], s.sigs[0]), (Racing(14), 4));
+    assert_eq!((s.pieces()[0], s.sigs()[0]), (Racing(14), 4));
 }
 
 #[test]
 fn the_sig_count_resets_when_the_piece_is_dragged_off_the_waiting_square() {
     let g = game(2);
     let mut s = position(&[Racing(14), Arrived(1)], Some(13), 1);
-    s.sigs[0] = 5;
+    s = s.with_sigs(0, 5);
     // P2 (Ka'aba) sig: Ghoula on 13 has no piece → forward to 14. Extra throw.
     throw_all(&g, &mut s, &[SIG]);
     assert_eq!(
-        (s.ghoula, s.pieces[0], s.sigs[0], s.turn),
+        (s.ghoula(), s.pieces()[0], s.sigs()[0], s.turn()),
         (Some(14), Racing(14), 5, 1)
     );
     // P2 throws 3: 14 → 13 carrying P1 (count reset), 13 → 12, 12 → 11.
     throw_all(&g, &mut s, &[THREE]);
     assert_eq!(
-        (s.ghoula, s.pieces[0], s.sigs[0], s.turn),
+        (s.ghoula(), s.pieces()[0], s.sigs()[0], s.turn()),
         (Some(11), Racing(11), 0, 0)
     );
     // P1 escapes back onto idx 14 with a 3: its count starts again from 0.
     throw_all(&g, &mut s, &[THREE]);
-    assert_eq!((s.pieces[0], s.sigs[0]), (Racing(14), 0));
+    assert_eq!((s.pieces()[0], s.sigs()[0]), (Racing(14), 0));
     throw_all(&g, &mut s, &[SIG]); // P2: Ghoula 11 → 12
     throw_all(&g, &mut s, &[ZERO]); // P2: 0 counts 2: 12 → 13 → 14, turn to P1
-    assert_eq!((s.ghoula, s.turn), (Some(14), 0));
+    assert_eq!((s.ghoula(), s.turn()), (Some(14), 0));
     throw_all(&g, &mut s, &[SIG]);
-    assert_eq!((s.pieces[0], s.sigs[0]), (Racing(14), 1));
+    assert_eq!((s.pieces()[0], s.sigs()[0]), (Racing(14), 1));
 }
 
 #[test]
@@ -244,16 +238,28 @@ fn on_idx_15_to_18_a_sig_moves_the_piece_one_and_a_three_moves_the_ghoula_three(
     let g = game(2);
     let mut s = position(&[Racing(16), Racing(10)], Some(1), 0);
     throw_all(&g, &mut s, &[SIG]);
-    assert_eq!((s.pieces[0], s.ghoula, s.turn), (Racing(17), Some(1), 0));
+    assert_eq!(
+        (s.pieces()[0], s.ghoula(), s.turn()),
+        (Racing(17), Some(1), 0)
+    );
     // 6 and 4 do nothing (extra throw), 0 does nothing (turn passes).
     throw_all(&g, &mut s, &[SIX, FOUR]);
-    assert_eq!((s.pieces[0], s.ghoula, s.turn), (Racing(17), Some(1), 0));
+    assert_eq!(
+        (s.pieces()[0], s.ghoula(), s.turn()),
+        (Racing(17), Some(1), 0)
+    );
     // A 3 moves the Ghoula 3 steps (1 → 4) and not the piece.
     throw_all(&g, &mut s, &[THREE]);
-    assert_eq!((s.pieces[0], s.ghoula, s.turn), (Racing(17), Some(4), 1));
+    assert_eq!(
+        (s.pieces()[0], s.ghoula(), s.turn()),
+        (Racing(17), Some(4), 1)
+    );
     let mut s = position(&[Racing(15), Racing(10)], Some(1), 0);
     throw_all(&g, &mut s, &[ZERO]);
-    assert_eq!((s.pieces[0], s.ghoula, s.turn), (Racing(15), Some(1), 1));
+    assert_eq!(
+        (s.pieces()[0], s.ghoula(), s.turn()),
+        (Racing(15), Some(1), 1)
+    );
 }
 
 #[test]
@@ -268,7 +274,7 @@ fn a_sig_on_idx_18_reaches_the_kaaba_and_the_seat_keeps_its_extra_throw() {
     // P1's extra throw now drives the Ghoula: 6 steps, 0 → 5, meeting P2 on idx 5 at the
     // 5th step; the 6th step drags P2 back to idx 4.
     throw_all(&g, &mut s, &[SIX]);
-    assert_eq!((s.ghoula, s.pieces[1]), (Some(4), Racing(4)));
+    assert_eq!((s.ghoula(), s.pieces()[1]), (Some(4), Racing(4)));
 }
 
 #[test]
@@ -278,7 +284,7 @@ fn on_the_kaaba_every_throw_moves_the_ghoula_by_its_value() {
     for (t, to, turn) in [(SIX, 9, 0), (SIG, 4, 0), (THREE, 6, 1), (FOUR, 7, 0)] {
         let mut s = position(&[Arrived(1), Racing(15)], Some(3), 0);
         throw_all(&g, &mut s, &[t]);
-        assert_eq!((s.ghoula, s.turn), (Some(to), turn), "throw {t}");
+        assert_eq!((s.ghoula(), s.turn()), (Some(to), turn), "throw {t}");
     }
 }
 
@@ -287,7 +293,7 @@ fn a_zero_on_the_kaaba_moves_the_ghoula_two_and_grants_no_extra_throw() {
     let g = game(2);
     let mut s = position(&[Arrived(1), Racing(15)], Some(3), 0);
     throw_all(&g, &mut s, &[ZERO]);
-    assert_eq!((s.ghoula, s.turn), (Some(5), 1));
+    assert_eq!((s.ghoula(), s.turn()), (Some(5), 1));
 }
 
 // ---- the Ghoula ---------------------------------------------------------------------------
@@ -296,17 +302,17 @@ fn a_zero_on_the_kaaba_moves_the_ghoula_two_and_grants_no_extra_throw() {
 fn the_ghoula_starts_off_the_board_and_its_first_step_puts_it_on_the_start() {
     let g = game(2);
     let s0 = g.initial_state();
-    assert_eq!(s0.ghoula, None);
+    assert_eq!(s0.ghoula(), None);
     let mut s = position(&[Arrived(1), Racing(1)], None, 0);
     // Step 1: off the board → idx 0.
     throw_all(&g, &mut s, &[SIG]);
-    assert_eq!((s.ghoula, s.pieces[1]), (Some(0), Racing(1)));
+    assert_eq!((s.ghoula(), s.pieces()[1]), (Some(0), Racing(1)));
     // Step 2: idx 0 → idx 1, where P2 stands: stepping onto it does not drag it yet.
     throw_all(&g, &mut s, &[SIG]);
-    assert_eq!((s.ghoula, s.pieces[1]), (Some(1), Racing(1)));
+    assert_eq!((s.ghoula(), s.pieces()[1]), (Some(1), Racing(1)));
     // Step 3: it stands with P2 on idx 1: back onto idx 0, burying P2.
     throw_all(&g, &mut s, &[SIG]);
-    assert_eq!((s.ghoula, s.pieces[1]), (Some(0), Buried(1)));
+    assert_eq!((s.ghoula(), s.pieces()[1]), (Some(0), Buried(1)));
     assert_eq!(g.node(&s), Node::End);
 }
 
@@ -317,28 +323,28 @@ fn ghoula_steps_forward_onto_a_piece_then_drags_it_back_and_buries_it_on_the_sta
     // P1 throws 3: 1 → 2, 2 → 3 (onto P2), then back to 2 carrying P2. Turn passes.
     throw_all(&g, &mut s, &[THREE]);
     assert_eq!(
-        (s.ghoula, pieces(&s, 3)),
+        (s.ghoula(), pieces(&s, 3)),
         (Some(2), vec![Arrived(1), Racing(2), Racing(0)])
     );
-    assert_eq!(s.turn, 1);
+    assert_eq!(s.turn(), 1);
     // P2 throws 0 (does not escape), P3 throws 3 (stays on the start).
     throw_all(&g, &mut s, &[ZERO, THREE]);
     assert_eq!(
-        (s.ghoula, pieces(&s, 3)),
+        (s.ghoula(), pieces(&s, 3)),
         (Some(2), vec![Arrived(1), Racing(2), Racing(0)])
     );
-    assert_eq!(s.turn, 0);
+    assert_eq!(s.turn(), 0);
     // P1 throws 4: 2 → 1 carrying P2; 1 → 0 burying P2; then forward past P3 on the safe
     // start: 0 → 1, 1 → 2.
     throw_all(&g, &mut s, &[FOUR]);
     assert_eq!(
-        (s.ghoula, pieces(&s, 3)),
+        (s.ghoula(), pieces(&s, 3)),
         (Some(2), vec![Arrived(1), Buried(1), Racing(0)])
     );
-    assert_eq!(s.turn, 0);
+    assert_eq!(s.turn(), 0);
     // P1 throws 0 (counts 2: 2 → 3 → 4); the turn skips the eliminated P2.
     throw_all(&g, &mut s, &[ZERO]);
-    assert_eq!((s.ghoula, s.turn), (Some(4), 2));
+    assert_eq!((s.ghoula(), s.turn()), (Some(4), 2));
 }
 
 #[test]
@@ -347,13 +353,19 @@ fn a_carried_piece_is_not_held_and_escapes_on_its_owners_turn() {
     let mut s = position(&[Arrived(1), Racing(5)], Some(4), 0);
     // P1 sig: 4 → 5 (onto P2). P1 3: 5 → 4, 4 → 3, 3 → 2, carrying P2 each time.
     throw_all(&g, &mut s, &[SIG, THREE]);
-    assert_eq!((s.ghoula, s.pieces[1], s.turn), (Some(2), Racing(2), 1));
+    assert_eq!(
+        (s.ghoula(), s.pieces()[1], s.turn()),
+        (Some(2), Racing(2), 1)
+    );
     // P2 throws 4: escapes to idx 6 (extra throw), then 0: turn passes.
     throw_all(&g, &mut s, &[FOUR, ZERO]);
-    assert_eq!((s.ghoula, s.pieces[1], s.turn), (Some(2), Racing(6), 0));
+    assert_eq!(
+        (s.ghoula(), s.pieces()[1], s.turn()),
+        (Some(2), Racing(6), 0)
+    );
     // P1 throws 3: the Ghoula walks forward 2 → 5 with nothing to carry.
     throw_all(&g, &mut s, &[THREE]);
-    assert_eq!((s.ghoula, s.pieces[1]), (Some(5), Racing(6)));
+    assert_eq!((s.ghoula(), s.pieces()[1]), (Some(5), Racing(6)));
 }
 
 #[test]
@@ -362,11 +374,11 @@ fn the_start_square_is_safe() {
     let mut s = position(&[Arrived(1), Racing(0)], None, 0);
     // 4 steps: off → 0 (P2 there, never carried), 0 → 1, 1 → 2, 2 → 3.
     throw_all(&g, &mut s, &[FOUR]);
-    assert_eq!((s.ghoula, s.pieces[1]), (Some(3), Racing(0)));
+    assert_eq!((s.ghoula(), s.pieces()[1]), (Some(3), Racing(0)));
     // Standing on the start with a piece, the Ghoula steps forward.
     let mut s = position(&[Arrived(1), Racing(0)], Some(0), 0);
     throw_all(&g, &mut s, &[SIG]);
-    assert_eq!((s.ghoula, s.pieces[1]), (Some(1), Racing(0)));
+    assert_eq!((s.ghoula(), s.pieces()[1]), (Some(1), Racing(0)));
 }
 
 #[test]
@@ -374,10 +386,13 @@ fn a_piece_that_moves_onto_the_ghoulas_square_is_not_dragged_until_its_next_step
     let g = game(2);
     let mut s = position(&[Racing(5), Racing(16)], Some(8), 0);
     throw_all(&g, &mut s, &[THREE]);
-    assert_eq!((s.ghoula, s.pieces[0], s.turn), (Some(8), Racing(8), 1));
+    assert_eq!(
+        (s.ghoula(), s.pieces()[0], s.turn()),
+        (Some(8), Racing(8), 1)
+    );
     // P2 on idx 16 throws 3: the Ghoula's next steps drag P1: 8 → 7 → 6 → 5.
     throw_all(&g, &mut s, &[THREE]);
-    assert_eq!((s.ghoula, s.pieces[0]), (Some(5), Racing(5)));
+    assert_eq!((s.ghoula(), s.pieces()[0]), (Some(5), Racing(5)));
 }
 
 #[test]
@@ -387,7 +402,7 @@ fn pieces_on_the_square_the_ghoula_is_carried_onto_are_picked_up_by_its_next_ste
     // 6 → 5 carrying P2 (P3 already on 5); 5 → 4 carrying both; 4 → 3 carrying both.
     throw_all(&g, &mut s, &[THREE]);
     assert_eq!(
-        (s.ghoula, pieces(&s, 3)),
+        (s.ghoula(), pieces(&s, 3)),
         (Some(3), vec![Arrived(1), Racing(3), Racing(3)])
     );
 }
@@ -400,10 +415,10 @@ fn after_a_burial_the_remaining_steps_walk_the_ghoula_forward_and_may_drag_anoth
     // 1 → 0 burying P3 (burial 2); 0 → 1. P4 on the start is safe.
     throw_all(&g, &mut s, &[SIX]);
     assert_eq!(
-        (s.ghoula, pieces(&s, 4)),
+        (s.ghoula(), pieces(&s, 4)),
         (Some(1), vec![Arrived(1), Buried(1), Buried(2), Racing(0)])
     );
-    assert_eq!(s.turn, 0);
+    assert_eq!(s.turn(), 0);
 }
 
 #[test]
@@ -413,23 +428,23 @@ fn pieces_on_idx_15_and_beyond_are_out_of_the_ghoulas_reach_and_it_never_passes_
     let mut s = position(&[Arrived(1), Racing(15), Racing(18)], Some(12), 0);
     throw_all(&g, &mut s, &[SIX]);
     assert_eq!(
-        (s.ghoula, pieces(&s, 3)),
+        (s.ghoula(), pieces(&s, 3)),
         (Some(14), vec![Arrived(1), Racing(15), Racing(18)])
     );
     throw_all(&g, &mut s, &[FOUR]);
-    assert_eq!(s.ghoula, Some(14));
+    assert_eq!(s.ghoula(), Some(14));
 }
 
 #[test]
 fn the_ghoula_on_the_waiting_square_drags_the_pieces_there() {
     let g = game(3);
     let mut s = position(&[Arrived(1), Racing(14), Racing(14)], Some(12), 0);
-    s.sigs[1] = 2;
-    s.sigs[2] = 6;
+    s = s.with_sigs(1, 2);
+    s = s.with_sigs(2, 6);
     // 4 steps: 12 → 13, 13 → 14 (onto both), 14 → 13 carrying both, 13 → 12.
     throw_all(&g, &mut s, &[FOUR]);
     assert_eq!(
-        (s.ghoula, pieces(&s, 3), s.sigs[1], s.sigs[2]),
+        (s.ghoula(), pieces(&s, 3), s.sigs()[1], s.sigs()[2]),
         (Some(12), vec![Arrived(1), Racing(12), Racing(12)], 0, 0)
     );
 }
@@ -441,7 +456,7 @@ fn a_three_on_idx_15_to_18_can_bury_a_piece() {
     // 2 → 1 carrying P2; 1 → 0 burying it; 0 → 1.
     throw_all(&g, &mut s, &[THREE]);
     assert_eq!(
-        (s.ghoula, pieces(&s, 2)),
+        (s.ghoula(), pieces(&s, 2)),
         (Some(1), vec![Racing(17), Buried(1)])
     );
     // P1 is the only seat left: it takes every turn.
@@ -455,12 +470,12 @@ fn turn_order_skips_eliminated_seats() {
     let g = game(4);
     let mut s = position(&[Racing(3), Buried(1), Buried(1), Racing(5)], Some(0), 0);
     throw_all(&g, &mut s, &[THREE]);
-    assert_eq!(s.turn, 3);
+    assert_eq!(s.turn(), 3);
     throw_all(&g, &mut s, &[THREE]);
-    assert_eq!(s.turn, 0);
+    assert_eq!(s.turn(), 0);
     let mut s = position(&[Buried(1), Racing(3), Racing(4), Racing(5)], Some(0), 3);
     throw_all(&g, &mut s, &[ZERO]);
-    assert_eq!(s.turn, 1);
+    assert_eq!(s.turn(), 1);
 }
 
 #[test]
@@ -468,10 +483,10 @@ fn a_seat_on_the_kaaba_keeps_taking_turns_while_any_piece_races() {
     let g = game(3);
     let mut s = position(&[Racing(5), Arrived(1), Racing(4)], Some(0), 0);
     throw_all(&g, &mut s, &[THREE]);
-    assert_eq!(s.turn, 1);
+    assert_eq!(s.turn(), 1);
     // P2 on the Ka'aba throws 3: Ghoula 0 → 3. Turn to P3.
     throw_all(&g, &mut s, &[THREE]);
-    assert_eq!((s.ghoula, s.turn), (Some(3), 2));
+    assert_eq!((s.ghoula(), s.turn()), (Some(3), 2));
 }
 
 #[test]
@@ -481,7 +496,7 @@ fn arrivals_at_the_kaaba_rank_first_in_arrival_order() {
     // P2 sig → arrives 1st; extra throw 0 → Ghoula 2 steps (off → 0 → 1); turn P3.
     throw_all(&g, &mut s, &[SIG, ZERO]);
     assert_eq!(
-        (pieces(&s, 3), s.ghoula, s.turn),
+        (pieces(&s, 3), s.ghoula(), s.turn()),
         (vec![Racing(18), Arrived(1), Racing(18)], Some(1), 2)
     );
     // P3 sig → 2nd; extra 3 → Ghoula 1 → 4; P1 sig → 3rd and the game ends.
@@ -521,10 +536,10 @@ fn burials_in_separate_moves_rank_the_later_one_higher() {
     // P1 sig: 1 → 0 burying P2 (burial 1). Extra throw 3: 0 → 1 → 2 → 3 (onto P3).
     throw_all(&g, &mut s, &[SIG, THREE]);
     assert_eq!(
-        (s.ghoula, pieces(&s, 3)),
+        (s.ghoula(), pieces(&s, 3)),
         (Some(3), vec![Arrived(1), Buried(1), Racing(3)])
     );
-    assert_eq!(s.turn, 2);
+    assert_eq!(s.turn(), 2);
     // P3 throws 0; P1 throws 3: 3 → 2 → 1 → 0 with P3, burying it (burial 2).
     throw_all(&g, &mut s, &[ZERO, THREE]);
     assert_eq!(pieces(&s, 3), [Arrived(1), Buried(1), Buried(2)]);
@@ -562,11 +577,11 @@ fn throw_cap_ends_the_game_after_the_cap_th_throw_and_its_whole_move() {
     // The cap-th throw's Ghoula move is finished first (here: a burial).
     let g = game_with(3, &[("max_throws", "10")]);
     let mut s = position(&[Arrived(1), Racing(1), Racing(7)], Some(1), 0);
-    s.throws = 9;
+    s = s.with_throws(9);
     throw_all(&g, &mut s, &[FOUR]);
     // 1 → 0 burying P2; 0 → 1 → 2 → 3.
     assert_eq!(
-        (s.ghoula, pieces(&s, 3)),
+        (s.ghoula(), pieces(&s, 3)),
         (Some(3), vec![Arrived(1), Buried(1), Racing(7)])
     );
     assert_eq!(g.node(&s), Node::End);
@@ -581,9 +596,9 @@ fn throw_cap_ranking_ties_racing_seats_below_finishers_and_above_the_eliminated(
         Some(0),
         1,
     );
-    s.throws = 4;
+    s = s.with_throws(4);
     throw_all(&g, &mut s, &[SIG]); // P2 → 6, extra throw not made: the cap is reached
-    assert_eq!(s.pieces[1], Racing(6));
+    assert_eq!(s.pieces()[1], Racing(6));
     assert_eq!(g.node(&s), Node::End);
     let r = g.ranking(&s).unwrap();
     assert_eq!(r.places(), &[0, 1, 4, 1, 1]);
@@ -596,7 +611,7 @@ fn max_throws_default_is_ten_thousand() {
     let g = game(2);
     assert_eq!(g.max_throws(), 10_000);
     let mut s = position(&[Racing(3), Racing(4)], Some(0), 0);
-    s.throws = 9_999;
+    s = s.with_throws(9_999);
     assert_eq!(g.node(&s), Node::Throw(0));
     throw_all(&g, &mut s, &[ZERO]);
     assert_eq!(g.node(&s), Node::End);
@@ -695,10 +710,10 @@ fn validate_rejects_a_racing_piece_off_the_track() {
 fn validate_rejects_bad_sig_counts() {
     let g = game(2);
     let mut s = position(&[Racing(14), Racing(0)], None, 0);
-    s.sigs[0] = 7;
+    s = s.with_sigs(0, 7);
     assert_one_problem(&g, &s, "sig count 7 is more than 6");
     let mut s = position(&[Racing(13), Racing(0)], None, 0);
-    s.sigs[0] = 2;
+    s = s.with_sigs(0, 2);
     assert_one_problem(&g, &s, "not on the waiting square");
 }
 
@@ -744,14 +759,14 @@ fn validate_rejects_a_bad_turn() {
 fn validate_rejects_throws_past_the_cap_and_used_unused_seats() {
     let g = game_with(2, &[("max_throws", "50")]);
     let mut s = position(&[Racing(2), Racing(0)], None, 0);
-    s.throws = 51;
+    s = s.with_throws(51);
     assert_one_problem(&g, &s, "throw cap of 50");
-    s.throws = 50;
+    s = s.with_throws(50);
     g.validate(&s).unwrap();
     let mut s = position(&[Racing(2), Racing(0), Racing(4)], None, 0);
     assert_one_problem(&g, &s, "P3 does not play");
-    s.pieces[2] = Racing(0);
-    s.sigs[5] = 1;
+    s = s.with_piece(2, Racing(0));
+    s = s.with_sigs(5, 1);
     assert_one_problem(&g, &s, "P6 does not play");
 }
 
@@ -759,8 +774,8 @@ fn validate_rejects_throws_past_the_cap_and_used_unused_seats() {
 fn validate_lists_every_problem_at_once() {
     let g = game(3);
     let mut s = position(&[Racing(25), Arrived(3), Buried(2)], Some(16), 7);
-    s.sigs[0] = 9;
-    s.throws = 20_000;
+    s = s.with_sigs(0, 9);
+    s = s.with_throws(20_000);
     // racing off track; sig count > 6; sig count off the waiting square; arrival 3 of 1;
     // burial step 1 missing; Ghoula past 14; turn out of range; throws past the cap.
     let p = problems(&g, &s);
@@ -771,8 +786,8 @@ fn validate_lists_every_problem_at_once() {
 fn load_state_reads_saved_states_and_rejects_malformed_or_invalid_ones() {
     let g = game(3);
     let mut s = position(&[Arrived(1), Racing(14), Buried(1)], Some(9), 1);
-    s.sigs[1] = 4;
-    s.throws = 123;
+    s = s.with_sigs(1, 4);
+    s = s.with_throws(123);
     let json = stickdice::save_state::<SigWaDuqqan>(&s);
     assert_eq!(stickdice::load_state(&g, &json).unwrap(), s);
     let err = stickdice::load_state(&g, "{\"pieces\": 3}").unwrap_err();
@@ -806,7 +821,7 @@ fn render_draws_the_grid_with_the_special_squares_pieces_and_the_ghoula() {
     assert!(text.contains("P1 to throw"), "{text}");
 
     let mut s = position(&[Arrived(1), Racing(14), Buried(1)], Some(5), 1);
-    s.sigs[1] = 3;
+    s = s.with_sigs(1, 3);
     let text = g.render(&s);
     assert!(!text.contains("Ghoula off the board"), "{text}");
     assert!(text.contains("Ghoula on idx 5"), "{text}");
@@ -831,7 +846,7 @@ fn describe_throw_uses_the_games_words() {
         "2 white sides up: 0; on the Ka'aba a 0 counts 2: the Ghoula moves 2 steps"
     );
     let mut s = position(&[Racing(14), Racing(3)], Some(2), 0);
-    s.sigs[0] = 6;
+    s = s.with_sigs(0, 6);
     assert!(g.describe_throw(&s, SIG).contains("7th sig"));
     assert!(g.describe_throw(&s, Throw::new(6)).contains("impossible"));
 }
@@ -855,8 +870,8 @@ fn seeded_random_playouts_stay_valid_and_rank_consistently() {
                 for _ in 0..72 {
                     let mut s = g.initial_state();
                     while let Node::Throw(seat) = g.node(&s) {
-                        assert_eq!(seat, s.turn as usize);
-                        assert!(!matches!(s.pieces[seat], Buried(_)));
+                        assert_eq!(seat, s.turn() as usize);
+                        assert!(!matches!(s.pieces()[seat], Buried(_)));
                         let t = g.sample_throw(&mut rng);
                         g.apply_throw(&mut s, t).unwrap();
                         if let Err(e) = g.validate(&s) {
@@ -865,9 +880,9 @@ fn seeded_random_playouts_stay_valid_and_rank_consistently() {
                     }
                     games_played += 1;
                     let r = g.ranking(&s).unwrap();
-                    assert!(s.throws <= cap);
-                    let racing = (0..seats).filter(|&i| s.pieces[i].is_racing()).count();
-                    if s.throws < cap {
+                    assert!(s.throws() <= cap);
+                    let racing = (0..seats).filter(|&i| s.pieces()[i].is_racing()).count();
+                    if s.throws() < cap {
                         assert_eq!(racing, 0);
                     }
                     // Independently check the ranking: place = number of seats strictly
@@ -879,12 +894,12 @@ fn seeded_random_playouts_stay_valid_and_rank_consistently() {
                     };
                     for a in 0..seats {
                         let better = (0..seats)
-                            .filter(|&b| class(s.pieces[b]) < class(s.pieces[a]))
+                            .filter(|&b| class(s.pieces()[b]) < class(s.pieces()[a]))
                             .count();
                         assert_eq!(r.place(a), better, "{r} {:?}", pieces(&s, seats));
                     }
                     // At least one seat was never buried.
-                    assert!((0..seats).any(|i| !matches!(s.pieces[i], Buried(_))));
+                    assert!((0..seats).any(|i| !matches!(s.pieces()[i], Buried(_))));
                 }
             }
         }
@@ -905,7 +920,7 @@ fn measure_random_playout_speed() {
         for _ in 0..200_000 {
             let mut s = g.initial_state();
             stickdice::play::random_playout(&g, &mut s, &mut rng);
-            throws += u64::from(s.throws);
+            throws += u64::from(s.throws());
         }
         let secs = start.elapsed().as_secs_f64();
         println!(

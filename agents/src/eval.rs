@@ -1477,17 +1477,17 @@ mod duqqan_eval {
         }
         let n = game.seats();
         let full = throws_to_go(0, 0);
-        let driven = s.pieces[..n].iter().any(|p| {
+        let driven = s.pieces()[..n].iter().any(|p| {
             matches!(p, Piece::Arrived(_)) || matches!(p, Piece::Racing(i) if *i > WAITING_SQUARE)
         });
         let mut standing = [SeatStanding::Racing(0.0); MAX_SEATS];
         for (seat, st) in standing.iter_mut().enumerate().take(n) {
-            *st = match s.pieces[seat] {
+            *st = match s.pieces()[seat] {
                 Piece::Arrived(k) => SeatStanding::Finished(u32::from(k)),
                 Piece::Buried(k) => SeatStanding::Out(u32::from(k)),
                 Piece::Racing(i) => {
-                    let progress = 1.0 - throws_to_go(i, s.sigs[seat]) / full;
-                    let danger = match s.ghoula {
+                    let progress = 1.0 - throws_to_go(i, s.sigs()[seat]) / full;
+                    let danger = match s.ghoula() {
                         Some(g) if (1..=WAITING_SQUARE).contains(&i) && g == i => {
                             0.5 * (1.0 - f64::from(i) / f64::from(WAITING_SQUARE + 1))
                         }
@@ -1723,11 +1723,11 @@ mod el_oued_eval {
         let full: f64 = (0..PIECES).map(|p| turns_to_go(0, p == DJINN)).sum();
         let mut standing = [SeatStanding::Racing(0.0); MAX_SEATS];
         for (seat, st) in standing.iter_mut().enumerate().take(n) {
-            if s.finish_place[seat] > 0 {
-                *st = SeatStanding::Finished(u32::from(s.finish_place[seat]));
+            if s.finish_place()[seat] > 0 {
+                *st = SeatStanding::Finished(u32::from(s.finish_place()[seat]));
                 continue;
             }
-            let pieces = &s.pieces[seat];
+            let pieces = &s.pieces()[seat];
             let togo: f64 = (0..PIECES)
                 .map(|p| turns_to_go(pieces[p], p == DJINN))
                 .sum();
@@ -1737,9 +1737,9 @@ mod el_oued_eval {
                 if i > 0 && i < CORNER && !is_sig_square(i) {
                     let chased = (0..n).any(|o| {
                         o != seat
-                            && s.finish_place[o] == 0
+                            && s.finish_place()[o] == 0
                             && s.active_piece(o).is_some_and(|b| {
-                                let j = s.pieces[o][b];
+                                let j = s.pieces()[o][b];
                                 j > 0 && j < i && i - j <= 4
                             })
                     });

@@ -11,13 +11,9 @@ use stickdice_agents::solve::{self, SolveError};
 fn duqqan(pieces: &[Piece], ghoula: Option<u8>, turn: u8) -> DuqqanState {
     let mut all = [Piece::Racing(0); MAX_SEATS];
     all[..pieces.len()].copy_from_slice(pieces);
-    DuqqanState {
-        pieces: all,
-        sigs: [0; MAX_SEATS],
-        ghoula,
-        turn,
-        throws: 0,
-    }
+    DuqqanState::from_pieces(all)
+        .with_ghoula(ghoula)
+        .with_turn(turn)
 }
 
 fn close(a: f64, b: f64, what: &str) {
@@ -128,10 +124,11 @@ fn duqqan_certain_burial_is_solved_as_by_hand() {
 #[test]
 fn el_oued_mothers_on_medina_are_solved_as_by_hand() {
     let game = SigElOued::with_seats(2).unwrap();
-    let mut start = game.initial_state();
-    start.pieces[0] = [sig_el_oued::MECCA, sig_el_oued::MECCA, sig_el_oued::MEDINA];
-    start.pieces[1] = [sig_el_oued::MECCA, sig_el_oued::MECCA, sig_el_oued::MEDINA];
-    start.pending = Pending::FirstThrow;
+    let mut pieces = *game.initial_state().pieces();
+    pieces[0] = [sig_el_oued::MECCA, sig_el_oued::MECCA, sig_el_oued::MEDINA];
+    pieces[1] = [sig_el_oued::MECCA, sig_el_oued::MECCA, sig_el_oued::MEDINA];
+    let start = sig_el_oued::State::from_pieces(pieces, [0; stickdice::MAX_SEATS])
+        .with_pending(Pending::FirstThrow);
     game.validate(&start).unwrap();
     let sol = solve::solve_from(&game, &start).unwrap();
     close(

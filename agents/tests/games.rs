@@ -184,8 +184,8 @@ fn issiren_analysis_matches_child_values() {
 fn sig_wa_duqqan_one_throw_from_the_cap_by_hand() {
     let g: SigWaDuqqan = capped(2, 1);
     let mut s = g.initial_state();
-    s.pieces[0] = DPiece::Racing(18);
-    s.pieces[1] = DPiece::Racing(18);
+    s = s.with_piece(0, DPiece::Racing(18));
+    s = s.with_piece(1, DPiece::Racing(18));
     assert_eq!(g.validate(&s), Ok(()));
     let v = Expectimax::<SigWaDuqqan>::new(ExpectimaxConfig::default(), 0)
         .value(&g, &s, 3)
@@ -236,13 +236,13 @@ fn sig_el_oued_leftover_choices_equal_brute_force() {
         for (rest, cap) in [(2u8, 2u32), (4, 2), (9, 3), (13, 2)] {
             let g: SigElOued = capped(seats, 3 + cap);
             let mut s = g.initial_state();
-            s.throws = 3;
-            s.pieces[0] = [MECCA, 0, 0];
-            s.pieces[1] = [20, 0, 0];
+            s = s.with_throws(3);
+            s = s.with_pieces_of(0, [MECCA, 0, 0]);
+            s = s.with_pieces_of(1, [20, 0, 0]);
             if seats == 3 {
-                s.pieces[2] = [MECCA, 26, 0];
+                s = s.with_pieces_of(2, [MECCA, 26, 0]);
             }
-            s.pending = Pending::Leftover { rest };
+            s = s.with_pending(Pending::Leftover { rest });
             assert_eq!(g.validate(&s), Ok(()), "rest {rest}");
             let mut legal = ActionList::<sig_el_oued::Action>::new();
             g.legal_actions(&s, &mut legal);
@@ -337,24 +337,24 @@ fn evaluations_prefer_the_better_position() {
 
     let g = SigWaDuqqan::with_seats(2).unwrap();
     let mut s = g.initial_state();
-    s.pieces[0] = DPiece::Racing(16);
-    s.pieces[1] = DPiece::Racing(10);
+    s = s.with_piece(0, DPiece::Racing(16));
+    s = s.with_piece(1, DPiece::Racing(10));
     assert!(g.evaluate(&s)[0] > 0.5);
     let mut dragged = s;
-    dragged.pieces[0] = DPiece::Racing(5);
-    dragged.pieces[1] = DPiece::Racing(5);
+    dragged = dragged.with_piece(0, DPiece::Racing(5));
+    dragged = dragged.with_piece(1, DPiece::Racing(5));
     let mut free = dragged;
-    dragged.ghoula = Some(5);
-    free.ghoula = Some(0);
-    dragged.pieces[1] = DPiece::Racing(8);
-    free.pieces[1] = DPiece::Racing(8);
+    dragged = dragged.with_ghoula(Some(5));
+    free = free.with_ghoula(Some(0));
+    dragged = dragged.with_piece(1, DPiece::Racing(8));
+    free = free.with_piece(1, DPiece::Racing(8));
     assert!(g.evaluate(&dragged)[0] < g.evaluate(&free)[0]);
     let _ = sig_wa_duqqan::KAABA;
 
     let g = SigElOued::with_seats(2).unwrap();
     let mut s = g.initial_state();
-    s.pieces[0] = [MECCA, 5, 0];
-    s.pieces[1] = [20, 0, 0];
+    s = s.with_pieces_of(0, [MECCA, 5, 0]);
+    s = s.with_pieces_of(1, [20, 0, 0]);
     assert!(g.evaluate(&s)[0] > 0.5);
 }
 

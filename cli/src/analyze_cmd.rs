@@ -2,6 +2,7 @@
 //! can, by simulation with 95% intervals everywhere (see `stickdice_evaluation::analysis`
 //! for what each figure means).
 
+use crate::error::CliError;
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -130,31 +131,31 @@ struct BuildReport {
     file: Option<String>,
 }
 
-pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), String> {
-    let any = args.game.build().map_err(|e| e.to_string())?;
+pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
+    let any = args.game.build()?;
     // Limits, so that no count allocates or runs without bound.
     check_count("--games", Some(args.games), MAX_GAMES)?;
     check_count("--rotations", args.rotations, MAX_ROTATIONS)?;
     check_count("--threads", args.threads, MAX_THREADS)?;
     if args.positions > MAX_POSITIONS {
-        return Err(format!(
+        return Err(CliError::Invalid(format!(
             "--positions {} is more than the limit of {MAX_POSITIONS}",
             args.positions
-        ));
+        )));
     }
     if (args.tablebase.is_some() || args.write_tablebase.is_some())
         && any.kind() != stickdice::GameKind::Issiren
     {
-        return Err(format!(
+        return Err(CliError::Invalid(format!(
             "--tablebase and --write-tablebase are for issiren; {} has no endgame tablebase",
             any.kind()
-        ));
+        )));
     }
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {
         builder = builder.num_threads(t);
     }
-    let pool = builder.build().map_err(|e| e.to_string())?;
+    let pool = builder.build()?;
     // Output files are checked before the work, so a bad path fails at once.
     let seats = with_game!(&any, |g| g.seats());
     let svg_path = (!args.no_svg).then(|| {
@@ -167,25 +168,25 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), String> {
     }
     let report = pool.install(|| with_game!(&any, |g| analyze(g, args)))?;
     if args.json {
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
-        );
+        outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print_report(&report);
     }
     // The figures are out; now the file.
     if let Some((path, text)) = &report.svg_file {
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(path, text).map_err(|e| CliError::io("write", path, e))?;
     }
     Ok(())
 }
 
 /// Checks that `path` can be written (creating it, or opening it without changing it), so
 /// that a bad output path is refused before minutes of work rather than after.
-fn check_writable(path: &std::path::Path) -> Result<(), String> {
+fn check_writable(path: &std::path::Path) -> Result<(), CliError> {
     if path.is_dir() {
-        return Err(format!("cannot write {}: it is a folder", path.display()));
+        return Err(CliError::Invalid(format!(
+            "cannot write {}: it is a folder",
+            path.display()
+        )));
     }
     let existed = path.exists();
     std::fs::OpenOptions::new()
@@ -193,18 +194,18 @@ fn check_writable(path: &std::path::Path) -> Result<(), String> {
         .create(true)
         .truncate(false)
         .open(path)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        .map_err(|e| CliError::io("write", path, e))?;
     if !existed {
         let _ = std::fs::remove_file(path);
     }
     Ok(())
 }
 
-fn parse_specs(text: &str) -> Result<Vec<AgentSpec>, String> {
+fn parse_specs(text: &str) -> Result<Vec<AgentSpec>, CliError> {
     split_agents(text)
         .iter()
         .filter(|s| !s.is_empty())
-        .map(|s| s.parse::<AgentSpec>().map_err(|e| e.to_string()))
+        .map(|s| Ok(s.parse::<AgentSpec>()?))
         .collect()
 }
 
@@ -258,9 +259,9 @@ fn default_agents<G: Game>(game: &G) -> &'static str {
 }
 
 /// A factory that builds `spec` (checked once beforehand).
-fn spec_factory<G: Evaluate>(game: &G, spec: &AgentSpec) -> Result<Factory<G>, String> {
+fn spec_factory<G: Evaluate>(game: &G, spec: &AgentSpec) -> Result<Factory<G>, CliError> {
     // The error names the agent itself.
-    stickdice_evaluation::builder::spec_factory(spec, game).map_err(|e| e.to_string())
+    Ok(stickdice_evaluation::builder::spec_factory(spec, game)?)
 }
 
 fn progress_bar(total: u64) -> ProgressBar {
@@ -281,12 +282,9 @@ fn progress_bar(total: u64) -> ProgressBar {
 fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
     game: &G,
     args: &AnalyzeArgs,
-) -> Result<Report, String> {
+) -> Result<Report, CliError> {
     let seats = game.seats();
-    let baseline: AgentSpec = args
-        .baseline
-        .parse()
-        .map_err(|e: stickdice_agents::SpecError| e.to_string())?;
+    let baseline: AgentSpec = args.baseline.parse()?;
     let baseline_factory = spec_factory(game, &baseline)?;
     let random_factory = spec_factory(game, &"random".parse().expect("a valid spec"))?;
     let agent_text = args
@@ -309,7 +307,7 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
                 if !args.json {
                     eprintln!("solving {} for {seats} players exactly…", G::TITLE);
                 }
-                let solution = solve::solved(game).map_err(|e| e.to_string())?;
+                let solution = solve::solved(game)?;
                 (Some(ExactSummary::of(&solution)), None)
             }
         }
@@ -331,7 +329,7 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
         bar.finish_and_clear();
         built
             .save(path)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            .map_err(|e| CliError::io("write", path, e))?;
         tb_report = Some(TablebaseReport {
             source: path.display().to_string(),
             entries: stats.entries,
@@ -351,7 +349,7 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
         if source == "build" && !args.json {
             eprintln!("building the Issiren tablebase in memory…");
         }
-        let loaded = tablebase::shared(source).map_err(|e| e.to_string())?;
+        let loaded = tablebase::shared(source)?;
         let build = (source == "build").then(|| BuildReport {
             seconds: t0.elapsed().as_secs_f64(),
             positions: 0,
@@ -495,9 +493,12 @@ trait Tablebased: Game {
         spec: &AgentSpec,
         position_seed: u64,
         agent_seed: u64,
-    ) -> Result<(f64, f64), String> {
+    ) -> Result<(f64, f64), CliError> {
         let _ = (game, tb, spec, position_seed, agent_seed);
-        Err(format!("{} has no endgame tablebase", Self::NAME))
+        Err(CliError::Invalid(format!(
+            "{} has no endgame tablebase",
+            Self::NAME
+        )))
     }
 }
 
@@ -517,7 +518,7 @@ impl Tablebased for Issiren {
         spec: &AgentSpec,
         position_seed: u64,
         agent_seed: u64,
-    ) -> Result<(f64, f64), String> {
+    ) -> Result<(f64, f64), CliError> {
         let mut rng = stickdice::Rng::seed_from_u64(position_seed);
         let sizes = tablebase::table_sizes();
         // The mover has two pieces: tables 2v1 and 2v2, uniformly over their entries.
@@ -548,12 +549,11 @@ impl Tablebased for Issiren {
             .action_values(&state)
             .ok_or("the tablebase does not cover its own positions")?;
         let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
-        let mut agent =
-            stickdice_agents::build(spec, game, agent_seed).map_err(|e| e.to_string())?;
+        let mut agent = stickdice_agents::build(spec, game, agent_seed)?;
         agent.new_game(game, state.turn() as usize);
         let a = agent
             .choose(game, &state)
-            .map_err(|e| format!("{spec}: {e}"))?;
+            .map_err(|e| CliError::context(spec.to_string(), e))?;
         let v = values
             .iter()
             .find(|x| x.0 == a)

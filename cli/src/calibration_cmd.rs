@@ -3,6 +3,7 @@
 //! and on held-out self-play positions; writes calibration.json, calibration.md and
 //! calibration.svg.
 
+use crate::error::CliError;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -59,27 +60,26 @@ fn json_of(r: &Reliability) -> serde_json::Value {
     })
 }
 
-pub(crate) fn run(args: &CalibrationArgs) -> Result<(), String> {
+pub(crate) fn run(args: &CalibrationArgs) -> Result<(), CliError> {
     if args.game != "issiren" {
-        return Err(format!(
+        return Err(CliError::Invalid(format!(
             "`{}` has no learned evaluation to calibrate: only issiren",
             args.game
-        ));
+        )));
     }
     if !(1..=100).contains(&args.bins) {
         return Err("--bins must be 1 to 100".into());
     }
     crate::cli::check_count("--games", Some(args.games), MAX_GAMES)?;
     crate::cli::check_count("--positions", Some(args.positions), MAX_POSITIONS)?;
-    let learned = Issiren::evaluator(&args.eval).map_err(|e| e.to_string())?;
+    let learned = Issiren::evaluator(&args.eval)?;
     let evaluations = [learned, Evaluator::issiren_hand()];
     let names = [format!("learned ({})", args.eval), "hand".to_string()];
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    std::fs::create_dir_all(&args.out).map_err(|e| CliError::io("create", &args.out, e))?;
     let mut parts: Vec<(String, String, Vec<Reliability>)> = Vec::new();
     if let Some(source) = &args.tablebase {
         eprintln!("loading the tablebase ({source})…");
-        let tb = stickdice_agents::solve::tablebase::shared(source).map_err(|e| e.to_string())?;
+        let tb = stickdice_agents::solve::tablebase::shared(source)?;
         let samples = tablebase_samples(&tb, &evaluations, args.positions, args.seed);
         parts.push((
             "tablebase".into(),
@@ -125,7 +125,7 @@ pub(crate) fn run(args: &CalibrationArgs) -> Result<(), String> {
     md += "\n![reliability](calibration.svg)\n";
     let write = |name: &str, text: String| {
         let path = args.out.join(name);
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        std::fs::write(&path, text).map_err(|e| CliError::io("write", &path, e))
     };
     write(
         "calibration.json",

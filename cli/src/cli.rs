@@ -1,5 +1,6 @@
 //! Command-line pieces shared by the `stickdice` subcommands.
 
+use crate::error::CliError;
 use clap::Args;
 use stickdice::{AnyGame, ConfigError, GameKind};
 
@@ -10,10 +11,12 @@ pub use stickdice_evaluation::tournament::MAX_THREADS;
 ///
 /// # Errors
 /// A message naming the option and the limit.
-pub(crate) fn check_count(option: &str, value: Option<usize>, max: usize) -> Result<(), String> {
+pub(crate) fn check_count(option: &str, value: Option<usize>, max: usize) -> Result<(), CliError> {
     match value {
-        Some(0) => Err(format!("{option} must be at least 1")),
-        Some(n) if n > max => Err(format!("{option} {n} is more than the limit of {max}")),
+        Some(0) => Err(CliError::Invalid(format!("{option} must be at least 1"))),
+        Some(n) if n > max => Err(CliError::Invalid(format!(
+            "{option} {n} is more than the limit of {max}"
+        ))),
         _ => Ok(()),
     }
 }

@@ -2,6 +2,7 @@
 //! decision on this machine, played with those fixed budgets and rated from random = 0
 //! (see `stickdice_evaluation::ladder`).
 
+use crate::error::CliError;
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -62,14 +63,14 @@ pub struct LadderArgs {
 }
 
 /// Runs the command.
-pub(crate) fn run(args: &LadderArgs) -> Result<(), String> {
+pub(crate) fn run(args: &LadderArgs) -> Result<(), CliError> {
     check_count("--threads", args.threads, MAX_THREADS)?;
     check_count("--games", Some(args.games), 1_000_000)?;
-    let any = args.game.build().map_err(|e| e.to_string())?;
+    let any = args.game.build()?;
     with_game!(&any, |g| run_game(g, args))
 }
 
-fn run_game<G: Evaluate>(game: &G, args: &LadderArgs) -> Result<(), String> {
+fn run_game<G: Evaluate>(game: &G, args: &LadderArgs) -> Result<(), CliError> {
     let options = LadderOptions {
         millis: args.millis.clone(),
         positions: args.positions,
@@ -115,19 +116,19 @@ fn run_game<G: Evaluate>(game: &G, args: &LadderArgs) -> Result<(), String> {
         _ => {}
     };
     let specs: LadderSpecs = if let Some(path) = &args.specs {
-        ladder::read_specs(path).map_err(|e| e.to_string())?
+        ladder::read_specs(path)?
     } else if args.resume {
         ladder::read_specs(&specs_in_out).map_err(|e| {
             format!("{e} (--resume continues a ladder whose specs.json is in --out)")
         })?
     } else {
         if specs_in_out.exists() {
-            return Err(format!(
+            return Err(CliError::Invalid(format!(
                 "{} holds a ladder already: --resume continues it, --specs {} replays its \
                  budgets elsewhere, or choose another --out",
                 args.out.display(),
                 specs_in_out.display()
-            ));
+            )));
         }
         let mut families = if args.families.is_empty() {
             ladder::default_families()
@@ -135,11 +136,10 @@ fn run_game<G: Evaluate>(game: &G, args: &LadderArgs) -> Result<(), String> {
             args.families
                 .iter()
                 .map(|f| Family::parse(f))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| e.to_string())?
+                .collect::<Result<Vec<_>, _>>()?
         };
         if let Some(best) = &args.best {
-            families.push(Family::new("best", best).map_err(|e| e.to_string())?);
+            families.push(Family::new("best", best)?);
         }
         eprintln!(
             "calibrating {} families to {} ms per decision on {} positions (one thread)…",
@@ -151,14 +151,11 @@ fn run_game<G: Evaluate>(game: &G, args: &LadderArgs) -> Result<(), String> {
                 .join(", "),
             args.positions
         );
-        let specs =
-            ladder::calibrate(game, &families, &options, &progress).map_err(|e| e.to_string())?;
-        std::fs::create_dir_all(&args.out)
-            .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
-        let mut text = serde_json::to_string_pretty(&specs).map_err(|e| e.to_string())?;
+        let specs = ladder::calibrate(game, &families, &options, &progress)?;
+        std::fs::create_dir_all(&args.out).map_err(|e| CliError::io("create", &args.out, e))?;
+        let mut text = serde_json::to_string_pretty(&specs)?;
         text.push('\n');
-        std::fs::write(&specs_in_out, text)
-            .map_err(|e| format!("cannot write {}: {e}", specs_in_out.display()))?;
+        std::fs::write(&specs_in_out, text).map_err(|e| CliError::io("write", &specs_in_out, e))?;
         specs
     };
     if args.calibrate_only {
@@ -175,8 +172,7 @@ fn run_game<G: Evaluate>(game: &G, args: &LadderArgs) -> Result<(), String> {
         outln!("wrote {}", specs_in_out.display());
         return Ok(());
     }
-    let report =
-        ladder::play(game, &specs, &options, &args.out, &progress).map_err(|e| e.to_string())?;
+    let report = ladder::play(game, &specs, &options, &args.out, &progress)?;
     bar.finish_and_clear();
     outln!("{}", report.to_markdown().trim_end());
     outln!(

@@ -41,6 +41,7 @@ mod cli;
 mod compare_cmd;
 #[cfg(test)]
 mod doc_commands;
+mod error;
 mod ladder_cmd;
 mod merge_cmd;
 mod play_cmd;
@@ -150,7 +151,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(2)
+            ExitCode::from(e.exit_code())
         }
     }
 }

@@ -2,6 +2,7 @@
 //! (`stickdice tournament --shard I/K`), after checking every shard (see
 //! `stickdice_evaluation::merge`).
 
+use crate::error::CliError;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -36,24 +37,22 @@ pub struct MergeArgs {
 }
 
 /// Merges; `Ok(false)` when an SPRT is not decided yet at the merged count.
-pub(crate) fn run(args: &MergeArgs) -> Result<bool, String> {
+pub(crate) fn run(args: &MergeArgs) -> Result<bool, CliError> {
     crate::cli::check_count("--threads", args.threads, crate::cli::MAX_THREADS)?;
-    let config = merge::read_config(&args.shards).map_err(|e| e.to_string())?;
-    let bad_header = |e: String| {
-        format!(
-            "{}: the tournament in its header cannot be set up here: {e}",
+    let config = merge::read_config(&args.shards)?;
+    let bad_header = |e: Box<dyn std::error::Error + Send + Sync>| CliError::Context {
+        context: format!(
+            "{}: the tournament in its header cannot be set up here",
             args.shards[0].join("games.jsonl").display()
-        )
+        ),
+        source: e,
     };
     let any = AnyGame::new(&config.game, Some(config.players), &config.options)
-        .map_err(|e| bad_header(e.to_string()))?;
+        .map_err(|e| bad_header(e.into()))?;
     let specs: Vec<AgentSpec> = config
         .agents
         .iter()
-        .map(|s| {
-            s.parse::<AgentSpec>()
-                .map_err(|e| bad_header(e.to_string()))
-        })
+        .map(|s| s.parse::<AgentSpec>().map_err(|e| bad_header(e.into())))
         .collect::<Result<_, _>>()?;
     with_game!(&any, |g| merge_game(g, &config, &specs, args))
 }
@@ -63,10 +62,10 @@ fn merge_game<G: Evaluate + Reviewable>(
     config: &TournamentConfig,
     specs: &[AgentSpec],
     args: &MergeArgs,
-) -> Result<bool, String> {
+) -> Result<bool, CliError> {
     let entrants = specs
         .iter()
-        .map(|s| spec_entrant(s, game).map_err(|e| e.to_string()))
+        .map(|s| spec_entrant(s, game))
         .collect::<Result<Vec<_>, _>>()?;
     let t = Tournament::new(
         game.clone(),
@@ -75,20 +74,19 @@ fn merge_game<G: Evaluate + Reviewable>(
         config.games_per_table,
         config.seed,
         config.sprt,
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     let differences = t.config().differences(config);
     if !differences.is_empty() {
-        return Err(format!(
+        return Err(CliError::Invalid(format!(
             "{}: the tournament in its header does not rebuild the same ({})",
             args.shards[0].display(),
             differences.join("; ")
-        ));
+        )));
     }
     let luck = match args.luck.requested()? {
         Some((reference, adjusted)) => {
             let mut l = LuckOptions::new(game, &reference)
-                .map_err(|e| format!("luck-adjusted scores: {e}"))?;
+                .map_err(|e| CliError::context("luck-adjusted scores", e))?;
             l.sprt = adjusted;
             Some(l)
         }
@@ -98,8 +96,7 @@ fn merge_game<G: Evaluate + Reviewable>(
         luck,
         threads: args.threads,
     };
-    let summary =
-        merge::merge_with(&t, &args.out, &args.shards, &options).map_err(|e| e.to_string())?;
+    let summary = merge::merge_with(&t, &args.out, &args.shards, &options)?;
     for n in &summary.notices {
         eprintln!("note: {n}");
     }

@@ -1,6 +1,7 @@
 //! `stickdice play`: one game, shown move by move.
 
 use crate::cli::GameArgs;
+use crate::error::CliError;
 use clap::Args;
 use stickdice::play::{play_game, Event, SeededDice};
 use stickdice::{with_game, Agent};
@@ -25,25 +26,25 @@ pub struct PlayArgs {
     quiet: bool,
 }
 
-pub(crate) fn run(args: &PlayArgs) -> Result<(), String> {
-    let any = args.game.build().map_err(|e| e.to_string())?;
+pub(crate) fn run(args: &PlayArgs) -> Result<(), CliError> {
+    let any = args.game.build()?;
     with_game!(&any, |g| play_one(g, args))
 }
 
-fn play_one<G: Evaluate>(game: &G, args: &PlayArgs) -> Result<(), String> {
+fn play_one<G: Evaluate>(game: &G, args: &PlayArgs) -> Result<(), CliError> {
     let n = game.seats();
     let specs = split_agents(&args.agents);
     if specs.len() != 1 && specs.len() != n {
-        return Err(format!(
+        return Err(CliError::Invalid(format!(
             "give one agent spec for every seat or one for all: {} given for {n} seats",
             specs.len()
-        ));
+        )));
     }
     let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(n);
     for s in 0..n {
         let spec = &specs[s % specs.len()];
         let seed = stickdice::seed::derive(args.seed, &[1, s as u64]);
-        agents.push(stickdice_agents::build_str(spec, game, seed).map_err(|e| e.to_string())?);
+        agents.push(stickdice_agents::build_str(spec, game, seed)?);
     }
     let options: Vec<String> = game
         .options()
@@ -91,8 +92,7 @@ fn play_one<G: Evaluate>(game: &G, args: &PlayArgs) -> Result<(), String> {
                 outln!("{}", game.render(after));
             }
         },
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     outln!(
         "ranking after {} throws: {ranking}",
         game.throws_made(&state)

@@ -1,5 +1,6 @@
 //! `stickdice replay`: a game from a tournament log, move by move with the board.
 
+use crate::error::CliError;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -25,13 +26,13 @@ pub struct ReplayArgs {
     quiet: bool,
 }
 
-pub(crate) fn run(args: &ReplayArgs) -> Result<(), String> {
+pub(crate) fn run(args: &ReplayArgs) -> Result<(), CliError> {
     let index = match (args.index, &args.game) {
         (Some(i), None) => i,
         (_, Some(old)) => {
-            return Err(format!(
+            return Err(CliError::Invalid(format!(
                 "replay chooses a game by its index: use --index {old} (--game names a game, such as issiren, in the other commands)"
-            ))
+            )))
         }
         (None, None) => unreachable!("clap requires --index"),
     };
@@ -40,9 +41,7 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<(), String> {
     } else {
         args.log.clone()
     };
-    let contents = log::read(&path)
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("{} is empty", path.display()))?;
+    let contents = log::read(&path)?.ok_or_else(|| format!("{} is empty", path.display()))?;
     let (line, record) = contents
         .games
         .iter()
@@ -63,7 +62,7 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<(), String> {
         })?;
     let c = &contents.config;
     let any = AnyGame::new(&c.game, Some(c.players), &c.options)
-        .map_err(|e| format!("{}: the log's game: {e}", path.display()))?;
+        .map_err(|e| CliError::context(format!("{}: the log's game", path.display()), e))?;
     let names = labels(&c.agents);
     // Check the game as resuming does: a log that does not check is not replayed.
     let schedule = Schedule::new(
@@ -73,17 +72,20 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<(), String> {
         c.games_per_table,
         c.seed,
     )
-    .map_err(|e| format!("{}: the log's tournament: {e}", path.display()))?;
+    .map_err(|e| CliError::context(format!("{}: the log's tournament", path.display()), e))?;
     with_game!(&any, |g| verify_game(g, &schedule, record))
-        .map_err(|e| format!("{} line {line}: {e}", path.display()))?;
+        .map_err(|e| CliError::context(format!("{} line {line}", path.display()), e))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let result = with_game!(&any, |g| replay(g, record, &names, args.quiet, &mut out));
     match result.and_then(|()| out.flush().map_err(Failed::Io)) {
         Ok(()) => Ok(()),
         // The reader went away (`| head`): not an error.
         Err(Failed::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(Failed::Io(e)) => Err(format!("cannot write the replay: {e}")),
-        Err(Failed::Replay(e)) => Err(format!("{} line {line}: {e}", path.display())),
+        Err(Failed::Io(e)) => Err(CliError::Invalid(format!("cannot write the replay: {e}"))),
+        Err(Failed::Replay(e)) => Err(CliError::Invalid(format!(
+            "{} line {line}: {e}",
+            path.display()
+        ))),
     }
 }
 

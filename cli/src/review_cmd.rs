@@ -1,6 +1,7 @@
 //! `stickdice review`: the error of every decision and the luck of every throw of logged
 //! games, against a fixed reference (see `stickdice_evaluation::review`).
 
+use crate::error::CliError;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -65,7 +66,7 @@ pub struct LuckArgs {
 impl LuckArgs {
     /// The reference's options and whether the SPRT runs on adjusted scores, when luck is
     /// asked for; an error for reference options without `--luck`.
-    pub(crate) fn requested(&self) -> Result<Option<(ReferenceOptions, bool)>, String> {
+    pub(crate) fn requested(&self) -> Result<Option<(ReferenceOptions, bool)>, CliError> {
         if self.luck || self.luck_adjusted {
             Ok(Some((self.reference.options(), self.luck_adjusted)))
         } else if self.reference.reference_depth.is_some()
@@ -105,12 +106,12 @@ pub struct ReviewArgs {
     threads: Option<usize>,
 }
 
-pub(crate) fn run(args: &ReviewArgs) -> Result<(), String> {
+pub(crate) fn run(args: &ReviewArgs) -> Result<(), CliError> {
     if !(args.blunder.is_finite() && args.blunder >= 0.0) {
-        return Err(format!(
+        return Err(CliError::Invalid(format!(
             "--blunder must be a non-negative number, not {}",
             args.blunder
-        ));
+        )));
     }
     if args.threads == Some(0) {
         return Err("--threads must be at least 1".into());
@@ -120,12 +121,10 @@ pub(crate) fn run(args: &ReviewArgs) -> Result<(), String> {
     } else {
         args.log.clone()
     };
-    let contents = log::read(&path)
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("{} is empty", path.display()))?;
+    let contents = log::read(&path)?.ok_or_else(|| format!("{} is empty", path.display()))?;
     let c = &contents.config;
     let any = AnyGame::new(&c.game, Some(c.players), &c.options)
-        .map_err(|e| format!("{}: the log's game: {e}", path.display()))?;
+        .map_err(|e| CliError::context(format!("{}: the log's game", path.display()), e))?;
     let names = labels(&c.agents);
     let games: Vec<&(usize, GameRecord)> = match args.index {
         Some(k) => vec![contents
@@ -148,7 +147,10 @@ pub(crate) fn run(args: &ReviewArgs) -> Result<(), String> {
         None => contents.games.iter().collect(),
     };
     if games.is_empty() {
-        return Err(format!("{} holds no games", path.display()));
+        return Err(CliError::Invalid(format!(
+            "{} holds no games",
+            path.display()
+        )));
     }
     // Check each game as replay and resuming do (seating, throw count, result against the
     // schedule and the replayed events): a log that does not check is not reviewed.
@@ -159,16 +161,16 @@ pub(crate) fn run(args: &ReviewArgs) -> Result<(), String> {
         c.games_per_table,
         c.seed,
     )
-    .map_err(|e| format!("{}: the log's tournament: {e}", path.display()))?;
+    .map_err(|e| CliError::context(format!("{}: the log's tournament", path.display()), e))?;
     for (line, record) in &games {
         with_game!(&any, |g| verify_game(g, &schedule, record))
-            .map_err(|e| format!("{} line {line}: {e}", path.display()))?;
+            .map_err(|e| CliError::context(format!("{} line {line}", path.display()), e))?;
     }
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {
         builder = builder.num_threads(t);
     }
-    let pool = builder.build().map_err(|e| e.to_string())?;
+    let pool = builder.build()?;
     let reviews: Vec<Review> = pool.install(|| {
         with_game!(&any, |g| review_all(
             g,
@@ -183,8 +185,7 @@ pub(crate) fn run(args: &ReviewArgs) -> Result<(), String> {
             serde_json::to_string_pretty(&reviews[0])
         } else {
             serde_json::to_string_pretty(&reviews)
-        }
-        .map_err(|e| e.to_string())?;
+        }?;
         writeln!(out, "{text}")
     } else if args.index.is_some() {
         write_game(&mut out, &reviews[0], games[0].1.seating.as_slice(), &names)
@@ -194,7 +195,7 @@ pub(crate) fn run(args: &ReviewArgs) -> Result<(), String> {
     match written.and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(format!("cannot write the review: {e}")),
+        Err(e) => Err(CliError::Invalid(format!("cannot write the review: {e}"))),
     }
 }
 
@@ -203,18 +204,19 @@ fn review_all<G: Reviewable>(
     games: &[&(usize, GameRecord)],
     args: &ReviewArgs,
     path: &str,
-) -> Result<Vec<Review>, String> {
+) -> Result<Vec<Review>, CliError> {
     let options = args.reference.options();
     // Build it once now, so a reference that cannot handle the game is one clear error.
     game.reference(&options)
-        .map_err(|e| format!("cannot review {} games: {e}", G::NAME))?;
+        .map_err(|e| CliError::context(format!("cannot review {} games", G::NAME), e))?;
     games
         .par_iter()
         .with_max_len(1)
         .map(|(line, record)| {
-            let mut reference = game.reference(&options).map_err(|e| e.to_string())?;
-            review_record(game, reference.as_mut(), record, args.blunder)
-                .map_err(|e| format!("{path} line {line} (game {}): {e}", record.index))
+            let mut reference = game.reference(&options)?;
+            review_record(game, reference.as_mut(), record, args.blunder).map_err(|e| {
+                CliError::context(format!("{path} line {line} (game {})", record.index), e)
+            })
         })
         .collect()
 }

@@ -2,6 +2,7 @@
 //! there once, for the searchers asked to use it (`tablebase=cache`; the default is `off`,
 //! whatever the cache holds).
 
+use crate::error::CliError;
 use std::io::IsTerminal as _;
 
 use clap::Args;
@@ -25,8 +26,8 @@ pub struct TablebaseArgs {
 }
 
 /// Runs the command.
-pub(crate) fn run(args: &TablebaseArgs) -> Result<(), String> {
-    let path = tablebase::cache_path().map_err(|e| e.to_string())?;
+pub(crate) fn run(args: &TablebaseArgs) -> Result<(), CliError> {
+    let path = tablebase::cache_path()?;
     if args.path {
         outln!("{}", path.display());
         return Ok(());
@@ -49,8 +50,7 @@ pub(crate) fn run(args: &TablebaseArgs) -> Result<(), String> {
                 "tables {}: sweep {sweep}, {residual:.0e}",
                 ["1v1", "1v2+2v1", "2v2"][group]
             ));
-        })
-        .map_err(|e| e.to_string())?;
+        })?;
         bar.finish_and_clear();
         match done {
             CacheBuild::Present(p) => outln!("already built: {}", p.display()),
@@ -79,9 +79,9 @@ pub(crate) fn run(args: &TablebaseArgs) -> Result<(), String> {
             );
             Ok(())
         }
-        Err(e) => Err(format!(
+        Err(e) => Err(CliError::Invalid(format!(
             "{}: {e}; rebuild it with `stickdice tablebase --rebuild`",
             path.display()
-        )),
+        ))),
     }
 }

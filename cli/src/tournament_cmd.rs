@@ -1,6 +1,7 @@
 //! `stickdice tournament`: agents against each other on one game, with a progress bar, a
 //! standings table, and a log and report files in the output folder.
 
+use crate::error::CliError;
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -150,10 +151,10 @@ fn seconds(s: f64) -> String {
     }
 }
 
-pub(crate) fn run(args: &TournamentArgs) -> Result<(), String> {
+pub(crate) fn run(args: &TournamentArgs) -> Result<(), CliError> {
     check_count("--threads", args.threads, MAX_THREADS)?;
     check_count("--games", args.games, MAX_GAMES_PER_TABLE)?;
-    let any = args.game.build().map_err(|e| e.to_string())?;
+    let any = args.game.build()?;
     let specs = match &args.agents {
         Some(text) => split_agents(text),
         None => default_agents(),
@@ -236,7 +237,7 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<(), String> {
         }
         builder = builder.luck(reference, adjusted);
     }
-    let summary = builder.run().map_err(|e| e.to_string());
+    let summary = builder.run();
     bar.finish_and_clear();
     let summary = summary?;
     for n in &summary.notices {

@@ -2,6 +2,7 @@
 //! tablebase fit, `stickdice_agents::learned::train`), with a progress bar, atomic
 //! checkpoints, `--resume` and Ctrl-C stopping at a checkpoint.
 
+use crate::error::CliError;
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -92,12 +93,12 @@ pub struct TrainArgs {
     pub resume: bool,
 }
 
-pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
+pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
     if args.game != "issiren" {
-        return Err(format!(
+        return Err(CliError::Invalid(format!(
             "`{}` has no learned evaluation: only issiren is trained (the race games keep their hand-set evaluations)",
             args.game
-        ));
+        )));
     }
     if args.endgame && args.distill {
         return Err("--endgame and --distill are different runs: choose one".into());
@@ -127,7 +128,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
         tablebase_steps: args.tablebase_steps,
         checkpoint_every: args.checkpoint_every.unwrap_or(1000),
     };
-    config.check().map_err(|e| e.to_string())?;
+    config.check()?;
     let (path, _lock) = prepare_out(args)?;
     let resume = if args.resume {
         Some(load_checkpoint(&path)?)
@@ -152,8 +153,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
             progress.line(done == games, |s| format!("{done}/{games} games, {s:.0} s"));
         },
         |net| save(net, &path),
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     progress.bar.finish_and_clear();
     let started = progress.started;
     let done = net.settings().games;
@@ -181,9 +181,8 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
 /// refuses an existing file without `--resume`.
 fn prepare_out(
     args: &TrainArgs,
-) -> Result<(PathBuf, stickdice_evaluation::tournament::FolderLock), String> {
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+) -> Result<(PathBuf, stickdice_evaluation::tournament::FolderLock), CliError> {
+    std::fs::create_dir_all(&args.out).map_err(|e| CliError::io("create", &args.out, e))?;
     let lock = stickdice_evaluation::tournament::lock_folder(&args.out).map_err(|e| match e {
         stickdice_evaluation::TournamentError::Busy { out } => format!(
             "{} is in use by another stickdice run (it holds the lock on {}); wait for it to finish, or use another --out folder",
@@ -197,24 +196,24 @@ fn prepare_out(
     tmp.push(".tmp");
     match std::fs::remove_file(&tmp) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            return Err(format!(
+            return Err(CliError::Invalid(format!(
                 "cannot remove {}, left by a failed run: {e}",
                 PathBuf::from(tmp).display()
-            ))
+            )))
         }
         _ => {}
     }
     if !args.resume && path.exists() {
-        return Err(format!(
+        return Err(CliError::Invalid(format!(
             "{} exists: continue it with --resume, or choose another --out",
             path.display()
-        ));
+        )));
     }
     Ok((path, lock))
 }
 
 /// The flag Ctrl-C sets (a second Ctrl-C ends at once).
-fn stop_flag() -> Result<Arc<AtomicBool>, String> {
+fn stop_flag() -> Result<Arc<AtomicBool>, CliError> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     ctrlc::set_handler(move || {
@@ -222,12 +221,12 @@ fn stop_flag() -> Result<Arc<AtomicBool>, String> {
             std::process::exit(130);
         }
     })
-    .map_err(|e| format!("cannot catch Ctrl-C: {e}"))?;
+    .map_err(|e| CliError::context("cannot catch Ctrl-C", e))?;
     Ok(stop)
 }
 
 /// `--endgame`: the supervised fit of the endgame network to the tablebase.
-fn run_endgame(args: &TrainArgs) -> Result<(), String> {
+fn run_endgame(args: &TrainArgs) -> Result<(), CliError> {
     if args.games.is_some() {
         return Err("--games is for self-play and --distill runs".into());
     }
@@ -239,7 +238,7 @@ fn run_endgame(args: &TrainArgs) -> Result<(), String> {
         checkpoint_every: args.checkpoint_every.unwrap_or(2_000_000),
         limit: args.stop_after.unwrap_or(u64::MAX),
     };
-    config.check().map_err(|e| e.to_string())?;
+    config.check()?;
     let Some(source) = &args.tablebase else {
         return Err("--endgame trains on the tablebase: give --tablebase FILE (or build)".into());
     };
@@ -252,17 +251,17 @@ fn run_endgame(args: &TrainArgs) -> Result<(), String> {
         }
         let net = load_checkpoint(&path)?;
         let Some(eg) = net.endgame().cloned() else {
-            return Err(format!(
+            return Err(CliError::Invalid(format!(
                 "--resume: {} has no endgame network",
                 path.display()
-            ));
+            )));
         };
         (net.with_endgame(None), Some(eg))
     } else {
         (starting_network(args)?.with_endgame(None), None)
     };
     eprintln!("loading the tablebase ({source})…");
-    let tb = stickdice_agents::solve::tablebase::shared(source).map_err(|e| e.to_string())?;
+    let tb = stickdice_agents::solve::tablebase::shared(source)?;
     let stop = stop_flag()?;
     let per_epoch: u64 = stickdice_agents::solve::tablebase::table_sizes()
         .iter()
@@ -290,8 +289,7 @@ fn run_endgame(args: &TrainArgs) -> Result<(), String> {
             });
         },
         |eg| save(&main.clone().with_endgame(Some(eg.clone())), &path),
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     progress.bar.finish_and_clear();
     let started = progress.started;
     let done = eg.settings().done;
@@ -356,16 +354,15 @@ impl Progress {
 }
 
 /// Writes a checkpoint or the finished network.
-fn save(net: &Network, path: &std::path::Path) -> Result<(), String> {
-    net.save(path)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+fn save(net: &Network, path: &std::path::Path) -> Result<(), CliError> {
+    net.save(path).map_err(|e| CliError::io("write", path, e))
 }
 
 /// The network a new `--endgame` or `--distill` run starts from: `--main`, else the
 /// shipped weights.
-fn starting_network(args: &TrainArgs) -> Result<Network, String> {
+fn starting_network(args: &TrainArgs) -> Result<Network, CliError> {
     match &args.main {
-        Some(p) => Network::load(p).map_err(|e| format!("{}: {e}", p.display())),
+        Some(p) => Network::load(p).map_err(|e| CliError::context(p.display().to_string(), e)),
         None => Ok(stickdice_agents::learned::shipped().clone()),
     }
 }
@@ -373,35 +370,33 @@ fn starting_network(args: &TrainArgs) -> Result<Network, String> {
 /// The tablebase of `--tablebase`, loaded (or built) once, if given.
 fn optional_tablebase(
     args: &TrainArgs,
-) -> Result<Option<Arc<stickdice_agents::solve::tablebase::Tablebase>>, String> {
+) -> Result<Option<Arc<stickdice_agents::solve::tablebase::Tablebase>>, CliError> {
     match &args.tablebase {
         Some(source) => {
             eprintln!("loading the tablebase ({source})…");
-            Ok(Some(
-                stickdice_agents::solve::tablebase::shared(source).map_err(|e| e.to_string())?,
-            ))
+            Ok(Some(stickdice_agents::solve::tablebase::shared(source)?))
         }
         None => Ok(None),
     }
 }
 
 /// Loads `--out`'s checkpoint for `--resume`.
-fn load_checkpoint(path: &std::path::Path) -> Result<Network, String> {
+fn load_checkpoint(path: &std::path::Path) -> Result<Network, CliError> {
     Network::load(path).map_err(|e| match e {
         stickdice_agents::learned::WeightsError::Io(e)
             if e.kind() == std::io::ErrorKind::NotFound =>
         {
-            format!(
+            CliError::Invalid(format!(
                 "--resume: no checkpoint {} (start without --resume)",
                 path.display()
-            )
+            ))
         }
-        e => format!("{}: {e}", path.display()),
+        e => CliError::context(path.display().to_string(), e),
     })
 }
 
 /// `--distill`: rounds of search-distilled targets for the main network.
-fn run_distill(args: &TrainArgs) -> Result<(), String> {
+fn run_distill(args: &TrainArgs) -> Result<(), CliError> {
     if args.stop_after.is_some() {
         return Err("--stop-after is for --endgame runs (stop a --distill run with Ctrl-C)".into());
     }
@@ -419,7 +414,7 @@ fn run_distill(args: &TrainArgs) -> Result<(), String> {
         explore: args.explore.unwrap_or(0.1),
         seed: args.seed,
     };
-    config.check().map_err(|e| e.to_string())?;
+    config.check()?;
     let (path, _lock) = prepare_out(args)?;
     let start = if args.resume {
         if args.main.is_some() {
@@ -427,10 +422,10 @@ fn run_distill(args: &TrainArgs) -> Result<(), String> {
         }
         let net = load_checkpoint(&path)?;
         if net.distilled().is_none() {
-            return Err(format!(
+            return Err(CliError::Invalid(format!(
                 "--resume: {} is not a --distill checkpoint",
                 path.display()
-            ));
+            )));
         }
         net
     } else {
@@ -504,7 +499,7 @@ fn run_distill(args: &TrainArgs) -> Result<(), String> {
             _ => {}
         },
         |net| save(net, &path),
-    ).map_err(|e| e.to_string())?;
+    )?;
     progress.bar.finish_and_clear();
     let done = net.distilled().map_or(0, |d| d.rounds_done);
     if done < config.rounds {

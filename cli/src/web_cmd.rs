@@ -1,6 +1,7 @@
 //! `stickdice web`: the page to watch, replay and play the games in a browser (the
 //! server is `stickdice_web`, behind the `web` feature, on by default).
 
+use crate::error::CliError;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 
@@ -46,7 +47,7 @@ fn folders(args: &WebArgs) -> (Vec<PathBuf>, Option<String>) {
 }
 
 #[cfg(feature = "web")]
-pub(crate) fn run(args: &WebArgs) -> Result<(), String> {
+pub(crate) fn run(args: &WebArgs) -> Result<(), CliError> {
     let (dirs, said) = folders(args);
     if let Some(line) = said {
         eprintln!("{line}");
@@ -56,17 +57,17 @@ pub(crate) fn run(args: &WebArgs) -> Result<(), String> {
         port: args.port,
         bind: args.bind,
         save_dir: args.save_dir.clone(),
-    })
-    .map_err(|e| e.to_string())
+    })?;
+    Ok(())
 }
 
 #[cfg(not(feature = "web"))]
-pub(crate) fn run(args: &WebArgs) -> Result<(), String> {
+pub(crate) fn run(args: &WebArgs) -> Result<(), CliError> {
     let _ = (folders(args), args.port, args.bind, &args.save_dir);
-    Err(
+    Err(CliError::Invalid(
         "this stickdice was built without the web page (cargo's --no-default-features): \
          build it with the `web` feature, e.g. `cargo build --release -p stickdice-cli \
          --features web` (or without --no-default-features)"
             .to_string(),
-    )
+    ))
 }

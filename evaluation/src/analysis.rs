@@ -74,7 +74,7 @@ impl Measure for SigWaDuqqan {
 
     fn burials(&self, before: &Self::State, after: &Self::State) -> u32 {
         let buried = |s: &sig_wa_duqqan::State| {
-            s.pieces[..self.seats()]
+            s.pieces()[..self.seats()]
                 .iter()
                 .filter(|p| matches!(p, sig_wa_duqqan::Piece::Buried(_)))
                 .count() as u32
@@ -86,14 +86,14 @@ impl Measure for SigWaDuqqan {
 impl Measure for SigElOued {
     /// A turn starts where its first throw is due (bonus throws belong to it).
     fn starts_turn(&self, before: &Self::State, _previous: Option<(Seat, Throw)>) -> bool {
-        before.pending == sig_el_oued::Pending::FirstThrow
+        before.pending() == sig_el_oued::Pending::FirstThrow
     }
 
     /// Pieces of seats other than the mover that went back to the start.
     fn captures(&self, before: &Self::State, after: &Self::State) -> u32 {
-        let mover = before.turn as usize;
+        let mover = before.turn() as usize;
         let on_start = |s: &sig_el_oued::State, seat: usize| {
-            s.pieces[seat]
+            s.pieces()[seat]
                 .iter()
                 .filter(|&&p| p == sig_el_oued::START)
                 .count() as u32
@@ -770,7 +770,7 @@ mod tests {
             let r = crate::arena::play(&game, &[&random, &random], seed);
             let m = measure_game(&game, &r);
             assert_eq!(m.throws, r.throws);
-            let buried = r.last_state.pieces[..2]
+            let buried = r.last_state.pieces()[..2]
                 .iter()
                 .filter(|p| matches!(p, sig_wa_duqqan::Piece::Buried(_)))
                 .count() as u32;

@@ -284,29 +284,9 @@ fn error_line(id: &str, e: &ProtocolError) -> String {
     format!("{{\"id\":{id},\"ok\":false,\"error\":{error}}}")
 }
 
-/// The commands, each with the fields it takes (besides `id` and `cmd`).
-pub const COMMANDS: &[(&str, &[&str])] = &[
-    ("hello", &[]),
-    ("new_game", &["game", "players", "options", "seed"]),
-    ("state", &[]),
-    ("throw", &["marked"]),
-    ("act", &["action"]),
-    (
-        "agent_move",
-        &[
-            "agent",
-            "budget",
-            "seed",
-            "analysis",
-            "apply",
-            "time_limit_ms",
-        ],
-    ),
-    ("cancel", &[]),
-    ("load_state", &["state", "seed"]),
-    ("undo", &["steps"]),
-    ("quit", &[]),
-];
+pub mod requests;
+use requests::Command;
+pub use requests::COMMANDS;
 
 /// The protocol server: at most one game session, answering request lines.
 ///
@@ -630,52 +610,47 @@ impl Server {
                 format!("`{cmd}` has no field `{key}`: it takes {takes}"),
             ));
         }
-        let mut f = Fields(request);
-        let result = match cmd {
-            "hello" => hello(),
-            "new_game" => {
-                let game = f.required_str("game")?;
-                let players = f.optional_u64("players")?;
-                let options = f.options()?;
-                let seed = f.optional_u64("seed")?.unwrap_or(DEFAULT_SEED);
-                let session = AnySession::new(&game, players, &options, seed)?;
+        let command = Command::read(cmd, request)?;
+        let result = match command {
+            Command::Hello(_) => hello(),
+            Command::NewGame(r) => {
+                let options = r.options.map(|o| o.0).unwrap_or_default();
+                let seed = r.seed.map_or(DEFAULT_SEED, |s| s.0);
+                let session = AnySession::new(&r.game.0, r.players.map(|p| p.0), &options, seed)?;
                 let view = session.view()?;
                 self.session = Some(session);
                 view
             }
-            "quit" => return Ok(Outcome::Answer(json!({}), true)),
-            "cancel" => match &self.running {
+            Command::Quit(_) => return Ok(Outcome::Answer(json!({}), true)),
+            Command::Cancel(_) => match &self.running {
                 Some(running) => {
                     running.stop.stop();
                     json!({ "cancelled": true, "search": running.id })
                 }
                 None => json!({ "cancelled": false }),
             },
-            _ => {
+            command => {
                 let session = self.session.as_mut().ok_or_else(|| {
                     ProtocolError::new(
                         ErrorCode::NoGame,
                         format!("no game yet: start one with new_game before `{cmd}`"),
                     )
                 })?;
-                match cmd {
-                    "state" => {
+                match command {
+                    Command::State(_) => {
                         let mut view = session.view()?;
                         if let (Some(running), Value::Object(map)) = (&self.running, &mut view) {
                             map.insert("searching".into(), running.id.clone());
                         }
                         view
                     }
-                    "throw" => {
-                        let marked = f.optional_u64("marked")?;
+                    Command::Throw(r) => {
+                        let marked = r.marked.map(|m| m.0);
                         with_session!(session, |s| s.throw(marked))?
                     }
-                    "act" => {
-                        let action = f.required_str("action")?;
-                        with_session!(session, |s| s.act(&action))?
-                    }
-                    "agent_move" => {
-                        let spec = f.agent_spec()?;
+                    Command::Act(r) => with_session!(session, |s| s.act(&r.action.0))?,
+                    Command::AgentMove(r) => {
+                        let spec = agent_spec(&r.agent.0, r.budget)?;
                         if let Some((k, v)) =
                             stickdice_agents::files::file_parameter(&spec).filter(|_| self.no_files)
                         {
@@ -694,10 +669,7 @@ impl Server {
                                 ),
                             ));
                         }
-                        let seed = f.optional_u64("seed")?;
-                        let analysis = f.optional_bool("analysis")?.unwrap_or(false);
-                        let apply = f.optional_bool("apply")?.unwrap_or(false);
-                        let limit = match f.optional_u64("time_limit_ms")? {
+                        let limit = match r.time_limit_ms.map(|t| t.0) {
                             None => DEFAULT_TIME_LIMIT_MS,
                             Some(ms @ 1..=MAX_TIME_LIMIT_MS) => ms,
                             Some(ms) => {
@@ -716,27 +688,27 @@ impl Server {
                             id_text: id.to_string(),
                             session: session.clone(),
                             spec,
-                            seed,
-                            analysis,
-                            apply,
+                            seed: r.seed.map(|s| s.0),
+                            analysis: r.analysis.is_some_and(|a| a.0),
+                            apply: r.apply.is_some_and(|a| a.0),
                             limit: Duration::from_millis(limit),
                             stop: Stop::new(),
                         })));
                     }
-                    "load_state" => {
-                        let state = f.required("state")?;
-                        let text = match state {
-                            Value::String(s) => s,
-                            other => other.to_string(),
-                        };
-                        let seed = f.optional_u64("seed")?;
-                        with_session!(session, |s| s.load(&text, seed))?
+                    Command::LoadState(r) => {
+                        let seed = r.seed.map(|s| s.0);
+                        with_session!(session, |s| s.load(&r.state.0, seed))?
                     }
-                    "undo" => {
-                        let steps = f.optional_u64("steps")?.unwrap_or(1);
+                    Command::Undo(r) => {
+                        let steps = r.steps.map_or(1, |s| s.0);
                         with_session!(session, |s| s.undo(steps))?
                     }
-                    other => unreachable!("command `{other}` is listed but not handled"),
+                    Command::Hello(_)
+                    | Command::NewGame(_)
+                    | Command::Quit(_)
+                    | Command::Cancel(_) => {
+                        unreachable!("answered above")
+                    }
                 }
             }
         };
@@ -861,115 +833,34 @@ fn json_type(v: &Value) -> &'static str {
     }
 }
 
-/// A request's fields, read by type. `null` counts as absent.
-struct Fields(Map<String, Value>);
-
-impl Fields {
-    fn optional(&mut self, key: &str) -> Option<Value> {
-        self.0.remove(key).filter(|v| !v.is_null())
-    }
-
-    fn required(&mut self, key: &str) -> Result<Value> {
-        self.optional(key).ok_or_else(|| {
-            ProtocolError::new(
-                ErrorCode::MissingField,
-                format!("the field `{key}` is required"),
-            )
-        })
-    }
-
-    fn required_str(&mut self, key: &str) -> Result<String> {
-        match self.required(key)? {
-            Value::String(s) => Ok(s),
-            other => Err(wrong_type(key, "a string", &other)),
+/// `agent` (a spec string) with the parameters of `budget` added to it or replacing the
+/// spec's own.
+fn agent_spec(text: &str, budget: Option<requests::Budget>) -> Result<AgentSpec> {
+    let bad =
+        |e: stickdice_agents::SpecError| ProtocolError::new(ErrorCode::BadAgent, e.to_string());
+    let spec: AgentSpec = text.parse().map_err(bad)?;
+    let Some(budget) = budget else {
+        return Ok(spec);
+    };
+    let mut params: Vec<(String, String)> = spec.params().to_vec();
+    for (k, v) in budget.0 {
+        if [&k, &v].iter().any(|t| t.contains([',', '=', ':'])) {
+            return Err(ProtocolError::new(
+                ErrorCode::BadAgent,
+                format!("budget `{k}`: `{v}` is not a parameter value (no `,`, `=` or `:`)"),
+            ));
+        }
+        match params.iter_mut().find(|(pk, _)| *pk == k) {
+            Some(p) => p.1 = v,
+            None => params.push((k, v)),
         }
     }
-
-    fn optional_u64(&mut self, key: &str) -> Result<Option<u64>> {
-        match self.optional(key) {
-            None => Ok(None),
-            Some(v) => v
-                .as_u64()
-                .map(Some)
-                .ok_or_else(|| wrong_type(key, "a whole number from 0 to 2^64-1", &v)),
-        }
+    let mut text = spec.name().to_string();
+    for (i, (k, v)) in params.iter().enumerate() {
+        text.push(if i == 0 { ':' } else { ',' });
+        text.push_str(&format!("{k}={v}"));
     }
-
-    fn optional_bool(&mut self, key: &str) -> Result<Option<bool>> {
-        match self.optional(key) {
-            None => Ok(None),
-            Some(Value::Bool(b)) => Ok(Some(b)),
-            Some(other) => Err(wrong_type(key, "true or false", &other)),
-        }
-    }
-
-    /// `options`: an object `{"key": value}` (values strings, numbers or booleans) or an
-    /// array of `"key=value"` strings; returned as `key=value` strings.
-    fn options(&mut self) -> Result<Vec<String>> {
-        match self.optional("options") {
-            None => Ok(Vec::new()),
-            Some(Value::Object(map)) => map
-                .into_iter()
-                .map(|(k, v)| scalar_text("options", &k, v).map(|v| format!("{k}={v}")))
-                .collect(),
-            Some(Value::Array(items)) => items
-                .into_iter()
-                .map(|item| match item {
-                    Value::String(s) => Ok(s),
-                    other => Err(wrong_type(
-                        "options",
-                        "an object {\"key\": value} or an array of \"key=value\" strings",
-                        &other,
-                    )),
-                })
-                .collect(),
-            Some(other) => Err(wrong_type(
-                "options",
-                "an object {\"key\": value} or an array of \"key=value\" strings",
-                &other,
-            )),
-        }
-    }
-
-    /// `agent` (a spec string) with the parameters of `budget` (an object) added to it or
-    /// replacing the spec's own.
-    fn agent_spec(&mut self) -> Result<AgentSpec> {
-        let text = self.required_str("agent")?;
-        let bad =
-            |e: stickdice_agents::SpecError| ProtocolError::new(ErrorCode::BadAgent, e.to_string());
-        let spec: AgentSpec = text.parse().map_err(bad)?;
-        let budget = match self.optional("budget") {
-            None => return Ok(spec),
-            Some(Value::Object(map)) => map,
-            Some(other) => {
-                return Err(wrong_type(
-                    "budget",
-                    "an object of agent parameters, such as {\"iterations\": 2000}",
-                    &other,
-                ))
-            }
-        };
-        let mut params: Vec<(String, String)> = spec.params().to_vec();
-        for (k, v) in budget {
-            let v = scalar_text("budget", &k, v)?;
-            if [&k, &v].iter().any(|t| t.contains([',', '=', ':'])) {
-                return Err(ProtocolError::new(
-                    ErrorCode::BadAgent,
-                    format!("budget `{k}`: `{v}` is not a parameter value (no `,`, `=` or `:`)"),
-                ));
-            }
-            match params.iter_mut().find(|(pk, _)| *pk == k) {
-                Some(p) => p.1 = v,
-                None => params.push((k, v)),
-            }
-        }
-        let mut text = spec.name().to_string();
-        for (i, (k, v)) in params.iter().enumerate() {
-            text.push(if i == 0 { ':' } else { ',' });
-            text.push_str(&format!("{k}={v}"));
-        }
-        text.parse().map_err(bad)
-    }
+    text.parse().map_err(bad)
 }
 
 fn wrong_type(key: &str, expected: &str, got: &Value) -> ProtocolError {
@@ -1594,11 +1485,15 @@ fn start_search(search: Box<Search>, events: &mpsc::Sender<Event>) {
 mod tests {
     use super::*;
 
+    /// The spec of an `agent_move` request's fields, as the server reads them.
     fn spec_of(request: Value) -> Result<AgentSpec> {
         let Value::Object(map) = request else {
             unreachable!()
         };
-        Fields(map).agent_spec()
+        match Command::read("agent_move", map)? {
+            Command::AgentMove(r) => agent_spec(&r.agent.0, r.budget),
+            other => unreachable!("{other:?}"),
+        }
     }
 
     #[test]

@@ -916,7 +916,7 @@ pub fn record_luck<G: Game>(
 // ---- Luck-adjusted tournament results ---------------------------------------------------
 
 /// Every seat's luck in a logged game, for a tournament (type-erased over the game).
-pub type LuckFn = Arc<dyn Fn(&GameRecord) -> Result<Vec<f64>, String> + Send + Sync>;
+pub type LuckFn = Arc<dyn Fn(&GameRecord) -> Result<Vec<f64>, ReviewError> + Send + Sync>;
 
 /// What a tournament needs to report luck-adjusted results.
 #[derive(Clone)]
@@ -954,8 +954,8 @@ impl LuckOptions {
             reference: describe,
             exact,
             luck: Arc::new(move |record: &GameRecord| {
-                let mut reference = game.reference(&options).map_err(|e| e.to_string())?;
-                record_luck(&game, reference.as_mut(), record).map_err(|e| e.to_string())
+                let mut reference = game.reference(&options)?;
+                record_luck(&game, reference.as_mut(), record)
             }),
             sprt: false,
         })

@@ -50,16 +50,24 @@ impl core::fmt::Display for Format {
     }
 }
 
+/// A tournament format that is not one of [`Format`]'s (`Format::from_str`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown tournament format `{name}`: use round-robin or gauntlet")]
+pub struct FormatError {
+    /// The name given (trimmed).
+    pub name: String,
+}
+
 impl core::str::FromStr for Format {
-    type Err = String;
+    type Err = FormatError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim() {
             "round-robin" | "roundrobin" | "rr" => Ok(Format::RoundRobin),
             "gauntlet" => Ok(Format::Gauntlet),
-            other => Err(format!(
-                "unknown tournament format `{other}`: use round-robin or gauntlet"
-            )),
+            other => Err(FormatError {
+                name: other.to_string(),
+            }),
         }
     }
 }
@@ -184,15 +192,32 @@ impl core::fmt::Display for Shard {
     }
 }
 
+/// A shard that cannot be read (`Shard::from_str`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseShardError {
+    /// Not written `I/K` with two whole numbers.
+    #[error("bad shard `{text}`: write I/K, e.g. 0/4 for the first of four")]
+    Syntax {
+        /// The text given.
+        text: String,
+    },
+    /// Well written, but no such shard.
+    #[error(transparent)]
+    Range(#[from] ShardError),
+}
+
 impl core::str::FromStr for Shard {
-    type Err = String;
+    type Err = ParseShardError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || format!("bad shard `{s}`: write I/K, e.g. 0/4 for the first of four");
+        let bad = || ParseShardError::Syntax {
+            text: s.to_string(),
+        };
         let (i, k) = s.trim().split_once('/').ok_or_else(bad)?;
         let i: usize = i.trim().parse().map_err(|_| bad())?;
         let k: usize = k.trim().parse().map_err(|_| bad())?;
-        Shard::new(i, k).map_err(|e| e.to_string())
+        Ok(Shard::new(i, k)?)
     }
 }
 /// The most games per table a schedule holds.
@@ -532,6 +557,15 @@ mod tests {
         for bad in ["4/4", "1/0", "x/2", "3", "-1/2"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
+        // Typed: a number out of range keeps the shard's own error.
+        assert_eq!(
+            "4/4".parse::<Shard>(),
+            Err(ParseShardError::Range(ShardError { index: 4, count: 4 }))
+        );
+        assert!(matches!(
+            "x/2".parse::<Shard>(),
+            Err(ParseShardError::Syntax { text }) if text == "x/2"
+        ));
     }
 
     /// Issue 25 (item 14): with 3 tables and 3 shards, dealing units round-robin gave each
@@ -595,6 +629,11 @@ mod tests {
         assert!(Schedule::new(Format::Gauntlet, 2, 3, 10, 1).is_err());
         assert!(Schedule::new(Format::RoundRobin, 3, 2, 0, 1).is_err());
         assert_eq!("gauntlet".parse::<Format>(), Ok(Format::Gauntlet));
-        assert!("swiss".parse::<Format>().is_err());
+        let e = "swiss".parse::<Format>().unwrap_err();
+        assert_eq!(e.name, "swiss");
+        assert_eq!(
+            e.to_string(),
+            "unknown tournament format `swiss`: use round-robin or gauntlet"
+        );
     }
 }

@@ -1063,7 +1063,7 @@ struct RunState<'a> {
 /// The luck of the games measured so far, by index.
 #[derive(Default)]
 struct LuckState {
-    lucks: Mutex<BTreeMap<usize, Result<Vec<f64>, String>>>,
+    lucks: Mutex<BTreeMap<usize, Result<Vec<f64>, crate::review::ReviewError>>>,
     nanos: std::sync::atomic::AtomicU64,
 }
 

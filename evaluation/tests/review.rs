@@ -149,13 +149,9 @@ fn the_perfect_agent_makes_no_errors() {
 fn duqqan(pieces: &[Piece], ghoula: Option<u8>, turn: u8) -> DuqqanState {
     let mut all = [Piece::Racing(0); MAX_SEATS];
     all[..pieces.len()].copy_from_slice(pieces);
-    DuqqanState {
-        pieces: all,
-        sigs: [0; MAX_SEATS],
-        ghoula,
-        turn,
-        throws: 0,
-    }
+    DuqqanState::from_pieces(all)
+        .with_ghoula(ghoula)
+        .with_turn(turn)
 }
 
 /// Plays `throws` from `start`, then seeded random throws (`seed`) until the game ends,
@@ -236,9 +232,15 @@ fn hand_worked_sig_wa_duqqan() {
 fn hand_worked_sig_el_oued() {
     let game = SigElOued::with_seats(2).unwrap();
     let mut start = game.initial_state();
-    start.pieces[0] = [sig_el_oued::MECCA, sig_el_oued::MECCA, sig_el_oued::MEDINA];
-    start.pieces[1] = [sig_el_oued::MECCA, sig_el_oued::MECCA, sig_el_oued::MEDINA];
-    start.pending = Pending::FirstThrow;
+    start = start.with_pieces_of(
+        0,
+        [sig_el_oued::MECCA, sig_el_oued::MECCA, sig_el_oued::MEDINA],
+    );
+    start = start.with_pieces_of(
+        1,
+        [sig_el_oued::MECCA, sig_el_oued::MECCA, sig_el_oued::MEDINA],
+    );
+    start = start.with_pending(Pending::FirstThrow);
     let solution = stickdice_agents::solve::solve_from(&game, &start).unwrap();
     let mut reference = Solved::from_solution(Arc::new(solution));
     let events = events_from(&game, start, &[3, 1], 1);

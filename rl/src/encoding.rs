@@ -153,17 +153,17 @@ impl Encoded for SigElOued {
         let n = self.seats();
         for seat in 0..n {
             for p in 0..sig_el_oued::PIECES {
-                out[seat * 3 + p] = f32::from(s.pieces[seat][p]) / f32::from(sig_el_oued::MECCA);
+                out[seat * 3 + p] = f32::from(s.pieces()[seat][p]) / f32::from(sig_el_oued::MECCA);
             }
-            if s.finish_place[seat] > 0 {
+            if s.finish_place()[seat] > 0 {
                 out[3 * n + seat] = 1.0;
             }
         }
         if !self.is_over(s) {
-            out[4 * n + (s.turn as usize).min(n - 1)] = 1.0;
+            out[4 * n + (s.turn() as usize).min(n - 1)] = 1.0;
         }
         let base = 5 * n;
-        let kind = match s.pending {
+        let kind = match s.pending() {
             Pending::FirstThrow => 0,
             Pending::SigBonus => 1,
             Pending::SixBonus => 2,
@@ -178,7 +178,7 @@ impl Encoded for SigElOued {
             }
         };
         out[base + kind] = 1.0;
-        out[base + 8] = throw_fraction(s.throws, self.max_throws());
+        out[base + 8] = throw_fraction(s.throws(), self.max_throws());
     }
 }
 
@@ -213,21 +213,21 @@ impl Encoded for SigWaDuqqan {
     fn observe(&self, s: &sig_wa_duqqan::State, out: &mut [f32]) {
         let n = self.seats();
         for seat in 0..n {
-            let cell = match s.pieces[seat].square() {
+            let cell = match s.pieces()[seat].square() {
                 Some(i) => (i as usize).min(SWD_CELLS - 2),
                 None => SWD_CELLS - 1,
             };
             out[seat * SWD_CELLS + cell] = 1.0;
             out[SWD_CELLS * n + seat] =
-                f32::from(s.sigs[seat]) / f32::from(sig_wa_duqqan::SIGS_TO_LEAVE);
+                f32::from(s.sigs()[seat]) / f32::from(sig_wa_duqqan::SIGS_TO_LEAVE);
         }
         let base = 22 * n;
-        let ghoula = s.ghoula.map_or(0, |g| (g as usize + 1).min(15));
+        let ghoula = s.ghoula().map_or(0, |g| (g as usize + 1).min(15));
         out[base + ghoula] = 1.0;
         if !self.is_over(s) {
-            out[base + 16 + (s.turn as usize).min(n - 1)] = 1.0;
+            out[base + 16 + (s.turn() as usize).min(n - 1)] = 1.0;
         }
-        out[base + 16 + n] = throw_fraction(s.throws, self.max_throws());
+        out[base + 16 + n] = throw_fraction(s.throws(), self.max_throws());
     }
 }
 

@@ -105,7 +105,7 @@ use crate::config::{
 use crate::dice::{Sticks, Throw};
 use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
-    Problems, Ranking, MAX_SEATS,
+    Problems, Ranking, Seat, MAX_SEATS,
 };
 
 /// The number of squares on the track (idx 0..30).
@@ -428,35 +428,197 @@ impl fmt::Display for Problem {
 
 impl ProblemKind for Problem {}
 
-/// A position of Sig (El Oued), plus whose turn it is and what is pending. Plain data:
-/// build it by hand (start from [`Game::initial_state`]) and check it with
-/// [`Game::validate`].
+/// A position of Sig (El Oued), plus whose turn it is and what is pending.
+///
+/// The fields are private (visible in this crate only, for `stickdice::testing`'s damaged
+/// states), so the derived part (the count of seats that have finished) always agrees
+/// with the finishing places: a state comes from [`Game::initial_state`], from play, from
+/// [`State::from_pieces`] (which counts the finished seats) with
+/// [`State::with_pieces_of`], [`State::with_finish_place`], [`State::with_turn`],
+/// [`State::with_pending`] and [`State::with_throws`], or from JSON (whose `Deserialize`
+/// does the same, and refuses a `finished` count that disagrees with the places). Those
+/// can still describe a position the rules never reach (a piece off the track, a turn out
+/// of range): [`Game::validate`] checks a state that comes from outside.
+///
+/// ```
+/// use stickdice::games::sig_el_oued::{Pending, SigElOued, State, MECCA};
+/// use stickdice::Game;
+/// let game = SigElOued::with_seats(3).unwrap();
+/// let mut pieces = [[0; 3]; stickdice::MAX_SEATS];
+/// pieces[..3].copy_from_slice(&[[MECCA; 3], [MECCA, 7, 0], [4, 0, 0]]);
+/// let mut places = [0; stickdice::MAX_SEATS];
+/// places[0] = 1;
+/// let s = State::from_pieces(pieces, places)
+///     .with_turn(1)
+///     .with_throws(40);
+/// assert_eq!((s.finished(), s.turn(), s.pending(), s.throws()), (1, 1, Pending::FirstThrow, 40));
+/// assert_eq!(s.pieces()[1], [MECCA, 7, 0]);
+/// assert_eq!(game.validate(&s), Ok(()));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "StateRepr"))]
 pub struct State {
     /// Where each seat's pieces stand, by seat then piece ([`FATHER`], [`DJINN`],
     /// [`MOTHER`]): an idx 0..=30. Pieces on Mecca (idx 30) come first, then the active
     /// piece, then pieces on the start. Entries of seats past the seat count are 0.
-    pub pieces: [[u8; PIECES]; MAX_SEATS],
+    pub(crate) pieces: [[u8; PIECES]; MAX_SEATS],
     /// Each seat's finishing place, 1 for the first to bring all three pieces to Mecca, 2
     /// for the next…; 0 while the seat is still racing.
-    pub finish_place: [u8; MAX_SEATS],
-    /// The number of seats that have finished.
-    pub finished: u8,
+    pub(crate) finish_place: [u8; MAX_SEATS],
+    /// The number of seats that have finished (derived: the finishing places that are set).
+    pub(crate) finished: u8,
     /// The seat whose turn it is (always a seat still racing).
-    pub turn: u8,
+    pub(crate) turn: u8,
     /// What that seat owes next.
-    pub pending: Pending,
+    pub(crate) pending: Pending,
     /// Throws made so far in the game, bonus throws included.
-    pub throws: u32,
+    pub(crate) throws: u32,
 }
 
 impl State {
+    /// A state with these pieces (by seat then piece, [`FATHER`], [`DJINN`], [`MOTHER`]:
+    /// an idx 0..=30, pieces on Mecca first) and finishing places (0 while a seat races),
+    /// P1 to throw, its first throw of the turn due, no throw made. The finished count is
+    /// counted from the places; run [`Game::validate`] to check the position itself.
+    pub fn from_pieces(pieces: [[u8; PIECES]; MAX_SEATS], finish_place: [u8; MAX_SEATS]) -> State {
+        State {
+            pieces,
+            finish_place,
+            finished: finished_count(&finish_place),
+            turn: 0,
+            pending: Pending::FirstThrow,
+            throws: 0,
+        }
+    }
+
+    /// This state with `seat`'s pieces at `pieces` ([`FATHER`], [`DJINN`], [`MOTHER`]; a
+    /// seat past [`MAX_SEATS`] changes nothing).
+    #[must_use]
+    pub fn with_pieces_of(mut self, seat: Seat, pieces: [u8; PIECES]) -> State {
+        if let Some(p) = self.pieces.get_mut(seat) {
+            *p = pieces;
+        }
+        self
+    }
+
+    /// This state with `place` as `seat`'s finishing place (0: still racing; a seat past
+    /// [`MAX_SEATS`] changes nothing), the finished count counted again.
+    #[must_use]
+    pub fn with_finish_place(mut self, seat: Seat, place: u8) -> State {
+        if let Some(p) = self.finish_place.get_mut(seat) {
+            *p = place;
+        }
+        self.finished = finished_count(&self.finish_place);
+        self
+    }
+
+    /// This state with `turn` as the seat to throw (or to decide on a leftover).
+    #[must_use]
+    pub fn with_turn(mut self, turn: u8) -> State {
+        self.turn = turn;
+        self
+    }
+
+    /// This state with `pending` as what the seat to move owes next.
+    #[must_use]
+    pub fn with_pending(mut self, pending: Pending) -> State {
+        self.pending = pending;
+        self
+    }
+
+    /// This state with `throws` throws made so far.
+    #[must_use]
+    pub fn with_throws(mut self, throws: u32) -> State {
+        self.throws = throws;
+        self
+    }
+
+    /// Where each seat's pieces stand, by seat then piece ([`FATHER`], [`DJINN`],
+    /// [`MOTHER`]): an idx 0..=30. Pieces on Mecca (idx 30) come first, then the active
+    /// piece, then pieces on the start. Entries of seats past the seat count are 0.
+    #[inline]
+    pub fn pieces(&self) -> &[[u8; PIECES]; MAX_SEATS] {
+        &self.pieces
+    }
+
+    /// Each seat's finishing place, 1 for the first to bring all three pieces to Mecca, 2
+    /// for the next…; 0 while the seat is still racing.
+    #[inline]
+    pub fn finish_place(&self) -> [u8; MAX_SEATS] {
+        self.finish_place
+    }
+
+    /// The number of seats that have finished.
+    #[inline]
+    pub fn finished(&self) -> u8 {
+        self.finished
+    }
+
+    /// The seat whose turn it is.
+    #[inline]
+    pub fn turn(&self) -> u8 {
+        self.turn
+    }
+
+    /// What the seat to move owes next.
+    #[inline]
+    pub fn pending(&self) -> Pending {
+        self.pending
+    }
+
+    /// Throws made so far in the game, bonus throws included.
+    #[inline]
+    pub fn throws(&self) -> u32 {
+        self.throws
+    }
+
     /// The index of `seat`'s active piece ([`FATHER`], [`DJINN`] or [`MOTHER`]), or `None`
     /// when all three are on Mecca.
     #[inline]
     pub fn active_piece(&self, seat: usize) -> Option<usize> {
         self.pieces[seat].iter().position(|&p| p != MECCA)
+    }
+}
+
+/// How many seats have a finishing place.
+fn finished_count(finish_place: &[u8; MAX_SEATS]) -> u8 {
+    finish_place.iter().filter(|&&p| p != 0).count() as u8
+}
+
+/// The JSON form of [`State`]: its fields as before, the finished count optional (counted
+/// from the places) and, where given, checked against them.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct StateRepr {
+    pieces: [[u8; PIECES]; MAX_SEATS],
+    finish_place: [u8; MAX_SEATS],
+    #[serde(default)]
+    finished: Option<u8>,
+    turn: u8,
+    pending: Pending,
+    throws: u32,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<StateRepr> for State {
+    type Error = InvalidState;
+    fn try_from(r: StateRepr) -> Result<State, InvalidState> {
+        let s = State::from_pieces(r.pieces, r.finish_place)
+            .with_turn(r.turn)
+            .with_pending(r.pending)
+            .with_throws(r.throws);
+        match r.finished {
+            Some(finished) if finished != s.finished => {
+                let mut problems = Problems::new();
+                problems.push(Problem::FinishedCountMismatch {
+                    finished,
+                    places: s.finished as usize,
+                });
+                problems.finish().map(|()| s)
+            }
+            _ => Ok(s),
+        }
     }
 }
 

@@ -70,7 +70,7 @@ use crate::config::{
 use crate::dice::{Sticks, Throw};
 use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
-    Problems, Ranking, MAX_SEATS,
+    Problems, Ranking, Seat, MAX_SEATS,
 };
 
 /// The start square, where every piece begins.
@@ -152,23 +152,134 @@ impl Piece {
     }
 }
 
-/// A position of Sig wa Duqqan: plain data, 32 bytes, with everything the rules remember.
+/// A position of Sig wa Duqqan, 32 bytes, with everything the rules remember.
 ///
 /// Entries past the seat count hold `Piece::Racing(0)` and a sig count of 0.
+///
+/// The fields are private (visible in this crate only, for `stickdice::testing`'s damaged
+/// states) and read through accessors: a state comes from [`Game::initial_state`], from
+/// play, from [`State::from_pieces`] with [`State::with_piece`], [`State::with_sigs`],
+/// [`State::with_ghoula`],
+/// [`State::with_turn`] and [`State::with_throws`], or from JSON. Those can still describe
+/// a position the rules never reach (a piece past the Ka'aba, sigs off the waiting
+/// square): [`Game::validate`] checks a state that comes from outside.
+///
+/// ```
+/// use stickdice::games::sig_wa_duqqan::{Piece, SigWaDuqqan, State};
+/// use stickdice::Game;
+/// let game = SigWaDuqqan::with_seats(3).unwrap();
+/// let mut pieces = [Piece::Racing(0); stickdice::MAX_SEATS];
+/// pieces[..3].copy_from_slice(&[Piece::Racing(14), Piece::Arrived(1), Piece::Racing(9)]);
+/// let s = State::from_pieces(pieces)
+///     .with_sigs(0, 2)
+///     .with_ghoula(Some(3))
+///     .with_turn(2)
+///     .with_throws(30);
+/// assert_eq!((s.sigs()[0], s.ghoula(), s.turn(), s.throws()), (2, Some(3), 2, 30));
+/// assert_eq!(s.pieces()[1], Piece::Arrived(1));
+/// assert_eq!(game.validate(&s), Ok(()));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct State {
     /// Each seat's piece.
-    pub pieces: [Piece; MAX_SEATS],
+    pub(crate) pieces: [Piece; MAX_SEATS],
     /// Each seat's sig count on the waiting square (0..=6; 0 unless the piece is on idx 14).
-    pub sigs: [u8; MAX_SEATS],
+    pub(crate) sigs: [u8; MAX_SEATS],
     /// The Ghoula's square (idx 0..=14), or `None` while it is still off the board, just
     /// before idx 0.
-    pub ghoula: Option<u8>,
+    pub(crate) ghoula: Option<u8>,
     /// The seat to throw next (after the end: the seat that threw last, or would have).
-    pub turn: u8,
+    pub(crate) turn: u8,
     /// The number of throws made so far, extra throws included.
-    pub throws: u32,
+    pub(crate) throws: u32,
+}
+
+impl State {
+    /// A state with these pieces (one a seat; seats past the seat count hold
+    /// `Piece::Racing(0)`), no sigs, the Ghoula off the board, P1 to throw, no throw made.
+    /// Run [`Game::validate`] to check the position itself.
+    pub fn from_pieces(pieces: [Piece; MAX_SEATS]) -> State {
+        State {
+            pieces,
+            sigs: [0; MAX_SEATS],
+            ghoula: None,
+            turn: 0,
+            throws: 0,
+        }
+    }
+
+    /// This state with `seat`'s piece at `piece` (a seat past [`MAX_SEATS`] changes
+    /// nothing).
+    #[must_use]
+    pub fn with_piece(mut self, seat: Seat, piece: Piece) -> State {
+        if let Some(p) = self.pieces.get_mut(seat) {
+            *p = piece;
+        }
+        self
+    }
+
+    /// This state with `sigs` as `seat`'s sig count on the waiting square (a seat past
+    /// [`MAX_SEATS`] changes nothing).
+    #[must_use]
+    pub fn with_sigs(mut self, seat: Seat, sigs: u8) -> State {
+        if let Some(n) = self.sigs.get_mut(seat) {
+            *n = sigs;
+        }
+        self
+    }
+
+    /// This state with the Ghoula on `ghoula` (`None`: still off the board).
+    #[must_use]
+    pub fn with_ghoula(mut self, ghoula: Option<u8>) -> State {
+        self.ghoula = ghoula;
+        self
+    }
+
+    /// This state with `turn` as the seat to throw next.
+    #[must_use]
+    pub fn with_turn(mut self, turn: u8) -> State {
+        self.turn = turn;
+        self
+    }
+
+    /// This state with `throws` throws made so far.
+    #[must_use]
+    pub fn with_throws(mut self, throws: u32) -> State {
+        self.throws = throws;
+        self
+    }
+
+    /// Each seat's piece.
+    #[inline]
+    pub fn pieces(&self) -> &[Piece; MAX_SEATS] {
+        &self.pieces
+    }
+
+    /// Each seat's sig count on the waiting square (0..=6; 0 unless the piece is on idx 14).
+    #[inline]
+    pub fn sigs(&self) -> [u8; MAX_SEATS] {
+        self.sigs
+    }
+
+    /// The Ghoula's square (idx 0..=14), or `None` while it is still off the board, just
+    /// before idx 0.
+    #[inline]
+    pub fn ghoula(&self) -> Option<u8> {
+        self.ghoula
+    }
+
+    /// The seat to throw next (after the end: the seat that threw last, or would have).
+    #[inline]
+    pub fn turn(&self) -> u8 {
+        self.turn
+    }
+
+    /// The number of throws made so far, extra throws included.
+    #[inline]
+    pub fn throws(&self) -> u32 {
+        self.throws
+    }
 }
 
 /// What can be wrong with a Sig wa Duqqan [`State`]: the problems [`Game::validate`]

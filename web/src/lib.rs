@@ -35,7 +35,7 @@ use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use stickdice::{with_game, AnyGame, Node, Stop};
 use stickdice_evaluation::log::{self, GameRecord, LogLine, LoggedEvent, TournamentConfig};
 use stickdice_evaluation::protocol::{Begin, Server, MAX_LINE_BYTES};
@@ -655,16 +655,12 @@ async fn session_request(
         )
         .into_response();
     }
-    let request: Option<Map<String, Value>> = match serde_json::from_str(&line) {
-        Ok(Value::Object(m)) => Some(m),
-        _ => None,
-    };
-    let cmd = request
-        .as_ref()
-        .and_then(|m| m.get("cmd"))
-        .and_then(|c| c.as_str())
-        .unwrap_or("")
-        .to_string();
+    // The command, for the web layer's own bookkeeping; the protocol reads and checks the
+    // whole request.
+    let cmd = serde_json::from_str::<Peek>(&line)
+        .ok()
+        .and_then(|p| p.cmd)
+        .unwrap_or_default();
     let read_only = matches!(cmd.as_str(), "state" | "hello" | "cancel");
 
     // The state before the step, for its words. A request that would change the game
@@ -800,6 +796,27 @@ async fn session_request(
     protocol_value(response)
 }
 
+/// What the web layer reads of a protocol request: its command, when it is a string.
+#[derive(serde::Deserialize)]
+struct Peek {
+    #[serde(default, deserialize_with = "string_or_none")]
+    cmd: Option<String>,
+}
+
+/// A string, or `None` for any other value.
+fn string_or_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match <Value as serde::Deserialize>::deserialize(d)? {
+        Value::String(s) => Some(s),
+        _ => None,
+    })
+}
+
+/// The body of `POST /api/session/{id}/save`: who sat in each seat.
+#[derive(serde::Deserialize)]
+struct SaveRequest {
+    agents: Vec<String>,
+}
+
 /// Stops a search when the request that started it is dropped (its client went away).
 struct StopOnDrop(Option<Stop>);
 
@@ -932,24 +949,25 @@ async fn save(State(state): State<AppState>, Path(id): Path<String>, body: Bytes
 
 fn save_game(state: &AppState, id: &str, body: &[u8]) -> Result<Value, WebError> {
     let slot = state.session(id)?;
-    let agents: Vec<String> = match serde_json::from_slice::<Value>(body) {
-        Ok(Value::Object(m)) => match m.get("agents") {
-            Some(Value::Array(a)) => a
-                .iter()
-                .map(|x| x.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-                .ok_or_else(|| WebError::bad("wrong_type", "`agents` must be strings"))?,
-            _ => {
-                return Err(WebError::bad(
-                    "missing_field",
-                    "save takes {\"agents\": [one name per seat]}",
-                ))
-            }
-        },
+    let body = match serde_json::from_slice::<Value>(body) {
+        Ok(v @ Value::Object(_)) => v,
         _ => {
             return Err(WebError::bad(
                 "malformed_json",
                 "save takes a JSON object {\"agents\": [one name per seat]}",
+            ))
+        }
+    };
+    // A refused name inside the list is the wrong type; no list of names, a missing field.
+    let agents = match serde_path_to_error::deserialize::<_, SaveRequest>(body) {
+        Ok(r) => r.agents,
+        Err(e) if e.path().iter().count() > 1 => {
+            return Err(WebError::bad("wrong_type", "`agents` must be strings"))
+        }
+        Err(_) => {
+            return Err(WebError::bad(
+                "missing_field",
+                "save takes {\"agents\": [one name per seat]}",
             ))
         }
     };

@@ -34,11 +34,11 @@ impl Exact for SigWaDuqqan {
     }
 
     fn strip_throw_count(state: &mut Self::State) {
-        state.throws = 0;
+        *state = state.with_throws(0);
     }
 
     fn success(&self, state: &Self::State, seat: Seat) -> Option<bool> {
-        Some(matches!(state.pieces.get(seat)?, Piece::Arrived(_)))
+        Some(matches!(state.pieces().get(seat)?, Piece::Arrived(_)))
     }
 }
 
@@ -85,7 +85,7 @@ impl Exact for SigElOued {
     }
 
     fn strip_throw_count(state: &mut Self::State) {
-        state.throws = 0;
+        *state = state.with_throws(0);
     }
 }
 
