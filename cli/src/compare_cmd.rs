@@ -6,6 +6,7 @@ use std::io::IsTerminal as _;
 use std::path::PathBuf;
 
 use crate::cli::{check_count, MAX_THREADS};
+use crate::error::CliError;
 use clap::{ArgMatches, Args};
 use stickdice_evaluation::compare::{self, Arg, Configuration, Settings};
 
@@ -102,27 +103,33 @@ fn list(text: &str) -> Vec<String> {
         .collect()
 }
 
-pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<(), String> {
+pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<(), CliError> {
     check_count("--games", Some(args.games), MAX_GAMES)?;
     check_count("--threads", args.threads, MAX_THREADS)?;
     check_count("--trace-rotations", Some(args.trace_rotations), MAX_GAMES)?;
     if !matches!(args.format.as_str(), "table" | "json" | "csv" | "markdown") {
-        return Err(format!(
+        return Err(CliError::Invalid(format!(
             "--format takes table, json, csv or markdown, not `{}`",
             args.format
-        ));
+        )));
     }
     let mut configs: Vec<Configuration> = match matches {
-        Some(m) => compare::parse_groups(&groups(m)).map_err(|e| e.to_string())?,
+        Some(m) => compare::parse_groups(&groups(m))?,
         None => Vec::new(),
     };
     if let Some(path) = &args.file {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        configs.extend(compare::parse_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?);
+        let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
+            action: "read",
+            path: path.clone(),
+            source,
+        })?;
+        configs.extend(compare::parse_toml(&text).map_err(|e| CliError::Context {
+            context: path.display().to_string(),
+            source: Box::new(e),
+        })?);
     }
     let metrics = args.metrics.as_deref().map(list).unwrap_or_default();
-    compare::check_metrics(&metrics).map_err(|e| e.to_string())?;
+    compare::check_metrics(&metrics)?;
     let trace = match args.trace.as_deref() {
         None => Settings::default().trace,
         Some("none") | Some("") => Vec::new(),
@@ -141,25 +148,26 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
         seed: args.seed,
     };
     if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|source| CliError::Io {
+            action: "create",
+            path: dir.clone(),
+            source,
+        })?;
     }
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {
         builder = builder.num_threads(t);
     }
-    let pool = builder.build().map_err(|e| e.to_string())?;
+    let pool = builder.build()?;
     let talk = std::io::stderr().is_terminal();
     let started = std::time::Instant::now();
-    let comparison = pool
-        .install(|| {
-            compare::compare_with_progress(&configs, &settings, &|line| {
-                if talk {
-                    eprintln!("[{:>6.1} s] {line}", started.elapsed().as_secs_f64());
-                }
-            })
+    let comparison = pool.install(|| {
+        compare::compare_with_progress(&configs, &settings, &|line| {
+            if talk {
+                eprintln!("[{:>6.1} s] {line}", started.elapsed().as_secs_f64());
+            }
         })
-        .map_err(|e| e.to_string())?;
+    })?;
     let json = serde_json::to_string_pretty(&comparison).map_err(|e| e.to_string())?;
     // The family tree (distances and clustering), when there is something to cluster.
     let family = (comparison.results.len() > 1)
@@ -182,7 +190,11 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
     if let Some(dir) = &args.out {
         let write = |name: &str, text: &str| {
             let p = dir.join(name);
-            std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
+            std::fs::write(&p, text).map_err(|source| CliError::Io {
+                action: "write",
+                path: p,
+                source,
+            })
         };
         write("comparison.json", &json)?;
         write("comparison.csv", &comparison.to_csv())?;

@@ -74,6 +74,9 @@ pub(crate) enum CliError {
     /// Training that failed.
     #[error(transparent)]
     Train(#[from] stickdice_agents::learned::TrainError),
+    /// A comparison that cannot be set up or run (`stickdice compare`).
+    #[error(transparent)]
+    Compare(#[from] stickdice_evaluation::compare::CompareError),
     /// The worker threads could not be started.
     #[error(transparent)]
     Threads(#[from] rayon::ThreadPoolBuildError),

@@ -496,7 +496,7 @@ pub fn rule_features(game: &AnyGame) -> Vec<String> {
         "track={}",
         if shared { "shared" } else { "per-seat" }
     ));
-    if geometry.tracks.iter().any(|t| t.loops) {
+    if geometry.tracks.iter().any(|t| t.loops_to.is_some()) {
         f.push("track=loops".to_owned());
     }
     let own = pieces.iter().filter(|p| p.seat == Some(0)).count();

@@ -308,10 +308,10 @@ fn track_steps(
             }
             let steps = if j > i {
                 Some(j - i)
-            } else if track.loops {
-                Some(n - i + j)
             } else {
-                None
+                // Past the last square the track goes on at `loops_to` (0 for a circuit,
+                // 12 for Siryu (War)'s); a race's track ends.
+                track.loops_to.filter(|&k| j >= k).map(|k| n - i + j - k)
             };
             if let Some(s) = steps {
                 best = Some(best.map_or(s, |b: usize| b.min(s)));
