@@ -35,6 +35,81 @@ from stickdice.vector import VectorEnv
 EVAL_SEED = 1_000_003  # held-out: training uses --seed and --seed + 1
 
 
+# Issiren's circuit for seat 0 (docs/games/issiren.md): circuit position -> square index
+# (row * 12 + column). Seat 1 runs the same loop, so how far apart two squares are along
+# the loop does not depend on the seat. Rows 1 and 2 are crossed twice per lap, so a square
+# there stands for two positions; the features take both.
+_SQUARE = np.array(
+    [11 - p for p in range(12)] + [12 + p - 12 for p in range(12, 24)]
+    + [24 + 35 - p for p in range(24, 36)] + [36 + p - 36 for p in range(36, 48)]
+    + [24 + 59 - p for p in range(48, 60)] + [12 + p - 60 for p in range(60, 72)]
+)
+_POSITIONS = [np.flatnonzero(_SQUARE == s) for s in range(48)]
+_POS_A = np.array([ps[0] for ps in _POSITIONS])
+_POS_B = np.array([ps[-1] for ps in _POSITIONS])
+_VALUE = np.array([4, 5, 2, 3, 1, 5, 6])  # green sides up -> move
+_P_VALUE = np.zeros(7)  # P(a throw moves v)
+for _g, _v in enumerate(_VALUE):
+    _P_VALUE[_v] += math.comb(6, _g) / 64
+# _DEST_x[s, v]: the square v steps on from square s (v = 0: s itself)
+_DEST_A = _SQUARE[(_POS_A[:, None] + np.arange(7)[None, :]) % 72]
+_DEST_B = _SQUARE[(_POS_B[:, None] + np.arange(7)[None, :]) % 72]
+# _REACH[a, b]: the chance that one throw moves a piece on square a onto square b
+_REACH = np.zeros((48, 48), np.float32)
+for _a in range(48):
+    for _v in range(1, 7):
+        for _d in (_DEST_A[_a, _v], _DEST_B[_a, _v]):
+            _REACH[_a, _d] = max(_REACH[_a, _d], _P_VALUE[_v])
+NUM_FEATURES = 9
+
+
+def features(obs):
+    """Per action (the piece on square s) a few numbers read off the observation tensor:
+    it captures (either reading of its square), its square and its landing square are
+    within an enemy throw, it is unmoved, the row it stands on; shape (N, 48, F)."""
+    n = len(obs)
+    own, opp, unmoved = obs[:, :48], obs[:, 48:96], obs[:, 96:144]
+    g = obs[:, 144:151]
+    v = np.where(g.any(axis=1), _VALUE[g.argmax(axis=1)], 0)
+    da, db = _DEST_A[:, v].T, _DEST_B[:, v].T  # (N, 48)
+    cap_a, cap_b = np.take_along_axis(opp, da, 1), np.take_along_axis(opp, db, 1)
+    threat = opp @ _REACH  # (N, 48): enemy throws that reach each square
+    f = np.empty((n, 48, NUM_FEATURES), np.float32)
+    f[:, :, 0] = np.maximum(cap_a, cap_b)
+    f[:, :, 1] = np.minimum(cap_a, cap_b)
+    f[:, :, 2] = threat
+    f[:, :, 3] = np.maximum(np.take_along_axis(threat, da, 1), np.take_along_axis(threat, db, 1))
+    f[:, :, 4] = unmoved
+    f[:, :, 5:9] = np.repeat(np.eye(4, dtype=np.float32), 12, axis=0)[None]
+    f *= own[:, :, None]
+    return f
+
+
+class FeaturePolicy:
+    """logit(piece on s) = w . features(obs)[s] + b[s] (masked); value = obs . wv + bv."""
+
+    def __init__(self, obs_size, num_actions, hidden, rng):
+        self.p = {"w": np.zeros(NUM_FEATURES, np.float32), "b": np.zeros(48, np.float32),
+                  "wv": np.zeros(obs_size, np.float32), "bv": np.zeros(1, np.float32)}
+        self.m = {k: np.zeros_like(v) for k, v in self.p.items()}
+        self.v = {k: np.zeros_like(v) for k, v in self.p.items()}
+        self.t = 0
+        self.num_actions = num_actions
+
+    def forward(self, obs, mask):
+        f = features(obs)
+        logits = np.zeros(mask.shape, np.float32)
+        logits[:, :48] = f @ self.p["w"] + self.p["b"]
+        logits = np.where(mask, logits, -1e9)
+        return f, logits, obs @ self.p["wv"] + self.p["bv"][0]
+
+    act = None  # set below (shared with Policy)
+
+    def grads(self, f, obs, g_logits, g_value):
+        return {"w": np.einsum("nsf,ns->f", f, g_logits[:, :48]), "b": g_logits[:, :48].sum(axis=0),
+                "wv": obs.T @ g_value, "bv": np.array([g_value.sum()], np.float32)}
+
+
 class Policy:
     """obs -> tanh(obs W1 + b1) = h; logits = h W2 + b2 (masked); value = h wv + bv."""
 
@@ -68,6 +143,15 @@ class Policy:
             a = (logits + g).argmax(axis=1)
         return a, value
 
+    def grads(self, h, obs, g_logits, g_value):
+        p = self.p
+        grads = {"W2": h.T @ g_logits, "b2": g_logits.sum(axis=0), "wv": h.T @ g_value,
+                 "bv": np.array([g_value.sum()], np.float32)}
+        g_pre = (g_logits @ p["W2"].T + np.outer(g_value, p["wv"])) * (1.0 - h * h)
+        grads["W1"] = obs.T @ g_pre
+        grads["b1"] = g_pre.sum(axis=0)
+        return grads
+
     def update(self, obs, mask, actions, adv, ret, lr, ent_coef, vf_coef):
         p = self.p
         n = len(actions)
@@ -81,15 +165,7 @@ class Policy:
         onehot[np.arange(n), actions] = 1.0
         g_logits = (-adv[:, None] * (onehot - prob) + ent_coef * prob * (logp + ent[:, None])) / n
         g_value = vf_coef * (value - ret) / n
-        grads = {
-            "W2": h.T @ g_logits,
-            "b2": g_logits.sum(axis=0),
-            "wv": h.T @ g_value,
-            "bv": np.array([g_value.sum()], np.float32),
-        }
-        g_pre = (g_logits @ p["W2"].T + np.outer(g_value, p["wv"])) * (1.0 - h * h)
-        grads["W1"] = obs.T @ g_pre
-        grads["b1"] = g_pre.sum(axis=0)
+        grads = self.grads(h, obs, g_logits, g_value)
         # Adam
         self.t += 1
         b1, b2 = 0.9, 0.999
@@ -167,7 +243,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--num-envs", type=int, default=256)
     ap.add_argument("--rollout", type=int, default=16, help="steps per update")
-    ap.add_argument("--hidden", type=int, default=64)
+    ap.add_argument("--policy", choices=["features", "mlp"], default="features")
+    ap.add_argument("--hidden", type=int, default=64, help="the MLP's hidden layer")
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--ent-coef", type=float, default=0.01)
     ap.add_argument("--random-steps", type=int, default=3_000_000, help="learner steps against random")
@@ -185,7 +262,7 @@ def main():
 
     rng = np.random.default_rng(args.seed)
     probe = VectorEnv("issiren", 1, opponents="random")
-    policy = Policy(probe.observation_size, probe.num_actions, args.hidden, rng)
+    policy = (FeaturePolicy if args.policy == "features" else Policy)(probe.observation_size, probe.num_actions, args.hidden, rng)
     n, T = args.num_envs, args.rollout
     rows = []
     steps = 0
@@ -257,6 +334,9 @@ def main():
     print(f"wrote {args.out}/curve.csv, curve.svg, policy.npz; "
           f"{time.perf_counter() - wall0:.1f} s wall, {time.process_time() - cpu0:.1f} s cpu")
 
+
+FeaturePolicy.act = Policy.act
+FeaturePolicy.update = Policy.update
 
 if __name__ == "__main__":
     main()

@@ -10,10 +10,10 @@ import numpy as np
 from conftest import REPO
 
 
-def run(out, seed):
+def run(out, seed, *extra):
     script = REPO / "examples" / "train_issiren.py"
     subprocess.run(
-        [sys.executable, str(script), "--smoke", "--seed", str(seed), "--out", str(out)],
+        [sys.executable, str(script), "--smoke", "--seed", str(seed), "--out", str(out), *extra],
         check=True, capture_output=True, text=True, timeout=120,
     )
     with open(out / "curve.csv") as f:
@@ -32,7 +32,13 @@ def test_smoke_writes_curve_svg_and_policy(tmp_path):
     svg = (tmp_path / "a" / "curve.svg").read_text()
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>") and "polyline" in svg
     policy = np.load(tmp_path / "a" / "policy.npz")
-    assert policy["W1"].shape[0] == 154 and policy["W2"].shape[1] == 49
+    assert policy["wv"].shape == (154,) and np.abs(policy["w"]).sum() > 0  # it was trained
+
+
+def test_smoke_mlp_policy(tmp_path):
+    run(tmp_path / "m", 3, "--policy", "mlp")
+    policy = np.load(tmp_path / "m" / "policy.npz")
+    assert policy["W1"].shape == (154, 64) and policy["W2"].shape == (64, 49)
 
 
 def test_same_seed_same_curve(tmp_path):
