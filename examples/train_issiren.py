@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 """Trains a policy for Issiren (2 players) with the batched environment, numpy only.
 
-    python examples/train_issiren.py [--seed 1] [--random-steps 3000000] [--greedy-steps 2000000]
+    python examples/train_issiren.py [--seed 1] [--random-steps 1500000] [--greedy-steps 500000]
                                      [--out target/train_issiren] [--smoke]
 
-The method is advantage actor-critic (A2C with GAE): one small MLP (observation tensor ->
-tanh hidden layer -> masked softmax over the action codes, plus a value head), trained by
-policy gradient on batches of games stepped by ``stickdice.vector.VectorEnv``. The
+The method is advantage actor-critic (A2C with GAE, gamma 1, lambda 0.95, Adam), trained by
+policy gradient on batches of games stepped by ``stickdice.vector.VectorEnv``; the
 opponents sit inside the batch (they move in Rust): first ``random``, then ``greedy``.
+The default policy (``--policy features``) is linear over a few numbers per piece read off
+the observation tensor with Issiren's circuit (does moving it capture, how many enemy
+throws reach its square and its landing square, is it unmoved, its row), a softmax over the
+legal pieces; its value head is linear in the observation. ``--policy mlp`` is the
+game-agnostic alternative: a tanh MLP from the whole observation tensor to the masked
+action logits and the value (it learns more slowly: about 0.70 against random after 1 M
+steps, where the features reach 0.90 in 0.25 M).
 Why a policy gradient rather than a learned afterstate value: the vector environment gives
 observations and legal masks, not afterstates, so a policy over ``(observation, mask)`` uses
-it as it is, and the same script works for any game of the package.
+it as it is, with no game copied or stepped in Python.
 
 Every ``--eval-every`` learner steps the greedy policy (argmax of the masked logits) plays
 ``--eval-games`` games against ``random`` and against ``greedy`` on held-out seeds (the
@@ -247,10 +253,10 @@ def main():
     ap.add_argument("--hidden", type=int, default=64, help="the MLP's hidden layer")
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--ent-coef", type=float, default=0.01)
-    ap.add_argument("--random-steps", type=int, default=3_000_000, help="learner steps against random")
-    ap.add_argument("--greedy-steps", type=int, default=2_000_000, help="then against greedy")
+    ap.add_argument("--random-steps", type=int, default=1_500_000, help="learner steps against random")
+    ap.add_argument("--greedy-steps", type=int, default=500_000, help="then against greedy")
     ap.add_argument("--eval-every", type=int, default=250_000)
-    ap.add_argument("--eval-games", type=int, default=500)
+    ap.add_argument("--eval-games", type=int, default=300)
     ap.add_argument("--out", default="target/train_issiren")
     ap.add_argument("--smoke", action="store_true", help="a few hundred steps (CI)")
     args = ap.parse_args()
