@@ -2,7 +2,7 @@
 """stickdice.vector against pgx, side by side in one run (a benchmark, not a test).
 
     python python/benches/pgx_compare.py --pgx-python PATH/TO/pgx-venv/bin/python \
-        [--sizes 64,1024,4096] [--seconds 3] [--games issiren,sig-wa-duqqan]
+        [--sizes 64,1024,4096] [--seconds 3] [--games issiren,sig-el-oued-capture]
 
 Run with a Python that has ``stickdice`` (and numpy); pgx runs in its own virtual
 environment (``python -m venv V && V/bin/pip install pgx "jax[cpu]"``), which this script
@@ -103,7 +103,7 @@ def main():
     p.add_argument("--pgx-only", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--sizes", default="64,1024,4096")
-    p.add_argument("--games", default="issiren,sig-wa-duqqan")
+    p.add_argument("--games", default="issiren,sig-el-oued-capture")
     p.add_argument("--pgx-games", default="backgammon")
     args = p.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
