@@ -99,6 +99,6 @@ echo "== python: stubtest (the stubs against the installed module)"
 echo "== python: API reference (pdoc, warnings are errors) -> target/python-api/"
 rm -rf "$root/target/python-api"
 (cd /tmp && "$venv/bin/python" -W error -m pdoc --output-directory "$root/target/python-api" \
-    stickdice stickdice.openspiel stickdice.pettingzoo)
+    stickdice stickdice.openspiel stickdice.pettingzoo stickdice.vector)
 test -f "$root/target/python-api/stickdice.html"
 echo "python API reference: target/python-api/index.html"

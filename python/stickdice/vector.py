@@ -53,8 +53,6 @@ shape or dtype (``ValueError`` / ``TypeError``), an illegal action code in game 
 ``pip install gymnasium``); :func:`functional` gives a pgx-shaped ``init``/``step`` pair.
 """
 
-from __future__ import annotations
-
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
