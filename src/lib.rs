@@ -150,4 +150,6 @@ mod docs_code_blocks {
     struct Library;
     #[doc = include_str!("../docs/extending.md")]
     struct Extending;
+    #[doc = include_str!("../docs/compare-family.md")]
+    struct CompareFamily;
 }
