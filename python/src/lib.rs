@@ -119,6 +119,7 @@ fn _stickdice(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     m.add_function(wrap_pyfunction!(run::_tournament, m)?)?;
     m.add_function(wrap_pyfunction!(run::_play_random, m)?)?;
+    m.add_function(wrap_pyfunction!(run::_compare, m)?)?;
     m.add_function(wrap_pyfunction!(state::_load_game_from_options, m)?)?;
     m.add_function(wrap_pyfunction!(state::_load_state, m)?)?;
     // The package's version is the crate's, which .ci/python.sh checks against the

@@ -340,3 +340,63 @@ pub fn _play_random<'py>(
     d.set_item("elapsed_s", elapsed)?;
     Ok(d)
 }
+
+/// Compares configurations (`stickdice compare`): `configs` are `(game, players, options)`
+/// with options written `key=value`; returns the comparison's columns
+/// ([`stickdice_evaluation::compare::Comparison::columns`]) as JSON text, which the
+/// Python wrapper parses into a dict of lists. The games run in Rust with the GIL
+/// released, on `threads` worker threads; the same seed gives the same figures on any
+/// thread count.
+#[pyfunction]
+#[pyo3(signature = (configs, games, agents, trace, trace_rotations, luck_games, detailed, metrics, exact, alpha, seed, threads = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn _compare(
+    py: Python<'_>,
+    configs: Vec<(String, Option<usize>, Vec<String>)>,
+    games: usize,
+    agents: Vec<String>,
+    trace: Option<Vec<String>>,
+    trace_rotations: usize,
+    luck_games: usize,
+    detailed: usize,
+    metrics: Vec<String>,
+    exact: bool,
+    alpha: f64,
+    seed: u64,
+    threads: Option<usize>,
+) -> PyResult<String> {
+    use stickdice_evaluation::compare::{self, Configuration, Settings};
+    let configs = configs
+        .iter()
+        .map(|(game, players, options)| Configuration::new(game, *players, options))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(value_error)?;
+    if games > MAX_RANDOM_GAMES {
+        return Err(PyValueError::new_err(format!(
+            "games {games} is more than the limit of {MAX_RANDOM_GAMES}"
+        )));
+    }
+    let settings = Settings {
+        games,
+        agents,
+        detailed,
+        trace: trace.unwrap_or_else(|| {
+            compare::DEFAULT_TRACE
+                .iter()
+                .map(|s| s.to_string())
+                .collect()
+        }),
+        trace_rotations,
+        luck_games,
+        metrics,
+        exact,
+        alpha,
+        seed,
+    };
+    let pool = pool(threads)?;
+    let comparison = py
+        .detach(|| pool.install(|| compare::compare(&configs, &settings)))
+        .map_err(value_error)?;
+    serde_json::to_string(&comparison.columns())
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot write the comparison: {e}")))
+}

@@ -1,4 +1,4 @@
-"""stickdice: the stick-dice board games of the Sahara (Issiren, Sig (El Oued), Sig wa Duqqan)
+"""stickdice: the stick-dice board games of the Sahara (the seven games of ``games()``)
 from Python, on the project's Rust rules, agents and arena.
 
 The API is modelled on OpenSpiel's::
@@ -34,7 +34,7 @@ Optional integrations: :mod:`stickdice.openspiel` (``pip install open_spiel``) a
 from __future__ import annotations
 
 import json as _json
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._stickdice import (
     CHANCE,
@@ -62,6 +62,7 @@ __all__ = [
     "SeededDice",
     "State",
     "agents",
+    "compare",
     "derive_seed",
     "games",
     "load_game",
@@ -70,6 +71,77 @@ __all__ = [
 ]
 
 AgentLike = Union[str, Agent, Callable[[State], Union[int, str]]]
+
+ConfigurationLike = Union[str, Dict[str, Any]]
+
+def _configuration(c: ConfigurationLike) -> Tuple[str, Optional[int], List[str]]:
+    if isinstance(c, str):
+        return (c, None, [])
+    if not isinstance(c, dict):
+        raise TypeError(f"a configuration is a game name or a dict, not {type(c).__name__}")
+    unknown = set(c) - {"game", "players", "options"}
+    if unknown:
+        raise ValueError(f"unknown configuration keys: {', '.join(sorted(unknown))} (game, players, options)")
+    if "game" not in c:
+        raise ValueError("a configuration dict needs a 'game'")
+    options = c.get("options") or {}
+    if isinstance(options, dict):
+        pairs = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in options.items()]
+    else:
+        pairs = [str(o) for o in options]
+    return (str(c["game"]), c.get("players"), pairs)
+
+
+def compare(
+    configurations: Sequence[ConfigurationLike],
+    games: int = 2000,
+    agents: Sequence[str] = ("random",),
+    trace: Optional[Sequence[str]] = None,
+    trace_rotations: int = 100,
+    luck_games: int = 200,
+    detailed: int = 300,
+    metrics: Optional[Sequence[str]] = None,
+    exact: bool = True,
+    alpha: float = 0.05,
+    seed: int = 1,
+    threads: Optional[int] = None,
+) -> Dict[str, List[Any]]:
+    """Compares games and rule readings as ``stickdice compare`` does, returning its figures
+    as a dict of equal-length lists, one row per configuration, agent and metric (ready for
+    ``pandas.DataFrame(result)``).
+
+    ``configurations`` are game names (``"issiren"``: its fewest seats, default options) or
+    dicts ``{"game": "sig-el-oued", "players": 3, "options": {"cairo_always_three": True}}``.
+    ``agents`` play the self-play rows; ``trace`` are the skill trace's agents in order of
+    growing strength (default: MCTS with random playouts at 4, 16 and 64 iterations; ``[]``
+    for none); ``metrics`` picks metrics by name (all by default). Columns:
+    ``configuration``, ``game``, ``players``, ``options``, ``agent``, ``metric``, ``value``,
+    ``ci95`` (the 95% interval's half width), ``n`` (games behind the figure), ``exact``,
+    ``source``, ``note``, and against the first configuration ``difference``, ``p_holm``
+    (Holm-corrected p-value) and ``significant``. The games run in Rust with the GIL
+    released; the same seed gives the same figures on any number of ``threads``.
+
+    Raises:
+        ValueError: an unknown game, seat count, option, metric or agent, or a setting out
+            of range (the message says which).
+        TypeError: a configuration that is neither a name nor a dict.
+    """
+    configs = [_configuration(c) for c in configurations]
+    text = _stickdice._compare(
+        configs,
+        games=games,
+        agents=list(agents),
+        trace=None if trace is None else list(trace),
+        trace_rotations=trace_rotations,
+        luck_games=luck_games,
+        detailed=detailed,
+        metrics=list(metrics or []),
+        exact=exact,
+        alpha=alpha,
+        seed=seed,
+        threads=threads,
+    )
+    return _json.loads(text)
 
 
 def tournament(

@@ -1,4 +1,4 @@
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 from ._stickdice import CHANCE as CHANCE, TERMINAL as TERMINAL, __version__ as __version__
 from ._stickdice import Agent as Agent, Game as Game, SeededDice as SeededDice, State as State
@@ -15,6 +15,7 @@ __all__ = [
     "SeededDice",
     "State",
     "agents",
+    "compare",
     "derive_seed",
     "games",
     "load_game",
@@ -45,3 +46,21 @@ def tournament(
 
 def play_random(game: Game, n: int, seed: int = 1, threads: Optional[int] = None) -> dict:
     """``n`` random games in Rust: numpy ``throws``, ``places``, ``scores``, and ``elapsed_s``."""
+
+ConfigurationLike = Union[str, Dict[str, Any]]
+
+def compare(
+    configurations: Sequence[ConfigurationLike],
+    games: int = 2000,
+    agents: Sequence[str] = ("random",),
+    trace: Optional[Sequence[str]] = None,
+    trace_rotations: int = 100,
+    luck_games: int = 200,
+    detailed: int = 300,
+    metrics: Optional[Sequence[str]] = None,
+    exact: bool = True,
+    alpha: float = 0.05,
+    seed: int = 1,
+    threads: Optional[int] = None,
+) -> Dict[str, List[Any]]:
+    """Compares configurations as ``stickdice compare``; its figures as a dict of columns."""

@@ -18,6 +18,7 @@ __all__ = [
     "derive_seed",
     "_tournament",
     "_play_random",
+    "_compare",
     "_load_game_from_options",
     "_load_state",
     "__version__",
@@ -241,6 +242,20 @@ def _tournament(game: Game, agents: List[Any], games: int = 200, seed: int = 1, 
                 out: Optional[str] = None, format: str = "round-robin", restart: bool = False,
                 progress: Optional[Callable[[int, int], Any]] = None) -> str: ...
 def _play_random(game: Game, n: int, seed: int = 1, threads: Optional[int] = None) -> Dict[str, Any]: ...
+def _compare(
+    configs: List[Tuple[str, Optional[int], List[str]]],
+    games: int,
+    agents: List[str],
+    trace: Optional[List[str]],
+    trace_rotations: int,
+    luck_games: int,
+    detailed: int,
+    metrics: List[str],
+    exact: bool,
+    alpha: float,
+    seed: int,
+    threads: Optional[int] = None,
+) -> str: ...
 def _load_game_from_options(name: str, players: int, options: Dict[str, Any]) -> Game:
     """Rebuilds a game from ``Game.__reduce__``."""
 def _load_state(game: Game, text: str) -> State:

@@ -116,7 +116,15 @@ impl fmt::Display for CompareError {
     }
 }
 
-impl std::error::Error for CompareError {}
+impl std::error::Error for CompareError {
+    /// The configuration error behind [`CompareError::Config`].
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CompareError::Config(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// One item of the command line, in the order given.
 #[derive(Clone, Debug, PartialEq, Eq)]
