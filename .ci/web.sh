@@ -25,7 +25,7 @@ trap cleanup EXIT
 "$BIN" tournament -g issiren -a random,greedy -n 2 --out "$WORK/issiren" >/dev/null 2>&1
 "$BIN" tournament -g sig-wa-duqqan -p 3 -a random,greedy,random -n 3 --out "$WORK/duqqan" >/dev/null 2>&1
 "$BIN" tournament -g sig-el-oued -a random,greedy -n 2 --out "$WORK/oued" >/dev/null 2>&1
-# The four siblings (RULES-family.md), after the damaged log so the first folders keep their
+# The four siblings (docs/games/, §5–§8), after the damaged log so the first folders keep their
 # ids: capture 4, race 5, taourit 6, war 7.
 "$BIN" tournament -g sig-el-oued-capture -a random,greedy -n 2 --out "$WORK/capture" >/dev/null 2>&1
 "$BIN" tournament -g siryu-race -p 3 -a random,random,random -n 3 --out "$WORK/race" >/dev/null 2>&1

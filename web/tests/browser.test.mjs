@@ -171,7 +171,7 @@ test('a game of Sig (El Oued), thrown by clicking, with the leftover decision ex
   }
 });
 
-// The four siblings of RULES-family.md: a whole game each, P1 played by clicking (its
+// The four siblings (docs/games/, §5–§8): a whole game each, P1 played by clicking (its
 // pieces where a decision names one, the throw button), against agents; a throw cap keeps
 // each game quick.
 const SIBLINGS = [
