@@ -103,6 +103,7 @@ impl<G: stickdice::Playouts> Rollout<G> {
 
 /// A playout with ε-greedy moves (ε = 1: uniformly random), cut after `cutoff` throws
 /// (0: never).
+#[inline]
 pub(super) fn playout<G: stickdice::Playouts>(
     game: &G,
     state: &mut G::State,
