@@ -512,6 +512,23 @@ impl Board for SigElOued {
 
 // ---- Issiren --------------------------------------------------------------------------
 
+/// The cells of a grid whose first row is P1's home row and last row P2's (Issiren's,
+/// Sig (El Oued Capture)'s), drawn with row 0 at the bottom: `square(i)` gives square
+/// index `i`'s row, column and label.
+fn home_rows_grid(count: u8, rows: u8, square: impl Fn(u8) -> (u8, u8, String)) -> Vec<SquareInfo> {
+    (0..count)
+        .map(|i| {
+            let (row, col, label) = square(i);
+            let name = match row {
+                0 => Some("P1's home row"),
+                r if r + 1 == rows => Some("P2's home row"),
+                _ => None,
+            };
+            cell(col as f64, (rows - 1 - row) as f64, label, name, false)
+        })
+        .collect()
+}
+
 /// A piece on a looping circuit (Issiren's, Sig (El Oued Capture)'s): on square index
 /// `square`, written `name`, at circuit position `pos`; dashed while `unmoved`, else marked
 /// where `returning` gives the words for its part of the lap.
@@ -549,23 +566,10 @@ fn issiren_index(sq: issiren::Square) -> usize {
 
 impl Board for Issiren {
     fn geometry(&self) -> BoardGeometry {
-        let squares: Vec<SquareInfo> = (0..issiren::ROWS * issiren::COLS)
-            .map(|i| {
-                let sq = issiren::Square::from_index(i).expect("on the board");
-                let name = match sq.row() {
-                    0 => Some("P1's home row"),
-                    3 => Some("P2's home row"),
-                    _ => None,
-                };
-                cell(
-                    sq.col() as f64,
-                    (3 - sq.row()) as f64,
-                    sq.to_string(),
-                    name,
-                    false,
-                )
-            })
-            .collect();
+        let squares = home_rows_grid(issiren::ROWS * issiren::COLS, issiren::ROWS, |i| {
+            let sq = issiren::Square::from_index(i).expect("on the board");
+            (sq.row(), sq.col(), sq.to_string())
+        });
         let tracks: Vec<Track> = (0..2)
             .map(|seat| Track {
                 seat: Some(seat),
@@ -717,23 +721,10 @@ impl Board for Issiren {
 
 impl Board for SigElOuedCapture {
     fn geometry(&self) -> BoardGeometry {
-        let squares: Vec<SquareInfo> = (0..capture::ROWS * capture::COLS)
-            .map(|i| {
-                let sq = capture::Square::from_index(i).expect("on the board");
-                let name = match sq.row() {
-                    0 => Some("P1's home row"),
-                    2 => Some("P2's home row"),
-                    _ => None,
-                };
-                cell(
-                    sq.col() as f64,
-                    (2 - sq.row()) as f64,
-                    sq.to_string(),
-                    name,
-                    false,
-                )
-            })
-            .collect();
+        let squares = home_rows_grid(capture::ROWS * capture::COLS, capture::ROWS, |i| {
+            let sq = capture::Square::from_index(i).expect("on the board");
+            (sq.row(), sq.col(), sq.to_string())
+        });
         let tracks: Vec<Track> = (0..2)
             .map(|seat| Track {
                 seat: Some(seat),
