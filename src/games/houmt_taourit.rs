@@ -97,6 +97,7 @@
 
 use core::fmt::{self, Write as _};
 
+use super::common::{invalid, ordinal};
 use crate::board::{cell, track_arrows, Board, BoardGeometry, PlacedPiece, SquareInfo};
 use crate::board::{ChosenBy, StickFaces, Track};
 use crate::config::{
@@ -105,7 +106,7 @@ use crate::config::{
 use crate::dice::{Sticks, Throw};
 use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
-    Problems, Ranking, MAX_SEATS,
+    Ranking, MAX_SEATS,
 };
 
 /// The start square, where every piece and the Ghoula begin.
@@ -428,15 +429,6 @@ impl Problem {
             }
         }
     }
-}
-
-/// The problems as an [`InvalidState`] (`Ok` when there are none).
-fn invalid(problems: Vec<Problem>) -> Result<(), InvalidState> {
-    let mut out = Problems::new();
-    for p in problems {
-        out.push(p);
-    }
-    out.finish()
 }
 
 /// Every problem of a position that does not depend on the game's options.
@@ -1448,18 +1440,6 @@ mod codes {
         *ghoula = to;
         true
     }
-}
-
-/// An ordinal for people: 1st, 2nd, 3rd, 4th, …
-fn ordinal(n: u8) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 impl Board for HoumtTaourit {

@@ -6,6 +6,7 @@
 //! the list in [`for_each_game!`](crate::for_each_game), so a game is one module here plus
 //! one line there. See the book's chapter "Adding a game".
 
+mod common;
 pub mod houmt_taourit;
 pub mod issiren;
 pub mod sig_el_oued;

@@ -99,6 +99,7 @@
 use core::fmt;
 use core::fmt::Write as _;
 
+use super::common::ordinal;
 use crate::config::{
     check_seats, parse_flag, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS,
 };
@@ -1131,17 +1132,6 @@ pub(crate) fn points_word(h: u8) -> &'static str {
     } else {
         "points"
     }
-}
-
-fn ordinal(n: u8) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (1, 11) | (2, 12) | (3, 13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 fn polished(k: u8) -> String {

@@ -64,6 +64,7 @@
 
 use core::fmt::{self, Write as _};
 
+use super::common::ordinal;
 use crate::config::{
     check_seats, parse_flag, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS,
 };
@@ -916,18 +917,6 @@ fn next_arrival(pieces: &[Piece]) -> u8 {
         .iter()
         .filter(|p| matches!(p, Piece::Arrived(_)))
         .count() as u8
-}
-
-/// An ordinal for people: 1st, 2nd, 3rd, 4th, …
-fn ordinal(n: u8) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 /// The grid cell of a track square: (row, column), row 3 at the top, column 0 the grid's

@@ -104,6 +104,7 @@
 use core::fmt::{self, Write as _};
 use core::str::FromStr;
 
+use super::common::{invalid, ordinal};
 use crate::board::{cell, Arrow, Board, BoardGeometry, BoardMove, PlacedPiece, SquareInfo};
 use crate::board::{ChosenBy, StickFaces, Track};
 use crate::config::{
@@ -112,7 +113,7 @@ use crate::config::{
 use crate::dice::{Sticks, Throw};
 use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
-    Problems, Ranking, MAX_SEATS,
+    Ranking, MAX_SEATS,
 };
 
 /// The number of squares on the track (idx 0..=30).
@@ -716,15 +717,6 @@ impl Problem {
             }
         }
     }
-}
-
-/// The problems as an [`InvalidState`] (`Ok` when there are none).
-fn invalid(problems: Vec<Problem>) -> Result<(), InvalidState> {
-    let mut out = Problems::new();
-    for p in problems {
-        out.push(p);
-    }
-    out.finish()
 }
 
 /// Every problem of a position that does not depend on the game's options.
@@ -1572,18 +1564,6 @@ impl SiryuRace {
         }
         self.end_decision(state, seat);
     }
-}
-
-/// An ordinal for people: 1st, 2nd, 3rd, 4th, …
-fn ordinal(n: u8) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 impl Board for SiryuRace {

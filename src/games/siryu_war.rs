@@ -106,6 +106,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+use super::common::invalid;
 use crate::board::{
     Arrow, Board, BoardGeometry, BoardMove, ChosenBy, PlacedPiece, SquareInfo, StickFaces, Track,
 };
@@ -113,7 +114,7 @@ use crate::config::{check_seats, parse_max_throws, unknown_option, DEFAULT_MAX_T
 use crate::dice::{Sticks, Throw};
 use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
-    Problems, Ranking, Seat, MAX_ACTIONS,
+    Ranking, Seat, MAX_ACTIONS,
 };
 
 /// Pieces per side at the start.
@@ -550,15 +551,6 @@ impl fmt::Display for Problem {
 }
 
 impl ProblemKind for Problem {}
-
-/// `Ok` if there is no problem, else the [`InvalidState`] listing them.
-fn invalid(problems: Vec<Problem>) -> Result<(), InvalidState> {
-    let mut found = Problems::new();
-    for p in problems {
-        found.push(p);
-    }
-    found.finish()
-}
 
 /// A position of Siryu (War) and the bookkeeping of whose turn it is.
 ///
