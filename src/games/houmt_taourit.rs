@@ -98,6 +98,10 @@
 use core::fmt::{self, Write as _};
 
 use super::common::{invalid, ordinal};
+pub use super::duqqan::{grants_extra_throw, throw_value};
+use super::duqqan::{
+    next_arrival, next_burial, throw_words, DuqqanPiece, SIG, THREE, THROWS, ZERO,
+};
 use crate::board::{cell, track_arrows, Board, BoardGeometry, PlacedPiece, SquareInfo};
 use crate::board::{ChosenBy, StickFaces, Track};
 use crate::config::{
@@ -186,6 +190,21 @@ impl Piece {
     /// Whether the piece is still racing.
     pub fn is_racing(self) -> bool {
         matches!(self, Piece::Racing(_))
+    }
+}
+
+impl DuqqanPiece for Piece {
+    #[inline]
+    fn burial(self) -> Option<u8> {
+        match self {
+            Piece::Buried(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn has_arrived(self) -> bool {
+        matches!(self, Piece::Centre(_))
     }
 }
 
@@ -644,37 +663,6 @@ impl fmt::Display for Action {
     }
 }
 
-/// What each count of white sides up is worth: (value, extra throw). Counts 5..=7 cannot be
-/// thrown with four sticks; they are listed as "nothing" so that the unchecked path never
-/// indexes out of bounds.
-const THROWS: [(u8, bool); 8] = [
-    (6, true),
-    (1, true),
-    (0, false),
-    (3, false),
-    (4, true),
-    (0, false),
-    (0, false),
-    (0, false),
-];
-
-/// The number of white sides up that makes a sig.
-const SIG: u8 = 1;
-/// The number of white sides up that makes a 3.
-const THREE: u8 = 3;
-/// The number of white sides up that makes a 0 (6 on the centre).
-const ZERO: u8 = 2;
-
-/// The value of a throw of `w` white sides (0 for a count four sticks cannot show).
-pub fn throw_value(throw: Throw) -> u8 {
-    THROWS[(throw.marked() & 7) as usize].0
-}
-
-/// Whether a throw grants an extra throw (0, 1 or 4 white sides up).
-pub fn grants_extra_throw(throw: Throw) -> bool {
-    THROWS[(throw.marked() & 7) as usize].1
-}
-
 impl HoumtTaourit {
     /// Moves the Ghoula `steps` steps, lifting pieces on the start at its first move,
     /// carrying and burying pieces.
@@ -796,25 +784,6 @@ impl HoumtTaourit {
         }
         seat
     }
-}
-
-/// The number of the next burial step: one more than the highest so far.
-fn next_burial(pieces: &[Piece]) -> u8 {
-    let mut max = 0;
-    for p in pieces {
-        if let Piece::Buried(b) = *p {
-            max = max.max(b);
-        }
-    }
-    max.saturating_add(1)
-}
-
-/// The number of the next arrival: one more than the arrivals so far.
-fn next_arrival(pieces: &[Piece]) -> u8 {
-    1 + pieces
-        .iter()
-        .filter(|p| matches!(p, Piece::Centre(_)))
-        .count() as u8
 }
 
 /// The lattice point of a track square on the drawing (§7's table): `(x,
@@ -1100,13 +1069,9 @@ impl Game for HoumtTaourit {
 
     fn describe_throw(&self, state: &State, throw: Throw) -> String {
         let w = throw.marked();
-        let base = match w {
-            0 => "no white side up: 6, throw again".to_string(),
-            1 => "1 white side up: sig (1), throw again".to_string(),
-            2 => "2 white sides up: 0".to_string(),
-            3 => "3 white sides up: 3".to_string(),
-            4 => "4 white sides up: 4, throw again".to_string(),
-            _ => return format!("{w} white sides up: impossible with four sticks"),
+        let base = match throw_words(w) {
+            Ok(words) => words.to_string(),
+            Err(impossible) => return impossible,
         };
         let Node::Throw(seat) = self.node(state) else {
             return base;

@@ -65,6 +65,9 @@
 use core::fmt::{self, Write as _};
 
 use super::common::ordinal;
+use super::duqqan::{
+    next_arrival, next_burial, throw_words, DuqqanPiece, SIG, THREE, THROWS, ZERO,
+};
 use crate::config::{
     check_seats, parse_flag, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS,
 };
@@ -150,6 +153,21 @@ impl Piece {
     /// Whether the piece is still racing.
     pub fn is_racing(self) -> bool {
         matches!(self, Piece::Racing(_))
+    }
+}
+
+impl DuqqanPiece for Piece {
+    #[inline]
+    fn burial(self) -> Option<u8> {
+        match self {
+            Piece::Buried(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn has_arrived(self) -> bool {
+        matches!(self, Piece::Arrived(_))
     }
 }
 
@@ -477,27 +495,6 @@ impl fmt::Display for Action {
         match *self {}
     }
 }
-
-/// What each count of white sides up is worth: (value, extra throw). Counts 5..=7 cannot be
-/// thrown with four sticks; they are listed as "nothing" so that the unchecked path never
-/// indexes out of bounds.
-const THROWS: [(u8, bool); 8] = [
-    (6, true),
-    (1, true),
-    (0, false),
-    (3, false),
-    (4, true),
-    (0, false),
-    (0, false),
-    (0, false),
-];
-
-/// The number of white sides up that makes a sig.
-const SIG: u8 = 1;
-/// The number of white sides up that makes a 3.
-const THREE: u8 = 3;
-/// The number of white sides up that makes a 0.
-const ZERO: u8 = 2;
 
 impl SigWaDuqqan {
     /// Whether some piece still races.
@@ -900,25 +897,6 @@ mod codes {
 
 use codes::TRANSITIONS;
 
-/// The number of the next burial step: one more than the highest so far.
-fn next_burial(pieces: &[Piece]) -> u8 {
-    let mut max = 0;
-    for p in pieces {
-        if let Piece::Buried(b) = *p {
-            max = max.max(b);
-        }
-    }
-    max.saturating_add(1)
-}
-
-/// The number of the next arrival: one more than the arrivals so far.
-fn next_arrival(pieces: &[Piece]) -> u8 {
-    1 + pieces
-        .iter()
-        .filter(|p| matches!(p, Piece::Arrived(_)))
-        .count() as u8
-}
-
 /// The grid cell of a track square: (row, column), row 3 at the top, column 0 the grid's
 /// left edge, the extension at columns -1 … -4.
 pub fn square_cell(idx: u8) -> (i8, i8) {
@@ -1256,13 +1234,9 @@ impl Game for SigWaDuqqan {
 
     fn describe_throw(&self, state: &State, throw: Throw) -> String {
         let w = throw.marked();
-        let base = match w {
-            0 => "no white side up: 6, throw again".to_string(),
-            1 => "1 white side up: sig (1), throw again".to_string(),
-            2 => "2 white sides up: 0".to_string(),
-            3 => "3 white sides up: 3".to_string(),
-            4 => "4 white sides up: 4, throw again".to_string(),
-            _ => return format!("{w} white sides up: impossible with four sticks"),
+        let base = match throw_words(w) {
+            Ok(words) => words.to_string(),
+            Err(impossible) => return impossible,
         };
         let Node::Throw(seat) = self.node(state) else {
             return base;
