@@ -12,6 +12,7 @@ pub mod houmt_taourit;
 pub mod issiren;
 pub mod sig_el_oued;
 pub mod sig_el_oued_capture;
+mod sig_throws;
 pub mod sig_wa_duqqan;
 pub mod siryu_race;
 pub mod siryu_war;

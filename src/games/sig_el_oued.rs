@@ -100,6 +100,7 @@ use core::fmt;
 use core::fmt::Write as _;
 
 use super::common::ordinal;
+use super::sig_throws::{bonus_value, is_regular_sig, BONUS_SUMS};
 use crate::config::{
     check_seats, parse_flag, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS,
 };
@@ -984,39 +985,6 @@ enum Walk {
     Choice,
 }
 
-/// A bonus throw's value: its count, a regular sig counting 1.
-#[inline]
-const fn bonus_value(k: u8) -> u8 {
-    if is_regular_sig(k) {
-        1
-    } else {
-        k
-    }
-}
-
-#[inline]
-const fn is_regular_sig(k: u8) -> bool {
-    k == 1 || k == 5
-}
-
-/// The sums two bonus throws of a sig of twelve can make without a regular sig (bit `s`).
-const TWO_BONUS_SUMS: u32 = {
-    let vals = [0u32, 2, 3, 4, 6];
-    let mut mask = 0u32;
-    let mut i = 0;
-    while i < 5 {
-        let mut j = 0;
-        while j < 5 {
-            mask |= 1 << (vals[i] + vals[j]);
-            j += 1;
-        }
-        i += 1;
-    }
-    mask
-};
-/// The values one bonus throw can add without being a regular sig (bit `s`).
-const ONE_BONUS_SUMS: u32 = 1 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 6;
-
 /// The largest rest a walk can leave at Mecca, in half-points: a budget of at most 30
 /// points (12 + 6 + 6 + 6) less the 1 point of the step onto Mecca.
 const MAX_REST: u8 = 58;
@@ -1409,8 +1377,8 @@ impl Game for SigElOued {
             Pending::TwelveBonus { left, sum } => {
                 let reachable = match left {
                     3 => sum == 0,
-                    2 => sum < 32 && ONE_BONUS_SUMS & (1 << sum) != 0,
-                    1 => sum < 32 && TWO_BONUS_SUMS & (1 << sum) != 0,
+                    2 => sum < 32 && BONUS_SUMS[1] & (1 << sum) != 0,
+                    1 => sum < 32 && BONUS_SUMS[2] & (1 << sum) != 0,
                     _ => {
                         problems.push(Problem::TwelveBonusLeftOutOfRange { left });
                         true

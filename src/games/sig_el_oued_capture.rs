@@ -125,6 +125,8 @@
 use core::fmt;
 use core::str::FromStr;
 
+pub use super::sig_throws::is_regular_sig;
+use super::sig_throws::BONUS_SUMS;
 use crate::config::{
     check_seats, parse_flag, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS,
 };
@@ -264,31 +266,9 @@ static SQUARES: [[[u32; 256]; 3]; 2] = {
     t
 };
 
-/// The sums of `n` bonus throws (bit `s`), none of them a regular sig: `SUMS[n]`.
-const SUMS: [u32; 4] = {
-    let vals = [0u32, 2, 3, 4, 6];
-    let mut t = [1u32, 0, 0, 0];
-    let mut n = 1;
-    while n < 4 {
-        let mut s = 0;
-        while s < 32 {
-            if t[n - 1] & (1 << s) != 0 {
-                let mut i = 0;
-                while i < 5 {
-                    t[n] |= 1 << (s + vals[i]);
-                    i += 1;
-                }
-            }
-            s += 1;
-        }
-        n += 1;
-    }
-    t
-};
-
 /// The plain move values a throw sequence can make (bit `v`): 0 (under
 /// `sig_of_twelve_first_turn_only`), 2, 3, 4, 6 + a bonus count, 12 + three bonus counts.
-const PLAIN_VALUES: u32 = 1 | 1 << 2 | 1 << 3 | 1 << 4 | SUMS[1] << 6 | SUMS[3] << 12;
+const PLAIN_VALUES: u32 = 1 | 1 << 2 | 1 << 3 | 1 << 4 | BONUS_SUMS[1] << 6 | BONUS_SUMS[3] << 12;
 
 /// The square a piece of `seat` stands on at circuit position `pos` (0..23), or `None` if
 /// the seat is not 0 or 1 or the position is off the circuit.
@@ -327,12 +307,6 @@ pub const fn positions_on(seat: Seat, square: Square) -> u32 {
     } else {
         1 << first
     }
-}
-
-/// Whether a count of polished sides is a regular sig (1 or 5).
-#[inline(always)]
-pub const fn is_regular_sig(k: u8) -> bool {
-    k == 1 || k == 5
 }
 
 /// A square of the board, written column letter + row number as P1 sees it (`a1` .. `f3`).
@@ -833,7 +807,7 @@ fn position_problems(p: &Position) -> Vec<Problem> {
         Pending::TwelveBonus { left, sum } => {
             if !(1..=3).contains(&left) {
                 problems.push(Problem::TwelveLeft(left));
-            } else if sum >= 32 || SUMS[3 - left as usize] & (1 << sum) == 0 {
+            } else if sum >= 32 || BONUS_SUMS[3 - left as usize] & (1 << sum) == 0 {
                 problems.push(Problem::TwelveSum {
                     made: 3 - left,
                     sum,
@@ -2075,10 +2049,7 @@ mod tests {
 
     #[test]
     fn the_value_sets_are_the_bonus_sums() {
-        assert_eq!(SUMS[0], 1);
-        assert_eq!(SUMS[1], 1 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 6);
-        // Three counts of {0, 2, 3, 4, 6}: 0..=18 but 1 and 17.
-        assert_eq!(SUMS[3], ((1 << 19) - 1) & !(1 << 1) & !(1 << 17));
+        assert_eq!(PLAIN_VALUES & 0x7f, 1 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 6);
         assert_eq!(
             [INITIAL_STATE.occupied(0), INITIAL_STATE.occupied(1)],
             [0x3f, 0x3f << 12]
