@@ -1,10 +1,11 @@
-//! Shared helpers for the agents' tests: independent brute-force search and random
-//! positions.
+//! Shared helpers for the agents' tests: independent brute-force search, random
+//! positions, and duels of two agents with the chance of their margin.
 #![allow(dead_code)]
 
 use rand::{RngExt as _, SeedableRng};
-use stickdice::{ActionList, Game, Node, SeatValues, MAX_SEATS};
-use stickdice_agents::Evaluate;
+use stickdice::play::play_game;
+use stickdice::{ActionList, Agent, Game, Node, SeatValues, MAX_SEATS};
+use stickdice_agents::{build_str, Evaluate};
 
 /// The exact expected score of seat `me` to the end of the game, when `me` maximises it
 /// and every other seat minimises it (two seats: plain expectiminimax). No depth limit.
@@ -163,4 +164,56 @@ pub fn random_node<G: Game>(g: &G, seed: u64, steps: usize) -> Option<G::State> 
         }
     }
     Some(s)
+}
+
+/// Plays `pairs` pairs of two-player games (each start with seats swapped) of `a` against
+/// `b`, the sticks thrown by a generator seeded `dice + pair`, and returns (a's wins, b's wins,
+/// draws).
+pub fn duel<G: Evaluate>(game: &G, a: &str, b: &str, pairs: u64, dice: u64) -> (u32, u32, u32) {
+    let (mut wa, mut wb, mut draws) = (0, 0, 0);
+    for pair in 0..pairs {
+        for swap in [false, true] {
+            let mut agents: Vec<Box<dyn Agent<G>>> = vec![
+                build_str(a, game, 2 * pair).unwrap(),
+                build_str(b, game, 2 * pair + 1).unwrap(),
+            ];
+            if swap {
+                agents.swap(0, 1);
+            }
+            let mut dice = stickdice::Rng::seed_from_u64(dice + pair);
+            let mut state = game.initial_state();
+            let ranking = play_game(
+                game,
+                &mut state,
+                &mut agents,
+                |_, _| game.sample_throw(&mut dice),
+                |_, _, _| {},
+            )
+            .unwrap();
+            let a_seat = usize::from(swap);
+            match (
+                ranking.is_sole_winner(a_seat),
+                ranking.is_sole_winner(1 - a_seat),
+            ) {
+                (true, _) => wa += 1,
+                (_, true) => wb += 1,
+                _ => draws += 1,
+            }
+        }
+    }
+    (wa, wb, draws)
+}
+
+/// The chance of at least `k` successes in `n` fair coin flips (the null hypothesis that
+/// the two agents are equally strong, counting decisive games).
+pub fn tail(n: u32, k: u32) -> f64 {
+    let mut total = 0.0;
+    for i in k..=n {
+        let mut ln = 0.0;
+        for j in 0..i {
+            ln += ((n - j) as f64).ln() - ((j + 1) as f64).ln();
+        }
+        total += (ln - n as f64 * std::f64::consts::LN_2).exp();
+    }
+    total
 }
