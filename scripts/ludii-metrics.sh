@@ -11,6 +11,8 @@
 # from a fresh checkout), then scripts/ludii/LudiiMetrics.java against them, then runs one game
 # at a time (a single Java job: the machine is shared). Defaults: 1000 trials, the
 # state-evaluation metrics on the first 100 of them, at most 600 s of play per game.
+# APPLY=yes also computes the other metrics by Metric.apply (one replay per metric: slow), to
+# check that it agrees with the incremental path; GAMES="sig-wa-duqqan ..." picks the games.
 set -euo pipefail
 : "${LUDII_SRC:?set LUDII_SRC to a checkout of Ludii}"
 TRIALS=${1:-1000}
@@ -38,8 +40,8 @@ run() { # name, file under Common/res/lud, options...
   {
     echo "# ludii commit	$(git -C "$LUDII_SRC" rev-parse HEAD 2>/dev/null || echo unknown)"
     echo "# ludii version	$(grep -o 'LUDEME_VERSION = "[^"]*"' "$LUDII_SRC/Common/src/main/Constants.java" | cut -d'"' -f2)"
-    echo "# command	java -Xmx6g LudiiMetrics \"$file\" $TRIALS $SEED $EVAL $MAXS no $*"
-    java -Xmx6g -cp "$BUILD/driver:$CP" LudiiMetrics "$LUD/$file" "$TRIALS" "$SEED" "$EVAL" "$MAXS" no "$@" \
+    echo "# command	java -Xmx6g LudiiMetrics \"$file\" $TRIALS $SEED $EVAL $MAXS ${APPLY:-no} $*"
+    java -Xmx6g -cp "$BUILD/driver:$CP" LudiiMetrics "$LUD/$file" "$TRIALS" "$SEED" "$EVAL" "$MAXS" "${APPLY:-no}" "$@" \
       2>&1 | grep -v '^Incrementally computing metric not yet implemented'
   } > "$out"
   echo "wrote $out"
