@@ -11,6 +11,7 @@
 # from a fresh checkout), then scripts/ludii/LudiiMetrics.java against them, then runs one game
 # at a time (a single Java job: the machine is shared). Defaults: 1000 trials, the
 # state-evaluation metrics on the first 100 of them, at most 600 s of play per game.
+# APPLY=none only plays the trials (lengths, outcomes, the share at the limits);
 # APPLY=yes also computes the other metrics by Metric.apply (one replay per metric: slow), to
 # check that it agrees with the incremental path; GAMES="sig-wa-duqqan ..." picks the games.
 set -euo pipefail

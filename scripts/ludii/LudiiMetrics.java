@@ -10,7 +10,8 @@
 //   EVAL         how many of the trials the state-evaluation metrics use (0 = skip them)
 //   MAXSECONDS   stop playing new trials after this much wall time (the count played is printed)
 //   APPLY        yes: also compute the other metrics by Metric.apply (one replay per metric:
-//                slow), to check that both of Ludii's paths agree; no: incremental only
+//                slow), to check that both of Ludii's paths agree; no: incremental only;
+//                none: play only (the trials' lengths, outcomes and share at the limits)
 //   option       Ludii option strings, e.g. Players/2
 //
 // The trials are played as Ludii's concept pipeline plays them (a fresh context per trial, its
@@ -57,6 +58,7 @@ public class LudiiMetrics
 		final int evalTrials = Integer.parseInt(args[3]);
 		final double maxSeconds = Double.parseDouble(args[4]);
 		final boolean checkApply = args[5].equals("yes");
+		final boolean playOnly = args[5].equals("none");
 		final List<String> options = new ArrayList<>();
 		for (int i = 6; i < args.length; i++)
 			options.add(args[i]);
@@ -117,6 +119,9 @@ public class LudiiMetrics
 		System.out.printf("# trials without a single winner\t%d of %d%n", noWinner, numTrials);
 		for (int p = 1; p <= players; p++)
 			System.out.printf("# P%d mean partial win\t%.4f%n", p, partialWins[p] / numTrials);
+
+		if (playOnly)
+			return;
 
 		final Evaluation evaluation = new Evaluation();
 		final List<Metric> cheap = new ArrayList<>();
