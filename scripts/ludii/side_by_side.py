@@ -86,6 +86,8 @@ def our_cell(r):
         return "—"
     if r["exact"] == "true":
         return f"{fmt(r['value'])} exact"
+    if r["ci95"] == "":
+        return f"{fmt(r['value'])} (lower bound)"
     return f"{fmt(r['value'])} ± {fmt(r['ci95'])}"
 
 
@@ -100,13 +102,15 @@ def main():
         head, lv = ludii(p)
         played = head.get("played", ["?"])[0]
         limit = head.get("trials at the turn or move limit", ["?"])[0]
+        n_eval = max([t for c, (v, t) in lv.items() if c in EVAL] or [0])
         print(f"### {game}\n")
-        print(f"Ludii: {played}; at the turn or move limit: {limit}.\n")
+        print(f"Ludii: {played}; at the turn or move limit: {limit}; the state-evaluation "
+              f"metrics on the first {n_eval}.\n")
         print("| metric | ours | Ludii | Ludii's file |")
         print("|---|---|---|---|")
         for our_name, concept, path in METRICS:
             lval = lv.get(concept)
-            lcell = "—" if lval is None else f"{fmt(lval[0])}" + (f" ({lval[1]})" if concept in EVAL else "")
+            lcell = "—" if lval is None else fmt(lval[0])
             print(f"| {our_name} | {our_cell(us.get((game, our_name)))} | {lcell} | `{path}` |")
         r = us.get((game, "DurationThrows"))
         print(f"| DurationThrows (ours only) | {our_cell(r)} | — | — |")
