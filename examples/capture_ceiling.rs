@@ -72,6 +72,8 @@ struct Search<'a> {
     me: Seat,
     lost: HashSet<State>,
     nodes: u64,
+    /// Decisions searched that offered more than one action.
+    branching: u64,
     budget: u64,
     horizon: u32,
 }
@@ -125,6 +127,9 @@ impl Search<'_> {
             return Outcome::Open;
         }
         self.game.legal_actions(&s, &mut legal);
+        if legal.len() > 1 {
+            self.branching += 1;
+        }
         let mut children: Vec<(f64, State)> = legal
             .iter()
             .map(|&a| {
@@ -161,6 +166,7 @@ struct Record {
     forced_only: bool,
     clairvoyant: Outcome,
     nodes: u64,
+    branching: u64,
 }
 
 fn play(
@@ -250,6 +256,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     me,
                     lost: HashSet::new(),
                     nodes: 0,
+                    branching: 0,
                     budget,
                     horizon,
                 };
@@ -263,10 +270,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     forced_only,
                     clairvoyant,
                     nodes: search.nodes,
+                    branching: search.branching,
                 };
                 eprintln!(
-                    "game {} seat {} agent {} throws {} pieces {:?} forced_only {} clairvoyant {:?} nodes {}",
-                    r.index, r.me, r.agent_score, r.throws, r.pieces, r.forced_only, r.clairvoyant, r.nodes
+                    "game {} seat {} agent {} throws {} pieces {:?} forced_only {} clairvoyant {:?} nodes {} branching {}",
+                    r.index, r.me, r.agent_score, r.throws, r.pieces, r.forced_only, r.clairvoyant, r.nodes, r.branching
                 );
                 records.lock().unwrap().push(r);
             });
@@ -286,6 +294,33 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         1.0 - lost as f64 / n as f64,
         1.0 - lo
     );
+    for seat in 0..2 {
+        let games = count(&|r| r.me == seat);
+        let lost = count(&|r| r.me == seat && r.clairvoyant == Outcome::Loss);
+        let (lo, hi) = wilson(lost, games);
+        println!(
+            "  as seat {seat}: proved lost {lost} of {games} ({:.4} [{lo:.4}, {hi:.4}])",
+            lost as f64 / games as f64
+        );
+    }
+    let forced = count(&|r| r.clairvoyant == Outcome::Loss && r.branching == 0);
+    let one = count(&|r| r.clairvoyant == Outcome::Loss && r.branching == 1);
+    println!(
+        "proved lost with no choice at all for the strong side: {forced}; with one decision of two or more actions: {one}"
+    );
+    let mut sizes: Vec<u64> = records
+        .iter()
+        .filter(|r| r.clairvoyant == Outcome::Loss)
+        .map(|r| r.nodes)
+        .collect();
+    sizes.sort_unstable();
+    if !sizes.is_empty() {
+        println!(
+            "decisions searched to prove a loss: median {}, largest {}",
+            sizes[sizes.len() / 2],
+            sizes[sizes.len() - 1]
+        );
+    }
     if spec != "none" {
         let score: f64 = records.iter().map(|r| r.agent_score).sum::<f64>() / n as f64;
         let losses = count(&|r| r.agent_score == 0.0);
