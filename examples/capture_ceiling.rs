@@ -53,7 +53,7 @@ impl Fate {
 
     /// `random`'s index among `n` legal actions at the decision after throw `t`.
     fn pick(&self, t: u32, n: usize) -> usize {
-        let u = mix(mix(self.seed ^ 0x5eed_0f_7a7e) ^ u64::from(t));
+        let u = mix(mix(self.seed ^ 0x005e_ed0f_7a7e) ^ u64::from(t));
         ((u128::from(u) * n as u128) >> 64) as usize
     }
 }
