@@ -30,10 +30,11 @@
 //!   ended), rewards `N × seats`, terminated `N`, truncated `N`.
 //! * **No allocation per step** in self-play and against agents that allocate nothing
 //!   (`random`, `greedy`): the games' states, dice and action lists live in the batch.
-//!   Opponent agents are built anew at each episode start (as `stickdice play` builds
+//!   Opponent agents are built anew at each episode start (as the arena builds
 //!   them), which allocates.
 //! * **Threads:** the games are spread over rayon's threads (the current pool) in chunks
-//!   of at least 128 games (smaller batches step on the calling thread); every
+//!   of 128 games, each stepped by one thread's serial loop (batches of at most 128
+//!   games step on the calling thread); every
 //!   game only depends on its own seed, so the results are the same for any thread
 //!   count.
 //! * **Errors** leave the batch unchanged: buffers of the wrong length, or an action code
@@ -431,14 +432,70 @@ type Zipped<'a, G> = (
     (&'a mut [f32], ((&'a mut i32, &'a mut bool), &'a mut bool)),
 );
 
+/// The games a thread steps at a time: the batch is cut into chunks of this many games,
+/// each stepped by the serial loop (one rayon task per chunk, not per game).
+const CHUNK: usize = 128;
+
 /// Runs `f` on every game with its index and its part of `out`, on rayon's threads when
-/// `parallel`.
+/// `parallel` (in chunks of [`CHUNK`] games, each stepped by [`each_slot_serial`]).
 fn each_slot<G: Encoded>(
     slots: &mut [Slot<G>],
     parallel: bool,
     out: Out<'_>,
     sizes: (usize, usize, usize),
     f: impl Fn(usize, &mut Slot<G>, SlotOut<'_>) + Sync,
+) {
+    if !(parallel && slots.len() > CHUNK) {
+        each_slot_serial(0, slots, out, sizes, &f);
+        return;
+    }
+    let (obs_len, num_actions, seats) = sizes;
+    let Out {
+        observations,
+        masks,
+        players,
+        rewards,
+        terminated,
+        truncated,
+    } = out;
+    slots
+        .par_chunks_mut(CHUNK)
+        .zip(observations.par_chunks_mut(CHUNK * obs_len))
+        .zip(masks.par_chunks_mut(CHUNK * num_actions))
+        .zip(rewards.par_chunks_mut(CHUNK * seats))
+        .zip(
+            players
+                .par_chunks_mut(CHUNK)
+                .zip(terminated.par_chunks_mut(CHUNK))
+                .zip(truncated.par_chunks_mut(CHUNK)),
+        )
+        .enumerate()
+        .for_each(
+            |(
+                k,
+                ((((slots, observations), masks), rewards), ((players, terminated), truncated)),
+            )| {
+                let out = Out {
+                    observations,
+                    masks,
+                    players,
+                    rewards,
+                    terminated,
+                    truncated,
+                };
+                each_slot_serial(k * CHUNK, slots, out, sizes, &f);
+            },
+        );
+}
+
+/// Runs `f` on every game of `slots` (game `first + j` at `j`) with its part of `out`, on
+/// the calling thread.
+fn each_slot_serial<G: Encoded>(
+    first: usize,
+    slots: &mut [Slot<G>],
+    out: Out<'_>,
+    sizes: (usize, usize, usize),
+    f: &(impl Fn(usize, &mut Slot<G>, SlotOut<'_>) + Sync),
 ) {
     let (obs_len, num_actions, seats) = sizes;
     let Out {
@@ -449,54 +506,37 @@ fn each_slot<G: Encoded>(
         terminated,
         truncated,
     } = out;
-    let run = |(((i_slot, observation), mask), (rewards, flags)): Zipped<'_, G>| {
-        let (i, slot) = i_slot;
-        let ((player, terminated), truncated) = flags;
-        f(
-            i,
-            slot,
-            SlotOut {
-                observation,
-                mask,
-                player,
-                rewards,
-                terminated,
-                truncated,
-            },
+    slots
+        .iter_mut()
+        .enumerate()
+        .zip(observations.chunks_mut(obs_len))
+        .zip(masks.chunks_mut(num_actions))
+        .zip(
+            rewards.chunks_mut(seats).zip(
+                players
+                    .iter_mut()
+                    .zip(terminated.iter_mut())
+                    .zip(truncated.iter_mut()),
+            ),
         )
-    };
-    if parallel && slots.len() > 128 {
-        slots
-            .par_iter_mut()
-            .enumerate()
-            .zip(observations.par_chunks_mut(obs_len))
-            .zip(masks.par_chunks_mut(num_actions))
-            .zip(
-                rewards.par_chunks_mut(seats).zip(
-                    players
-                        .par_iter_mut()
-                        .zip(terminated.par_iter_mut())
-                        .zip(truncated.par_iter_mut()),
-                ),
-            )
-            .with_min_len(128)
-            .for_each(run);
-    } else {
-        slots
-            .iter_mut()
-            .enumerate()
-            .zip(observations.chunks_mut(obs_len))
-            .zip(masks.chunks_mut(num_actions))
-            .zip(
-                rewards.chunks_mut(seats).zip(
-                    players
-                        .iter_mut()
-                        .zip(terminated.iter_mut())
-                        .zip(truncated.iter_mut()),
-                ),
-            )
-            .for_each(run);
-    }
+        .for_each(
+            |(((i_slot, observation), mask), (rewards, flags)): Zipped<'_, G>| {
+                let (i, slot) = i_slot;
+                let ((player, terminated), truncated) = flags;
+                f(
+                    first + i,
+                    slot,
+                    SlotOut {
+                        observation,
+                        mask,
+                        player,
+                        rewards,
+                        terminated,
+                        truncated,
+                    },
+                )
+            },
+        );
 }
 
 /// The batch for one game type: the statically dispatched core of [`VectorEnv`].
