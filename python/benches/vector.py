@@ -5,9 +5,15 @@
 
 For each game and batch size N (1, 64, 1024, 4096), in self-play and against ``greedy``
 (the learner P1, greedy P2 in Rust): a loop of ``VectorEnv.step`` with a random legal
-action per game chosen in numpy from the mask (``argmax`` of random numbers where legal),
+action per game chosen in numpy from the mask (the ``argmax`` of uniform noise plus the
+mask, in preallocated arrays),
 observations and masks written by every step. One step of N games counts N steps.
-Printed as a Markdown table (docs/performance/vector.md records it).
+Beside them, *our single-game Python loop*: one game at a time through the package's
+``State`` (``apply_action`` per throw, decision and greedy move), the observation
+(``observation_tensor()``) and mask (``legal_actions_mask()``) read at every learner
+decision and a random legal action chosen in numpy; counted alike (learner decisions
+per second; throws and opponents' moves are not steps). Printed as a Markdown table
+(docs/performance/vector.md records it).
 """
 
 import argparse
@@ -16,6 +22,7 @@ import time
 
 import numpy as np
 
+import stickdice
 from stickdice.vector import VectorEnv
 
 
@@ -25,14 +32,46 @@ def measure(game, n, opponents, seconds, seed=1):
     rng = np.random.default_rng(seed)
     mask = info["legal_action_mask"]
     noise = np.empty(mask.shape, dtype=np.float32)
+    actions = np.empty(n, dtype=np.int64)
     steps = 0
     start = time.perf_counter()
     while True:
+        # Uniform among the legal codes, in place (no array made per step): noise in
+        # [0, 1), plus 1 where legal, so the row's argmax is a uniformly drawn legal code.
         rng.random(dtype=np.float32, out=noise)
-        actions = np.where(mask, noise, -1.0).argmax(axis=1)
+        np.add(noise, mask, out=noise)
+        noise.argmax(axis=1, out=actions)
         obs, rewards, terminated, truncated, info = env.step(actions)
         mask = info["legal_action_mask"]
         steps += n
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return steps / elapsed
+
+
+def measure_single(game_name, opponents, seconds, seed=1):
+    """Learner decisions per second of one game at a time through ``stickdice.State``."""
+    game = stickdice.load_game(game_name)
+    dice = stickdice.SeededDice(seed)
+    rng = np.random.default_rng(seed)
+    opponent = stickdice.Agent(opponents, game, seed=seed) if opponents else None
+    state = game.new_initial_state()
+    steps = 0
+    start = time.perf_counter()
+    while True:
+        for _ in range(1000):
+            if state.is_terminal():
+                state = game.new_initial_state()
+            elif state.is_chance_node():
+                state.apply_action(dice.throw(state))
+            elif opponent is not None and state.current_player() == 1:
+                state.apply_action(opponent.step(state))
+            else:
+                state.observation_tensor()  # read, as a learner reads it
+                mask = state.legal_actions_mask()
+                noise = rng.random(mask.shape[0], dtype=np.float32)
+                state.apply_action(int((noise + mask).argmax()))
+                steps += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
             return steps / elapsed
@@ -46,13 +85,18 @@ def main():
     args = p.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"cores: {os.cpu_count()}, RAYON_NUM_THREADS={os.environ.get('RAYON_NUM_THREADS', 'unset')}")
-    print("| game | opponents | " + " | ".join(f"N = {n}" for n in sizes) + " |")
-    print("|---|---|" + "---:|" * len(sizes))
+    print("| game | opponents | " + " | ".join(f"N = {n}" for n in sizes) + " | single-game Python loop |")
+    print("|---|---|" + "---:|" * (len(sizes) + 1))
+
+    def cell(r):
+        return f"{r / 1e6:.2f} M" if r >= 1e6 else f"{r / 1e3:.0f} k"
+
     for game in args.games.split(","):
         for label, opponents in (("self-play", None), ("greedy", "greedy")):
             rates = [measure(game, n, opponents, args.seconds) for n in sizes]
-            cells = " | ".join(f"{r / 1e6:.2f} M" if r >= 1e6 else f"{r / 1e3:.0f} k" for r in rates)
-            print(f"| {game} | {label} | {cells} |", flush=True)
+            single = measure_single(game, opponents, args.seconds)
+            cells = " | ".join(cell(r) for r in rates)
+            print(f"| {game} | {label} | {cells} | {cell(single)} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 //! the GIL released.
 
 use numpy::{PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2};
-use pyo3::exceptions::{PyNotImplementedError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyNotImplementedError, PyValueError};
 use pyo3::prelude::*;
 use std::sync::Mutex;
 
@@ -28,6 +28,7 @@ fn vector_error(e: VectorError) -> PyErr {
             ..
         } => VectorIllegalAction::new_err((e.to_string(), index, seat, action)),
         VectorError::NotEncoded { .. } => PyNotImplementedError::new_err(e.to_string()),
+        VectorError::Index { .. } => PyIndexError::new_err(e.to_string()),
         e => PyValueError::new_err(e.to_string()),
     }
 }
@@ -123,6 +124,19 @@ impl PyVectorEnv {
 
     fn set_parallel(&mut self, parallel: bool) {
         self.env_mut().set_parallel(parallel);
+    }
+
+    fn set_recording(&mut self, on: bool) {
+        self.env_mut().set_recording(on);
+    }
+
+    fn replay_log(&self, index: usize) -> PyResult<String> {
+        self.env().replay_log(index).map_err(vector_error)
+    }
+
+    #[staticmethod]
+    fn opponent_seed(game_seed: u64, seat: usize) -> u64 {
+        stickdice_rl::opponent_seed(game_seed, seat)
     }
 
     #[allow(clippy::too_many_arguments)]

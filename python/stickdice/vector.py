@@ -28,9 +28,10 @@ takes one action code per game (an integer array of shape ``(N,)``); for a game 
 at the previous step the action is ignored and the game starts its next episode (the
 "next-step" auto-reset of Gymnasium). The throws are made inside from each game's own
 seeded dice: game ``i``'s ``k``-th episode after ``reset(seed)`` throws as ``stickdice play
---seed S`` does for ``S = env.game_seed(i)`` (``stickdice.derive_seed``-style derivation
-of ``(seed, i, k)``), and its opponents are seeded as ``stickdice play`` seeds them, so it
-replays with that command and the learner's actions.
+--seed S`` does for ``S = env.game_seed(i)``, and its opponents are seeded as the arena
+seeds them (:meth:`VectorEnv.opponent_seed`): it is game 0 of a one-game tournament.
+With ``recording=True``, :meth:`VectorEnv.record` gives a game that has just ended as that
+tournament's log, which ``stickdice replay LOG --index 0`` replays.
 
 **Arrays** (game-major, written in place, no copy; the same arrays are returned at every
 step and overwritten by the next, unless ``copy=True``):
@@ -103,6 +104,7 @@ class VectorEnv:
         learner_seat: int = 0,
         players: Optional[int] = None,
         copy: bool = False,
+        recording: bool = False,
         **options: Any,
     ) -> None:
         self.game = _load(game, players, options)
@@ -117,6 +119,7 @@ class VectorEnv:
             specs = list(opponents)
         self.seats: List[Optional[str]] = specs
         self._env = _stickdice._VectorEnv(self.game, int(num_envs), specs)
+        self._env.set_recording(bool(recording))
         self.num_envs: int = self._env.num_envs
         self.num_actions: int = self._env.num_actions
         self.observation_size: int = self._env.observation_len
@@ -193,6 +196,28 @@ class VectorEnv:
     def episode(self, index: int) -> int:
         """How many episodes game ``index`` has started since the reset, less one."""
         return self._env.episode(index)
+
+    @staticmethod
+    def opponent_seed(game_seed: int, seat: int) -> int:
+        """The seed of the opponent in ``seat`` of the game seeded ``game_seed`` (the
+        arena's agent seed; ``stickdice.Agent(spec, game, seed=...)`` builds it alike)."""
+        return _stickdice._VectorEnv.opponent_seed(game_seed, seat)
+
+    def record(self, index: int, path: Optional[str] = None) -> str:
+        """Game ``index``, which has just ended (at the last step), as the text of a
+        tournament log (a header line and the game's line), written to ``path`` if given:
+        ``stickdice replay PATH --index 0`` replays it. Needs ``recording=True`` from the
+        episode's start.
+
+        Raises:
+            IndexError: no game ``index``.
+            ValueError: the episode was not recorded, or has not ended.
+        """
+        text = self._env.replay_log(index)
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        return text
 
     def state(self, index: int) -> Any:
         """Game ``index``'s state, as a :class:`stickdice.State` (a copy)."""

@@ -48,7 +48,7 @@ def test_a_batch_game_is_the_single_game_of_its_seed(opponents):
     assert len(done) >= 6
     for i, (seed, actions, rewards, obs) in done.items():
         dice = stickdice.SeededDice(seed)
-        agents = {s: stickdice.Agent(spec, game, seed=stickdice.derive_seed(seed, [1, s]))
+        agents = {s: stickdice.Agent(spec, game, seed=VectorEnv.opponent_seed(seed, s))
                   for s, spec in enumerate(env.seats) if spec is not None}
         state = game.new_initial_state()
         mine = iter(actions)
@@ -200,3 +200,83 @@ def test_the_gymnasium_adapter():
     first, _ = GymVectorEnv("issiren", 16, opponents="greedy", max_throws=60).reset(seed=1)
     assert np.array_equal(again, first)
     env.close()
+
+
+def test_gymnasiums_env_checker_passes_on_the_adapter():
+    """Gymnasium's env checker where it applies to a vector environment (its `check_env`
+    takes a single `gymnasium.Env`): the space and reset checks as they are, the step
+    checks (determinism, returned data not shared) in their vector form with legal
+    actions (an action space's unmasked sample is an illegal code in most games, refused
+    with IllegalActionError)."""
+    pytest.importorskip("gymnasium")
+    import warnings
+
+    from gymnasium.utils import env_checker as ec
+    from gymnasium.utils import passive_env_checker as pc
+    from stickdice.vector import GymVectorEnv
+
+    def make():
+        return GymVectorEnv("issiren", 8, opponents="greedy", max_throws=60)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the checker's warnings fail the test
+        env = make()
+        for space in (env.action_space, env.single_action_space):
+            ec.check_action_space(space)
+            ec.check_space_limit(space, "action")
+        for space in (env.observation_space, env.single_observation_space):
+            ec.check_observation_space(space)
+            ec.check_space_limit(space, "observation")
+        ec.check_seed_deprecation(env)
+        ec.check_reset_return_info_deprecation(env)
+        ec.check_reset_return_type(env)
+        ec.check_reset_seed_determinism(env)
+        ec.check_reset_options(env)
+        pc.env_reset_passive_checker(env)
+
+        # Step determinism: the same seed and legal actions give the same step.
+        obs, info = env.reset(seed=123)
+        actions = random_actions(info["action_mask"], np.random.default_rng(123))
+        first = env.step(actions)
+        rng = env.np_random.bit_generator.state
+        env.reset(seed=123)
+        again = env.step(actions)
+        assert env.np_random.bit_generator.state == rng
+        for a, b in zip(first, again):
+            assert ec.data_equivalence(a, b, exact=True)
+        assert not first[3].all()
+        # Returned data is never shared between calls.
+        calls = [env.reset(seed=123)]
+        for k in range(2):
+            obs, _, _, _, info = env.step(random_actions(calls[-1][1]["action_mask"], np.random.default_rng(k)))
+            calls.append((obs, info))
+        calls.append(env.reset(seed=123))
+        for i, (obs_1, info_1) in enumerate(calls):
+            for obs_2, info_2 in calls[i + 1:]:
+                assert not ec.data_shares_objects(obs_1, obs_2)
+                assert not ec.data_shares_objects(info_1, info_2)
+        env.close()
+
+
+def test_an_ended_game_is_a_log_that_stickdice_replay_replays(tmp_path, cli):
+    env = VectorEnv("issiren", 8, opponents="random", max_throws=80, recording=True)
+    obs, info = env.reset(3)
+    rng = np.random.default_rng(3)
+    with pytest.raises(ValueError, match="has not ended"):
+        env.record(0)
+    with pytest.raises(IndexError):
+        env.record(8)
+    for _ in range(300):
+        obs, rewards, terminated, truncated, info = env.step(random_actions(info["legal_action_mask"], rng))
+        ended = np.flatnonzero(terminated | truncated)
+        if len(ended):
+            break
+    i = int(ended[0])
+    path = tmp_path / "games.jsonl"
+    text = env.record(i, str(path))
+    assert path.read_text() == text and len(text.splitlines()) == 2
+    out = subprocess.run([cli, "replay", str(path), "--index", "0", "--quiet"],
+                         capture_output=True, text=True, check=True).stdout
+    assert "P1: learner" in out and "P2: random" in out
+    for seat in range(2):
+        assert f"P{seat + 1}: place" in out and f"score {rewards[i, seat]:.3f}" in out

@@ -37,5 +37,6 @@ pub mod vector;
 
 pub use encoding::Encoded;
 pub use vector::{
-    game_seed, opponent_seed, Batch, Buffers, Out, VectorEnv, VectorError, Vectorize,
+    game_seed, log_seed, log_text, opponent_seed, Batch, Buffers, Out, VectorEnv, VectorError,
+    Vectorize, LEARNER_LABEL,
 };

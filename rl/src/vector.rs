@@ -7,9 +7,13 @@
 //!   decision it is).
 //! * **Chance inside:** game `i`'s `k`-th episode throws from
 //!   [`SeededDice`]`::new(`[`game_seed`]`(seed, i, k))`, as the arena and `stickdice play
-//!   --seed` throw for that seed, and its opponent in seat `s` is built as `stickdice play`
-//!   builds it ([`opponent_seed`]); so the game is `stickdice play --seed GAME_SEED` with
-//!   the learner's actions in its seats ([`Batch::game_seed`] tells the seed).
+//!   --seed` throw for that seed, and its opponent in seat `s` is built as the arena
+//!   builds it ([`opponent_seed`], the arena's agent seed); so the game is game 0 of the
+//!   one-game tournament seeded [`log_seed`]`(seed, i, k)`, with the learner's actions in
+//!   its seats ([`Batch::game_seed`] tells the seed).
+//! * **Replay:** with [`Batch::set_recording`] on, [`Batch::record`] gives a finished
+//!   game as that tournament's log (header and game line; [`VectorEnv::replay_log`] as
+//!   text), which `stickdice replay LOG --index 0` checks and replays.
 //! * **Steps:** every game awaits a learner decision, or has just ended. [`VectorEnv::step`]
 //!   applies one action code per game that awaits a decision, then throws and lets the
 //!   opponents move until a learner decision or the end. A game that ended at the
@@ -26,10 +30,11 @@
 //!   ended), rewards `N × seats`, terminated `N`, truncated `N`.
 //! * **No allocation per step** in self-play and against agents that allocate nothing
 //!   (`random`, `greedy`): the games' states, dice and action lists live in the batch.
-//!   Opponent agents are built anew at each episode start (as `stickdice play` builds
+//!   Opponent agents are built anew at each episode start (as the arena builds
 //!   them), which allocates.
 //! * **Threads:** the games are spread over rayon's threads (the current pool) in chunks
-//!   of at least 128 games (smaller batches step on the calling thread); every
+//!   of 128 games, each stepped by one thread's serial loop (batches of at most 128
+//!   games step on the calling thread); every
 //!   game only depends on its own seed, so the results are the same for any thread
 //!   count.
 //! * **Errors** leave the batch unchanged: buffers of the wrong length, or an action code
@@ -41,27 +46,45 @@
 use std::fmt;
 
 use rayon::prelude::*;
+use stickdice::play::Event;
 use stickdice::play::SeededDice;
 use stickdice::{with_game, ActionList, Agent, AnyGame, Game, Node, Ranking, Seat, MAX_SEATS};
 use stickdice_agents::{Evaluate, SpecError};
+use stickdice_evaluation::log::{self, GameRecord, LogLine, LoggedEvent, TournamentConfig};
+use stickdice_evaluation::{Factory, Format};
 
 use crate::Encoded;
 
 /// The path tag of a batch's game seeds in [`stickdice::seed::derive`].
 const BATCH_GAMES: u64 = 0x7665_6374_6f72; // "vector"
 
-/// The seed of episode `episode` of game `index` in a batch reset with `seed`: its dice
-/// are [`SeededDice`]`::new(game_seed(…))`, so `stickdice play --seed` with this seed
-/// throws the same sticks.
-pub fn game_seed(seed: u64, index: usize, episode: u64) -> u64 {
+/// The path tag of a schedule's game seeds (`stickdice_evaluation::schedule`'s, private
+/// there; the tests check that [`game_seed`] is the schedule's).
+const SCHEDULE_GAMES: u64 = 0x6761_6d65; // "game"
+
+/// The tournament seed of episode `episode` of game `index` in a batch reset with `seed`:
+/// the episode is game 0 (table 0, rotation 0) of the one-game round-robin tournament of
+/// one agent per seat seeded so, whose log [`Batch::record`] writes.
+pub fn log_seed(seed: u64, index: usize, episode: u64) -> u64 {
     stickdice::seed::derive(seed, &[BATCH_GAMES, index as u64, episode])
 }
 
-/// The seed of the opponent in `seat` for the game seeded `game_seed`: the seed
-/// `stickdice play --seed GAME_SEED` gives that seat's agent.
-pub fn opponent_seed(game_seed: u64, seat: Seat) -> u64 {
-    stickdice::seed::derive(game_seed, &[1, seat as u64])
+/// The seed of episode `episode` of game `index` in a batch reset with `seed`: its dice
+/// are [`SeededDice`]`::new(game_seed(…))`, so `stickdice play --seed` with this seed
+/// throws the same sticks. It is the game seed of table 0, rotation 0 of the schedule
+/// seeded [`log_seed`]`(seed, index, episode)`.
+pub fn game_seed(seed: u64, index: usize, episode: u64) -> u64 {
+    stickdice::seed::derive(log_seed(seed, index, episode), &[SCHEDULE_GAMES, 0, 0])
 }
+
+/// The seed of the opponent in `seat` for the game seeded `game_seed`: the seed the arena
+/// gives that seat's agent ([`stickdice_evaluation::arena::agent_seed`]).
+pub fn opponent_seed(game_seed: u64, seat: Seat) -> u64 {
+    stickdice_evaluation::arena::agent_seed(game_seed, seat)
+}
+
+/// The label of the learner's seats in a batch game's log ([`Batch::record`]).
+pub const LEARNER_LABEL: &str = "learner";
 
 /// What a batch refuses.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -133,6 +156,26 @@ pub enum VectorError {
         action: i64,
         /// The legal codes.
         legal: Vec<u32>,
+    },
+    /// A game index past the batch.
+    #[error("game {index} of a batch of {games}")]
+    Index {
+        /// The index given.
+        index: usize,
+        /// The batch size.
+        games: usize,
+    },
+    /// A record asked of a game whose episode was not recorded.
+    #[error("game {index}'s episode was not recorded: turn recording on (set_recording) before the episode starts")]
+    NotRecorded {
+        /// The game's index in the batch.
+        index: usize,
+    },
+    /// A record asked of a game that has not ended.
+    #[error("game {index} has not ended: its record is whole at the step that ends it (terminated or truncated), before the next step restarts it")]
+    NotEnded {
+        /// The game's index in the batch.
+        index: usize,
     },
 }
 
@@ -220,6 +263,10 @@ struct Slot<G: Game> {
     over: bool,
     /// The opponent seat that failed, ending the game.
     forfeit: Option<Seat>,
+    /// The episode's learner action codes, in order, when it is recorded.
+    codes: Vec<u8>,
+    /// The episode is recorded.
+    recorded: bool,
 }
 
 /// A seat's part of a configuration.
@@ -230,6 +277,8 @@ struct Seating<'a> {
     seed: u64,
     /// The throw cap (read once: `Game::max_throws` may read the options, allocating).
     cap: u32,
+    /// Record the learner's actions of the episodes that start.
+    record: bool,
 }
 
 impl<G: Encoded> Slot<G> {
@@ -243,6 +292,8 @@ impl<G: Encoded> Slot<G> {
             legal: 0,
             over: false,
             forfeit: None,
+            codes: Vec::new(),
+            recorded: false,
         }
     }
 
@@ -254,6 +305,8 @@ impl<G: Encoded> Slot<G> {
         self.dice = SeededDice::new(self.game_seed);
         self.over = false;
         self.forfeit = None;
+        self.recorded = seating.record;
+        self.codes.clear();
         if seating.has_agents {
             for (seat, spec) in seating.specs.iter().enumerate() {
                 self.agents[seat] = spec.as_ref().map(|spec| {
@@ -379,14 +432,70 @@ type Zipped<'a, G> = (
     (&'a mut [f32], ((&'a mut i32, &'a mut bool), &'a mut bool)),
 );
 
+/// The games a thread steps at a time: the batch is cut into chunks of this many games,
+/// each stepped by the serial loop (one rayon task per chunk, not per game).
+const CHUNK: usize = 128;
+
 /// Runs `f` on every game with its index and its part of `out`, on rayon's threads when
-/// `parallel`.
+/// `parallel` (in chunks of [`CHUNK`] games, each stepped by [`each_slot_serial`]).
 fn each_slot<G: Encoded>(
     slots: &mut [Slot<G>],
     parallel: bool,
     out: Out<'_>,
     sizes: (usize, usize, usize),
     f: impl Fn(usize, &mut Slot<G>, SlotOut<'_>) + Sync,
+) {
+    if !(parallel && slots.len() > CHUNK) {
+        each_slot_serial(0, slots, out, sizes, &f);
+        return;
+    }
+    let (obs_len, num_actions, seats) = sizes;
+    let Out {
+        observations,
+        masks,
+        players,
+        rewards,
+        terminated,
+        truncated,
+    } = out;
+    slots
+        .par_chunks_mut(CHUNK)
+        .zip(observations.par_chunks_mut(CHUNK * obs_len))
+        .zip(masks.par_chunks_mut(CHUNK * num_actions))
+        .zip(rewards.par_chunks_mut(CHUNK * seats))
+        .zip(
+            players
+                .par_chunks_mut(CHUNK)
+                .zip(terminated.par_chunks_mut(CHUNK))
+                .zip(truncated.par_chunks_mut(CHUNK)),
+        )
+        .enumerate()
+        .for_each(
+            |(
+                k,
+                ((((slots, observations), masks), rewards), ((players, terminated), truncated)),
+            )| {
+                let out = Out {
+                    observations,
+                    masks,
+                    players,
+                    rewards,
+                    terminated,
+                    truncated,
+                };
+                each_slot_serial(k * CHUNK, slots, out, sizes, &f);
+            },
+        );
+}
+
+/// Runs `f` on every game of `slots` (game `first + j` at `j`) with its part of `out`, on
+/// the calling thread.
+fn each_slot_serial<G: Encoded>(
+    first: usize,
+    slots: &mut [Slot<G>],
+    out: Out<'_>,
+    sizes: (usize, usize, usize),
+    f: &(impl Fn(usize, &mut Slot<G>, SlotOut<'_>) + Sync),
 ) {
     let (obs_len, num_actions, seats) = sizes;
     let Out {
@@ -397,54 +506,37 @@ fn each_slot<G: Encoded>(
         terminated,
         truncated,
     } = out;
-    let run = |(((i_slot, observation), mask), (rewards, flags)): Zipped<'_, G>| {
-        let (i, slot) = i_slot;
-        let ((player, terminated), truncated) = flags;
-        f(
-            i,
-            slot,
-            SlotOut {
-                observation,
-                mask,
-                player,
-                rewards,
-                terminated,
-                truncated,
-            },
+    slots
+        .iter_mut()
+        .enumerate()
+        .zip(observations.chunks_mut(obs_len))
+        .zip(masks.chunks_mut(num_actions))
+        .zip(
+            rewards.chunks_mut(seats).zip(
+                players
+                    .iter_mut()
+                    .zip(terminated.iter_mut())
+                    .zip(truncated.iter_mut()),
+            ),
         )
-    };
-    if parallel && slots.len() > 128 {
-        slots
-            .par_iter_mut()
-            .enumerate()
-            .zip(observations.par_chunks_mut(obs_len))
-            .zip(masks.par_chunks_mut(num_actions))
-            .zip(
-                rewards.par_chunks_mut(seats).zip(
-                    players
-                        .par_iter_mut()
-                        .zip(terminated.par_iter_mut())
-                        .zip(truncated.par_iter_mut()),
-                ),
-            )
-            .with_min_len(128)
-            .for_each(run);
-    } else {
-        slots
-            .iter_mut()
-            .enumerate()
-            .zip(observations.chunks_mut(obs_len))
-            .zip(masks.chunks_mut(num_actions))
-            .zip(
-                rewards.chunks_mut(seats).zip(
-                    players
-                        .iter_mut()
-                        .zip(terminated.iter_mut())
-                        .zip(truncated.iter_mut()),
-                ),
-            )
-            .for_each(run);
-    }
+        .for_each(
+            |(((i_slot, observation), mask), (rewards, flags)): Zipped<'_, G>| {
+                let (i, slot) = i_slot;
+                let ((player, terminated), truncated) = flags;
+                f(
+                    first + i,
+                    slot,
+                    SlotOut {
+                        observation,
+                        mask,
+                        player,
+                        rewards,
+                        terminated,
+                        truncated,
+                    },
+                )
+            },
+        );
 }
 
 /// The batch for one game type: the statically dispatched core of [`VectorEnv`].
@@ -457,6 +549,7 @@ pub struct Batch<G: Encoded> {
     parallel: bool,
     started: bool,
     cap: u32,
+    recording: bool,
 }
 
 impl<G: Encoded> fmt::Debug for Batch<G> {
@@ -515,6 +608,7 @@ impl<G: Encoded> Batch<G> {
             parallel: true,
             started: false,
             cap: game.max_throws(),
+            recording: false,
             game,
         })
     }
@@ -570,6 +664,125 @@ impl<G: Encoded> Batch<G> {
         self.parallel = parallel;
     }
 
+    /// Record the learner's actions of the episodes that start from now on (off by
+    /// default), so that [`Batch::record`] can give them. A recorded step pushes one byte
+    /// per game onto a list kept from episode to episode (it allocates only while a
+    /// longer episode than any before grows it).
+    pub fn set_recording(&mut self, on: bool) {
+        self.recording = on;
+    }
+
+    /// Game `index`'s episode, which has just ended (at the last step: `terminated` or
+    /// `truncated`, before the next step restarts it), as the log of the one-game
+    /// tournament it is game 0 of (seeded [`log_seed`]; one agent per seat, the learner's
+    /// seats labelled [`LEARNER_LABEL`], the others their specs). The arena replays it
+    /// from the seeds and the learner's recorded actions, so the events, ranking and
+    /// failure are the arena's own and `time_s` is what the agents took in that replay.
+    /// `stickdice replay LOG --index 0` replays the log written by [`log_text`].
+    ///
+    /// # Errors
+    /// [`VectorError::Index`], [`VectorError::NotRecorded`] (the episode started while
+    /// recording was off), [`VectorError::NotEnded`].
+    ///
+    /// # Panics
+    /// If the replay does not end in the batch's state (a bug).
+    pub fn record(&self, index: usize) -> Result<(TournamentConfig, GameRecord), VectorError> {
+        let slot = self.slots.get(index).ok_or(VectorError::Index {
+            index,
+            games: self.slots.len(),
+        })?;
+        if !slot.recorded {
+            return Err(VectorError::NotRecorded { index });
+        }
+        if !slot.over {
+            return Err(VectorError::NotEnded { index });
+        }
+        let seats = self.game.seats();
+        let codes = std::sync::Arc::new(std::sync::Mutex::new(slot.codes.clone().into_iter()));
+        let learner: Factory<G> = {
+            let codes = std::sync::Arc::clone(&codes);
+            stickdice_evaluation::factory(move |_: &G, _| {
+                let codes = std::sync::Arc::clone(&codes);
+                Box::new(stickdice::agent_fn(
+                    LEARNER_LABEL,
+                    move |_: &G, _: &G::State| {
+                        let code = codes
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .next()
+                            .expect("a recorded action for every learner decision");
+                        G::decode(u32::from(code)).expect("a recorded code decodes")
+                    },
+                ))
+            })
+        };
+        let factories: Vec<Factory<G>> = self
+            .specs
+            .iter()
+            .map(|spec| match spec {
+                None => std::sync::Arc::clone(&learner),
+                Some(spec) => {
+                    let spec = spec.clone();
+                    stickdice_evaluation::factory(move |game: &G, seed| {
+                        stickdice_agents::build_str(&spec, game, seed)
+                            .expect("the spec built an agent for this game when the batch was made")
+                    })
+                }
+            })
+            .collect();
+        let seating: Vec<&Factory<G>> = factories.iter().collect();
+        let r = stickdice_evaluation::arena::play(&self.game, &seating, slot.game_seed);
+        assert_eq!(
+            r.last_state, slot.state,
+            "game {index}'s replay ends in the batch's state"
+        );
+        let log_seed = log_seed(self.seed, index, slot.episode);
+        let config = TournamentConfig {
+            game: G::NAME.to_string(),
+            players: seats,
+            options: self
+                .game
+                .options()
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect(),
+            agents: self
+                .specs
+                .iter()
+                .map(|s| s.clone().unwrap_or_else(|| LEARNER_LABEL.to_string()))
+                .collect(),
+            format: Format::RoundRobin,
+            games_per_table: seats,
+            seed: log_seed,
+            sprt: None,
+        };
+        let record = GameRecord {
+            index: 0,
+            table: 0,
+            rotation: 0,
+            shift: 0,
+            game_seed: slot.game_seed,
+            seating: (0..seats).collect(),
+            agent_seeds: (0..seats)
+                .map(|s| opponent_seed(slot.game_seed, s))
+                .collect(),
+            events: r
+                .events
+                .iter()
+                .map(|e| match e {
+                    Event::Throw(_, t) => LoggedEvent::Throw(t.marked()),
+                    Event::Action(_, a) => LoggedEvent::Action(a.to_string()),
+                })
+                .collect(),
+            places: r.ranking.places().to_vec(),
+            scores: (0..seats).map(|s| r.ranking.score(s)).collect(),
+            throws: r.throws,
+            time_s: r.time.iter().map(|d| d.as_secs_f64()).collect(),
+            failure: r.failure,
+        };
+        Ok((config, record))
+    }
+
     fn sizes(&self) -> (usize, usize, usize) {
         (
             Encoded::observation_len(&self.game),
@@ -619,6 +832,7 @@ impl<G: Encoded> Batch<G> {
             slots,
             parallel,
             cap,
+            recording,
             ..
         } = self;
         let seating = Seating {
@@ -627,6 +841,7 @@ impl<G: Encoded> Batch<G> {
             has_agents: specs.iter().any(Option::is_some),
             seed,
             cap: *cap,
+            record: *recording,
         };
         each_slot(slots, *parallel, out, sizes, |i, slot, out| {
             slot.start(game, &seating, i, 0);
@@ -682,6 +897,7 @@ impl<G: Encoded> Batch<G> {
             parallel,
             seed,
             cap,
+            recording,
             ..
         } = self;
         let seating = Seating {
@@ -690,6 +906,7 @@ impl<G: Encoded> Batch<G> {
             has_agents: specs.iter().any(Option::is_some),
             seed: *seed,
             cap: *cap,
+            record: *recording,
         };
         each_slot(slots, *parallel, out, sizes, |i, slot, out| {
             if slot.over {
@@ -697,6 +914,9 @@ impl<G: Encoded> Batch<G> {
                 slot.start(game, &seating, i, episode);
             } else {
                 let action = G::decode(actions[i] as u32).expect("a legal code decodes");
+                if slot.recorded {
+                    slot.codes.push(actions[i] as u8);
+                }
                 slot.apply(game, action);
             }
             slot.advance(game, &seating);
@@ -718,6 +938,8 @@ trait Env: Send + fmt::Debug {
     fn episode(&self, index: usize) -> u64;
     fn save_state(&self, index: usize) -> String;
     fn set_parallel(&mut self, parallel: bool);
+    fn set_recording(&mut self, on: bool);
+    fn record(&self, index: usize) -> Result<(TournamentConfig, GameRecord), VectorError>;
     fn reset(&mut self, seed: u64, out: Out<'_>) -> Result<(), VectorError>;
     fn step(&mut self, actions: &[i64], out: Out<'_>) -> Result<(), VectorError>;
 }
@@ -752,6 +974,12 @@ impl<G: Encoded> Env for Batch<G> {
     }
     fn set_parallel(&mut self, parallel: bool) {
         Batch::set_parallel(self, parallel);
+    }
+    fn set_recording(&mut self, on: bool) {
+        Batch::set_recording(self, on);
+    }
+    fn record(&self, index: usize) -> Result<(TournamentConfig, GameRecord), VectorError> {
+        Batch::record(self, index)
     }
     fn reset(&mut self, seed: u64, out: Out<'_>) -> Result<(), VectorError> {
         Batch::reset(self, seed, out)
@@ -882,6 +1110,30 @@ impl VectorEnv {
         self.inner.set_parallel(parallel);
     }
 
+    /// See [`Batch::set_recording`].
+    pub fn set_recording(&mut self, on: bool) {
+        self.inner.set_recording(on);
+    }
+
+    /// See [`Batch::record`].
+    ///
+    /// # Errors
+    /// As [`Batch::record`].
+    pub fn record(&self, index: usize) -> Result<(TournamentConfig, GameRecord), VectorError> {
+        self.inner.record(index)
+    }
+
+    /// Game `index`'s just-ended episode as the text of a tournament log (its header
+    /// line and its game line), to write to a file that `stickdice replay FILE --index 0`
+    /// replays ([`Batch::record`]).
+    ///
+    /// # Errors
+    /// As [`Batch::record`].
+    pub fn replay_log(&self, index: usize) -> Result<String, VectorError> {
+        let (config, record) = self.inner.record(index)?;
+        Ok(log_text(config, record))
+    }
+
     /// See [`Batch::reset`].
     ///
     /// # Errors
@@ -897,4 +1149,17 @@ impl VectorEnv {
     pub fn step(&mut self, actions: &[i64], out: Out<'_>) -> Result<(), VectorError> {
         self.inner.step(actions, out)
     }
+}
+
+/// A batch game's record ([`Batch::record`]) as the text of its tournament log: the
+/// header line, then the game line.
+pub fn log_text(config: TournamentConfig, record: GameRecord) -> String {
+    let mut text = log::encode(&LogLine::Tournament {
+        version: log::LOG_VERSION,
+        config,
+        program: Some(log::PROGRAM_VERSION.to_string()),
+        shard: None,
+    });
+    text.push_str(&log::encode(&LogLine::Game(record)));
+    text
 }

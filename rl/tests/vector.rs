@@ -82,8 +82,8 @@ fn record<G: Encoded>(batch: &mut Batch<G>, seed: u64, steps: usize) -> Vec<Opti
     done
 }
 
-/// Replays an episode as `stickdice play --seed SEED` plays it: the learner's seats by
-/// the recorded actions, the others by their specs seeded as the CLI seeds them.
+/// Replays an episode as the arena plays it from its game seed: the learner's seats by
+/// the recorded actions, the others by their specs seeded as the arena seeds them.
 fn replay<G: Encoded>(game: &G, specs: &[Option<&str>], episode: &Episode) -> (Vec<f32>, Vec<f32>) {
     let queue = Arc::new(Mutex::new(
         episode.actions.iter().copied().collect::<VecDeque<i64>>(),

@@ -21,19 +21,19 @@ function markIdle() {
   document.body.dataset.idle = inflight === 0 && !play.busy ? 'yes' : 'no';
 }
 
-async function api(method, url, body) {
+async function api(method, url, body, signal) {
   inflight++;
   markIdle();
   try {
-    return await apiCall(method, url, body);
+    return await apiCall(method, url, body, signal);
   } finally {
     inflight--;
     setTimeout(markIdle, 0);
   }
 }
 
-async function apiCall(method, url, body) {
-  const init = { method, headers: {} };
+async function apiCall(method, url, body, signal) {
+  const init = { method, headers: {}, signal };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
     init.headers['content-type'] = 'application/json';
@@ -42,6 +42,7 @@ async function apiCall(method, url, body) {
   try {
     res = await fetch(url, init);
   } catch (e) {
+    if (signal?.aborted) return { ok: false, error: { code: 'stopped', message: 'stopped' } };
     return { ok: false, error: { code: 'network', message: `the server cannot be reached: ${e.message}` } };
   }
   try {
@@ -668,6 +669,230 @@ async function analyse(ev) {
   message('');
 }
 
+// ---------------------------------------------------------------- comparison
+// Configurations chosen here are compared by the server (POST /api/compare, the library's
+// compare): the page only collects the choices and shows the figures and the library's
+// SVG charts.
+
+const words = (text) => text.split(/\s+/).filter(Boolean);
+
+function compareRows() { return [...$('compare-configs').querySelectorAll('.compare-config')]; }
+
+// Numbers the rows' ids in order (after a removal) and marks the first as the baseline.
+function renumberConfigs() {
+  compareRows().forEach((row, i) => {
+    row.dataset.index = i;
+    row.querySelector('.compare-game').id = `compare-game-${i}`;
+    row.querySelector('.compare-players').id = `compare-players-${i}`;
+    row.querySelector('.compare-remove').id = `compare-remove-${i}`;
+    row.querySelector('.compare-remove').disabled = compareRows().length === 1;
+    for (const input of row.querySelectorAll('.options input')) input.id = `compare-option-${i}-${input.dataset.key}`;
+    const tag = row.querySelector('.baseline');
+    tag.textContent = i === 0 ? 'baseline' : `#${i + 1}`;
+  });
+}
+
+function compareOptions(row) {
+  const g = gameInfo(row.querySelector('.compare-game').value);
+  const p = row.querySelector('.compare-players');
+  p.min = g.players.min; p.max = g.players.max;
+  p.value = Math.min(Math.max(+p.value || g.players.min, g.players.min), g.players.max);
+  const opts = row.querySelector('.options');
+  opts.replaceChildren();
+  for (const [k, v] of Object.entries(g.options)) {
+    const label = document.createElement('label');
+    const input = document.createElement('input');
+    input.dataset.key = k; input.dataset.default = v;
+    if (v === 'true' || v === 'false') {
+      input.type = 'checkbox';
+      input.checked = v === 'true';
+      label.append(input, ` ${k}`);
+    } else {
+      input.value = v; input.size = 6;
+      label.append(`${k} `, input);
+    }
+    opts.appendChild(label);
+  }
+  renumberConfigs();
+}
+
+function addConfig(game) {
+  const row = document.createElement('div');
+  row.className = 'compare-config';
+  const tag = document.createElement('span');
+  tag.className = 'baseline';
+  const sel = document.createElement('select');
+  sel.className = 'compare-game';
+  for (const g of hello.games) sel.add(new Option(g.title, g.name));
+  sel.value = game ?? compareRows().at(-1)?.querySelector('.compare-game').value ?? 'sig-el-oued';
+  const players = document.createElement('input');
+  players.className = 'compare-players'; players.type = 'number'; players.value = 2;
+  const opts = document.createElement('div');
+  opts.className = 'options';
+  const remove = document.createElement('button');
+  remove.type = 'button'; remove.className = 'compare-remove'; remove.textContent = 'Remove';
+  remove.addEventListener('click', () => { row.remove(); renumberConfigs(); });
+  const gl = document.createElement('label'); gl.append('Game ', sel);
+  const pl = document.createElement('label'); pl.append('Players ', players);
+  row.append(tag, gl, pl, opts, remove);
+  $('compare-configs').appendChild(row);
+  sel.addEventListener('change', () => compareOptions(row));
+  compareOptions(row);
+}
+
+// A configuration as the request takes it: only the options that differ from the game's
+// defaults (so the labels name what was changed).
+function configOf(row) {
+  const options = {};
+  for (const input of row.querySelectorAll('.options input')) {
+    const v = input.type === 'checkbox' ? String(input.checked) : input.value.trim();
+    if (v !== input.dataset.default) options[input.dataset.key] = v;
+  }
+  return { game: row.querySelector('.compare-game').value, players: +row.querySelector('.compare-players').value, options };
+}
+
+const comparing = { controller: null };
+
+function showFigure(m) {
+  if (m.value === null) return '—';
+  const a = Math.abs(m.value);
+  const d = a >= 100 ? 1 : a >= 10 ? 2 : 3;
+  if (m.exact) return `${m.value.toFixed(d + 1)} exact`;
+  return m.ci95 === null ? m.value.toFixed(d) : `${m.value.toFixed(d)} ± ${m.ci95.toFixed(d)}`;
+}
+
+async function runCompare(ev) {
+  ev.preventDefault();
+  const int = (id) => +$(id).value;
+  const body = {
+    configurations: compareRows().map(configOf),
+    agents: words($('compare-agents').value),
+    games: int('compare-games'), detailed: int('compare-detailed'), luck_games: int('compare-luck'),
+    trace: words($('compare-trace').value), trace_rotations: int('compare-rotations'),
+    metrics: words($('compare-metrics').value), seed: int('compare-seed'),
+  };
+  const out = $('compare-result');
+  out.textContent = `comparing ${body.configurations.length} configuration(s)…`;
+  comparing.controller = new AbortController();
+  $('compare-stop').disabled = false;
+  $('compare-run').disabled = true;
+  let r;
+  try {
+    r = await api('POST', '/api/compare', body, comparing.controller.signal);
+  } finally {
+    comparing.controller = null;
+    $('compare-stop').disabled = true;
+    $('compare-run').disabled = false;
+  }
+  if (!r.ok) {
+    out.textContent = '';
+    if (r.error.code === 'stopped') return message('The comparison was stopped.');
+    return message(`Compare: ${r.error.message}`, true);
+  }
+  drawComparison(r);
+  message('');
+}
+
+function drawComparison(r) {
+  const c = r.comparison;
+  const s = c.settings;
+  const out = $('compare-result');
+  const h = document.createElement('h3');
+  h.id = 'compare-title';
+  h.textContent = `${c.results.length} configuration(s), ${s.games} games each with ${s.agents.join(', ')} in every seat, seed ${s.seed}`;
+  const cols = [];
+  for (const res of c.results) for (const row of res.rows) cols.push({ res, row, head: s.agents.length > 1 ? `${res.label} [${row.agent}]` : res.label });
+  const significant = new Map();
+  for (const d of c.differences) significant.set(`${d.configuration}|${d.agent}|${d.metric}`, d);
+  const table = document.createElement('table');
+  table.id = 'compare-table';
+  const head = table.createTHead().insertRow();
+  for (const t of ['metric', ...cols.map((x) => x.head)]) {
+    const th = document.createElement('th');
+    th.textContent = t;
+    head.appendChild(th);
+  }
+  const tbody = table.createTBody();
+  for (const metric of c.metrics) {
+    const tr = tbody.insertRow();
+    tr.dataset.metric = metric;
+    tr.insertCell().textContent = metric;
+    for (const { res, row } of cols) {
+      const m = row.metrics.find((x) => x.name === metric);
+      const td = tr.insertCell();
+      if (!m) { td.textContent = '—'; continue; }
+      const d = significant.get(`${res.label}|${row.agent}|${metric}`);
+      td.textContent = showFigure(m) + (d?.significant ? ' *' : '');
+      if (m.exact) td.classList.add('exact');
+      if (m.value === null) td.classList.add('absent');
+      if (d?.significant) td.classList.add('significant');
+      td.title = [m.source, m.note, m.n ? `n = ${m.n}` : '', d ? `difference ${d.difference.toPrecision(3)}, Holm p = ${d.p_holm.toPrecision(3)}` : '']
+        .filter(Boolean).join('; ');
+    }
+  }
+  const wrap = document.createElement('div');
+  wrap.className = 'scroll-x';
+  wrap.appendChild(table);
+  const note = document.createElement('p');
+  note.className = 'hint-small';
+  note.textContent = `± is the half-width of the 95% interval; “exact” comes from the solver. `
+    + `* differs from the baseline (the first configuration): two-sided z-test on the two estimates, `
+    + `Holm–Bonferroni correction over the metrics of each pair, family-wise α = ${s.alpha}. Hover a figure for its source and test.`;
+  // Each configuration against the baseline, in words.
+  const diffs = document.createElement('ul');
+  diffs.id = 'compare-differences';
+  const pairs = new Map();
+  for (const d of c.differences) {
+    const k = `${d.configuration}|${d.agent}`;
+    if (!pairs.has(k)) pairs.set(k, []);
+    pairs.get(k).push(d);
+  }
+  for (const [k, ds] of pairs) {
+    const [label, agent] = k.split('|');
+    const sig = ds.filter((d) => d.significant);
+    const li = document.createElement('li');
+    li.textContent = `${label}${s.agents.length > 1 ? ` [${agent}]` : ''} against ${ds[0].baseline}: ${sig.length} of ${ds.length} metrics tested differ`
+      + (sig.length ? ` (${sig.map((d) => `${d.metric} ${d.difference >= 0 ? '+' : ''}${d.difference.toPrecision(3)}`).join(', ')})` : '');
+    diffs.appendChild(li);
+  }
+  const parts = [h, wrap, note, diffs];
+  const steps = c.results.filter((x) => x.skill_trace.length);
+  if (steps.length) {
+    const ul = document.createElement('ul');
+    ul.id = 'compare-trace-steps';
+    for (const res of steps) {
+      for (const st of res.skill_trace) {
+        const li = document.createElement('li');
+        li.textContent = `${res.label}: ${st.agent} against ${st.against} scores ${st.score.toFixed(3)}${st.ci95 === null ? '' : ` ± ${st.ci95.toFixed(3)}`} (${st.games} games)`;
+        ul.appendChild(li);
+      }
+    }
+    const h4 = document.createElement('h4');
+    h4.textContent = 'Skill trace';
+    parts.push(h4, ul);
+  }
+  const section = (title, id) => { const e = document.createElement('h4'); e.textContent = title; const d = document.createElement('div'); d.id = id; d.className = 'compare-charts'; parts.push(e, d); return d; };
+  const svgBox = (cls, svg, attrs = {}) => { const d = document.createElement('div'); d.className = cls; d.innerHTML = svg; Object.assign(d.dataset, attrs); return d; };
+  const charts = section('Each metric across the configurations (95% intervals, exact values in green, * significant)', 'compare-charts');
+  for (const ch of r.charts) charts.appendChild(svgBox('compare-chart', ch.svg, { metric: ch.metric }));
+  if (r.profiles) section('Each configuration’s profile (every metric scaled from the lowest to the highest configuration)', 'compare-profiles').appendChild(svgBox('compare-chart', r.profiles));
+  if (r.family) {
+    const fam = section(`Family tree (average linkage; on ${r.family.metrics.length} metrics as z-scores, and on the rules’ structure)`, 'compare-family');
+    fam.append(svgBox('compare-tree', r.family.svg, { tree: 'metrics' }), svgBox('compare-tree', r.family.structure_svg, { tree: 'structure' }));
+  } else if (r.family_note) {
+    const p = document.createElement('p'); p.className = 'hint-small'; p.textContent = r.family_note; parts.push(p);
+  }
+  out.replaceChildren(...parts);
+}
+
+function setupCompare() {
+  addConfig('sig-el-oued');
+  addConfig('sig-el-oued');
+  $('compare-add').addEventListener('click', () => addConfig());
+  $('compare-form').addEventListener('submit', runCompare);
+  $('compare-stop').addEventListener('click', () => comparing.controller?.abort());
+}
+
 // ---------------------------------------------------------------- routing
 
 function route() {
@@ -701,6 +926,7 @@ async function main() {
   setupPlay();
   setupReplay();
   $('analysis-form').addEventListener('submit', analyse);
+  setupCompare();
   window.addEventListener('hashchange', route);
   route();
   // Open on a ready game (no "New game" click needed), unless the page opened elsewhere.

@@ -122,19 +122,8 @@ pub async fn analysis(Query(query): Query<Vec<(String, String)>>) -> Response {
         Ok(s) => s,
         Err(e) => return WebError::bad("bad_agent", format!("{e}")).into_response(),
     };
-    if let Some((k, v)) = stickdice_agents::files::file_parameter(&spec) {
-        return WebError::bad(
-            "bad_agent",
-            format!("agent `{spec}`: {k}={v}: this server reads no files named in agent specs (eval takes learned or hand, tablebase off or cache)"),
-        )
-        .into_response();
-    }
-    if stickdice_agents::files::builds_tablebase(&spec) {
-        return WebError::bad(
-            "bad_agent",
-            format!("agent `{spec}`: tablebase=build builds the tablebase in memory (about 30 s): build it once with `stickdice tablebase --build` and use tablebase=cache"),
-        )
-        .into_response();
+    if let Err(e) = check_served_agent(&spec) {
+        return e.into_response();
     }
     let stop = Stop::new();
     let _stop_on_drop = StopOnDrop(stop.clone());
@@ -154,6 +143,24 @@ pub async fn analysis(Query(query): Query<Vec<(String, String)>>) -> Response {
         )
         .into_response(),
     }
+}
+
+/// Refuses an agent spec this server does not run: one naming a file to read, or one that
+/// builds the tablebase in memory.
+pub(crate) fn check_served_agent(spec: &AgentSpec) -> Result<(), WebError> {
+    if let Some((k, v)) = stickdice_agents::files::file_parameter(spec) {
+        return Err(WebError::bad(
+            "bad_agent",
+            format!("agent `{spec}`: {k}={v}: this server reads no files named in agent specs (eval takes learned or hand, tablebase off or cache)"),
+        ));
+    }
+    if stickdice_agents::files::builds_tablebase(spec) {
+        return Err(WebError::bad(
+            "bad_agent",
+            format!("agent `{spec}`: tablebase=build builds the tablebase in memory (about 30 s): build it once with `stickdice tablebase --build` and use tablebase=cache"),
+        ));
+    }
+    Ok(())
 }
 
 fn self_play<G: Evaluate + Measure>(

@@ -18,7 +18,8 @@
 //! * **replay**: the games of the tournament folders named on the command line, each
 //!   replayed through the rules in Rust, step by step.
 //! * **analysis**: self-play figures of `stickdice-evaluation`'s analysis module and the
-//!   game-length histogram; a tournament's own ratings chart.
+//!   game-length histogram; a tournament's own ratings chart; `POST /api/compare`, the
+//!   comparison of chosen configurations (`stickdice compare`) with its charts.
 //!
 //! The page knows no rule: it draws what the server sends. Routes are listed in
 //! [`router`]; docs/protocol.md documents them.
@@ -44,8 +45,10 @@ use tokio::sync::watch;
 use drawing::Drawing;
 
 mod analysis;
+mod compare;
 mod drawing;
 pub use analysis::running as analyses_running;
+pub use compare::running as comparisons_running;
 mod replay;
 mod review;
 
@@ -273,6 +276,7 @@ fn ok(body: Value) -> Response {
 /// | `GET /api/tournaments/{t}/games/{k}/review` | its per-move analysis (`stickdice review`) |
 /// | `GET /api/tournaments/{t}/files/{name}` | a report file of folder `t` (`ratings.svg`) |
 /// | `GET /api/analysis?game=…&players=…&games=…&seed=…&option=…` | self-play figures |
+/// | `POST /api/compare` | the comparison of chosen configurations (`stickdice compare`): figures, significant differences, charts, family tree |
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/", get(|| async { asset("index.html") }))
@@ -292,6 +296,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tournaments/{t}/games/{k}/review", get(review_game))
         .route("/api/tournaments/{t}/files/{name}", get(tournament_file))
         .route("/api/analysis", get(analysis::analysis))
+        .route("/api/compare", post(compare::compare))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_LINE_BYTES))

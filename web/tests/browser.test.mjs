@@ -413,6 +413,59 @@ test('the analysis view shows self-play figures, the length histogram and the ra
   await page.screenshot({ path: path.join(SHOTS, 'analysis.png'), fullPage: true });
 });
 
+// Issue 28: two readings of Sig (El Oued) compared by the server (the library's compare):
+// the table with intervals, the starred significant differences, the library's charts.
+test('the analysis view compares two readings: the table, the significant differences and the charts', { timeout: 120_000 }, async () => {
+  await open('#analysis');
+  // Two configurations to start with; add a third, then remove it.
+  assert.equal(await page.$$eval('.compare-config', (l) => l.length), 2);
+  await page.click('#compare-add');
+  await page.selectOption('#compare-game-2', 'issiren');
+  assert.ok(await page.$('#compare-players-2'));
+  await page.click('#compare-remove-2');
+  assert.equal(await page.$$eval('.compare-config', (l) => l.length), 2);
+  // A bad agent is refused with the server's typed error, and nothing is shown.
+  await page.fill('#compare-agents', 'nobody');
+  await page.click('#compare-run');
+  await page.waitForSelector('#message.error');
+  assert.match(await message(), /^Compare: .*nobody/);
+  assert.equal(await page.$('#compare-table'), null);
+  await page.fill('#compare-agents', 'random');
+  // The default reading against Cairo always giving three.
+  await page.check('#compare-option-1-cairo_always_three');
+  await page.fill('#compare-games', '100');
+  await page.fill('#compare-detailed', '30');
+  await page.fill('#compare-luck', '20');
+  await page.click('#compare-run');
+  await page.waitForSelector('#compare-table', { timeout: 100_000 });
+  const heads = await page.$$eval('#compare-table th', (l) => l.map((x) => x.textContent));
+  assert.deepEqual(heads, ['metric', 'sig-el-oued 2p', 'sig-el-oued 2p cairo_always_three=true']);
+  // Solved: the expected length is exact in both, and the difference is starred.
+  const exact = await page.$$eval('#compare-table tr[data-metric="ExactDurationThrows"] td', (l) => l.map((x) => [x.textContent, x.className]));
+  assert.match(exact[1][0], /^\d+\.\d+ exact$/);
+  assert.match(exact[2][0], /^\d+\.\d+ exact \*$/);
+  assert.match(exact[2][1], /significant/);
+  // An estimate with its interval.
+  const balance = await page.$eval('#compare-table tr[data-metric="Balance"] td:nth-child(2)', (e) => e.textContent);
+  assert.match(balance, /^\d\.\d{3} ± \d\.\d{3}/);
+  assert.match(await page.textContent('#compare-differences'), /metrics tested differ \(.*ExactDurationThrows/);
+  // The library's charts: one per metric, the profiles, the two family trees.
+  assert.ok(await page.$('#compare-charts .compare-chart[data-metric="DurationThrows"] svg'));
+  assert.ok(await page.$('#compare-profiles svg'));
+  assert.equal(await page.$$eval('#compare-family .compare-tree svg', (l) => l.length), 2);
+  await page.$eval('#compare-form', (e) => e.scrollIntoView());
+  await page.screenshot({ path: path.join(SHOTS, 'compare.png') });
+  await page.screenshot({ path: path.join(SHOTS, 'compare-full.png'), fullPage: true });
+  // The table scrolls in its own box; the charts shrink: no sideways scrolling on a phone.
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    assert.ok(scroll <= inner, `the comparison is ${scroll} px wide in a ${inner} px window`);
+  } finally {
+    await page.setViewportSize({ width: 1400, height: 1000 });
+  }
+});
+
 test('the page opens on a ready Issiren game, a human against a searcher', async () => {
   await open('#play');
   await page.waitForSelector('#board .square');

@@ -1280,3 +1280,163 @@ async fn tampered_logs_are_refused_as_replay_refuses_them() {
         }
     }
 }
+
+/// The comparison without its timings (wall time, not part of what the seed determines).
+fn without_seconds(mut v: Value) -> Value {
+    if let Some(results) = v["comparison"]["results"].as_array_mut() {
+        for r in results {
+            r.as_object_mut().unwrap().remove("seconds");
+        }
+    }
+    v
+}
+
+#[tokio::test]
+async fn compare_measures_chosen_configurations_with_charts_and_refuses_bad_requests() {
+    let app = app(vec![], temp_dir("compare"));
+    // Two readings of Sig (El Oued): its default and Cairo always three.
+    let body = r#"{"configurations": [
+            {"game": "sig-el-oued"},
+            {"game": "sig-el-oued", "players": 2, "options": {"cairo_always_three": true}}],
+        "games": 60, "detailed": 20, "luck_games": 10, "seed": 5}"#;
+    let (s, v) = send_json(&app, "POST", "/api/compare", body).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let c = &v["comparison"];
+    let labels: Vec<&str> = c["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        labels,
+        ["sig-el-oued 2p", "sig-el-oued 2p cairo_always_three=true"]
+    );
+    // Exactly the library's comparison.
+    let configs = [
+        stickdice_evaluation::compare::Configuration::new("sig-el-oued", None, &[] as &[&str])
+            .unwrap(),
+        stickdice_evaluation::compare::Configuration::new(
+            "sig-el-oued",
+            Some(2),
+            &["cairo_always_three=true"],
+        )
+        .unwrap(),
+    ];
+    let settings = stickdice_evaluation::compare::Settings {
+        games: 60,
+        detailed: 20,
+        luck_games: 10,
+        trace: vec![],
+        trace_rotations: 20,
+        seed: 5,
+        ..Default::default()
+    };
+    let lib = stickdice_evaluation::compare::compare(&configs, &settings).unwrap();
+    let lib = without_seconds(json!({ "comparison": lib }));
+    assert_eq!(without_seconds(v.clone())["comparison"], lib["comparison"]);
+    // Solved: the exact seat advantage; Cairo always three lengthens the game, exactly, so
+    // that difference is significant.
+    let row = &c["results"][0]["rows"][0]["metrics"];
+    let exact = row
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "ExactDurationThrows")
+        .unwrap();
+    assert_eq!(exact["exact"], true);
+    let d = c["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["metric"] == "ExactDurationThrows")
+        .unwrap();
+    assert_eq!(d["significant"], true, "{d}");
+    // The library's charts: one per metric with a value, the profiles, the family trees.
+    let charts = v["charts"].as_array().unwrap();
+    assert!(charts.iter().any(|c| c["metric"] == "DurationThrows"));
+    assert!(charts
+        .iter()
+        .all(|c| c["svg"].as_str().unwrap().starts_with("<svg")));
+    assert!(v["profiles"].as_str().unwrap().starts_with("<svg"));
+    assert!(v["family"]["svg"].as_str().unwrap().starts_with("<svg"));
+    assert!(v["family"]["structure_svg"]
+        .as_str()
+        .unwrap()
+        .starts_with("<svg"));
+    // The same seed, the same figures and charts.
+    let (_, w) = send_json(&app, "POST", "/api/compare", body).await;
+    assert_eq!(without_seconds(v), without_seconds(w));
+
+    let one = r#"{"game": "issiren"}"#;
+    for (body, code) in [
+        ("not json".to_string(), "bad_json"),
+        ("{}".to_string(), "missing_field"),
+        (format!(r#"{{"configurations": [{one}], "colour": 1}}"#), "unknown_field"),
+        (format!(r#"{{"configurations": [{one}], "games": "ten"}}"#), "wrong_type"),
+        (r#"{"configurations": []}"#.to_string(), "bad_value"),
+        (format!(r#"{{"configurations": [{one}], "games": 1}}"#), "bad_value"),
+        (format!(r#"{{"configurations": [{one}], "games": 99999}}"#), "bad_value"),
+        (format!(r#"{{"configurations": [{one}], "games": 10, "detailed": 11}}"#), "bad_value"),
+        (format!(r#"{{"configurations": [{one}], "trace_rotations": 1000}}"#), "bad_value"),
+        (format!(r#"{{"configurations": [{one}], "seconds": 0}}"#), "bad_value"),
+        (format!(r#"{{"configurations": [{one}], "alpha": 2}}"#), "bad_value"),
+        (format!(r#"{{"configurations": [{}]}}"#, [one; 9].join(",")), "bad_value"),
+        (r#"{"configurations": [{"game": "chess"}]}"#.to_string(), "bad_config"),
+        (r#"{"configurations": [{"game": "issiren", "players": 3}]}"#.to_string(), "bad_config"),
+        (r#"{"configurations": [{"game": "sig-el-oued", "options": {"cairo": true}}]}"#.to_string(), "bad_config"),
+        (r#"{"configurations": [{"game": "sig-el-oued", "options": {"cairo_always_three": "maybe"}}]}"#.to_string(), "bad_config"),
+        (format!(r#"{{"configurations": [{one}], "agents": ["nobody"]}}"#), "bad_agent"),
+        (format!(r#"{{"configurations": [{one}], "trace": ["mcts:eval=/etc/passwd"]}}"#), "bad_agent"),
+        (format!(r#"{{"configurations": [{one}], "metrics": ["Balanse"]}}"#), "bad_metric"),
+    ] {
+        let (s, v) = send_json(&app, "POST", "/api/compare", &body).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}: {v}");
+        assert_eq!(v["error"]["code"], code, "{body}: {v}");
+        assert!(!v["error"]["message"].as_str().unwrap().is_empty());
+    }
+    // The nearest metric is named.
+    let (_, v) = send_json(
+        &app,
+        "POST",
+        "/api/compare",
+        &format!(r#"{{"configurations": [{one}], "metrics": ["Balanse"]}}"#),
+    )
+    .await;
+    assert!(v["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("did you mean `Balance`"));
+}
+
+#[tokio::test]
+async fn a_comparison_stops_at_its_time_limit_and_when_its_client_goes_away() {
+    let app = app(vec![], temp_dir("compare-stop"));
+    // A searcher that would take hours: stopped at the request's one-second limit.
+    let started = std::time::Instant::now();
+    let (s, v) = send_json(
+        &app,
+        "POST",
+        "/api/compare",
+        r#"{"configurations": [{"game": "issiren"}], "agents": ["mcts:iterations=100000000"],
+            "games": 2000, "seconds": 1}"#,
+    )
+    .await;
+    assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{v}");
+    assert_eq!(v["error"]["code"], "time_limit", "{v}");
+    assert!(started.elapsed() < Duration::from_secs(30));
+    // A client that goes away stops its comparison.
+    let uri = "/api/compare";
+    let body = r#"{"configurations": [{"game": "issiren"}], "agents": ["expectimax:depth=64"], "games": 2000}"#;
+    let gone =
+        tokio::time::timeout(Duration::from_millis(500), send(&app, "POST", uri, body)).await;
+    assert!(gone.is_err(), "answered at once");
+    let start = std::time::Instant::now();
+    while stickdice_web::comparisons_running() > 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "still comparing after its client left"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}

@@ -96,6 +96,8 @@ pub enum CompareError {
     Agent(String),
     /// Nothing to compare, or a setting out of range.
     Settings(String),
+    /// The comparison was stopped before it finished ([`super::compare_until`]).
+    Stopped,
 }
 
 impl fmt::Display for CompareError {
@@ -112,6 +114,7 @@ impl fmt::Display for CompareError {
             CompareError::Syntax(m) | CompareError::Agent(m) | CompareError::Settings(m) => {
                 f.write_str(m)
             }
+            CompareError::Stopped => f.write_str("the comparison was stopped before it finished"),
         }
     }
 }

@@ -33,7 +33,7 @@ use std::time::Instant;
 use rand::{RngExt as _, SeedableRng as _};
 use rayon::prelude::*;
 use serde::Serialize;
-use stickdice::{with_game, Board};
+use stickdice::{with_game, Board, Stop};
 use stickdice_agents::solve::{self, Exact};
 use stickdice_agents::{AgentSpec, Evaluate};
 
@@ -364,6 +364,32 @@ pub fn compare_with_progress(
     settings: &Settings,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Comparison, CompareError> {
+    compare_inner(configs, settings, progress, None)
+}
+
+/// As [`compare_with_progress`], stopping early once `stop` is stopped (asked to, or past
+/// its deadline): every searching agent is handed `stop`, no game starts after it, and the
+/// comparison answers [`CompareError::Stopped`] instead of figures from unfinished games.
+/// A front end bounds a comparison's time this way (the web page's `/api/compare`). A
+/// comparison that is not stopped gives the same figures as [`compare`].
+///
+/// # Errors
+/// As [`compare`], and [`CompareError::Stopped`].
+pub fn compare_until(
+    configs: &[Configuration],
+    settings: &Settings,
+    progress: &(dyn Fn(&str) + Sync),
+    stop: &Stop,
+) -> Result<Comparison, CompareError> {
+    compare_inner(configs, settings, progress, Some(stop))
+}
+
+fn compare_inner(
+    configs: &[Configuration],
+    settings: &Settings,
+    progress: &(dyn Fn(&str) + Sync),
+    stop: Option<&Stop>,
+) -> Result<Comparison, CompareError> {
     if configs.is_empty() {
         return Err(CompareError::Settings(
             "nothing to compare: give at least one --game (or a --file)".to_string(),
@@ -402,7 +428,7 @@ pub fn compare_with_progress(
         let any = c.build()?;
         progress(&format!("{c}"));
         let r = with_game!(&any, |g| run(
-            g, c, &agents, &trace, &metrics, settings, progress
+            g, c, &agents, &trace, &metrics, settings, progress, stop
         ))?;
         results.push(r);
     }
@@ -416,9 +442,29 @@ pub fn compare_with_progress(
     })
 }
 
-fn factory_of<G: Evaluate>(spec: &AgentSpec, game: &G) -> Result<Factory<G>, CompareError> {
-    crate::builder::spec_factory(spec, game)
-        .map_err(|e| CompareError::Agent(format!("{spec} cannot play {}: {e}", G::TITLE)))
+fn factory_of<G: Evaluate>(
+    spec: &AgentSpec,
+    game: &G,
+    stop: Option<&Stop>,
+) -> Result<Factory<G>, CompareError> {
+    let f = crate::builder::spec_factory(spec, game)
+        .map_err(|e| CompareError::Agent(format!("{spec} cannot play {}: {e}", G::TITLE)))?;
+    Ok(match stop {
+        None => f,
+        Some(stop) => {
+            let stop = stop.clone();
+            arena::factory(move |g: &G, seed| {
+                let mut agent = f(g, seed);
+                agent.set_stop(stop.clone());
+                agent
+            })
+        }
+    })
+}
+
+/// Whether `stop` asks to stop.
+fn stopped(stop: Option<&Stop>) -> bool {
+    stop.is_some_and(Stop::is_stopped)
 }
 
 fn run<G>(
@@ -429,6 +475,7 @@ fn run<G>(
     metrics: &[&'static str],
     settings: &Settings,
     progress: &(dyn Fn(&str) + Sync),
+    stop: Option<&Stop>,
 ) -> Result<ConfigurationResult, CompareError>
 where
     G: Measure + Board + Exact + Evaluate + Reviewable,
@@ -437,13 +484,13 @@ where
     let seats = game.seats();
     let factories: Vec<Factory<G>> = agents
         .iter()
-        .map(|s| factory_of(s, game))
+        .map(|s| factory_of(s, game, stop))
         .collect::<Result<_, _>>()?;
     let trace_factories: Vec<Factory<G>> = trace
         .iter()
-        .map(|s| factory_of(s, game))
+        .map(|s| factory_of(s, game, stop))
         .collect::<Result<_, _>>()?;
-    let random = factory_of(&"random".parse().expect("a valid spec"), game)?;
+    let random = factory_of(&"random".parse().expect("a valid spec"), game, stop)?;
 
     // Exact, where solvable.
     let t0 = Instant::now();
@@ -454,6 +501,9 @@ where
         None
     };
     timing.exact = t0.elapsed().as_secs_f64();
+    if stopped(stop) {
+        return Err(CompareError::Stopped);
+    }
     let values = match &solution {
         Some(s) => Values::Exact(s.clone()),
         None if G::HAS_EVALUATION => Values::Heuristic,
@@ -468,26 +518,35 @@ where
         progress(&format!("  self-play: {spec}"));
         let seating: Vec<&Factory<G>> = vec![f; seats];
         let detailed = settings.detailed;
-        let played: Vec<(Trial, Option<arena::GameResult<G>>)> = (0..settings.games)
+        let played: Vec<Option<(Trial, Option<arena::GameResult<G>>)>> = (0..settings.games)
             .into_par_iter()
             .map(|i| {
+                if stopped(stop) {
+                    return None;
+                }
                 let seed = stickdice::seed::derive(settings.seed, &[PLAY, i as u64]);
                 let result = arena::play(game, &seating, seed);
                 let t = measure::trial(game, &result, (i < detailed).then_some(&values));
                 let keep = luck_wanted && i < settings.luck_games;
-                (t, keep.then_some(result))
+                Some((t, keep.then_some(result)))
             })
             .collect();
         timing.play += t0.elapsed().as_secs_f64();
-        let (trials, kept): (Vec<Trial>, Vec<_>) = played.into_iter().unzip();
+        if stopped(stop) {
+            return Err(CompareError::Stopped);
+        }
+        let (trials, kept): (Vec<Trial>, Vec<_>) = played.into_iter().flatten().unzip();
         let t0 = Instant::now();
         let luck = if luck_wanted {
             progress(&format!("  luck: {spec}"));
             let kept: Vec<arena::GameResult<G>> = kept.into_iter().flatten().collect();
-            Some(luck_share(game, &kept, settings.seed ^ ai as u64))
+            Some(luck_share(game, &kept, settings.seed ^ ai as u64, stop))
         } else {
             None
         };
+        if stopped(stop) {
+            return Err(CompareError::Stopped);
+        }
         timing.luck += t0.elapsed().as_secs_f64();
         let source = format!("{} games, {spec} in every seat", trials.len());
         let mut ms = figures(
@@ -517,17 +576,24 @@ where
         for (k, (spec, f)) in trace.iter().zip(&trace_factories).enumerate() {
             progress(&format!("  skill trace: {spec}"));
             let rotations = settings.trace_rotations.max(2);
-            let scores: Vec<f64> = (0..rotations * seats)
+            let scores: Vec<Option<f64>> = (0..rotations * seats)
                 .into_par_iter()
                 .map(|j| {
+                    if stopped(stop) {
+                        return None;
+                    }
                     let (rotation, seat) = (j / seats, j % seats);
                     let seed =
                         stickdice::seed::derive(settings.seed, &[TRACE, k as u64, rotation as u64]);
                     let mut seating: Vec<&Factory<G>> = vec![weaker.0; seats];
                     seating[seat] = f;
-                    arena::play(game, &seating, seed).ranking.score(seat)
+                    Some(arena::play(game, &seating, seed).ranking.score(seat))
                 })
                 .collect();
+            if stopped(stop) {
+                return Err(CompareError::Stopped);
+            }
+            let scores: Vec<f64> = scores.into_iter().flatten().collect();
             let per_rotation: Vec<f64> = scores
                 .chunks(seats)
                 .map(|c| c.iter().sum::<f64>() / seats as f64)
@@ -910,7 +976,12 @@ where
 /// LuckShare: the share of the variance of a seat's score that its luck explains,
 /// `1 − Var(score − luck) / Var(score)`, averaged over the seats; luck from the review
 /// machinery's reference (exact where solved).
-fn luck_share<G: Reviewable>(game: &G, games: &[arena::GameResult<G>], seed: u64) -> Metric {
+fn luck_share<G: Reviewable>(
+    game: &G,
+    games: &[arena::GameResult<G>],
+    seed: u64,
+    stop: Option<&Stop>,
+) -> Metric {
     let options = ReferenceOptions {
         depth: Some(LUCK_DEPTH),
         ..ReferenceOptions::default()
@@ -932,7 +1003,7 @@ fn luck_share<G: Reviewable>(game: &G, games: &[arena::GameResult<G>], seed: u64
     let measured: Vec<Option<(Vec<f64>, Vec<f64>)>> = games
         .par_iter()
         .map(|r| {
-            if r.failure.is_some() {
+            if r.failure.is_some() || stopped(stop) {
                 return None;
             }
             let mut reference = game.reference(&opts).ok()?;
