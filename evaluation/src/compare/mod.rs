@@ -467,6 +467,7 @@ fn stopped(stop: Option<&Stop>) -> bool {
     stop.is_some_and(Stop::is_stopped)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run<G>(
     game: &G,
     config: &Configuration,
