@@ -596,7 +596,11 @@ impl State {
     /// How many pieces each side still has.
     #[inline]
     pub fn count(&self) -> [u8; 2] {
-        self.count
+        // Read byte by byte, not as one copy of the array: the copy is a 16-bit load, and
+        // range checks on its halves (Issiren's hand-set playouts test each count for
+        // 1..=12) are folded into tests of the 16-bit word, so the compiler loses the
+        // bound that lets it drop `pieces_of`'s `min(PIECES)` and the checks after it.
+        [self.count[0], self.count[1]]
     }
 
     /// The occupancy bitboards: bit `row * 12 + col` ([`Square::bit`]) is set where the
