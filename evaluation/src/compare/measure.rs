@@ -179,6 +179,7 @@ where
     let seats = game.seats();
     let geometry = game.geometry();
     let squares = geometry.squares.len().max(1);
+    let steps = adjacency_distances(&geometry);
     let mut covered = HashSet::new();
     let mut state = game.initial_state();
     let mut piece_counts = Vec::new();
@@ -224,7 +225,7 @@ where
                         .collect();
                     if vs.len() == legal.len() {
                         narrow.push(clarity_narrowness(&vs));
-                        variance.push(population_variance(&vs));
+                        variance.push(sample_variance(&vs));
                     } else {
                         complete = false;
                     }
@@ -237,7 +238,7 @@ where
         for &(_, q) in &after {
             covered.insert(q);
         }
-        if let Some(d) = track_steps(&geometry, &before, &after, mover) {
+        if let Some(d) = board_distance(&steps, &before, &after, mover) {
             distances.push(d);
         }
         piece_counts.push(after.len() as f64);
@@ -267,11 +268,14 @@ where
     d
 }
 
-/// The squares the mover's piece advanced along its track (its own circuit, or the shared
-/// track), when exactly one of its pieces moved from one board square to another; `None`
-/// otherwise (entering from off the board, several pieces moved, a square off its track).
-fn track_steps(
-    geometry: &stickdice::BoardGeometry,
+/// Ludii's MoveDistance (`Evaluation/src/metrics/multiple/metrics/MoveDistance.java`) for
+/// one move: the distance over the board's adjacency between the square the mover's piece
+/// left and the one it reached, when exactly one of its pieces moved from one board square
+/// to another (Ludii: a move whose `from` and `to` are distinct sites of the board); `None`
+/// otherwise (entering from off the board, several pieces moved) or when no path joins the
+/// two squares.
+pub(crate) fn board_distance(
+    steps: &[Vec<Option<u32>>],
     before: &[(Option<usize>, usize)],
     after: &[(Option<usize>, usize)],
     mover: usize,
@@ -291,34 +295,46 @@ fn track_steps(
     if left.len() != 1 || reached.len() != 1 {
         return None;
     }
-    let track = geometry
-        .tracks
-        .iter()
-        .find(|t| t.seat == Some(mover))
-        .or_else(|| geometry.tracks.iter().find(|t| t.seat.is_none()))?;
-    let n = track.squares.len();
-    let mut best: Option<usize> = None;
-    for (i, &p) in track.squares.iter().enumerate() {
-        if p != left[0] {
-            continue;
-        }
-        for (j, &q) in track.squares.iter().enumerate() {
-            if q != reached[0] {
-                continue;
+    steps
+        .get(left[0])?
+        .get(reached[0])
+        .copied()
+        .flatten()
+        .map(f64::from)
+}
+
+/// The fewest steps between every two squares of the board, a step joining two squares
+/// whose cells share an edge: Ludii's distances over `RelationType.Adjacent` for cells
+/// (`Topology.preGenerateDistanceToEachElementToEachOther(SiteType.Cell,
+/// RelationType.Adjacent)`, which MoveDistance reads), here on the game's own drawing of its
+/// board ([`stickdice::BoardGeometry`]). `None` where no path joins two squares.
+pub(crate) fn adjacency_distances(geometry: &stickdice::BoardGeometry) -> Vec<Vec<Option<u32>>> {
+    let sq = &geometry.squares;
+    let n = sq.len();
+    let touching = |i: usize, j: usize| {
+        let (dx, dy) = ((sq[i].x - sq[j].x).abs(), (sq[i].y - sq[j].y).abs());
+        (dx < 1e-6 && (dy - 1.0).abs() < 1e-6) || (dy < 1e-6 && (dx - 1.0).abs() < 1e-6)
+    };
+    let neighbours: Vec<Vec<usize>> = (0..n)
+        .map(|i| (0..n).filter(|&j| j != i && touching(i, j)).collect())
+        .collect();
+    (0..n)
+        .map(|from| {
+            let mut dist = vec![None; n];
+            dist[from] = Some(0u32);
+            let mut queue = std::collections::VecDeque::from([from]);
+            while let Some(i) = queue.pop_front() {
+                let d = dist[i].unwrap_or(0) + 1;
+                for &j in &neighbours[i] {
+                    if dist[j].is_none() {
+                        dist[j] = Some(d);
+                        queue.push_back(j);
+                    }
+                }
             }
-            let steps = if j > i {
-                Some(j - i)
-            } else {
-                // Past the last square the track goes on at `loops_to` (0 for a circuit,
-                // 12 for Siryu (War)'s); a race's track ends.
-                track.loops_to.filter(|&k| j >= k).map(|k| n - i + j - k)
-            };
-            if let Some(s) = steps {
-                best = Some(best.map_or(s, |b: usize| b.min(s)));
-            }
-        }
-    }
-    best.map(|s| s as f64)
+            dist
+        })
+        .collect()
 }
 
 fn multiset_minus(a: &[usize], b: &[usize]) -> Vec<usize> {
@@ -347,10 +363,23 @@ pub(crate) fn clarity_narrowness(vs: &[f64]) -> f64 {
     vs.iter().filter(|&&v| v > threshold + 1e-12).count() as f64 / n
 }
 
+/// The population variance (divided by n): Ludii's Stability and DurationTurnsStdDev.
 pub(crate) fn population_variance(vs: &[f64]) -> f64 {
     let n = vs.len() as f64;
     let mean = vs.iter().sum::<f64>() / n;
     vs.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n
+}
+
+/// The sample variance (divided by n − 1; 0 for fewer than two values), as Ludii's
+/// `Stats.varn()` (`Common/src/main/math/statistics/Stats.java`), which OutcomeUniformity and
+/// ClarityVariance use.
+pub(crate) fn sample_variance(vs: &[f64]) -> f64 {
+    let n = vs.len();
+    if n < 2 {
+        return 0.0;
+    }
+    let mean = vs.iter().sum::<f64>() / n as f64;
+    vs.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1) as f64
 }
 
 /// Ludii's Stability for one game (`Stability.java`): each seat's population variance of

@@ -467,6 +467,7 @@ fn stopped(stop: Option<&Stop>) -> bool {
     stop.is_some_and(Stop::is_stopped)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run<G>(
     game: &G,
     config: &Configuration,
@@ -806,14 +807,15 @@ where
         Metric::estimate("Timeouts", &share(&|t| t.capped), source),
         Metric::estimate("AdvantageP1", &col(&|t| Some(t.scores[0])), source),
         aggregate("OutcomeUniformity", n, seed, source, |idx| {
-            // Ludii's utilities are in [−1, 1]: 2·score − 1.
+            // Ludii's utilities are in [−1, 1]: 2·score − 1; the sample variance
+            // (`OutcomeUniformity.java` reads `Stats.varn()`, which divides by n − 1).
             let mut total = 0.0;
             for s in 0..seats {
                 let us: Vec<f64> = idx
                     .iter()
                     .map(|&i| 2.0 * trials[i].scores[s] - 1.0)
                     .collect();
-                total += measure::population_variance(&us);
+                total += measure::sample_variance(&us);
             }
             Some(1.0 - total / seats as f64)
         }),

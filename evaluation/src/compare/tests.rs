@@ -232,3 +232,62 @@ fn outputs_carry_the_figures_and_the_marks() {
         .all(|(_, s)| s.starts_with("<svg") && s.trim_end().ends_with("</svg>")));
     assert!(c.to_markdown().starts_with("| metric |"));
 }
+
+#[test]
+fn outcome_uniformity_and_clarity_variance_take_ludiis_sample_variance() {
+    // Ludii's Stats.varn() divides by n − 1 (0 for a single value).
+    assert!(close(measure::sample_variance(&[0.0, 1.0]), 0.5));
+    assert!(close(measure::population_variance(&[0.0, 1.0]), 0.25));
+    assert!(close(measure::sample_variance(&[0.7]), 0.0));
+    // OutcomeUniformity over n games of two seats with utilities ±1 and no draw: each seat's
+    // sample variance is 4q(1 − q)·n/(n − 1), q P1's share of wins (the population variance
+    // would give 4q(1 − q)).
+    let n = 40;
+    let settings = Settings {
+        games: n,
+        metrics: vec!["AdvantageP1".into(), "OutcomeUniformity".into()],
+        ..small()
+    };
+    let c = compare(&[config("sig-wa-duqqan", 2, &[])], &settings).unwrap();
+    let row = &c.results[0].rows[0];
+    let q = row.get("AdvantageP1").unwrap().value.unwrap();
+    assert!(q > 0.0 && q < 1.0, "both seats win some games: {q}");
+    let u = row.get("OutcomeUniformity").unwrap().value.unwrap();
+    let nf = n as f64;
+    assert!(close(u, 1.0 - 4.0 * q * (1.0 - q) * nf / (nf - 1.0)), "{u}");
+    assert!(!close(u, 1.0 - 4.0 * q * (1.0 - q)), "{u}");
+}
+
+#[test]
+fn move_distance_is_ludiis_board_adjacency_not_track_steps() {
+    use stickdice::{Board as _, Game as _};
+    // Sig wa Duqqan's spiral: each step of the track joins two touching squares, and a piece
+    // that advances k squares may land next to where it stood, a ring further in.
+    let g = stickdice::SigWaDuqqan::with_seats(2).unwrap();
+    let geometry = g.geometry();
+    let d = measure::adjacency_distances(&geometry);
+    let track = &geometry.tracks[0].squares;
+    for w in track.windows(2) {
+        assert_eq!(d[w[0]][w[1]], Some(1), "{w:?}");
+    }
+    let (i, j, steps) = (0..track.len())
+        .flat_map(|i| (i + 2..track.len()).map(move |j| (i, j)))
+        .map(|(i, j)| (i, j, d[track[i]][track[j]].unwrap()))
+        .find(|&(i, j, s)| (s as usize) < j - i)
+        .expect("a shortcut across the spiral");
+    // P1's piece moves from the track's i-th square to its j-th: Ludii's distance, not j − i.
+    let before = [(Some(0), track[i]), (Some(1), track[0])];
+    let after = [(Some(0), track[j]), (Some(1), track[0])];
+    assert_eq!(
+        measure::board_distance(&d, &before, &after, 0),
+        Some(f64::from(steps))
+    );
+    assert!((steps as usize) < j - i);
+    // Entering the board, or two pieces moving at once, is no move between two squares.
+    assert_eq!(measure::board_distance(&d, &before[1..], &after, 0), None);
+    let two = [(Some(0), track[j]), (Some(0), track[j])];
+    assert_eq!(
+        measure::board_distance(&d, &[(Some(0), track[i]), (Some(0), track[i])], &two, 0),
+        None
+    );
+}
