@@ -78,8 +78,18 @@ fn the_eval_parameter_selects_the_capture_games_evaluations() {
         "mcts:eval=learned,iterations=50",
         "greedy:eval=hand",
     ] {
-        assert_eq!(build_str(spec, &capture, 1).unwrap().name(), spec);
-        assert_eq!(build_str(spec, &war, 1).unwrap().name(), spec);
+        for name in [
+            build_str(spec, &capture, 1).unwrap().name(),
+            build_str(spec, &war, 1).unwrap().name(),
+        ] {
+            // The name keeps the evaluation and rebuilds the same agent.
+            let eval = spec
+                .split(',')
+                .find_map(|p| p.split(':').next_back().filter(|q| q.starts_with("eval=")))
+                .unwrap();
+            assert!(name.contains(eval), "{spec}: {name}");
+            assert_eq!(build_str(&name, &capture, 2).unwrap().name(), name);
+        }
     }
     // `hand` is the hand-set evaluation, exactly.
     let s = capture.initial_state();
