@@ -78,7 +78,7 @@ pub trait Evaluate: stickdice::Playouts + stickdice::Listed {
 /// searches can hold it without requiring [`Evaluate`] of every game.
 pub struct Evaluator<G: Game> {
     f: EvalWith<G>,
-    net: Option<&'static crate::learned::Network>,
+    net: Weights,
     /// Rates every action of a decision at once (see [`Evaluator::action_values`]), where
     /// the evaluation has a faster way than making each move; `None`: move by move.
     values: Option<ValuesWith<G>>,
@@ -107,8 +107,18 @@ pub(crate) enum Greedy {
 type ValuesWith<G> = fn(&G, &<G as Game>::State, Seat, &[<G as Game>::Action], &mut [f64]);
 
 /// The function an [`Evaluator`] calls.
-type EvalWith<G> =
-    fn(&G, Option<&'static crate::learned::Network>, &<G as Game>::State) -> SeatValues;
+type EvalWith<G> = fn(&G, Weights, &<G as Game>::State) -> SeatValues;
+
+/// The learned weights an [`Evaluator`] reads, if any.
+#[derive(Clone, Copy)]
+enum Weights {
+    /// None: a hand-set evaluation.
+    None,
+    /// Issiren's network.
+    Issiren(&'static crate::learned::Network),
+    /// The network of a capture game of the family.
+    Family(&'static crate::learned::family::FamilyNet),
+}
 
 impl<G: Game> Clone for Evaluator<G> {
     fn clone(&self) -> Self {
@@ -121,7 +131,7 @@ impl<G: Game> Copy for Evaluator<G> {}
 impl<G: Game> core::fmt::Debug for Evaluator<G> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Evaluator")
-            .field("learned", &self.net.is_some())
+            .field("learned", &!matches!(self.net, Weights::None))
             .finish()
     }
 }
@@ -131,7 +141,7 @@ impl<G: Evaluate> Default for Evaluator<G> {
     fn default() -> Self {
         Evaluator {
             f: |game, _, state| game.evaluate(state),
-            net: None,
+            net: Weights::None,
             values: None,
             greedy: None,
         }
@@ -220,7 +230,7 @@ impl Evaluator<stickdice::Issiren> {
     pub fn issiren_hand() -> Self {
         Evaluator {
             f: |game, _, state| issiren_eval::evaluate(game, state),
-            net: None,
+            net: Weights::None,
             values: Some(issiren_eval::action_values),
             greedy: Some(issiren_eval::play_greedy),
         }
@@ -230,12 +240,40 @@ impl Evaluator<stickdice::Issiren> {
     pub fn issiren_learned(net: &'static crate::learned::Network) -> Self {
         Evaluator {
             f: |game, net, state| match net {
-                Some(net) => net.evaluate(game, state),
-                None => issiren_eval::evaluate(game, state),
+                Weights::Issiren(net) => net.evaluate(game, state),
+                _ => issiren_eval::evaluate(game, state),
             },
-            net: Some(net),
+            net: Weights::Issiren(net),
             values: None,
             greedy: None,
+        }
+    }
+}
+
+impl<G: crate::learned::family::FamilyGame> Evaluator<G> {
+    /// The learned evaluation of a capture game of the family with these weights
+    /// ([`crate::learned::family`]).
+    pub fn family_learned(net: &'static crate::learned::family::FamilyNet) -> Self {
+        Evaluator {
+            f: |game, net, state| match net {
+                Weights::Family(net) => net.evaluate(game, state),
+                _ => game.evaluate(state),
+            },
+            net: Weights::Family(net),
+            values: None,
+            greedy: None,
+        }
+    }
+
+    /// The evaluation `eval=NAME` names for a capture game of the family: `learned` (the
+    /// shipped weights), `hand` (the hand-set one, `hand`) or a weights file of the game.
+    fn family_named(name: &str, hand: Self) -> Result<Self, EvaluatorError> {
+        match name {
+            "learned" => Ok(Evaluator::family_learned(G::shipped())),
+            "hand" => Ok(hand),
+            path => crate::learned::family::shared::<G>(path)
+                .map(Evaluator::family_learned)
+                .map_err(EvaluatorError::Weights),
         }
     }
 }
@@ -244,11 +282,10 @@ impl Evaluator<stickdice::Issiren> {
 pub const EVAL_PARAM: crate::params::ParamInfo = crate::params::ParamInfo {
     key: "eval",
     default: "learned",
-    help:
-        "the evaluation: `learned` (Issiren's default: the shipped weights, a network trained by \
-           self-play TD(λ) and on the endgame tablebase), `hand` (the hand-set evaluation; the \
-           default and only choice for the race games) or a weights file written by \
-           `stickdice train` (Issiren)",
+    help: "the evaluation: `learned` (the shipped weights of a network trained by self-play \
+           TD(λ): Issiren's default, also for Sig (El Oued Capture) and Siryu (War)), `hand` \
+           (the hand-set evaluation; the only choice for the race games) or a weights file \
+           written by `stickdice train` (Issiren and the capture games)",
 };
 
 /// The `eval` parameter of a spec: the text given (`None` when not given) and the
@@ -289,7 +326,7 @@ pub fn eval_param<G: Evaluate>(
 #[non_exhaustive]
 pub enum EvaluatorError {
     /// The game has only its hand-set evaluation.
-    #[error("{title} has only the hand-set evaluation (`hand`); learned weights are for Issiren")]
+    #[error("{title} has only the hand-set evaluation (`hand`); learned weights are for Issiren, Sig (El Oued Capture) and Siryu (War)")]
     HandOnly {
         /// The game's title.
         title: &'static str,
@@ -1597,6 +1634,20 @@ impl Evaluate for stickdice::SiryuWar {
     fn evaluate(&self, state: &Self::State) -> SeatValues {
         siryu_war_eval::evaluate(self, state)
     }
+
+    /// `hand` (the hand-set evaluation), `learned` (the shipped weights,
+    /// [`crate::learned::family`]) or the path of a weights file of the game.
+    fn evaluator(name: &str) -> Result<Evaluator<Self>, EvaluatorError> {
+        Evaluator::family_named(
+            name,
+            Evaluator {
+                f: |game, _, state| siryu_war_eval::evaluate(game, state),
+                net: Weights::None,
+                values: None,
+                greedy: None,
+            },
+        )
+    }
 }
 
 #[cfg(test)]
@@ -2105,7 +2156,7 @@ mod race_family_eval_tests {
 
 // ---- Sig (El Oued Capture) -------------------------------------------------------------
 
-mod capture_eval {
+pub(crate) mod capture_eval {
     use stickdice::games::sig_el_oued_capture::{
         circuit_square, positions_on, Pending, State, CIRCUIT_LEN, MAX_VALUE,
     };
@@ -2177,10 +2228,18 @@ mod capture_eval {
     /// `(plain, sig)`. A landing square with an enemy piece never holds an own one, so
     /// every such move is legal.
     #[inline]
-    pub(super) fn capturing_values(s: &State, attacker: usize) -> (u32, u32) {
+    pub(crate) fn capturing_values(s: &State, attacker: usize) -> (u32, u32) {
+        values_onto(s, attacker, s.positions(attacker ^ 1))
+    }
+
+    /// The move values with which `attacker` lands on one of the other side's pieces at
+    /// the positions `defended` (bits of the other side's circuit), as
+    /// [`capturing_values`] (which takes all its pieces).
+    #[inline]
+    pub(crate) fn values_onto(s: &State, attacker: usize, defended: u32) -> (u32, u32) {
         let defender = attacker ^ 1;
         let mut targets = 0u32;
-        let mut d = s.positions(defender);
+        let mut d = defended;
         while d != 0 {
             let q = d.trailing_zeros() as u8;
             d &= d - 1;
@@ -2208,7 +2267,7 @@ mod capture_eval {
 
     /// The chance that a move value of one lead throw captures, given the capturing values.
     #[inline]
-    fn chance_of((plain, sig): (u32, u32)) -> f64 {
+    pub(crate) fn chance_of((plain, sig): (u32, u32)) -> f64 {
         let (pc, sc) = &VALUE_CHANCES;
         let mut total = 0u64;
         let mut m = plain;
@@ -2316,6 +2375,20 @@ impl Evaluate for stickdice::SigElOuedCapture {
     /// `capture_eval::evaluate`).
     fn evaluate(&self, state: &Self::State) -> SeatValues {
         capture_eval::evaluate(self, state)
+    }
+
+    /// `hand` (the hand-set evaluation), `learned` (the shipped weights,
+    /// [`crate::learned::family`]) or the path of a weights file of the game.
+    fn evaluator(name: &str) -> Result<Evaluator<Self>, EvaluatorError> {
+        Evaluator::family_named(
+            name,
+            Evaluator {
+                f: |game, _, state| capture_eval::evaluate(game, state),
+                net: Weights::None,
+                values: None,
+                greedy: None,
+            },
+        )
     }
 }
 

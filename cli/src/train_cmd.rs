@@ -1,6 +1,8 @@
 //! `stickdice train`: trains the learned Issiren evaluation (self-play TD(λ) and the
-//! tablebase fit, `stickdice_agents::learned::train`), with a progress bar, atomic
-//! checkpoints, `--resume` and Ctrl-C stopping at a checkpoint.
+//! tablebase fit, `stickdice_agents::learned::train`) and those of the capture games of the
+//! family, Sig (El Oued Capture) and Siryu (War) (self-play TD(λ),
+//! `stickdice_agents::learned::family`), with a progress bar, atomic checkpoints,
+//! `--resume` and Ctrl-C stopping at a checkpoint.
 
 use crate::error::CliError;
 use std::io::IsTerminal as _;
@@ -11,24 +13,28 @@ use std::time::Instant;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use stickdice::Game as _;
 use stickdice_agents::learned::distill::{distill, DistillConfig, DistillProgress};
 use stickdice_agents::learned::endgame::{train_endgame, EndgameConfig};
+use stickdice_agents::learned::family::{self, FamilyGame, FamilyNet};
 use stickdice_agents::learned::train::{train, TrainConfig};
 use stickdice_agents::learned::Network;
 
-/// The weights file a run writes in its folder.
+/// The weights file an Issiren run writes in its folder (a capture game's run writes
+/// `GAME.sdw`).
 pub const WEIGHTS_FILE: &str = "issiren.sdw";
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// The game (only `issiren` has a learned evaluation).
+    /// The game: `issiren`, `sig-el-oued-capture` or `siryu-war` (the games with a learned
+    /// evaluation).
     #[arg(long, default_value = "issiren")]
     pub game: String,
-    /// The folder for the weights (`issiren.sdw`, also the checkpoint).
+    /// The folder for the weights (`GAME.sdw`, e.g. `issiren.sdw`, also the checkpoint).
     #[arg(long)]
     pub out: PathBuf,
     /// Self-play games in all (a resumed run continues up to this many) [default: 150 000;
-    /// with --distill, games per round: 2000].
+    /// with --distill, games per round: 2000; capture games: 20 000].
     #[arg(long)]
     pub games: Option<u64>,
     /// The seed everything follows from.
@@ -40,7 +46,7 @@ pub struct TrainArgs {
     /// Learning rate [default: 0.1; with --endgame 0.15, falling to a twentieth].
     #[arg(long)]
     pub alpha: Option<f32>,
-    /// Hidden units, 1 to 64 [default: 64; with --endgame 32].
+    /// Hidden units, 1 to 64 [default: 64; with --endgame 32; capture games: 32].
     #[arg(long)]
     pub hidden: Option<usize>,
     /// The endgame tablebase to fit after each game: `build` or a file written by
@@ -94,11 +100,22 @@ pub struct TrainArgs {
 }
 
 pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
-    if args.game != "issiren" {
-        return Err(CliError::Invalid(format!(
-            "`{}` has no learned evaluation: only issiren is trained (the race games keep their hand-set evaluations)",
-            args.game
-        )));
+    match args.game.as_str() {
+        "issiren" => {}
+        "sig-el-oued-capture" => {
+            let game = stickdice::SigElOuedCapture::with_seats(2).expect("two seats");
+            return run_family(args, &game);
+        }
+        "siryu-war" => {
+            let game = stickdice::SiryuWar::with_seats(2).expect("two seats");
+            return run_family(args, &game);
+        }
+        _ => {
+            return Err(CliError::Invalid(format!(
+                "`{}` has no learned evaluation: issiren, sig-el-oued-capture and siryu-war are trained (the race games keep their hand-set evaluations)",
+                args.game
+            )))
+        }
     }
     if args.endgame && args.distill {
         return Err("--endgame and --distill are different runs: choose one".into());
@@ -129,7 +146,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
         checkpoint_every: args.checkpoint_every.unwrap_or(1000),
     };
     config.check()?;
-    let (path, _lock) = prepare_out(args)?;
+    let (path, _lock) = prepare_out(args, WEIGHTS_FILE)?;
     let resume = if args.resume {
         Some(load_checkpoint(&path)?)
     } else {
@@ -181,6 +198,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
 /// refuses an existing file without `--resume`.
 fn prepare_out(
     args: &TrainArgs,
+    file: &str,
 ) -> Result<(PathBuf, stickdice_evaluation::tournament::FolderLock), CliError> {
     std::fs::create_dir_all(&args.out).map_err(|e| CliError::io("create", &args.out, e))?;
     let lock = stickdice_evaluation::tournament::lock_folder(&args.out).map_err(|e| match e {
@@ -191,7 +209,7 @@ fn prepare_out(
         ),
         other => other.to_string(),
     })?;
-    let path = args.out.join(WEIGHTS_FILE);
+    let path = args.out.join(file);
     let mut tmp = path.clone().into_os_string();
     tmp.push(".tmp");
     match std::fs::remove_file(&tmp) {
@@ -242,7 +260,7 @@ fn run_endgame(args: &TrainArgs) -> Result<(), CliError> {
     let Some(source) = &args.tablebase else {
         return Err("--endgame trains on the tablebase: give --tablebase FILE (or build)".into());
     };
-    let (path, _lock) = prepare_out(args)?;
+    let (path, _lock) = prepare_out(args, WEIGHTS_FILE)?;
     let (main, resume) = if args.resume {
         if args.main.is_some() {
             return Err(
@@ -415,7 +433,7 @@ fn run_distill(args: &TrainArgs) -> Result<(), CliError> {
         seed: args.seed,
     };
     config.check()?;
-    let (path, _lock) = prepare_out(args)?;
+    let (path, _lock) = prepare_out(args, WEIGHTS_FILE)?;
     let start = if args.resume {
         if args.main.is_some() {
             return Err("--resume continues the checkpoint's own network: leave out --main".into());
@@ -514,6 +532,95 @@ fn run_distill(args: &TrainArgs) -> Result<(), CliError> {
             done,
             done - start_rounds,
             started.elapsed().as_secs_f64(),
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// A capture game of the family (`sig-el-oued-capture`, `siryu-war`): self-play TD(λ) of
+/// its learned evaluation (`stickdice_agents::learned::family::train`) into `GAME.sdw`.
+fn run_family<G: FamilyGame>(args: &TrainArgs, game: &G) -> Result<(), CliError> {
+    if args.endgame || args.distill || args.tablebase.is_some() {
+        return Err(CliError::Invalid(format!(
+            "{} is trained by self-play only: --endgame, --distill and --tablebase are Issiren's",
+            G::NAME
+        )));
+    }
+    if args.main.is_some()
+        || args.stop_after.is_some()
+        || args.epochs.is_some()
+        || args.rounds.is_some()
+        || args.depth.is_some()
+        || args.explore.is_some()
+    {
+        return Err(
+            "--main, --stop-after, --epochs, --rounds, --depth and --explore are for Issiren's --endgame and --distill runs"
+                .into(),
+        );
+    }
+    let games = args.games.unwrap_or(20_000);
+    let config = TrainConfig {
+        games,
+        seed: args.seed,
+        lambda: args.lambda,
+        alpha: args.alpha.unwrap_or(0.1),
+        hidden: args.hidden.unwrap_or(32),
+        tablebase_steps: 0,
+        checkpoint_every: args.checkpoint_every.unwrap_or(1000),
+    };
+    config.check()?;
+    let file = format!("{}.sdw", G::NAME);
+    let (path, _lock) = prepare_out(args, &file)?;
+    let resume = if args.resume {
+        Some(FamilyNet::load::<G>(&path).map_err(|e| match e {
+            stickdice_agents::learned::WeightsError::Io(e)
+                if e.kind() == std::io::ErrorKind::NotFound =>
+            {
+                CliError::Invalid(format!(
+                    "--resume: no checkpoint {} (start without --resume)",
+                    path.display()
+                ))
+            }
+            e => CliError::context(path.display().to_string(), e),
+        })?)
+    } else {
+        None
+    };
+    let stop = stop_flag()?;
+    let start_games = resume.as_ref().map_or(0, |n| n.settings().games);
+    let mut progress = Progress::new(
+        games,
+        start_games,
+        "{bar:24.cyan/blue} {pos}/{len} games  {per_sec}  {elapsed} elapsed, {eta} left",
+    );
+    let net = family::train(
+        game,
+        &config,
+        resume,
+        &stop,
+        |done| {
+            progress.bar.set_position(done);
+            progress.line(done == games, |s| format!("{done}/{games} games, {s:.0} s"));
+        },
+        |net| {
+            net.save(&path)
+                .map_err(|e| CliError::io("write", path.as_path(), e))
+        },
+    )?;
+    progress.bar.finish_and_clear();
+    let done = net.settings().games;
+    if done < games {
+        outln!(
+            "stopped after {done} of {games} games; checkpoint {} (continue with --resume)",
+            path.display()
+        );
+    } else {
+        outln!(
+            "trained {} games ({} this run) in {:.1} s: {}",
+            done,
+            done - start_games,
+            progress.started.elapsed().as_secs_f64(),
             path.display()
         );
     }

@@ -271,3 +271,97 @@ fn distillation_resumes_keeps_the_endgame_network_and_plays() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `train --game sig-el-oued-capture` and `--game siryu-war`: a tiny self-play run is
+/// reproducible, resumes to the same bytes, writes `GAME.sdw`, plays as `eval=FILE` with
+/// greedy and MCTS, and is refused for the other game; Issiren's tablebase, endgame and
+/// distillation runs are refused for these games.
+#[test]
+fn the_capture_games_train_resume_and_their_weights_play() {
+    let other = ["siryu-war", "sig-el-oued-capture"];
+    for (k, game) in ["sig-el-oued-capture", "siryu-war"].into_iter().enumerate() {
+        let run = |out: &std::path::Path, games: u64, extra: &[&str]| {
+            bin()
+                .args(["train", "--game", game, "--hidden", "4", "--seed", "5"])
+                .args(["--games", &games.to_string(), "--checkpoint-every", "2"])
+                .arg("--out")
+                .arg(out)
+                .args(extra)
+                .output()
+                .unwrap()
+        };
+        let (a, b) = (temp(&format!("{game}-a")), temp(&format!("{game}-b")));
+        let out = run(&a, 4, &[]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).contains("trained 4 games"));
+        assert!(run(&b, 2, &[]).status.success());
+        assert!(run(&b, 4, &["--resume"]).status.success());
+        let file = format!("{game}.sdw");
+        let (wa, wb) = (
+            std::fs::read(a.join(&file)).unwrap(),
+            std::fs::read(b.join(&file)).unwrap(),
+        );
+        assert_eq!(wa, wb, "{game}");
+        let out = run(&b, 6, &["--resume", "--alpha", "0.05"]);
+        assert!(String::from_utf8_lossy(&out.stderr).contains("other settings"));
+        for extra in [
+            &["--endgame"][..],
+            &["--distill"],
+            &["--tablebase", "build"],
+        ] {
+            let out = run(&temp(&format!("{game}-x")), 2, extra);
+            assert!(!out.status.success());
+            assert!(
+                String::from_utf8_lossy(&out.stderr).contains("self-play only"),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        // The weights play as eval=FILE (greedy, and MCTS at its leaves), named so in the log.
+        let t = temp(&format!("{game}-t"));
+        let path = a.join(&file).display().to_string();
+        let specs =
+            format!("greedy:eval={path},mcts:eval={path},iterations=20,greedy:eval=learned");
+        let out = bin()
+            .args(["tournament", "--game", game, "-n", "2", "--agents", &specs])
+            .arg("--out")
+            .arg(&t)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let log = std::fs::read_to_string(t.join("games.jsonl")).unwrap();
+        assert!(log.contains(&format!("greedy:eval={path}")));
+        // Another game's file is refused, naming the game it is for.
+        let out = bin()
+            .args(["tournament", "--game", other[k], "-n", "2", "--agents"])
+            .arg(format!("greedy:eval={path},random"))
+            .arg("--out")
+            .arg(temp(&format!("{game}-u")))
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .contains(&format!("weights for the game `{game}`")),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for d in [
+            a,
+            b,
+            t,
+            temp(&format!("{game}-x")),
+            temp(&format!("{game}-u")),
+        ] {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}

@@ -58,6 +58,7 @@
 pub mod calibration;
 pub mod distill;
 pub mod endgame;
+pub mod family;
 pub mod features;
 pub mod train;
 

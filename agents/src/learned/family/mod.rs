@@ -1,0 +1,785 @@
+//! The learned evaluations of the capture games of the family, Sig (El Oued Capture) and
+//! Siryu (War): Issiren's design ([`crate::learned`]) on each game's own inputs.
+//!
+//! # The network
+//!
+//! Each game has its feature set ([`capture`], [`war`]), written from its rules and read
+//! from the side of the seat to throw or to decide (the *mover*): one binary input per
+//! occupied circuit position (unmoved or locked pieces apart), the piece counts one-hot,
+//! the pending throw or move value, the throw values that capture for either side, and a
+//! few dense inputs — the exact chances, from the game's chance node, that either side
+//! captures with its next throw, and each side's pieces under threat weighted by those
+//! chances. One hidden layer of `hidden` ReLU units (32 in the shipped weights) feeds one
+//! output, a sigmoid: the mover's chance of winning (a draw at the throw cap counting
+//! half). The first layer is accumulated over the set inputs only, on the stack:
+//! inference allocates nothing.
+//!
+//! As an [`Evaluate`] it returns `[p, 1 − p]` for the mover and the other seat, and exactly
+//! the scores at an ended state.
+//!
+//! # Training
+//!
+//! [`train`]: self-play TD(λ) as for Issiren ([`crate::learned::train`]): game `i` of a
+//! run is played with throws from `derive(seed, [i])`, both seats choosing the action whose
+//! resulting state the current network rates best (the exact score where the action ends
+//! the game), and every node is a TD(λ) step on seat 0's win probability. One thread, so
+//! the same seed and settings give bit-identical weights, and a run resumed from a
+//! checkpoint ends where an unbroken one does.
+//!
+//! # The weights file
+//!
+//! Issiren's format ([`crate::learned`], version 3), with the game's name (`G::NAME`) and
+//! its feature set and input count, no endgame network (hidden units 0) and no
+//! distillation record (byte 0). A file of another game, or of another feature set or
+//! shape, is refused with a message naming what differs. The shipped weights are embedded
+//! in the binary ([`FamilyGame::shipped`]); `eval=FILE` loads another file once per
+//! process ([`shared`]).
+//!
+//! ```
+//! use stickdice::{Game, SigElOuedCapture};
+//! use stickdice_agents::learned::family::{FamilyGame, FamilyNet};
+//! let game = SigElOuedCapture::with_seats(2).unwrap();
+//! let net = SigElOuedCapture::shipped();
+//! let v = net.evaluate(&game, &game.initial_state());
+//! assert!((v[0] + v[1] - 1.0).abs() < 1e-6 && v[0] > 0.2 && v[0] < 0.8);
+//! // The file round-trips exactly, and is refused as Issiren's.
+//! let again = FamilyNet::from_bytes::<SigElOuedCapture>(&net.to_bytes()).unwrap();
+//! assert_eq!(&again, net);
+//! assert!(stickdice_agents::learned::Network::from_bytes(&net.to_bytes()).is_err());
+//! ```
+
+pub mod capture;
+pub mod war;
+
+use core::fmt;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use rand::{RngExt as _, SeedableRng as _};
+use stickdice::{ActionList, Node, Seat, SeatValues, MAX_SEATS};
+
+use super::train::TrainConfig;
+use super::{sigmoid, Reader, TrainError, TrainSettings, WeightsError, WeightsFileError};
+use crate::Evaluate;
+
+/// The most hidden units a network may have (the accumulator is a stack array this long).
+pub const MAX_HIDDEN: usize = super::MAX_HIDDEN;
+/// The most binary inputs a position of any of these games sets.
+pub const MAX_ACTIVE: usize = 96;
+/// The most real-valued inputs a game has.
+pub const MAX_DENSE: usize = 8;
+
+const MAGIC: &[u8; 8] = b"SDWEIGHT";
+const VERSION: u32 = 3;
+
+/// A game of the family with a learned evaluation: its inputs and its shipped weights.
+pub trait FamilyGame: Evaluate + Sized {
+    /// The feature set's number, kept in the weights file.
+    const FEATURE_SET: u32;
+    /// Binary inputs.
+    const SPARSE_INPUTS: usize;
+    /// Real-valued inputs (at most [`MAX_DENSE`]).
+    const DENSE_INPUTS: usize;
+    /// The position's inputs from the side of `mover`. Allocates nothing.
+    fn features(&self, s: &Self::State, mover: Seat) -> Features;
+    /// The shipped weights, embedded in the binary, parsed once.
+    fn shipped() -> &'static FamilyNet;
+    /// All inputs.
+    fn inputs() -> usize {
+        Self::SPARSE_INPUTS + Self::DENSE_INPUTS
+    }
+}
+
+/// A position's inputs: the indices of the binary inputs that are set, and the dense ones.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Features {
+    active: [u16; MAX_ACTIVE],
+    n: usize,
+    dense: [f32; MAX_DENSE],
+}
+
+impl Features {
+    /// No input set.
+    #[inline]
+    pub(crate) fn new() -> Features {
+        Features {
+            active: [0; MAX_ACTIVE],
+            n: 0,
+            dense: [0.0; MAX_DENSE],
+        }
+    }
+
+    /// Sets binary input `i`.
+    #[inline(always)]
+    pub(crate) fn set(&mut self, i: usize) {
+        debug_assert!(self.n < MAX_ACTIVE);
+        if let Some(slot) = self.active.get_mut(self.n) {
+            *slot = i as u16;
+            self.n += 1;
+        }
+    }
+
+    /// The binary inputs that are set.
+    pub fn active(&self) -> &[u16] {
+        &self.active[..self.n]
+    }
+
+    /// The dense inputs (those past the game's count are 0).
+    pub fn dense(&self) -> &[f32; MAX_DENSE] {
+        &self.dense
+    }
+
+    /// Sets the dense inputs.
+    #[inline]
+    pub(crate) fn set_dense(&mut self, dense: [f32; MAX_DENSE]) {
+        self.dense = dense;
+    }
+}
+
+/// A learned evaluation of one game of the family: see the [module docs](self).
+#[derive(Clone, PartialEq)]
+pub struct FamilyNet {
+    game: String,
+    feature_set: u32,
+    sparse: usize,
+    dense: usize,
+    hidden: usize,
+    /// First layer `[inputs][hidden]`, then its biases, the output weights, the output bias.
+    params: Vec<f32>,
+    settings: TrainSettings,
+}
+
+impl fmt::Debug for FamilyNet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FamilyNet")
+            .field("game", &self.game)
+            .field("inputs", &(self.sparse + self.dense))
+            .field("hidden", &self.hidden)
+            .field("settings", &self.settings)
+            .finish()
+    }
+}
+
+/// The parameter count of a network with `inputs` inputs and `hidden` units.
+pub const fn param_count(inputs: usize, hidden: usize) -> usize {
+    inputs * hidden + 2 * hidden + 1
+}
+
+impl FamilyNet {
+    /// A network for `G` with `hidden` units (1 to [`MAX_HIDDEN`]), its weights drawn small
+    /// and at random from `seed`, with these settings.
+    ///
+    /// # Panics
+    /// If `hidden` is 0 or above [`MAX_HIDDEN`].
+    pub fn random<G: FamilyGame>(hidden: usize, seed: u64, settings: TrainSettings) -> FamilyNet {
+        assert!(
+            (1..=MAX_HIDDEN).contains(&hidden),
+            "1 to {MAX_HIDDEN} hidden units"
+        );
+        let inputs = G::inputs();
+        let mut rng = stickdice::Rng::seed_from_u64(seed);
+        let mut params = vec![0.0f32; param_count(inputs, hidden)];
+        let first = inputs * hidden;
+        for w in &mut params[..first] {
+            *w = (rng.random::<f32>() - 0.5) * 0.2;
+        }
+        // Hidden biases slightly positive so that every unit starts alive.
+        for b in &mut params[first..first + hidden] {
+            *b = 0.1;
+        }
+        for w in &mut params[first + hidden..first + 2 * hidden] {
+            *w = (rng.random::<f32>() - 0.5) * 0.2;
+        }
+        FamilyNet {
+            game: G::NAME.to_string(),
+            feature_set: G::FEATURE_SET,
+            sparse: G::SPARSE_INPUTS,
+            dense: G::DENSE_INPUTS,
+            hidden,
+            params,
+            settings,
+        }
+    }
+
+    /// The game's name (as `--game` spells it).
+    pub fn game(&self) -> &str {
+        &self.game
+    }
+
+    /// Hidden units.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The training settings stored with the weights.
+    pub fn settings(&self) -> &TrainSettings {
+        &self.settings
+    }
+
+    /// The output's logit for `f`, leaving the hidden units' inputs (before the ReLU) in
+    /// `acc[..hidden]`.
+    #[inline]
+    pub(crate) fn forward(&self, f: &Features, acc: &mut [f32; MAX_HIDDEN]) -> f32 {
+        let h = self.hidden;
+        let first = (self.sparse + self.dense) * h;
+        let (w1, rest) = self.params.split_at(first);
+        let (b1, rest) = rest.split_at(h);
+        let (w2, b2) = rest.split_at(h);
+        let acc = &mut acc[..h];
+        acc.copy_from_slice(b1);
+        for &i in f.active() {
+            let at = i as usize * h;
+            if let Some(row) = w1.get(at..at + h) {
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a += *w;
+                }
+            }
+        }
+        for (k, &x) in f.dense.iter().take(self.dense).enumerate() {
+            if x != 0.0 {
+                let at = (self.sparse + k) * h;
+                for (a, w) in acc.iter_mut().zip(&w1[at..at + h]) {
+                    *a += x * *w;
+                }
+            }
+        }
+        let mut z = b2[0];
+        for (a, w) in acc.iter().zip(w2) {
+            z += a.max(0.0) * *w;
+        }
+        z
+    }
+
+    /// The chance that `mover` wins from `s`, a state that has not ended. Allocates nothing.
+    #[inline]
+    pub fn win_probability<G: FamilyGame>(&self, game: &G, s: &G::State, mover: Seat) -> f32 {
+        let mut acc = [0.0f32; MAX_HIDDEN];
+        sigmoid(self.forward(&game.features(s, mover), &mut acc))
+    }
+
+    /// Each seat's estimated score: at an ended state exactly the scores, elsewhere
+    /// `[p, 1 − p]` with `p` the chance that the seat to move wins. Allocates nothing.
+    #[inline]
+    pub fn evaluate<G: FamilyGame>(&self, game: &G, s: &G::State) -> SeatValues {
+        let mover = match game.node(s) {
+            Node::Throw(seat) | Node::Decide(seat) => seat,
+            Node::End => return game.scores(s).expect("an ended game has scores"),
+        };
+        let p = f64::from(self.win_probability(game, s, mover));
+        let mut out = [0.0; MAX_SEATS];
+        out[mover & 1] = p;
+        out[(mover & 1) ^ 1] = 1.0 - p;
+        out
+    }
+
+    /// The weights file's bytes (see the [module docs](self)).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(64 + 4 * self.params.len());
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        b.push(self.game.len() as u8);
+        b.extend_from_slice(self.game.as_bytes());
+        b.extend_from_slice(&self.feature_set.to_le_bytes());
+        b.extend_from_slice(&((self.sparse + self.dense) as u32).to_le_bytes());
+        b.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        let s = &self.settings;
+        b.extend_from_slice(&s.seed.to_le_bytes());
+        b.extend_from_slice(&s.games.to_le_bytes());
+        b.extend_from_slice(&s.lambda.to_le_bytes());
+        b.extend_from_slice(&s.alpha.to_le_bytes());
+        b.extend_from_slice(&s.tablebase_steps.to_le_bytes());
+        b.push(u8::from(s.tablebase));
+        b.extend_from_slice(&(self.params.len() as u32).to_le_bytes());
+        for w in &self.params {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
+        // No endgame network, no distillation record.
+        b.extend_from_slice(&0u32.to_le_bytes());
+        b.push(0);
+        let sum = super::fnv1a(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Reads a weights file's bytes for `G`, checking the magic, version, game, feature
+    /// set, shape, parameter count, that every weight is finite, and the checksum.
+    ///
+    /// # Errors
+    /// [`WeightsError::Format`] naming the first thing wrong.
+    pub fn from_bytes<G: FamilyGame>(bytes: &[u8]) -> Result<FamilyNet, WeightsError> {
+        let bad = |why: String| WeightsError::Format(why);
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(8)
+            .ok_or_else(|| bad("too short for the header".into()))?
+            != MAGIC
+        {
+            return Err(bad("wrong magic (not a weights file)".into()));
+        }
+        let version = r.u32()?;
+        if version != VERSION {
+            return Err(bad(format!(
+                "format version {version}, this build reads version {VERSION} for {}",
+                G::NAME
+            )));
+        }
+        let len = r.take(1).ok_or_else(|| bad("truncated".into()))?[0] as usize;
+        let game = r.take(len).ok_or_else(|| bad("truncated".into()))?;
+        if game != G::NAME.as_bytes() {
+            return Err(bad(format!(
+                "weights for the game `{}`, not {}",
+                String::from_utf8_lossy(game),
+                G::NAME
+            )));
+        }
+        let set = r.u32()?;
+        if set != G::FEATURE_SET {
+            return Err(bad(format!(
+                "feature set {set}, this build has feature set {} for {}",
+                G::FEATURE_SET,
+                G::NAME
+            )));
+        }
+        let inputs = r.u32()? as usize;
+        let hidden = r.u32()? as usize;
+        if inputs != G::inputs() || !(1..=MAX_HIDDEN).contains(&hidden) {
+            return Err(bad(format!(
+                "shape {inputs} inputs × {hidden} hidden units; this build takes {} inputs and 1 to {MAX_HIDDEN} hidden units for {}",
+                G::inputs(),
+                G::NAME
+            )));
+        }
+        let settings = TrainSettings {
+            seed: r.u64()?,
+            games: r.u64()?,
+            lambda: f32::from_bits(r.u32()?),
+            alpha: f32::from_bits(r.u32()?),
+            tablebase_steps: r.u32()?,
+            tablebase: r.take(1).ok_or_else(|| bad("truncated".into()))?[0] != 0,
+        };
+        let count = r.u32()? as usize;
+        if count != param_count(inputs, hidden) {
+            return Err(bad(format!(
+                "{count} parameters for {hidden} hidden units, expected {}",
+                param_count(inputs, hidden)
+            )));
+        }
+        let body = r
+            .take(4 * count)
+            .ok_or_else(|| bad(format!("truncated: fewer than {count} parameters")))?;
+        if r.u32()? != 0 {
+            return Err(bad(format!("{} has no endgame network", G::NAME)));
+        }
+        if r.take(1).ok_or_else(|| bad("truncated".into()))?[0] != 0 {
+            return Err(bad(format!("{} has no distillation record", G::NAME)));
+        }
+        let end = r.at;
+        let sum = r.u64()?;
+        if r.at != bytes.len() {
+            return Err(bad(format!(
+                "{} bytes after the checksum",
+                bytes.len() - r.at
+            )));
+        }
+        if super::fnv1a(&bytes[..end]) != sum {
+            return Err(bad("checksum mismatch (the file is damaged)".into()));
+        }
+        let params: Vec<f32> = body
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        if params.iter().any(|w| !w.is_finite()) {
+            return Err(bad("a weight is not a finite number".into()));
+        }
+        Ok(FamilyNet {
+            game: G::NAME.to_string(),
+            feature_set: G::FEATURE_SET,
+            sparse: G::SPARSE_INPUTS,
+            dense: G::DENSE_INPUTS,
+            hidden,
+            params,
+            settings,
+        })
+    }
+
+    /// Reads a weights file for `G`.
+    ///
+    /// # Errors
+    /// [`WeightsError::Io`] when it cannot be read, [`WeightsError::Format`] when it is not
+    /// a valid weights file of `G`.
+    pub fn load<G: FamilyGame>(path: &Path) -> Result<FamilyNet, WeightsError> {
+        let bytes = crate::files::read_bounded(path, crate::files::MAX_FILE_BYTES)
+            .map_err(WeightsError::Io)?;
+        FamilyNet::from_bytes::<G>(&bytes)
+    }
+
+    /// Writes the weights file atomically: to `PATH.tmp`, synced, then renamed over `path`
+    /// (`PATH.tmp` removed when that fails).
+    ///
+    /// # Errors
+    /// The I/O error.
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        use std::io::Write as _;
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = std::path::PathBuf::from(tmp);
+        let written = (|| {
+            let mut f = std::fs::File::create(&tmp)?;
+            f.write_all(&self.to_bytes())?;
+            f.sync_all()?;
+            std::fs::rename(&tmp, path)
+        })();
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written
+    }
+}
+
+/// Parses embedded weights (for [`FamilyGame::shipped`]).
+pub(crate) fn parse_shipped<G: FamilyGame>(bytes: &[u8]) -> FamilyNet {
+    FamilyNet::from_bytes::<G>(bytes).expect("the shipped weights are valid (tested)")
+}
+
+/// The weights of `G` in `path`, loaded once per process and kept for its lifetime (so
+/// that agents can hold them by reference like the shipped ones).
+///
+/// # Errors
+/// [`WeightsFileError`], naming the file and what is wrong with it.
+pub fn shared<G: FamilyGame>(path: &str) -> Result<&'static FamilyNet, WeightsFileError> {
+    type Cache = Mutex<Vec<(&'static str, String, &'static FamilyNet)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let mut cache = CACHE
+        .get_or_init(|| Mutex::new(Vec::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some((_, _, net)) = cache.iter().find(|(g, k, _)| *g == G::NAME && k == path) {
+        return Ok(net);
+    }
+    let net = FamilyNet::load::<G>(Path::new(path)).map_err(|source| WeightsFileError {
+        path: path.to_string(),
+        source,
+    })?;
+    let net: &'static FamilyNet = Box::leak(Box::new(net));
+    cache.push((G::NAME, path.to_string(), net));
+    Ok(net)
+}
+
+/// Trains a network for `game`: from `resume` (a checkpoint, whose settings must match
+/// `config`) or from fresh random weights, up to `config.games` self-play games (see the
+/// [module docs](self)). `progress` is told the games done after each; `checkpoint` is
+/// handed the network every `checkpoint_every` games, at the end, and when `stop` is set.
+/// The tablebase steps of `config` are not used (these games have no tablebase).
+///
+/// # Errors
+/// A setting out of range, a checkpoint that does not match the settings or is another
+/// game's, or the error of `checkpoint`.
+pub fn train<G: FamilyGame, E: Into<Box<dyn std::error::Error + Send + Sync>>>(
+    game: &G,
+    config: &TrainConfig,
+    resume: Option<FamilyNet>,
+    stop: &AtomicBool,
+    mut progress: impl FnMut(u64),
+    mut checkpoint: impl FnMut(&FamilyNet) -> Result<(), E>,
+) -> Result<FamilyNet, TrainError> {
+    config.check()?;
+    let settings = config.settings(false);
+    let net = match resume {
+        Some(net) => {
+            let mut mine = *net.settings();
+            mine.games = 0;
+            if net.game != G::NAME || mine != settings || net.hidden() != config.hidden {
+                return Err(TrainError::SettingsMismatch(format!(
+                    "the checkpoint was trained for {} with other settings ({:?}, {} hidden units) than these ({}, {settings:?}, {} hidden units)",
+                    net.game,
+                    net.settings(),
+                    net.hidden(),
+                    G::NAME,
+                    config.hidden
+                )));
+            }
+            net
+        }
+        None => FamilyNet::random::<G>(
+            config.hidden,
+            stickdice::seed::derive(config.seed, &[u64::MAX]),
+            settings,
+        ),
+    };
+    let mut t = Trainer::new(net, config);
+    let mut done = t.net.settings.games;
+    while done < config.games {
+        t.self_play(game, stickdice::seed::derive(config.seed, &[done]));
+        done += 1;
+        t.net.settings.games = done;
+        progress(done);
+        let stopping = stop.load(Ordering::SeqCst);
+        if done.is_multiple_of(config.checkpoint_every) || done == config.games || stopping {
+            checkpoint(&t.net).map_err(|e| TrainError::Checkpoint(e.into()))?;
+        }
+        if stopping {
+            break;
+        }
+    }
+    Ok(t.net)
+}
+
+struct Trainer {
+    net: FamilyNet,
+    lambda: f32,
+    alpha: f32,
+    trace: Vec<f32>,
+    acc: [f32; MAX_HIDDEN],
+}
+
+impl Trainer {
+    fn new(net: FamilyNet, config: &TrainConfig) -> Trainer {
+        let n = net.params.len();
+        Trainer {
+            net,
+            lambda: config.lambda,
+            alpha: config.alpha,
+            trace: vec![0.0; n],
+            acc: [0.0; MAX_HIDDEN],
+        }
+    }
+
+    /// One self-play game with TD(λ) updates after every step.
+    fn self_play<G: FamilyGame>(&mut self, game: &G, seed: u64) {
+        let mut rng = stickdice::Rng::seed_from_u64(seed);
+        let mut s = game.initial_state();
+        let mut actions: ActionList<G::Action> = ActionList::new();
+        self.trace.fill(0.0);
+        let mut previous: Option<f32> = None;
+        loop {
+            let node = game.node(&s);
+            let mover = match node {
+                Node::Throw(seat) | Node::Decide(seat) => seat,
+                Node::End => {
+                    let z = game.scores(&s).expect("an ended game has scores")[0] as f32;
+                    if let Some(v) = previous {
+                        self.step(z - v);
+                    }
+                    return;
+                }
+            };
+            let f = game.features(&s, mover);
+            let p = sigmoid(self.net.forward(&f, &mut self.acc));
+            let (v0, sign) = if mover == 0 {
+                (p, 1.0)
+            } else {
+                (1.0 - p, -1.0)
+            };
+            if let Some(v) = previous {
+                self.step(v0 - v);
+            }
+            for e in &mut self.trace {
+                *e *= self.lambda;
+            }
+            let w2 = self.output_weights();
+            add_gradient(
+                &mut self.trace,
+                &self.net,
+                &w2,
+                &self.acc,
+                &f,
+                sign * p * (1.0 - p),
+            );
+            previous = Some(v0);
+            match node {
+                Node::Throw(_) => {
+                    let t = game.sample_throw(&mut rng);
+                    game.apply_throw_unchecked(&mut s, t);
+                }
+                Node::Decide(seat) => {
+                    game.legal_actions(&s, &mut actions);
+                    let mut best = actions[0];
+                    let mut best_value = f64::NEG_INFINITY;
+                    for &a in &actions {
+                        let mut next = s;
+                        game.apply_action_unchecked(&mut next, a);
+                        let v = self.net.evaluate(game, &next)[seat];
+                        if v > best_value {
+                            best_value = v;
+                            best = a;
+                        }
+                    }
+                    game.apply_action_unchecked(&mut s, best);
+                }
+                Node::End => unreachable!("handled above"),
+            }
+        }
+    }
+
+    /// `w += α·δ·e`.
+    fn step(&mut self, delta: f32) {
+        let k = self.alpha * delta;
+        if k == 0.0 {
+            return;
+        }
+        for (w, e) in self.net.params.iter_mut().zip(&self.trace) {
+            *w += k * *e;
+        }
+    }
+
+    /// A copy of the output layer's weights.
+    fn output_weights(&self) -> [f32; MAX_HIDDEN] {
+        let h = self.net.hidden;
+        let first = (self.net.sparse + self.net.dense) * h;
+        let mut w2 = [0.0; MAX_HIDDEN];
+        w2[..h].copy_from_slice(&self.net.params[first + h..first + 2 * h]);
+        w2
+    }
+}
+
+/// Adds `scale · ∇logit(f)` to `out` (a vector shaped like `net`'s parameters), with the
+/// hidden units' inputs `acc` from the forward pass of `f` and the output weights `w2`.
+fn add_gradient(
+    out: &mut [f32],
+    net: &FamilyNet,
+    w2: &[f32; MAX_HIDDEN],
+    acc: &[f32; MAX_HIDDEN],
+    f: &Features,
+    scale: f32,
+) {
+    let h = net.hidden;
+    let first = (net.sparse + net.dense) * h;
+    let (w1g, rest) = out.split_at_mut(first);
+    let (b1g, rest) = rest.split_at_mut(h);
+    let (w2g, b2g) = rest.split_at_mut(h);
+    b2g[0] += scale;
+    let mut back = [0.0f32; MAX_HIDDEN];
+    for j in 0..h {
+        w2g[j] += scale * acc[j].max(0.0);
+        back[j] = if acc[j] > 0.0 { scale * w2[j] } else { 0.0 };
+        b1g[j] += back[j];
+    }
+    for &i in f.active() {
+        let at = i as usize * h;
+        for (g, b) in w1g[at..at + h].iter_mut().zip(&back[..h]) {
+            *g += *b;
+        }
+    }
+    for (k, &x) in f.dense.iter().take(net.dense).enumerate() {
+        if x != 0.0 {
+            let at = (net.sparse + k) * h;
+            for (g, b) in w1g[at..at + h].iter_mut().zip(&back[..h]) {
+                *g += x * *b;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use stickdice::{Game, SigElOuedCapture, SiryuWar};
+
+    fn settings() -> TrainSettings {
+        TrainSettings::default()
+    }
+
+    /// Every input index a game's features set is below its sparse count, no two are the
+    /// same, at most [`MAX_ACTIVE`] are set, and the dense ones are finite, over the
+    /// positions of random games.
+    fn features_are_in_range<G: FamilyGame>(game: &G) {
+        let mut rng = stickdice::Rng::seed_from_u64(5);
+        let positions = stickdice::testing::random_game_positions(game, 30, &mut rng);
+        assert!(positions.len() > 500, "{} positions", positions.len());
+        for s in positions {
+            let mover = match game.node(&s) {
+                Node::Throw(m) | Node::Decide(m) => m,
+                Node::End => continue,
+            };
+            let f = game.features(&s, mover);
+            assert!(f.n <= MAX_ACTIVE);
+            let mut seen = f.active().to_vec();
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len(), f.n, "an input set twice: {:?}", f.active());
+            assert!(f.active().iter().all(|&i| (i as usize) < G::SPARSE_INPUTS));
+            assert!(f
+                .dense
+                .iter()
+                .all(|x| x.is_finite() && (-0.01..=12.01).contains(x)));
+            assert!(f.dense[G::DENSE_INPUTS..].iter().all(|&x| x == 0.0));
+        }
+    }
+
+    #[test]
+    fn the_features_are_in_range() {
+        features_are_in_range(&SigElOuedCapture::with_seats(2).unwrap());
+        features_are_in_range(&SiryuWar::with_seats(2).unwrap());
+    }
+
+    /// A file round-trips bit for bit, and is refused for the other game, damaged,
+    /// truncated or with trailing bytes.
+    #[test]
+    fn the_weights_file_round_trips_and_refuses_other_games() {
+        let net = FamilyNet::random::<SiryuWar>(8, 3, settings());
+        let bytes = net.to_bytes();
+        assert_eq!(FamilyNet::from_bytes::<SiryuWar>(&bytes).unwrap(), net);
+        let err = FamilyNet::from_bytes::<SigElOuedCapture>(&bytes).unwrap_err();
+        assert!(
+            err.to_string().contains("weights for the game `siryu-war`"),
+            "{err}"
+        );
+        let err = crate::learned::Network::from_bytes(&bytes).unwrap_err();
+        assert!(err.to_string().contains("not issiren"), "{err}");
+        let mut damaged = bytes.clone();
+        damaged[100] ^= 1;
+        assert!(FamilyNet::from_bytes::<SiryuWar>(&damaged)
+            .unwrap_err()
+            .to_string()
+            .contains("checksum"));
+        assert!(FamilyNet::from_bytes::<SiryuWar>(&bytes[..bytes.len() - 3]).is_err());
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(FamilyNet::from_bytes::<SiryuWar>(&longer).is_err());
+        let issiren = crate::learned::shipped().to_bytes();
+        assert!(FamilyNet::from_bytes::<SiryuWar>(&issiren)
+            .unwrap_err()
+            .to_string()
+            .contains("`issiren`"));
+    }
+
+    /// The same seed and settings give bit-identical weights, and a run stopped and resumed
+    /// from its checkpoint ends with the same weights as one never stopped.
+    #[test]
+    fn training_is_deterministic_and_resumes_exactly() {
+        let game = SigElOuedCapture::with_seats(2).unwrap();
+        let config = TrainConfig {
+            games: 6,
+            hidden: 4,
+            checkpoint_every: 3,
+            ..TrainConfig::default()
+        };
+        let never = AtomicBool::new(false);
+        let run = |c: &TrainConfig, resume| {
+            train(&game, c, resume, &never, |_| {}, |_| Ok::<(), String>(())).unwrap()
+        };
+        let a = run(&config, None);
+        let b = run(&config, None);
+        assert_eq!(a.to_bytes(), b.to_bytes());
+        assert_eq!(a.settings().games, 6);
+        assert_ne!(
+            a.params,
+            FamilyNet::random::<SigElOuedCapture>(4, 0, settings()).params
+        );
+        let half = run(&TrainConfig { games: 3, ..config }, None);
+        let resumed = run(&config, Some(half));
+        assert_eq!(resumed.to_bytes(), a.to_bytes());
+        // Another game's checkpoint is refused.
+        let war = FamilyNet::random::<SiryuWar>(4, 1, config.settings(false));
+        let err = train(
+            &game,
+            &config,
+            Some(war),
+            &never,
+            |_| {},
+            |_| Ok::<(), String>(()),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("siryu-war"), "{err}");
+    }
+}
