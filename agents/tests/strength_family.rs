@@ -52,7 +52,7 @@ fn greedy_beats_random_at_siryu_war() {
 #[test]
 fn learned_greedy_beats_random_at_sig_el_oued_capture() {
     let g = SigElOuedCapture::with_seats(2).unwrap();
-    let (w, l, d) = duel(&g, "greedy:eval=learned", "random", 100);
+    let (w, l, d) = duel(&g, "greedy:eval=learned", "random", 100, DICE);
     assert!(w >= 125, "learned greedy {w} wins, {l} losses, {d} draws");
     assert!(tail(w + l, 125) < 1e-3);
 }
@@ -62,7 +62,7 @@ fn learned_greedy_beats_random_at_sig_el_oued_capture() {
 #[test]
 fn learned_greedy_beats_random_at_siryu_war() {
     let g = SiryuWar::with_seats(2).unwrap();
-    let (w, l, d) = duel(&g, "greedy:eval=learned", "random", 100);
+    let (w, l, d) = duel(&g, "greedy:eval=learned", "random", 100, DICE);
     assert!(w >= 150, "learned greedy {w} wins, {l} losses, {d} draws");
     assert!(tail(w + l, 150) < 1e-12);
 }
