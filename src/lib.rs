@@ -40,7 +40,6 @@ pub mod game;
 pub mod games;
 pub mod play;
 pub mod seed;
-#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
 pub use agent::{

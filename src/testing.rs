@@ -1,4 +1,5 @@
-//! The conformance suite every game must pass (feature `testing`).
+//! The conformance suite every game must pass (always compiled: a game written in another
+//! crate tests itself with it, and no build of ours differs from another by a feature).
 //!
 //! [`conformance`] plays seeded random games of one configured game and checks, at every
 //! node, the contract of [`Game`]: exact throw probabilities, well-formed action lists,
@@ -8,12 +9,10 @@
 //! allowed seat count, so a game's test is one loop:
 //!
 //! ```
-//! # #[cfg(feature = "testing")] {
 //! use stickdice::{testing, Issiren};
 //! for game in testing::configurations::<Issiren>() {
 //!     testing::conformance(&game, 3, 1);
 //! }
-//! # }
 //! ```
 //!
 //! Failures panic with a message naming the game, the seed and what broke: this module is
