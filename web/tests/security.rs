@@ -18,9 +18,13 @@ use stickdice_evaluation::protocol::MAX_LINE_BYTES;
 use stickdice_web::{router, AppState};
 use tower::ServiceExt;
 
+/// A fresh folder of this test process. Numbered per call: the tests run in parallel and
+/// several ask for the same name, so a shared folder would be removed under another test.
 fn temp_dir(name: &str) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let d = std::env::temp_dir().join(format!(
-        "stickdice-web-security-{}-{name}",
+        "stickdice-web-security-{}-{n}-{name}",
         std::process::id()
     ));
     let _ = std::fs::remove_dir_all(&d);
