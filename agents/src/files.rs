@@ -1,8 +1,8 @@
 //! Reading the files named in agent specs and options with a size bound, so that an endless
 //! file such as `/dev/zero` (or a huge one named by mistake) is refused at once instead of
-//! read into memory without end.
+//! read into memory without end; and writing a file whole or not at all.
 
-use std::io::{self, Read as _};
+use std::io::{self, Read as _, Write as _};
 use std::path::Path;
 
 /// The most bytes the program reads from a weights or specs file: 64 MiB, far above any
@@ -67,6 +67,27 @@ fn too_long(limit: u64) -> io::Error {
             }
         ),
     )
+}
+
+/// Writes `bytes` to `path` atomically: to `PATH.tmp`, synced, then renamed over `path`; when
+/// any step fails (a full disk, say), `PATH.tmp` is removed, so no partial file is left.
+///
+/// # Errors
+/// The I/O error.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    let written = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 #[cfg(test)]

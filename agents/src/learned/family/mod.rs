@@ -419,20 +419,7 @@ impl FamilyNet {
     /// # Errors
     /// The I/O error.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        use std::io::Write as _;
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = std::path::PathBuf::from(tmp);
-        let written = (|| {
-            let mut f = std::fs::File::create(&tmp)?;
-            f.write_all(&self.to_bytes())?;
-            f.sync_all()?;
-            std::fs::rename(&tmp, path)
-        })();
-        if written.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        written
+        crate::files::write_atomic(path, &self.to_bytes())
     }
 }
 
