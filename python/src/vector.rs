@@ -61,6 +61,8 @@ fn with_out<'py>(
         rewards: contiguous(rewards.as_slice_mut())?,
         terminated: contiguous(term.as_slice_mut())?,
         truncated: contiguous(trunc.as_slice_mut())?,
+        legal_codes: None,
+        legal_counts: None,
     };
     py.detach(|| f(out)).map_err(vector_error)
 }
