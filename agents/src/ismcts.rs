@@ -122,6 +122,7 @@ use stickdice::{
     decision_actions, ActionList, Agent, AgentError, Node as GameNode, Seat, Stop, MAX_ACTIONS,
 };
 
+use crate::best::FirstBest;
 use crate::eval::Evaluate;
 use crate::mcts::shared::{Budget, Rollout, Search};
 use crate::mcts::{ActionStats, Analysis, Playout, DEFAULT_CUTOFF};
@@ -586,19 +587,16 @@ impl<G: stickdice::Playouts> IsmctsAgent<G> {
             let chosen = if prior.is_some() {
                 // UCB1 with `k` virtual visits at the prior (as MCTS's selection).
                 let (c, k) = (self.config.c, self.config.prior);
-                let mut best = found[0];
-                let mut best_value = f64::NEG_INFINITY;
+                let mut best = FirstBest::new(found[0]);
                 for &e in &found {
                     let edge = &mut self.edges[e as usize];
                     edge.available += 1;
                     let n = f64::from(edge.visits) + k;
                     let v = (edge.value + k * f64::from(edge.prior)) / n
                         + c * (f64::from(edge.available).ln() / n).sqrt();
-                    if v > best_value {
-                        best_value = v;
-                        best = e;
-                    }
+                    best.offer(e, v);
                 }
+                let best = best.item();
                 expanding = self.edges[best as usize].visits == 0;
                 best
             } else if expanding {
@@ -625,19 +623,15 @@ impl<G: stickdice::Playouts> IsmctsAgent<G> {
                 id
             } else {
                 let c = self.config.c;
-                let mut best = found[0];
-                let mut best_value = f64::NEG_INFINITY;
+                let mut best = FirstBest::new(found[0]);
                 for &e in &found {
                     let edge = &mut self.edges[e as usize];
                     let n = f64::from(edge.visits);
                     let v = edge.value / n + c * (f64::from(edge.available).ln() / n).sqrt();
                     edge.available += 1;
-                    if v > best_value {
-                        best_value = v;
-                        best = e;
-                    }
+                    best.offer(e, v);
                 }
-                best
+                best.item()
             };
             self.path.push(chosen);
             game.apply_action_unchecked(&mut state, self.edges[chosen as usize].action);

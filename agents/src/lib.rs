@@ -43,6 +43,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod best;
 pub mod eval;
 pub mod expectimax;
 pub mod files;
