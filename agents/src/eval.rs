@@ -1163,7 +1163,61 @@ pub(crate) mod issiren_eval {
     #[cfg(test)]
     mod tests {
         use super::*;
+        use stickdice::games::issiren::State;
+        use stickdice::Game as _;
         use stickdice::MAX_SEATS;
+
+        /// Plays `games` random games (the throws and moves drawn from `rng`), calling
+        /// `visit` at every node before it is played: at a decision with its legal actions,
+        /// at a throw and at the end with none. `visit` may draw from `rng` too.
+        fn each_node_of_random_games(
+            game: &Issiren,
+            games: usize,
+            rng: &mut stickdice::Rng,
+            mut visit: impl FnMut(&State, Option<&[Action]>, &mut stickdice::Rng),
+        ) {
+            use rand::RngExt as _;
+            use stickdice::{ActionList, Game as _};
+            let mut legal = ActionList::new();
+            for _ in 0..games {
+                let mut state = game.initial_state();
+                loop {
+                    match game.node(&state) {
+                        Node::Throw(_) => {
+                            visit(&state, None, rng);
+                            let t = game.sample_throw(rng);
+                            game.apply_throw_unchecked(&mut state, t);
+                        }
+                        Node::Decide(_) => {
+                            game.legal_actions(&state, &mut legal);
+                            visit(&state, Some(&legal), rng);
+                            let a = legal[rng.random_range(0..legal.len())];
+                            game.apply_action_unchecked(&mut state, a);
+                        }
+                        Node::End => {
+                            visit(&state, None, rng);
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+
+        /// Each side's pieces placed anywhere: `min` to 12 of them, at any `u8` position
+        /// (off the circuit too), a quarter of them unmoved.
+        fn pieces_anywhere(rng: &mut stickdice::Rng, min: i32) -> [Vec<Piece>; 2] {
+            use rand::RngExt as _;
+            let mut sides: [Vec<Piece>; 2] = Default::default();
+            for side in &mut sides {
+                for _ in 0..rng.random_range(min..=12) {
+                    side.push(Piece {
+                        pos: rng.random_range(0..=255),
+                        unmoved: rng.random_range(0..4) == 0,
+                    });
+                }
+            }
+            sides
+        }
 
         /// `attacks` as it was written first: every move value of every piece looked up.
         fn attacks_step_by_step(s: &stickdice::games::issiren::State, seat: usize) -> (u8, u64) {
@@ -1203,58 +1257,26 @@ pub(crate) mod issiren_eval {
         /// included: they are read mod 72).
         #[test]
         fn attacks_match_the_step_by_step_reading() {
-            use rand::{RngExt as _, SeedableRng as _};
-            use stickdice::games::issiren::{Piece, State};
-            use stickdice::{ActionList, Game as _};
+            use rand::SeedableRng as _;
             let game = Issiren::with_seats(2).unwrap();
             let mut rng = stickdice::Rng::seed_from_u64(15);
-            let mut legal = ActionList::new();
             let mut checked = 0;
-            for _ in 0..200 {
-                let mut state = game.initial_state();
-                while !game.is_over(&state) {
-                    for seat in 0..2 {
-                        assert_eq!(attacks(&state, seat), attacks_step_by_step(&state, seat));
-                        assert_eq!(
-                            capturing_values_and_moved(&state, seat),
-                            one_pass(&state, seat)
-                        );
-                    }
-                    checked += 1;
-                    match game.node(&state) {
-                        Node::Throw(_) => {
-                            let t = game.sample_throw(&mut rng);
-                            game.apply_throw_unchecked(&mut state, t);
-                        }
-                        _ => {
-                            game.legal_actions(&state, &mut legal);
-                            let a = legal[rng.random_range(0..legal.len())];
-                            game.apply_action_unchecked(&mut state, a);
-                        }
-                    }
-                }
-            }
-            for _ in 0..20_000 {
-                let mut sides: [Vec<Piece>; 2] = Default::default();
-                for side in &mut sides {
-                    for _ in 0..rng.random_range(1..=12) {
-                        side.push(Piece {
-                            pos: rng.random_range(0..=255),
-                            unmoved: rng.random_range(0..4) == 0,
-                        });
-                    }
-                }
-                // (Bitboards that disagree with the pieces cannot be built any more: the
-                // state's fields are private and its constructors fill them in.)
-                let state = State::from_pieces(&sides[0], &sides[1]).unwrap();
+            let mut check = |state: &State| {
                 for seat in 0..2 {
-                    assert_eq!(attacks(&state, seat), attacks_step_by_step(&state, seat));
+                    assert_eq!(attacks(state, seat), attacks_step_by_step(state, seat));
                     assert_eq!(
-                        capturing_values_and_moved(&state, seat),
-                        one_pass(&state, seat)
+                        capturing_values_and_moved(state, seat),
+                        one_pass(state, seat)
                     );
                 }
                 checked += 1;
+            };
+            each_node_of_random_games(&game, 200, &mut rng, |state, _, _| check(state));
+            for _ in 0..20_000 {
+                let sides = pieces_anywhere(&mut rng, 1);
+                // (Bitboards that disagree with the pieces cannot be built any more: the
+                // state's fields are private and its constructors fill them in.)
+                check(&State::from_pieces(&sides[0], &sides[1]).unwrap());
             }
             assert!(checked > 50_000, "{checked}");
         }
@@ -1267,14 +1289,12 @@ pub(crate) mod issiren_eval {
         #[test]
         fn action_values_match_making_each_move() {
             use rand::{RngExt as _, SeedableRng as _};
-            use stickdice::games::issiren::State;
-            use stickdice::{ActionList, Game as _};
+            use stickdice::Game as _;
             let game = Issiren::with_seats(2).unwrap();
             let mut rng = stickdice::Rng::seed_from_u64(1515);
             let square = |rng: &mut stickdice::Rng| {
                 Action::Move(circuit_square(0, rng.random_range(0..CIRCUIT_LEN)).unwrap())
             };
-            let mut legal = ActionList::new();
             let check = |s: &State, actions: &[Action], checked: &mut u32| {
                 for seat in 0..2 {
                     let mut out = vec![0.0; actions.len()];
@@ -1289,36 +1309,16 @@ pub(crate) mod issiren_eval {
                 }
             };
             let mut checked = 0;
-            for _ in 0..300 {
-                let mut state = game.initial_state();
-                while !game.is_over(&state) {
-                    match game.node(&state) {
-                        Node::Throw(_) => {
-                            let t = game.sample_throw(&mut rng);
-                            game.apply_throw_unchecked(&mut state, t);
-                        }
-                        _ => {
-                            game.legal_actions(&state, &mut legal);
-                            let mut actions: Vec<Action> = legal.to_vec();
-                            actions.push(Action::Pass);
-                            actions.push(square(&mut rng));
-                            check(&state, &actions, &mut checked);
-                            let a = legal[rng.random_range(0..legal.len())];
-                            game.apply_action_unchecked(&mut state, a);
-                        }
-                    }
+            each_node_of_random_games(&game, 300, &mut rng, |state, legal, rng| {
+                if let Some(legal) = legal {
+                    let mut actions: Vec<Action> = legal.to_vec();
+                    actions.push(Action::Pass);
+                    actions.push(square(rng));
+                    check(state, &actions, &mut checked);
                 }
-            }
+            });
             for _ in 0..20_000 {
-                let mut sides: [Vec<Piece>; 2] = Default::default();
-                for side in &mut sides {
-                    for _ in 0..rng.random_range(0..=12) {
-                        side.push(Piece {
-                            pos: rng.random_range(0..=255),
-                            unmoved: rng.random_range(0..4) == 0,
-                        });
-                    }
-                }
+                let sides = pieces_anywhere(&mut rng, 0);
                 let state = State::from_pieces(&sides[0], &sides[1])
                     .unwrap()
                     .with_turn(rng.random_range(0..3))
@@ -1385,35 +1385,18 @@ pub(crate) mod issiren_eval {
         /// decision and end node of many random games.
         #[test]
         fn evaluate_is_bit_identical_to_its_first_reading() {
-            use rand::{RngExt as _, SeedableRng as _};
-            use stickdice::{ActionList, Game as _};
+            use rand::SeedableRng as _;
             let game = Issiren::with_seats(2).unwrap();
             let mut rng = stickdice::Rng::seed_from_u64(16);
-            let mut legal = ActionList::new();
             let mut checked = 0;
-            for _ in 0..200 {
-                let mut state = game.initial_state();
-                loop {
-                    let (a, b) = (
-                        evaluate(&game, &state),
-                        evaluate_as_first_written(&game, &state),
-                    );
-                    assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits), "{state:?}");
-                    checked += 1;
-                    match game.node(&state) {
-                        Node::Throw(_) => {
-                            let t = game.sample_throw(&mut rng);
-                            game.apply_throw_unchecked(&mut state, t);
-                        }
-                        Node::Decide(_) => {
-                            game.legal_actions(&state, &mut legal);
-                            let a = legal[rng.random_range(0..legal.len())];
-                            game.apply_action_unchecked(&mut state, a);
-                        }
-                        Node::End => break,
-                    }
-                }
-            }
+            each_node_of_random_games(&game, 200, &mut rng, |state, _, _| {
+                let (a, b) = (
+                    evaluate(&game, state),
+                    evaluate_as_first_written(&game, state),
+                );
+                assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits), "{state:?}");
+                checked += 1;
+            });
             assert!(checked > 50_000, "{checked}");
         }
 

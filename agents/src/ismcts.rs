@@ -704,14 +704,11 @@ impl<G: stickdice::Playouts> Agent<G> for IsmctsAgent<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search_tests::agent;
     use crate::testgame_mcts::{decision_positions, exact_values, play_actions, Race, PASS};
     use crate::{build_str, RandomAgent};
     use stickdice::Game;
     use stickdice::Throw;
-
-    fn agent(spec: &str, game: &Race, seed: u64) -> Box<dyn Agent<Race>> {
-        build_str(spec, game, seed).unwrap()
-    }
 
     /// The open-loop variant without a prior (`throws=hidden,prior=0,c=0.7`), whose
     /// availability counts the tests below check.
@@ -807,56 +804,31 @@ mod tests {
 
     #[test]
     fn same_seed_same_games() {
-        let game = Race::new(2, 60);
-        for spec in [
-            "ismcts:iterations=60",
-            "ismcts:iterations=30,playout=greedy,epsilon=0.2",
-        ] {
-            let run = |seed| {
-                let mut agents = vec![agent("random", &game, 99), agent(spec, &game, seed)];
-                play_actions(&game, &mut agents, 6)
-            };
-            let first = run(1);
-            assert!(first.len() > 5);
-            assert_eq!(first, run(1), "{spec}");
-        }
+        crate::search_tests::same_seed_same_games(
+            &[
+                "ismcts:iterations=60",
+                "ismcts:iterations=30,playout=greedy,epsilon=0.2",
+            ],
+            1,
+            6,
+        );
     }
 
     #[test]
     fn different_seeds_play_differently_where_choices_exist() {
-        let game = Race::new(2, 60);
-        let positions = decision_positions(&game, 30, 3);
-        let choices = |seed| {
-            let mut a = agent("ismcts:iterations=4", &game, seed);
-            positions
-                .iter()
-                .map(|s| a.choose(&game, s).unwrap())
-                .collect::<Vec<_>>()
-        };
-        assert_ne!(choices(1), choices(2));
+        crate::search_tests::different_seeds_play_differently(&["ismcts:iterations=4"]);
     }
 
     #[test]
     fn only_legal_actions_for_two_to_four_seats() {
-        for seats in 2..=4 {
-            let game = Race::new(seats, 60);
-            for (k, s) in decision_positions(&game, 40, 10 + seats as u64)
-                .iter()
-                .enumerate()
-            {
-                for spec in [
-                    "ismcts:iterations=25",
-                    "ismcts:iterations=10,playout=greedy",
-                ] {
-                    let a = agent(spec, &game, k as u64).choose(&game, s).unwrap();
-                    game.check_action(s, a).unwrap();
-                }
-            }
-            let mut agents: Vec<_> = (0..seats)
-                .map(|i| agent("ismcts:iterations=30", &game, i as u64))
-                .collect();
-            play_actions(&game, &mut agents, seats as u64);
-        }
+        crate::search_tests::only_legal_actions_for_two_to_four_seats(
+            &[
+                "ismcts:iterations=25",
+                "ismcts:iterations=10,playout=greedy",
+            ],
+            "ismcts:iterations=30",
+            10,
+        );
     }
 
     #[test]

@@ -63,6 +63,10 @@ pub mod spec;
 #[path = "../../testkit/src/race.rs"]
 mod testgame_mcts;
 
+// What the MCTS and ISMCTS unit tests check alike, on that race.
+#[cfg(test)]
+mod search_tests;
+
 pub use eval::{Evaluate, Evaluator, EvaluatorError};
 pub use expectimax::{Expectimax, ExpectimaxConfig, Mode, Pruning, SearchResult};
 pub use greedy::GreedyAgent;
