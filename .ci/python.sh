@@ -32,7 +32,7 @@ for key in rust-version version; do
 done
 
 echo "== python: the CLI binary (the tests compare against it)"
-cargo build --release --bin stickdice --quiet
+bash .ci/cli.sh
 
 tools="$root/target/ci-python-tools"
 python3 -m venv --clear "$tools"
