@@ -65,7 +65,11 @@ fn compare_out_never_mixes_two_comparisons_nor_looks_whole_after_a_failed_write(
         .arg(&dir)
         .output()
         .unwrap();
-    assert!(two.status.success(), "{}", String::from_utf8_lossy(&two.stderr));
+    assert!(
+        two.status.success(),
+        "{}",
+        String::from_utf8_lossy(&two.stderr)
+    );
     assert!(dir.join("family.svg").exists() && dir.join("Balance.svg").exists());
     // One configuration and another metric: no family tree, no Balance chart; the earlier
     // comparison's are gone, not left beside the new one as if they belonged to it.
@@ -73,9 +77,16 @@ fn compare_out_never_mixes_two_comparisons_nor_looks_whole_after_a_failed_write(
     let m = args.len() - 1;
     args[m] = "DurationTurns".into();
     let one = bin().args(&args).arg("--out").arg(&dir).output().unwrap();
-    assert!(one.status.success(), "{}", String::from_utf8_lossy(&one.stderr));
+    assert!(
+        one.status.success(),
+        "{}",
+        String::from_utf8_lossy(&one.stderr)
+    );
     for stale in ["family.svg", "family.json", "family.nwk", "Balance.svg"] {
-        assert!(!dir.join(stale).exists(), "{stale} of the earlier comparison is left");
+        assert!(
+            !dir.join(stale).exists(),
+            "{stale} of the earlier comparison is left"
+        );
     }
     assert!(dir.join("DurationTurns.svg").exists());
     assert!(!dir.join(".stickdice.lock").exists());
