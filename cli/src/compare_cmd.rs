@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::cli::{check_count, MAX_THREADS};
 use crate::error::CliError;
 use clap::{ArgMatches, Args};
-use stickdice_agents::files::write_atomic;
+use stickdice_agents::files::{read_to_string_bounded, write_atomic, MAX_FILE_BYTES};
 use stickdice_evaluation::compare::{self, Arg, Configuration, Settings};
 use stickdice_evaluation::tournament::{lock_folder, FolderLock, LOCK_FILE};
 use stickdice_evaluation::TournamentError;
@@ -121,7 +121,8 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
         None => Vec::new(),
     };
     if let Some(path) = &args.file {
-        let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
+        // Bounded: `/dev/zero` or a pipe named by mistake is refused, not read for ever.
+        let text = read_to_string_bounded(path, MAX_FILE_BYTES).map_err(|source| CliError::Io {
             action: "read",
             path: path.clone(),
             source,

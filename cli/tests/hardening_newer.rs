@@ -106,3 +106,42 @@ fn compare_out_never_mixes_two_comparisons_nor_looks_whole_after_a_failed_write(
     assert!(!dir.join("profiles.svg.tmp").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn compare_file_is_read_bounded() {
+    // Before: /dev/zero was read until the memory ran out, a named pipe waited for ever.
+    let out = bin()
+        .args(["compare", "--file", "/dev/zero"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("longer than 64 MiB"), "{err}");
+    let dir = common::temp("fifo");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("configurations.toml");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let mut child = bin()
+        .args(["compare", "--file"])
+        .arg(&fifo)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("compare --file on a named pipe still waits after 30 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(!status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
