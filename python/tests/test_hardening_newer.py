@@ -4,7 +4,11 @@ past int64 and threads stepping one batch; stickdice.compare's sizes and repeats
 
 import copy
 import pickle
+import signal
+import subprocess
+import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -87,3 +91,34 @@ def test_compare_refuses_sizes_past_the_limits_and_repeats_before_any_game():
         stickdice.compare(["siryu-war"], **dict(small, trace_rotations=10**15))
     with pytest.raises(ValueError, match="configuration 2"):
         stickdice.compare(["siryu-war", {"game": "siryu-war", "players": 2}], **small)
+
+
+COMPARING = """
+import sys, stickdice
+print("comparing", flush=True)
+try:
+    stickdice.compare(["issiren"], games=1000000, trace=[], detailed=0, luck_games=0, metrics=["Balance"])
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(3)
+print("finished", flush=True)
+"""
+
+
+def test_ctrl_c_stops_a_comparison():
+    # Before: the comparison ran on with the GIL released; Ctrl-C waited for its end
+    # (a million Issiren games: minutes).
+    proc = subprocess.Popen([sys.executable, "-c", COMPARING], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "comparing"
+        time.sleep(1.0)  # inside the games
+        proc.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        rest = proc.communicate(timeout=60)[0]
+        took = time.monotonic() - start
+    finally:
+        proc.kill()
+    assert proc.returncode == 3, rest
+    assert "interrupted" in rest
+    # About a second on an idle machine; generous under load.
+    assert took < 10, took
