@@ -438,9 +438,10 @@ fn compare_inner(
     }
     // A configuration given twice plays the same games again and its figures would be
     // told apart by nothing (the same label); the same for an agent.
-    let mut seen: Vec<(String, usize, Vec<(&'static str, String)>)> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
     for (i, c) in configs.iter().enumerate() {
-        let key = (c.game.clone(), c.players, c.build()?.options());
+        // Every option with its value as the game reads it (defaults included).
+        let key = format!("{} {} {:?}", c.game, c.players, c.build()?.options());
         if let Some(j) = seen.iter().position(|k| *k == key) {
             return Err(CompareError::Settings(format!(
                 "configuration {} ({c}) is configuration {} ({}) again: give each once",
