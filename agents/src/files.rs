@@ -62,7 +62,7 @@ pub fn builds_tablebase(spec: &crate::AgentSpec) -> bool {
 /// # Errors
 /// [`io::ErrorKind::InvalidInput`] for a pipe or socket; the I/O error of reading the
 /// path's metadata (a missing file, say).
-fn refuse_pipe(path: &Path) -> io::Result<()> {
+pub(crate) fn refuse_pipe(path: &Path) -> io::Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt as _;
@@ -140,6 +140,9 @@ mod tests {
         assert!(made.success());
         let e = read_bounded(&fifo, 1000).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+        assert!(e.to_string().contains("named pipe"), "{e}");
+        // A tablebase file is read alike.
+        let e = crate::solve::tablebase::Tablebase::load(&fifo).unwrap_err();
         assert!(e.to_string().contains("named pipe"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }
