@@ -15,6 +15,7 @@ pub const MAX_FILE_BYTES: u64 = 64 << 20;
 /// The I/O error; a file longer than `limit` is refused with an [`io::ErrorKind::InvalidData`]
 /// error saying so (and nothing more is read).
 pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    refuse_pipe(path)?;
     let file = std::fs::File::open(path)?;
     let mut bytes = Vec::new();
     file.take(limit + 1).read_to_end(&mut bytes)?;
@@ -53,6 +54,29 @@ pub fn builds_tablebase(spec: &crate::AgentSpec) -> bool {
     spec.params()
         .iter()
         .any(|(k, v)| k == "tablebase" && v == "build")
+}
+
+/// Refuses a named pipe or a socket: opening a pipe waits for a writer, for ever if none
+/// comes (a search's time limit or `cancel` cannot stop a thread blocked there).
+///
+/// # Errors
+/// [`io::ErrorKind::InvalidInput`] for a pipe or socket; the I/O error of reading the
+/// path's metadata (a missing file, say).
+pub(crate) fn refuse_pipe(path: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        let kind = std::fs::metadata(path)?.file_type();
+        if kind.is_fifo() || kind.is_socket() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a named pipe or socket, not a file (reading it would wait for a writer)",
+            ));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
 }
 
 fn too_long(limit: u64) -> io::Error {
@@ -99,5 +123,27 @@ mod tests {
         let e = read_bounded(Path::new("/dev/zero"), 1000).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::InvalidData);
         assert!(e.to_string().contains("longer than 1000 bytes"), "{e}");
+    }
+
+    /// Before, opening the pipe waited for a writer for ever.
+    #[cfg(unix)]
+    #[test]
+    fn a_named_pipe_is_refused_without_waiting_for_a_writer() {
+        let dir = std::env::temp_dir().join(format!("stickdice-files-fifo-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("weights.sdw");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo (coreutils)");
+        assert!(made.success());
+        let e = read_bounded(&fifo, 1000).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+        assert!(e.to_string().contains("named pipe"), "{e}");
+        // A tablebase file is read alike.
+        let e = crate::solve::tablebase::Tablebase::load(&fifo).unwrap_err();
+        assert!(e.to_string().contains("named pipe"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

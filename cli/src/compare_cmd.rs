@@ -3,12 +3,15 @@
 //! differences that are real, and charts (see `stickdice_evaluation::compare`).
 
 use std::io::IsTerminal as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::cli::{check_count, MAX_THREADS};
 use crate::error::CliError;
 use clap::{ArgMatches, Args};
+use stickdice_agents::files::{read_to_string_bounded, write_atomic, MAX_FILE_BYTES};
 use stickdice_evaluation::compare::{self, Arg, Configuration, Settings};
+use stickdice_evaluation::tournament::{lock_folder, FolderLock, LOCK_FILE};
+use stickdice_evaluation::TournamentError;
 
 /// Arguments of `stickdice compare`.
 #[derive(Args, Debug)]
@@ -118,7 +121,8 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
         None => Vec::new(),
     };
     if let Some(path) = &args.file {
-        let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
+        // Bounded: `/dev/zero` or a pipe named by mistake is refused, not read for ever.
+        let text = read_to_string_bounded(path, MAX_FILE_BYTES).map_err(|source| CliError::Io {
             action: "read",
             path: path.clone(),
             source,
@@ -147,13 +151,12 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
         alpha: args.alpha,
         seed: args.seed,
     };
-    if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir).map_err(|source| CliError::Io {
-            action: "create",
-            path: dir.clone(),
-            source,
-        })?;
-    }
+    // The output folder is created and locked before the work, so that a second
+    // comparison into the same folder is refused at once, not after its minutes of work.
+    let _lock = match &args.out {
+        Some(dir) => Some(lock_out(dir)?),
+        None => None,
+    };
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {
         builder = builder.num_threads(t);
@@ -188,31 +191,23 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
         _ => print!("{}", comparison.table()),
     }
     if let Some(dir) = &args.out {
-        let write = |name: &str, text: &str| {
-            let p = dir.join(name);
-            std::fs::write(&p, text).map_err(|source| CliError::Io {
-                action: "write",
-                path: p,
-                source,
-            })
-        };
-        write("comparison.json", &json)?;
-        write("comparison.csv", &comparison.to_csv())?;
-        write("comparison.md", &markdown)?;
-        write("table.txt", &comparison.table())?;
         let charts = comparison.charts();
-        for (name, svg) in &charts {
-            write(name, svg)?;
-        }
+        let mut files: Vec<(String, String)> = vec![
+            ("comparison.csv".to_string(), comparison.to_csv()),
+            ("comparison.md".to_string(), markdown),
+            ("table.txt".to_string(), comparison.table()),
+        ];
+        files.extend(charts.iter().cloned());
         if let Some(f) = &family {
-            for (name, text) in f.files() {
-                write(&name, &text)?;
-            }
-            write(
-                "family.json",
-                &serde_json::to_string_pretty(f).map_err(|e| e.to_string())?,
-            )?;
+            files.extend(f.files());
+            files.push((
+                "family.json".to_string(),
+                serde_json::to_string_pretty(f).map_err(|e| e.to_string())?,
+            ));
         }
+        // comparison.json last: a folder holding it holds a whole comparison.
+        files.push(("comparison.json".to_string(), json));
+        write_outputs(dir, &files)?;
         eprintln!(
             "wrote comparison.json, .csv, .md, table.txt{} and {} SVG charts to {}",
             if family.is_some() {
@@ -223,6 +218,78 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
             charts.len(),
             dir.display()
         );
+    }
+    Ok(())
+}
+
+/// Creates `--out` and takes its lock ([`stickdice_evaluation::tournament::lock_folder`],
+/// as tournaments and training do): a second run on the same folder is refused.
+fn lock_out(dir: &Path) -> Result<FolderLock, CliError> {
+    std::fs::create_dir_all(dir).map_err(|source| CliError::Io {
+        action: "create",
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let lock = lock_folder(dir).map_err(|e| match e {
+        TournamentError::Busy { out } => format!(
+            "{} is in use by another stickdice run (it holds the lock on {}); wait for it to finish, or use another --out folder",
+            out.display(),
+            out.join(LOCK_FILE).display()
+        ),
+        other => other.to_string(),
+    })?;
+    Ok(lock)
+}
+
+/// Every name a comparison may write into `--out`, besides the charts of the metrics.
+const OUTPUT_NAMES: &[&str] = &[
+    "comparison.json",
+    "comparison.csv",
+    "comparison.md",
+    "table.txt",
+    "profiles.svg",
+    "family.svg",
+    "family.nwk",
+    "family-distances.csv",
+    "family-structure.svg",
+    "family-structure.nwk",
+    "family-structure.csv",
+    "family.json",
+];
+
+/// Writes a comparison's `files` (`comparison.json` last) into `dir`, each whole or not at
+/// all ([`stickdice_agents::files::write_atomic`]). First it removes `comparison.json`,
+/// the outputs of an earlier comparison that this one does not write (a family tree, the
+/// chart of a metric not asked for now), and the temporary files of a run that was killed,
+/// so that a folder never mixes two comparisons, and a run stopped midway (killed, a full
+/// disk) leaves no `comparison.json`: the folder does not look whole.
+fn write_outputs(dir: &Path, files: &[(String, String)]) -> Result<(), CliError> {
+    let remove = |name: &str| -> Result<(), CliError> {
+        let p = dir.join(name);
+        match std::fs::remove_file(&p) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(CliError::Io {
+                action: "remove",
+                path: p,
+                source: e,
+            }),
+            _ => Ok(()),
+        }
+    };
+    remove("comparison.json")?;
+    let charts = compare::METRICS.iter().map(|m| format!("{m}.svg"));
+    for name in OUTPUT_NAMES.iter().map(|s| s.to_string()).chain(charts) {
+        if !files.iter().any(|(n, _)| *n == name) {
+            remove(&name)?;
+        }
+        remove(&format!("{name}.tmp"))?;
+    }
+    for (name, text) in files {
+        let p = dir.join(name);
+        write_atomic(&p, text.as_bytes()).map_err(|source| CliError::Io {
+            action: "write",
+            path: p,
+            source,
+        })?;
     }
     Ok(())
 }

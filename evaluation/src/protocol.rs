@@ -395,7 +395,15 @@ impl Search {
         }))
         .unwrap_or_else(|panic| Err(internal(&panic)));
         let limit_ms = self.limit.as_millis();
-        let outcome = if stop.is_cancelled() {
+        // A stop speaks for a search it may have cut short (a move, or the agent's own
+        // `Stopped`); an error of its own (a bad agent, say) is answered as it is.
+        let stop_matters = match &outcome {
+            Ok(_) => true,
+            Err(e) => e.code == ErrorCode::Cancelled,
+        };
+        let outcome = if !stop_matters {
+            outcome
+        } else if stop.is_cancelled() {
             Err(ProtocolError::new(
                 ErrorCode::Cancelled,
                 "the search was cancelled; the game is as it was",
@@ -1583,6 +1591,23 @@ mod tests {
         assert_eq!(done["error"]["code"], "cancelled", "{done}");
         assert_eq!(server, at_decision);
         assert_ne!(server, before);
+    }
+
+    #[test]
+    fn a_stop_does_not_hide_the_error_of_an_agent_that_could_not_be_built() {
+        // The input's end stops a running search; a bad weights file was answered
+        // `cancelled` before, as if the agent had been searching.
+        let mut server = Server::new();
+        server.handle_line(r#"{"cmd":"new_game","game":"issiren","seed":7}"#);
+        server.handle_line(r#"{"cmd":"throw","marked":4}"#);
+        let Begin::Search(search) = server
+            .begin(br#"{"id":"b","cmd":"agent_move","agent":"greedy:eval=/no/such/weights.sdw"}"#)
+        else {
+            panic!("handed out")
+        };
+        search.stopper().stop();
+        let done: Value = serde_json::from_str(&server.finish(search.run()).line).unwrap();
+        assert_eq!(done["error"]["code"], "bad_agent", "{done}");
     }
 
     #[test]

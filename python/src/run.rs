@@ -346,7 +346,7 @@ pub fn _play_random<'py>(
 /// ([`stickdice_evaluation::compare::Comparison::columns`]) as JSON text, which the
 /// Python wrapper parses into a dict of lists. The games run in Rust with the GIL
 /// released, on `threads` worker threads; the same seed gives the same figures on any
-/// thread count.
+/// thread count. Ctrl-C stops it (KeyboardInterrupt).
 #[pyfunction]
 #[pyo3(signature = (configs, games, agents, trace, trace_rotations, luck_games, detailed, metrics, exact, alpha, seed, threads = None))]
 #[allow(clippy::too_many_arguments)]
@@ -394,9 +394,12 @@ pub fn _compare(
         seed,
     };
     let pool = pool(threads)?;
-    let comparison = py
-        .detach(|| pool.install(|| compare::compare(&configs, &settings)))
-        .map_err(value_error)?;
+    // On a worker thread while this one looks for Ctrl-C, which stops the comparison.
+    let stop = stickdice::Stop::new();
+    let comparison = run_cancellable(py, &|| stop.stop(), || {
+        pool.install(|| compare::compare_until(&configs, &settings, &|_| {}, &stop))
+    })?
+    .map_err(value_error)?;
     serde_json::to_string(&comparison.columns())
         .map_err(|e| PyRuntimeError::new_err(format!("cannot write the comparison: {e}")))
 }

@@ -119,7 +119,8 @@ def compare(
     ``ci95`` (the 95% interval's half width), ``n`` (games behind the figure), ``exact``,
     ``source``, ``note``, and against the first configuration ``difference``, ``p_holm``
     (Holm-corrected p-value) and ``significant``. The games run in Rust with the GIL
-    released; the same seed gives the same figures on any number of ``threads``.
+    released; the same seed gives the same figures on any number of ``threads``. Ctrl-C
+    stops it (``KeyboardInterrupt``).
 
     Raises:
         ValueError: an unknown game, seat count, option, metric or agent, or a setting out

@@ -77,13 +77,16 @@ ended (count 0) gets -1, which the step ignores::
 The step releases the GIL and spreads the games over the Rust thread pool; the results do
 not depend on the thread count. Bad input raises before any game is stepped: a wrong
 shape or dtype (``ValueError`` / ``TypeError``), an illegal action code in game ``i``
-(:class:`IllegalActionError`, whose ``index`` is ``i``).
+(:class:`IllegalActionError`, whose ``index`` is ``i``). A batch holds at most 2**20 games
+(``ValueError`` beyond, or when the memory is short); it cannot be copied or pickled
+(``TypeError``: make another and ``reset`` it with the same seed).
 
 :class:`GymVectorEnv` is a ``gymnasium.vector.VectorEnv`` over one learner seat (needs
 ``pip install gymnasium``); :func:`functional` gives a pgx-shaped ``init``/``step`` pair.
 """
 
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
+import operator
+from typing import Any, Dict, List, NamedTuple, NoReturn, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -107,6 +110,13 @@ class IllegalActionError(ValueError):
         self.index = index
         self.seat = seat
         self.action = action
+
+
+def _not_copied() -> NoReturn:
+    raise TypeError(
+        "a VectorEnv cannot be copied or pickled (its games live in Rust): make another with "
+        "the same arguments and reset(seed), or save each game's state(i)"
+    )
 
 
 def _load(game: Union[str, Game], players: Optional[int], options: Dict[str, Any]) -> Game:
@@ -148,7 +158,7 @@ class VectorEnv:
         else:
             specs = list(opponents)
         self.seats: List[Optional[str]] = specs
-        self._env = _stickdice._VectorEnv(self.game, int(num_envs), specs)
+        self._env = _stickdice._VectorEnv(self.game, operator.index(num_envs), specs)
         self._env.set_recording(bool(recording))
         self.num_envs: int = self._env.num_envs
         self.num_actions: int = self._env.num_actions
@@ -214,6 +224,8 @@ class VectorEnv:
             raise TypeError(f"actions must be integers, not {a.dtype}")
         if a.shape != (self.num_envs,):
             raise ValueError(f"actions of shape {a.shape}; the batch needs ({self.num_envs},)")
+        if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
+            raise ValueError(f"action {a.max()} is past any action code")
         a = np.ascontiguousarray(a, dtype=np.int64)
         if not self._started:
             self.reset()
@@ -229,6 +241,17 @@ class VectorEnv:
             self._out(self._truncated),
             self._info(),
         )
+
+    # A shallow copy would share the games (stepping one steps the other); the games live
+    # in Rust and cannot be pickled.
+    def __reduce__(self) -> NoReturn:
+        _not_copied()
+
+    def __copy__(self) -> NoReturn:
+        _not_copied()
+
+    def __deepcopy__(self, memo: Any) -> NoReturn:
+        _not_copied()
 
     def game_seed(self, index: int) -> int:
         """The seed of game ``index``'s current episode: ``stickdice play --seed`` with it

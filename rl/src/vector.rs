@@ -87,6 +87,10 @@ pub fn opponent_seed(game_seed: u64, seat: Seat) -> u64 {
     stickdice_evaluation::arena::agent_seed(game_seed, seat)
 }
 
+/// The most games of one batch: 1 048 576 (Issiren's observations alone are 154 floats a
+/// game, 646 MB for so many).
+pub const MAX_GAMES: usize = 1 << 20;
+
 /// The label of the learner's seats in a batch game's log ([`Batch::record`]).
 pub const LEARNER_LABEL: &str = "learner";
 
@@ -116,6 +120,12 @@ pub enum VectorError {
     /// A batch of no games.
     #[error("a batch needs at least one game")]
     Empty,
+    /// More games than a batch takes ([`MAX_GAMES`]), or than the memory holds.
+    #[error("a batch of {games} games is too large: at most {MAX_GAMES}, as the memory allows")]
+    TooLarge {
+        /// The games asked for.
+        games: usize,
+    },
     /// Not one seat entry per seat.
     #[error("{given} seat entries given for {seats} seats: give one per seat (None for the learner, an agent spec for an opponent)")]
     Seats {
@@ -692,6 +702,9 @@ impl<G: Encoded> Batch<G> {
         if n == 0 {
             return Err(VectorError::Empty);
         }
+        if n > MAX_GAMES {
+            return Err(VectorError::TooLarge { games: n });
+        }
         if seats.len() != game.seats() {
             return Err(VectorError::Seats {
                 given: seats.len(),
@@ -709,7 +722,12 @@ impl<G: Encoded> Batch<G> {
                     .map_err(|error| VectorError::Agent { seat, error })?;
             }
         }
-        let slots = (0..n).map(|_| Slot::new(&game)).collect();
+        // Reserved first: memory that is not there is an error, not an abort.
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(n)
+            .map_err(|_| VectorError::TooLarge { games: n })?;
+        slots.extend((0..n).map(|_| Slot::new(&game)));
         Ok(Batch {
             seed: 0,
             learner,

@@ -129,6 +129,11 @@ impl std::error::Error for CompareError {
     }
 }
 
+/// The most configurations one comparison takes (each is played and measured for
+/// seconds at least; the command line's lists of values multiply, so a few long lists
+/// would otherwise fill the memory before any game is played).
+pub const MAX_CONFIGURATIONS: usize = 1000;
+
 /// One item of the command line, in the order given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Arg {
@@ -170,12 +175,13 @@ pub enum Arg {
 /// game, option or value, or a seat count the game does not allow.
 pub fn parse_groups(args: &[Arg]) -> Result<Vec<Configuration>, CompareError> {
     let mut out = Vec::new();
+    let mut counted = 0usize;
     let mut group: Option<Group> = None;
     for a in args {
         match a {
             Arg::Game(name) => {
                 if let Some(g) = group.take() {
-                    out.extend(g.expand()?);
+                    out.extend(g.expand(&mut counted)?);
                 }
                 group = Some(Group {
                     game: name.clone(),
@@ -216,7 +222,7 @@ pub fn parse_groups(args: &[Arg]) -> Result<Vec<Configuration>, CompareError> {
         }
     }
     if let Some(g) = group {
-        out.extend(g.expand()?);
+        out.extend(g.expand(&mut counted)?);
     }
     Ok(out)
 }
@@ -236,12 +242,26 @@ struct Group {
 }
 
 impl Group {
-    fn expand(self) -> Result<Vec<Configuration>, CompareError> {
+    /// The group's configurations; `counted` (those of the groups before it) grows by
+    /// their number, which is checked against [`MAX_CONFIGURATIONS`] before any is made.
+    fn expand(self, counted: &mut usize) -> Result<Vec<Configuration>, CompareError> {
         let players: Vec<Option<usize>> = if self.players.is_empty() {
             vec![None]
         } else {
             self.players.iter().map(|&p| Some(p)).collect()
         };
+        let total = self
+            .options
+            .iter()
+            .try_fold(players.len(), |n, (_, values)| n.checked_mul(values.len()))
+            .and_then(|n| n.checked_add(*counted))
+            .filter(|&n| n <= MAX_CONFIGURATIONS);
+        *counted = total.ok_or_else(|| {
+            CompareError::Settings(format!(
+                "the groups expand to more than {MAX_CONFIGURATIONS} configurations (each \
+                 list of values multiplies them): compare fewer at once"
+            ))
+        })?;
         let mut combos: Vec<Vec<String>> = vec![Vec::new()];
         for (k, values) in &self.options {
             combos = combos

@@ -37,7 +37,7 @@ use stickdice::{with_game, Board, Stop};
 use stickdice_agents::solve::{self, Exact};
 use stickdice_agents::{AgentSpec, Evaluate};
 
-pub use config::{parse_groups, parse_toml, Arg, CompareError, Configuration};
+pub use config::{parse_groups, parse_toml, Arg, CompareError, Configuration, MAX_CONFIGURATIONS};
 pub use significance::{holm, normal_two_sided_p, Difference};
 
 use crate::analysis::Measure;
@@ -305,12 +305,12 @@ pub struct Comparison {
 /// Checks metric names, saying which one is unknown and the closest known one.
 ///
 /// # Errors
-/// [`CompareError::UnknownMetric`].
+/// [`CompareError::UnknownMetric`]; [`CompareError::Settings`] for a metric named twice.
 pub fn check_metrics<S: AsRef<str>>(names: &[S]) -> Result<Vec<&'static str>, CompareError> {
     if names.is_empty() {
         return Ok(METRICS.to_vec());
     }
-    names
+    let metrics: Vec<&'static str> = names
         .iter()
         .map(|n| {
             let n = n.as_ref().trim();
@@ -323,8 +323,20 @@ pub fn check_metrics<S: AsRef<str>>(names: &[S]) -> Result<Vec<&'static str>, Co
                     near: stickdice::config::did_you_mean(n, METRICS.iter().copied()),
                 })
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    for (i, m) in metrics.iter().enumerate() {
+        if metrics[..i].contains(m) {
+            return Err(CompareError::Settings(format!(
+                "metric {m} is asked for twice: name each once"
+            )));
+        }
+    }
+    Ok(metrics)
 }
+
+/// The most games per configuration and agent, and the most rotations per step of the
+/// skill trace.
+pub const MAX_GAMES: usize = 1_000_000;
 
 /// Path tags of the seeds.
 const PLAY: u64 = 0x706c6179; // "play"
@@ -350,7 +362,8 @@ const BOOT: u64 = 0x626f6f74; // "boot"
 ///
 /// # Errors
 /// [`CompareError`] for no configuration, a bad setting, an unknown metric or an agent
-/// that cannot play a game.
+/// that cannot play a game; a configuration, agent or metric given twice; more than
+/// [`MAX_CONFIGURATIONS`] configurations, or more than [`MAX_GAMES`] games or rotations.
 pub fn compare(configs: &[Configuration], settings: &Settings) -> Result<Comparison, CompareError> {
     compare_with_progress(configs, settings, &|_| {})
 }
@@ -401,10 +414,43 @@ fn compare_inner(
             settings.games
         )));
     }
+    if settings.games > MAX_GAMES || settings.trace_rotations > MAX_GAMES {
+        return Err(CompareError::Settings(format!(
+            "{} {} is more than the limit of {MAX_GAMES}",
+            if settings.games > MAX_GAMES {
+                "--games"
+            } else {
+                "--trace-rotations"
+            },
+            settings.games.max(settings.trace_rotations)
+        )));
+    }
+    if configs.len() > MAX_CONFIGURATIONS {
+        return Err(CompareError::Settings(format!(
+            "{} configurations are more than the limit of {MAX_CONFIGURATIONS}: compare fewer at once",
+            configs.len()
+        )));
+    }
     if settings.agents.is_empty() {
         return Err(CompareError::Settings(
             "no agent: give at least one with --agents".to_string(),
         ));
+    }
+    // A configuration given twice plays the same games again and its figures would be
+    // told apart by nothing (the same label); the same for an agent.
+    let mut seen: Vec<String> = Vec::new();
+    for (i, c) in configs.iter().enumerate() {
+        // Every option with its value as the game reads it (defaults included).
+        let key = format!("{} {} {:?}", c.game, c.players, c.build()?.options());
+        if let Some(j) = seen.iter().position(|k| *k == key) {
+            return Err(CompareError::Settings(format!(
+                "configuration {} ({c}) is configuration {} ({}) again: give each once",
+                i + 1,
+                j + 1,
+                configs[j]
+            )));
+        }
+        seen.push(key);
     }
     if !(settings.alpha > 0.0 && settings.alpha < 1.0) {
         return Err(CompareError::Settings(format!(
@@ -423,6 +469,21 @@ fn compare_inner(
     };
     let agents = specs(&settings.agents)?;
     let trace = specs(&settings.trace)?;
+    // The same agent: the same name and parameters, in any order.
+    let same = |a: &AgentSpec, b: &AgentSpec| {
+        let mut pa = a.params().to_vec();
+        let mut pb = b.params().to_vec();
+        pa.sort();
+        pb.sort();
+        a.name() == b.name() && pa == pb
+    };
+    for (i, a) in agents.iter().enumerate() {
+        if agents[..i].iter().any(|b| same(a, b)) {
+            return Err(CompareError::Settings(format!(
+                "agent `{a}` is given twice: give each once"
+            )));
+        }
+    }
     let mut results = Vec::new();
     for c in configs {
         let any = c.build()?;

@@ -291,3 +291,92 @@ fn move_distance_is_ludiis_board_adjacency_not_track_steps() {
         None
     );
 }
+
+/// Hardening (docs/performance/hardening.md): what a careless or hostile caller gives is
+/// refused before any game is played.
+#[test]
+fn repeats_and_absurd_sizes_are_refused_before_any_game() {
+    let quick = Settings {
+        games: 4,
+        detailed: 2,
+        trace: vec![],
+        luck_games: 0,
+        ..Settings::default()
+    };
+    let issiren = Configuration::new("issiren", None, &[] as &[&str]).unwrap();
+    let refused = |configs: &[Configuration], s: &Settings, says: &str| {
+        let e = compare(configs, s).unwrap_err();
+        assert!(e.to_string().contains(says), "{e}");
+    };
+    // The same configuration twice, also with a default written out or spelled otherwise.
+    let written = Configuration::new("issiren", Some(2), &["max_throws=010000"]).unwrap();
+    let default = stickdice::AnyGame::new("issiren", None, &[] as &[&str]).unwrap();
+    assert_eq!(
+        written.build().unwrap().options(),
+        default.options(),
+        "max_throws=10000 is Issiren's default"
+    );
+    refused(
+        &[issiren.clone(), written],
+        &quick,
+        "configuration 2 (issiren 2p max_throws=010000) is configuration 1",
+    );
+    // An agent or a metric twice.
+    let agents = Settings {
+        agents: vec![
+            "mcts:iterations=5,c=1".into(),
+            "mcts:c=1,iterations=5".into(),
+        ],
+        ..quick.clone()
+    };
+    refused(std::slice::from_ref(&issiren), &agents, "given twice");
+    let metrics = Settings {
+        metrics: vec!["Balance".into(), "balance".into()],
+        ..quick.clone()
+    };
+    refused(std::slice::from_ref(&issiren), &metrics, "asked for twice");
+    // Game and rotation counts past the limit (a Python caller's, which the command
+    // line's own checks do not see).
+    let rotations = Settings {
+        trace_rotations: usize::MAX / 2,
+        ..quick.clone()
+    };
+    refused(
+        std::slice::from_ref(&issiren),
+        &rotations,
+        "more than the limit",
+    );
+    let games = Settings {
+        games: usize::MAX,
+        ..quick.clone()
+    };
+    refused(
+        std::slice::from_ref(&issiren),
+        &games,
+        "more than the limit",
+    );
+    // Lists of values whose cross product would fill the memory before the first game
+    // (an abort before: 20 000 x 20 000 configurations from two --option lists).
+    let many: Vec<String> = (1..=20_000).map(|n| n.to_string()).collect();
+    let e = parse_groups(&[
+        Arg::Game("siryu-race".into()),
+        Arg::Option(format!("max_throws={}", many.join(","))),
+        Arg::Option(format!("max_throws={}", many.join(","))),
+    ])
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("more than 1000 configurations"),
+        "{e}"
+    );
+    let e = parse_groups(&[
+        Arg::Game("issiren".into()),
+        Arg::Option(format!("max_throws={}", many[..600].join(","))),
+        Arg::Game("siryu-war".into()),
+        Arg::Option(format!("max_throws={}", many[..600].join(","))),
+    ])
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("more than 1000 configurations"),
+        "{e}"
+    );
+}
