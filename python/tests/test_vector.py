@@ -275,6 +275,10 @@ def test_an_ended_game_is_a_log_that_stickdice_replay_replays(tmp_path, cli):
     path = tmp_path / "games.jsonl"
     text = env.record(i, str(path))
     assert path.read_text() == text and len(text.splitlines()) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl"]  # no temporary left
+    with pytest.raises(OSError):
+        env.record(i, str(tmp_path / "no-such-folder" / "games.jsonl"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl"]
     out = subprocess.run([cli, "replay", str(path), "--index", "0", "--quiet"],
                          capture_output=True, text=True, check=True).stdout
     assert "P1: learner" in out and "P2: random" in out
