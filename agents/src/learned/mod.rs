@@ -60,6 +60,7 @@ pub mod distill;
 pub mod endgame;
 pub mod family;
 pub mod features;
+mod td;
 pub mod train;
 
 use core::fmt;

@@ -53,12 +53,13 @@ pub mod war;
 
 use core::fmt;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, OnceLock};
 
 use rand::{RngExt as _, SeedableRng as _};
-use stickdice::{ActionList, Node, Seat, SeatValues, MAX_SEATS};
+use stickdice::{Node, Seat, SeatValues, MAX_SEATS};
 
+use super::td::{self, Layout, TdNet};
 use super::train::TrainConfig;
 use super::{sigmoid, Reader, TrainError, TrainSettings, WeightsError, WeightsFileError};
 use crate::Evaluate;
@@ -423,9 +424,15 @@ impl FamilyNet {
     }
 }
 
-/// Parses embedded weights (for [`FamilyGame::shipped`]).
-pub(crate) fn parse_shipped<G: FamilyGame>(bytes: &[u8]) -> FamilyNet {
-    FamilyNet::from_bytes::<G>(bytes).expect("the shipped weights are valid (tested)")
+/// The shipped weights of `G` (for [`FamilyGame::shipped`]): `bytes`, embedded in the
+/// binary, parsed once into the game's own `cell`.
+pub(crate) fn shipped<G: FamilyGame>(
+    cell: &'static OnceLock<FamilyNet>,
+    bytes: &[u8],
+) -> &'static FamilyNet {
+    cell.get_or_init(|| {
+        FamilyNet::from_bytes::<G>(bytes).expect("the shipped weights are valid (tested)")
+    })
 }
 
 /// The weights of `G` in `path`, loaded once per process and kept for its lifetime (so
@@ -466,194 +473,82 @@ pub fn train<G: FamilyGame, E: Into<Box<dyn std::error::Error + Send + Sync>>>(
     config: &TrainConfig,
     resume: Option<FamilyNet>,
     stop: &AtomicBool,
-    mut progress: impl FnMut(u64),
-    mut checkpoint: impl FnMut(&FamilyNet) -> Result<(), E>,
+    progress: impl FnMut(u64),
+    checkpoint: impl FnMut(&FamilyNet) -> Result<(), E>,
 ) -> Result<FamilyNet, TrainError> {
-    config.check()?;
-    let settings = config.settings(false);
-    let net = match resume {
-        Some(net) => {
-            let mut mine = *net.settings();
-            mine.games = 0;
-            if net.game != G::NAME || mine != settings || net.hidden() != config.hidden {
-                return Err(TrainError::SettingsMismatch(format!(
-                    "the checkpoint was trained for {} with other settings ({:?}, {} hidden units) than these ({}, {settings:?}, {} hidden units)",
-                    net.game,
-                    net.settings(),
-                    net.hidden(),
-                    G::NAME,
-                    config.hidden
-                )));
-            }
-            net
-        }
-        None => FamilyNet::random::<G>(
-            config.hidden,
-            stickdice::seed::derive(config.seed, &[u64::MAX]),
-            settings,
-        ),
-    };
-    let mut t = Trainer::new(net, config);
-    let mut done = t.net.settings.games;
-    while done < config.games {
-        t.self_play(game, stickdice::seed::derive(config.seed, &[done]));
-        done += 1;
-        t.net.settings.games = done;
-        progress(done);
-        let stopping = stop.load(Ordering::SeqCst);
-        if done.is_multiple_of(config.checkpoint_every) || done == config.games || stopping {
-            checkpoint(&t.net).map_err(|e| TrainError::Checkpoint(e.into()))?;
-        }
-        if stopping {
-            break;
-        }
-    }
-    Ok(t.net)
+    let net = td::start::<G, _>(config, false, resume)?;
+    td::run(game, config, net, stop, |_, _| {}, progress, checkpoint)
 }
 
-struct Trainer {
-    net: FamilyNet,
-    lambda: f32,
-    alpha: f32,
-    trace: Vec<f32>,
-    acc: [f32; MAX_HIDDEN],
-}
+/// A capture game's network for the shared TD(λ) loop: the game's own inputs.
+impl<G: FamilyGame> TdNet<G> for FamilyNet {
+    type Features = Features;
 
-impl Trainer {
-    fn new(net: FamilyNet, config: &TrainConfig) -> Trainer {
-        let n = net.params.len();
-        Trainer {
-            net,
-            lambda: config.lambda,
-            alpha: config.alpha,
-            trace: vec![0.0; n],
-            acc: [0.0; MAX_HIDDEN],
-        }
+    #[inline]
+    fn features(game: &G, s: &G::State, mover: Seat) -> Features {
+        game.features(s, mover)
     }
 
-    /// One self-play game with TD(λ) updates after every step.
-    fn self_play<G: FamilyGame>(&mut self, game: &G, seed: u64) {
-        let mut rng = stickdice::Rng::seed_from_u64(seed);
-        let mut s = game.initial_state();
-        let mut actions: ActionList<G::Action> = ActionList::new();
-        self.trace.fill(0.0);
-        let mut previous: Option<f32> = None;
-        loop {
-            let node = game.node(&s);
-            let mover = match node {
-                Node::Throw(seat) | Node::Decide(seat) => seat,
-                Node::End => {
-                    let z = game.scores(&s).expect("an ended game has scores")[0] as f32;
-                    if let Some(v) = previous {
-                        self.step(z - v);
-                    }
-                    return;
-                }
-            };
-            let f = game.features(&s, mover);
-            let p = sigmoid(self.net.forward(&f, &mut self.acc));
-            let (v0, sign) = if mover == 0 {
-                (p, 1.0)
-            } else {
-                (1.0 - p, -1.0)
-            };
-            if let Some(v) = previous {
-                self.step(v0 - v);
-            }
-            for e in &mut self.trace {
-                *e *= self.lambda;
-            }
-            let w2 = self.output_weights();
-            add_gradient(
-                &mut self.trace,
-                &self.net,
-                &w2,
-                &self.acc,
-                &f,
-                sign * p * (1.0 - p),
-            );
-            previous = Some(v0);
-            match node {
-                Node::Throw(_) => {
-                    let t = game.sample_throw(&mut rng);
-                    game.apply_throw_unchecked(&mut s, t);
-                }
-                Node::Decide(seat) => {
-                    game.legal_actions(&s, &mut actions);
-                    let mut best = actions[0];
-                    let mut best_value = f64::NEG_INFINITY;
-                    for &a in &actions {
-                        let mut next = s;
-                        game.apply_action_unchecked(&mut next, a);
-                        let v = self.net.evaluate(game, &next)[seat];
-                        if v > best_value {
-                            best_value = v;
-                            best = a;
-                        }
-                    }
-                    game.apply_action_unchecked(&mut s, best);
-                }
-                Node::End => unreachable!("handled above"),
-            }
+    #[inline]
+    fn inputs<'f>(&self, f: &'f Features) -> (&'f [u16], &'f [f32]) {
+        (f.active(), &f.dense[..self.dense])
+    }
+
+    #[inline]
+    fn forward(&self, f: &Features, acc: &mut [f32; MAX_HIDDEN]) -> f32 {
+        FamilyNet::forward(self, f, acc)
+    }
+
+    #[inline]
+    fn evaluate(&self, game: &G, s: &G::State) -> SeatValues {
+        FamilyNet::evaluate(self, game, s)
+    }
+
+    fn random(hidden: usize, seed: u64, settings: TrainSettings) -> FamilyNet {
+        FamilyNet::random::<G>(hidden, seed, settings)
+    }
+
+    fn mismatch(&self, settings: &TrainSettings, hidden: usize) -> Option<String> {
+        let mut mine = self.settings;
+        mine.games = 0;
+        (self.game != G::NAME || mine != *settings || self.hidden != hidden).then(|| {
+            format!(
+                "the checkpoint was trained for {} with other settings ({:?}, {} hidden units) than these ({}, {settings:?}, {hidden} hidden units)",
+                self.game,
+                self.settings,
+                self.hidden,
+                G::NAME,
+            )
+        })
+    }
+
+    #[inline]
+    fn layout(&self) -> Layout {
+        Layout {
+            sparse: self.sparse,
+            dense: self.dense,
+            hidden: self.hidden,
         }
     }
 
-    /// `w += α·δ·e`.
-    fn step(&mut self, delta: f32) {
-        let k = self.alpha * delta;
-        if k == 0.0 {
-            return;
-        }
-        for (w, e) in self.net.params.iter_mut().zip(&self.trace) {
-            *w += k * *e;
-        }
+    #[inline]
+    fn params(&self) -> &[f32] {
+        &self.params
     }
 
-    /// A copy of the output layer's weights.
-    fn output_weights(&self) -> [f32; MAX_HIDDEN] {
-        let h = self.net.hidden;
-        let first = (self.net.sparse + self.net.dense) * h;
-        let mut w2 = [0.0; MAX_HIDDEN];
-        w2[..h].copy_from_slice(&self.net.params[first + h..first + 2 * h]);
-        w2
+    #[inline]
+    fn params_mut(&mut self) -> &mut [f32] {
+        &mut self.params
     }
-}
 
-/// Adds `scale · ∇logit(f)` to `out` (a vector shaped like `net`'s parameters), with the
-/// hidden units' inputs `acc` from the forward pass of `f` and the output weights `w2`.
-fn add_gradient(
-    out: &mut [f32],
-    net: &FamilyNet,
-    w2: &[f32; MAX_HIDDEN],
-    acc: &[f32; MAX_HIDDEN],
-    f: &Features,
-    scale: f32,
-) {
-    let h = net.hidden;
-    let first = (net.sparse + net.dense) * h;
-    let (w1g, rest) = out.split_at_mut(first);
-    let (b1g, rest) = rest.split_at_mut(h);
-    let (w2g, b2g) = rest.split_at_mut(h);
-    b2g[0] += scale;
-    let mut back = [0.0f32; MAX_HIDDEN];
-    for j in 0..h {
-        w2g[j] += scale * acc[j].max(0.0);
-        back[j] = if acc[j] > 0.0 { scale * w2[j] } else { 0.0 };
-        b1g[j] += back[j];
+    #[inline]
+    fn settings(&self) -> &TrainSettings {
+        &self.settings
     }
-    for &i in f.active() {
-        let at = i as usize * h;
-        for (g, b) in w1g[at..at + h].iter_mut().zip(&back[..h]) {
-            *g += *b;
-        }
-    }
-    for (k, &x) in f.dense.iter().take(net.dense).enumerate() {
-        if x != 0.0 {
-            let at = (net.sparse + k) * h;
-            for (g, b) in w1g[at..at + h].iter_mut().zip(&back[..h]) {
-                *g += x * *b;
-            }
-        }
+
+    #[inline]
+    fn settings_mut(&mut self) -> &mut TrainSettings {
+        &mut self.settings
     }
 }
 
