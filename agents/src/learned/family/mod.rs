@@ -56,8 +56,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, OnceLock};
 
-use rand::{RngExt as _, SeedableRng as _};
-use stickdice::{Node, Seat, SeatValues, MAX_SEATS};
+use stickdice::{Seat, SeatValues};
 
 use super::td::{self, Layout, TdNet};
 use super::train::TrainConfig;
@@ -71,8 +70,8 @@ pub const MAX_ACTIVE: usize = 96;
 /// The most real-valued inputs a game has.
 pub const MAX_DENSE: usize = 8;
 
-const MAGIC: &[u8; 8] = b"SDWEIGHT";
-const VERSION: u32 = 3;
+/// The format version these files are written in (Issiren's latest).
+const VERSION: u32 = super::VERSION;
 
 /// A game of the family with a learned evaluation: its inputs and its shipped weights.
 pub trait FamilyGame: Evaluate + Sized {
@@ -178,20 +177,7 @@ impl FamilyNet {
             (1..=MAX_HIDDEN).contains(&hidden),
             "1 to {MAX_HIDDEN} hidden units"
         );
-        let inputs = G::inputs();
-        let mut rng = stickdice::Rng::seed_from_u64(seed);
-        let mut params = vec![0.0f32; param_count(inputs, hidden)];
-        let first = inputs * hidden;
-        for w in &mut params[..first] {
-            *w = (rng.random::<f32>() - 0.5) * 0.2;
-        }
-        // Hidden biases slightly positive so that every unit starts alive.
-        for b in &mut params[first..first + hidden] {
-            *b = 0.1;
-        }
-        for w in &mut params[first + hidden..first + 2 * hidden] {
-            *w = (rng.random::<f32>() - 0.5) * 0.2;
-        }
+        let params = super::random_params(G::inputs(), hidden, seed);
         FamilyNet {
             game: G::NAME.to_string(),
             feature_set: G::FEATURE_SET,
@@ -222,34 +208,18 @@ impl FamilyNet {
     /// `acc[..hidden]`.
     #[inline]
     pub(crate) fn forward(&self, f: &Features, acc: &mut [f32; MAX_HIDDEN]) -> f32 {
-        let h = self.hidden;
-        let first = (self.sparse + self.dense) * h;
-        let (w1, rest) = self.params.split_at(first);
-        let (b1, rest) = rest.split_at(h);
-        let (w2, b2) = rest.split_at(h);
-        let acc = &mut acc[..h];
-        acc.copy_from_slice(b1);
-        for &i in f.active() {
-            let at = i as usize * h;
-            if let Some(row) = w1.get(at..at + h) {
-                for (a, w) in acc.iter_mut().zip(row) {
-                    *a += *w;
-                }
-            }
+        let dense = &f.dense[..self.dense];
+        super::forward(&self.params, self.layout(), f.active(), dense, acc)
+    }
+
+    /// The parameters' shape.
+    #[inline]
+    fn layout(&self) -> Layout {
+        Layout {
+            sparse: self.sparse,
+            dense: self.dense,
+            hidden: self.hidden,
         }
-        for (k, &x) in f.dense.iter().take(self.dense).enumerate() {
-            if x != 0.0 {
-                let at = (self.sparse + k) * h;
-                for (a, w) in acc.iter_mut().zip(&w1[at..at + h]) {
-                    *a += x * *w;
-                }
-            }
-        }
-        let mut z = b2[0];
-        for (a, w) in acc.iter().zip(w2) {
-            z += a.max(0.0) * *w;
-        }
-        z
     }
 
     /// The chance that `mover` wins from `s`, a state that has not ended. Allocates nothing.
@@ -263,44 +233,23 @@ impl FamilyNet {
     /// `[p, 1 − p]` with `p` the chance that the seat to move wins. Allocates nothing.
     #[inline]
     pub fn evaluate<G: FamilyGame>(&self, game: &G, s: &G::State) -> SeatValues {
-        let mover = match game.node(s) {
-            Node::Throw(seat) | Node::Decide(seat) => seat,
-            Node::End => return game.scores(s).expect("an ended game has scores"),
-        };
-        let p = f64::from(self.win_probability(game, s, mover));
-        let mut out = [0.0; MAX_SEATS];
-        out[mover & 1] = p;
-        out[(mover & 1) ^ 1] = 1.0 - p;
-        out
+        super::seat_values(game, s, |mover| self.win_probability(game, s, mover))
     }
 
     /// The weights file's bytes (see the [module docs](self)).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(64 + 4 * self.params.len());
-        b.extend_from_slice(MAGIC);
-        b.extend_from_slice(&VERSION.to_le_bytes());
-        b.push(self.game.len() as u8);
-        b.extend_from_slice(self.game.as_bytes());
-        b.extend_from_slice(&self.feature_set.to_le_bytes());
-        b.extend_from_slice(&((self.sparse + self.dense) as u32).to_le_bytes());
-        b.extend_from_slice(&(self.hidden as u32).to_le_bytes());
-        let s = &self.settings;
-        b.extend_from_slice(&s.seed.to_le_bytes());
-        b.extend_from_slice(&s.games.to_le_bytes());
-        b.extend_from_slice(&s.lambda.to_le_bytes());
-        b.extend_from_slice(&s.alpha.to_le_bytes());
-        b.extend_from_slice(&s.tablebase_steps.to_le_bytes());
-        b.push(u8::from(s.tablebase));
-        b.extend_from_slice(&(self.params.len() as u32).to_le_bytes());
-        for w in &self.params {
-            b.extend_from_slice(&w.to_le_bytes());
-        }
+        let mut b = super::write_head(
+            &self.game,
+            self.feature_set,
+            self.sparse + self.dense,
+            self.hidden,
+            &self.settings,
+            &self.params,
+        );
         // No endgame network, no distillation record.
         b.extend_from_slice(&0u32.to_le_bytes());
         b.push(0);
-        let sum = super::fnv1a(&b);
-        b.extend_from_slice(&sum.to_le_bytes());
-        b
+        super::seal(b)
     }
 
     /// Reads a weights file's bytes for `G`, checking the magic, version, game, feature
@@ -311,12 +260,7 @@ impl FamilyNet {
     pub fn from_bytes<G: FamilyGame>(bytes: &[u8]) -> Result<FamilyNet, WeightsError> {
         let bad = |why: String| WeightsError::Format(why);
         let mut r = Reader { bytes, at: 0 };
-        if r.take(8)
-            .ok_or_else(|| bad("too short for the header".into()))?
-            != MAGIC
-        {
-            return Err(bad("wrong magic (not a weights file)".into()));
-        }
+        r.magic()?;
         let version = r.u32()?;
         if version != VERSION {
             return Err(bad(format!(
@@ -324,15 +268,7 @@ impl FamilyNet {
                 G::NAME
             )));
         }
-        let len = r.take(1).ok_or_else(|| bad("truncated".into()))?[0] as usize;
-        let game = r.take(len).ok_or_else(|| bad("truncated".into()))?;
-        if game != G::NAME.as_bytes() {
-            return Err(bad(format!(
-                "weights for the game `{}`, not {}",
-                String::from_utf8_lossy(game),
-                G::NAME
-            )));
-        }
+        r.game(G::NAME)?;
         let set = r.u32()?;
         if set != G::FEATURE_SET {
             return Err(bad(format!(
@@ -350,48 +286,16 @@ impl FamilyNet {
                 G::NAME
             )));
         }
-        let settings = TrainSettings {
-            seed: r.u64()?,
-            games: r.u64()?,
-            lambda: f32::from_bits(r.u32()?),
-            alpha: f32::from_bits(r.u32()?),
-            tablebase_steps: r.u32()?,
-            tablebase: r.take(1).ok_or_else(|| bad("truncated".into()))?[0] != 0,
-        };
-        let count = r.u32()? as usize;
-        if count != param_count(inputs, hidden) {
-            return Err(bad(format!(
-                "{count} parameters for {hidden} hidden units, expected {}",
-                param_count(inputs, hidden)
-            )));
-        }
-        let body = r
-            .take(4 * count)
-            .ok_or_else(|| bad(format!("truncated: fewer than {count} parameters")))?;
+        let settings = r.settings()?;
+        let body = r.params(param_count(inputs, hidden), hidden)?;
         if r.u32()? != 0 {
             return Err(bad(format!("{} has no endgame network", G::NAME)));
         }
-        if r.take(1).ok_or_else(|| bad("truncated".into()))?[0] != 0 {
+        if r.byte()? != 0 {
             return Err(bad(format!("{} has no distillation record", G::NAME)));
         }
-        let end = r.at;
-        let sum = r.u64()?;
-        if r.at != bytes.len() {
-            return Err(bad(format!(
-                "{} bytes after the checksum",
-                bytes.len() - r.at
-            )));
-        }
-        if super::fnv1a(&bytes[..end]) != sum {
-            return Err(bad("checksum mismatch (the file is damaged)".into()));
-        }
-        let params: Vec<f32> = body
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        if params.iter().any(|w| !w.is_finite()) {
-            return Err(bad("a weight is not a finite number".into()));
-        }
+        r.checksum()?;
+        let params = super::weights(body)?;
         Ok(FamilyNet {
             game: G::NAME.to_string(),
             feature_set: G::FEATURE_SET,
@@ -409,9 +313,7 @@ impl FamilyNet {
     /// [`WeightsError::Io`] when it cannot be read, [`WeightsError::Format`] when it is not
     /// a valid weights file of `G`.
     pub fn load<G: FamilyGame>(path: &Path) -> Result<FamilyNet, WeightsError> {
-        let bytes = crate::files::read_bounded(path, crate::files::MAX_FILE_BYTES)
-            .map_err(WeightsError::Io)?;
-        FamilyNet::from_bytes::<G>(&bytes)
+        FamilyNet::from_bytes::<G>(&super::read(path)?)
     }
 
     /// Writes the weights file atomically: to `PATH.tmp`, synced, then renamed over `path`
@@ -441,22 +343,14 @@ pub(crate) fn shipped<G: FamilyGame>(
 /// # Errors
 /// [`WeightsFileError`], naming the file and what is wrong with it.
 pub fn shared<G: FamilyGame>(path: &str) -> Result<&'static FamilyNet, WeightsFileError> {
-    type Cache = Mutex<Vec<(&'static str, String, &'static FamilyNet)>>;
+    type Cache = Mutex<Vec<((&'static str, String), &'static FamilyNet)>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
-    let mut cache = CACHE
-        .get_or_init(|| Mutex::new(Vec::new()))
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some((_, _, net)) = cache.iter().find(|(g, k, _)| *g == G::NAME && k == path) {
-        return Ok(net);
-    }
-    let net = FamilyNet::load::<G>(Path::new(path)).map_err(|source| WeightsFileError {
-        path: path.to_string(),
-        source,
-    })?;
-    let net: &'static FamilyNet = Box::leak(Box::new(net));
-    cache.push((G::NAME, path.to_string(), net));
-    Ok(net)
+    super::load_once(
+        &CACHE,
+        (G::NAME, path.to_string()),
+        path,
+        FamilyNet::load::<G>,
+    )
 }
 
 /// Trains a network for `game`: from `resume` (a checkpoint, whose settings must match
@@ -524,11 +418,7 @@ impl<G: FamilyGame> TdNet<G> for FamilyNet {
 
     #[inline]
     fn layout(&self) -> Layout {
-        Layout {
-            sparse: self.sparse,
-            dense: self.dense,
-            hidden: self.hidden,
-        }
+        FamilyNet::layout(self)
     }
 
     #[inline]
@@ -555,7 +445,8 @@ impl<G: FamilyGame> TdNet<G> for FamilyNet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use stickdice::{Game, SigElOuedCapture, SiryuWar};
+    use rand::SeedableRng as _;
+    use stickdice::{Game, Node, SigElOuedCapture, SiryuWar};
 
     fn settings() -> TrainSettings {
         TrainSettings::default()
