@@ -3,10 +3,12 @@
 //! the evaluation's contract (range, sum, exact at the end, no allocation), the `eval`
 //! parameter, and a decisive strength test against the hand-set evaluation.
 
+mod common;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rand::{RngExt as _, SeedableRng};
-use stickdice::{ActionList, Agent, Game, Issiren, Node, SigWaDuqqan};
+use rand::SeedableRng;
+use stickdice::{Agent, Game, Issiren, Node, SigWaDuqqan};
 use stickdice_agents::learned::train::{train, TrainConfig};
 use stickdice_agents::learned::{self, Network, TrainSettings, WeightsError};
 use stickdice_agents::{build_str, Evaluate, Evaluator};
@@ -218,31 +220,11 @@ fn the_learned_evaluation_keeps_the_contract_and_allocates_nothing() {
     let game = Issiren::with_seats(2).unwrap();
     let eval = Issiren::evaluator("learned").unwrap();
     let net = learned::shipped();
-    let mut legal = ActionList::new();
-    let mut states = Vec::new();
-    for seed in 0..20u64 {
-        let mut rng = stickdice::Rng::seed_from_u64(seed);
-        let mut s = game.initial_state();
-        loop {
-            states.push(s);
-            match game.node(&s) {
-                Node::Throw(_) => {
-                    let t = game.sample_throw(&mut rng);
-                    game.apply_throw_unchecked(&mut s, t);
-                }
-                Node::Decide(_) => {
-                    game.legal_actions(&s, &mut legal);
-                    let a = legal[rng.random_range(0..legal.len())];
-                    game.apply_action_unchecked(&mut s, a);
-                }
-                Node::End => {
-                    let v = game.evaluate(&s);
-                    assert_eq!(Some(v), game.scores(&s), "exact at the end");
-                    assert_eq!(eval.evaluate(&game, &s), v);
-                    break;
-                }
-            }
-        }
+    let states = common::random_game_positions(&game, 20);
+    for s in states.iter().filter(|s| game.node(s) == Node::End) {
+        let v = game.evaluate(s);
+        assert_eq!(Some(v), game.scores(s), "exact at the end");
+        assert_eq!(eval.evaluate(&game, s), v);
     }
     let mut sum = 0.0;
     for s in &states {
