@@ -363,22 +363,29 @@ mod endgame {
         TB.get_or_init(|| Tablebase::build_partial(1, |_, _, _| {}).0)
     }
 
-    fn trained(limit: u64) -> EndgameNet {
+    /// A run of `config` on the 1v1 table from `resume` (or fresh), never stopped, with
+    /// no progress and no checkpoint.
+    fn run(
+        config: &EndgameConfig,
+        resume: Option<EndgameNet>,
+    ) -> Result<EndgameNet, stickdice_agents::learned::TrainError> {
         let never = AtomicBool::new(false);
         train_endgame(
-            &small(limit),
+            config,
             one_v_one(),
-            None,
+            resume,
             &never,
             |_, _| {},
             |_| Ok::<(), String>(()),
         )
-        .unwrap()
+    }
+
+    fn trained(limit: u64) -> EndgameNet {
+        run(&small(limit), None).unwrap()
     }
 
     #[test]
     fn endgame_training_is_reproducible_and_resumes() {
-        let never = AtomicBool::new(false);
         let a = trained(100_000);
         assert_eq!(a, trained(100_000));
         assert_eq!(a.settings().done, 100_000);
@@ -386,15 +393,7 @@ mod endgame {
             seed: 5,
             ..small(100_000)
         };
-        let c = train_endgame(
-            &other,
-            one_v_one(),
-            None,
-            &never,
-            |_, _| {},
-            |_| Ok::<(), String>(()),
-        )
-        .unwrap();
+        let c = run(&other, None).unwrap();
         assert_ne!(a, c, "another seed, another order and other weights");
         // Stopped at the first progress report (a checkpoint at once), then resumed from
         // the checkpoint's bytes: the same weights as the run never stopped.
@@ -423,38 +422,14 @@ mod endgame {
             .endgame()
             .cloned()
             .expect("the checkpoint has the endgame network");
-        let whole = train_endgame(
-            &small(100_000),
-            one_v_one(),
-            Some(eg),
-            &never,
-            |_, _| {},
-            |_| Ok::<(), String>(()),
-        )
-        .unwrap();
+        let whole = run(&small(100_000), Some(eg)).unwrap();
         assert_eq!(whole, a);
         // Other settings, and a finished (16-bit) network, are refused as checkpoints.
-        let err = train_endgame(
-            &other,
-            one_v_one(),
-            Some(half.clone()),
-            &never,
-            |_, _| {},
-            |_| Ok::<(), String>(()),
-        )
-        .unwrap_err();
+        let err = run(&other, Some(half.clone())).unwrap_err();
         assert!(err.to_string().contains("other settings"), "{err}");
         let mut q = half;
         q.quantize();
-        let err = train_endgame(
-            &small(100_000),
-            one_v_one(),
-            Some(q),
-            &never,
-            |_, _| {},
-            |_| Ok::<(), String>(()),
-        )
-        .unwrap_err();
+        let err = run(&small(100_000), Some(q)).unwrap_err();
         assert!(err.to_string().contains("16 bits"), "{err}");
     }
 

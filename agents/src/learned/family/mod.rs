@@ -178,6 +178,11 @@ impl FamilyNet {
             "1 to {MAX_HIDDEN} hidden units"
         );
         let params = super::random_params(G::inputs(), hidden, seed);
+        FamilyNet::of::<G>(hidden, params, settings)
+    }
+
+    /// A network of `G` with these parameters.
+    fn of<G: FamilyGame>(hidden: usize, params: Vec<f32>, settings: TrainSettings) -> FamilyNet {
         FamilyNet {
             game: G::NAME.to_string(),
             feature_set: G::FEATURE_SET,
@@ -296,15 +301,7 @@ impl FamilyNet {
         }
         r.checksum()?;
         let params = super::weights(body)?;
-        Ok(FamilyNet {
-            game: G::NAME.to_string(),
-            feature_set: G::FEATURE_SET,
-            sparse: G::SPARSE_INPUTS,
-            dense: G::DENSE_INPUTS,
-            hidden,
-            params,
-            settings,
-        })
+        Ok(FamilyNet::of::<G>(hidden, params, settings))
     }
 
     /// Reads a weights file for `G`.
