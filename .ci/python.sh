@@ -11,6 +11,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
+# python/ is its own workspace; here it builds in the root's target folder, so that the
+# crates.io dependencies both workspaces build alike (serde, serde_json, rayon, rand,
+# smallvec, ahash, the proc-macros...) are compiled once, not once per folder. (The
+# workspace's own crates are compiled for each workspace anyway: cargo keys a path crate by
+# its path from the workspace root.) Developers' `maturin develop` keeps python/target.
+export CARGO_TARGET_DIR="$root/target"
 
 echo "== python: cargo fmt / clippy (python/ is its own workspace)"
 cargo fmt --manifest-path python/Cargo.toml -- --check
@@ -32,7 +38,7 @@ for key in rust-version version; do
 done
 
 echo "== python: the CLI binary (the tests compare against it)"
-cargo build --release --bin stickdice --quiet
+bash .ci/cli.sh
 
 tools="$root/target/ci-python-tools"
 python3 -m venv --clear "$tools"

@@ -25,7 +25,7 @@ if ! need slurmctld || ! need slurmd || ! need sbatch || ! need munged; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=300 \
         slurm-wlm munge >/dev/null
 fi
-cargo build --release --bin stickdice --quiet
+bash .ci/cli.sh
 bin=$repo/target/release/stickdice
 started=$SECONDS
 

@@ -10,7 +10,7 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 chromium --version 2>/dev/null | head -1 || true
 
-cargo build --release --quiet -p stickdice-cli
+bash .ci/cli.sh
 BIN="$PWD/target/release/stickdice"
 
 WORK="$(mktemp -d)"
