@@ -3,10 +3,12 @@
 //! the evaluation's contract (range, sum, exact at the end, no allocation), the `eval`
 //! parameter, and a decisive strength test against the hand-set evaluation.
 
+mod common;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rand::{RngExt as _, SeedableRng};
-use stickdice::{ActionList, Agent, Game, Issiren, Node, SigWaDuqqan};
+use rand::SeedableRng;
+use stickdice::{Agent, Game, Issiren, Node, SigWaDuqqan};
 use stickdice_agents::learned::train::{train, TrainConfig};
 use stickdice_agents::learned::{self, Network, TrainSettings, WeightsError};
 use stickdice_agents::{build_str, Evaluate, Evaluator};
@@ -218,31 +220,11 @@ fn the_learned_evaluation_keeps_the_contract_and_allocates_nothing() {
     let game = Issiren::with_seats(2).unwrap();
     let eval = Issiren::evaluator("learned").unwrap();
     let net = learned::shipped();
-    let mut legal = ActionList::new();
-    let mut states = Vec::new();
-    for seed in 0..20u64 {
-        let mut rng = stickdice::Rng::seed_from_u64(seed);
-        let mut s = game.initial_state();
-        loop {
-            states.push(s);
-            match game.node(&s) {
-                Node::Throw(_) => {
-                    let t = game.sample_throw(&mut rng);
-                    game.apply_throw_unchecked(&mut s, t);
-                }
-                Node::Decide(_) => {
-                    game.legal_actions(&s, &mut legal);
-                    let a = legal[rng.random_range(0..legal.len())];
-                    game.apply_action_unchecked(&mut s, a);
-                }
-                Node::End => {
-                    let v = game.evaluate(&s);
-                    assert_eq!(Some(v), game.scores(&s), "exact at the end");
-                    assert_eq!(eval.evaluate(&game, &s), v);
-                    break;
-                }
-            }
-        }
+    let states = common::random_game_positions(&game, 20);
+    for s in states.iter().filter(|s| game.node(s) == Node::End) {
+        let v = game.evaluate(s);
+        assert_eq!(Some(v), game.scores(s), "exact at the end");
+        assert_eq!(eval.evaluate(&game, s), v);
     }
     let mut sum = 0.0;
     for s in &states {
@@ -381,22 +363,29 @@ mod endgame {
         TB.get_or_init(|| Tablebase::build_partial(1, |_, _, _| {}).0)
     }
 
-    fn trained(limit: u64) -> EndgameNet {
+    /// A run of `config` on the 1v1 table from `resume` (or fresh), never stopped, with
+    /// no progress and no checkpoint.
+    fn run(
+        config: &EndgameConfig,
+        resume: Option<EndgameNet>,
+    ) -> Result<EndgameNet, stickdice_agents::learned::TrainError> {
         let never = AtomicBool::new(false);
         train_endgame(
-            &small(limit),
+            config,
             one_v_one(),
-            None,
+            resume,
             &never,
             |_, _| {},
             |_| Ok::<(), String>(()),
         )
-        .unwrap()
+    }
+
+    fn trained(limit: u64) -> EndgameNet {
+        run(&small(limit), None).unwrap()
     }
 
     #[test]
     fn endgame_training_is_reproducible_and_resumes() {
-        let never = AtomicBool::new(false);
         let a = trained(100_000);
         assert_eq!(a, trained(100_000));
         assert_eq!(a.settings().done, 100_000);
@@ -404,15 +393,7 @@ mod endgame {
             seed: 5,
             ..small(100_000)
         };
-        let c = train_endgame(
-            &other,
-            one_v_one(),
-            None,
-            &never,
-            |_, _| {},
-            |_| Ok::<(), String>(()),
-        )
-        .unwrap();
+        let c = run(&other, None).unwrap();
         assert_ne!(a, c, "another seed, another order and other weights");
         // Stopped at the first progress report (a checkpoint at once), then resumed from
         // the checkpoint's bytes: the same weights as the run never stopped.
@@ -441,38 +422,14 @@ mod endgame {
             .endgame()
             .cloned()
             .expect("the checkpoint has the endgame network");
-        let whole = train_endgame(
-            &small(100_000),
-            one_v_one(),
-            Some(eg),
-            &never,
-            |_, _| {},
-            |_| Ok::<(), String>(()),
-        )
-        .unwrap();
+        let whole = run(&small(100_000), Some(eg)).unwrap();
         assert_eq!(whole, a);
         // Other settings, and a finished (16-bit) network, are refused as checkpoints.
-        let err = train_endgame(
-            &other,
-            one_v_one(),
-            Some(half.clone()),
-            &never,
-            |_, _| {},
-            |_| Ok::<(), String>(()),
-        )
-        .unwrap_err();
+        let err = run(&other, Some(half.clone())).unwrap_err();
         assert!(err.to_string().contains("other settings"), "{err}");
         let mut q = half;
         q.quantize();
-        let err = train_endgame(
-            &small(100_000),
-            one_v_one(),
-            Some(q),
-            &never,
-            |_, _| {},
-            |_| Ok::<(), String>(()),
-        )
-        .unwrap_err();
+        let err = run(&small(100_000), Some(q)).unwrap_err();
         assert!(err.to_string().contains("16 bits"), "{err}");
     }
 

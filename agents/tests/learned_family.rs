@@ -2,8 +2,9 @@
 //! contract (range, sum, exact at the end), no allocation in inference, and the `eval`
 //! parameter (`learned`, `hand`, a file; another game's file refused).
 
-use rand::{RngExt as _, SeedableRng};
-use stickdice::{ActionList, Game, Node, SigElOuedCapture, SiryuWar};
+mod common;
+
+use stickdice::{Game, Node, SigElOuedCapture, SiryuWar};
 use stickdice_agents::learned::family::FamilyGame;
 use stickdice_agents::{build_str, Evaluate};
 
@@ -12,36 +13,10 @@ use stickdice_testkit::counting::{allocations, Counting};
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// The positions of `games` random games of `game`.
-fn positions<G: Game>(game: &G, games: u64) -> Vec<G::State> {
-    let mut legal = ActionList::new();
-    let mut states = Vec::new();
-    for seed in 0..games {
-        let mut rng = stickdice::Rng::seed_from_u64(seed);
-        let mut s = game.initial_state();
-        loop {
-            states.push(s);
-            match game.node(&s) {
-                Node::Throw(_) => {
-                    let t = game.sample_throw(&mut rng);
-                    game.apply_throw_unchecked(&mut s, t);
-                }
-                Node::Decide(_) => {
-                    game.legal_actions(&s, &mut legal);
-                    let a = legal[rng.random_range(0..legal.len())];
-                    game.apply_action_unchecked(&mut s, a);
-                }
-                Node::End => break,
-            }
-        }
-    }
-    states
-}
-
 fn keeps_the_contract<G: FamilyGame>(game: &G, games: u64) {
     let eval = G::evaluator("learned").unwrap();
     let net = G::shipped();
-    let states = positions(game, games);
+    let states = common::random_game_positions(game, games);
     let mut sum = 0.0;
     for s in &states {
         let v = eval.evaluate(game, s);

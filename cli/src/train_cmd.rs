@@ -6,7 +6,7 @@
 
 use crate::error::CliError;
 use std::io::IsTerminal as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -18,7 +18,8 @@ use stickdice_agents::learned::distill::{distill, DistillConfig, DistillProgress
 use stickdice_agents::learned::endgame::{train_endgame, EndgameConfig};
 use stickdice_agents::learned::family::{self, FamilyGame, FamilyNet};
 use stickdice_agents::learned::train::{train, TrainConfig};
-use stickdice_agents::learned::Network;
+use stickdice_agents::learned::{Network, TrainError, WeightsError};
+use stickdice_agents::solve::tablebase::Tablebase;
 
 /// The weights file an Issiren run writes in its folder (a capture game's run writes
 /// `GAME.sdw`).
@@ -135,49 +136,114 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
     if args.epochs.is_some() {
         return Err("--epochs is for --endgame and --distill runs".into());
     }
-    let games = args.games.unwrap_or(150_000);
+    let config = self_play_config(args, 150_000, 64, args.tablebase_steps)?;
+    self_play(
+        args,
+        WEIGHTS_FILE,
+        &config,
+        Network::load,
+        |tablebase, resume, stop, progress, checkpoint| {
+            train(&config, tablebase, resume, stop, progress, checkpoint)
+        },
+    )
+}
+
+/// The settings of a self-play run: `--games` (default `games`), `--seed`, `--lambda`,
+/// `--alpha` (default 0.1), `--hidden` (default `hidden`), `tablebase_steps` and
+/// `--checkpoint-every` (default 1000), checked.
+fn self_play_config(
+    args: &TrainArgs,
+    games: u64,
+    hidden: usize,
+    tablebase_steps: u32,
+) -> Result<TrainConfig, CliError> {
     let config = TrainConfig {
-        games,
+        games: args.games.unwrap_or(games),
         seed: args.seed,
         lambda: args.lambda,
         alpha: args.alpha.unwrap_or(0.1),
-        hidden: args.hidden.unwrap_or(64),
-        tablebase_steps: args.tablebase_steps,
+        hidden: args.hidden.unwrap_or(hidden),
+        tablebase_steps,
         checkpoint_every: args.checkpoint_every.unwrap_or(1000),
     };
     config.check()?;
-    let (path, _lock) = prepare_out(args, WEIGHTS_FILE)?;
+    Ok(config)
+}
+
+/// A network a self-play run writes: Issiren's or a capture game's.
+trait Weights {
+    /// Self-play games trained.
+    fn games(&self) -> u64;
+    /// Writes the weights file atomically.
+    fn save(&self, path: &Path) -> std::io::Result<()>;
+}
+
+impl Weights for Network {
+    fn games(&self) -> u64 {
+        self.settings().games
+    }
+    fn save(&self, path: &Path) -> std::io::Result<()> {
+        Network::save(self, path)
+    }
+}
+
+impl Weights for FamilyNet {
+    fn games(&self) -> u64 {
+        self.settings().games
+    }
+    fn save(&self, path: &Path) -> std::io::Result<()> {
+        FamilyNet::save(self, path)
+    }
+}
+
+/// A self-play TD(λ) run of `config` into `--out`/`file` (Issiren's or a capture game's):
+/// the folder locked, the checkpoint `load`ed for `--resume`, the tablebase of
+/// `--tablebase` loaded, Ctrl-C caught, then `train(tablebase, resume, stop, progress,
+/// checkpoint)` with a progress bar and a checkpoint written each time it is handed one,
+/// and the outcome told.
+fn self_play<N: Weights>(
+    args: &TrainArgs,
+    file: &str,
+    config: &TrainConfig,
+    load: impl FnOnce(&Path) -> Result<N, WeightsError>,
+    train: impl FnOnce(
+        Option<&Tablebase>,
+        Option<N>,
+        &AtomicBool,
+        &mut dyn FnMut(u64),
+        &mut dyn FnMut(&N) -> Result<(), CliError>,
+    ) -> Result<N, TrainError>,
+) -> Result<(), CliError> {
+    let games = config.games;
+    let (path, _lock) = prepare_out(args, file)?;
     let resume = if args.resume {
-        Some(load_checkpoint(&path)?)
+        Some(load_checkpoint(&path, load)?)
     } else {
         None
     };
     let tablebase = optional_tablebase(args)?;
     let stop = stop_flag()?;
-    let start_games = resume.as_ref().map_or(0, |n| n.settings().games);
+    let start_games = resume.as_ref().map_or(0, N::games);
     let mut progress = Progress::new(
         games,
         start_games,
         "{bar:24.cyan/blue} {pos}/{len} games  {per_sec}  {elapsed} elapsed, {eta} left",
     );
     let net = train(
-        &config,
         tablebase.as_deref(),
         resume,
         &stop,
-        |done| {
+        &mut |done| {
             progress.bar.set_position(done);
             progress.line(done == games, |s| format!("{done}/{games} games, {s:.0} s"));
         },
-        |net| save(net, &path),
+        &mut |net| save(net, &path),
     )?;
     progress.bar.finish_and_clear();
-    let started = progress.started;
-    let done = net.settings().games;
+    let done = net.games();
     if done < games {
         outln!(
-            "stopped after {done} of {} games; checkpoint {} (continue with --resume)",
-            games,
+            "stopped after {done} of {games} games; checkpoint {} (continue with --resume)",
             path.display()
         );
     } else {
@@ -185,7 +251,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
             "trained {} games ({} this run) in {:.1} s: {}",
             done,
             done - start_games,
-            started.elapsed().as_secs_f64(),
+            progress.started.elapsed().as_secs_f64(),
             path.display()
         );
     }
@@ -267,7 +333,7 @@ fn run_endgame(args: &TrainArgs) -> Result<(), CliError> {
                 "--resume continues the checkpoint's own main network: leave out --main".into(),
             );
         }
-        let net = load_checkpoint(&path)?;
+        let net = load_checkpoint(&path, Network::load)?;
         let Some(eg) = net.endgame().cloned() else {
             return Err(CliError::Invalid(format!(
                 "--resume: {} has no endgame network",
@@ -372,7 +438,7 @@ impl Progress {
 }
 
 /// Writes a checkpoint or the finished network.
-fn save(net: &Network, path: &std::path::Path) -> Result<(), CliError> {
+fn save(net: &impl Weights, path: &Path) -> Result<(), CliError> {
     net.save(path).map_err(|e| CliError::io("write", path, e))
 }
 
@@ -386,9 +452,7 @@ fn starting_network(args: &TrainArgs) -> Result<Network, CliError> {
 }
 
 /// The tablebase of `--tablebase`, loaded (or built) once, if given.
-fn optional_tablebase(
-    args: &TrainArgs,
-) -> Result<Option<Arc<stickdice_agents::solve::tablebase::Tablebase>>, CliError> {
+fn optional_tablebase(args: &TrainArgs) -> Result<Option<Arc<Tablebase>>, CliError> {
     match &args.tablebase {
         Some(source) => {
             eprintln!("loading the tablebase ({source})…");
@@ -398,12 +462,13 @@ fn optional_tablebase(
     }
 }
 
-/// Loads `--out`'s checkpoint for `--resume`.
-fn load_checkpoint(path: &std::path::Path) -> Result<Network, CliError> {
-    Network::load(path).map_err(|e| match e {
-        stickdice_agents::learned::WeightsError::Io(e)
-            if e.kind() == std::io::ErrorKind::NotFound =>
-        {
+/// Loads `--out`'s checkpoint for `--resume` with `load`.
+fn load_checkpoint<N>(
+    path: &Path,
+    load: impl FnOnce(&Path) -> Result<N, WeightsError>,
+) -> Result<N, CliError> {
+    load(path).map_err(|e| match e {
+        WeightsError::Io(e) if e.kind() == std::io::ErrorKind::NotFound => {
             CliError::Invalid(format!(
                 "--resume: no checkpoint {} (start without --resume)",
                 path.display()
@@ -438,7 +503,7 @@ fn run_distill(args: &TrainArgs) -> Result<(), CliError> {
         if args.main.is_some() {
             return Err("--resume continues the checkpoint's own network: leave out --main".into());
         }
-        let net = load_checkpoint(&path)?;
+        let net = load_checkpoint(&path, Network::load)?;
         if net.distilled().is_none() {
             return Err(CliError::Invalid(format!(
                 "--resume: {} is not a --distill checkpoint",
@@ -559,70 +624,15 @@ fn run_family<G: FamilyGame>(args: &TrainArgs, game: &G) -> Result<(), CliError>
                 .into(),
         );
     }
-    let games = args.games.unwrap_or(20_000);
-    let config = TrainConfig {
-        games,
-        seed: args.seed,
-        lambda: args.lambda,
-        alpha: args.alpha.unwrap_or(0.1),
-        hidden: args.hidden.unwrap_or(32),
-        tablebase_steps: 0,
-        checkpoint_every: args.checkpoint_every.unwrap_or(1000),
-    };
-    config.check()?;
-    let file = format!("{}.sdw", G::NAME);
-    let (path, _lock) = prepare_out(args, &file)?;
-    let resume = if args.resume {
-        Some(FamilyNet::load::<G>(&path).map_err(|e| match e {
-            stickdice_agents::learned::WeightsError::Io(e)
-                if e.kind() == std::io::ErrorKind::NotFound =>
-            {
-                CliError::Invalid(format!(
-                    "--resume: no checkpoint {} (start without --resume)",
-                    path.display()
-                ))
-            }
-            e => CliError::context(path.display().to_string(), e),
-        })?)
-    } else {
-        None
-    };
-    let stop = stop_flag()?;
-    let start_games = resume.as_ref().map_or(0, |n| n.settings().games);
-    let mut progress = Progress::new(
-        games,
-        start_games,
-        "{bar:24.cyan/blue} {pos}/{len} games  {per_sec}  {elapsed} elapsed, {eta} left",
-    );
-    let net = family::train(
-        game,
+    let config = self_play_config(args, 20_000, 32, 0)?;
+    self_play(
+        args,
+        &format!("{}.sdw", G::NAME),
         &config,
-        resume,
-        &stop,
-        |done| {
-            progress.bar.set_position(done);
-            progress.line(done == games, |s| format!("{done}/{games} games, {s:.0} s"));
+        FamilyNet::load::<G>,
+        // No tablebase: --tablebase is refused above.
+        |_, resume, stop, progress, checkpoint| {
+            family::train(game, &config, resume, stop, progress, checkpoint)
         },
-        |net| {
-            net.save(&path)
-                .map_err(|e| CliError::io("write", path.as_path(), e))
-        },
-    )?;
-    progress.bar.finish_and_clear();
-    let done = net.settings().games;
-    if done < games {
-        outln!(
-            "stopped after {done} of {games} games; checkpoint {} (continue with --resume)",
-            path.display()
-        );
-    } else {
-        outln!(
-            "trained {} games ({} this run) in {:.1} s: {}",
-            done,
-            done - start_games,
-            progress.started.elapsed().as_secs_f64(),
-            path.display()
-        );
-    }
-    Ok(())
+    )
 }

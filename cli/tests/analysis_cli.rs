@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 mod common;
-use common::bin;
+use common::{bin, succeeded};
 
 fn temp(name: &str) -> PathBuf {
     let p = common::temp(name);
@@ -14,17 +14,14 @@ fn temp(name: &str) -> PathBuf {
 }
 
 fn analyze_json(args: &[&str], threads: &str, svg: &PathBuf) -> serde_json::Value {
-    let out = bin()
-        .arg("analyze")
-        .args(args)
-        .args(["--json", "--threads", threads, "--svg"])
-        .arg(svg)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeeded(
+        bin()
+            .arg("analyze")
+            .args(args)
+            .args(["--json", "--threads", threads, "--svg"])
+            .arg(svg)
+            .output()
+            .unwrap(),
     );
     serde_json::from_slice(&out.stdout).unwrap()
 }
@@ -99,22 +96,19 @@ fn figures_are_consistent_and_independent_of_threads() {
 #[test]
 fn the_table_names_every_figure() {
     let dir = temp("table");
-    let out = bin()
-        .args([
-            "analyze",
-            "--game",
-            "sig-wa-duqqan",
-            "--games",
-            "200",
-            "--svg",
-        ])
-        .arg(dir.join("h.svg"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeeded(
+        bin()
+            .args([
+                "analyze",
+                "--game",
+                "sig-wa-duqqan",
+                "--games",
+                "200",
+                "--svg",
+            ])
+            .arg(dir.join("h.svg"))
+            .output()
+            .unwrap(),
     );
     let text = String::from_utf8(out.stdout).unwrap();
     for needle in [

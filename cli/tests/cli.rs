@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{bin, lines, reports, temp};
+use common::{bin, lines, reports, succeeded, temp};
 
 /// Sig wa Duqqan has no decisions, so random agents are as good as any, and it is
 /// available with every agent set.
@@ -63,12 +63,7 @@ fn a_killed_tournament_resumes_to_the_report_of_an_uninterrupted_run() {
             "killed before the end, yet a report"
         );
     }
-    let out = tournament(&parts, games, "2").output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = succeeded(tournament(&parts, games, "2").output().unwrap());
     let stdout = String::from_utf8_lossy(&out.stdout);
     if !finished_early {
         assert!(stdout.contains("more from the log"), "{stdout}");
@@ -95,16 +90,13 @@ fn a_killed_tournament_resumes_to_the_report_of_an_uninterrupted_run() {
     );
 
     // Replay shows a logged game move by move.
-    let out = bin()
-        .args(["replay"])
-        .arg(&log)
-        .args(["--index", "5", "--quiet"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeeded(
+        bin()
+            .args(["replay"])
+            .arg(&log)
+            .args(["--index", "5", "--quiet"])
+            .output()
+            .unwrap(),
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(

@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{bin, lines, reports, temp};
+use common::{bin, lines, reports, succeeded, temp};
 
 /// Issiren with a rule option (it must survive the trip through the shard headers), three
 /// agents, 3 tables × 300 rotations: 1800 games.
@@ -211,12 +211,7 @@ fn luck_adjusted_scores_merge_like_one_machine() {
         run(dir, &["--games", "60", "--shard", &format!("{i}/2")]);
     }
     let merged = root.join("merged");
-    let out = merge(&merged, &shards, &["--luck", "--threads", "1"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(merge(&merged, &shards, &["--luck", "--threads", "1"]));
     let report = std::fs::read_to_string(merged.join("report.json")).unwrap();
     assert!(report.contains("\"luck\":"), "{report}");
     assert_eq!(reports(&merged), reports(&whole));

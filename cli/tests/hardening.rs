@@ -5,11 +5,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Output, Stdio};
 
 mod common;
-use common::{bin, temp};
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{bin, stderr, temp};
 
 /// Runs `args`, reads `lines` lines of its output, then closes the pipe as `head` does.
 fn read_then_close(args: &[&str], lines: usize) -> Output {

@@ -21,10 +21,36 @@ fn run(args: &[&str], cache: &Path, cwd: &Path) -> Output {
 }
 
 fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    (common::stdout(o), common::stderr(o))
+}
+
+/// `stickdice tournament --agents AGENTS -n N --out OUT`, then `extra`, as [`run`] runs it.
+fn tournament(
+    agents: &str,
+    n: &str,
+    out: &str,
+    extra: &[&str],
+    cache: &Path,
+    cwd: &Path,
+) -> Output {
+    let args = ["tournament", "--agents", agents, "-n", n, "--out", out];
+    run(&[&args[..], extra].concat(), cache, cwd)
+}
+
+/// Asserts that the run succeeded; its standard output and error.
+#[track_caller]
+fn succeeded(o: &Output) -> (String, String) {
+    let (out, err) = text(o);
+    assert!(o.status.success(), "{err}");
+    (out, err)
+}
+
+/// Asserts that the run was refused (exit code 2); its standard error.
+#[track_caller]
+fn refused(o: &Output) -> String {
+    let (_, err) = text(o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    err
 }
 
 /// A tablebase of the 1v1 positions only (a valid file, built in well under a second),
@@ -49,41 +75,14 @@ fn the_cache_is_reported_and_a_damaged_file_is_refused_clearly() {
     assert!(o.status.success());
     assert!(text(&o).0.starts_with("not built:"), "{:?}", text(&o));
     // The searchers are labelled with the default, tablebase=off, and no note is printed.
-    let o = run(
-        &[
-            "tournament",
-            "--agents",
-            "random,mcts:iterations=20",
-            "-n",
-            "2",
-            "--out",
-            "t",
-        ],
-        &cache,
-        &dir,
-    );
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{err}");
+    let o = tournament("random,mcts:iterations=20", "2", "t", &[], &cache, &dir);
+    let (out, err) = succeeded(&o);
     assert!(out.contains("mcts:iterations=20,tablebase=off"), "{out}");
     assert!(!err.contains("note:") && !err.contains("cache"), "{err}");
     // Other games have no tablebase: labels unchanged, no note.
-    let o = run(
-        &[
-            "tournament",
-            "--game",
-            "sig-el-oued",
-            "--agents",
-            "random,mcts:iterations=20",
-            "-n",
-            "2",
-            "--out",
-            "e",
-        ],
-        &cache,
-        &dir,
-    );
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{err}");
+    let agents = "random,mcts:iterations=20";
+    let o = tournament(agents, "2", "e", &["--game", "sig-el-oued"], &cache, &dir);
+    let (out, err) = succeeded(&o);
     assert!(
         out.contains("mcts:iterations=20 ") && !out.contains("tablebase"),
         "{out}"
@@ -92,28 +91,13 @@ fn the_cache_is_reported_and_a_damaged_file_is_refused_clearly() {
     // A damaged cached file: a clear error, never a panic, and nothing played.
     std::fs::create_dir_all(&cache).unwrap();
     std::fs::write(cache.join(cache_file_name()), b"SDTBISS1 not really").unwrap();
-    let o = run(&["tablebase"], &cache, &dir);
-    let (_, err) = text(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let err = refused(&run(&["tablebase"], &cache, &dir));
     assert!(
         err.contains("not a valid Issiren tablebase") && err.contains("--rebuild"),
         "{err}"
     );
-    let o = run(
-        &[
-            "tournament",
-            "--agents",
-            "random,expectimax:depth=1,tablebase=cache",
-            "-n",
-            "2",
-            "--out",
-            "d",
-        ],
-        &cache,
-        &dir,
-    );
-    let (_, err) = text(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let agents = "random,expectimax:depth=1,tablebase=cache";
+    let err = refused(&tournament(agents, "2", "d", &[], &cache, &dir));
     assert!(
         err.contains("cannot be used") && err.contains("stickdice tablebase --build"),
         "{err}"
@@ -121,36 +105,17 @@ fn the_cache_is_reported_and_a_damaged_file_is_refused_clearly() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(!dir.join("d").join("games.jsonl").exists());
     // The default never reads the cache: a damaged file there changes nothing.
-    let o = run(
-        &[
-            "tournament",
-            "--agents",
-            "random,expectimax:depth=1",
-            "-n",
-            "2",
-            "--out",
-            "d",
-        ],
+    succeeded(&tournament(
+        "random,expectimax:depth=1",
+        "2",
+        "d",
+        &[],
         &cache,
         &dir,
-    );
-    assert!(o.status.success(), "{:?}", text(&o));
+    ));
     // `auto`, the former cache-dependent default, is refused with the reason.
-    let o = run(
-        &[
-            "tournament",
-            "--agents",
-            "random,mcts:iterations=20,tablebase=auto",
-            "-n",
-            "2",
-            "--out",
-            "a",
-        ],
-        &cache,
-        &dir,
-    );
-    let (_, err) = text(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let agents = "random,mcts:iterations=20,tablebase=auto";
+    let err = refused(&tournament(agents, "2", "a", &[], &cache, &dir));
     assert!(
         err.contains("`auto` is no longer accepted") && err.contains("tablebase=cache"),
         "{err}"
@@ -184,25 +149,15 @@ fn the_default_plays_the_same_games_whatever_the_cache_holds() {
     let agents = "expectimax:depth=2,mcts:iterations=60";
     let mut logs = Vec::new();
     for (c, out) in [(&empty, "without"), (&cache, "with")] {
-        let o = run(
-            &[
-                "tournament",
-                "--agents",
-                agents,
-                "-n",
-                "4",
-                "--seed",
-                "5",
-                "--threads",
-                "1",
-                "--out",
-                out,
-            ],
+        let o = tournament(
+            agents,
+            "4",
+            out,
+            &["--seed", "5", "--threads", "1"],
             c,
             &dir,
         );
-        let (stdout, err) = text(&o);
-        assert!(o.status.success(), "{err}");
+        let (stdout, err) = succeeded(&o);
         assert!(!err.contains("note:") && !err.contains("cache"), "{err}");
         assert!(
             stdout.contains("expectimax:depth=2,tablebase=off")
@@ -228,13 +183,7 @@ fn a_cached_table_asked_for_is_named_in_the_log_and_resume_merge_and_review_rebu
     assert!(o.status.success());
     assert!(text(&o).0.starts_with("valid:"), "{:?}", text(&o));
     let agents = "random,mcts:iterations=20,tablebase=cache,ismcts:iterations=20,tablebase=cache";
-    let o = run(
-        &["tournament", "--agents", agents, "-n", "2", "--out", "t"],
-        &cache,
-        &dir,
-    );
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{err}");
+    let (out, _) = succeeded(&tournament(agents, "2", "t", &[], &cache, &dir));
     let log = std::fs::read_to_string(dir.join("t/games.jsonl")).unwrap();
     let header = log.lines().next().unwrap();
     assert!(
@@ -244,60 +193,28 @@ fn a_cached_table_asked_for_is_named_in_the_log_and_resume_merge_and_review_rebu
     );
     assert!(out.contains("tablebase=cache"), "{out}");
     // Resumed with the same command and the table there: the same tournament.
-    let o = run(
-        &["tournament", "--agents", agents, "-n", "4", "--out", "t"],
-        &cache,
-        &dir,
-    );
+    let o = tournament(agents, "4", "t", &[], &cache, &dir);
     assert!(
         o.status.code() == Some(2),
         "more games per table is another tournament"
     );
-    let o = run(
-        &["tournament", "--agents", agents, "-n", "2", "--out", "t"],
-        &cache,
-        &dir,
-    );
-    assert!(o.status.success(), "{:?}", text(&o));
+    succeeded(&tournament(agents, "2", "t", &[], &cache, &dir));
     // Merge and review rebuild the agents the log names.
-    let o = run(&["merge", "m", "t"], &cache, &dir);
-    assert!(o.status.success(), "{:?}", text(&o));
-    let o = run(&["review", "t"], &cache, &dir);
-    assert!(o.status.success(), "{:?}", text(&o));
+    succeeded(&run(&["merge", "m", "t"], &cache, &dir));
+    succeeded(&run(&["review", "t"], &cache, &dir));
     // The plain specs are another tournament (tablebase=off), and the refusal says how to
     // resume.
-    let o = run(
-        &[
-            "tournament",
-            "--agents",
-            "random,mcts:iterations=20,ismcts:iterations=20",
-            "-n",
-            "2",
-            "--out",
-            "t",
-        ],
-        &cache,
-        &dir,
-    );
-    let (_, err) = text(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let plain = "random,mcts:iterations=20,ismcts:iterations=20";
+    let err = refused(&tournament(plain, "2", "t", &[], &cache, &dir));
     assert!(
         err.contains("different tournament") && err.contains("tablebase=cache"),
         "{err}"
     );
     // The table gone: resuming and merging the log name the missing table.
     let no_cache = dir.join("empty");
-    let o = run(
-        &["tournament", "--agents", agents, "-n", "2", "--out", "t"],
-        &no_cache,
-        &dir,
-    );
-    let (_, err) = text(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let err = refused(&tournament(agents, "2", "t", &[], &no_cache, &dir));
     assert!(err.contains("no tablebase in the cache"), "{err}");
-    let o = run(&["merge", "m2", "t"], &no_cache, &dir);
-    let (_, err) = text(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let err = refused(&run(&["merge", "m2", "t"], &no_cache, &dir));
     assert!(err.contains("no tablebase in the cache"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -170,42 +170,18 @@ fn bad_input_is_explained() {
     assert!(!e.is_empty());
     // A game the reference cannot handle.
     let four = temp("four");
-    ok(&run(
-        &[
-            "tournament",
-            "--game",
-            "sig-wa-duqqan",
-            "--players",
-            "4",
-            "--agents",
-            "random,random,random,random",
-            "--games",
-            "4",
-            "--out",
-        ],
-        Some(&four),
-    ));
+    let four_players = |extra: &[&str]| {
+        let args = ["tournament", "--game", "sig-wa-duqqan", "--players", "4"];
+        let more = ["--agents", "random,random,random,random", "--games", "4"];
+        run(&[&args[..], &more, extra, &["--out"]].concat(), Some(&four))
+    };
+    ok(&four_players(&[]));
     let e = err(&run(
         &["review", four.to_str().unwrap(), "--index", "0"],
         None,
     ));
     assert!(e.contains("2 to 3 players"), "{e}");
-    let e = err(&run(
-        &[
-            "tournament",
-            "--game",
-            "sig-wa-duqqan",
-            "--players",
-            "4",
-            "--agents",
-            "random,random,random,random",
-            "--games",
-            "4",
-            "--luck",
-            "--out",
-        ],
-        Some(&four),
-    ));
+    let e = err(&four_players(&["--luck"]));
     assert!(
         e.contains("luck-adjusted") && e.contains("2 to 3 players"),
         "{e}"

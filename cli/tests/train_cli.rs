@@ -3,88 +3,65 @@
 
 mod common;
 
-use common::{bin, temp};
+use std::path::Path;
+use std::process::Output;
 
-fn train(out: &std::path::Path, games: u64, extra: &[&str]) -> std::process::Output {
-    bin()
-        .args(["train", "--game", "issiren", "--hidden", "4", "--seed", "3"])
-        .args(["--games", &games.to_string(), "--checkpoint-every", "2"])
-        .arg("--out")
-        .arg(out)
-        .args(extra)
-        .output()
-        .unwrap()
+use common::{assert_same_file, run_out, stderr, stdout, succeeded, temp};
+
+fn train(out: &Path, games: u64, extra: &[&str]) -> Output {
+    let games = games.to_string();
+    let args = ["train", "--game", "issiren", "--hidden", "4", "--seed", "3"];
+    let more = ["--games", &games, "--checkpoint-every", "2"];
+    run_out(args.iter().chain(&more).chain(extra), out)
+}
+
+/// A tournament of `game`, `n` games between `agents`, into `out`.
+fn tournament(game: &str, n: &str, agents: &str, out: &Path) -> Output {
+    run_out(
+        ["tournament", "--game", game, "-n", n, "--agents", agents],
+        out,
+    )
 }
 
 #[test]
 fn training_reproduces_resumes_and_its_weights_play() {
     let (a, b) = (temp("a"), temp("b"));
-    let out = train(&a, 6, &[]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("trained 6 games"));
+    let out = succeeded(train(&a, 6, &[]));
+    assert!(stdout(&out).contains("trained 6 games"));
     // Half the games, then resumed to all of them: the same bytes.
     assert!(train(&b, 3, &[]).status.success());
-    let out = train(&b, 6, &["--resume"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let (wa, wb) = (
-        std::fs::read(a.join("issiren.sdw")).unwrap(),
-        std::fs::read(b.join("issiren.sdw")).unwrap(),
-    );
-    assert_eq!(wa, wb);
+    succeeded(train(&b, 6, &["--resume"]));
+    assert_same_file(&a, &b, "issiren.sdw", "6 games, and 3 resumed to 6");
     // A second run into the same folder without --resume is refused, as is --resume with
     // other settings or without a checkpoint.
     let out = train(&a, 6, &[]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--resume"));
+    assert!(stderr(&out).contains("--resume"));
     let out = train(&a, 8, &["--resume", "--lambda", "0.5"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("other settings"));
+    assert!(stderr(&out).contains("other settings"));
     let c = temp("c");
     let out = train(&c, 2, &["--resume"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no checkpoint"));
+    assert!(stderr(&out).contains("no checkpoint"));
     // Only Issiren is trained.
-    let out = bin()
-        .args(["train", "--game", "sig-el-oued", "--out"])
-        .arg(&c)
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no learned evaluation"));
+    let out = run_out(["train", "--game", "sig-el-oued"], &c);
+    assert!(stderr(&out).contains("no learned evaluation"));
     // The weights play as eval=FILE, named so in the log.
     let t = temp("t");
     let spec = format!("greedy:eval={}", a.join("issiren.sdw").display());
-    let out = bin()
-        .args(["tournament", "--game", "issiren", "-n", "4", "--agents"])
-        .arg(format!("{spec},greedy:eval=hand"))
-        .arg("--out")
-        .arg(&t)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(tournament(
+        "issiren",
+        "4",
+        &format!("{spec},greedy:eval=hand"),
+        &t,
+    ));
     let log = std::fs::read_to_string(t.join("games.jsonl")).unwrap();
     assert!(log.contains(&spec));
     // Calibration (self-play part only) writes its three files.
     let cal = temp("cal");
-    let out = bin()
-        .args(["calibration", "--game", "issiren", "--games", "5", "--out"])
-        .arg(&cal)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(run_out(
+        ["calibration", "--game", "issiren", "--games", "5"],
+        &cal,
+    ));
     for f in ["calibration.json", "calibration.md", "calibration.svg"] {
         assert!(cal.join(f).exists(), "{f}");
     }
@@ -109,39 +86,26 @@ fn endgame_training_stops_resumes_and_its_weights_play() {
     let main = dir.join("main");
     assert!(train(&main, 2, &[]).status.success());
     let main_file = main.join("issiren.sdw");
-    let run = |out: &std::path::Path, stop: u64, extra: &[&str]| {
-        bin()
-            .args(["train", "--game", "issiren", "--endgame", "--hidden", "3"])
-            .args(["--seed", "2", "--checkpoint-every", "30000"])
-            .args(["--stop-after", &stop.to_string(), "--tablebase"])
-            .arg(&tb)
-            .arg("--out")
-            .arg(out)
-            .args(extra)
-            .output()
-            .unwrap()
+    let tb = tb.to_str().unwrap();
+    let run = |out: &Path, stop: u64, extra: &[&str]| {
+        let stop = stop.to_string();
+        let args = ["train", "--game", "issiren", "--endgame", "--hidden", "3"];
+        let more = ["--seed", "2", "--checkpoint-every", "30000"];
+        let tablebase = ["--stop-after", &stop, "--tablebase", tb];
+        run_out(args.iter().chain(&more).chain(&tablebase).chain(extra), out)
     };
     let (a, b) = (dir.join("a"), dir.join("b"));
     let with_main = ["--main", main_file.to_str().unwrap()];
-    let out = run(&a, 90_000, &with_main);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("continue with --resume"));
+    let out = succeeded(run(&a, 90_000, &with_main));
+    assert!(stdout(&out).contains("continue with --resume"));
     assert!(run(&b, 45_000, &with_main).status.success());
-    let out = run(&b, 90_000, &["--resume"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeeded(run(&b, 90_000, &["--resume"]));
+    let wa = assert_same_file(
+        &a,
+        &b,
+        "issiren.sdw",
+        "stopped and resumed: the same weights",
     );
-    let (wa, wb) = (
-        std::fs::read(a.join("issiren.sdw")).unwrap(),
-        std::fs::read(b.join("issiren.sdw")).unwrap(),
-    );
-    assert_eq!(wa, wb, "stopped and resumed: the same weights");
     let net = Network::from_bytes(&wa).unwrap();
     assert_eq!(net.endgame().unwrap().settings().done, 90_000);
     let plain = Network::load(&main_file).unwrap();
@@ -151,33 +115,18 @@ fn endgame_training_stops_resumes_and_its_weights_play() {
         "the main network of --main"
     );
     // --endgame needs a tablebase; --main does not go with --resume.
-    let out = bin()
-        .args(["train", "--game", "issiren", "--endgame", "--out"])
-        .arg(dir.join("c"))
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--tablebase"));
+    let out = run_out(["train", "--game", "issiren", "--endgame"], &dir.join("c"));
+    assert!(stderr(&out).contains("--tablebase"));
     let out = run(
         &b,
         90_000,
         &["--resume", "--main", main_file.to_str().unwrap()],
     );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--main"));
+    assert!(stderr(&out).contains("--main"));
     // The file plays as eval=FILE.
-    let t = dir.join("t");
     let spec = format!("greedy:eval={}", a.join("issiren.sdw").display());
-    let out = bin()
-        .args(["tournament", "--game", "issiren", "-n", "2", "--agents"])
-        .arg(format!("{spec},greedy:eval=hand"))
-        .arg("--out")
-        .arg(&t)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let agents = format!("{spec},greedy:eval=hand");
+    succeeded(tournament("issiren", "2", &agents, &dir.join("t")));
 }
 
 /// `train --distill`: rounds from the shipped network, resumed to more rounds = the same
@@ -186,37 +135,30 @@ fn endgame_training_stops_resumes_and_its_weights_play() {
 fn distillation_resumes_keeps_the_endgame_network_and_plays() {
     use stickdice_agents::learned::Network;
     let dir = temp("distill");
-    let run = |out: &std::path::Path, rounds: u32, extra: &[&str]| {
-        bin()
-            .args(["train", "--game", "issiren", "--distill", "--seed", "4"])
-            .args(["--games", "2", "--depth", "1", "--epochs", "1"])
-            .args(["--rounds", &rounds.to_string(), "--out"])
-            .arg(out)
-            .args(extra)
-            .output()
-            .unwrap()
+    let run = |out: &Path, rounds: u32, extra: &[&str]| {
+        let rounds = rounds.to_string();
+        let args = ["train", "--game", "issiren", "--distill", "--seed", "4"];
+        let more = ["--games", "2", "--depth", "1", "--epochs", "1"];
+        run_out(
+            args.iter()
+                .chain(&more)
+                .chain(&["--rounds", &rounds])
+                .chain(extra),
+            out,
+        )
     };
     let (a, b) = (dir.join("a"), dir.join("b"));
-    let out = run(&a, 2, &[]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("distilled 2 rounds"));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("round 2 of 2"));
+    let out = succeeded(run(&a, 2, &[]));
+    assert!(stdout(&out).contains("distilled 2 rounds"));
+    assert!(stderr(&out).contains("round 2 of 2"));
     assert!(run(&b, 1, &[]).status.success());
-    let out = run(&b, 2, &["--resume"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeeded(run(&b, 2, &["--resume"]));
+    let wa = assert_same_file(
+        &a,
+        &b,
+        "issiren.sdw",
+        "one round, resumed to two: the same weights",
     );
-    let (wa, wb) = (
-        std::fs::read(a.join("issiren.sdw")).unwrap(),
-        std::fs::read(b.join("issiren.sdw")).unwrap(),
-    );
-    assert_eq!(wa, wb, "one round, resumed to two: the same weights");
     let net = Network::from_bytes(&wa).unwrap();
     let shipped = stickdice_agents::learned::shipped();
     assert_eq!(net.distilled().unwrap().rounds_done, 2);
@@ -229,46 +171,26 @@ fn distillation_resumes_keeps_the_endgame_network_and_plays() {
     // Errors: other settings on resume, a TD checkpoint, a depth out of range, the
     // network's shape, --endgame with --distill.
     let out = run(&a, 3, &["--resume", "--explore", "0.3"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("other settings"));
+    assert!(stderr(&out).contains("other settings"));
     let td = dir.join("td");
     assert!(train(&td, 2, &[]).status.success());
     let out = run(&td, 1, &["--resume"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not a --distill checkpoint"));
-    let out = bin()
-        .args([
-            "train",
-            "--game",
-            "issiren",
-            "--distill",
-            "--depth",
-            "4",
-            "--out",
-        ])
-        .arg(dir.join("c"))
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&out.stderr).contains("depth must be 1 to 3"));
-    let out = run(&dir.join("c"), 1, &["--hidden", "8"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--hidden"));
-    let out = run(&dir.join("c"), 1, &["--endgame"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("choose one"));
-    let out = train(&dir.join("c"), 2, &["--depth", "2"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("for --distill runs"));
-    // The file plays as eval=FILE.
-    let t = dir.join("t");
-    let spec = format!("greedy:eval={}", a.join("issiren.sdw").display());
-    let out = bin()
-        .args(["tournament", "--game", "issiren", "-n", "2", "--agents"])
-        .arg(format!("{spec},greedy:eval=hand"))
-        .arg("--out")
-        .arg(&t)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    assert!(stderr(&out).contains("not a --distill checkpoint"));
+    let out = run_out(
+        ["train", "--game", "issiren", "--distill", "--depth", "4"],
+        &dir.join("c"),
     );
+    assert!(stderr(&out).contains("depth must be 1 to 3"));
+    let out = run(&dir.join("c"), 1, &["--hidden", "8"]);
+    assert!(stderr(&out).contains("--hidden"));
+    let out = run(&dir.join("c"), 1, &["--endgame"]);
+    assert!(stderr(&out).contains("choose one"));
+    let out = train(&dir.join("c"), 2, &["--depth", "2"]);
+    assert!(stderr(&out).contains("for --distill runs"));
+    // The file plays as eval=FILE.
+    let spec = format!("greedy:eval={}", a.join("issiren.sdw").display());
+    let agents = format!("{spec},greedy:eval=hand");
+    succeeded(tournament("issiren", "2", &agents, &dir.join("t")));
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -280,34 +202,21 @@ fn distillation_resumes_keeps_the_endgame_network_and_plays() {
 fn the_capture_games_train_resume_and_their_weights_play() {
     let other = ["siryu-war", "sig-el-oued-capture"];
     for (k, game) in ["sig-el-oued-capture", "siryu-war"].into_iter().enumerate() {
-        let run = |out: &std::path::Path, games: u64, extra: &[&str]| {
-            bin()
-                .args(["train", "--game", game, "--hidden", "4", "--seed", "5"])
-                .args(["--games", &games.to_string(), "--checkpoint-every", "2"])
-                .arg("--out")
-                .arg(out)
-                .args(extra)
-                .output()
-                .unwrap()
+        let run = |out: &Path, games: u64, extra: &[&str]| {
+            let games = games.to_string();
+            let args = ["train", "--game", game, "--hidden", "4", "--seed", "5"];
+            let more = ["--games", &games, "--checkpoint-every", "2"];
+            run_out(args.iter().chain(&more).chain(extra), out)
         };
         let (a, b) = (temp(&format!("{game}-a")), temp(&format!("{game}-b")));
-        let out = run(&a, 4, &[]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(String::from_utf8_lossy(&out.stdout).contains("trained 4 games"));
+        let out = succeeded(run(&a, 4, &[]));
+        assert!(stdout(&out).contains("trained 4 games"));
         assert!(run(&b, 2, &[]).status.success());
         assert!(run(&b, 4, &["--resume"]).status.success());
         let file = format!("{game}.sdw");
-        let (wa, wb) = (
-            std::fs::read(a.join(&file)).unwrap(),
-            std::fs::read(b.join(&file)).unwrap(),
-        );
-        assert_eq!(wa, wb, "{game}");
+        assert_same_file(&a, &b, &file, game);
         let out = run(&b, 6, &["--resume", "--alpha", "0.05"]);
-        assert!(String::from_utf8_lossy(&out.stderr).contains("other settings"));
+        assert!(stderr(&out).contains("other settings"));
         for extra in [
             &["--endgame"][..],
             &["--distill"],
@@ -315,44 +224,24 @@ fn the_capture_games_train_resume_and_their_weights_play() {
         ] {
             let out = run(&temp(&format!("{game}-x")), 2, extra);
             assert!(!out.status.success());
-            assert!(
-                String::from_utf8_lossy(&out.stderr).contains("self-play only"),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            assert!(stderr(&out).contains("self-play only"), "{}", stderr(&out));
         }
         // The weights play as eval=FILE (greedy, and MCTS at its leaves), named so in the log.
         let t = temp(&format!("{game}-t"));
         let path = a.join(&file).display().to_string();
         let specs =
             format!("greedy:eval={path},mcts:eval={path},iterations=20,greedy:eval=learned");
-        let out = bin()
-            .args(["tournament", "--game", game, "-n", "2", "--agents", &specs])
-            .arg("--out")
-            .arg(&t)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        succeeded(tournament(game, "2", &specs, &t));
         let log = std::fs::read_to_string(t.join("games.jsonl")).unwrap();
         assert!(log.contains(&format!("greedy:eval={path}")));
         // Another game's file is refused, naming the game it is for.
-        let out = bin()
-            .args(["tournament", "--game", other[k], "-n", "2", "--agents"])
-            .arg(format!("greedy:eval={path},random"))
-            .arg("--out")
-            .arg(temp(&format!("{game}-u")))
-            .output()
-            .unwrap();
+        let agents = format!("greedy:eval={path},random");
+        let out = tournament(other[k], "2", &agents, &temp(&format!("{game}-u")));
         assert!(!out.status.success());
         assert!(
-            String::from_utf8_lossy(&out.stderr)
-                .contains(&format!("weights for the game `{game}`")),
+            stderr(&out).contains(&format!("weights for the game `{game}`")),
             "{}",
-            String::from_utf8_lossy(&out.stderr)
+            stderr(&out)
         );
         for d in [
             a,

@@ -97,6 +97,19 @@ fn three_way(games: usize, seed: u64) -> Tournament<Race> {
     .unwrap()
 }
 
+/// `run` against `other` under `sprt`: a round robin of up to 2000 rotations, seed 4.
+fn sprt_duel(other: Entrant<Race>, sprt: Sprt) -> Tournament<Race> {
+    Tournament::new(
+        race(2),
+        vec![entrant("run", runner()), other],
+        Format::RoundRobin,
+        2000,
+        4,
+        Some(sprt),
+    )
+    .unwrap()
+}
+
 fn opts(threads: usize) -> RunOptions {
     RunOptions {
         threads: Some(threads),
@@ -405,17 +418,7 @@ fn an_agent_error_loses_the_game() {
 #[test]
 fn sprt_stops_when_decided_and_agrees_across_threads_and_resumes() {
     let sprt = Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap();
-    let make = || {
-        Tournament::new(
-            race(2),
-            vec![entrant("run", runner()), entrant("walk", walker())],
-            Format::RoundRobin,
-            2000,
-            4,
-            Some(sprt),
-        )
-        .unwrap()
-    };
+    let make = || sprt_duel(entrant("walk", walker()), sprt);
     let a = TempDir::new("sprt1");
     let b = TempDir::new("sprt2");
     let c = TempDir::new("sprt3");
@@ -992,17 +995,7 @@ fn bad_shards_are_named_with_their_line_and_nothing_is_overwritten() {
 #[test]
 fn an_sprt_played_in_batches_of_rotations_over_shards_decides_as_one_machine() {
     let sprt = Sprt::new(0.0, 20.0, 0.05, 0.05).unwrap();
-    let make = || {
-        Tournament::new(
-            race(2),
-            vec![entrant("run", runner()), entrant("random", random())],
-            Format::RoundRobin,
-            2000,
-            4,
-            Some(sprt),
-        )
-        .unwrap()
-    };
+    let make = || sprt_duel(entrant("random", random()), sprt);
     let whole = TempDir::new("sprt-shards-whole");
     let r = make().run(whole.path(), &opts(2)).unwrap().report.unwrap();
     let decided_at = r.sprt.as_ref().unwrap().rotations;

@@ -64,6 +64,11 @@ async fn send_json(app: &Router, method: &str, uri: &str, body: &str) -> (Status
     (status, serde_json::from_str(&text).unwrap())
 }
 
+/// A JSON command `body` to session 1.
+async fn post_session(app: &Router, body: &str) -> (StatusCode, Value) {
+    send_json(app, "POST", "/api/session/1", body).await
+}
+
 /// The protocol's own response to `lines`, the last one parsed.
 fn protocol(lines: &[&str]) -> Value {
     let mut s = Server::new();
@@ -180,13 +185,13 @@ async fn a_session_answers_as_the_protocol_does_with_pieces_and_moves_added() {
         r#"{"id":1,"cmd":"new_game","game":"issiren","seed":7}"#,
         r#"{"id":2,"cmd":"throw","marked":4}"#,
     ];
-    let (_, v) = send_json(&app, "POST", "/api/session/1", lines[0]).await;
+    let (_, v) = post_session(&app, lines[0]).await;
     assert_eq!(without_picture(v.clone()), protocol(&lines[..1]));
     assert_eq!(
         v["result"]["picture"]["pieces"].as_array().unwrap().len(),
         24
     );
-    let (s, v) = send_json(&app, "POST", "/api/session/1", lines[1]).await;
+    let (s, v) = post_session(&app, lines[1]).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(without_picture(v.clone()), protocol(&lines));
     assert_eq!(
@@ -201,29 +206,17 @@ async fn a_session_answers_as_the_protocol_does_with_pieces_and_moves_added() {
     );
     // An illegal action: exactly the protocol's error, the game unchanged.
     let bad = r#"{"id":3,"cmd":"act","action":"c1"}"#;
-    let (s, v) = send_json(&app, "POST", "/api/session/1", bad).await;
+    let (s, v) = post_session(&app, bad).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert_eq!(v, protocol(&[lines[0], lines[1], bad]));
     assert_eq!(v["error"]["code"], "illegal_action");
-    let (_, v) = send_json(
-        &app,
-        "POST",
-        "/api/session/1",
-        r#"{"cmd":"act","action":"a1"}"#,
-    )
-    .await;
+    let (_, v) = post_session(&app, r#"{"cmd":"act","action":"a1"}"#).await;
     assert_eq!(
         v["result"]["picture"]["words"],
         json!(["P1 moves the piece on a1 to a2"])
     );
     // Not-now errors are 409s, with the protocol's body.
-    let (s, v) = send_json(
-        &app,
-        "POST",
-        "/api/session/1",
-        r#"{"cmd":"act","action":"a2"}"#,
-    )
-    .await;
+    let (s, v) = post_session(&app, r#"{"cmd":"act","action":"a2"}"#).await;
     assert_eq!(s, StatusCode::CONFLICT);
     assert_eq!(v["error"]["code"], "throw_due");
     // Malformed lines: the protocol's answers.
@@ -233,11 +226,11 @@ async fn a_session_answers_as_the_protocol_does_with_pieces_and_moves_added() {
         r#"{"cmd":"frobnicate"}"#,
         r#"{"cmd":"undo","steps":0}"#,
     ] {
-        let (s, v) = send_json(&app, "POST", "/api/session/1", line).await;
+        let (s, v) = post_session(&app, line).await;
         assert_eq!(s, StatusCode::BAD_REQUEST, "{line}");
         assert_eq!(v, protocol(&[lines[0], line]), "{line}");
     }
-    let (s, v) = send_json(&app, "POST", "/api/session/1", "  ").await;
+    let (s, v) = post_session(&app, "  ").await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert_eq!(
         v,
@@ -245,13 +238,7 @@ async fn a_session_answers_as_the_protocol_does_with_pieces_and_moves_added() {
             "message": "the body is empty: send one protocol request, such as {\"cmd\":\"hello\"}"}})
     );
     // Undo goes back exactly as the protocol does.
-    let (_, v) = send_json(
-        &app,
-        "POST",
-        "/api/session/1",
-        r#"{"cmd":"undo","steps":2}"#,
-    )
-    .await;
+    let (_, v) = post_session(&app, r#"{"cmd":"undo","steps":2}"#).await;
     assert_eq!(v["result"]["undo_steps"], 0);
 }
 
@@ -278,7 +265,7 @@ async fn unknown_sessions_are_refused_clearly() {
     assert_eq!(v, expected("9"));
     // `quit` ends the session.
     send_json(&app, "POST", "/api/session", "").await;
-    let (s, v) = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"quit"}"#).await;
+    let (s, v) = post_session(&app, r#"{"cmd":"quit"}"#).await;
     assert_eq!(
         (s, v),
         (
@@ -286,7 +273,7 @@ async fn unknown_sessions_are_refused_clearly() {
             json!({"id": null, "ok": true, "result": {}})
         )
     );
-    let (s, _) = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"state"}"#).await;
+    let (s, _) = post_session(&app, r#"{"cmd":"state"}"#).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
 }
 
@@ -308,20 +295,8 @@ async fn a_long_search_blocks_neither_other_sessions_nor_its_cancel() {
         send_json(&app, "POST", &uri, r#"{"cmd":"throw","marked":4}"#).await;
     }
     // Two legal actions for P1: the search has something to think about.
-    send_json(
-        &app,
-        "POST",
-        "/api/session/1",
-        r#"{"cmd":"act","action":"a1"}"#,
-    )
-    .await;
-    let (_, v) = send_json(
-        &app,
-        "POST",
-        "/api/session/1",
-        r#"{"cmd":"throw","marked":4}"#,
-    )
-    .await;
+    post_session(&app, r#"{"cmd":"act","action":"a1"}"#).await;
+    let (_, v) = post_session(&app, r#"{"cmd":"throw","marked":4}"#).await;
     assert_eq!(
         v["result"]["legal_actions"].as_array().unwrap().len(),
         2,
@@ -335,10 +310,8 @@ async fn a_long_search_blocks_neither_other_sessions_nor_its_cancel() {
     let search = {
         let app = app.clone();
         tokio::spawn(async move {
-            send_json(
+            post_session(
                 &app,
-                "POST",
-                "/api/session/1",
                 r#"{"cmd":"agent_move","agent":"mcts:iterations=1000000000","apply":true}"#,
             )
             .await
@@ -348,7 +321,7 @@ async fn a_long_search_blocks_neither_other_sessions_nor_its_cancel() {
     let mut busy = None;
     for _ in 0..200 {
         let probe = r#"{"cmd":"act","action":"zz"}"#;
-        let (s, v) = send_json(&app, "POST", "/api/session/1", probe).await;
+        let (s, v) = post_session(&app, probe).await;
         if v["error"]["code"] == "busy" {
             assert_eq!(s, StatusCode::CONFLICT);
             busy = Some(v);
@@ -361,7 +334,7 @@ async fn a_long_search_blocks_neither_other_sessions_nor_its_cancel() {
     }
     assert_eq!(busy.unwrap()["error"]["code"], "busy");
     // `state` still answers, and so does the other session.
-    let (s, v) = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"state"}"#).await;
+    let (s, v) = post_session(&app, r#"{"cmd":"state"}"#).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["result"]["node"]["kind"], "decide");
     let (s, v) = send_json(
@@ -382,26 +355,16 @@ async fn a_long_search_blocks_neither_other_sessions_nor_its_cancel() {
         json!({"id": null, "ok": false, "error": {"code": "cancelled",
             "message": "the search was cancelled; the game is as it was"}})
     );
-    let (_, v) = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"state"}"#).await;
+    let (_, v) = post_session(&app, r#"{"cmd":"state"}"#).await;
     assert_eq!(v["result"]["undo_steps"], 3);
     assert_eq!(v["result"]["legal_actions"].as_array().unwrap().len(), 2);
     // A client that goes away while the agent thinks leaves the session usable.
     // (The request is dropped, so the search is stopped: the next request waits the
     // moment it takes to end, not its budget.)
     let long = r#"{"cmd":"agent_move","agent":"mcts:iterations=1000000000"}"#;
-    let gone = tokio::time::timeout(
-        Duration::from_millis(300),
-        send_json(&app, "POST", "/api/session/1", long),
-    )
-    .await;
+    let gone = tokio::time::timeout(Duration::from_millis(300), post_session(&app, long)).await;
     assert!(gone.is_err(), "the search should still be running");
-    let (s, v) = send_json(
-        &app,
-        "POST",
-        "/api/session/1",
-        r#"{"cmd":"act","action":"zz"}"#,
-    )
-    .await;
+    let (s, v) = post_session(&app, r#"{"cmd":"act","action":"zz"}"#).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert_eq!(v["error"]["code"], "bad_notation");
 }
@@ -447,14 +410,14 @@ fn a_cancel_stops_the_search_and_frees_its_thread() {
             let line = format!(r#"{{"cmd":"agent_move","agent":"{agent}","id":{k}}}"#);
             let search = {
                 let app = app.clone();
-                tokio::spawn(async move { send_json(&app, "POST", "/api/session/1", &line).await })
+                tokio::spawn(async move { post_session(&app, &line).await })
             };
             // Cancel once the session reports the search (by the protocol's own `cancel`
             // for the last agent, by the web route for the others).
             let mut cancelled = false;
             for _ in 0..3000 {
                 let v = if k == 2 {
-                    send_json(&app, "POST", "/api/session/1", r#"{"cmd":"cancel"}"#)
+                    post_session(&app, r#"{"cmd":"cancel"}"#)
                         .await
                         .1["result"]
                         .clone()
@@ -482,24 +445,24 @@ fn a_cancel_stops_the_search_and_frees_its_thread() {
             );
             // The blocking thread is free: a small search on the same session is answered.
             let small = r#"{"cmd":"agent_move","agent":"mcts:iterations=50"}"#;
-            let (s, v) = tokio::time::timeout(bound, send_json(&app, "POST", "/api/session/1", small))
+            let (s, v) = tokio::time::timeout(bound, post_session(&app, small))
                 .await
                 .unwrap_or_else(|_| panic!("{agent}: the thread stayed taken"));
             assert_eq!(s, StatusCode::OK, "{agent}: {v}");
             assert_eq!(v["result"]["move"]["applied"], false, "{v}");
-            let (_, v) = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"state"}"#).await;
+            let (_, v) = post_session(&app, r#"{"cmd":"state"}"#).await;
             assert_eq!(v["result"]["undo_steps"], 3, "{agent}: the history is kept");
             assert_eq!(v["result"]["node"]["kind"], "decide");
         }
         // Undo still walks the history back.
-        let (s, v) = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"undo","steps":3}"#).await;
+        let (s, v) = post_session(&app, r#"{"cmd":"undo","steps":3}"#).await;
         assert_eq!(s, StatusCode::OK, "{v}");
         assert_eq!(v["result"]["undo_steps"], 0);
 
         // The time limit stops a search the same way, the game as it was.
         two_choices(&app, "/api/session/1").await;
         let line = r#"{"cmd":"agent_move","agent":"mcts:iterations=1000000000","time_limit_ms":300,"apply":true}"#;
-        let (s, v) = tokio::time::timeout(bound, send_json(&app, "POST", "/api/session/1", line))
+        let (s, v) = tokio::time::timeout(bound, post_session(&app, line))
             .await
             .expect("the time limit did not stop the search");
         assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
@@ -509,11 +472,11 @@ fn a_cancel_stops_the_search_and_frees_its_thread() {
                 "agent `mcts:iterations=1000000000` had no move within the time limit of \
                  300 ms (time_limit_ms); the game is as it was"}})
         );
-        let (_, v) = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"state"}"#).await;
+        let (_, v) = post_session(&app, r#"{"cmd":"state"}"#).await;
         assert_eq!(v["result"]["undo_steps"], 3);
         // ... and the thread is free again.
         let small = r#"{"cmd":"agent_move","agent":"mcts:iterations=50","apply":true}"#;
-        let (s, v) = tokio::time::timeout(bound, send_json(&app, "POST", "/api/session/1", small))
+        let (s, v) = tokio::time::timeout(bound, post_session(&app, small))
             .await
             .expect("the thread stayed taken");
         assert_eq!(s, StatusCode::OK, "{v}");
@@ -525,7 +488,7 @@ fn a_cancel_stops_the_search_and_frees_its_thread() {
 async fn play_short_game(app: &Router) {
     send_json(app, "POST", "/api/session", "").await;
     let new = r#"{"cmd":"new_game","game":"sig-wa-duqqan","players":3,"seed":2024,"options":{"max_throws":12}}"#;
-    send_json(app, "POST", "/api/session/1", new).await;
+    post_session(app, new).await;
     let (s, v) = send_json(
         app,
         "POST",
@@ -539,12 +502,12 @@ async fn play_short_game(app: &Router) {
         json!({"ok": false, "error": {"code": "game_not_over", "message": "only a finished game can be saved"}})
     );
     for _ in 0..12 {
-        let (s, _) = send_json(app, "POST", "/api/session/1", r#"{"cmd":"throw"}"#).await;
+        let (s, _) = post_session(app, r#"{"cmd":"throw"}"#).await;
         assert_eq!(s, StatusCode::OK);
     }
     // One throw taken back and made again: the log holds each step once.
-    send_json(app, "POST", "/api/session/1", r#"{"cmd":"undo"}"#).await;
-    let (_, v) = send_json(app, "POST", "/api/session/1", r#"{"cmd":"throw"}"#).await;
+    post_session(app, r#"{"cmd":"undo"}"#).await;
+    let (_, v) = post_session(app, r#"{"cmd":"throw"}"#).await;
     assert_eq!(v["result"]["node"]["kind"], "end");
 }
 
@@ -621,13 +584,11 @@ async fn a_logged_game_is_reviewed_move_by_move() {
     let app = app(vec![], save.clone());
     send_json(&app, "POST", "/api/session", "").await;
     let new = r#"{"cmd":"new_game","game":"sig-wa-duqqan","players":2,"seed":7}"#;
-    let (_, mut v) = send_json(&app, "POST", "/api/session/1", new).await;
+    let (_, mut v) = post_session(&app, new).await;
     let mut events = 0;
     while v["result"]["node"]["kind"] != "end" {
         assert_eq!(v["result"]["node"]["kind"], "throw", "{v}");
-        v = send_json(&app, "POST", "/api/session/1", r#"{"cmd":"throw"}"#)
-            .await
-            .1;
+        v = post_session(&app, r#"{"cmd":"throw"}"#).await.1;
         events += 1;
         assert!(events < 10_000, "the game does not end");
     }
@@ -1001,21 +962,9 @@ async fn agent_specs_naming_files_are_refused_without_reading_them() {
     std::fs::write(&weights, "not weights").unwrap();
     let app = app(vec![], dir.clone());
     send_json(&app, "POST", "/api/session", "").await;
-    let (s, v) = send_json(
-        &app,
-        "POST",
-        "/api/session/1",
-        r#"{"cmd":"new_game","game":"issiren","seed":3}"#,
-    )
-    .await;
+    let (s, v) = post_session(&app, r#"{"cmd":"new_game","game":"issiren","seed":3}"#).await;
     assert_eq!(s, StatusCode::OK, "{v}");
-    send_json(
-        &app,
-        "POST",
-        "/api/session/1",
-        r#"{"cmd":"throw","marked":4}"#,
-    )
-    .await;
+    post_session(&app, r#"{"cmd":"throw","marked":4}"#).await;
     // The answers for a file that exists, one that does not, a device and a folder differ
     // only by the name given: nothing tells which exist.
     let mut messages = Vec::new();
@@ -1034,13 +983,8 @@ async fn agent_specs_naming_files_are_refused_without_reading_them() {
     ] {
         let spec = spec.replace("PATH", &path);
         let start = std::time::Instant::now();
-        let (s, v) = send_json(
-            &app,
-            "POST",
-            "/api/session/1",
-            &json!({"cmd":"agent_move","agent":spec}).to_string(),
-        )
-        .await;
+        let (s, v) =
+            post_session(&app, &json!({"cmd":"agent_move","agent":spec}).to_string()).await;
         assert!(start.elapsed() < Duration::from_secs(2));
         assert_eq!(v["error"]["code"], "bad_agent", "{spec}: {v}");
         let m = v["error"]["message"]
@@ -1075,10 +1019,8 @@ async fn agent_specs_naming_files_are_refused_without_reading_them() {
     }
     assert!(messages.windows(2).all(|w| w[0] == w[1]), "{messages:#?}");
     // The tablebase built in memory (about 30 s that no time limit stops) is refused too.
-    let (_, v) = send_json(
+    let (_, v) = post_session(
         &app,
-        "POST",
-        "/api/session/1",
         r#"{"cmd":"agent_move","agent":"mcts:iterations=20,tablebase=build","time_limit_ms":1000}"#,
     )
     .await;
@@ -1103,13 +1045,7 @@ async fn agent_specs_naming_files_are_refused_without_reading_them() {
         "{v}"
     );
     // The named evaluations still play.
-    let (_, v) = send_json(
-        &app,
-        "POST",
-        "/api/session/1",
-        r#"{"cmd":"agent_move","agent":"greedy:eval=hand"}"#,
-    )
-    .await;
+    let (_, v) = post_session(&app, r#"{"cmd":"agent_move","agent":"greedy:eval=hand"}"#).await;
     assert_eq!(v["ok"], true, "{v}");
 }
 

@@ -46,10 +46,9 @@ use rand::{RngExt as _, SeedableRng as _};
 use stickdice::games::issiren::State;
 use stickdice::{ActionList, Game, Issiren, Node};
 
-use super::train::add_gradient;
-use super::{
-    endgame, features, sigmoid, Features, Network, SettingError, TrainError, INPUTS, MAX_HIDDEN,
-};
+use super::td::{add_gradient, output_weights};
+use super::train::layout;
+use super::{endgame, features, sigmoid, Features, Network, SettingError, TrainError, MAX_HIDDEN};
 use crate::eval::Evaluator;
 use crate::expectimax::{Expectimax, ExpectimaxConfig};
 use crate::solve::tablebase::Tablebase;
@@ -390,10 +389,10 @@ fn fit(
             let d = &data[k as usize];
             let rate = config.alpha * (1.0 - 0.9 * step as f32 / total as f32);
             let p = sigmoid(net.forward(&d.f, &mut acc));
-            let first = INPUTS * h;
-            let mut w2 = [0.0f32; MAX_HIDDEN];
-            w2[..h].copy_from_slice(&net.params()[first + h..first + 2 * h]);
-            add_gradient(net.params_mut(), &w2, &acc, h, &d.f, rate * (d.target - p));
+            let w2 = output_weights(net.params(), layout(h));
+            let (active, dense) = (d.f.active(), &d.f.dense);
+            let scale = rate * (d.target - p);
+            add_gradient(net.params_mut(), layout(h), &w2, &acc, active, dense, scale);
             step += 1;
             if step.is_multiple_of(1 << 16) || step == total {
                 if stop.load(Ordering::SeqCst) {

@@ -60,6 +60,7 @@ pub mod distill;
 pub mod endgame;
 pub mod family;
 pub mod features;
+mod td;
 pub mod train;
 
 use core::fmt;
@@ -68,7 +69,7 @@ use std::sync::{Mutex, OnceLock};
 
 use rand::{RngExt as _, SeedableRng as _};
 use stickdice::games::issiren::State;
-use stickdice::{Game, Issiren, Node, SeatValues, MAX_SEATS};
+use stickdice::{Game, Issiren, Node, Seat, SeatValues, MAX_SEATS};
 
 pub use distill::Distilled;
 pub use endgame::EndgameNet;
@@ -235,22 +236,9 @@ impl Network {
             (1..=MAX_HIDDEN).contains(&hidden),
             "1 to {MAX_HIDDEN} hidden units"
         );
-        let mut rng = stickdice::Rng::seed_from_u64(seed);
-        let mut params = vec![0.0f32; param_count(hidden)];
-        let first = INPUTS * hidden;
-        for w in &mut params[..first] {
-            *w = (rng.random::<f32>() - 0.5) * 0.2;
-        }
-        // Hidden biases slightly positive so that every unit starts alive.
-        for b in &mut params[first..first + hidden] {
-            *b = 0.1;
-        }
-        for w in &mut params[first + hidden..first + 2 * hidden] {
-            *w = (rng.random::<f32>() - 0.5) * 0.2;
-        }
         Network {
             hidden,
-            params,
+            params: random_params(INPUTS, hidden, seed),
             settings,
             endgame: None,
             distilled: None,
@@ -320,34 +308,8 @@ impl Network {
     /// [`forward`](Self::forward) for any number of hidden units.
     #[inline]
     fn forward_any(&self, f: &Features, acc: &mut [f32; MAX_HIDDEN]) -> f32 {
-        let h = self.hidden;
-        let first = INPUTS * h;
-        let (w1, rest) = self.params.split_at(first);
-        let (b1, rest) = rest.split_at(h);
-        let (w2, b2) = rest.split_at(h);
-        let acc = &mut acc[..h];
-        acc.copy_from_slice(b1);
-        for &i in f.active() {
-            let at = i as usize * h;
-            if let Some(row) = w1.get(at..at + h) {
-                for (a, w) in acc.iter_mut().zip(row) {
-                    *a += *w;
-                }
-            }
-        }
-        for (k, &x) in f.dense.iter().enumerate() {
-            if x != 0.0 {
-                let at = (SPARSE_INPUTS + k) * h;
-                for (a, w) in acc.iter_mut().zip(&w1[at..at + h]) {
-                    *a += x * *w;
-                }
-            }
-        }
-        let mut z = b2[0];
-        for (a, w) in acc.iter().zip(w2) {
-            z += a.max(0.0) * *w;
-        }
-        z
+        let layout = train::layout(self.hidden);
+        forward(&self.params, layout, f.active(), &f.dense, acc)
     }
 
     /// [`forward`](Self::forward) for a network of [`MAX_HIDDEN`] hidden units (the shipped
@@ -394,46 +356,25 @@ impl Network {
     /// `[p, 1 − p]` with `p` the chance that the seat to move wins. Allocates nothing.
     #[inline]
     pub fn evaluate(&self, game: &Issiren, s: &State) -> SeatValues {
-        let mover = match game.node(s) {
-            Node::Throw(seat) | Node::Decide(seat) => seat,
-            Node::End => return game.scores(s).expect("an ended Issiren game has scores"),
-        };
-        let p = f64::from(self.win_probability(s, mover));
-        let mut out = [0.0; MAX_SEATS];
-        out[mover & 1] = p;
-        out[(mover & 1) ^ 1] = 1.0 - p;
-        out
+        seat_values(game, s, |mover| self.win_probability(s, mover))
     }
 
     /// The weights file's bytes (see the [module docs](self)).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(64 + 4 * self.params.len());
-        b.extend_from_slice(MAGIC);
-        b.extend_from_slice(&VERSION.to_le_bytes());
-        b.push(GAME.len() as u8);
-        b.extend_from_slice(GAME.as_bytes());
-        b.extend_from_slice(&FEATURE_SET.to_le_bytes());
-        b.extend_from_slice(&(INPUTS as u32).to_le_bytes());
-        b.extend_from_slice(&(self.hidden as u32).to_le_bytes());
-        let s = &self.settings;
-        b.extend_from_slice(&s.seed.to_le_bytes());
-        b.extend_from_slice(&s.games.to_le_bytes());
-        b.extend_from_slice(&s.lambda.to_le_bytes());
-        b.extend_from_slice(&s.alpha.to_le_bytes());
-        b.extend_from_slice(&s.tablebase_steps.to_le_bytes());
-        b.push(u8::from(s.tablebase));
-        b.extend_from_slice(&(self.params.len() as u32).to_le_bytes());
-        for w in &self.params {
-            b.extend_from_slice(&w.to_le_bytes());
-        }
+        let mut b = write_head(
+            GAME,
+            FEATURE_SET,
+            INPUTS,
+            self.hidden,
+            &self.settings,
+            &self.params,
+        );
         match &self.endgame {
             Some(eg) => eg.write(&mut b),
             None => b.extend_from_slice(&0u32.to_le_bytes()),
         }
         distill::write(self.distilled.as_ref(), &mut b);
-        let sum = fnv1a(&b);
-        b.extend_from_slice(&sum.to_le_bytes());
-        b
+        seal(b)
     }
 
     /// Reads a weights file's bytes, checking the magic, version, game, feature set, shape,
@@ -444,26 +385,14 @@ impl Network {
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, WeightsError> {
         let bad = |why: String| WeightsError::Format(why);
         let mut r = Reader { bytes, at: 0 };
-        if r.take(8)
-            .ok_or_else(|| bad("too short for the header".into()))?
-            != MAGIC
-        {
-            return Err(bad("wrong magic (not a weights file)".into()));
-        }
+        r.magic()?;
         let version = r.u32()?;
         if !(1..=VERSION).contains(&version) {
             return Err(bad(format!(
                 "format version {version}, this build reads versions 1 to {VERSION}"
             )));
         }
-        let len = r.take(1).ok_or_else(|| bad("truncated".into()))?[0] as usize;
-        let game = r.take(len).ok_or_else(|| bad("truncated".into()))?;
-        if game != GAME.as_bytes() {
-            return Err(bad(format!(
-                "weights for the game `{}`, not {GAME}",
-                String::from_utf8_lossy(game)
-            )));
-        }
+        r.game(GAME)?;
         let set = r.u32()?;
         if set != FEATURE_SET {
             return Err(bad(format!(
@@ -477,24 +406,8 @@ impl Network {
                 "shape {inputs} inputs × {hidden} hidden units; this build takes {INPUTS} inputs and 1 to {MAX_HIDDEN} hidden units"
             )));
         }
-        let settings = TrainSettings {
-            seed: r.u64()?,
-            games: r.u64()?,
-            lambda: f32::from_bits(r.u32()?),
-            alpha: f32::from_bits(r.u32()?),
-            tablebase_steps: r.u32()?,
-            tablebase: r.take(1).ok_or_else(|| bad("truncated".into()))?[0] != 0,
-        };
-        let count = r.u32()? as usize;
-        if count != param_count(hidden) {
-            return Err(bad(format!(
-                "{count} parameters for {hidden} hidden units, expected {}",
-                param_count(hidden)
-            )));
-        }
-        let body = r
-            .take(4 * count)
-            .ok_or_else(|| bad(format!("truncated: fewer than {count} parameters")))?;
+        let settings = r.settings()?;
+        let body = r.params(param_count(hidden), hidden)?;
         // Version 2: the endgame section (its hidden units, 0 for none).
         let endgame = if version >= 2 {
             match r.u32()? as usize {
@@ -510,24 +423,8 @@ impl Network {
         } else {
             None
         };
-        let end = r.at;
-        let sum = r.u64()?;
-        if r.at != bytes.len() {
-            return Err(bad(format!(
-                "{} bytes after the checksum",
-                bytes.len() - r.at
-            )));
-        }
-        if fnv1a(&bytes[..end]) != sum {
-            return Err(bad("checksum mismatch (the file is damaged)".into()));
-        }
-        let params: Vec<f32> = body
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        if params.iter().any(|w| !w.is_finite()) {
-            return Err(bad("a weight is not a finite number".into()));
-        }
+        r.checksum()?;
+        let params = weights(body)?;
         Ok(Network {
             hidden,
             params,
@@ -543,9 +440,7 @@ impl Network {
     /// [`WeightsError::Io`] when it cannot be read, [`WeightsError::Format`] when it is not
     /// a valid weights file.
     pub fn load(path: &Path) -> Result<Network, WeightsError> {
-        let bytes = crate::files::read_bounded(path, crate::files::MAX_FILE_BYTES)
-            .map_err(WeightsError::Io)?;
-        Network::from_bytes(&bytes)
+        Network::from_bytes(&read(path)?)
     }
 
     /// Writes the weights file atomically: to `PATH.tmp`, synced, then renamed over `path`
@@ -580,6 +475,237 @@ impl<'a> Reader<'a> {
         let hi = u64::from(self.u32()?);
         Ok(lo | hi << 32)
     }
+    fn byte(&mut self) -> Result<u8, WeightsError> {
+        Ok(self
+            .take(1)
+            .ok_or_else(|| WeightsError::Format("truncated".into()))?[0])
+    }
+    /// The magic `SDWEIGHT`.
+    fn magic(&mut self) -> Result<(), WeightsError> {
+        let bad = |why: &str| WeightsError::Format(why.into());
+        if self
+            .take(8)
+            .ok_or_else(|| bad("too short for the header"))?
+            != MAGIC
+        {
+            return Err(bad("wrong magic (not a weights file)"));
+        }
+        Ok(())
+    }
+    /// The game's name, which must be `want`.
+    fn game(&mut self, want: &str) -> Result<(), WeightsError> {
+        let len = self.byte()? as usize;
+        let game = self
+            .take(len)
+            .ok_or_else(|| WeightsError::Format("truncated".into()))?;
+        if game != want.as_bytes() {
+            return Err(WeightsError::Format(format!(
+                "weights for the game `{}`, not {want}",
+                String::from_utf8_lossy(game)
+            )));
+        }
+        Ok(())
+    }
+    /// The training settings.
+    fn settings(&mut self) -> Result<TrainSettings, WeightsError> {
+        Ok(TrainSettings {
+            seed: self.u64()?,
+            games: self.u64()?,
+            lambda: f32::from_bits(self.u32()?),
+            alpha: f32::from_bits(self.u32()?),
+            tablebase_steps: self.u32()?,
+            tablebase: self.byte()? != 0,
+        })
+    }
+    /// The parameter count, which must be `want` (for `hidden` units), and the parameters'
+    /// bytes.
+    fn params(&mut self, want: usize, hidden: usize) -> Result<&'a [u8], WeightsError> {
+        let count = self.u32()? as usize;
+        if count != want {
+            return Err(WeightsError::Format(format!(
+                "{count} parameters for {hidden} hidden units, expected {want}"
+            )));
+        }
+        self.take(4 * count).ok_or_else(|| {
+            WeightsError::Format(format!("truncated: fewer than {count} parameters"))
+        })
+    }
+    /// The checksum of everything before it, which must end the bytes.
+    fn checksum(&mut self) -> Result<(), WeightsError> {
+        let end = self.at;
+        let sum = self.u64()?;
+        if self.at != self.bytes.len() {
+            return Err(WeightsError::Format(format!(
+                "{} bytes after the checksum",
+                self.bytes.len() - self.at
+            )));
+        }
+        if fnv1a(&self.bytes[..end]) != sum {
+            return Err(WeightsError::Format(
+                "checksum mismatch (the file is damaged)".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The parameters in `body` (little-endian `f32`s), every one finite.
+fn weights(body: &[u8]) -> Result<Vec<f32>, WeightsError> {
+    let params: Vec<f32> = body
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    if params.iter().any(|w| !w.is_finite()) {
+        return Err(WeightsError::Format(
+            "a weight is not a finite number".into(),
+        ));
+    }
+    Ok(params)
+}
+
+/// A weights file's bytes up to its parameters (the part every network's file has): the
+/// magic, the version, the game, the feature set, the shape, the training settings, the
+/// parameter count and the parameters.
+fn write_head(
+    game: &str,
+    feature_set: u32,
+    inputs: usize,
+    hidden: usize,
+    s: &TrainSettings,
+    params: &[f32],
+) -> Vec<u8> {
+    let mut b = Vec::with_capacity(64 + 4 * params.len());
+    b.extend_from_slice(MAGIC);
+    b.extend_from_slice(&VERSION.to_le_bytes());
+    b.push(game.len() as u8);
+    b.extend_from_slice(game.as_bytes());
+    b.extend_from_slice(&feature_set.to_le_bytes());
+    b.extend_from_slice(&(inputs as u32).to_le_bytes());
+    b.extend_from_slice(&(hidden as u32).to_le_bytes());
+    b.extend_from_slice(&s.seed.to_le_bytes());
+    b.extend_from_slice(&s.games.to_le_bytes());
+    b.extend_from_slice(&s.lambda.to_le_bytes());
+    b.extend_from_slice(&s.alpha.to_le_bytes());
+    b.extend_from_slice(&s.tablebase_steps.to_le_bytes());
+    b.push(u8::from(s.tablebase));
+    b.extend_from_slice(&(params.len() as u32).to_le_bytes());
+    for w in params {
+        b.extend_from_slice(&w.to_le_bytes());
+    }
+    b
+}
+
+/// `b` with its checksum appended: a whole weights file.
+fn seal(mut b: Vec<u8>) -> Vec<u8> {
+    let sum = fnv1a(&b);
+    b.extend_from_slice(&sum.to_le_bytes());
+    b
+}
+
+/// A weights file's bytes (at most [`crate::files::MAX_FILE_BYTES`]).
+fn read(path: &Path) -> Result<Vec<u8>, WeightsError> {
+    crate::files::read_bounded(path, crate::files::MAX_FILE_BYTES).map_err(WeightsError::Io)
+}
+
+/// A network's parameters for `inputs` inputs and `hidden` units, drawn small and at
+/// random from `seed`: the first layer and the output weights uniform in ±0.1, the hidden
+/// biases 0.1 (slightly positive, so that every unit starts alive), the output bias 0.
+fn random_params(inputs: usize, hidden: usize, seed: u64) -> Vec<f32> {
+    let mut rng = stickdice::Rng::seed_from_u64(seed);
+    let mut params = vec![0.0f32; inputs * hidden + 2 * hidden + 1];
+    let first = inputs * hidden;
+    for w in &mut params[..first] {
+        *w = (rng.random::<f32>() - 0.5) * 0.2;
+    }
+    for b in &mut params[first..first + hidden] {
+        *b = 0.1;
+    }
+    for w in &mut params[first + hidden..first + 2 * hidden] {
+        *w = (rng.random::<f32>() - 0.5) * 0.2;
+    }
+    params
+}
+
+/// The output's logit of the one-hidden-layer network `params` (shaped by `layout`) for
+/// the set binary inputs `active` and the dense ones `dense`, leaving the hidden units'
+/// inputs (before the ReLU) in `acc[..hidden]`. Allocates nothing.
+#[inline]
+fn forward(
+    params: &[f32],
+    layout: td::Layout,
+    active: &[u16],
+    dense: &[f32],
+    acc: &mut [f32; MAX_HIDDEN],
+) -> f32 {
+    let h = layout.hidden;
+    let first = (layout.sparse + layout.dense) * h;
+    let (w1, rest) = params.split_at(first);
+    let (b1, rest) = rest.split_at(h);
+    let (w2, b2) = rest.split_at(h);
+    let acc = &mut acc[..h];
+    acc.copy_from_slice(b1);
+    for &i in active {
+        let at = i as usize * h;
+        if let Some(row) = w1.get(at..at + h) {
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += *w;
+            }
+        }
+    }
+    for (k, &x) in dense.iter().enumerate() {
+        if x != 0.0 {
+            let at = (layout.sparse + k) * h;
+            for (a, w) in acc.iter_mut().zip(&w1[at..at + h]) {
+                *a += x * *w;
+            }
+        }
+    }
+    let mut z = b2[0];
+    for (a, w) in acc.iter().zip(w2) {
+        z += a.max(0.0) * *w;
+    }
+    z
+}
+
+/// Each seat's estimated score at `s` in a two-seat game: at an ended state exactly the
+/// scores, elsewhere `[p, 1 − p]` for the mover and the other seat, `p = win(mover)` the
+/// chance that the seat to move wins. Allocates nothing.
+#[inline]
+fn seat_values<G: Game>(game: &G, s: &G::State, win: impl FnOnce(Seat) -> f32) -> SeatValues {
+    let mover = match game.node(s) {
+        Node::Throw(seat) | Node::Decide(seat) => seat,
+        Node::End => return game.scores(s).expect("an ended game has scores"),
+    };
+    let p = f64::from(win(mover));
+    let mut out = [0.0; MAX_SEATS];
+    out[mover & 1] = p;
+    out[(mover & 1) ^ 1] = 1.0 - p;
+    out
+}
+
+/// The network in the file `path`, loaded by `load` once per process (at the first call
+/// with its `key`) and kept in `cache` for its lifetime, so that agents can hold it by
+/// reference like the shipped ones.
+fn load_once<K: PartialEq, T: 'static>(
+    cache: &'static OnceLock<Mutex<Vec<(K, &'static T)>>>,
+    key: K,
+    path: &str,
+    load: impl FnOnce(&Path) -> Result<T, WeightsError>,
+) -> Result<&'static T, WeightsFileError> {
+    let mut cache = cache
+        .get_or_init(|| Mutex::new(Vec::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some((_, net)) = cache.iter().find(|(k, _)| *k == key) {
+        return Ok(net);
+    }
+    let net = load(Path::new(path)).map_err(|source| WeightsFileError {
+        path: path.to_string(),
+        source,
+    })?;
+    let net: &'static T = Box::leak(Box::new(net));
+    cache.push((key, net));
+    Ok(net)
 }
 
 /// FNV-1a, 64-bit.
@@ -638,20 +764,7 @@ pub fn shipped() -> &'static Network {
 /// [`WeightsFileError`], naming the file and what is wrong with it.
 pub fn shared(path: &str) -> Result<&'static Network, WeightsFileError> {
     static CACHE: OnceLock<Mutex<Vec<(String, &'static Network)>>> = OnceLock::new();
-    let mut cache = CACHE
-        .get_or_init(|| Mutex::new(Vec::new()))
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some((_, net)) = cache.iter().find(|(k, _)| k == path) {
-        return Ok(net);
-    }
-    let net = Network::load(Path::new(path)).map_err(|source| WeightsFileError {
-        path: path.to_string(),
-        source,
-    })?;
-    let net: &'static Network = Box::leak(Box::new(net));
-    cache.push((path.to_string(), net));
-    Ok(net)
+    load_once(&CACHE, path.to_string(), path, Network::load)
 }
 
 #[cfg(test)]

@@ -35,14 +35,16 @@
 //! assert_eq!(net.settings().games, 2);
 //! ```
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use rand::{RngExt as _, SeedableRng as _};
-use stickdice::{ActionList, Game, Issiren, Node};
+use stickdice::games::issiren::State;
+use stickdice::{Game, Issiren, Seat, SeatValues};
 
+use super::td::{self, add_gradient, Layout, TdNet, Trainer};
 use super::{
-    features, sigmoid, Network, SettingError, TrainError, TrainSettings, INPUTS, MAX_HIDDEN,
-    SPARSE_INPUTS,
+    features, sigmoid, Features, Network, SettingError, TrainError, TrainSettings, DENSE_INPUTS,
+    MAX_HIDDEN, SPARSE_INPUTS,
 };
 use crate::solve::tablebase::{self, Tablebase};
 
@@ -133,224 +135,141 @@ pub fn train<E: Into<Box<dyn std::error::Error + Send + Sync>>>(
     tablebase: Option<&Tablebase>,
     resume: Option<Network>,
     stop: &AtomicBool,
-    mut progress: impl FnMut(u64),
-    mut checkpoint: impl FnMut(&Network) -> Result<(), E>,
+    progress: impl FnMut(u64),
+    checkpoint: impl FnMut(&Network) -> Result<(), E>,
 ) -> Result<Network, TrainError> {
-    config.check()?;
-    let settings = config.settings(tablebase.is_some());
-    let net = match resume {
-        Some(net) => {
-            let mut mine = *net.settings();
-            mine.games = 0;
-            if mine != settings || net.hidden() != config.hidden {
-                return Err(TrainError::SettingsMismatch(format!(
-                    "the checkpoint was trained with other settings ({:?}, {} hidden units) than these ({settings:?}, {} hidden units)",
-                    net.settings(),
-                    net.hidden(),
-                    config.hidden
-                )));
-            }
-            net
-        }
-        None => Network::random(
-            config.hidden,
-            stickdice::seed::derive(config.seed, &[u64::MAX]),
-            settings,
-        ),
-    };
-    let mut t = Trainer::new(net, config);
+    let net = td::start::<Issiren, _>(config, tablebase.is_some(), resume)?;
     let game = Issiren::with_seats(2).expect("issiren has two seats");
-    let mut done = t.net.settings().games;
-    while done < config.games {
-        t.self_play(&game, stickdice::seed::derive(config.seed, &[done]));
+    let fit = |t: &mut Trainer<Issiren, Network>, done: u64| {
         if let Some(tb) = tablebase {
-            t.fit_tablebase(
+            fit_tablebase(
+                t,
                 &game,
                 tb,
                 config.tablebase_steps,
                 stickdice::seed::derive(config.seed, &[done, 1]),
             );
         }
-        done += 1;
-        t.net.settings_mut().games = done;
-        progress(done);
-        let stopping = stop.load(Ordering::SeqCst);
-        if done.is_multiple_of(config.checkpoint_every) || done == config.games || stopping {
-            checkpoint(&t.net).map_err(|e| TrainError::Checkpoint(e.into()))?;
-        }
-        if stopping {
-            break;
-        }
-    }
-    Ok(t.net)
+    };
+    td::run(&game, config, net, stop, fit, progress, checkpoint)
 }
 
-struct Trainer {
-    net: Network,
-    lambda: f32,
-    alpha: f32,
-    trace: Vec<f32>,
-    acc: [f32; MAX_HIDDEN],
-    actions: ActionList<stickdice::games::issiren::Action>,
-}
+/// Issiren's network for the shared TD(λ) loop: its inputs ([`features`]), with the
+/// endgame network where the file has one.
+impl TdNet<Issiren> for Network {
+    type Features = Features;
 
-impl Trainer {
-    fn new(net: Network, config: &TrainConfig) -> Trainer {
-        let n = net.params().len();
-        Trainer {
-            net,
-            lambda: config.lambda,
-            alpha: config.alpha,
-            trace: vec![0.0; n],
-            acc: [0.0; MAX_HIDDEN],
-            actions: ActionList::new(),
-        }
+    #[inline]
+    fn features(_: &Issiren, s: &State, mover: Seat) -> Features {
+        features(s, mover)
     }
 
-    /// One self-play game with TD(λ) updates after every step.
-    fn self_play(&mut self, game: &Issiren, seed: u64) {
-        let mut rng = stickdice::Rng::seed_from_u64(seed);
-        let mut s = game.initial_state();
-        self.trace.fill(0.0);
-        let h = self.net.hidden();
-        let mut previous: Option<f32> = None;
-        loop {
-            let node = game.node(&s);
-            let mover = match node {
-                Node::Throw(seat) | Node::Decide(seat) => seat,
-                Node::End => {
-                    let z = game.scores(&s).expect("an ended game has scores")[0] as f32;
-                    if let Some(v) = previous {
-                        self.step(z - v);
-                    }
-                    return;
-                }
-            };
-            let f = features(&s, mover);
-            let p = sigmoid(self.net.forward(&f, &mut self.acc));
-            let (v0, sign) = if mover == 0 {
-                (p, 1.0)
-            } else {
-                (1.0 - p, -1.0)
-            };
-            if let Some(v) = previous {
-                self.step(v0 - v);
-            }
-            for e in &mut self.trace {
-                *e *= self.lambda;
-            }
-            let w2 = self.output_weights();
-            add_gradient(&mut self.trace, &w2, &self.acc, h, &f, sign * p * (1.0 - p));
-            previous = Some(v0);
-            match node {
-                Node::Throw(_) => {
-                    let t = game.sample_throw(&mut rng);
-                    game.apply_throw_unchecked(&mut s, t);
-                }
-                Node::Decide(seat) => {
-                    game.legal_actions(&s, &mut self.actions);
-                    let mut best = self.actions[0];
-                    let mut best_value = f64::NEG_INFINITY;
-                    for &a in &self.actions {
-                        let mut next = s;
-                        game.apply_action_unchecked(&mut next, a);
-                        let v = self.net.evaluate(game, &next)[seat];
-                        if v > best_value {
-                            best_value = v;
-                            best = a;
-                        }
-                    }
-                    game.apply_action_unchecked(&mut s, best);
-                }
-                Node::End => unreachable!("handled above"),
-            }
-        }
+    #[inline]
+    fn inputs<'f>(&self, f: &'f Features) -> (&'f [u16], &'f [f32]) {
+        (f.active(), &f.dense)
     }
 
-    /// `w += α·δ·e`.
-    fn step(&mut self, delta: f32) {
-        let k = self.alpha * delta;
-        if k == 0.0 {
-            return;
-        }
-        for (w, e) in self.net.params_mut().iter_mut().zip(&self.trace) {
-            *w += k * *e;
-        }
+    #[inline]
+    fn forward(&self, f: &Features, acc: &mut [f32; MAX_HIDDEN]) -> f32 {
+        Network::forward(self, f, acc)
     }
 
-    /// `steps` supervised steps on random tablebase positions.
-    fn fit_tablebase(&mut self, game: &Issiren, tb: &Tablebase, steps: u32, seed: u64) {
-        let mut rng = stickdice::Rng::seed_from_u64(seed);
-        let total: usize = tablebase::table_sizes().iter().sum();
-        let h = self.net.hidden();
-        let mut done = 0;
-        while done < steps {
-            let k = rng.random_range(0..total);
-            let mover = rng.random_range(0..2usize);
-            let Some(mut s) = tablebase::entry_position(k, mover) else {
-                continue;
-            };
-            if rng.random_range(0..4u32) == 0 {
-                let t = game.sample_throw(&mut rng);
-                game.apply_throw_unchecked(&mut s, t);
-            }
-            let Some(q) = tb.win_probability(&s, mover) else {
-                continue;
-            };
-            let f = features(&s, mover);
-            let p = sigmoid(self.net.forward(&f, &mut self.acc));
-            // A sparse step: the gradient touches the set inputs' rows, the biases and the
-            // output layer only, so it is added straight to the weights.
-            let scale = self.alpha * (q as f32 - p);
-            let w2 = self.output_weights();
-            add_gradient(self.net.params_mut(), &w2, &self.acc, h, &f, scale);
-            done += 1;
-        }
+    #[inline]
+    fn evaluate(&self, game: &Issiren, s: &State) -> SeatValues {
+        Network::evaluate(self, game, s)
     }
 
-    /// A copy of the output layer's weights.
-    fn output_weights(&self) -> [f32; MAX_HIDDEN] {
-        let h = self.net.hidden();
-        let first = INPUTS * h;
-        let mut w2 = [0.0; MAX_HIDDEN];
-        w2[..h].copy_from_slice(&self.net.params()[first + h..first + 2 * h]);
-        w2
+    fn random(hidden: usize, seed: u64, settings: TrainSettings) -> Network {
+        Network::random(hidden, seed, settings)
+    }
+
+    fn mismatch(&self, settings: &TrainSettings, hidden: usize) -> Option<String> {
+        let mut mine = *self.settings();
+        mine.games = 0;
+        (mine != *settings || self.hidden() != hidden).then(|| {
+            format!(
+                "the checkpoint was trained with other settings ({:?}, {} hidden units) than these ({settings:?}, {hidden} hidden units)",
+                self.settings(),
+                self.hidden(),
+            )
+        })
+    }
+
+    #[inline]
+    fn layout(&self) -> Layout {
+        layout(self.hidden())
+    }
+
+    #[inline]
+    fn params(&self) -> &[f32] {
+        Network::params(self)
+    }
+
+    #[inline]
+    fn params_mut(&mut self) -> &mut [f32] {
+        Network::params_mut(self)
+    }
+
+    #[inline]
+    fn settings(&self) -> &TrainSettings {
+        Network::settings(self)
+    }
+
+    #[inline]
+    fn settings_mut(&mut self) -> &mut TrainSettings {
+        Network::settings_mut(self)
     }
 }
 
-/// Adds `scale · ∇logit(f)` to `out` (a vector shaped like the parameters), with the
-/// hidden units' inputs `acc` from the forward pass of `f` and the output weights `w2`.
-pub(super) fn add_gradient(
-    out: &mut [f32],
-    w2: &[f32; MAX_HIDDEN],
-    acc: &[f32; MAX_HIDDEN],
-    h: usize,
-    f: &super::Features,
-    scale: f32,
+/// The shape of an Issiren network of `hidden` units.
+pub(super) fn layout(hidden: usize) -> Layout {
+    Layout {
+        sparse: SPARSE_INPUTS,
+        dense: DENSE_INPUTS,
+        hidden,
+    }
+}
+
+/// `steps` supervised steps on random tablebase positions.
+fn fit_tablebase(
+    t: &mut Trainer<Issiren, Network>,
+    game: &Issiren,
+    tb: &Tablebase,
+    steps: u32,
+    seed: u64,
 ) {
-    let first = INPUTS * h;
-    let (w1g, rest) = out.split_at_mut(first);
-    let (b1g, rest) = rest.split_at_mut(h);
-    let (w2g, b2g) = rest.split_at_mut(h);
-    b2g[0] += scale;
-    let mut back = [0.0f32; MAX_HIDDEN];
-    for j in 0..h {
-        w2g[j] += scale * acc[j].max(0.0);
-        back[j] = if acc[j] > 0.0 { scale * w2[j] } else { 0.0 };
-        b1g[j] += back[j];
-    }
-    for &i in f.active() {
-        let at = i as usize * h;
-        for (g, b) in w1g[at..at + h].iter_mut().zip(&back[..h]) {
-            *g += *b;
+    let mut rng = stickdice::Rng::seed_from_u64(seed);
+    let total: usize = tablebase::table_sizes().iter().sum();
+    let mut done = 0;
+    while done < steps {
+        let k = rng.random_range(0..total);
+        let mover = rng.random_range(0..2usize);
+        let Some(mut s) = tablebase::entry_position(k, mover) else {
+            continue;
+        };
+        if rng.random_range(0..4u32) == 0 {
+            let t = game.sample_throw(&mut rng);
+            game.apply_throw_unchecked(&mut s, t);
         }
-    }
-    for (k, &x) in f.dense.iter().enumerate() {
-        if x != 0.0 {
-            let at = (SPARSE_INPUTS + k) * h;
-            for (g, b) in w1g[at..at + h].iter_mut().zip(&back[..h]) {
-                *g += x * *b;
-            }
-        }
+        let Some(q) = tb.win_probability(&s, mover) else {
+            continue;
+        };
+        let f = features(&s, mover);
+        let p = sigmoid(t.net.forward(&f, &mut t.acc));
+        // A sparse step: the gradient touches the set inputs' rows, the biases and the
+        // output layer only, so it is added straight to the weights.
+        let scale = t.alpha * (q as f32 - p);
+        let w2 = t.output_weights();
+        let layout = layout(t.net.hidden());
+        add_gradient(
+            t.net.params_mut(),
+            layout,
+            &w2,
+            &t.acc,
+            f.active(),
+            &f.dense,
+            scale,
+        );
+        done += 1;
     }
 }

@@ -144,6 +144,33 @@ pub fn random_decision<G: Game>(
     }
 }
 
+/// Every position of `games` random games of `game` (game `i` from the seed `i`), the ended
+/// ones too.
+pub fn random_game_positions<G: Game>(game: &G, games: u64) -> Vec<G::State> {
+    let mut legal = ActionList::new();
+    let mut states = Vec::new();
+    for seed in 0..games {
+        let mut rng = stickdice::Rng::seed_from_u64(seed);
+        let mut s = game.initial_state();
+        loop {
+            states.push(s);
+            match game.node(&s) {
+                Node::Throw(_) => {
+                    let t = game.sample_throw(&mut rng);
+                    game.apply_throw_unchecked(&mut s, t);
+                }
+                Node::Decide(_) => {
+                    game.legal_actions(&s, &mut legal);
+                    let a = legal[rng.random_range(0..legal.len())];
+                    game.apply_action_unchecked(&mut s, a);
+                }
+                Node::End => break,
+            }
+        }
+    }
+    states
+}
+
 /// Any node (throw or decision) reached by `steps` random steps, if the game lasts.
 pub fn random_node<G: Game>(g: &G, seed: u64, steps: usize) -> Option<G::State> {
     let mut rng = stickdice::Rng::seed_from_u64(seed);

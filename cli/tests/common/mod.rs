@@ -1,8 +1,9 @@
 //! Helpers shared by the tests that run the `stickdice` binary.
 #![allow(dead_code)] // each test file uses its own part
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 use stickdice_evaluation::tournament::REPORT_FILES;
 
@@ -41,4 +42,37 @@ pub fn reports(dir: &Path) -> Vec<String> {
 /// The number of lines of a file (0 when it is missing).
 pub fn lines(path: &Path) -> usize {
     std::fs::read_to_string(path).map_or(0, |s| s.lines().count())
+}
+
+/// The run's standard error, as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The run's standard output, as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Asserts that the run succeeded (showing its standard error when not), and returns it.
+#[track_caller]
+pub fn succeeded(out: Output) -> Output {
+    assert!(out.status.success(), "{}", stderr(&out));
+    out
+}
+
+/// The binary run with `args` then the folder `--out OUT`, to its end.
+pub fn run_out<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>, out: &Path) -> Output {
+    bin().args(args).arg("--out").arg(out).output().unwrap()
+}
+
+/// The file `name` in two folders: the same bytes (`what` says which runs they are).
+#[track_caller]
+pub fn assert_same_file(a: &Path, b: &Path, name: &str, what: &str) -> Vec<u8> {
+    let (wa, wb) = (
+        std::fs::read(a.join(name)).unwrap(),
+        std::fs::read(b.join(name)).unwrap(),
+    );
+    assert_eq!(wa, wb, "{what}");
+    wa
 }

@@ -146,11 +146,10 @@ impl FamilyGame for SigElOuedCapture {
 
     fn shipped() -> &'static FamilyNet {
         static NET: std::sync::OnceLock<FamilyNet> = std::sync::OnceLock::new();
-        NET.get_or_init(|| {
-            super::parse_shipped::<SigElOuedCapture>(include_bytes!(
-                "../../../weights/sig-el-oued-capture.sdw"
-            ))
-        })
+        super::shipped::<Self>(
+            &NET,
+            include_bytes!("../../../weights/sig-el-oued-capture.sdw"),
+        )
     }
 }
 

@@ -53,12 +53,12 @@ pub mod war;
 
 use core::fmt;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, OnceLock};
 
-use rand::{RngExt as _, SeedableRng as _};
-use stickdice::{ActionList, Node, Seat, SeatValues, MAX_SEATS};
+use stickdice::{Seat, SeatValues};
 
+use super::td::{self, Layout, TdNet};
 use super::train::TrainConfig;
 use super::{sigmoid, Reader, TrainError, TrainSettings, WeightsError, WeightsFileError};
 use crate::Evaluate;
@@ -70,8 +70,8 @@ pub const MAX_ACTIVE: usize = 96;
 /// The most real-valued inputs a game has.
 pub const MAX_DENSE: usize = 8;
 
-const MAGIC: &[u8; 8] = b"SDWEIGHT";
-const VERSION: u32 = 3;
+/// The format version these files are written in (Issiren's latest).
+const VERSION: u32 = super::VERSION;
 
 /// A game of the family with a learned evaluation: its inputs and its shipped weights.
 pub trait FamilyGame: Evaluate + Sized {
@@ -177,20 +177,12 @@ impl FamilyNet {
             (1..=MAX_HIDDEN).contains(&hidden),
             "1 to {MAX_HIDDEN} hidden units"
         );
-        let inputs = G::inputs();
-        let mut rng = stickdice::Rng::seed_from_u64(seed);
-        let mut params = vec![0.0f32; param_count(inputs, hidden)];
-        let first = inputs * hidden;
-        for w in &mut params[..first] {
-            *w = (rng.random::<f32>() - 0.5) * 0.2;
-        }
-        // Hidden biases slightly positive so that every unit starts alive.
-        for b in &mut params[first..first + hidden] {
-            *b = 0.1;
-        }
-        for w in &mut params[first + hidden..first + 2 * hidden] {
-            *w = (rng.random::<f32>() - 0.5) * 0.2;
-        }
+        let params = super::random_params(G::inputs(), hidden, seed);
+        FamilyNet::of::<G>(hidden, params, settings)
+    }
+
+    /// A network of `G` with these parameters.
+    fn of<G: FamilyGame>(hidden: usize, params: Vec<f32>, settings: TrainSettings) -> FamilyNet {
         FamilyNet {
             game: G::NAME.to_string(),
             feature_set: G::FEATURE_SET,
@@ -221,34 +213,18 @@ impl FamilyNet {
     /// `acc[..hidden]`.
     #[inline]
     pub(crate) fn forward(&self, f: &Features, acc: &mut [f32; MAX_HIDDEN]) -> f32 {
-        let h = self.hidden;
-        let first = (self.sparse + self.dense) * h;
-        let (w1, rest) = self.params.split_at(first);
-        let (b1, rest) = rest.split_at(h);
-        let (w2, b2) = rest.split_at(h);
-        let acc = &mut acc[..h];
-        acc.copy_from_slice(b1);
-        for &i in f.active() {
-            let at = i as usize * h;
-            if let Some(row) = w1.get(at..at + h) {
-                for (a, w) in acc.iter_mut().zip(row) {
-                    *a += *w;
-                }
-            }
+        let dense = &f.dense[..self.dense];
+        super::forward(&self.params, self.layout(), f.active(), dense, acc)
+    }
+
+    /// The parameters' shape.
+    #[inline]
+    fn layout(&self) -> Layout {
+        Layout {
+            sparse: self.sparse,
+            dense: self.dense,
+            hidden: self.hidden,
         }
-        for (k, &x) in f.dense.iter().take(self.dense).enumerate() {
-            if x != 0.0 {
-                let at = (self.sparse + k) * h;
-                for (a, w) in acc.iter_mut().zip(&w1[at..at + h]) {
-                    *a += x * *w;
-                }
-            }
-        }
-        let mut z = b2[0];
-        for (a, w) in acc.iter().zip(w2) {
-            z += a.max(0.0) * *w;
-        }
-        z
     }
 
     /// The chance that `mover` wins from `s`, a state that has not ended. Allocates nothing.
@@ -262,44 +238,23 @@ impl FamilyNet {
     /// `[p, 1 − p]` with `p` the chance that the seat to move wins. Allocates nothing.
     #[inline]
     pub fn evaluate<G: FamilyGame>(&self, game: &G, s: &G::State) -> SeatValues {
-        let mover = match game.node(s) {
-            Node::Throw(seat) | Node::Decide(seat) => seat,
-            Node::End => return game.scores(s).expect("an ended game has scores"),
-        };
-        let p = f64::from(self.win_probability(game, s, mover));
-        let mut out = [0.0; MAX_SEATS];
-        out[mover & 1] = p;
-        out[(mover & 1) ^ 1] = 1.0 - p;
-        out
+        super::seat_values(game, s, |mover| self.win_probability(game, s, mover))
     }
 
     /// The weights file's bytes (see the [module docs](self)).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(64 + 4 * self.params.len());
-        b.extend_from_slice(MAGIC);
-        b.extend_from_slice(&VERSION.to_le_bytes());
-        b.push(self.game.len() as u8);
-        b.extend_from_slice(self.game.as_bytes());
-        b.extend_from_slice(&self.feature_set.to_le_bytes());
-        b.extend_from_slice(&((self.sparse + self.dense) as u32).to_le_bytes());
-        b.extend_from_slice(&(self.hidden as u32).to_le_bytes());
-        let s = &self.settings;
-        b.extend_from_slice(&s.seed.to_le_bytes());
-        b.extend_from_slice(&s.games.to_le_bytes());
-        b.extend_from_slice(&s.lambda.to_le_bytes());
-        b.extend_from_slice(&s.alpha.to_le_bytes());
-        b.extend_from_slice(&s.tablebase_steps.to_le_bytes());
-        b.push(u8::from(s.tablebase));
-        b.extend_from_slice(&(self.params.len() as u32).to_le_bytes());
-        for w in &self.params {
-            b.extend_from_slice(&w.to_le_bytes());
-        }
+        let mut b = super::write_head(
+            &self.game,
+            self.feature_set,
+            self.sparse + self.dense,
+            self.hidden,
+            &self.settings,
+            &self.params,
+        );
         // No endgame network, no distillation record.
         b.extend_from_slice(&0u32.to_le_bytes());
         b.push(0);
-        let sum = super::fnv1a(&b);
-        b.extend_from_slice(&sum.to_le_bytes());
-        b
+        super::seal(b)
     }
 
     /// Reads a weights file's bytes for `G`, checking the magic, version, game, feature
@@ -310,12 +265,7 @@ impl FamilyNet {
     pub fn from_bytes<G: FamilyGame>(bytes: &[u8]) -> Result<FamilyNet, WeightsError> {
         let bad = |why: String| WeightsError::Format(why);
         let mut r = Reader { bytes, at: 0 };
-        if r.take(8)
-            .ok_or_else(|| bad("too short for the header".into()))?
-            != MAGIC
-        {
-            return Err(bad("wrong magic (not a weights file)".into()));
-        }
+        r.magic()?;
         let version = r.u32()?;
         if version != VERSION {
             return Err(bad(format!(
@@ -323,15 +273,7 @@ impl FamilyNet {
                 G::NAME
             )));
         }
-        let len = r.take(1).ok_or_else(|| bad("truncated".into()))?[0] as usize;
-        let game = r.take(len).ok_or_else(|| bad("truncated".into()))?;
-        if game != G::NAME.as_bytes() {
-            return Err(bad(format!(
-                "weights for the game `{}`, not {}",
-                String::from_utf8_lossy(game),
-                G::NAME
-            )));
-        }
+        r.game(G::NAME)?;
         let set = r.u32()?;
         if set != G::FEATURE_SET {
             return Err(bad(format!(
@@ -349,57 +291,17 @@ impl FamilyNet {
                 G::NAME
             )));
         }
-        let settings = TrainSettings {
-            seed: r.u64()?,
-            games: r.u64()?,
-            lambda: f32::from_bits(r.u32()?),
-            alpha: f32::from_bits(r.u32()?),
-            tablebase_steps: r.u32()?,
-            tablebase: r.take(1).ok_or_else(|| bad("truncated".into()))?[0] != 0,
-        };
-        let count = r.u32()? as usize;
-        if count != param_count(inputs, hidden) {
-            return Err(bad(format!(
-                "{count} parameters for {hidden} hidden units, expected {}",
-                param_count(inputs, hidden)
-            )));
-        }
-        let body = r
-            .take(4 * count)
-            .ok_or_else(|| bad(format!("truncated: fewer than {count} parameters")))?;
+        let settings = r.settings()?;
+        let body = r.params(param_count(inputs, hidden), hidden)?;
         if r.u32()? != 0 {
             return Err(bad(format!("{} has no endgame network", G::NAME)));
         }
-        if r.take(1).ok_or_else(|| bad("truncated".into()))?[0] != 0 {
+        if r.byte()? != 0 {
             return Err(bad(format!("{} has no distillation record", G::NAME)));
         }
-        let end = r.at;
-        let sum = r.u64()?;
-        if r.at != bytes.len() {
-            return Err(bad(format!(
-                "{} bytes after the checksum",
-                bytes.len() - r.at
-            )));
-        }
-        if super::fnv1a(&bytes[..end]) != sum {
-            return Err(bad("checksum mismatch (the file is damaged)".into()));
-        }
-        let params: Vec<f32> = body
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        if params.iter().any(|w| !w.is_finite()) {
-            return Err(bad("a weight is not a finite number".into()));
-        }
-        Ok(FamilyNet {
-            game: G::NAME.to_string(),
-            feature_set: G::FEATURE_SET,
-            sparse: G::SPARSE_INPUTS,
-            dense: G::DENSE_INPUTS,
-            hidden,
-            params,
-            settings,
-        })
+        r.checksum()?;
+        let params = super::weights(body)?;
+        Ok(FamilyNet::of::<G>(hidden, params, settings))
     }
 
     /// Reads a weights file for `G`.
@@ -408,9 +310,7 @@ impl FamilyNet {
     /// [`WeightsError::Io`] when it cannot be read, [`WeightsError::Format`] when it is not
     /// a valid weights file of `G`.
     pub fn load<G: FamilyGame>(path: &Path) -> Result<FamilyNet, WeightsError> {
-        let bytes = crate::files::read_bounded(path, crate::files::MAX_FILE_BYTES)
-            .map_err(WeightsError::Io)?;
-        FamilyNet::from_bytes::<G>(&bytes)
+        FamilyNet::from_bytes::<G>(&super::read(path)?)
     }
 
     /// Writes the weights file atomically: to `PATH.tmp`, synced, then renamed over `path`
@@ -423,9 +323,15 @@ impl FamilyNet {
     }
 }
 
-/// Parses embedded weights (for [`FamilyGame::shipped`]).
-pub(crate) fn parse_shipped<G: FamilyGame>(bytes: &[u8]) -> FamilyNet {
-    FamilyNet::from_bytes::<G>(bytes).expect("the shipped weights are valid (tested)")
+/// The shipped weights of `G` (for [`FamilyGame::shipped`]): `bytes`, embedded in the
+/// binary, parsed once into the game's own `cell`.
+pub(crate) fn shipped<G: FamilyGame>(
+    cell: &'static OnceLock<FamilyNet>,
+    bytes: &[u8],
+) -> &'static FamilyNet {
+    cell.get_or_init(|| {
+        FamilyNet::from_bytes::<G>(bytes).expect("the shipped weights are valid (tested)")
+    })
 }
 
 /// The weights of `G` in `path`, loaded once per process and kept for its lifetime (so
@@ -434,22 +340,14 @@ pub(crate) fn parse_shipped<G: FamilyGame>(bytes: &[u8]) -> FamilyNet {
 /// # Errors
 /// [`WeightsFileError`], naming the file and what is wrong with it.
 pub fn shared<G: FamilyGame>(path: &str) -> Result<&'static FamilyNet, WeightsFileError> {
-    type Cache = Mutex<Vec<(&'static str, String, &'static FamilyNet)>>;
+    type Cache = Mutex<Vec<((&'static str, String), &'static FamilyNet)>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
-    let mut cache = CACHE
-        .get_or_init(|| Mutex::new(Vec::new()))
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some((_, _, net)) = cache.iter().find(|(g, k, _)| *g == G::NAME && k == path) {
-        return Ok(net);
-    }
-    let net = FamilyNet::load::<G>(Path::new(path)).map_err(|source| WeightsFileError {
-        path: path.to_string(),
-        source,
-    })?;
-    let net: &'static FamilyNet = Box::leak(Box::new(net));
-    cache.push((G::NAME, path.to_string(), net));
-    Ok(net)
+    super::load_once(
+        &CACHE,
+        (G::NAME, path.to_string()),
+        path,
+        FamilyNet::load::<G>,
+    )
 }
 
 /// Trains a network for `game`: from `resume` (a checkpoint, whose settings must match
@@ -466,201 +364,86 @@ pub fn train<G: FamilyGame, E: Into<Box<dyn std::error::Error + Send + Sync>>>(
     config: &TrainConfig,
     resume: Option<FamilyNet>,
     stop: &AtomicBool,
-    mut progress: impl FnMut(u64),
-    mut checkpoint: impl FnMut(&FamilyNet) -> Result<(), E>,
+    progress: impl FnMut(u64),
+    checkpoint: impl FnMut(&FamilyNet) -> Result<(), E>,
 ) -> Result<FamilyNet, TrainError> {
-    config.check()?;
-    let settings = config.settings(false);
-    let net = match resume {
-        Some(net) => {
-            let mut mine = *net.settings();
-            mine.games = 0;
-            if net.game != G::NAME || mine != settings || net.hidden() != config.hidden {
-                return Err(TrainError::SettingsMismatch(format!(
-                    "the checkpoint was trained for {} with other settings ({:?}, {} hidden units) than these ({}, {settings:?}, {} hidden units)",
-                    net.game,
-                    net.settings(),
-                    net.hidden(),
-                    G::NAME,
-                    config.hidden
-                )));
-            }
-            net
-        }
-        None => FamilyNet::random::<G>(
-            config.hidden,
-            stickdice::seed::derive(config.seed, &[u64::MAX]),
-            settings,
-        ),
-    };
-    let mut t = Trainer::new(net, config);
-    let mut done = t.net.settings.games;
-    while done < config.games {
-        t.self_play(game, stickdice::seed::derive(config.seed, &[done]));
-        done += 1;
-        t.net.settings.games = done;
-        progress(done);
-        let stopping = stop.load(Ordering::SeqCst);
-        if done.is_multiple_of(config.checkpoint_every) || done == config.games || stopping {
-            checkpoint(&t.net).map_err(|e| TrainError::Checkpoint(e.into()))?;
-        }
-        if stopping {
-            break;
-        }
-    }
-    Ok(t.net)
+    let net = td::start::<G, _>(config, false, resume)?;
+    td::run(game, config, net, stop, |_, _| {}, progress, checkpoint)
 }
 
-struct Trainer {
-    net: FamilyNet,
-    lambda: f32,
-    alpha: f32,
-    trace: Vec<f32>,
-    acc: [f32; MAX_HIDDEN],
-}
+/// A capture game's network for the shared TD(λ) loop: the game's own inputs.
+impl<G: FamilyGame> TdNet<G> for FamilyNet {
+    type Features = Features;
 
-impl Trainer {
-    fn new(net: FamilyNet, config: &TrainConfig) -> Trainer {
-        let n = net.params.len();
-        Trainer {
-            net,
-            lambda: config.lambda,
-            alpha: config.alpha,
-            trace: vec![0.0; n],
-            acc: [0.0; MAX_HIDDEN],
-        }
+    #[inline]
+    fn features(game: &G, s: &G::State, mover: Seat) -> Features {
+        game.features(s, mover)
     }
 
-    /// One self-play game with TD(λ) updates after every step.
-    fn self_play<G: FamilyGame>(&mut self, game: &G, seed: u64) {
-        let mut rng = stickdice::Rng::seed_from_u64(seed);
-        let mut s = game.initial_state();
-        let mut actions: ActionList<G::Action> = ActionList::new();
-        self.trace.fill(0.0);
-        let mut previous: Option<f32> = None;
-        loop {
-            let node = game.node(&s);
-            let mover = match node {
-                Node::Throw(seat) | Node::Decide(seat) => seat,
-                Node::End => {
-                    let z = game.scores(&s).expect("an ended game has scores")[0] as f32;
-                    if let Some(v) = previous {
-                        self.step(z - v);
-                    }
-                    return;
-                }
-            };
-            let f = game.features(&s, mover);
-            let p = sigmoid(self.net.forward(&f, &mut self.acc));
-            let (v0, sign) = if mover == 0 {
-                (p, 1.0)
-            } else {
-                (1.0 - p, -1.0)
-            };
-            if let Some(v) = previous {
-                self.step(v0 - v);
-            }
-            for e in &mut self.trace {
-                *e *= self.lambda;
-            }
-            let w2 = self.output_weights();
-            add_gradient(
-                &mut self.trace,
-                &self.net,
-                &w2,
-                &self.acc,
-                &f,
-                sign * p * (1.0 - p),
-            );
-            previous = Some(v0);
-            match node {
-                Node::Throw(_) => {
-                    let t = game.sample_throw(&mut rng);
-                    game.apply_throw_unchecked(&mut s, t);
-                }
-                Node::Decide(seat) => {
-                    game.legal_actions(&s, &mut actions);
-                    let mut best = actions[0];
-                    let mut best_value = f64::NEG_INFINITY;
-                    for &a in &actions {
-                        let mut next = s;
-                        game.apply_action_unchecked(&mut next, a);
-                        let v = self.net.evaluate(game, &next)[seat];
-                        if v > best_value {
-                            best_value = v;
-                            best = a;
-                        }
-                    }
-                    game.apply_action_unchecked(&mut s, best);
-                }
-                Node::End => unreachable!("handled above"),
-            }
-        }
+    #[inline]
+    fn inputs<'f>(&self, f: &'f Features) -> (&'f [u16], &'f [f32]) {
+        (f.active(), &f.dense[..self.dense])
     }
 
-    /// `w += α·δ·e`.
-    fn step(&mut self, delta: f32) {
-        let k = self.alpha * delta;
-        if k == 0.0 {
-            return;
-        }
-        for (w, e) in self.net.params.iter_mut().zip(&self.trace) {
-            *w += k * *e;
-        }
+    #[inline]
+    fn forward(&self, f: &Features, acc: &mut [f32; MAX_HIDDEN]) -> f32 {
+        FamilyNet::forward(self, f, acc)
     }
 
-    /// A copy of the output layer's weights.
-    fn output_weights(&self) -> [f32; MAX_HIDDEN] {
-        let h = self.net.hidden;
-        let first = (self.net.sparse + self.net.dense) * h;
-        let mut w2 = [0.0; MAX_HIDDEN];
-        w2[..h].copy_from_slice(&self.net.params[first + h..first + 2 * h]);
-        w2
+    #[inline]
+    fn evaluate(&self, game: &G, s: &G::State) -> SeatValues {
+        FamilyNet::evaluate(self, game, s)
     }
-}
 
-/// Adds `scale · ∇logit(f)` to `out` (a vector shaped like `net`'s parameters), with the
-/// hidden units' inputs `acc` from the forward pass of `f` and the output weights `w2`.
-fn add_gradient(
-    out: &mut [f32],
-    net: &FamilyNet,
-    w2: &[f32; MAX_HIDDEN],
-    acc: &[f32; MAX_HIDDEN],
-    f: &Features,
-    scale: f32,
-) {
-    let h = net.hidden;
-    let first = (net.sparse + net.dense) * h;
-    let (w1g, rest) = out.split_at_mut(first);
-    let (b1g, rest) = rest.split_at_mut(h);
-    let (w2g, b2g) = rest.split_at_mut(h);
-    b2g[0] += scale;
-    let mut back = [0.0f32; MAX_HIDDEN];
-    for j in 0..h {
-        w2g[j] += scale * acc[j].max(0.0);
-        back[j] = if acc[j] > 0.0 { scale * w2[j] } else { 0.0 };
-        b1g[j] += back[j];
+    fn random(hidden: usize, seed: u64, settings: TrainSettings) -> FamilyNet {
+        FamilyNet::random::<G>(hidden, seed, settings)
     }
-    for &i in f.active() {
-        let at = i as usize * h;
-        for (g, b) in w1g[at..at + h].iter_mut().zip(&back[..h]) {
-            *g += *b;
-        }
+
+    fn mismatch(&self, settings: &TrainSettings, hidden: usize) -> Option<String> {
+        let mut mine = self.settings;
+        mine.games = 0;
+        (self.game != G::NAME || mine != *settings || self.hidden != hidden).then(|| {
+            format!(
+                "the checkpoint was trained for {} with other settings ({:?}, {} hidden units) than these ({}, {settings:?}, {hidden} hidden units)",
+                self.game,
+                self.settings,
+                self.hidden,
+                G::NAME,
+            )
+        })
     }
-    for (k, &x) in f.dense.iter().take(net.dense).enumerate() {
-        if x != 0.0 {
-            let at = (net.sparse + k) * h;
-            for (g, b) in w1g[at..at + h].iter_mut().zip(&back[..h]) {
-                *g += x * *b;
-            }
-        }
+
+    #[inline]
+    fn layout(&self) -> Layout {
+        FamilyNet::layout(self)
+    }
+
+    #[inline]
+    fn params(&self) -> &[f32] {
+        &self.params
+    }
+
+    #[inline]
+    fn params_mut(&mut self) -> &mut [f32] {
+        &mut self.params
+    }
+
+    #[inline]
+    fn settings(&self) -> &TrainSettings {
+        &self.settings
+    }
+
+    #[inline]
+    fn settings_mut(&mut self) -> &mut TrainSettings {
+        &mut self.settings
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use stickdice::{Game, SigElOuedCapture, SiryuWar};
+    use rand::SeedableRng as _;
+    use stickdice::{Game, Node, SigElOuedCapture, SiryuWar};
 
     fn settings() -> TrainSettings {
         TrainSettings::default()

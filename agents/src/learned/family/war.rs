@@ -172,9 +172,7 @@ impl FamilyGame for SiryuWar {
 
     fn shipped() -> &'static FamilyNet {
         static NET: std::sync::OnceLock<FamilyNet> = std::sync::OnceLock::new();
-        NET.get_or_init(|| {
-            super::parse_shipped::<SiryuWar>(include_bytes!("../../../weights/siryu-war.sdw"))
-        })
+        super::shipped::<Self>(&NET, include_bytes!("../../../weights/siryu-war.sdw"))
     }
 }
 
