@@ -104,7 +104,7 @@
 use core::fmt::{self, Write as _};
 use core::str::FromStr;
 
-use super::common::{invalid, ordinal};
+use super::common::{invalid, notation_as_string, ordinal};
 use crate::board::{cell, Arrow, Board, BoardGeometry, BoardMove, PlacedPiece, SquareInfo};
 use crate::board::{ChosenBy, StickFaces, Track};
 use crate::config::{
@@ -394,18 +394,8 @@ impl FromStr for Action {
     }
 }
 
-impl From<Action> for String {
-    fn from(a: Action) -> String {
-        a.to_string()
-    }
-}
-
-impl TryFrom<String> for Action {
-    type Error = NotationError;
-    fn try_from(s: String) -> Result<Self, Self::Error> {
-        s.parse()
-    }
-}
+// Action travels in JSON as its notation.
+notation_as_string!(Action);
 
 /// A position of Siryu (Race), with whose turn it is, the throws owed and the throw
 /// awaiting its use. Plain `Copy` data with private fields: build it from a [`Position`],
