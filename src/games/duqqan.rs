@@ -257,3 +257,33 @@ pub(crate) fn write_status(
         }
     }
 }
+
+/// For both games' tests of their fast loops: from every position of `games` random games
+/// of `game`, [`Playouts::play_throws`](crate::Playouts::play_throws) against `plainly`
+/// (the throw-by-throw loop), both drawing from copies of `rng`: the same states, the same
+/// number of throws. Returns the positions compared.
+#[cfg(test)]
+pub(crate) fn check_fast_loop<G: crate::Playouts>(
+    game: &G,
+    plainly: impl Fn(&mut G::State, &mut dyn FnMut() -> Throw),
+    games: usize,
+    rng: &mut crate::Rng,
+    what: &str,
+) -> usize {
+    let mut positions = 0;
+    for _ in 0..games {
+        let mut state = game.initial_state();
+        while game.node(&state) != crate::Node::End {
+            let (mut fast, mut plain) = (state, state);
+            let (mut a, mut b) = (rng.clone(), rng.clone());
+            game.play_throws(&mut fast, || game.sample_throw(&mut a));
+            plainly(&mut plain, &mut || game.sample_throw(&mut b));
+            assert_eq!(fast, plain, "{what}");
+            assert_eq!(a, b, "the same number of throws");
+            positions += 1;
+            let t = game.sample_throw(rng);
+            game.apply_throw_unchecked(&mut state, t);
+        }
+    }
+    positions
+}

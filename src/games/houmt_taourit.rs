@@ -1463,6 +1463,7 @@ impl Board for HoumtTaourit {
 
 #[cfg(test)]
 mod tests {
+    use super::super::duqqan::check_fast_loop;
     use super::*;
     use rand::SeedableRng as _;
 
@@ -1479,20 +1480,15 @@ mod tests {
                     let mut game = HoumtTaourit::with_seats(seats).unwrap();
                     game.exact_waiting_square = exact;
                     game.max_throws = cap;
-                    for _ in 0..12 {
-                        let mut state = game.initial_state();
-                        while game.node(&state) != Node::End {
-                            let (mut fast, mut plain) = (state, state);
-                            let (mut a, mut b) = (rng.clone(), rng.clone());
-                            game.play_throws(&mut fast, || game.sample_throw(&mut a));
-                            game.play_throws_plainly(&mut plain, || game.sample_throw(&mut b));
-                            assert_eq!(fast, plain, "{seats} seats, exact {exact}, cap {cap}");
-                            assert_eq!(a, b, "the same number of throws");
-                            positions += 1;
-                            let t = game.sample_throw(&mut rng);
-                            game.apply_throw_unchecked(&mut state, t);
-                        }
-                    }
+                    positions += check_fast_loop(
+                        &game,
+                        |s, throw| {
+                            game.play_throws_plainly(s, throw);
+                        },
+                        12,
+                        &mut rng,
+                        &format!("{seats} seats, exact {exact}, cap {cap}"),
+                    );
                 }
             }
         }
