@@ -131,6 +131,18 @@ impl Layout {
         }
     }
 
+    /// Each seat's piece in words, on one line under the status line (`P1 on idx 5; P2 on
+    /// the start`).
+    pub(crate) fn write_pieces<P: DuqqanPiece>(&self, out: &mut String, pieces: &[P], sigs: &[u8]) {
+        let parts: Vec<String> = pieces
+            .iter()
+            .zip(sigs)
+            .enumerate()
+            .map(|(s, (p, &k))| format!("P{} {}", s + 1, self.piece_words(p.place(), k)))
+            .collect();
+        let _ = writeln!(out, "{}", parts.join("; "));
+    }
+
     /// What a throw of `value` does to P`who`'s piece racing on idx `p` before the waiting
     /// square: it moves, or stops on the waiting square (or, under `exact_waiting_square`,
     /// stays where it is) rather than pass it.

@@ -1049,12 +1049,7 @@ impl Game for HoumtTaourit {
             state.turn,
             &ghoula,
         );
-        let mut parts = Vec::with_capacity(n);
-        for s in 0..n {
-            let what = LAYOUT.piece_words(state.pieces[s].place(), state.sigs[s]);
-            parts.push(format!("P{} {what}", s + 1));
-        }
-        let _ = writeln!(out, "{}", parts.join("; "));
+        LAYOUT.write_pieces(&mut out, &state.pieces[..n], &state.sigs[..n]);
         out
     }
 
