@@ -139,16 +139,22 @@ impl<G: Game> core::fmt::Debug for Evaluator<G> {
 impl<G: Evaluate> Default for Evaluator<G> {
     /// The game's default evaluation, [`Evaluate::evaluate`].
     fn default() -> Self {
+        Evaluator::hand(|game, _, state| game.evaluate(state))
+    }
+}
+
+impl<G: Game> Evaluator<G> {
+    /// The evaluation `f` without learned weights, rating moves and making playout
+    /// decisions move by move.
+    fn hand(f: EvalWith<G>) -> Self {
         Evaluator {
-            f: |game, _, state| game.evaluate(state),
+            f,
             net: Weights::None,
             values: None,
             greedy: None,
         }
     }
-}
 
-impl<G: Game> Evaluator<G> {
     /// Each seat's estimated score of `state` (see [`Evaluate::evaluate`]).
     #[inline]
     pub fn evaluate(&self, game: &G, state: &G::State) -> SeatValues {
@@ -457,6 +463,56 @@ mod tests {
     }
 }
 
+// ---- two-sided capture games ------------------------------------------------------------
+
+/// What the hand-set evaluations of the two-sided capture games (Issiren, Sig (El Oued
+/// Capture), Siryu (War)) share: each side's *effective material*, its material less a
+/// weight times the chance `threat[enemy]` that the enemy captures one of its pieces with
+/// its next throw (`mover_weight` where the enemy is the mover, 0.4 otherwise, since the
+/// side to move may flee or strike first), at least 0.05 ([`effective`]); then seat 0's
+/// estimate from its share of both sides' ([`share`]), and seat 1's one minus it.
+#[inline(always)]
+fn material_against_threats(
+    mover: Seat,
+    material: [f64; 2],
+    threat: [f64; 2],
+    mover_weight: f64,
+) -> SeatValues {
+    let mut eff = [0.0f64; 2];
+    for (seat, e) in eff.iter_mut().enumerate() {
+        let enemy = seat ^ 1;
+        let weight = if enemy == mover { mover_weight } else { 0.4 };
+        *e = effective(material[seat], weight, threat[enemy]);
+    }
+    from_share(share(eff[0], eff[1]))
+}
+
+/// The values from seat 0's estimate `v0`: `v0` for seat 0, `1 − v0` for seat 1.
+#[inline(always)]
+fn from_share(v0: f64) -> SeatValues {
+    let mut out = [0.0; MAX_SEATS];
+    out[0] = v0;
+    out[1] = 1.0 - v0;
+    out
+}
+
+/// A side's effective material: its material less `weight` times the chance `threat`
+/// that the enemy captures one of its pieces, at least 0.05.
+#[inline(always)]
+fn effective(material: f64, weight: f64, threat: f64) -> f64 {
+    (material - weight * threat).max(0.05)
+}
+
+/// Seat 0's estimate from both sides' effective material, `r² / (r² + (1 − r)²)` with
+/// `r` seat 0's share: even at equal material, sharper as the ratio grows (3 to 1 is
+/// 0.9). (With effective materials of at least 0.05 the clamp changes nothing.)
+#[inline(always)]
+fn share(eff0: f64, eff1: f64) -> f64 {
+    let r = eff0 / (eff0 + eff1);
+    let (a, b) = (r * r, (1.0 - r) * (1.0 - r));
+    (a / (a + b)).clamp(0.0, 1.0)
+}
+
 // ---- Issiren --------------------------------------------------------------------------
 
 pub(crate) mod issiren_eval {
@@ -464,9 +520,10 @@ pub(crate) mod issiren_eval {
         circuit_square, grants_extra_throw, throw_value, Action, Piece, PlannedMove, CIRCUIT_LEN,
         PIECES,
     };
-    use stickdice::{Issiren, Node, Seat, SeatValues, Sticks, Throw, MAX_SEATS};
+    use stickdice::{Issiren, Node, Seat, SeatValues, Sticks, Throw};
 
-    use super::Greedy;
+    use super::{effective, from_share, material_against_threats, share, Greedy};
+    use crate::best::BestRated;
 
     /// `DEST[seat][pos]`: the square bit of circuit position `pos mod 72` (for `pos` up to
     /// 71 + 6, so a move never needs a wrap).
@@ -507,53 +564,33 @@ pub(crate) mod issiren_eval {
         t
     };
 
-    /// `REACH_AT[seat][pos]`: `REACH[seat][pos mod 72]` for any `u8` position, so a piece's
-    /// reach is one lookup by its raw position.
-    static REACH_AT: [[u64; 256]; 2] = {
+    /// `t[seat][pos]`: `table[seat][pos mod 72 + offset]` for any `u8` position `pos`, so a
+    /// piece's entry is one lookup by its raw position (a division per piece costs more).
+    const fn at_any_pos<const N: usize>(table: &[[u64; N]; 2], offset: usize) -> [[u64; 256]; 2] {
         let mut t = [[0u64; 256]; 2];
         let mut seat = 0;
         while seat < 2 {
             let mut pos = 0;
             while pos < 256 {
-                t[seat][pos] = REACH[seat][pos % CIRCUIT_LEN as usize];
+                t[seat][pos] = table[seat][pos % CIRCUIT_LEN as usize + offset];
                 pos += 1;
             }
             seat += 1;
         }
         t
-    };
+    }
+
+    /// `REACH_AT[seat][pos]`: `REACH[seat][pos mod 72]` for any `u8` position, so a piece's
+    /// reach is one lookup by its raw position.
+    static REACH_AT: [[u64; 256]; 2] = at_any_pos(&REACH, 0);
 
     /// `SQUARE_AT[seat][pos]`: `DEST[seat][pos mod 72]` (the square bit of a piece at
     /// `pos`) for any `u8` position.
-    static SQUARE_AT: [[u64; 256]; 2] = {
-        let mut t = [[0u64; 256]; 2];
-        let mut seat = 0;
-        while seat < 2 {
-            let mut pos = 0;
-            while pos < 256 {
-                t[seat][pos] = DEST[seat][pos % CIRCUIT_LEN as usize];
-                pos += 1;
-            }
-            seat += 1;
-        }
-        t
-    };
+    static SQUARE_AT: [[u64; 256]; 2] = at_any_pos(&DEST, 0);
 
     /// `STEP_AT[seat][pos]`: `DEST[seat][pos mod 72 + 1]` (where an unmoved piece's one
     /// step lands) for any `u8` position.
-    static STEP_AT: [[u64; 256]; 2] = {
-        let mut t = [[0u64; 256]; 2];
-        let mut seat = 0;
-        while seat < 2 {
-            let mut pos = 0;
-            while pos < 256 {
-                t[seat][pos] = DEST[seat][pos % CIRCUIT_LEN as usize + 1];
-                pos += 1;
-            }
-            seat += 1;
-        }
-        t
-    };
+    static STEP_AT: [[u64; 256]; 2] = at_any_pos(&DEST, 1);
 
     /// `P_VALUE[v]`: the probability that a throw moves `v` steps (1..=6).
     const P_VALUE: [f64; 7] = {
@@ -777,22 +814,11 @@ pub(crate) mod issiren_eval {
                 _ => chance_of(values),
             };
         }
-        let mut eff = [0.0f64; 2];
-        for (seat, e) in eff.iter_mut().enumerate() {
-            let enemy = seat ^ 1;
-            let weight = if enemy == mover { 1.0 } else { 0.4 };
-            *e = effective(material(pieces[seat], sides[seat].1), weight, threat[enemy]);
-        }
-        from_share(share(eff[0], eff[1]))
-    }
-
-    /// The values from seat 0's estimate `v0`: `v0` for seat 0, `1 − v0` for seat 1.
-    #[inline(always)]
-    fn from_share(v0: f64) -> SeatValues {
-        let mut out = [0.0; MAX_SEATS];
-        out[0] = v0;
-        out[1] = 1.0 - v0;
-        out
+        let material = [
+            material(pieces[0], sides[0].1),
+            material(pieces[1], sides[1].1),
+        ];
+        material_against_threats(mover, material, threat, 1.0)
     }
 
     /// A side's material: its pieces and 0.03 per moved piece ([`estimate`]). Counts as
@@ -800,22 +826,6 @@ pub(crate) mod issiren_eval {
     #[inline(always)]
     fn material(pieces: u32, moved: u32) -> f64 {
         f64::from(pieces) + 0.03 * f64::from(moved)
-    }
-
-    /// A side's effective material: its material less `weight` times the chance `threat`
-    /// that the enemy captures one of its pieces, at least 0.05 ([`estimate`]).
-    #[inline(always)]
-    fn effective(material: f64, weight: f64, threat: f64) -> f64 {
-        (material - weight * threat).max(0.05)
-    }
-
-    /// Seat 0's estimate from both sides' effective material, `r² / (r² + (1 − r)²)` with
-    /// `r` seat 0's share ([`estimate`]).
-    #[inline(always)]
-    fn share(eff0: f64, eff1: f64) -> f64 {
-        let r = eff0 / (eff0 + eff1);
-        let (a, b) = (r * r, (1.0 - r) * (1.0 - r));
-        (a / (a + b)).clamp(0.0, 1.0)
     }
 
     /// What the moves of one decision share when their values are read without making
@@ -977,6 +987,26 @@ pub(crate) mod issiren_eval {
                 _ => None,
             }
         }
+
+        /// The mover's value of the position after the move `p` of `s` (the decision's
+        /// position), and its seat 0 estimate where [`Decision::share`] read it without the
+        /// move made (else the move is made on a copy and evaluated).
+        #[inline(always)]
+        fn value(
+            &self,
+            game: &Issiren,
+            s: &stickdice::games::issiren::State,
+            p: &PlannedMove,
+        ) -> (f64, Option<f64>) {
+            match self.share(p) {
+                Some(v0) => (from_share(v0)[M], Some(v0)),
+                None => {
+                    let mut next = *s;
+                    game.apply_move_of_piece(&mut next, p.piece);
+                    (evaluate(game, &next)[M], None)
+                }
+            }
+        }
     }
 
     /// `seat`'s value of the position after `a`: the move made on a copy and evaluated.
@@ -1049,45 +1079,25 @@ pub(crate) mod issiren_eval {
             } else if rng.random::<f64>() < epsilon {
                 let k = stickdice::play::uniform_index(rng, moves.remaining());
                 moves.nth(k).map(|p| p.piece)
-            } else {
-                let mut best = usize::MAX;
-                let mut best_value = f64::NEG_INFINITY;
-                let mut ties = 0u32;
-                // The best move's seat 0 estimate, where it was read without the move made.
-                let mut best_share = None;
+            } else if let Some(first) = moves.next() {
+                // The best move (the first stands until one is taken, as the legal list's
+                // first does in the listing path), ties broken uniformly in list order,
+                // with its seat 0 estimate where it was read without the move made.
+                let mut best = BestRated::new((first.piece, None));
+                let (v, share) = d.value(game, s, &first);
+                best.offer((first.piece, share), v, rng);
                 for p in moves {
-                    let i = p.piece;
-                    if best == usize::MAX {
-                        best = i;
-                    }
-                    let (v, share) = match d.share(&p) {
-                        Some(v0) => (from_share(v0)[M], Some(v0)),
-                        None => {
-                            let mut next = *s;
-                            game.apply_move_of_piece(&mut next, i);
-                            (evaluate(game, &next)[M], None)
-                        }
-                    };
-                    let take = if v > best_value {
-                        best_value = v;
-                        ties = 1;
-                        true
-                    } else if v == best_value {
-                        ties += 1;
-                        rng.random_range(0..ties) == 0
-                    } else {
-                        false
-                    };
-                    if take {
-                        best = i;
-                        best_share = share;
-                    }
+                    let (v, share) = d.value(game, s, &p);
+                    best.offer((p.piece, share), v, rng);
                 }
+                let (piece, best_share) = best.item();
                 if let Some(v0) = best_share {
                     *values = from_share(v0);
                     rated = true;
                 }
-                Some(best)
+                Some(piece)
+            } else {
+                None
             }
         };
         match piece {
@@ -1153,6 +1163,61 @@ pub(crate) mod issiren_eval {
     #[cfg(test)]
     mod tests {
         use super::*;
+        use stickdice::games::issiren::State;
+        use stickdice::Game as _;
+        use stickdice::MAX_SEATS;
+
+        /// Plays `games` random games (the throws and moves drawn from `rng`), calling
+        /// `visit` at every node before it is played: at a decision with its legal actions,
+        /// at a throw and at the end with none. `visit` may draw from `rng` too.
+        fn each_node_of_random_games(
+            game: &Issiren,
+            games: usize,
+            rng: &mut stickdice::Rng,
+            mut visit: impl FnMut(&State, Option<&[Action]>, &mut stickdice::Rng),
+        ) {
+            use rand::RngExt as _;
+            use stickdice::{ActionList, Game as _};
+            let mut legal = ActionList::new();
+            for _ in 0..games {
+                let mut state = game.initial_state();
+                loop {
+                    match game.node(&state) {
+                        Node::Throw(_) => {
+                            visit(&state, None, rng);
+                            let t = game.sample_throw(rng);
+                            game.apply_throw_unchecked(&mut state, t);
+                        }
+                        Node::Decide(_) => {
+                            game.legal_actions(&state, &mut legal);
+                            visit(&state, Some(&legal), rng);
+                            let a = legal[rng.random_range(0..legal.len())];
+                            game.apply_action_unchecked(&mut state, a);
+                        }
+                        Node::End => {
+                            visit(&state, None, rng);
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+
+        /// Each side's pieces placed anywhere: `min` to 12 of them, at any `u8` position
+        /// (off the circuit too), a quarter of them unmoved.
+        fn pieces_anywhere(rng: &mut stickdice::Rng, min: i32) -> [Vec<Piece>; 2] {
+            use rand::RngExt as _;
+            let mut sides: [Vec<Piece>; 2] = Default::default();
+            for side in &mut sides {
+                for _ in 0..rng.random_range(min..=12) {
+                    side.push(Piece {
+                        pos: rng.random_range(0..=255),
+                        unmoved: rng.random_range(0..4) == 0,
+                    });
+                }
+            }
+            sides
+        }
 
         /// `attacks` as it was written first: every move value of every piece looked up.
         fn attacks_step_by_step(s: &stickdice::games::issiren::State, seat: usize) -> (u8, u64) {
@@ -1192,58 +1257,26 @@ pub(crate) mod issiren_eval {
         /// included: they are read mod 72).
         #[test]
         fn attacks_match_the_step_by_step_reading() {
-            use rand::{RngExt as _, SeedableRng as _};
-            use stickdice::games::issiren::{Piece, State};
-            use stickdice::{ActionList, Game as _};
+            use rand::SeedableRng as _;
             let game = Issiren::with_seats(2).unwrap();
             let mut rng = stickdice::Rng::seed_from_u64(15);
-            let mut legal = ActionList::new();
             let mut checked = 0;
-            for _ in 0..200 {
-                let mut state = game.initial_state();
-                while !game.is_over(&state) {
-                    for seat in 0..2 {
-                        assert_eq!(attacks(&state, seat), attacks_step_by_step(&state, seat));
-                        assert_eq!(
-                            capturing_values_and_moved(&state, seat),
-                            one_pass(&state, seat)
-                        );
-                    }
-                    checked += 1;
-                    match game.node(&state) {
-                        Node::Throw(_) => {
-                            let t = game.sample_throw(&mut rng);
-                            game.apply_throw_unchecked(&mut state, t);
-                        }
-                        _ => {
-                            game.legal_actions(&state, &mut legal);
-                            let a = legal[rng.random_range(0..legal.len())];
-                            game.apply_action_unchecked(&mut state, a);
-                        }
-                    }
-                }
-            }
-            for _ in 0..20_000 {
-                let mut sides: [Vec<Piece>; 2] = Default::default();
-                for side in &mut sides {
-                    for _ in 0..rng.random_range(1..=12) {
-                        side.push(Piece {
-                            pos: rng.random_range(0..=255),
-                            unmoved: rng.random_range(0..4) == 0,
-                        });
-                    }
-                }
-                // (Bitboards that disagree with the pieces cannot be built any more: the
-                // state's fields are private and its constructors fill them in.)
-                let state = State::from_pieces(&sides[0], &sides[1]).unwrap();
+            let mut check = |state: &State| {
                 for seat in 0..2 {
-                    assert_eq!(attacks(&state, seat), attacks_step_by_step(&state, seat));
+                    assert_eq!(attacks(state, seat), attacks_step_by_step(state, seat));
                     assert_eq!(
-                        capturing_values_and_moved(&state, seat),
-                        one_pass(&state, seat)
+                        capturing_values_and_moved(state, seat),
+                        one_pass(state, seat)
                     );
                 }
                 checked += 1;
+            };
+            each_node_of_random_games(&game, 200, &mut rng, |state, _, _| check(state));
+            for _ in 0..20_000 {
+                let sides = pieces_anywhere(&mut rng, 1);
+                // (Bitboards that disagree with the pieces cannot be built any more: the
+                // state's fields are private and its constructors fill them in.)
+                check(&State::from_pieces(&sides[0], &sides[1]).unwrap());
             }
             assert!(checked > 50_000, "{checked}");
         }
@@ -1256,14 +1289,12 @@ pub(crate) mod issiren_eval {
         #[test]
         fn action_values_match_making_each_move() {
             use rand::{RngExt as _, SeedableRng as _};
-            use stickdice::games::issiren::State;
-            use stickdice::{ActionList, Game as _};
+            use stickdice::Game as _;
             let game = Issiren::with_seats(2).unwrap();
             let mut rng = stickdice::Rng::seed_from_u64(1515);
             let square = |rng: &mut stickdice::Rng| {
                 Action::Move(circuit_square(0, rng.random_range(0..CIRCUIT_LEN)).unwrap())
             };
-            let mut legal = ActionList::new();
             let check = |s: &State, actions: &[Action], checked: &mut u32| {
                 for seat in 0..2 {
                     let mut out = vec![0.0; actions.len()];
@@ -1278,36 +1309,16 @@ pub(crate) mod issiren_eval {
                 }
             };
             let mut checked = 0;
-            for _ in 0..300 {
-                let mut state = game.initial_state();
-                while !game.is_over(&state) {
-                    match game.node(&state) {
-                        Node::Throw(_) => {
-                            let t = game.sample_throw(&mut rng);
-                            game.apply_throw_unchecked(&mut state, t);
-                        }
-                        _ => {
-                            game.legal_actions(&state, &mut legal);
-                            let mut actions: Vec<Action> = legal.to_vec();
-                            actions.push(Action::Pass);
-                            actions.push(square(&mut rng));
-                            check(&state, &actions, &mut checked);
-                            let a = legal[rng.random_range(0..legal.len())];
-                            game.apply_action_unchecked(&mut state, a);
-                        }
-                    }
+            each_node_of_random_games(&game, 300, &mut rng, |state, legal, rng| {
+                if let Some(legal) = legal {
+                    let mut actions: Vec<Action> = legal.to_vec();
+                    actions.push(Action::Pass);
+                    actions.push(square(rng));
+                    check(state, &actions, &mut checked);
                 }
-            }
+            });
             for _ in 0..20_000 {
-                let mut sides: [Vec<Piece>; 2] = Default::default();
-                for side in &mut sides {
-                    for _ in 0..rng.random_range(0..=12) {
-                        side.push(Piece {
-                            pos: rng.random_range(0..=255),
-                            unmoved: rng.random_range(0..4) == 0,
-                        });
-                    }
-                }
+                let sides = pieces_anywhere(&mut rng, 0);
                 let state = State::from_pieces(&sides[0], &sides[1])
                     .unwrap()
                     .with_turn(rng.random_range(0..3))
@@ -1374,35 +1385,18 @@ pub(crate) mod issiren_eval {
         /// decision and end node of many random games.
         #[test]
         fn evaluate_is_bit_identical_to_its_first_reading() {
-            use rand::{RngExt as _, SeedableRng as _};
-            use stickdice::{ActionList, Game as _};
+            use rand::SeedableRng as _;
             let game = Issiren::with_seats(2).unwrap();
             let mut rng = stickdice::Rng::seed_from_u64(16);
-            let mut legal = ActionList::new();
             let mut checked = 0;
-            for _ in 0..200 {
-                let mut state = game.initial_state();
-                loop {
-                    let (a, b) = (
-                        evaluate(&game, &state),
-                        evaluate_as_first_written(&game, &state),
-                    );
-                    assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits), "{state:?}");
-                    checked += 1;
-                    match game.node(&state) {
-                        Node::Throw(_) => {
-                            let t = game.sample_throw(&mut rng);
-                            game.apply_throw_unchecked(&mut state, t);
-                        }
-                        Node::Decide(_) => {
-                            game.legal_actions(&state, &mut legal);
-                            let a = legal[rng.random_range(0..legal.len())];
-                            game.apply_action_unchecked(&mut state, a);
-                        }
-                        Node::End => break,
-                    }
-                }
-            }
+            each_node_of_random_games(&game, 200, &mut rng, |state, _, _| {
+                let (a, b) = (
+                    evaluate(&game, state),
+                    evaluate_as_first_written(&game, state),
+                );
+                assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits), "{state:?}");
+                checked += 1;
+            });
             assert!(checked > 50_000, "{checked}");
         }
 
@@ -1557,7 +1551,7 @@ impl Evaluate for stickdice::SigWaDuqqan {
 
 mod siryu_war_eval {
     use stickdice::games::siryu_war::State;
-    use stickdice::{Game as _, Node, SeatValues, SiryuWar, Sticks, MAX_SEATS};
+    use stickdice::{Game as _, Node, SeatValues, SiryuWar, Sticks};
 
     /// `CHANCE[throws]`: the chance of a throw among `throws` (bit `w` for `w` white sides).
     static CHANCE: [f64; 128] = {
@@ -1603,23 +1597,14 @@ mod siryu_war_eval {
                 _ => CHANCE[(throws & 127) as usize],
             };
         }
-        let mut eff = [0.0f64; 2];
-        for (seat, e) in eff.iter_mut().enumerate() {
+        let material = [0, 1].map(|seat| {
             let locked = s.locked_positions(seat).count_ones();
             let pieces = s.count(seat) as u32;
-            let material = f64::from(pieces)
+            f64::from(pieces)
                 + 0.03 * f64::from(pieces - locked)
-                + if locked > 0 { 0.5 } else { 0.0 };
-            let weight = if seat ^ 1 == mover { 1.0 } else { 0.4 };
-            *e = (material - weight * threat[seat ^ 1]).max(0.05);
-        }
-        let r = eff[0] / (eff[0] + eff[1]);
-        let (a, b) = (r * r, (1.0 - r) * (1.0 - r));
-        let v0 = (a / (a + b)).clamp(0.0, 1.0);
-        let mut out = [0.0; MAX_SEATS];
-        out[0] = v0;
-        out[1] = 1.0 - v0;
-        out
+                + if locked > 0 { 0.5 } else { 0.0 }
+        });
+        super::material_against_threats(mover, material, threat, 1.0)
     }
 
     /// The chance of a throw of a value among `values` (bit `v`), for tests.
@@ -1640,12 +1625,7 @@ impl Evaluate for stickdice::SiryuWar {
     fn evaluator(name: &str) -> Result<Evaluator<Self>, EvaluatorError> {
         Evaluator::family_named(
             name,
-            Evaluator {
-                f: |game, _, state| siryu_war_eval::evaluate(game, state),
-                net: Weights::None,
-                values: None,
-                greedy: None,
-            },
+            Evaluator::hand(|game, _, state| siryu_war_eval::evaluate(game, state)),
         )
     }
 }
@@ -2134,7 +2114,7 @@ pub(crate) mod capture_eval {
     use stickdice::games::sig_el_oued_capture::{
         circuit_square, positions_on, Pending, State, CIRCUIT_LEN, MAX_VALUE,
     };
-    use stickdice::{Game, Node, SeatValues, SigElOuedCapture, MAX_SEATS};
+    use stickdice::{Game, Node, SeatValues, SigElOuedCapture};
 
     /// The chance of each move value one lead throw starts (its bonus throws included, the
     /// lead throws a regular sig grants not), in units of 64⁻⁴: `(plain, sig)` by value.
@@ -2288,20 +2268,12 @@ pub(crate) mod capture_eval {
                 _ => chance_of(values),
             };
         }
-        let mut eff = [0.0f64; 2];
-        for (seat, e) in eff.iter_mut().enumerate() {
-            let enemy = seat ^ 1;
-            let weight = if enemy == mover { 2.0 } else { 0.4 };
+        let material = [0, 1].map(|seat| {
             let pieces = f64::from(s.count(seat));
             let moved = f64::from(s.count(seat) - s.unmoved_count(seat));
-            *e = (pieces + 0.6 * moved - weight * threat[enemy]).max(0.05);
-        }
-        let r = eff[0] / (eff[0] + eff[1]);
-        let v0 = r * r / (r * r + (1.0 - r) * (1.0 - r));
-        let mut out = [0.0; MAX_SEATS];
-        out[0] = v0;
-        out[1] = 1.0 - v0;
-        out
+            pieces + 0.6 * moved
+        });
+        super::material_against_threats(mover, material, threat, 2.0)
     }
 
     #[cfg(test)]
@@ -2356,12 +2328,7 @@ impl Evaluate for stickdice::SigElOuedCapture {
     fn evaluator(name: &str) -> Result<Evaluator<Self>, EvaluatorError> {
         Evaluator::family_named(
             name,
-            Evaluator {
-                f: |game, _, state| capture_eval::evaluate(game, state),
-                net: Weights::None,
-                values: None,
-                greedy: None,
-            },
+            Evaluator::hand(|game, _, state| capture_eval::evaluate(game, state)),
         )
     }
 }

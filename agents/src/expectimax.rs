@@ -135,6 +135,7 @@ use stickdice::{
     decision_actions, ActionList, Agent, AgentError, Game, Node, Seat, SeatValues, Stop, MAX_SEATS,
 };
 
+use crate::best::FirstBest;
 use crate::eval::{Evaluate, Evaluator};
 use crate::params::{AgentInfo, ParamInfo, Params, SpecError};
 use crate::solve::ExactValues;
@@ -1329,7 +1330,8 @@ impl<G: Evaluate> Expectimax<G> {
             Node::Decide(seat) => {
                 let mut legal = ActionList::new();
                 game.legal_actions(state, &mut legal);
-                let mut best = [f64::NEG_INFINITY; MAX_SEATS];
+                // The first of the mover's best children (ties keep the earliest).
+                let mut best = FirstBest::new([f64::NEG_INFINITY; MAX_SEATS]);
                 for &a in &legal {
                     let mut child = *state;
                     game.apply_action_unchecked(&mut child, a);
@@ -1337,11 +1339,9 @@ impl<G: Evaluate> Expectimax<G> {
                     if self.aborted {
                         return [0.0; MAX_SEATS];
                     }
-                    if v[seat] > best[seat] {
-                        best = v;
-                    }
+                    best.offer(v, v[seat]);
                 }
-                best
+                best.item()
             }
             Node::Throw(_) => {
                 let mut sum = [0.0; MAX_SEATS];

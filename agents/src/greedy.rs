@@ -27,9 +27,10 @@
 //! assert!(game.check_action(&state, action).is_ok());
 //! ```
 
-use rand::{RngExt as _, SeedableRng};
+use rand::SeedableRng;
 use stickdice::{decision_actions, ActionList, Agent, AgentError, Game};
 
+use crate::best::BestRated;
 use crate::eval::{Evaluate, Evaluator};
 use crate::params::{AgentInfo, Params, SpecError};
 
@@ -130,26 +131,13 @@ impl<G: Evaluate> Agent<G> for GreedyAgent<G> {
         if legal.len() == 1 {
             return Ok(legal[0]);
         }
-        let mut best = legal[0];
-        let mut best_value = f64::NEG_INFINITY;
-        let mut ties = 0u32;
+        // Ties broken uniformly in the order of the legal actions.
+        let mut best = BestRated::new(legal[0]);
         for &a in &legal {
             let mut s = *state;
             game.apply_action_unchecked(&mut s, a);
-            let v = self.evaluator.evaluate(game, &s)[seat];
-            if v > best_value {
-                best_value = v;
-                best = a;
-                ties = 1;
-            } else if v == best_value {
-                // Reservoir sampling: the k-th tie replaces the choice with chance 1/k,
-                // so every tied action is chosen with equal chance.
-                ties += 1;
-                if self.rng.random_range(0..ties) == 0 {
-                    best = a;
-                }
-            }
+            best.offer(a, self.evaluator.evaluate(game, &s)[seat], &mut self.rng);
         }
-        Ok(best)
+        Ok(best.item())
     }
 }

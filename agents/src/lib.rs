@@ -43,6 +43,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod best;
 pub mod eval;
 pub mod expectimax;
 pub mod files;
@@ -61,6 +62,10 @@ pub mod spec;
 #[cfg(test)]
 #[path = "../../testkit/src/race.rs"]
 mod testgame_mcts;
+
+// What the MCTS and ISMCTS unit tests check alike, on that race.
+#[cfg(test)]
+mod search_tests;
 
 pub use eval::{Evaluate, Evaluator, EvaluatorError};
 pub use expectimax::{Expectimax, ExpectimaxConfig, Mode, Pruning, SearchResult};

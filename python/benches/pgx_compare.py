@@ -11,7 +11,12 @@ starts as a subprocess of itself (``--pgx-only``) on the same machine, right aft
 What is measured, for both: steps per second of a batch of N games in self-play, every
 step one random legal action per game (uniform over the legal-action mask), observations
 and masks computed by every step, finished games reset automatically.
-* stickdice: ``VectorEnv.step`` from a Python loop; the random actions drawn in numpy.
+* stickdice: ``VectorEnv.step`` from a Python loop; the random actions drawn in numpy by
+  each of two choosers, a row each: ``mask``, the ``argmax`` of uniform noise where the
+  mask is set (``np.where``; 49 random numbers per game for Issiren), and ``codes``, the
+  ``floor(u * count)``-th of the legal codes the step also writes
+  (``VectorEnv(..., legal_actions=True)``, ``stickdice.vector.RandomLegal``: one random
+  number per game). The ratio of each row to pgx's first game is printed too.
 * pgx: one ``jax.jit``-compiled function of ``vmap(env.step)`` plus the random action
   choice (``jax.random.categorical`` over the mask) and pgx's auto-reset wrapper, on JAX's
   CPU backend; the compile time (the first call) is printed apart and excluded from the
@@ -26,17 +31,26 @@ import sys
 import time
 
 
-def stickdice_rate(game, n, seconds, seed=1):
+def stickdice_rate(game, n, seconds, chooser="mask", seed=1):
     import numpy as np
 
-    from stickdice.vector import VectorEnv
+    from stickdice.vector import RandomLegal, VectorEnv
 
-    env = VectorEnv(game, n, seed=seed)
+    env = VectorEnv(game, n, seed=seed, legal_actions=chooser == "codes")
     obs, info = env.reset()
+    steps = 0
+    if chooser == "codes":
+        choose = RandomLegal(env, seed)
+        start = time.perf_counter()
+        while True:
+            obs, rewards, terminated, truncated, info = env.step(choose(info))
+            steps += n
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                return steps / elapsed
     rng = np.random.default_rng(seed)
     mask = info["legal_action_mask"]
     noise = np.empty(mask.shape, dtype=np.float32)
-    steps = 0
     start = time.perf_counter()
     while True:
         rng.random(dtype=np.float32, out=noise)
@@ -105,6 +119,7 @@ def main():
     p.add_argument("--sizes", default="64,1024,4096")
     p.add_argument("--games", default="issiren,sig-el-oued-capture")
     p.add_argument("--pgx-games", default="backgammon")
+    p.add_argument("--choosers", default="mask,codes", help="mask and/or codes (a row each)")
     args = p.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     if args.pgx_only:
@@ -113,8 +128,10 @@ def main():
     print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()}")
     rows = []
     for game in args.games.split(","):
-        rows.append((f"stickdice {game}", [stickdice_rate(game, n, args.seconds) for n in sizes], None))
-        print(f"stickdice {game}: done", file=sys.stderr, flush=True)
+        for chooser in args.choosers.split(","):
+            rows.append((f"stickdice {game} ({chooser})",
+                         [stickdice_rate(game, n, args.seconds, chooser) for n in sizes], None))
+            print(f"stickdice {game} ({chooser}): done", file=sys.stderr, flush=True)
     versions = ""
     if args.pgx_python:
         res = subprocess.run([args.pgx_python, __file__, "--pgx-only", "--seconds", str(args.seconds),
@@ -132,6 +149,15 @@ def main():
     for label, rates, compile_s in rows:
         c = "—" if compile_s is None else ", ".join(f"{s:.1f}" for s in compile_s)
         print(f"| {label} | " + " | ".join(fmt(r) for r in rates) + f" | {c} |")
+    pgx = [r for r in rows if r[2] is not None]
+    if pgx:
+        base_label, base = pgx[0][0], pgx[0][1]
+        print(f"\nratio to {base_label} (same run):\n")
+        print("| environment | " + " | ".join(f"N = {n}" for n in sizes) + " |")
+        print("|---|" + "---:|" * len(sizes))
+        for label, rates, compile_s in rows:
+            if compile_s is None:
+                print(f"| {label} | " + " | ".join(f"{r / b:.0f}×" for r, b in zip(rates, base)) + " |")
 
 
 if __name__ == "__main__":

@@ -2,17 +2,25 @@
 """Steps per second of the batched environment from Python (a benchmark, not a test).
 
     python python/benches/vector.py [--seconds 3] [--games issiren,sig-el-oued-capture]
+        [--sizes 1,64,1024,4096] [--choosers mask,codes]
 
 For each game and batch size N (1, 64, 1024, 4096), in self-play and against ``greedy``
 (the learner P1, greedy P2 in Rust): a loop of ``VectorEnv.step`` with a random legal
-action per game chosen in numpy from the mask (the ``argmax`` of uniform noise plus the
-mask, in preallocated arrays),
-observations and masks written by every step. One step of N games counts N steps.
-Beside them, *our single-game Python loop*: one game at a time through the package's
-``State`` (``apply_action`` per throw, decision and greedy move), the observation
-(``observation_tensor()``) and mask (``legal_actions_mask()``) read at every learner
-decision and a random legal action chosen in numpy; counted alike (learner decisions
-per second; throws and opponents' moves are not steps). Printed as a Markdown table
+action per game chosen in numpy, observations and masks written by every step, by each
+of two choosers (a row each):
+
+* ``mask``: from the mask, the ``argmax`` of uniform noise plus the mask (49 random
+  numbers per game for Issiren), in preallocated arrays;
+* ``codes``: from the legal codes (``VectorEnv(..., legal_actions=True)``, which the
+  step also writes), the ``floor(u * count)``-th code for one random number ``u`` per game
+  (``stickdice.vector.RandomLegal``), in preallocated arrays.
+
+One step of N games counts N steps. Beside them, *our single-game Python loop* (on the
+``mask`` rows): one game at a time through the package's ``State`` (``apply_action`` per
+throw, decision and greedy move), the observation (``observation_tensor()``) and mask
+(``legal_actions_mask()``) read at every learner decision and a random legal action chosen
+in numpy; counted alike (learner decisions per second; throws and opponents' moves are not
+steps). Printed as a Markdown table, with the load average before and after
 (docs/performance/vector.md records it).
 """
 
@@ -23,17 +31,28 @@ import time
 import numpy as np
 
 import stickdice
-from stickdice.vector import VectorEnv
+from stickdice.vector import RandomLegal, VectorEnv
 
 
-def measure(game, n, opponents, seconds, seed=1):
-    env = VectorEnv(game, n, seed=seed, opponents=opponents)
+def measure(game, n, opponents, seconds, chooser="mask", seed=1):
+    env = VectorEnv(game, n, seed=seed, opponents=opponents, legal_actions=chooser == "codes")
     obs, info = env.reset()
+    steps = 0
+    if chooser == "codes":
+        # One random number per game: the floor(u * count)-th legal code (no array made
+        # per step).
+        choose = RandomLegal(env, seed)
+        start = time.perf_counter()
+        while True:
+            obs, rewards, terminated, truncated, info = env.step(choose(info))
+            steps += n
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                return steps / elapsed
     rng = np.random.default_rng(seed)
     mask = info["legal_action_mask"]
     noise = np.empty(mask.shape, dtype=np.float32)
     actions = np.empty(n, dtype=np.int64)
-    steps = 0
     start = time.perf_counter()
     while True:
         # Uniform among the legal codes, in place (no array made per step): noise in
@@ -82,21 +101,27 @@ def main():
     p.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     p.add_argument("--games", default="issiren,sig-el-oued-capture")
     p.add_argument("--sizes", default="1,64,1024,4096")
+    p.add_argument("--choosers", default="mask,codes", help="mask and/or codes (a row each)")
     args = p.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    print(f"cores: {os.cpu_count()}, RAYON_NUM_THREADS={os.environ.get('RAYON_NUM_THREADS', 'unset')}")
-    print("| game | opponents | " + " | ".join(f"N = {n}" for n in sizes) + " | single-game Python loop |")
-    print("|---|---|" + "---:|" * (len(sizes) + 1))
+    choosers = args.choosers.split(",")
+    print(f"cores: {os.cpu_count()}, RAYON_NUM_THREADS={os.environ.get('RAYON_NUM_THREADS', 'unset')}, "
+          f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print("| game | opponents | chooser | " + " | ".join(f"N = {n}" for n in sizes)
+          + " | single-game Python loop |")
+    print("|---|---|---|" + "---:|" * (len(sizes) + 1))
 
     def cell(r):
         return f"{r / 1e6:.2f} M" if r >= 1e6 else f"{r / 1e3:.0f} k"
 
     for game in args.games.split(","):
         for label, opponents in (("self-play", None), ("greedy", "greedy")):
-            rates = [measure(game, n, opponents, args.seconds) for n in sizes]
-            single = measure_single(game, opponents, args.seconds)
-            cells = " | ".join(cell(r) for r in rates)
-            print(f"| {game} | {label} | {cells} | {cell(single)} |", flush=True)
+            for j, chooser in enumerate(choosers):
+                rates = [measure(game, n, opponents, args.seconds, chooser) for n in sizes]
+                single = cell(measure_single(game, opponents, args.seconds)) if j == 0 else "—"
+                cells = " | ".join(cell(r) for r in rates)
+                print(f"| {game} | {label} | {chooser} | {cells} | {single} |", flush=True)
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -43,6 +43,12 @@ type Arrays<'py> = (
     PyReadwriteArray1<'py, bool>,
 );
 
+/// The opt-in buffers of a step: the legal codes and their counts.
+type Legal<'py> = (
+    Option<PyReadwriteArray2<'py, i64>>,
+    Option<PyReadwriteArray1<'py, i32>>,
+);
+
 fn contiguous<T>(r: Result<&mut [T], numpy::NotContiguousError>) -> PyResult<&mut [T]> {
     r.map_err(|_| PyValueError::new_err("the output arrays must be C-contiguous"))
 }
@@ -51,9 +57,11 @@ fn contiguous<T>(r: Result<&mut [T], numpy::NotContiguousError>) -> PyResult<&mu
 fn with_out<'py>(
     py: Python<'py>,
     arrays: Arrays<'py>,
+    legal: Legal<'py>,
     f: impl FnOnce(Out<'_>) -> Result<(), VectorError> + Send,
 ) -> PyResult<()> {
     let (mut obs, mut masks, mut players, mut rewards, mut term, mut trunc) = arrays;
+    let (mut codes, mut counts) = legal;
     let out = Out {
         observations: contiguous(obs.as_slice_mut())?,
         masks: contiguous(masks.as_slice_mut())?,
@@ -61,6 +69,14 @@ fn with_out<'py>(
         rewards: contiguous(rewards.as_slice_mut())?,
         terminated: contiguous(term.as_slice_mut())?,
         truncated: contiguous(trunc.as_slice_mut())?,
+        legal_codes: match codes.as_mut() {
+            Some(codes) => Some(contiguous(codes.as_slice_mut())?),
+            None => None,
+        },
+        legal_counts: match counts.as_mut() {
+            Some(counts) => Some(contiguous(counts.as_slice_mut())?),
+            None => None,
+        },
     };
     py.detach(|| f(out)).map_err(vector_error)
 }
@@ -93,6 +109,11 @@ impl PyVectorEnv {
     #[getter]
     fn num_actions(&self) -> usize {
         self.env().num_actions()
+    }
+
+    #[getter]
+    fn max_actions(&self) -> usize {
+        self.env().max_actions()
     }
 
     #[getter]
@@ -140,6 +161,8 @@ impl PyVectorEnv {
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (seed, observations, masks, players, rewards, terminated, truncated,
+                        legal_codes=None, legal_counts=None))]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
@@ -150,16 +173,21 @@ impl PyVectorEnv {
         rewards: PyReadwriteArray2<'py, f32>,
         terminated: PyReadwriteArray1<'py, bool>,
         truncated: PyReadwriteArray1<'py, bool>,
+        legal_codes: Option<PyReadwriteArray2<'py, i64>>,
+        legal_counts: Option<PyReadwriteArray1<'py, i32>>,
     ) -> PyResult<()> {
         let env = self.env_mut();
         with_out(
             py,
             (observations, masks, players, rewards, terminated, truncated),
+            (legal_codes, legal_counts),
             |out| env.reset(seed, out),
         )
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (actions, observations, masks, players, rewards, terminated, truncated,
+                        legal_codes=None, legal_counts=None))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
@@ -170,6 +198,8 @@ impl PyVectorEnv {
         rewards: PyReadwriteArray2<'py, f32>,
         terminated: PyReadwriteArray1<'py, bool>,
         truncated: PyReadwriteArray1<'py, bool>,
+        legal_codes: Option<PyReadwriteArray2<'py, i64>>,
+        legal_counts: Option<PyReadwriteArray1<'py, i32>>,
     ) -> PyResult<()> {
         let actions = actions
             .as_slice()
@@ -178,6 +208,7 @@ impl PyVectorEnv {
         with_out(
             py,
             (observations, masks, players, rewards, terminated, truncated),
+            (legal_codes, legal_counts),
             |out| env.step(actions, out),
         )
     }

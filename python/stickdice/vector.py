@@ -43,7 +43,36 @@ step and overwritten by the next, unless ``copy=True``):
 * ``terminated`` / ``truncated``: ``(N,)`` bool: the game has just ended; truncated when
   at the throw cap (rule option ``max_throws``);
 * ``info["legal_action_mask"]``: ``(N, num_actions)`` bool (all False when ended);
-* ``info["current_player"]``: ``(N,)`` int32, the seat to decide, -1 when ended.
+* ``info["current_player"]``: ``(N,)`` int32, the seat to decide, -1 when ended;
+* with ``legal_actions=True``: ``info["legal_actions"]``, ``(N, max_actions)`` int64,
+  each game's legal codes in ascending order (the mask's set bits), then -1 to the row's
+  end (all -1 when ended), and ``info["legal_count"]``, ``(N,)`` int32, how many (0 when
+  ended). ``max_actions`` is the most legal actions a decision can have (12 for
+  Issiren, whose mask has 49 codes).
+
+**A uniformly random legal action from one random number per game** (with
+``legal_actions=True``; what :class:`RandomLegal` does, in arrays made once, none per
+step): ``k = floor(u * count)`` for ``u`` uniform in [0, 1) picks the ``k``-th legal
+code of the row, and the flat index ``i * max_actions + k`` takes it. A game that has
+ended (count 0) gets -1, which the step ignores::
+
+    env = VectorEnv("issiren", 1024, seed=1, legal_actions=True)
+    obs, info = env.reset()
+    n, width = env.num_envs, env.max_actions
+    rng = np.random.default_rng(0)
+    u = np.empty(n)                                  # float64
+    k = np.empty(n, dtype=np.intp)
+    base = np.arange(n, dtype=np.intp) * width
+    actions = np.empty(n, dtype=np.int64)
+    codes = info["legal_actions"].reshape(-1)        # a view: the same array every step
+    counts = info["legal_count"]
+    for _ in range(100):
+        rng.random(out=u)
+        np.multiply(u, counts, out=u)                # in [0, count)
+        np.copyto(k, u, casting="unsafe")            # floor (u >= 0)
+        np.add(k, base, out=k)
+        np.take(codes, k, out=actions)
+        obs, rewards, terminated, truncated, info = env.step(actions)
 
 The step releases the GIL and spreads the games over the Rust thread pool; the results do
 not depend on the thread count. Bad input raises before any game is stepped: a wrong
@@ -61,7 +90,7 @@ import numpy as np
 from . import _stickdice
 from ._stickdice import Game
 
-__all__ = ["VectorEnv", "IllegalActionError", "GymVectorEnv", "functional", "StepResult"]
+__all__ = ["VectorEnv", "IllegalActionError", "GymVectorEnv", "functional", "StepResult", "RandomLegal"]
 
 
 class IllegalActionError(ValueError):
@@ -105,6 +134,7 @@ class VectorEnv:
         players: Optional[int] = None,
         copy: bool = False,
         recording: bool = False,
+        legal_actions: bool = False,
         **options: Any,
     ) -> None:
         self.game = _load(game, players, options)
@@ -122,6 +152,7 @@ class VectorEnv:
         self._env.set_recording(bool(recording))
         self.num_envs: int = self._env.num_envs
         self.num_actions: int = self._env.num_actions
+        self.max_actions: int = self._env.max_actions
         self.observation_size: int = self._env.observation_len
         self.num_players: int = self._env.num_players
         self.observation_layout: str = self._env.observation_doc
@@ -135,13 +166,24 @@ class VectorEnv:
         self._rewards = np.zeros((n, self.num_players), dtype=np.float32)
         self._terminated = np.zeros(n, dtype=np.bool_)
         self._truncated = np.zeros(n, dtype=np.bool_)
+        self.legal_actions = bool(legal_actions)
+        self._legal: Tuple[np.ndarray, ...] = ()
+        if self.legal_actions:
+            self._legal = (
+                np.full((n, self.max_actions), -1, dtype=np.int64),
+                np.zeros(n, dtype=np.int32),
+            )
         self._started = False
 
     def _outs(self) -> Tuple[np.ndarray, ...]:
         return (self._obs, self._mask, self._player, self._rewards, self._terminated, self._truncated)
 
     def _info(self) -> Dict[str, np.ndarray]:
-        return {"legal_action_mask": self._out(self._mask), "current_player": self._out(self._player)}
+        info = {"legal_action_mask": self._out(self._mask), "current_player": self._out(self._player)}
+        if self._legal:
+            info["legal_actions"] = self._out(self._legal[0])
+            info["legal_count"] = self._out(self._legal[1])
+        return info
 
     def _out(self, a: np.ndarray) -> np.ndarray:
         return a.copy() if self.copy else a
@@ -151,7 +193,7 @@ class VectorEnv:
         each game's first learner decision. Returns ``(obs, info)``."""
         if seed is not None:
             self._seed = int(seed)
-        self._env.reset(self._seed, *self._outs())
+        self._env.reset(self._seed, *self._outs(), *self._legal)
         self._started = True
         return self._out(self._obs), self._info()
 
@@ -176,7 +218,7 @@ class VectorEnv:
         if not self._started:
             self.reset()
         try:
-            self._env.step(a, *self._outs())
+            self._env.step(a, *self._outs(), *self._legal)
         except _stickdice.VectorIllegalAction as e:
             message, index, seat, action = e.args
             raise IllegalActionError(message, index, seat, action) from None
@@ -222,6 +264,40 @@ class VectorEnv:
     def state(self, index: int) -> Any:
         """Game ``index``'s state, as a :class:`stickdice.State` (a copy)."""
         return _stickdice._load_state(self.game, self._env.save_state(index))
+
+
+class RandomLegal:
+    """A uniformly random legal action per game, from one random number per game and the
+    legal codes of a :class:`VectorEnv` made with ``legal_actions=True`` (the recipe of the
+    module's documentation: its arrays are made once, none per call).
+
+    ``RandomLegal(env, seed)(info)`` returns the actions for ``info`` (of ``reset`` or
+    ``step``): an ``(N,)`` int64 array, the same one at every call (overwritten), -1 for a
+    game that has ended."""
+
+    def __init__(self, env: VectorEnv, seed: Optional[int] = None) -> None:
+        if not env.legal_actions:
+            raise ValueError("RandomLegal needs a VectorEnv made with legal_actions=True")
+        n, width = env.num_envs, env.max_actions
+        self.rng = np.random.default_rng(seed)
+        self._u = np.empty(n)
+        self._k = np.empty(n, dtype=np.intp)
+        self._base = np.arange(n, dtype=np.intp) * width
+        self.actions = np.empty(n, dtype=np.int64)
+        self._codes: Optional[np.ndarray] = None
+        self._flat = self.actions
+
+    def __call__(self, info: Dict[str, np.ndarray]) -> np.ndarray:
+        codes, counts = info["legal_actions"], info["legal_count"]
+        if codes is not self._codes:  # a flat view, made again only for a new array
+            self._codes, self._flat = codes, codes.reshape(-1)
+        u, k = self._u, self._k
+        self.rng.random(out=u)
+        np.multiply(u, counts, out=u)  # in [0, count)
+        np.copyto(k, u, casting="unsafe")  # floor, u >= 0
+        np.add(k, self._base, out=k)
+        np.take(self._flat, k, out=self.actions)
+        return self.actions
 
 
 class StepResult(NamedTuple):

@@ -27,7 +27,10 @@
 //!   game-major order: observations `N × observation_len` (`f32`, the layout of
 //!   [`Encoded::OBSERVATION_DOC`]), masks `N × num_actions` (true for the legal codes;
 //!   all false when the game has ended), players `N` (the seat to decide, −1 when
-//!   ended), rewards `N × seats`, terminated `N`, truncated `N`.
+//!   ended), rewards `N × seats`, terminated `N`, truncated `N`; and, opt-in (`Some`),
+//!   the legal codes `N × max_actions` (`i64`, ascending, −1 after the last) and their
+//!   counts `N` (`i32`, 0 when ended), so that a learner draws a uniformly random legal
+//!   action from one random number per game ([`VectorEnv::max_actions`] is the width).
 //! * **No allocation per step** in self-play and against agents that allocate nothing
 //!   (`random`, `greedy`): the games' states, dice and action lists live in the batch.
 //!   Opponent agents are built anew at each episode start (as the arena builds
@@ -45,6 +48,7 @@
 
 use std::fmt;
 
+use rayon::iter::Either;
 use rayon::prelude::*;
 use stickdice::play::Event;
 use stickdice::play::SeededDice;
@@ -136,7 +140,7 @@ pub enum VectorError {
     #[error("{buffer} holds {got} values; a batch of {games} games needs {want}")]
     Shape {
         /// Which buffer (`actions`, `observations`, `masks`, `players`, `rewards`,
-        /// `terminated`, `truncated`).
+        /// `terminated`, `truncated`, `legal_codes`, `legal_counts`).
         buffer: &'static str,
         /// Its length.
         got: usize,
@@ -194,6 +198,13 @@ pub struct Out<'a> {
     pub terminated: &'a mut [bool],
     /// `N`: the game has just ended at the throw cap.
     pub truncated: &'a mut [bool],
+    /// Opt-in, `N × max_actions` ([`VectorEnv::max_actions`]): each game's legal codes in
+    /// ascending order (the mask's set bits), then −1 to the row's end; all −1 when the
+    /// game has just ended. `None`: not written.
+    pub legal_codes: Option<&'a mut [i64]>,
+    /// Opt-in, `N`: how many legal codes each game has (its row of `legal_codes` before
+    /// the −1s), 0 when the game has just ended. `None`: not written.
+    pub legal_counts: Option<&'a mut [i32]>,
 }
 
 /// Buffers of the right sizes for a batch, owned (see [`Out`]).
@@ -211,6 +222,10 @@ pub struct Buffers {
     pub terminated: Vec<bool>,
     /// `N`.
     pub truncated: Vec<bool>,
+    /// `N × max_actions` when on ([`Buffers::with_legal_codes`]), else `None`.
+    pub legal_codes: Option<Vec<i64>>,
+    /// `N` when on ([`Buffers::with_legal_codes`]), else `None`.
+    pub legal_counts: Option<Vec<i32>>,
 }
 
 impl Buffers {
@@ -233,7 +248,18 @@ impl Buffers {
             rewards: vec![0.0; n * seats],
             terminated: vec![false; n],
             truncated: vec![false; n],
+            legal_codes: None,
+            legal_counts: None,
         }
+    }
+
+    /// The same buffers with the opt-in legal codes and counts on, `max_actions` codes per
+    /// game ([`VectorEnv::max_actions`]; −1 and 0 until a step writes them).
+    pub fn with_legal_codes(mut self, max_actions: usize) -> Self {
+        let n = self.players.len();
+        self.legal_codes = Some(vec![-1; n * max_actions]);
+        self.legal_counts = Some(vec![0; n]);
+        self
     }
 
     /// The buffers as a step's [`Out`].
@@ -245,6 +271,8 @@ impl Buffers {
             rewards: &mut self.rewards,
             terminated: &mut self.terminated,
             truncated: &mut self.truncated,
+            legal_codes: self.legal_codes.as_deref_mut(),
+            legal_counts: self.legal_counts.as_deref_mut(),
         }
     }
 }
@@ -383,6 +411,7 @@ impl<G: Encoded> Slot<G> {
                     self.legal |= 1u128 << code;
                     out.mask[code as usize] = true;
                 }
+                write_codes(self.legal, out.codes, out.count);
                 *out.player = seat as i32;
                 *out.terminated = false;
                 *out.truncated = false;
@@ -403,6 +432,7 @@ impl<G: Encoded> Slot<G> {
                 for (s, r) in out.rewards.iter_mut().enumerate() {
                     *r = ranking.score(s) as f32;
                 }
+                write_codes(0, out.codes, out.count);
                 let capped = forfeit.is_none() && game.throws_made(&self.state) >= seating.cap;
                 *out.player = -1;
                 *out.terminated = !capped;
@@ -416,6 +446,27 @@ impl<G: Encoded> Slot<G> {
     }
 }
 
+/// Writes the legal codes of the bitset `legal` (bit `c` for code `c`) into a game's row
+/// of the opt-in buffers: ascending, then −1 to the row's end; and their count.
+#[inline]
+fn write_codes(legal: u128, codes: Option<&mut [i64]>, count: Option<&mut [i32]>) {
+    if let Some(codes) = codes {
+        let mut bits = legal;
+        let mut k = 0;
+        while bits != 0 {
+            // Never past the row: a decision has at most `Game::MAX_ACTIONS` legal
+            // actions (the conformance suite checks it), and the row is that wide.
+            codes[k] = i64::from(bits.trailing_zeros());
+            bits &= bits - 1;
+            k += 1;
+        }
+        codes[k..].fill(-1);
+    }
+    if let Some(count) = count {
+        count[0] = legal.count_ones() as i32;
+    }
+}
+
 /// One game's part of [`Out`].
 struct SlotOut<'a> {
     observation: &'a mut [f32],
@@ -424,13 +475,53 @@ struct SlotOut<'a> {
     rewards: &'a mut [f32],
     terminated: &'a mut bool,
     truncated: &'a mut bool,
+    /// Its row of the opt-in legal codes.
+    codes: Option<&'a mut [i64]>,
+    /// Its opt-in count (one value).
+    count: Option<&'a mut [i32]>,
 }
 
 /// One game's items as the zipped iterators of [`each_slot`] give them.
 type Zipped<'a, G> = (
-    (((usize, &'a mut Slot<G>), &'a mut [f32]), &'a mut [bool]),
-    (&'a mut [f32], ((&'a mut i32, &'a mut bool), &'a mut bool)),
+    (
+        (((usize, &'a mut Slot<G>), &'a mut [f32]), &'a mut [bool]),
+        (&'a mut [f32], ((&'a mut i32, &'a mut bool), &'a mut bool)),
+    ),
+    (Option<&'a mut [i64]>, Option<&'a mut [i32]>),
 );
+
+/// The sizes of one game's part of [`Out`]: observation, mask, rewards, legal codes.
+#[derive(Clone, Copy)]
+struct Sizes {
+    observation: usize,
+    mask: usize,
+    rewards: usize,
+    codes: usize,
+}
+
+/// An opt-in buffer cut into `n` parts of `size` (`n` times `None` when it is off).
+fn parts<T>(
+    buf: Option<&mut [T]>,
+    size: usize,
+    n: usize,
+) -> impl Iterator<Item = Option<&mut [T]>> {
+    match buf {
+        Some(buf) => Either::Left(buf.chunks_mut(size).map(Some)),
+        None => Either::Right(std::iter::repeat_with(|| None).take(n)),
+    }
+}
+
+/// [`parts`] for rayon.
+fn par_parts<T: Send>(
+    buf: Option<&mut [T]>,
+    size: usize,
+    n: usize,
+) -> impl IndexedParallelIterator<Item = Option<&mut [T]>> {
+    match buf {
+        Some(buf) => Either::Left(buf.par_chunks_mut(size).map(Some)),
+        None => Either::Right((0..n).into_par_iter().map(|_| None)),
+    }
+}
 
 /// The games a thread steps at a time: the batch is cut into chunks of this many games,
 /// each stepped by the serial loop (one rayon task per chunk, not per game).
@@ -442,14 +533,14 @@ fn each_slot<G: Encoded>(
     slots: &mut [Slot<G>],
     parallel: bool,
     out: Out<'_>,
-    sizes: (usize, usize, usize),
+    sizes: Sizes,
     f: impl Fn(usize, &mut Slot<G>, SlotOut<'_>) + Sync,
 ) {
     if !(parallel && slots.len() > CHUNK) {
         each_slot_serial(0, slots, out, sizes, &f);
         return;
     }
-    let (obs_len, num_actions, seats) = sizes;
+    let chunks = slots.len().div_ceil(CHUNK);
     let Out {
         observations,
         masks,
@@ -457,23 +548,35 @@ fn each_slot<G: Encoded>(
         rewards,
         terminated,
         truncated,
+        legal_codes,
+        legal_counts,
     } = out;
     slots
         .par_chunks_mut(CHUNK)
-        .zip(observations.par_chunks_mut(CHUNK * obs_len))
-        .zip(masks.par_chunks_mut(CHUNK * num_actions))
-        .zip(rewards.par_chunks_mut(CHUNK * seats))
+        .zip(observations.par_chunks_mut(CHUNK * sizes.observation))
+        .zip(masks.par_chunks_mut(CHUNK * sizes.mask))
+        .zip(rewards.par_chunks_mut(CHUNK * sizes.rewards))
         .zip(
             players
                 .par_chunks_mut(CHUNK)
                 .zip(terminated.par_chunks_mut(CHUNK))
                 .zip(truncated.par_chunks_mut(CHUNK)),
         )
+        .zip(
+            par_parts(legal_codes, CHUNK * sizes.codes, chunks).zip(par_parts(
+                legal_counts,
+                CHUNK,
+                chunks,
+            )),
+        )
         .enumerate()
         .for_each(
             |(
                 k,
-                ((((slots, observations), masks), rewards), ((players, terminated), truncated)),
+                (
+                    ((((slots, observations), masks), rewards), ((players, terminated), truncated)),
+                    (legal_codes, legal_counts),
+                ),
             )| {
                 let out = Out {
                     observations,
@@ -482,6 +585,8 @@ fn each_slot<G: Encoded>(
                     rewards,
                     terminated,
                     truncated,
+                    legal_codes,
+                    legal_counts,
                 };
                 each_slot_serial(k * CHUNK, slots, out, sizes, &f);
             },
@@ -494,10 +599,10 @@ fn each_slot_serial<G: Encoded>(
     first: usize,
     slots: &mut [Slot<G>],
     out: Out<'_>,
-    sizes: (usize, usize, usize),
+    sizes: Sizes,
     f: &(impl Fn(usize, &mut Slot<G>, SlotOut<'_>) + Sync),
 ) {
-    let (obs_len, num_actions, seats) = sizes;
+    let n = slots.len();
     let Out {
         observations,
         masks,
@@ -505,22 +610,25 @@ fn each_slot_serial<G: Encoded>(
         rewards,
         terminated,
         truncated,
+        legal_codes,
+        legal_counts,
     } = out;
     slots
         .iter_mut()
         .enumerate()
-        .zip(observations.chunks_mut(obs_len))
-        .zip(masks.chunks_mut(num_actions))
+        .zip(observations.chunks_mut(sizes.observation))
+        .zip(masks.chunks_mut(sizes.mask))
         .zip(
-            rewards.chunks_mut(seats).zip(
+            rewards.chunks_mut(sizes.rewards).zip(
                 players
                     .iter_mut()
                     .zip(terminated.iter_mut())
                     .zip(truncated.iter_mut()),
             ),
         )
+        .zip(parts(legal_codes, sizes.codes, n).zip(parts(legal_counts, 1, n)))
         .for_each(
-            |(((i_slot, observation), mask), (rewards, flags)): Zipped<'_, G>| {
+            |((((i_slot, observation), mask), (rewards, flags)), (codes, count)): Zipped<'_, G>| {
                 let (i, slot) = i_slot;
                 let ((player, terminated), truncated) = flags;
                 f(
@@ -533,6 +641,8 @@ fn each_slot_serial<G: Encoded>(
                         rewards,
                         terminated,
                         truncated,
+                        codes,
+                        count,
                     },
                 )
             },
@@ -783,25 +893,51 @@ impl<G: Encoded> Batch<G> {
         Ok((config, record))
     }
 
-    fn sizes(&self) -> (usize, usize, usize) {
-        (
-            Encoded::observation_len(&self.game),
-            G::NUM_ACTIONS,
-            self.game.seats(),
-        )
+    /// The most legal actions of a decision: a row of the opt-in legal codes
+    /// ([`Out::legal_codes`]). It is the game's [`Game::MAX_ACTIONS`] (at most
+    /// `NUM_ACTIONS`, as the codes are distinct), which the conformance suite checks at
+    /// every decision; for Issiren 12 (one per piece), against 49 codes.
+    pub const MAX_ACTIONS: usize = if G::MAX_ACTIONS < G::NUM_ACTIONS {
+        G::MAX_ACTIONS
+    } else {
+        G::NUM_ACTIONS
+    };
+
+    fn sizes(&self) -> Sizes {
+        Sizes {
+            observation: Encoded::observation_len(&self.game),
+            mask: G::NUM_ACTIONS,
+            rewards: self.game.seats(),
+            codes: Self::MAX_ACTIONS,
+        }
     }
 
     fn check(&self, out: &Out<'_>) -> Result<(), VectorError> {
         let n = self.slots.len();
-        let (obs_len, num_actions, seats) = self.sizes();
+        let sizes = self.sizes();
         for (buffer, got, want) in [
-            ("observations", out.observations.len(), n * obs_len),
-            ("masks", out.masks.len(), n * num_actions),
-            ("players", out.players.len(), n),
-            ("rewards", out.rewards.len(), n * seats),
-            ("terminated", out.terminated.len(), n),
-            ("truncated", out.truncated.len(), n),
+            (
+                "observations",
+                Some(out.observations.len()),
+                n * sizes.observation,
+            ),
+            ("masks", Some(out.masks.len()), n * sizes.mask),
+            ("players", Some(out.players.len()), n),
+            ("rewards", Some(out.rewards.len()), n * sizes.rewards),
+            ("terminated", Some(out.terminated.len()), n),
+            ("truncated", Some(out.truncated.len()), n),
+            (
+                "legal_codes",
+                out.legal_codes.as_ref().map(|b| b.len()),
+                n * sizes.codes,
+            ),
+            (
+                "legal_counts",
+                out.legal_counts.as_ref().map(|b| b.len()),
+                n,
+            ),
         ] {
+            let Some(got) = got else { continue };
             if got != want {
                 return Err(VectorError::Shape {
                     buffer,
@@ -930,6 +1066,7 @@ impl<G: Encoded> Batch<G> {
 trait Env: Send + fmt::Debug {
     fn len(&self) -> usize;
     fn num_actions(&self) -> usize;
+    fn max_actions(&self) -> usize;
     fn observation_len(&self) -> usize;
     fn observation_doc(&self) -> &'static str;
     fn seats(&self) -> usize;
@@ -950,6 +1087,9 @@ impl<G: Encoded> Env for Batch<G> {
     }
     fn num_actions(&self) -> usize {
         G::NUM_ACTIONS
+    }
+    fn max_actions(&self) -> usize {
+        Self::MAX_ACTIONS
     }
     fn observation_len(&self) -> usize {
         Encoded::observation_len(&self.game)
@@ -1059,6 +1199,13 @@ impl VectorEnv {
     /// The number of action codes (a mask's length).
     pub fn num_actions(&self) -> usize {
         self.inner.num_actions()
+    }
+
+    /// The most legal actions of a decision: the width of a row of the opt-in legal
+    /// codes ([`Out::legal_codes`], [`Buffers::with_legal_codes`]); see
+    /// [`Batch::MAX_ACTIONS`].
+    pub fn max_actions(&self) -> usize {
+        self.inner.max_actions()
     }
 
     /// The length of one game's observation.

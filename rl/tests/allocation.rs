@@ -1,6 +1,6 @@
 //! The batched environment's steps allocate nothing (self-play and against `random`
 //! opponents between episode starts; on the calling thread, where the counting allocator
-//! counts).
+//! counts), the opt-in legal codes included.
 
 use stickdice::AnyGame;
 use stickdice_rl::{Buffers, VectorEnv};
@@ -13,7 +13,7 @@ fn steps_allocate_nothing(game: &str, options: &[&str], seats: &[Option<&str>]) 
     let any = AnyGame::new(game, Some(seats.len()), options).unwrap();
     let mut env = VectorEnv::new(&any, 64, seats).unwrap();
     env.set_parallel(false);
-    let mut buf = Buffers::new(&env);
+    let mut buf = Buffers::new(&env).with_legal_codes(env.max_actions());
     env.reset(1, buf.out()).unwrap();
     let na = env.num_actions();
     let mut actions = vec![0i64; env.len()];

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use rand::{RngExt, SeedableRng};
 use stickdice::play::{play_game, Event, SeededDice};
-use stickdice::{agent_fn, ActionList, Agent, AnyGame, Game, Issiren, SiryuRace};
+use stickdice::{agent_fn, ActionList, Agent, AnyGame, Game, GameKind, Issiren, SiryuRace};
 use stickdice_rl::{game_seed, opponent_seed, Batch, Buffers, Encoded, VectorEnv, VectorError};
 
 fn buffers<G: Encoded>(batch: &Batch<G>) -> Buffers {
@@ -224,7 +224,7 @@ fn finished_games_restart_at_the_next_step_and_the_cap_truncates() {
 }
 
 fn run_steps(env: &mut VectorEnv, steps: usize) -> Vec<Buffers> {
-    let mut buf = Buffers::new(env);
+    let mut buf = Buffers::new(env).with_legal_codes(env.max_actions());
     env.reset(17, buf.out()).unwrap();
     let mut rng = stickdice::Rng::seed_from_u64(17);
     let mut all = Vec::new();
@@ -342,4 +342,175 @@ fn configurations_that_cannot_be_batched_are_refused() {
     let swd = AnyGame::new("sig-wa-duqqan", Some(2), &[] as &[&str]).unwrap();
     let msg = e(&swd, 4, &[None, None]).to_string();
     assert!(msg.contains("has no decisions"), "{msg}");
+}
+
+/// Checks game `i`'s row of the opt-in legal codes and its count against its mask: the
+/// mask's set bits in ascending order, then −1; all −1 and 0 where the mask is empty.
+fn check_codes(buf: &Buffers, i: usize, num_actions: usize, width: usize) {
+    let mask = &buf.masks[i * num_actions..][..num_actions];
+    let codes = &buf.legal_codes.as_ref().unwrap()[i * width..][..width];
+    let count = buf.legal_counts.as_ref().unwrap()[i];
+    let want: Vec<i64> = (0..num_actions as i64)
+        .filter(|&c| mask[c as usize])
+        .collect();
+    assert_eq!(count as usize, want.len(), "game {i}");
+    assert_eq!(&codes[..want.len()], &want[..], "game {i}");
+    assert!(
+        codes[want.len()..].iter().all(|&c| c == -1),
+        "game {i}: {codes:?}"
+    );
+    assert_eq!(count == 0, buf.players[i] == -1, "game {i}");
+}
+
+/// A uniformly random legal code per game drawn from the legal codes (−1 where ended).
+fn actions_from_codes(buf: &Buffers, width: usize, rng: &mut stickdice::Rng) -> Vec<i64> {
+    let codes = buf.legal_codes.as_ref().unwrap();
+    buf.legal_counts
+        .as_ref()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .map(|(i, &count)| {
+            let k = if count > 0 {
+                rng.random_range(0..count as usize)
+            } else {
+                0
+            };
+            codes[i * width + k]
+        })
+        .collect()
+}
+
+#[test]
+fn legal_codes_are_the_masks_set_bits_and_the_legal_actions_in_order() {
+    let mut game = Issiren::with_seats(2).unwrap();
+    game.set_option("max_throws", "60").unwrap();
+    let mut batch = Batch::new(game.clone(), 20, &[None, Some("greedy")]).unwrap();
+    let width = Batch::<Issiren>::MAX_ACTIONS;
+    assert_eq!(width, 12, "one legal action per piece at most");
+    let mut buf = buffers(&batch).with_legal_codes(width);
+    batch.reset(3, buf.out()).unwrap();
+    let mut rng = stickdice::Rng::seed_from_u64(3);
+    let na = Issiren::NUM_ACTIONS;
+    let mut legal = ActionList::new();
+    let (mut ended, mut most) = (0, 0);
+    for _ in 0..300 {
+        for i in 0..batch.len() {
+            check_codes(&buf, i, na, width);
+            let count = buf.legal_counts.as_ref().unwrap()[i] as usize;
+            most = most.max(count);
+            match game.node(batch.state(i)) {
+                stickdice::Node::Decide(_) => {
+                    game.legal_actions(batch.state(i), &mut legal);
+                    let mut want: Vec<i64> = legal
+                        .iter()
+                        .map(|&a| i64::from(Issiren::encode(a)))
+                        .collect();
+                    want.sort_unstable();
+                    assert_eq!(
+                        &buf.legal_codes.as_ref().unwrap()[i * width..][..count],
+                        &want[..]
+                    );
+                }
+                _ => ended += 1,
+            }
+        }
+        let actions = actions_from_codes(&buf, width, &mut rng);
+        batch.step(&actions, buf.out()).unwrap();
+    }
+    assert!(ended >= 20, "{ended} ended games seen");
+    assert!(most >= 6, "at most {most} legal actions seen");
+}
+
+#[test]
+fn legal_codes_fit_their_rows_in_every_game_that_has_decisions() {
+    let mut checked = 0;
+    for &kind in GameKind::ALL.iter().filter(|k| k.has("encode")) {
+        let (_, most_seats) = kind.seat_range();
+        let mut configs = vec![vec!["max_throws=80".to_string()]];
+        if kind.option_names().contains(&"five_polished_moves_five") {
+            configs.push(vec![
+                "max_throws=80".into(),
+                "five_polished_moves_five=true".into(),
+            ]);
+        }
+        for options in configs {
+            let game = AnyGame::new(kind.name(), Some(most_seats.min(4)), &options).unwrap();
+            let seats = vec![None; game.seats()];
+            let mut env = match VectorEnv::new(&game, 48, &seats) {
+                Err(VectorError::NoDecisions { .. }) => continue,
+                env => env.unwrap(),
+            };
+            let (na, width) = (env.num_actions(), env.max_actions());
+            assert!(width <= na, "{}", kind.name());
+            let mut buf = Buffers::new(&env).with_legal_codes(width);
+            env.reset(8, buf.out()).unwrap();
+            let mut rng = stickdice::Rng::seed_from_u64(8);
+            for _ in 0..200 {
+                for i in 0..env.len() {
+                    check_codes(&buf, i, na, width);
+                }
+                let actions = actions_from_codes(&buf, width, &mut rng);
+                env.step(&actions, buf.out()).unwrap();
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 5, "{checked} configurations");
+}
+
+#[test]
+fn legal_codes_change_nothing_else_and_are_refused_in_the_wrong_shape() {
+    let game = AnyGame::new("issiren", None, &["max_throws=100"]).unwrap();
+    let mut with = VectorEnv::new(&game, 300, &[None, Some("random")]).unwrap();
+    let mut without = VectorEnv::new(&game, 300, &[None, Some("random")]).unwrap();
+    let width = with.max_actions();
+    let mut a = Buffers::new(&with).with_legal_codes(width);
+    let mut b = Buffers::new(&without);
+    with.reset(21, a.out()).unwrap();
+    without.reset(21, b.out()).unwrap();
+    let mut rng = stickdice::Rng::seed_from_u64(21);
+    for _ in 0..80 {
+        let actions = actions_from_codes(&a, width, &mut rng);
+        with.step(&actions, a.out()).unwrap();
+        without.step(&actions, b.out()).unwrap();
+        let mut a_rest = a.clone();
+        a_rest.legal_codes = None;
+        a_rest.legal_counts = None;
+        assert_eq!(a_rest, b);
+    }
+    // Counts alone are allowed; codes or counts of the wrong length are refused, with
+    // nothing changed.
+    let actions = actions_from_codes(&a, width, &mut rng);
+    let states: Vec<String> = (0..300).map(|i| with.save_state(i)).collect();
+    let before = a.clone();
+    for (codes, counts, buffer) in [
+        (300 * width - 1, 300, "legal_codes"),
+        (300 * width, 301, "legal_counts"),
+    ] {
+        let mut codes = vec![7i64; codes];
+        let mut counts = vec![7i32; counts];
+        let mut out = a.out();
+        out.legal_codes = Some(&mut codes);
+        out.legal_counts = Some(&mut counts);
+        match with.step(&actions, out) {
+            Err(VectorError::Shape { buffer: got, .. }) => assert_eq!(got, buffer),
+            other => panic!("{other:?}"),
+        }
+        assert!(codes.iter().all(|&c| c == 7) && counts.iter().all(|&c| c == 7));
+    }
+    assert_eq!(a, before);
+    assert_eq!(
+        states,
+        (0..300).map(|i| with.save_state(i)).collect::<Vec<_>>()
+    );
+    let mut counts = vec![0i32; 300];
+    let mut out = a.out();
+    out.legal_codes = None;
+    out.legal_counts = Some(&mut counts);
+    with.step(&actions, out).unwrap();
+    for (i, &count) in counts.iter().enumerate() {
+        let mask = &a.masks[i * 49..][..49];
+        assert_eq!(count as usize, mask.iter().filter(|&&m| m).count());
+    }
 }

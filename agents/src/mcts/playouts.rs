@@ -5,6 +5,7 @@ use rand::RngExt as _;
 use stickdice::{ActionList, Node as GameNode, Seat, SeatValues, MAX_ACTIONS};
 
 use super::config::Playout;
+use crate::best::BestRated;
 use crate::eval::{Evaluate, Evaluator, Greedy};
 use crate::params::SpecError;
 
@@ -174,22 +175,8 @@ pub(super) fn greedy_action<G: stickdice::Playouts>(
     rng: &mut stickdice::Rng,
     evaluate: EvalFn<G>,
 ) -> G::Action {
-    let mut best = actions[0];
-    let mut best_value = f64::NEG_INFINITY;
-    let mut ties = 0u32;
-    // The best value's actions in list order, ties broken uniformly (reservoir sampling).
-    let mut consider = |a: G::Action, v: f64| {
-        if v > best_value {
-            best_value = v;
-            best = a;
-            ties = 1;
-        } else if v == best_value {
-            ties += 1;
-            if rng.random_range(0..ties) == 0 {
-                best = a;
-            }
-        }
-    };
+    // The best value's actions in list order, ties broken uniformly.
+    let mut best = BestRated::new(actions[0]);
     if evaluate.rates_actions_at_once() {
         // The values first (a fixed buffer: no allocation), then the ties broken in order.
         let mut values = [0.0f64; MAX_ACTIONS];
@@ -197,17 +184,17 @@ pub(super) fn greedy_action<G: stickdice::Playouts>(
             let values = &mut values[..chunk.len()];
             evaluate.action_values(game, state, seat, chunk, values);
             for (&a, &v) in chunk.iter().zip(values.iter()) {
-                consider(a, v);
+                best.offer(a, v, rng);
             }
         }
     } else {
         for &a in actions {
             let mut next = *state;
             game.apply_action_unchecked(&mut next, a);
-            consider(a, evaluate.evaluate(game, &next)[seat]);
+            best.offer(a, evaluate.evaluate(game, &next)[seat], rng);
         }
     }
-    best
+    best.item()
 }
 
 #[cfg(test)]

@@ -6,14 +6,11 @@ use super::tree::{Edge, How, Tree, TreeNode};
 use super::*;
 use crate::eval::Evaluate;
 use crate::params::SpecError;
+use crate::search_tests::agent;
 use crate::testgame_mcts::{decision_positions, exact_values, play_actions, Race, PASS};
 use crate::{build_str, RandomAgent};
 use rand::SeedableRng;
 use stickdice::{ActionList, Agent, AgentError, Game, Node as GameNode, Throw};
-
-fn agent(spec: &str, game: &Race, seed: u64) -> Box<dyn Agent<Race>> {
-    build_str(spec, game, seed).unwrap()
-}
 
 fn mcts(config: MctsConfig, seed: u64) -> MctsAgent<Race> {
     MctsAgent::new(config, seed).unwrap()
@@ -45,61 +42,37 @@ fn check_tree(tree: &Tree<Race>) {
 
 #[test]
 fn same_seed_same_games_with_one_and_two_threads() {
-    let game = Race::new(2, 60);
-    for spec in [
-        "mcts:iterations=60",
-        "mcts:iterations=40,threads=2",
-        "mcts:iterations=30,threads=3,reuse=false",
-        "mcts:iterations=30,playout=greedy,epsilon=0.3",
-    ] {
-        let run = |seed| {
-            let mut agents = vec![agent(spec, &game, seed), agent("random", &game, 99)];
-            play_actions(&game, &mut agents, 5)
-        };
-        let first = run(1);
-        assert!(first.len() > 5, "{spec}: a game with few decisions");
-        assert_eq!(first, run(1), "{spec}: same seed, different play");
-    }
+    crate::search_tests::same_seed_same_games(
+        &[
+            "mcts:iterations=60",
+            "mcts:iterations=40,threads=2",
+            "mcts:iterations=30,threads=3,reuse=false",
+            "mcts:iterations=30,playout=greedy,epsilon=0.3",
+        ],
+        0,
+        5,
+    );
 }
 
 #[test]
 fn different_seeds_play_differently_where_choices_exist() {
-    let game = Race::new(2, 60);
-    let positions = decision_positions(&game, 30, 3);
-    for spec in ["mcts:iterations=4", "mcts:iterations=8,threads=2"] {
-        let choices = |seed| {
-            let mut a = agent(spec, &game, seed);
-            positions
-                .iter()
-                .map(|s| a.choose(&game, s).unwrap())
-                .collect::<Vec<_>>()
-        };
-        assert_ne!(choices(1), choices(2), "{spec}");
-    }
+    crate::search_tests::different_seeds_play_differently(&[
+        "mcts:iterations=4",
+        "mcts:iterations=8,threads=2",
+    ]);
 }
 
+/// Also whole games, with subtree reuse.
 #[test]
 fn only_legal_actions_for_two_to_four_seats() {
-    for seats in 2..=4 {
-        let game = Race::new(seats, 60);
-        for (k, s) in decision_positions(&game, 40, seats as u64)
-            .iter()
-            .enumerate()
-        {
-            for spec in [
-                "mcts:iterations=25",
-                "mcts:iterations=10,threads=2,playout=greedy",
-            ] {
-                let a = agent(spec, &game, k as u64).choose(&game, s).unwrap();
-                game.check_action(s, a).unwrap();
-            }
-        }
-        // Whole games, with subtree reuse.
-        let mut agents: Vec<_> = (0..seats)
-            .map(|i| agent("mcts:iterations=30", &game, i as u64))
-            .collect();
-        play_actions(&game, &mut agents, seats as u64);
-    }
+    crate::search_tests::only_legal_actions_for_two_to_four_seats(
+        &[
+            "mcts:iterations=25",
+            "mcts:iterations=10,threads=2,playout=greedy",
+        ],
+        "mcts:iterations=30",
+        0,
+    );
 }
 
 #[test]

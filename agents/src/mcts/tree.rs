@@ -8,6 +8,7 @@ use stickdice::{ActionList, Node as GameNode, Seat, SeatValues, Throw, MAX_ACTIO
 
 use super::budget::Budget;
 use super::playouts::Rollout;
+use crate::best::FirstBest;
 use crate::solve::ExactValues;
 
 /// The edge into a tree node: what happened at its parent.
@@ -305,8 +306,7 @@ impl<G: stickdice::Playouts> Tree<G> {
         let node = &self.nodes[idx];
         let ln_n = ln_visits(node.visits.max(1));
         let (c, k) = (how.c, how.prior);
-        let mut best = node.first_child as usize;
-        let mut best_value = f64::NEG_INFINITY;
+        let mut best = FirstBest::new(node.first_child as usize);
         for i in node.child_range() {
             let child = &self.nodes[i];
             let v = if k > 0.0 {
@@ -319,12 +319,9 @@ impl<G: stickdice::Playouts> Tree<G> {
                 let n = f64::from(child.visits);
                 child.value / n + c * (ln_n / n).sqrt()
             };
-            if v > best_value {
-                best_value = v;
-                best = i;
-            }
+            best.offer(i, v);
         }
-        best
+        best.item()
     }
 
     /// The root child for `action`: (visits, value sum).

@@ -70,6 +70,8 @@ use std::time::{Duration, Instant};
 
 use stickdice::{ActionList, Game, Node, Ranking, Seat, SeatValues, MAX_SEATS};
 
+use crate::best::FirstBest;
+
 /// The default tolerance of value iteration: the largest change of any value in the last
 /// sweep.
 pub const TOLERANCE: f64 = 1e-12;
@@ -673,15 +675,11 @@ impl<G: Exact> Solution<G> {
             new_throws = t * scale;
         } else {
             let seat = (kind & !DECIDE) as usize;
-            let mut best = 0;
-            let mut best_v = f64::NEG_INFINITY;
+            let mut best = FirstBest::new(0);
             for (j, &e) in self.edges[lo..hi].iter().enumerate() {
-                let v = self.first_chance(e, seat);
-                if v > best_v {
-                    best_v = v;
-                    best = j;
-                }
+                best.offer(j, self.first_chance(e, seat));
             }
+            let best = best.item();
             let e = self.edges[lo + best];
             if e & TERMINAL != 0 {
                 acc.iter_mut().for_each(|a| *a = 0.0);
