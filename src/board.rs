@@ -13,6 +13,7 @@
 //! `(x, y)`, `x` to the right and `y` downwards, inside a `width` × `height` drawing.
 
 use crate::game::{ActionList, Game, Seat};
+use crate::games::duqqan::DuqqanPiece as _;
 use crate::games::issiren::{self, circuit_square, throw_value};
 use crate::games::sig_el_oued::{self, PIECE_NAMES};
 use crate::games::sig_el_oued_capture::{self as capture, Pending as CapturePending};
@@ -234,83 +235,24 @@ pub(crate) fn track_arrows(squares: &[SquareInfo], order: &[usize]) -> Vec<Arrow
 
 impl Board for SigWaDuqqan {
     fn geometry(&self) -> BoardGeometry {
-        let squares: Vec<SquareInfo> = (0..sig_wa_duqqan::TRACK_LEN)
-            .map(|idx| {
+        sig_wa_duqqan::LAYOUT.geometry(
+            sig_wa_duqqan::TRACK_LEN,
+            |idx| {
                 let (row, col) = sig_wa_duqqan::square_cell(idx);
-                let name = match idx {
-                    sig_wa_duqqan::START => Some("start"),
-                    sig_wa_duqqan::WAITING_SQUARE => Some("waiting square"),
-                    sig_wa_duqqan::KAABA => Some("Ka'aba"),
-                    _ => None,
-                };
-                let special = matches!(idx, sig_wa_duqqan::WAITING_SQUARE | sig_wa_duqqan::KAABA);
-                cell(
-                    (col + 4) as f64,
-                    (3 - row) as f64,
-                    idx.to_string(),
-                    name,
-                    special,
-                )
-            })
-            .collect();
-        let order: Vec<usize> = (0..squares.len()).collect();
-        let arrows = track_arrows(&squares, &order);
-        BoardGeometry {
-            width: 8.0,
-            height: 4.0,
-            chosen_by: ChosenBy::Throws,
-            tracks: vec![Track {
-                seat: None,
-                squares: order,
-                loops_to: None,
-            }],
-            starts: vec![sig_wa_duqqan::START as usize; self.seats()],
-            arrows,
-            squares,
-            sticks: StickFaces {
-                count: 4,
-                marked: "white",
-                unmarked: "green",
+                ((col + 4) as f64, (3 - row) as f64)
             },
-            legend: "one piece per seat (its number and shape); G = the Ghoula, the neutral \
-                     piece that drags pieces back and buries them at the start; a piece's \
-                     tooltip gives its sig count on the waiting square",
-        }
+            (8.0, 4.0),
+            self.seats(),
+            "one piece per seat (its number and shape); G = the Ghoula, the neutral \
+             piece that drags pieces back and buries them at the start; a piece's \
+             tooltip gives its sig count on the waiting square",
+        )
     }
 
     fn pieces(&self, s: &sig_wa_duqqan::State) -> Vec<PlacedPiece> {
         let mut out: Vec<PlacedPiece> = (0..self.seats())
             .map(|seat| {
-                let p = s.pieces[seat];
-                let (status, text) = match p {
-                    DuqqanPiece::Racing(sig_wa_duqqan::WAITING_SQUARE) => (
-                        "waiting",
-                        format!(
-                            "P{}'s piece on the waiting square (idx 14), {} of 7 sigs",
-                            seat + 1,
-                            s.sigs[seat]
-                        ),
-                    ),
-                    DuqqanPiece::Racing(0) => ("", format!("P{}'s piece on the start", seat + 1)),
-                    DuqqanPiece::Racing(i) => ("", format!("P{}'s piece on idx {i}", seat + 1)),
-                    DuqqanPiece::Arrived(n) => (
-                        "arrived",
-                        format!("P{}'s piece on the Ka'aba (arrived {n})", seat + 1),
-                    ),
-                    DuqqanPiece::Buried(_) => (
-                        "buried",
-                        format!("P{}'s piece buried by the Ghoula", seat + 1),
-                    ),
-                };
-                PlacedPiece {
-                    square: p.square().map(usize::from),
-                    seat: Some(seat),
-                    kind: "piece",
-                    letter: "",
-                    active: p.is_racing(),
-                    status,
-                    text,
-                }
+                sig_wa_duqqan::LAYOUT.placed_piece(seat, s.pieces[seat].place(), s.sigs[seat])
             })
             .collect();
         out.push(PlacedPiece {

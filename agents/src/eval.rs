@@ -1796,7 +1796,9 @@ impl Evaluate for stickdice::SigElOued {
 // ---- Siryu (Race) -----------------------------------------------------------------------
 
 mod siryu_race_eval {
-    use stickdice::games::siryu_race::{step_kind, State, Step, ANGEL, MECCA, PIECES, STARTS};
+    use stickdice::games::siryu_race::{
+        step_kind, walk_stop, State, Step, ANGEL, MECCA, PIECES, STARTS,
+    };
     use stickdice::{Game as _, SeatValues, SiryuRace, MAX_SEATS};
 
     use super::{pairwise_scores, SeatStanding};
@@ -1841,34 +1843,6 @@ mod siryu_race_eval {
         (left - f64::from(sirs) / SIR).max(0.0)
     }
 
-    /// Where a walk from `from` stops: with a sir's point (`sir`) or six points of
-    /// ordinary steps (`!sir`), for the angel if `angel`: the walk of the rules, read from
-    /// the kinds of the steps ([`step_kind`]).
-    #[inline]
-    fn stop(from: u8, angel: bool, sir: bool) -> u8 {
-        let mut budget: u8 = if sir { 2 } else { 12 };
-        let mut pos = from;
-        while pos < MECCA {
-            let cost = match step_kind(pos) {
-                Some(Step::Ordinary) => {
-                    if angel {
-                        1
-                    } else {
-                        2
-                    }
-                }
-                Some(Step::Sir) if sir => 2,
-                _ => break,
-            };
-            if cost > budget {
-                break;
-            }
-            budget -= cost;
-            pos += 1;
-        }
-        pos
-    }
-
     /// The chance, per throw, that an opponent's piece on `from` (the angel if `angel`)
     /// can send back a piece on `target`: a sir or six white whose walk passes `target`
     /// (or, with `capture_on_landing`, stops on it).
@@ -1884,10 +1858,10 @@ mod siryu_race_eval {
             SIX
         };
         let mut p = 0.0;
-        if hits(stop(from, angel, true)) {
+        if hits(walk_stop(from, angel, true)) {
             p += SIR;
         }
-        if hits(stop(from, angel, false)) {
+        if hits(walk_stop(from, angel, false)) {
             p += six;
         }
         p
@@ -1953,16 +1927,16 @@ mod siryu_race_eval {
         #[test]
         fn the_walks_follow_the_rules_worked_examples() {
             // A sir: father or mother one step, the angel two ordinary steps or one sir step.
-            assert_eq!(stop(0, false, true), 1);
-            assert_eq!(stop(1, true, true), 3);
-            assert_eq!(stop(11, true, true), 12);
-            assert_eq!(stop(23, true, true), 24);
+            assert_eq!(walk_stop(0, false, true), 1);
+            assert_eq!(walk_stop(1, true, true), 3);
+            assert_eq!(walk_stop(11, true, true), 12);
+            assert_eq!(walk_stop(23, true, true), 24);
             // Six white: six ordinary steps, stopping short of the Minaret and the road.
-            assert_eq!(stop(9, false, false), 11);
-            assert_eq!(stop(1, true, false), 11);
-            assert_eq!(stop(2, false, false), 8);
-            assert_eq!(stop(23, false, false), 24);
-            assert_eq!(stop(27, false, true), 27);
+            assert_eq!(walk_stop(9, false, false), 11);
+            assert_eq!(walk_stop(1, true, false), 11);
+            assert_eq!(walk_stop(2, false, false), 8);
+            assert_eq!(walk_stop(23, false, false), 24);
+            assert_eq!(walk_stop(27, false, true), 27);
             // A piece on Mecca needs nothing; the road's three-sir steps cost three sirs.
             assert_eq!(throws_to_go(0, MECCA, 0), 0.0);
             let cairo = throws_to_go(0, 27, 0) - throws_to_go(0, 28, 0);

@@ -1,6 +1,8 @@
 //! Helpers several games share, each one reading in one place: the ordinals of the
-//! describers and the collecting of a validation's problems. Nothing here reads a rule of
-//! one game only.
+//! describers, the collecting of a validation's problems and the string forms of the
+//! notations. Nothing here reads a rule of one game only.
+
+use core::fmt;
 
 use crate::game::{InvalidState, Problem, Problems};
 
@@ -26,6 +28,52 @@ pub(crate) fn invalid<P: Into<Problem>>(
     }
     out.finish()
 }
+
+/// Writes the square on `row` and `col` of a board of rows and columns as column letter +
+/// row number, as P1 sees the board (`a1`: row 0, column 0).
+pub(crate) fn write_grid_square(f: &mut fmt::Formatter<'_>, row: u8, col: u8) -> fmt::Result {
+    write!(f, "{}{}", (b'a' + col) as char, row + 1)
+}
+
+/// The row and column of a square written column letter + row number (`c2`, letter in
+/// either case, white space around it allowed) on a board of `rows` rows and `cols`
+/// columns, or `None` for anything else.
+pub(crate) fn parse_grid_square(s: &str, rows: u8, cols: u8) -> Option<(u8, u8)> {
+    match s.trim().as_bytes() {
+        &[c, r] => {
+            let c = c.to_ascii_lowercase();
+            if !(b'a'..b'a' + cols).contains(&c) || !(b'1'..b'1' + rows).contains(&r) {
+                return None;
+            }
+            Some((r - b'1', c - b'a'))
+        }
+        _ => None,
+    }
+}
+
+/// `From<T> for String` and `TryFrom<String> for T` for each type `T` named, through its
+/// `Display` and `FromStr` (its notation, whose error is a [`NotationError`]): what
+/// `#[serde(into = "String", try_from = "String")]` needs for `T` to travel in JSON as its
+/// notation (`"c1"`, `"pass"`).
+///
+/// [`NotationError`]: crate::game::NotationError
+macro_rules! notation_as_string {
+    ($($t:ty),+ $(,)?) => {$(
+        impl From<$t> for String {
+            fn from(x: $t) -> String {
+                x.to_string()
+            }
+        }
+
+        impl TryFrom<String> for $t {
+            type Error = $crate::game::NotationError;
+            fn try_from(s: String) -> Result<Self, Self::Error> {
+                s.parse()
+            }
+        }
+    )+};
+}
+pub(crate) use notation_as_string;
 
 #[cfg(test)]
 mod tests {

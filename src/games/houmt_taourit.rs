@@ -97,13 +97,13 @@
 
 use core::fmt::{self, Write as _};
 
-use super::common::{invalid, ordinal};
+use super::common::invalid;
 pub use super::duqqan::{grants_extra_throw, throw_value};
 use super::duqqan::{
-    next_arrival, next_burial, throw_words, DuqqanPiece, SIG, THREE, THROWS, ZERO,
+    next_arrival, next_burial, throw_words, write_status, DuqqanPiece, Layout, Place, SIG, THREE,
+    THROWS, ZERO,
 };
-use crate::board::{cell, track_arrows, Board, BoardGeometry, PlacedPiece, SquareInfo};
-use crate::board::{ChosenBy, StickFaces, Track};
+use crate::board::{Board, BoardGeometry, PlacedPiece};
 use crate::config::{
     check_seats, parse_flag, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS,
 };
@@ -206,7 +206,22 @@ impl DuqqanPiece for Piece {
     fn has_arrived(self) -> bool {
         matches!(self, Piece::Centre(_))
     }
+
+    fn place(self) -> Place {
+        match self {
+            Piece::Racing(i) => Place::Racing(i),
+            Piece::Centre(k) => Place::Arrived(k),
+            Piece::Buried(b) => Place::Buried(b),
+        }
+    }
 }
+
+/// The waiting square and the goal, as the drawings and descriptions name them.
+const LAYOUT: Layout = Layout {
+    waiting_square: WAITING_SQUARE,
+    goal: CENTRE,
+    goal_name: "centre",
+};
 
 /// A position of Sig wa Duqqan (Houmt Taourit), with everything the rules remember. Plain
 /// `Copy` data with private fields: build it from a [`Position`], read it through the
@@ -1026,44 +1041,15 @@ impl Game for HoumtTaourit {
         } else {
             "on the start, not moved yet".to_string()
         };
-        match self.ranking(state) {
-            Some(r) => {
-                let why = if state.racing > 0 {
-                    " at the throw cap"
-                } else {
-                    ""
-                };
-                let _ = writeln!(
-                    out,
-                    "Game over{why} after {} throws: {r}. Ghoula {ghoula}.",
-                    state.throws
-                );
-            }
-            None => {
-                let _ = writeln!(
-                    out,
-                    "P{} to throw (throw {} of at most {}). Ghoula {ghoula}.",
-                    state.turn as usize + 1,
-                    state.throws + 1,
-                    self.max_throws
-                );
-            }
-        }
-        let mut parts = Vec::with_capacity(n);
-        for s in 0..n {
-            let what = match state.pieces[s] {
-                Piece::Racing(START) => "on the start".to_string(),
-                Piece::Racing(WAITING_SQUARE) => format!(
-                    "on the waiting square (idx 80), {} of 7 sigs",
-                    state.sigs[s]
-                ),
-                Piece::Racing(i) => format!("on idx {i}"),
-                Piece::Centre(k) => format!("on the centre ({} to arrive)", ordinal(k)),
-                Piece::Buried(b) => format!("buried (burial step {b})"),
-            };
-            parts.push(format!("P{} {what}", s + 1));
-        }
-        let _ = writeln!(out, "{}", parts.join("; "));
+        write_status(
+            &mut out,
+            self.ranking(state),
+            state.racing > 0,
+            (state.throws, self.max_throws),
+            state.turn,
+            &ghoula,
+        );
+        LAYOUT.write_pieces(&mut out, &state.pieces[..n], &state.sigs[..n]);
         out
     }
 
@@ -1085,15 +1071,7 @@ impl Game for HoumtTaourit {
         };
         let effect = match state.pieces[seat & (MAX_SEATS - 1)] {
             Piece::Racing(p @ 0..=79) => {
-                if value == 0 {
-                    format!("P{who} does not move")
-                } else if p + value <= WAITING_SQUARE {
-                    format!("P{who} moves from idx {p} to idx {}", p + value)
-                } else if self.exact_waiting_square {
-                    format!("P{who} would pass the waiting square, so stays on idx {p}")
-                } else {
-                    format!("P{who} stops on the waiting square (idx 80)")
-                }
+                LAYOUT.move_words(who, p, value, self.exact_waiting_square)
             }
             Piece::Racing(WAITING_SQUARE) if w == SIG => {
                 let count = state.sigs[seat] + 1;
@@ -1409,82 +1387,24 @@ mod codes {
 
 impl Board for HoumtTaourit {
     fn geometry(&self) -> BoardGeometry {
-        let squares: Vec<SquareInfo> = (0..TRACK_LEN)
-            .map(|idx| {
+        LAYOUT.geometry(
+            TRACK_LEN,
+            |idx| {
                 let (x, y) = square_point(idx).expect("on the track");
-                let name = match idx {
-                    START => Some("start"),
-                    WAITING_SQUARE => Some("waiting square"),
-                    CENTRE => Some("centre"),
-                    _ => None,
-                };
-                let special = matches!(idx, WAITING_SQUARE | CENTRE);
-                cell(
-                    f64::from(x + 6),
-                    f64::from(6 - y),
-                    idx.to_string(),
-                    name,
-                    special,
-                )
-            })
-            .collect();
-        let order: Vec<usize> = (0..squares.len()).collect();
-        let arrows = track_arrows(&squares, &order);
-        BoardGeometry {
-            width: 13.0,
-            height: 14.0,
-            chosen_by: ChosenBy::Throws,
-            tracks: vec![Track {
-                seat: None,
-                squares: order,
-                loops_to: None,
-            }],
-            starts: vec![START as usize; self.seats()],
-            arrows,
-            squares,
-            sticks: StickFaces {
-                count: 4,
-                marked: "white",
-                unmarked: "green",
+                (f64::from(x + 6), f64::from(6 - y))
             },
-            legend: "one piece per seat (its number and shape); G = the Ghoula, the neutral \
-                     piece the seats on idx 81 and beyond drive, which drags pieces back and \
-                     buries them at the start; a piece's tooltip gives its sig count on the \
-                     waiting square",
-        }
+            (13.0, 14.0),
+            self.seats(),
+            "one piece per seat (its number and shape); G = the Ghoula, the neutral \
+             piece the seats on idx 81 and beyond drive, which drags pieces back and \
+             buries them at the start; a piece's tooltip gives its sig count on the \
+             waiting square",
+        )
     }
 
     fn pieces(&self, s: &State) -> Vec<PlacedPiece> {
         let mut out: Vec<PlacedPiece> = (0..s.seats())
-            .map(|seat| {
-                let p = s.pieces[seat];
-                let who = seat + 1;
-                let (status, text) = match p {
-                    Piece::Racing(WAITING_SQUARE) => (
-                        "waiting",
-                        format!(
-                            "P{who}'s piece on the waiting square (idx 80), {} of 7 sigs",
-                            s.sigs[seat]
-                        ),
-                    ),
-                    Piece::Racing(0) => ("", format!("P{who}'s piece on the start")),
-                    Piece::Racing(i) => ("", format!("P{who}'s piece on idx {i}")),
-                    Piece::Centre(k) => (
-                        "arrived",
-                        format!("P{who}'s piece on the centre (arrived {k})"),
-                    ),
-                    Piece::Buried(_) => ("buried", format!("P{who}'s piece buried by the Ghoula")),
-                };
-                PlacedPiece {
-                    square: p.square().map(usize::from),
-                    seat: Some(seat),
-                    kind: "piece",
-                    letter: "",
-                    active: p.is_racing(),
-                    status,
-                    text,
-                }
-            })
+            .map(|seat| LAYOUT.placed_piece(seat, s.pieces[seat].place(), s.sigs[seat]))
             .collect();
         out.push(PlacedPiece {
             square: Some(usize::from(s.ghoula)),
@@ -1538,6 +1458,7 @@ impl Board for HoumtTaourit {
 
 #[cfg(test)]
 mod tests {
+    use super::super::duqqan::check_fast_loop;
     use super::*;
     use rand::SeedableRng as _;
 
@@ -1554,20 +1475,15 @@ mod tests {
                     let mut game = HoumtTaourit::with_seats(seats).unwrap();
                     game.exact_waiting_square = exact;
                     game.max_throws = cap;
-                    for _ in 0..12 {
-                        let mut state = game.initial_state();
-                        while game.node(&state) != Node::End {
-                            let (mut fast, mut plain) = (state, state);
-                            let (mut a, mut b) = (rng.clone(), rng.clone());
-                            game.play_throws(&mut fast, || game.sample_throw(&mut a));
-                            game.play_throws_plainly(&mut plain, || game.sample_throw(&mut b));
-                            assert_eq!(fast, plain, "{seats} seats, exact {exact}, cap {cap}");
-                            assert_eq!(a, b, "the same number of throws");
-                            positions += 1;
-                            let t = game.sample_throw(&mut rng);
-                            game.apply_throw_unchecked(&mut state, t);
-                        }
-                    }
+                    positions += check_fast_loop(
+                        &game,
+                        |s, throw| {
+                            game.play_throws_plainly(s, throw);
+                        },
+                        12,
+                        &mut rng,
+                        &format!("{seats} seats, exact {exact}, cap {cap}"),
+                    );
                 }
             }
         }

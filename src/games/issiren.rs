@@ -76,6 +76,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+use super::common::{notation_as_string, parse_grid_square, write_grid_square};
 use crate::config::{check_seats, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS};
 use crate::dice::{Sticks, Throw};
 use crate::game::{
@@ -260,7 +261,7 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.col()) as char, self.row() + 1)
+        write_grid_square(f, self.row(), self.col())
     }
 }
 
@@ -274,35 +275,17 @@ impl FromStr for Square {
     type Err = NotationError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let err = || NotationError {
-            text: s.to_string(),
-            expected: SQUARE_EXPECTED,
-        };
-        match s.trim().as_bytes() {
-            &[c, r] => {
-                let c = c.to_ascii_lowercase();
-                if !(b'a'..b'a' + COLS).contains(&c) || !(b'1'..b'1' + ROWS).contains(&r) {
-                    return Err(err());
-                }
-                Square::new(r - b'1', c - b'a').ok_or_else(err)
-            }
-            _ => Err(err()),
-        }
+        parse_grid_square(s, ROWS, COLS)
+            .and_then(|(row, col)| Square::new(row, col))
+            .ok_or_else(|| NotationError {
+                text: s.to_string(),
+                expected: SQUARE_EXPECTED,
+            })
     }
 }
 
-impl From<Square> for String {
-    fn from(sq: Square) -> String {
-        sq.to_string()
-    }
-}
-
-impl TryFrom<String> for Square {
-    type Error = NotationError;
-    fn try_from(s: String) -> Result<Self, Self::Error> {
-        s.parse()
-    }
-}
+// Square travels in JSON as its notation.
+notation_as_string!(Square);
 
 /// A choice after a throw: move the piece standing on a square, or pass (only when no
 /// piece can move). Notation: the square (`c1`) or `pass`.
@@ -341,18 +324,8 @@ impl FromStr for Action {
     }
 }
 
-impl From<Action> for String {
-    fn from(a: Action) -> String {
-        a.to_string()
-    }
-}
-
-impl TryFrom<String> for Action {
-    type Error = NotationError;
-    fn try_from(s: String) -> Result<Self, Self::Error> {
-        s.parse()
-    }
-}
+// Action travels in JSON as its notation.
+notation_as_string!(Action);
 
 /// One piece on the board: where it is on its owner's circuit and whether it has moved yet.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

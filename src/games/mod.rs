@@ -7,7 +7,7 @@
 //! one line there. See the book's chapter "Adding a game".
 
 mod common;
-mod duqqan;
+pub(crate) mod duqqan;
 pub mod houmt_taourit;
 pub mod issiren;
 pub mod sig_el_oued;

@@ -64,9 +64,9 @@
 
 use core::fmt::{self, Write as _};
 
-use super::common::ordinal;
 use super::duqqan::{
-    next_arrival, next_burial, throw_words, DuqqanPiece, SIG, THREE, THROWS, ZERO,
+    next_arrival, next_burial, throw_words, write_status, DuqqanPiece, Layout, Place, SIG, THREE,
+    THROWS, ZERO,
 };
 use crate::config::{
     check_seats, parse_flag, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS,
@@ -169,7 +169,22 @@ impl DuqqanPiece for Piece {
     fn has_arrived(self) -> bool {
         matches!(self, Piece::Arrived(_))
     }
+
+    fn place(self) -> Place {
+        match self {
+            Piece::Racing(i) => Place::Racing(i),
+            Piece::Arrived(k) => Place::Arrived(k),
+            Piece::Buried(b) => Place::Buried(b),
+        }
+    }
 }
+
+/// The waiting square and the goal, as the drawings and descriptions name them.
+pub(crate) const LAYOUT: Layout = Layout {
+    waiting_square: WAITING_SQUARE,
+    goal: KAABA,
+    goal_name: "Ka'aba",
+};
 
 /// A position of Sig wa Duqqan, 32 bytes, with everything the rules remember.
 ///
@@ -1191,44 +1206,15 @@ impl Game for SigWaDuqqan {
             None => "off the board, just before idx 0".to_string(),
             Some(g) => format!("on idx {g}"),
         };
-        match self.ranking(state) {
-            Some(r) => {
-                let why = if self.any_racing(state) {
-                    " at the throw cap"
-                } else {
-                    ""
-                };
-                let _ = writeln!(
-                    out,
-                    "Game over{why} after {} throws: {r}. Ghoula {ghoula}.",
-                    state.throws
-                );
-            }
-            None => {
-                let _ = writeln!(
-                    out,
-                    "P{} to throw (throw {} of at most {}). Ghoula {ghoula}.",
-                    state.turn as usize + 1,
-                    state.throws + 1,
-                    self.max_throws
-                );
-            }
-        }
-        let mut parts = Vec::with_capacity(n);
-        for s in 0..n {
-            let what = match state.pieces[s] {
-                Piece::Racing(START) => "on the start".to_string(),
-                Piece::Racing(WAITING_SQUARE) => format!(
-                    "on the waiting square (idx 14), {} of 7 sigs",
-                    state.sigs[s]
-                ),
-                Piece::Racing(i) => format!("on idx {i}"),
-                Piece::Arrived(k) => format!("on the Ka'aba ({} to arrive)", ordinal(k)),
-                Piece::Buried(b) => format!("buried (burial step {b})"),
-            };
-            parts.push(format!("P{} {what}", s + 1));
-        }
-        let _ = writeln!(out, "{}", parts.join("; "));
+        write_status(
+            &mut out,
+            self.ranking(state),
+            self.any_racing(state),
+            (state.throws, self.max_throws),
+            state.turn,
+            &ghoula,
+        );
+        LAYOUT.write_pieces(&mut out, &state.pieces[..n], &state.sigs[..n]);
         out
     }
 
@@ -1250,15 +1236,7 @@ impl Game for SigWaDuqqan {
             Piece::Racing(START) if w == SIG => format!("P{who} leaves the start for idx 1"),
             Piece::Racing(START) => format!("P{who} needs a sig to leave the start"),
             Piece::Racing(p @ 1..=13) => {
-                if value == 0 {
-                    format!("P{who} does not move")
-                } else if p + value <= WAITING_SQUARE {
-                    format!("P{who} moves from idx {p} to idx {}", p + value)
-                } else if self.exact_waiting_square {
-                    format!("P{who} would pass the waiting square, so stays on idx {p}")
-                } else {
-                    format!("P{who} stops on the waiting square (idx 14)")
-                }
+                LAYOUT.move_words(who, p, value, self.exact_waiting_square)
             }
             Piece::Racing(WAITING_SQUARE) if w == SIG => {
                 let count = state.sigs[seat].saturating_add(1);
@@ -1349,6 +1327,7 @@ impl Playouts for SigWaDuqqan {
 
 #[cfg(test)]
 mod tests {
+    use super::super::duqqan::check_fast_loop;
     use super::*;
     use rand::SeedableRng as _;
 
@@ -1365,20 +1344,15 @@ mod tests {
                     let mut game = SigWaDuqqan::with_seats(seats).unwrap();
                     game.exact_waiting_square = exact;
                     game.max_throws = cap;
-                    for _ in 0..40 {
-                        let mut state = game.initial_state();
-                        while game.node(&state) != Node::End {
-                            let (mut fast, mut plain) = (state, state);
-                            let (mut a, mut b) = (rng.clone(), rng.clone());
-                            game.play_throws(&mut fast, || game.sample_throw(&mut a));
-                            game.play_throws_plainly(&mut plain, || game.sample_throw(&mut b));
-                            assert_eq!(fast, plain, "{seats} seats, exact {exact}, cap {cap}");
-                            assert_eq!(a, b, "the same number of throws");
-                            positions += 1;
-                            let t = game.sample_throw(&mut rng);
-                            game.apply_throw_unchecked(&mut state, t);
-                        }
-                    }
+                    positions += check_fast_loop(
+                        &game,
+                        |s, throw| {
+                            game.play_throws_plainly(s, throw);
+                        },
+                        40,
+                        &mut rng,
+                        &format!("{seats} seats, exact {exact}, cap {cap}"),
+                    );
                 }
             }
         }

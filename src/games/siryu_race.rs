@@ -104,7 +104,7 @@
 use core::fmt::{self, Write as _};
 use core::str::FromStr;
 
-use super::common::{invalid, ordinal};
+use super::common::{invalid, notation_as_string, ordinal};
 use crate::board::{cell, Arrow, Board, BoardGeometry, BoardMove, PlacedPiece, SquareInfo};
 use crate::board::{ChosenBy, StickFaces, Track};
 use crate::config::{
@@ -280,6 +280,27 @@ static WALKS: [[[u8; 32]; 2]; 3] = {
     t
 };
 
+/// Where a walk from idx `from` stops, for the angel if `angel`: with a sir's point (`sir`:
+/// one step of either kind, two ordinary steps for the angel) or six white's six points
+/// (`!sir`: ordinary steps only, two for a point for the angel), stopping before a step it
+/// cannot pay; `from` itself when it cannot make a step, or is off the track. The walk the
+/// throws make (a sir step's sir count, the road's three-sir steps, are not walks).
+///
+/// ```
+/// use stickdice::games::siryu_race::walk_stop;
+/// assert_eq!(walk_stop(1, true, true), 3); // the angel: two ordinary steps for a sir
+/// assert_eq!(walk_stop(9, false, false), 11); // six white stops short of the Minaret
+/// assert_eq!(walk_stop(27, false, true), 27); // the road wants three sirs
+/// ```
+#[inline]
+pub fn walk_stop(from: u8, angel: bool, sir: bool) -> u8 {
+    let points = if sir { Points::Sir } else { Points::Six };
+    match WALKS[points as usize][usize::from(angel)].get(usize::from(from)) {
+        Some(&to) => to,
+        None => from,
+    }
+}
+
 /// The rules of Siryu (Race) for a number of seats, with its rule options: `max_throws`
 /// (default 10 000), `six_black_moves_six` and `capture_on_landing` (both default false).
 ///
@@ -394,18 +415,8 @@ impl FromStr for Action {
     }
 }
 
-impl From<Action> for String {
-    fn from(a: Action) -> String {
-        a.to_string()
-    }
-}
-
-impl TryFrom<String> for Action {
-    type Error = NotationError;
-    fn try_from(s: String) -> Result<Self, Self::Error> {
-        s.parse()
-    }
-}
+// Action travels in JSON as its notation.
+notation_as_string!(Action);
 
 /// A position of Siryu (Race), with whose turn it is, the throws owed and the throw
 /// awaiting its use. Plain `Copy` data with private fields: build it from a [`Position`],

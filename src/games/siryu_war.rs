@@ -106,7 +106,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use super::common::invalid;
+use super::common::{invalid, notation_as_string};
 use crate::board::{
     Arrow, Board, BoardGeometry, BoardMove, ChosenBy, PlacedPiece, SquareInfo, StickFaces, Track,
 };
@@ -377,18 +377,8 @@ impl FromStr for Action {
     }
 }
 
-impl From<Action> for String {
-    fn from(a: Action) -> String {
-        a.to_string()
-    }
-}
-
-impl TryFrom<String> for Action {
-    type Error = NotationError;
-    fn try_from(s: String) -> Result<Self, Self::Error> {
-        s.parse()
-    }
-}
+// Action travels in JSON as its notation.
+notation_as_string!(Action);
 
 /// One piece: the square it stands on and whether it is still locked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
