@@ -886,8 +886,9 @@ function drawComparison(r) {
 }
 
 function setupCompare() {
+  // Ready to run: a game and its sibling (the same configuration twice is refused).
   addConfig('sig-el-oued');
-  addConfig('sig-el-oued');
+  addConfig('sig-el-oued-capture');
   $('compare-add').addEventListener('click', () => addConfig());
   $('compare-form').addEventListener('submit', runCompare);
   $('compare-stop').addEventListener('click', () => comparing.controller?.abort());

@@ -417,7 +417,9 @@ test('the analysis view shows self-play figures, the length histogram and the ra
 // the table with intervals, the starred significant differences, the library's charts.
 test('the analysis view compares two readings: the table, the significant differences and the charts', { timeout: 120_000 }, async () => {
   await open('#analysis');
-  // Two configurations to start with; add a third, then remove it.
+  // Two configurations to start with, ready to run (a game and its sibling); add a third,
+  // then remove it.
+  assert.deepEqual(await page.$$eval('.compare-game', (l) => l.map((s) => s.value)), ['sig-el-oued', 'sig-el-oued-capture']);
   assert.equal(await page.$$eval('.compare-config', (l) => l.length), 2);
   await page.click('#compare-add');
   await page.selectOption('#compare-game-2', 'issiren');
@@ -431,6 +433,12 @@ test('the analysis view compares two readings: the table, the significant differ
   assert.match(await message(), /^Compare: .*nobody/);
   assert.equal(await page.$('#compare-table'), null);
   await page.fill('#compare-agents', 'random');
+  // The same configuration twice is refused, naming both.
+  await page.selectOption('#compare-game-1', 'sig-el-oued');
+  await page.click('#compare-run');
+  await page.waitForFunction(() => /again/.test(document.getElementById('message').textContent));
+  assert.match(await message(), /^Compare: configuration 2 .* is configuration 1 .* again/);
+  assert.equal(await page.$('#compare-table'), null);
   // The default reading against Cairo always giving three.
   await page.check('#compare-option-1-cairo_always_three');
   await page.fill('#compare-games', '100');
