@@ -61,12 +61,23 @@ pub(crate) fn throw_words(w: u8) -> Result<&'static str, String> {
 
 /// A piece of one of the two games, as the numbering of burials and arrivals sees it.
 pub(crate) trait DuqqanPiece: Copy {
-    /// The burial step, if the Ghoula buried the piece.
-    fn burial(self) -> Option<u8>;
-    /// Whether the piece has arrived on the goal (the Ka'aba, the centre).
-    fn has_arrived(self) -> bool;
-    /// Where the piece is, for the drawings and descriptions.
+    /// Where the piece is: on the track, arrived, or buried.
     fn place(self) -> Place;
+
+    /// The burial step, if the Ghoula buried the piece.
+    #[inline]
+    fn burial(self) -> Option<u8> {
+        match self.place() {
+            Place::Buried(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// Whether the piece has arrived on the goal (the Ka'aba, the centre).
+    #[inline]
+    fn has_arrived(self) -> bool {
+        matches!(self.place(), Place::Arrived(_))
+    }
 }
 
 /// The number of the next burial step: one more than the highest so far (pieces buried by

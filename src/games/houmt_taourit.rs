@@ -195,18 +195,6 @@ impl Piece {
 
 impl DuqqanPiece for Piece {
     #[inline]
-    fn burial(self) -> Option<u8> {
-        match self {
-            Piece::Buried(b) => Some(b),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn has_arrived(self) -> bool {
-        matches!(self, Piece::Centre(_))
-    }
-
     fn place(self) -> Place {
         match self {
             Piece::Racing(i) => Place::Racing(i),
