@@ -12,9 +12,9 @@ What is measured, for both: steps per second of a batch of N games in self-play,
 step one random legal action per game (uniform over the legal-action mask), observations
 and masks computed by every step, finished games reset automatically.
 * stickdice: ``VectorEnv.step`` from a Python loop; the random actions drawn in numpy by
-  each of two choosers, a row each: ``mask``, the ``argmax`` of uniform noise where the
-  mask is set (``np.where``; 49 random numbers per game for Issiren), and ``codes``, the
-  ``floor(u * count)``-th of the legal codes the step also writes
+  each of two choosers, a row each (the measurement of ``vector.py``): ``mask``, the
+  ``argmax`` of uniform noise plus the mask (49 random numbers per game for Issiren), and
+  ``codes``, the ``floor(u * count)``-th of the legal codes the step also writes
   (``VectorEnv(..., legal_actions=True)``, ``stickdice.vector.RandomLegal``: one random
   number per game). The ratio of each row to pgx's first game is printed too.
 * pgx: one ``jax.jit``-compiled function of ``vmap(env.step)`` plus the random action
@@ -32,35 +32,11 @@ import time
 
 
 def stickdice_rate(game, n, seconds, chooser="mask", seed=1):
-    import numpy as np
+    # The measurement of python/benches/vector.py, self-play.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from vector import measure
 
-    from stickdice.vector import RandomLegal, VectorEnv
-
-    env = VectorEnv(game, n, seed=seed, legal_actions=chooser == "codes")
-    obs, info = env.reset()
-    steps = 0
-    if chooser == "codes":
-        choose = RandomLegal(env, seed)
-        start = time.perf_counter()
-        while True:
-            obs, rewards, terminated, truncated, info = env.step(choose(info))
-            steps += n
-            elapsed = time.perf_counter() - start
-            if elapsed >= seconds:
-                return steps / elapsed
-    rng = np.random.default_rng(seed)
-    mask = info["legal_action_mask"]
-    noise = np.empty(mask.shape, dtype=np.float32)
-    start = time.perf_counter()
-    while True:
-        rng.random(dtype=np.float32, out=noise)
-        actions = np.where(mask, noise, -1.0).argmax(axis=1)
-        obs, rewards, terminated, truncated, info = env.step(actions)
-        mask = info["legal_action_mask"]
-        steps += n
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return steps / elapsed
+    return measure(game, n, None, seconds, chooser, seed)
 
 
 def pgx_rates(games, sizes, seconds):
