@@ -3,6 +3,10 @@
 import os
 import pathlib
 import random
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -53,3 +57,20 @@ def random_game(game, rng, max_steps=100_000, visit=None):
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     raise AssertionError("the game did not end")
+
+
+def interrupt(script, *args, after):
+    """Runs the Python ``script`` (with ``args``), reads its first line, sends it SIGINT
+    ``after`` seconds later, and returns ``(return code, first line, the rest of its
+    output, seconds from the signal to its end)``."""
+    proc = subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE, text=True)
+    try:
+        first = proc.stdout.readline().strip()
+        time.sleep(after)
+        proc.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        rest = proc.communicate(timeout=60)[0]
+        took = time.monotonic() - start
+    finally:
+        proc.kill()
+    return proc.returncode, first, rest, took

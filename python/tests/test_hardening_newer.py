@@ -4,16 +4,13 @@ past int64 and threads stepping one batch; stickdice.compare's sizes and repeats
 
 import copy
 import pickle
-import signal
-import subprocess
-import sys
 import threading
-import time
 
 import numpy as np
 import pytest
 
 import stickdice
+from conftest import interrupt
 from stickdice.vector import VectorEnv
 
 
@@ -108,17 +105,9 @@ print("finished", flush=True)
 def test_ctrl_c_stops_a_comparison():
     # Before: the comparison ran on with the GIL released; Ctrl-C waited for its end
     # (a million Issiren games: minutes).
-    proc = subprocess.Popen([sys.executable, "-c", COMPARING], stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout.readline().strip() == "comparing"
-        time.sleep(1.0)  # inside the games
-        proc.send_signal(signal.SIGINT)
-        start = time.monotonic()
-        rest = proc.communicate(timeout=60)[0]
-        took = time.monotonic() - start
-    finally:
-        proc.kill()
-    assert proc.returncode == 3, rest
+    code, first, rest, took = interrupt(COMPARING, after=1.0)  # inside the games
+    assert first == "comparing"
+    assert code == 3, rest
     assert "interrupted" in rest
     # About a second on an idle machine; generous under load.
     assert took < 10, took

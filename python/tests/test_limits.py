@@ -1,14 +1,11 @@
 """Hostile counts, Ctrl-C during a search and failing callbacks (issue 25, items 11 to 14)."""
 
 import json
-import signal
-import subprocess
-import sys
-import time
 
 import pytest
 
 import stickdice
+from conftest import interrupt
 
 
 def test_play_random_refuses_more_games_than_the_cli_allows():
@@ -59,17 +56,9 @@ print("finished", flush=True)
 
 @pytest.mark.parametrize("spec", ["mcts:iterations=1000000000000000", "expectimax:depth=64", "ismcts:iterations=1000000000000000"])
 def test_ctrl_c_stops_a_search(spec):
-    proc = subprocess.Popen([sys.executable, "-c", SEARCH, spec], stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout.readline().strip() == "searching"
-        time.sleep(0.5)  # inside the search
-        proc.send_signal(signal.SIGINT)
-        start = time.monotonic()
-        rest = proc.communicate(timeout=60)[0]
-        took = time.monotonic() - start
-    finally:
-        proc.kill()
-    assert proc.returncode == 3, rest
+    code, first, rest, took = interrupt(SEARCH, spec, after=0.5)  # inside the search
+    assert first == "searching"
+    assert code == 3, rest
     assert "interrupted" in rest
     # About a second on an idle machine (polled every 50 ms); generous under load.
     assert took < 10, took
