@@ -90,18 +90,14 @@ function buildForm() {
   formForGame();
 }
 
-function formForGame() {
-  const g = gameInfo($('game').value);
-  const p = $('players');
-  p.min = g.players.min; p.max = g.players.max;
-  p.value = Math.min(Math.max(+p.value, g.players.min), g.players.max);
-  const opts = $('options');
+// A game's rule options as fields in `opts` (replacing what was there): a yes/no option
+// is a checkbox, the others are typed; each input carries its key and the default value.
+function optionFields(opts, options) {
   opts.replaceChildren();
-  for (const [k, v] of Object.entries(g.options)) {
+  for (const [k, v] of Object.entries(options)) {
     const label = document.createElement('label');
     const input = document.createElement('input');
-    input.id = `option-${k}`; input.dataset.key = k;
-    // A yes/no rule option is a checkbox; others are typed.
+    input.dataset.key = k; input.dataset.default = v;
     if (v === 'true' || v === 'false') {
       input.type = 'checkbox';
       input.checked = v === 'true';
@@ -112,6 +108,15 @@ function formForGame() {
     }
     opts.appendChild(label);
   }
+}
+
+function formForGame() {
+  const g = gameInfo($('game').value);
+  const p = $('players');
+  p.min = g.players.min; p.max = g.players.max;
+  p.value = Math.min(Math.max(+p.value, g.players.min), g.players.max);
+  optionFields($('options'), g.options);
+  for (const input of $('options').querySelectorAll('input')) input.id = `option-${input.dataset.key}`;
   $('marked').max = g.sticks;
   seatInputs();
 }
@@ -697,22 +702,7 @@ function compareOptions(row) {
   const p = row.querySelector('.compare-players');
   p.min = g.players.min; p.max = g.players.max;
   p.value = Math.min(Math.max(+p.value || g.players.min, g.players.min), g.players.max);
-  const opts = row.querySelector('.options');
-  opts.replaceChildren();
-  for (const [k, v] of Object.entries(g.options)) {
-    const label = document.createElement('label');
-    const input = document.createElement('input');
-    input.dataset.key = k; input.dataset.default = v;
-    if (v === 'true' || v === 'false') {
-      input.type = 'checkbox';
-      input.checked = v === 'true';
-      label.append(input, ` ${k}`);
-    } else {
-      input.value = v; input.size = 6;
-      label.append(`${k} `, input);
-    }
-    opts.appendChild(label);
-  }
+  optionFields(row.querySelector('.options'), g.options);
   renumberConfigs();
 }
 
