@@ -102,6 +102,41 @@ pub struct GameResult<G: Game> {
     pub last_state: G::State,
 }
 
+impl<G: Game> GameResult<G> {
+    /// This game as a log's record, played from `game_seed` with `seating` (the entrant in
+    /// each seat): game 0 of table 0, rotation 0, shift 0, which a tournament's record
+    /// sets to its schedule's slot.
+    pub fn record(&self, game_seed: u64, seating: Vec<usize>) -> crate::log::GameRecord {
+        use crate::log::LoggedEvent;
+        crate::log::GameRecord {
+            index: 0,
+            table: 0,
+            rotation: 0,
+            shift: 0,
+            game_seed,
+            agent_seeds: (0..seating.len())
+                .map(|s| agent_seed(game_seed, s))
+                .collect(),
+            seating,
+            events: self
+                .events
+                .iter()
+                .map(|e| match e {
+                    Event::Throw(_, t) => LoggedEvent::Throw(t.marked()),
+                    Event::Action(_, a) => LoggedEvent::Action(a.to_string()),
+                })
+                .collect(),
+            places: self.ranking.places().to_vec(),
+            scores: (0..self.ranking.seats())
+                .map(|s| self.ranking.score(s))
+                .collect(),
+            throws: self.throws,
+            time_s: self.time.iter().map(|d| d.as_secs_f64()).collect(),
+            failure: self.failure.clone(),
+        }
+    }
+}
+
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_string()

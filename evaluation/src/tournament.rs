@@ -37,7 +37,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use stickdice::play::{Event, SeededDice};
+use stickdice::play::SeededDice;
 use stickdice::{Game, Node};
 
 use crate::arena::{self, forfeit_ranking, Factory, FailureKind};
@@ -514,24 +514,7 @@ impl<G: Game> Tournament<G> {
             table: slot.table,
             rotation: slot.rotation,
             shift: slot.shift,
-            game_seed: slot.game_seed,
-            agent_seeds: (0..slot.seating.len())
-                .map(|s| arena::agent_seed(slot.game_seed, s))
-                .collect(),
-            seating: slot.seating,
-            events: r
-                .events
-                .iter()
-                .map(|e| match e {
-                    Event::Throw(_, t) => LoggedEvent::Throw(t.marked()),
-                    Event::Action(_, a) => LoggedEvent::Action(a.to_string()),
-                })
-                .collect(),
-            places: r.ranking.places().to_vec(),
-            scores: (0..r.ranking.seats()).map(|s| r.ranking.score(s)).collect(),
-            throws: r.throws,
-            time_s: r.time.iter().map(|d| d.as_secs_f64()).collect(),
-            failure: r.failure,
+            ..r.record(slot.game_seed, slot.seating)
         }
     }
 

@@ -50,11 +50,10 @@ use std::fmt;
 
 use rayon::iter::Either;
 use rayon::prelude::*;
-use stickdice::play::Event;
 use stickdice::play::SeededDice;
 use stickdice::{with_game, ActionList, Agent, AnyGame, Game, Node, Ranking, Seat, MAX_SEATS};
 use stickdice_agents::{Evaluate, SpecError};
-use stickdice_evaluation::log::{self, GameRecord, LogLine, LoggedEvent, TournamentConfig};
+use stickdice_evaluation::log::{self, GameRecord, LogLine, TournamentConfig};
 use stickdice_evaluation::{Factory, Format};
 
 use crate::Encoded;
@@ -884,30 +883,7 @@ impl<G: Encoded> Batch<G> {
             seed: log_seed,
             sprt: None,
         };
-        let record = GameRecord {
-            index: 0,
-            table: 0,
-            rotation: 0,
-            shift: 0,
-            game_seed: slot.game_seed,
-            seating: (0..seats).collect(),
-            agent_seeds: (0..seats)
-                .map(|s| opponent_seed(slot.game_seed, s))
-                .collect(),
-            events: r
-                .events
-                .iter()
-                .map(|e| match e {
-                    Event::Throw(_, t) => LoggedEvent::Throw(t.marked()),
-                    Event::Action(_, a) => LoggedEvent::Action(a.to_string()),
-                })
-                .collect(),
-            places: r.ranking.places().to_vec(),
-            scores: (0..seats).map(|s| r.ranking.score(s)).collect(),
-            throws: r.throws,
-            time_s: r.time.iter().map(|d| d.as_secs_f64()).collect(),
-            failure: r.failure,
-        };
+        let record = r.record(slot.game_seed, (0..seats).collect());
         Ok((config, record))
     }
 
