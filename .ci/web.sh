@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # CI for `stickdice web`: Debian's chromium driven headless by playwright-core (npm)
 # against the release binary on a loopback port. Screenshots go to target/web-screenshots/.
+# Arguments go to `node --test`: `bash .ci/web.sh --test-name-pattern='auto-pass'` runs the
+# tests whose names match.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,7 +54,7 @@ echo "stickdice web is serving on $URL"
 
 mkdir -p target/web-screenshots
 BASE_URL="$URL" BINARY="$BIN" FIXTURES="$WORK" SHOTS="$PWD/target/web-screenshots" \
-    timeout 900 node --test --test-concurrency=1 web/tests/browser.test.mjs
+    timeout 900 node --test --test-concurrency=1 "$@" web/tests/browser.test.mjs
 # The server is still alive after everything the tests sent.
 curl -fsS "$URL/api/hello" >/dev/null 2>&1 || node -e "fetch('$URL/api/hello').then(r=>{if(!r.ok)process.exit(1)})"
 echo "the server is still answering"

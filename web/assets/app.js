@@ -63,6 +63,7 @@ const play = {
   seats: [],
   selected: null,
   busy: false,
+  starting: null,
   clickedAt: null,
   lastMarked: null,
 };
@@ -88,6 +89,24 @@ function buildForm() {
   sel.addEventListener('change', formForGame);
   $('players').addEventListener('change', seatInputs);
   formForGame();
+  asel.addEventListener('change', analysisForGame);
+  analysisForGame();
+}
+
+// The analysis form for its chosen game: the seat counts it takes, and its own rule options
+// (with their defaults) as the example of the options field.
+function analysisForGame() {
+  const g = gameInfo($('analysis-game').value);
+  const p = $('analysis-players');
+  p.min = g.players.min; p.max = g.players.max;
+  p.value = Math.min(Math.max(+p.value, g.players.min), g.players.max);
+  const opts = $('analysis-options');
+  const defaults = Object.entries(g.options).map(([k, v]) => `${k}=${v}`).join(' ');
+  opts.placeholder = defaults || 'none: this game has no rule options';
+  opts.title = defaults
+    ? `key=value, separated by spaces; the options of ${g.title}, with their defaults: ${defaults}`
+    : `${g.title} has no rule options`;
+  opts.size = Math.max(30, opts.placeholder.length + 2);
 }
 
 // A game's rule options as fields in `opts` (replacing what was there): a yes/no option
@@ -132,15 +151,29 @@ function seatInputs() {
     const input = document.createElement('input');
     input.id = `seat-${s}`;
     input.value = old[s] ?? (s === 0 ? 'human' : DEFAULT_OPPONENT);
-    input.size = 14;
+    // As wide as the spec it holds (an agent spec with its parameters runs long).
+    const fit = () => { input.size = Math.max(14, input.value.length + 2); };
+    fit();
+    input.addEventListener('input', fit);
     label.appendChild(input);
     div.appendChild(label);
   }
 }
 
+// No game is open until the Play view first shows (the page may open on another view).
+const NO_GAME = { ok: false, error: { code: 'no_game', message: 'No game is open: start one with New game.' } };
+
 async function request(req) {
+  if (!play.session) return NO_GAME;
   const r = await api('POST', `/api/session/${play.session}`, req);
   return r;
+}
+
+// Opens the ready game the Play view shows, once: when the page opens on Play, or when
+// Play is first chosen after the page opened on another view.
+function ensureGame() {
+  if (!play.view && !play.starting) play.starting = newGame().finally(() => { play.starting = null; });
+  return play.starting;
 }
 
 async function newGame(ev) {
@@ -246,6 +279,8 @@ function show(view) {
   $('enter-throw').disabled = !humanThrow || play.busy;
   $('cancel').disabled = !play.busy;
   $('save').disabled = node.kind !== 'end';
+  $('hint').disabled = false;
+  $('undo').disabled = false;
   if (play.clickedAt !== null) {
     const t0 = play.clickedAt;
     play.clickedAt = null;
@@ -254,18 +289,23 @@ function show(view) {
   }
 }
 
-function logWords(words, seat) {
+// `note` (an auto-pass's) is added to the step's last line, which is marked `auto-pass`.
+function logWords(words, seat, note) {
   const ol = $('play-log');
+  const lines = [...words];
+  if (note) lines.push(lines.length ? `${lines.pop()} ${note}` : note);
   // Newest step first; a step's own words in their order.
-  for (const w of [...words].reverse()) {
+  lines.reverse().forEach((w, i) => {
     const li = document.createElement('li');
     li.textContent = w;
     if (seat !== undefined && seat !== null) li.className = `seat-text-${seat}`;
+    if (note && i === 0) li.classList.add('auto-pass');
     ol.prepend(li);
-  }
+  });
 }
 
-function after(r) {
+// Shows a step's answer and logs its words; `note` (an auto-pass's) follows them.
+function after(r, note) {
   if (!r.ok) {
     message(r.error.message, true);
     return false;
@@ -278,7 +318,7 @@ function after(r) {
     if (r.result.thrown) {
       $('throw-text').textContent = `${seatLabel(r.result.thrown.seat)}: ${r.result.thrown.description}`;
     }
-    logWords(words.map((w, i) => (i === 0 && r.result.thrown ? `${seatLabel(seat)}: ${w}` : w)), seat);
+    logWords(words.map((w, i) => (i === 0 && r.result.thrown ? `${seatLabel(seat)}: ${w}` : w)), seat, note);
   }
   if (r.result.state) show(r.result);
   return true;
@@ -344,22 +384,34 @@ function squareClicked(i) {
   });
 }
 
-// Lets the agents play their seats (their throws too) until a human must act.
+// A human's only legal action is `pass`, and auto-pass (on by default) plays it for them.
+function forcedPass(v) {
+  return $('auto-pass').checked && v.node.kind === 'decide' && isHuman(v.node.seat)
+    && v.legal_actions.length === 1 && v.legal_actions[0] === 'pass';
+}
+
+// The page plays the next step itself: an agent's seat, or a human's forced pass.
+function playedForThem(v) { return v.node.kind !== 'end' && (!isHuman(v.node.seat) || forcedPass(v)); }
+
+// Lets the agents play their seats (their throws too), and passes for a human who can
+// only pass, until a human must act.
 async function drive() {
   if (play.busy) return;
   const v = play.view;
-  if (!v || v.node.kind === 'end') return;
-  const seat = v.node.seat;
-  if (isHuman(seat)) return;
+  if (!v || !playedForThem(v)) return;
   play.busy = true;
   $('cancel').disabled = false;
   try {
-    while (play.view.node.kind !== 'end' && !isHuman(play.view.node.seat)) {
+    while (playedForThem(play.view)) {
       const s = play.view.node.seat;
       let r;
-      if (play.view.node.kind === 'throw') r = await request({ cmd: 'throw' });
+      let note;
+      if (forcedPass(play.view)) {
+        r = await request({ cmd: 'act', action: 'pass' });
+        note = `(auto-pass: pass was ${seatLabel(s)}'s only legal action)`;
+      } else if (play.view.node.kind === 'throw') r = await request({ cmd: 'throw' });
       else r = await request({ cmd: 'agent_move', agent: play.seats[s], apply: true });
-      if (!after(r)) break;
+      if (!after(r, note)) break;
       await new Promise((res) => setTimeout(res, 30));
     }
   } finally {
@@ -384,7 +436,8 @@ async function undo() {
   // Undo back to the last human decision or throw.
   let r = await request({ cmd: 'undo' });
   if (!r.ok) return message(r.error.message, true);
-  while (r.ok && r.result.node.kind !== 'end' && !isHuman(r.result.node.seat) && r.result.undo_steps > 0) {
+  // Past the passes auto-pass played (else it would play them again at once).
+  while (r.ok && playedForThem(r.result) && r.result.undo_steps > 0) {
     r = await request({ cmd: 'undo' });
   }
   play.selected = null;
@@ -395,19 +448,26 @@ async function undo() {
 }
 
 async function save() {
+  if (!play.session) return message(NO_GAME.error.message, true);
   const r = await api('POST', `/api/session/${play.session}/save`, { agents: play.seats });
   if (!r.ok) return message(r.error.message, true);
   message(`Saved in ${r.path}; it is in the Replay list as folder ${r.tournament}.`);
 }
 
 function setupPlay() {
-  $('new-game-form').addEventListener('submit', newGame);
+  $('new-game-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    // After the game the view opens with, if it is still being set up (one session).
+    Promise.resolve(play.starting).then(() => newGame());
+  });
   $('throw').addEventListener('click', () => throwSticks());
   $('enter-throw').addEventListener('click', () => throwSticks(+$('marked').value));
   $('hint').addEventListener('click', hint);
+  $('auto-pass').addEventListener('change', () => drive());
   $('undo').addEventListener('click', undo);
   $('save').addEventListener('click', save);
   $('cancel').addEventListener('click', async () => {
+    if (!play.session) return message('No agent was thinking.');
     const r = await api('POST', `/api/session/${play.session}/cancel`);
     message(r.ok && r.cancelled ? 'The agent\'s search was cancelled.' : 'No agent was thinking.');
   });
@@ -907,6 +967,7 @@ function route() {
     }
   }
   if (view === 'analysis') loadTournaments();
+  if (view === 'play') ensureGame();
 }
 
 async function main() {
@@ -919,10 +980,10 @@ async function main() {
   $('analysis-form').addEventListener('submit', analyse);
   setupCompare();
   window.addEventListener('hashchange', route);
+  // Opens on a ready game (no "New game" click needed) when the page opens on Play; on
+  // another view, when Play is first chosen.
   route();
-  // Open on a ready game (no "New game" click needed), unless the page opened elsewhere.
-  const view = (location.hash || '#play').slice(1).split('/')[0];
-  if (view === 'play') await newGame();
+  await play.starting;
   document.body.dataset.ready = 'yes';
 }
 

@@ -3,7 +3,9 @@
 //
 // Environment: BASE_URL (the server), BINARY (the stickdice binary, for `stickdice
 // replay`), FIXTURES (the tournament folders the server was given: issiren, duqqan, oued,
-// damaged, then capture, race, taourit, war), SHOTS (where screenshots go).
+// damaged, then capture, race, taourit, war), SHOTS (where screenshots go); ASSETS_DIR, if
+// set, a folder the page's assets are served from instead of the binary's (to try a change
+// to the page without building the binary again).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,6 +19,7 @@ const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8080';
 const BINARY = process.env.BINARY ?? 'target/release/stickdice';
 const FIXTURES = process.env.FIXTURES ?? '/tmp/stickdice-web-fixtures';
 const SHOTS = process.env.SHOTS ?? 'target/web-screenshots';
+const ASSETS_DIR = process.env.ASSETS_DIR;
 fs.mkdirSync(SHOTS, { recursive: true });
 
 let context;
@@ -32,6 +35,12 @@ before(async () => {
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1400, height: 1000 },
   });
+  if (ASSETS_DIR) {
+    const types = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.svg': 'image/svg+xml' };
+    const serve = (route, name) => route.fulfill({ body: fs.readFileSync(path.join(ASSETS_DIR, name)), contentType: types[path.extname(name)] });
+    await context.route(/\/assets\/[a-z]+\.[a-z]+$/, (route) => serve(route, path.basename(new URL(route.request().url()).pathname)));
+    await context.route((url) => url.pathname === '/' && url.origin === new URL(BASE).origin, (route) => serve(route, 'index.html'));
+  }
   page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(e.message));
 });
@@ -125,6 +134,8 @@ test('a whole Issiren game, human against an agent, by clicking pieces and the t
 
 test('illegal clicks on an Issiren board are explained and change nothing', async () => {
   await newGame('issiren', 2, ['human', 'human'], 7);
+  // P1 clicks `pass` itself below.
+  await page.uncheck('#auto-pass');
   await page.fill('#marked', '2');
   await page.click('#enter-throw');
   await idle();
@@ -145,6 +156,42 @@ test('illegal clicks on an Issiren board are explained and change nothing', asyn
   await page.click('#undo');
   await idle();
   assert.equal((await status()).node, 'decide');
+});
+
+// Issue 40: a human had to click `pass` on every forced pass.
+test('auto-pass: a human\'s forced pass is played for them, in the log; undo goes past it; it can be turned off', async () => {
+  await newGame('issiren', 2, ['human', 'human'], 7);
+  assert.equal(await page.isChecked('#auto-pass'), true, 'auto-pass is on by default');
+  // Two green sides up: no unmoved piece may move; P1's only action is pass.
+  await page.fill('#marked', '2');
+  await page.click('#enter-throw');
+  await idle();
+  let st = await status();
+  assert.deepEqual([st.node, st.seat], ['throw', '1'], st.text);
+  const log = await page.$$eval('#play-log li', (l) => l.map((x) => [x.textContent, x.classList.contains('auto-pass')]));
+  assert.match(log[0][0], /auto-pass: pass was P1's only legal action/);
+  assert.equal(log[0][1], true);
+  assert.equal(log.filter(([, a]) => a).length, 1);
+  await page.screenshot({ path: path.join(SHOTS, 'auto-pass.png'), fullPage: true });
+  // Undo takes back the pass and the throw: P1 throws again.
+  await page.click('#undo');
+  await idle();
+  st = await status();
+  assert.deepEqual([st.node, st.seat], ['throw', '0'], st.text);
+  // Off: P1 clicks pass itself.
+  await page.uncheck('#auto-pass');
+  await page.fill('#marked', '2');
+  await page.click('#enter-throw');
+  await idle();
+  st = await status();
+  assert.deepEqual([st.node, st.seat], ['decide', '0'], st.text);
+  assert.deepEqual(await page.$$eval('#decisions button', (b) => b.map((x) => x.dataset.action)), ['pass']);
+  // Turned on again, it passes for P1 at once.
+  await page.check('#auto-pass');
+  await idle();
+  st = await status();
+  assert.deepEqual([st.node, st.seat], ['throw', '1'], st.text);
+  assert.equal(await page.$$eval('#play-log li.auto-pass', (l) => l.length), 2);
 });
 
 test('a game of Sig wa Duqqan with three seats, thrown by clicking, then saved and replayed', { timeout: 600_000 }, async () => {
@@ -195,6 +242,7 @@ for (const [game, players, seats, seed, shotAt, options] of SIBLINGS) {
 
 test('Siryu (War): a click on a locked piece is answered by the rules; the loop back to l2 is drawn', async () => {
   await newGame('siryu-war', 2, ['human', 'human'], 1);
+  await page.uncheck('#auto-pass');
   // Three white sides up: no sir, so every piece of P1 stays locked; only pass is legal.
   await page.fill('#marked', '3');
   await page.click('#enter-throw');
@@ -413,6 +461,61 @@ test('the analysis view shows self-play figures, the length histogram and the ra
   await page.screenshot({ path: path.join(SHOTS, 'analysis.png'), fullPage: true });
 });
 
+// Issue 40: the options field's example was Sig (El Oued)'s whatever the game chosen.
+test('the analysis form names the chosen game\'s own rule options and seat counts', async () => {
+  await open('#analysis');
+  const games = (await (await fetch(`${BASE}/api/hello`)).json()).result.games;
+  assert.ok(games.length > 1);
+  for (const g of games) {
+    await page.selectOption('#analysis-game', g.name);
+    const [placeholder, min, max] = await page.$eval('#analysis-options', (e) => [e.placeholder, ...['min', 'max'].map((a) => document.getElementById('analysis-players')[a])]);
+    const shown = placeholder.startsWith('none') ? [] : placeholder.split(' ').map((o) => o.split('='));
+    assert.deepEqual(Object.fromEntries(shown), g.options, `${g.name}: ${placeholder}`);
+    assert.deepEqual([+min, +max], [g.players.min, g.players.max], g.name);
+    // The example fits its field.
+    const [sw, cw] = await page.$eval('#analysis-options', (e) => [e.scrollWidth, e.clientWidth]);
+    assert.ok(sw <= cw, `${g.name}: the example is cut (${sw} px in ${cw} px)`);
+  }
+});
+
+// Issue 40: the page's comparison had smaller defaults than `stickdice compare`'s, unsaid.
+// The CLI's defaults: the numbers from its help, the skill trace from a quick run's settings.
+test('the comparison form starts from stickdice compare\'s defaults', async () => {
+  const help = execFileSync(BINARY, ['compare', '--help'], { encoding: 'utf8' });
+  const dflt = (flag) => {
+    const m = help.match(new RegExp(`--${flag}\\b[^\\n]*(?:\\n(?! +-)[^\\n]*)*?\\[default: ([^\\]]+)\\]`));
+    assert.ok(m, `no default for --${flag} in stickdice compare --help`);
+    return m[1];
+  };
+  const small = { games: 20, detailed: 5, 'luck-games': 5, 'trace-rotations': 2 };
+  const run = JSON.parse(execFileSync(BINARY, ['compare', '-g', 'sig-el-oued', ...Object.entries(small).flatMap(([k, v]) => [`--${k}`, String(v)]),
+    '--threads', '1', '--format', 'json'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+  await open('#analysis');
+  const form = await page.evaluate(() => Object.fromEntries(['agents', 'games', 'detailed', 'luck', 'trace', 'rotations', 'metrics', 'seed']
+    .map((k) => [k, document.getElementById(`compare-${k}`).value.split(/\s+/).filter(Boolean).join(' ')])));
+  assert.deepEqual(form, {
+    agents: dflt('agents'), games: dflt('games'), detailed: dflt('detailed'), luck: dflt('luck-games'),
+    trace: run.settings.trace.join(' '), rotations: dflt('trace-rotations'), metrics: '', seed: dflt('seed'),
+  });
+  assert.ok(run.settings.trace.length > 0);
+  // The page says so, and what it does otherwise.
+  assert.match(await page.textContent('#compare-defaults'), /defaults are those of stickdice compare.*time limit/s);
+  // The trace's specs are shown whole.
+  const [sw, cw, sh, ch] = await page.$eval('#compare-trace', (e) => [e.scrollWidth, e.clientWidth, e.scrollHeight, e.clientHeight]);
+  assert.ok(sw <= cw && sh <= ch, `the skill trace field is cut: ${sw}×${sh} px in ${cw}×${ch} px`);
+  // The same settings give the command's figures.
+  await page.click('#compare-remove-1');
+  for (const [k, v] of Object.entries({ games: small.games, detailed: small.detailed, luck: small['luck-games'], rotations: small['trace-rotations'] })) {
+    await page.fill(`#compare-${k}`, String(v));
+  }
+  const answer = page.waitForResponse((r) => r.url().endsWith('/api/compare'), { timeout: 100_000 });
+  await page.click('#compare-run');
+  const web = (await (await answer).json()).comparison;
+  const figures = (c) => c.results.map((r) => [r.label, r.rows.map((row) => row.metrics), r.skill_trace.map((t) => [t.agent, t.score, t.ci95])]);
+  assert.deepEqual(figures(web), figures(run));
+  assert.ok(run.results[0].skill_trace.length > 0);
+});
+
 // Issue 28: two readings of Sig (El Oued) compared by the server (the library's compare):
 // the table with intervals, the starred significant differences, the library's charts.
 test('the analysis view compares two readings: the table, the significant differences and the charts', { timeout: 120_000 }, async () => {
@@ -444,6 +547,7 @@ test('the analysis view compares two readings: the table, the significant differ
   await page.fill('#compare-games', '100');
   await page.fill('#compare-detailed', '30');
   await page.fill('#compare-luck', '20');
+  await page.fill('#compare-trace', '');
   await page.click('#compare-run');
   await page.waitForSelector('#compare-table', { timeout: 100_000 });
   const heads = await page.$$eval('#compare-table th', (l) => l.map((x) => x.textContent));
@@ -492,6 +596,72 @@ test('the page opens on a ready Issiren game, a human against a searcher', async
   assert.doesNotMatch(await page.textContent('body'), /click to redrawn/);
   assert.ok((await page.evaluate(() => window.stickdice.timings.length)) > 0);
   await page.screenshot({ path: path.join(SHOTS, 'landing.png'), fullPage: true });
+});
+
+// Issue 40: the page opened on Replay or Analysis had no game when Play was chosen (no
+// board, every button enabled, the throw answered ``no session `null` ``). Each view is
+// opened first, then each other is chosen by its tab; both must work.
+const VIEWS = {
+  async play(label) {
+    await page.waitForSelector('#board .square', { timeout: 60_000 }).catch(async () => {
+      assert.fail(`${label}: no board on the Play view; the message says: ${await message()}`);
+    });
+    await idle();
+    const st = await status();
+    assert.equal(st.node, 'throw', `${label}: ${st.text}`);
+    assert.equal(await page.$eval('#throw', (e) => e.disabled), false, label);
+    await page.click('#throw');
+    await idle();
+    assert.doesNotMatch(await message(), /session/, label);
+    // P1's throw is in the log (the agent may have played after it).
+    const log = await page.$$eval('#play-log li', (l) => l.map((x) => x.textContent));
+    assert.ok(log.some((w) => /^P1: \d+ \w+ sides? up/.test(w)), `${label}: ${log.join(' / ')}`);
+  },
+  async replay(label) {
+    await page.waitForSelector('#games-table tbody tr');
+    await idle();
+    assert.ok(await page.isVisible('#games-table'), label);
+    assert.equal(await page.isVisible('#board'), false, label);
+  },
+  async analysis(label) {
+    await page.waitForSelector('#ratings img');
+    await idle();
+    const games = (await (await fetch(`${BASE}/api/hello`)).json()).result.games;
+    assert.equal(await page.$$eval('#analysis-game option', (o) => o.length), games.length, label);
+    assert.equal(await page.$$eval('.compare-config', (l) => l.length), 2, label);
+    assert.ok(await page.isVisible('#analyse'), label);
+  },
+};
+for (const first of Object.keys(VIEWS)) {
+  for (const then of Object.keys(VIEWS)) {
+    if (first === then) continue;
+    test(`the page opened on ${first}, then ${then} chosen: both views work`, { timeout: 120_000 }, async () => {
+      const errors = pageErrors.length;
+      await open(`#${first}`);
+      if (first !== 'play') {
+        // No game yet: the play buttons wait for one.
+        for (const id of ['throw', 'enter-throw', 'hint', 'undo', 'save']) {
+          assert.equal(await page.$eval(`#${id}`, (e) => e.disabled), true, `#${id} before a game`);
+        }
+      }
+      await VIEWS[first](`#${first} first`);
+      await page.click(`#tab-${then}`);
+      await VIEWS[then](`#${then} after #${first}`);
+      assert.deepEqual(pageErrors.slice(errors), []);
+    });
+  }
+}
+
+// Issue 40: the seat fields cut the default opponent's spec (expectimax:nodes=20000).
+test('the seat fields show the whole agent spec they hold', async () => {
+  await open('#play');
+  const cut = async () => page.$$eval('#seats input', (l) => l.filter((e) => e.scrollWidth > e.clientWidth).map((e) => `${e.id} ${e.value}: ${e.scrollWidth} px in ${e.clientWidth} px`));
+  assert.deepEqual(await cut(), []);
+  await page.fill('#seat-1', 'mcts:iterations=2000,playout=random,exploration=1.4');
+  assert.deepEqual(await cut(), []);
+  await page.fill('#players', '3');
+  await page.dispatchEvent('#players', 'change');
+  assert.deepEqual(await cut(), []);
 });
 
 test('rule options: yes/no options are checkboxes, the fields stand apart, and they reach the game', async () => {
