@@ -34,38 +34,70 @@ import stickdice
 from stickdice.vector import RandomLegal, VectorEnv
 
 
+class Stepper:
+    """A batch of ``n`` games stepped with a random legal action per game by ``chooser``.
+
+    ``run(seconds)`` steps until ``seconds`` of wall time have passed and returns
+    ``(steps, wall_seconds, cpu_seconds)``: one step of N games counts N, the CPU time is
+    ``time.process_time()`` of this process (all its threads). Successive calls continue
+    the same games, so a measurement can be cut into windows.
+    """
+
+    def __init__(self, game, n, opponents=None, chooser="mask", seed=1):
+        if chooser not in ("mask", "codes"):
+            raise ValueError(f"unknown chooser {chooser!r}: mask or codes")
+        self.n = n
+        self.chooser = chooser
+        self.env = VectorEnv(game, n, seed=seed, opponents=opponents, legal_actions=chooser == "codes")
+        obs, self.info = self.env.reset()
+        if chooser == "codes":
+            # One random number per game: the floor(u * count)-th legal code (no array
+            # made per step).
+            self.choose = RandomLegal(self.env, seed)
+        else:
+            self.rng = np.random.default_rng(seed)
+            self.noise = np.empty(self.info["legal_action_mask"].shape, dtype=np.float32)
+            self.actions = np.empty(n, dtype=np.int64)
+
+    def run(self, seconds):
+        env, n, info = self.env, self.n, self.info
+        steps = 0
+        cpu0 = time.process_time()
+        if self.chooser == "codes":
+            choose = self.choose
+            start = time.perf_counter()
+            while True:
+                obs, rewards, terminated, truncated, info = env.step(choose(info))
+                steps += n
+                elapsed = time.perf_counter() - start
+                if elapsed >= seconds:
+                    break
+        else:
+            rng, noise, actions = self.rng, self.noise, self.actions
+            mask = info["legal_action_mask"]
+            start = time.perf_counter()
+            while True:
+                # Uniform among the legal codes, in place (no array made per step): noise
+                # in [0, 1), plus 1 where legal, so the row's argmax is a uniformly drawn
+                # legal code.
+                rng.random(dtype=np.float32, out=noise)
+                np.add(noise, mask, out=noise)
+                noise.argmax(axis=1, out=actions)
+                obs, rewards, terminated, truncated, info = env.step(actions)
+                mask = info["legal_action_mask"]
+                steps += n
+                elapsed = time.perf_counter() - start
+                if elapsed >= seconds:
+                    break
+        cpu = time.process_time() - cpu0
+        self.info = info
+        return steps, elapsed, cpu
+
+
 def measure(game, n, opponents, seconds, chooser="mask", seed=1):
-    env = VectorEnv(game, n, seed=seed, opponents=opponents, legal_actions=chooser == "codes")
-    obs, info = env.reset()
-    steps = 0
-    if chooser == "codes":
-        # One random number per game: the floor(u * count)-th legal code (no array made
-        # per step).
-        choose = RandomLegal(env, seed)
-        start = time.perf_counter()
-        while True:
-            obs, rewards, terminated, truncated, info = env.step(choose(info))
-            steps += n
-            elapsed = time.perf_counter() - start
-            if elapsed >= seconds:
-                return steps / elapsed
-    rng = np.random.default_rng(seed)
-    mask = info["legal_action_mask"]
-    noise = np.empty(mask.shape, dtype=np.float32)
-    actions = np.empty(n, dtype=np.int64)
-    start = time.perf_counter()
-    while True:
-        # Uniform among the legal codes, in place (no array made per step): noise in
-        # [0, 1), plus 1 where legal, so the row's argmax is a uniformly drawn legal code.
-        rng.random(dtype=np.float32, out=noise)
-        np.add(noise, mask, out=noise)
-        noise.argmax(axis=1, out=actions)
-        obs, rewards, terminated, truncated, info = env.step(actions)
-        mask = info["legal_action_mask"]
-        steps += n
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return steps / elapsed
+    """Steps per second (wall time) of a fresh batch stepped for ``seconds``."""
+    steps, elapsed, _cpu = Stepper(game, n, opponents, chooser, seed).run(seconds)
+    return steps / elapsed
 
 
 def measure_single(game_name, opponents, seconds, seed=1):
