@@ -439,7 +439,7 @@ def main(argv=None):
     print(f"cores: {os.cpu_count()}, load average before: "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{args.windows} windows of {window_s:.3g} s per row and batch size "
-          f"(one warm-up window each first, not counted)")
+          f"(one warm-up window each first, not counted)", flush=True)
     server = None
     if args.pgx_python:
         cmd = [args.pgx_python, os.path.abspath(__file__), "--pgx-serve",
