@@ -59,8 +59,8 @@ pub struct AnalyzeArgs {
     json: bool,
     /// Write an SVG histogram of game lengths, to FILE [default when no FILE is given:
     /// analyze-GAME-Np-lengths.svg]. Without --svg no file is written.
-    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "")]
-    svg: Option<PathBuf>,
+    #[arg(long, value_name = "FILE", num_args = 0..=1)]
+    svg: Option<Option<PathBuf>>,
     /// Write no SVG (the default; kept for scripts that give it).
     #[arg(long, hide = true, conflicts_with = "svg")]
     no_svg: bool,
@@ -184,10 +184,10 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
 fn svg_path(args: &AnalyzeArgs, game: &str, seats: usize) -> Option<PathBuf> {
     match &args.svg {
         None => None,
-        Some(p) if p.as_os_str().is_empty() => Some(PathBuf::from(format!(
+        Some(None) => Some(PathBuf::from(format!(
             "analyze-{game}-{seats}p-lengths.svg"
         ))),
-        Some(p) => Some(p.clone()),
+        Some(Some(p)) => Some(p.clone()),
     }
 }
 
