@@ -1,8 +1,8 @@
-//! Scenario tests for Sig wa Duqqan (Houmt Taourit), docs/games/sig-wa-duqqan-taourit.md (§7).
+//! Scenario tests for Sig wa Duqqan (Houmt Taourit), docs/games/sig-wa-duqqan-taourit.md.
 //!
 //! Every expected position here was worked out by hand from the rules, step by step
 //! (the comments show the working), not read back from the implementation. The worked
-//! examples of §7 are the tests named `example_1_…` to `example_6_…`.
+//! examples of that chapter are the tests named `example_1_…` to `example_6_…`.
 
 use stickdice::games::houmt_taourit::{Piece, Position, State};
 use stickdice::games::HoumtTaourit;

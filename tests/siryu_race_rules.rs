@@ -1,8 +1,8 @@
-//! Scenario tests for Siryu (Race), docs/games/siryu-race.md (§6).
+//! Scenario tests for Siryu (Race), docs/games/siryu-race.md.
 //!
 //! Every expected position here was worked out by hand from the rules, step by step
 //! (the comments show the working), not read back from the implementation. The worked
-//! examples of §6 are the tests named `example_1_…` to `example_6_…`.
+//! examples of that chapter are the tests named `example_1_…` to `example_6_…`.
 
 use stickdice::games::siryu_race::{Action, Position, State};
 use stickdice::games::SiryuRace;

@@ -1,4 +1,4 @@
-//! Scenario tests for Siryu (War) (`docs/games/siryu-war.md`, §8): every worked example is a
+//! Scenario tests for Siryu (War) (`docs/games/siryu-war.md`): every worked example is a
 //! named test, every clause has one, plus the throw cap, validation, JSON, notation,
 //! rendering and seeded random games.
 //!
@@ -71,7 +71,7 @@ fn squares_of(s: &State, seat: usize) -> Vec<(String, bool)> {
     v
 }
 
-/// The circuit table of `docs/games/siryu-war.md` (§8), one seat's column: (row, columns in order) for
+/// The circuit table of `docs/games/siryu-war.md`, one seat's column: (row, columns in order) for
 /// positions 0–11, 12–23, 24–35.
 fn table(seat: usize) -> Vec<Square> {
     let runs: [(u8, bool); 3] = if seat == 0 {

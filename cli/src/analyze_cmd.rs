@@ -57,12 +57,12 @@ pub struct AnalyzeArgs {
     /// Print the figures as JSON instead of tables.
     #[arg(long)]
     json: bool,
-    /// Where to write the SVG histogram of game lengths [default:
-    /// analyze-GAME-Np-lengths.svg].
-    #[arg(long)]
-    svg: Option<PathBuf>,
-    /// Write no SVG.
-    #[arg(long)]
+    /// Write an SVG histogram of game lengths, to FILE [default when no FILE is given:
+    /// analyze-GAME-Np-lengths.svg]. Without --svg no file is written.
+    #[arg(long, value_name = "FILE", num_args = 0..=1)]
+    svg: Option<Option<PathBuf>>,
+    /// Write no SVG (the default; kept for scripts that give it).
+    #[arg(long, hide = true, conflicts_with = "svg")]
     no_svg: bool,
     /// Skip the exact solution even where the game is solvable.
     #[arg(long)]
@@ -111,6 +111,10 @@ struct Report {
     /// The SVG to write, and where (not part of the JSON).
     #[serde(skip)]
     svg_file: Option<(PathBuf, String)>,
+    /// Whether the game can capture, and bury, at all (the tables leave out a figure that
+    /// is 0 by the rules).
+    #[serde(skip)]
+    counts: (bool, bool),
 }
 
 #[derive(Debug, Serialize)]
@@ -158,11 +162,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     let pool = builder.build()?;
     // Output files are checked before the work, so a bad path fails at once.
     let seats = with_game!(&any, |g| g.seats());
-    let svg_path = (!args.no_svg).then(|| {
-        args.svg.clone().unwrap_or_else(|| {
-            PathBuf::from(format!("analyze-{}-{seats}p-lengths.svg", any.kind()))
-        })
-    });
+    let svg_path = svg_path(args, any.kind().name(), seats);
     for path in svg_path.iter().chain(&args.write_tablebase) {
         check_writable(path)?;
     }
@@ -177,6 +177,18 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         std::fs::write(path, text).map_err(|e| CliError::io("write", path, e))?;
     }
     Ok(())
+}
+
+/// Where to write the histogram of game lengths: only when `--svg` is given, to its file
+/// or, given alone, to `analyze-GAME-Np-lengths.svg`.
+fn svg_path(args: &AnalyzeArgs, game: &str, seats: usize) -> Option<PathBuf> {
+    match &args.svg {
+        None => None,
+        Some(None) => Some(PathBuf::from(format!(
+            "analyze-{game}-{seats}p-lengths.svg"
+        ))),
+        Some(Some(p)) => Some(p.clone()),
+    }
 }
 
 /// Checks that `path` can be written (creating it, or opening it without changing it), so
@@ -376,7 +388,7 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
         0
     };
     let total = args.games + specs.len() * rotations * seats + agreement_jobs;
-    let bar = progress_bar(total as u64);
+    let bar = crate::progress::Meter::new(total as u64, "games");
 
     // Self-play.
     bar.set_message("self-play");
@@ -396,7 +408,7 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
     // Skill gap.
     let mut skill = Vec::new();
     for (ai, (spec, f)) in specs.iter().zip(&factories).enumerate() {
-        bar.set_message(format!("skill: {spec}"));
+        bar.set_message(&format!("skill: {spec}"));
         let scores: Vec<f64> = (0..rotations * seats)
             .into_par_iter()
             .map(|k| {
@@ -423,7 +435,7 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
     // Tablebase agreement.
     if let (Some(tb), Some(report)) = (&tb, &mut tb_report) {
         for (ai, spec) in specs.iter().enumerate() {
-            bar.set_message(format!("tablebase: {spec}"));
+            bar.set_message(&format!("tablebase: {spec}"));
             let outcomes: Vec<(f64, f64)> = (0..args.positions)
                 .into_par_iter()
                 .map(|i| {
@@ -444,15 +456,10 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
                 .push(Agreement::of(&spec.to_string(), &outcomes));
         }
     }
-    bar.finish_and_clear();
+    bar.finish();
 
     let mut svg_text = None;
-    let svg = if args.no_svg {
-        None
-    } else {
-        let path = args.svg.clone().unwrap_or_else(|| {
-            PathBuf::from(format!("analyze-{}-{}p-lengths.svg", G::NAME, seats))
-        });
+    let svg = if let Some(path) = svg_path(args, G::NAME, seats) {
         let title = format!(
             "{} — {} players, {} self-play games ({})",
             G::TITLE,
@@ -463,6 +470,8 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
         // Written after the figures are printed (see `run`).
         svg_text = Some((path.clone(), length_histogram_svg(&title, &lengths)));
         Some(path.display().to_string())
+    } else {
+        None
     };
 
     Ok(Report {
@@ -479,6 +488,7 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
         tablebase: tb_report,
         svg,
         svg_file: svg_text,
+        counts: (G::CAPTURES, G::BURIALS),
     })
 }
 
@@ -684,8 +694,12 @@ fn print_report(r: &Report) {
         _ => outln!("  (the game has no decisions: every throw plays itself)"),
     }
     outln!();
-    outln!("  {:<28} {}", "captures per game", sp.captures.show(2));
-    outln!("  {:<28} {}", "burials per game", sp.burials.show(2));
+    if r.counts.0 {
+        outln!("  {:<28} {}", "captures per game", sp.captures.show(2));
+    }
+    if r.counts.1 {
+        outln!("  {:<28} {}", "burials per game", sp.burials.show(2));
+    }
     outln!("  {:<28} {}", "games ending at the cap", sp.capped.show(4));
     if sp.failures > 0 {
         outln!("  {:<28} {}", "games an agent failed", sp.failures);

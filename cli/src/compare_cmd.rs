@@ -2,7 +2,6 @@
 //! several configurations (games, rule options, seat counts), with 95% intervals, the
 //! differences that are real, and charts (see `stickdice_evaluation::compare`).
 
-use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
 use crate::cli::{check_count, MAX_THREADS};
@@ -162,15 +161,32 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
         builder = builder.num_threads(t);
     }
     let pool = builder.build()?;
-    let talk = std::io::stderr().is_terminal();
+    // Progress in steps: each configuration's self-play and luck per agent and each step of
+    // its skill trace (and its exact solution, where there is one); the library names each
+    // step as it starts (configuration lines unindented, steps indented).
+    let steps = planned_steps(&configs, &settings);
+    let meter = crate::progress::Meter::new(steps, "steps");
     let started = std::time::Instant::now();
+    let running = std::sync::Mutex::new((false, String::new()));
     let comparison = pool.install(|| {
         compare::compare_with_progress(&configs, &settings, &|line| {
-            if talk {
-                eprintln!("[{:>6.1} s] {line}", started.elapsed().as_secs_f64());
+            let mut r = running.lock().unwrap_or_else(|e| e.into_inner());
+            if r.0 {
+                meter.inc(1);
             }
+            r.0 = line.starts_with("  ");
+            if !r.0 {
+                r.1 = line.to_string();
+            }
+            meter.set_message(&format!("{}: {}", r.1, line.trim()));
+            meter.println(&format!(
+                "[{:>6.1} s] {line}",
+                started.elapsed().as_secs_f64()
+            ));
         })
-    })?;
+    });
+    meter.finish();
+    let comparison = comparison?;
     let json = serde_json::to_string_pretty(&comparison).map_err(|e| e.to_string())?;
     // The family tree (distances and clustering), when there is something to cluster.
     let family = (comparison.results.len() > 1)
@@ -220,6 +236,38 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
         );
     }
     Ok(())
+}
+
+/// The steps a comparison will take, as its progress counts them: per configuration, the
+/// exact solution where the solver takes the game, self-play and (with the luck metric)
+/// luck per agent, and (with the skill trace) each step of the trace.
+fn planned_steps(configs: &[Configuration], settings: &Settings) -> u64 {
+    let wants = |m: &str| {
+        settings.metrics.is_empty() || settings.metrics.iter().any(|x| x.eq_ignore_ascii_case(m))
+    };
+    let agents = settings.agents.len() as u64;
+    let luck = if wants("LuckShare") && settings.luck_games > 0 {
+        agents
+    } else {
+        0
+    };
+    let trace = if wants("SkillTrace") {
+        settings.trace.len() as u64
+    } else {
+        0
+    };
+    configs
+        .iter()
+        .map(|c| {
+            let exact = settings.exact
+                && c.build().is_ok_and(|any| {
+                    use stickdice_agents::solve::Exact as _;
+                    stickdice::with_game!(&any, |g| g.solver_support().is_ok())
+                });
+            u64::from(exact) + agents + luck + trace
+        })
+        .sum::<u64>()
+        .max(1)
 }
 
 /// Creates `--out` and takes its lock ([`stickdice_evaluation::tournament::lock_folder`],

@@ -154,3 +154,33 @@ fn words_and_lines_are_read_as_a_shell_would() {
     let text = "```sh\nstickdice a \\\n  --b c\n```\n```text\nstickdice x\n```\n";
     assert_eq!(shell_lines(text), vec!["stickdice a --b c".to_string()]);
 }
+
+/// Every `cargo install` of a crate of ours that the README and the book show builds with
+/// `Cargo.lock`'s versions (`--locked`): without it cargo resolves the dependencies anew,
+/// to versions the tests never ran with.
+#[test]
+fn every_documented_cargo_install_is_locked() {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for line in shell_lines(&text) {
+            let w = words(&line);
+            if w.first().map(String::as_str) != Some("cargo")
+                || w.get(1).map(String::as_str) != Some("install")
+            {
+                continue;
+            }
+            checked += 1;
+            if !w.iter().any(|a| a == "--locked") {
+                failures.push(format!("{}: `{line}`", page.display()));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "`cargo install` without --locked:\n{}",
+        failures.join("\n")
+    );
+    assert!(checked >= 2, "only {checked} cargo install lines found");
+}

@@ -45,6 +45,7 @@ mod error;
 mod ladder_cmd;
 mod merge_cmd;
 mod play_cmd;
+mod progress;
 mod replay_cmd;
 mod review_cmd;
 mod serve_cmd;
@@ -104,7 +105,8 @@ enum Command {
     /// 0 Elo with 95% intervals; a table and a chart.
     Ladder(ladder_cmd::LadderArgs),
     /// Where the Issiren endgame tablebase is cached, and whether it is there; with
-    /// --build, build it there once (expectimax and mcts use it by default when it is).
+    /// --build, build it there once (expectimax and mcts use it when given
+    /// tablebase=cache; by default they play without it, whatever the cache holds).
     Tablebase(tablebase_cmd::TablebaseArgs),
     /// Serve the front-end protocol: JSON requests on stdin, one JSON response per line on
     /// stdout (docs/protocol.md).
@@ -157,16 +159,50 @@ fn main() -> ExitCode {
 }
 
 fn list_games() {
-    for &kind in stickdice::GameKind::ALL {
-        let (min, max) = kind.seat_range();
-        let seats = if min == max {
-            format!("{min} players")
-        } else {
-            format!("{min}-{max} players")
-        };
-        outln!("{:<14} {} ({seats})", kind.name(), kind.title());
-        outln!("{:<14} options: {}", "", kind.option_names().join(", "));
+    let rows: Vec<GameRow> = stickdice::GameKind::ALL
+        .iter()
+        .map(|&kind| {
+            let (min, max) = kind.seat_range();
+            let seats = if min == max {
+                format!("{min} players")
+            } else {
+                format!("{min}-{max} players")
+            };
+            GameRow {
+                name: kind.name().to_string(),
+                title: kind.title().to_string(),
+                seats,
+                options: kind.option_names().join(", "),
+            }
+        })
+        .collect();
+    outln!("{}", games_table(&rows).trim_end_matches('\n'));
+}
+
+/// A line of `stickdice games`.
+struct GameRow {
+    name: String,
+    title: String,
+    seats: String,
+    options: String,
+}
+
+/// The games as `stickdice games` prints them: the names in a column as wide as the longest
+/// (counted in characters, so a title or name with letters such as î lines up too), each
+/// title with its seat count, and the rule options on a line below.
+fn games_table(rows: &[GameRow]) -> String {
+    use std::fmt::Write as _;
+    let width = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut o = String::new();
+    for r in rows {
+        let _ = writeln!(o, "{:<width$}  {} ({})", r.name, r.title, r.seats);
+        let _ = writeln!(o, "{:<width$}  options: {}", "", r.options);
     }
+    o
 }
 
 fn list_agents() {
@@ -175,5 +211,61 @@ fn list_agents() {
         for p in a.params {
             outln!("    {:<10} default {:<8} {}", p.key, p.default, p.help);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{games_table, Cli, GameRow};
+    use clap::CommandFactory as _;
+
+    /// The help agrees with `stickdice agents`: the searchers' tablebase is `off` unless
+    /// asked for, whatever the cache holds.
+    #[test]
+    fn the_help_says_the_tablebase_is_used_only_when_asked_for() {
+        let help = Cli::command().render_help().to_string();
+        let line = help.lines().find(|l| l.contains("tablebase")).unwrap();
+        assert!(!help.contains("by default when"), "{help}");
+        assert!(help.contains("tablebase=cache"), "{line}\n{help}");
+        let agents = stickdice_agents::agents();
+        let mcts = agents.iter().find(|a| a.name == "mcts").unwrap();
+        let param = mcts.params.iter().find(|p| p.key == "tablebase").unwrap();
+        assert_eq!(param.default, "off");
+    }
+
+    /// The column where each line's text after the name starts, in characters.
+    fn columns(table: &str) -> Vec<usize> {
+        table
+            .lines()
+            .map(|l| {
+                let chars: Vec<char> = l.chars().collect();
+                let name_end = chars.iter().position(|c| *c == ' ').unwrap();
+                name_end + chars[name_end..].iter().position(|c| *c != ' ').unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_games_line_up_whatever_their_names() {
+        let row = |name: &str, title: &str| GameRow {
+            name: name.into(),
+            title: title.into(),
+            seats: "2-4 players".into(),
+            options: "target=12".into(),
+        };
+        let rows = [
+            row("issiren", "Issiren (Ishighän)"),
+            row("sig-wa-duqqan-taourit", "Sig wa Duqqan (Houmt Taourit)"),
+            row("sîg-western-sahara", "Es-Sîg (Western Sahara)"),
+            row("a-name-longer-than-any-game-has-had", "Sig"),
+        ];
+        let table = games_table(&rows);
+        let cols = columns(&table);
+        assert_eq!(cols.len(), 8, "{table}");
+        assert!(cols.iter().all(|&c| c == cols[0]), "{cols:?}\n{table}");
+        assert!(
+            table.contains("Es-Sîg (Western Sahara) (2-4 players)"),
+            "{table}"
+        );
     }
 }

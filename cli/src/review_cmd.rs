@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use stickdice::{with_game, AnyGame};
 use stickdice_evaluation::log::{self, GameRecord};
+use stickdice_evaluation::report::display_name;
 use stickdice_evaluation::review::{
     review_record, ReferenceOptions, Review, Reviewable, Step, BLUNDER,
 };
@@ -125,7 +126,11 @@ pub(crate) fn run(args: &ReviewArgs) -> Result<(), CliError> {
     let c = &contents.config;
     let any = AnyGame::new(&c.game, Some(c.players), &c.options)
         .map_err(|e| CliError::context(format!("{}: the log's game", path.display()), e))?;
-    let names = labels(&c.agents);
+    // The agents as they were given (without the default `tablebase=off`).
+    let names: Vec<String> = labels(&c.agents)
+        .iter()
+        .map(|l| display_name(l).into_owned())
+        .collect();
     let games: Vec<&(usize, GameRecord)> = match args.index {
         Some(k) => vec![contents
             .games
@@ -144,7 +149,12 @@ pub(crate) fn run(args: &ReviewArgs) -> Result<(), CliError> {
                     }
                 )
             })?],
-        None => contents.games.iter().collect(),
+        // In the order of their indices (the log holds them in the order they finished).
+        None => {
+            let mut all: Vec<&(usize, GameRecord)> = contents.games.iter().collect();
+            all.sort_by_key(|(_, g)| g.index);
+            all
+        }
     };
     if games.is_empty() {
         return Err(CliError::Invalid(format!(
@@ -171,14 +181,21 @@ pub(crate) fn run(args: &ReviewArgs) -> Result<(), CliError> {
         builder = builder.num_threads(t);
     }
     let pool = builder.build()?;
-    let reviews: Vec<Review> = pool.install(|| {
+    // A whole tournament's log takes minutes: show how far it is.
+    let meter = (games.len() > 1).then(|| crate::progress::Meter::new(games.len() as u64, "games"));
+    let reviews: Result<Vec<Review>, CliError> = pool.install(|| {
         with_game!(&any, |g| review_all(
             g,
             &games,
             args,
-            &path.display().to_string()
+            &path.display().to_string(),
+            meter.as_ref()
         ))
-    })?;
+    });
+    if let Some(m) = meter {
+        m.finish();
+    }
+    let reviews = reviews?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let written = if args.json {
         let text = if args.index.is_some() {
@@ -204,6 +221,7 @@ fn review_all<G: Reviewable>(
     games: &[&(usize, GameRecord)],
     args: &ReviewArgs,
     path: &str,
+    meter: Option<&crate::progress::Meter>,
 ) -> Result<Vec<Review>, CliError> {
     let options = args.reference.options();
     // Build it once now, so a reference that cannot handle the game is one clear error.
@@ -214,9 +232,14 @@ fn review_all<G: Reviewable>(
         .with_max_len(1)
         .map(|(line, record)| {
             let mut reference = game.reference(&options)?;
-            review_record(game, reference.as_mut(), record, args.blunder).map_err(|e| {
-                CliError::context(format!("{path} line {line} (game {})", record.index), e)
-            })
+            let review =
+                review_record(game, reference.as_mut(), record, args.blunder).map_err(|e| {
+                    CliError::context(format!("{path} line {line} (game {})", record.index), e)
+                });
+            if let Some(m) = meter {
+                m.inc(1);
+            }
+            review
         })
         .collect()
 }

@@ -77,10 +77,7 @@ pub struct TournamentArgs {
     luck: crate::review_cmd::LuckArgs,
 }
 
-/// The time after which the first estimate is printed, and then (when standard error is
-/// not a terminal, so there is no bar) between plain progress lines.
-const ESTIMATE_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
-const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+use crate::progress::{seconds, ESTIMATE_AFTER, PROGRESS_EVERY};
 
 /// The speed of this run, for the estimate and the plain progress lines.
 struct Pace {
@@ -136,18 +133,6 @@ impl Pace {
             ));
         }
         None
-    }
-}
-
-/// A duration for people: `42 s`, `3 min 20 s`, `2 h 05 min`.
-fn seconds(s: f64) -> String {
-    let s = s.round() as u64;
-    if s < 60 {
-        format!("{s} s")
-    } else if s < 3600 {
-        format!("{} min {:02} s", s / 60, s % 60)
-    } else {
-        format!("{} h {:02} min", s / 3600, (s % 3600) / 60)
     }
 }
 

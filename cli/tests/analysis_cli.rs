@@ -124,6 +124,53 @@ fn the_table_names_every_figure() {
     ] {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
     }
+    // Sig wa Duqqan captures nothing: no line of zeros for it.
+    assert!(!text.contains("captures per game"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn nothing_is_written_unasked_and_no_figure_is_zero_by_the_rules() {
+    let dir = temp("unasked");
+    let out = succeeded(
+        bin()
+            .current_dir(&dir)
+            .args([
+                "analyze",
+                "--game",
+                "issiren",
+                "--games",
+                "20",
+                "--rotations",
+                "2",
+            ])
+            .output()
+            .unwrap(),
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    // Issiren buries nothing; it captures.
+    assert!(!text.contains("burials per game"), "{text}");
+    assert!(text.contains("captures per game"), "{text}");
+    assert!(!text.contains("histogram"), "{text}");
+    let written: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(written.is_empty(), "analyze wrote {written:?} unasked");
+    // `--svg` alone: the default name, in the current folder.
+    succeeded(
+        bin()
+            .current_dir(&dir)
+            .args([
+                "analyze",
+                "--game",
+                "sig-wa-duqqan",
+                "--games",
+                "20",
+                "--svg",
+            ])
+            .output()
+            .unwrap(),
+    );
+    let svg = dir.join("analyze-sig-wa-duqqan-2p-lengths.svg");
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

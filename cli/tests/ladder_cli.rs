@@ -74,10 +74,19 @@ fn the_cache_is_reported_and_a_damaged_file_is_refused_clearly() {
     let o = run(&["tablebase"], &cache, &dir);
     assert!(o.status.success());
     assert!(text(&o).0.starts_with("not built:"), "{:?}", text(&o));
-    // The searchers are labelled with the default, tablebase=off, and no note is printed.
+    // The searchers are labelled with the default, tablebase=off, in the log and the report
+    // (the terminal names them as given), and no note is printed.
     let o = tournament("random,mcts:iterations=20", "2", "t", &[], &cache, &dir);
     let (out, err) = succeeded(&o);
-    assert!(out.contains("mcts:iterations=20,tablebase=off"), "{out}");
+    assert!(
+        out.contains("mcts:iterations=20 ") && !out.contains("tablebase"),
+        "{out}"
+    );
+    let report = std::fs::read_to_string(dir.join("t").join("report.json")).unwrap();
+    assert!(
+        report.contains("mcts:iterations=20,tablebase=off"),
+        "{report}"
+    );
     assert!(!err.contains("note:") && !err.contains("cache"), "{err}");
     // Other games have no tablebase: labels unchanged, no note.
     let agents = "random,mcts:iterations=20";
@@ -159,10 +168,13 @@ fn the_default_plays_the_same_games_whatever_the_cache_holds() {
         );
         let (stdout, err) = succeeded(&o);
         assert!(!err.contains("note:") && !err.contains("cache"), "{err}");
+        assert!(!stdout.contains("tablebase"), "{stdout}");
+        let header = std::fs::read_to_string(dir.join(out).join("games.jsonl")).unwrap();
+        let header = header.lines().next().unwrap();
         assert!(
-            stdout.contains("expectimax:depth=2,tablebase=off")
-                && stdout.contains("mcts:iterations=60,tablebase=off"),
-            "{stdout}"
+            header.contains("expectimax:depth=2,tablebase=off")
+                && header.contains("mcts:iterations=60,tablebase=off"),
+            "{header}"
         );
         logs.push(std::fs::read_to_string(dir.join(out).join("games.jsonl")).unwrap());
     }

@@ -229,3 +229,30 @@ fn bad_input_is_explained() {
     let _ = std::fs::remove_dir_all(&four);
     let _ = std::fs::remove_dir_all(&iss);
 }
+
+#[test]
+fn a_whole_log_is_reviewed_in_the_order_of_its_games() {
+    let dir = temp("order");
+    ok(&el_oued(&dir, "2", &[]));
+    // The log holds games in the order they finished: put them in reverse.
+    let log = dir.join("games.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[1..].reverse();
+    std::fs::write(&log, lines.join("\n") + "\n").unwrap();
+    let o = run(&["review", dir.to_str().unwrap(), "--threads", "2"], None);
+    let table = ok(&o);
+    let games: Vec<usize> = table
+        .lines()
+        .filter(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .is_some_and(|t| t.starts_with('P'))
+        })
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .collect();
+    assert!(games.len() >= 40, "{table}");
+    assert!(games.windows(2).all(|w| w[0] <= w[1]), "{games:?}");
+    assert_eq!(games[0], 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

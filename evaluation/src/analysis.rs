@@ -60,9 +60,19 @@ pub trait Measure: Game {
     fn burials(&self, _before: &Self::State, _after: &Self::State) -> u32 {
         0
     }
+
+    /// Whether the game captures at all ([`Measure::captures`] can be other than 0): a
+    /// report leaves the figure out where it is 0 by the rules.
+    const CAPTURES: bool = true;
+
+    /// Whether the game buries pieces at all ([`Measure::burials`] can be other than 0).
+    const BURIALS: bool = false;
 }
 
 impl Measure for SigWaDuqqan {
+    const CAPTURES: bool = false;
+    const BURIALS: bool = true;
+
     /// A 6, a sig or a 4 (0, 1 or 4 white sides up) keeps the turn.
     fn starts_turn(&self, _before: &Self::State, previous: Option<(Seat, Throw)>) -> bool {
         !matches!(previous.map(|(_, t)| t.marked()), Some(0 | 1 | 4))
@@ -168,6 +178,9 @@ impl Measure for SiryuRace {
 }
 
 impl Measure for HoumtTaourit {
+    const CAPTURES: bool = false;
+    const BURIALS: bool = true;
+
     /// A 6, a sig or a 4 (0, 1 or 4 white sides up) keeps the turn, on the centre too.
     fn starts_turn(&self, _before: &Self::State, previous: Option<(Seat, Throw)>) -> bool {
         previous.is_none_or(|(_, t)| !houmt_taourit::grants_extra_throw(t))
@@ -833,7 +846,7 @@ mod tests {
             .collect()
     }
 
-    /// Siryu (Race), §6's worked examples 1 and 2: passing an opponent's piece on its own
+    /// Siryu (Race), its chapter's worked examples 1 and 2: passing an opponent's piece on its own
     /// start sends nothing back; passing one elsewhere sends it back, once; under
     /// `capture_on_landing` the piece landed on goes back too.
     #[test]
@@ -925,7 +938,7 @@ mod tests {
         }
     }
 
-    /// Sig wa Duqqan (Houmt Taourit), §7's worked examples 3 and 5: the Ghoula's burials,
+    /// Sig wa Duqqan (Houmt Taourit), its chapter's worked examples 3 and 5: the Ghoula's burials,
     /// none by the first move's lifting; no captures.
     #[test]
     fn houmt_taourit_burials_follow_the_worked_examples() {

@@ -86,12 +86,19 @@ impl TournamentConfig {
             other.games_per_table.to_string(),
         );
         check("seed", self.seed.to_string(), other.seed.to_string());
-        check(
-            "sprt",
-            format!("{:?}", self.sprt),
-            format!("{:?}", other.sprt),
-        );
+        check("SPRT", sprt_words(&self.sprt), sprt_words(&other.sprt));
         d
+    }
+}
+
+/// An SPRT's settings as the command line gives them, or `none`.
+fn sprt_words(sprt: &Option<Sprt>) -> String {
+    match sprt {
+        None => "none".to_string(),
+        Some(s) => format!(
+            "--elo0 {} --elo1 {} --alpha {} --beta {}",
+            s.elo0, s.elo1, s.alpha, s.beta
+        ),
     }
 }
 
@@ -602,6 +609,18 @@ mod tests {
             ["agents: run, walk vs run, walk, random", "seed: 1 vs 2"]
         );
         assert!(config().differences(&config()).is_empty());
+        // The SPRT in the command line's words, not Rust's.
+        other = config();
+        other.sprt = Some(Sprt {
+            elo0: 0.0,
+            elo1: 30.0,
+            alpha: 0.05,
+            beta: 0.05,
+        });
+        assert_eq!(
+            other.differences(&config()),
+            ["SPRT: --elo0 0 --elo1 30 --alpha 0.05 --beta 0.05 vs none"]
+        );
     }
 
     #[test]

@@ -376,15 +376,12 @@ pub fn merge_with<G: Game>(
                 }));
             }
             found.insert(g.index, (k, line));
-            // Luck is measured from the events; without it they are not needed any more.
-            let g = if options.luck.is_some() {
-                g
-            } else {
-                GameRecord {
-                    events: Vec::new(),
-                    ..g
-                }
-            };
+            // Luck is measured from the events; without it they are not needed any more
+            // (but for the first action, as a tournament keeps it).
+            let mut g = g;
+            if options.luck.is_none() {
+                crate::tournament::slim(&mut g);
+            }
             done.insert(g.index, g);
         }
         if let Some((line, _)) = contents.torn_tail {

@@ -197,6 +197,43 @@ pub struct Report {
     /// Luck-adjusted scores, when asked for ([`Report::add_luck`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub luck: Option<LuckReport>,
+    /// No game counted had a decision to make (every throw played itself, as in Sig wa
+    /// Duqqan): the agents cannot differ, and their order in the standings means nothing.
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    pub no_decisions: bool,
+}
+
+/// An agent's label as the user gave it, for the terminal: without the `tablebase=off` a
+/// searcher's label carries in a game that has a tablebase (it is the default, whatever the
+/// cache holds; the log and the report files keep it, so that they rebuild the same agent).
+///
+/// ```
+/// use stickdice_evaluation::report::display_name;
+/// assert_eq!(display_name("mcts:iterations=1000,tablebase=off"), "mcts:iterations=1000");
+/// assert_eq!(display_name("expectimax:tablebase=off"), "expectimax");
+/// assert_eq!(display_name("mcts:tablebase=cache"), "mcts:tablebase=cache");
+/// assert_eq!(display_name("mcts:tablebase=off#2"), "mcts#2");
+/// assert_eq!(display_name("greedy#2"), "greedy#2");
+/// ```
+pub fn display_name(label: &str) -> std::borrow::Cow<'_, str> {
+    const OFF: &str = "tablebase=off";
+    // A repeated agent's label ends in `#2`, `#3`… (see `tournament::labels`).
+    let (spec, suffix) = match label.rfind('#') {
+        Some(i) => label.split_at(i),
+        None => (label, ""),
+    };
+    let Some((name, params)) = spec.split_once(':') else {
+        return label.into();
+    };
+    if !params.split(',').any(|p| p == OFF) {
+        return label.into();
+    }
+    let kept: Vec<&str> = params.split(',').filter(|p| *p != OFF).collect();
+    if kept.is_empty() {
+        format!("{name}{suffix}").into()
+    } else {
+        format!("{name}:{}{suffix}", kept.join(",")).into()
+    }
 }
 
 /// The first agent's mean score in each complete rotation of `records` (sorted by index),
@@ -371,7 +408,25 @@ impl Report {
             failures,
             methods,
             luck: None,
+            // (A tournament keeps of each game's events only its first action, if any.)
+            no_decisions: !games.is_empty()
+                && games.iter().all(|g| {
+                    g.events
+                        .iter()
+                        .all(|e| matches!(e, crate::log::LoggedEvent::Throw(_)))
+                }),
         }
+    }
+
+    /// What to tell a reader of the standings when no game had a decision to make (see
+    /// [`Report::no_decisions`]).
+    pub fn no_decisions_note(&self) -> Option<String> {
+        self.no_decisions.then(|| {
+            format!(
+                "no game had a decision to make ({}: every throw plays itself), so the agents cannot differ: their scores come from the dice alone, and their order is only the order they were given in",
+                self.tournament.game
+            )
+        })
     }
 
     /// Adds the luck-adjusted scores (see [`crate::review`]) and their method notes.
@@ -390,12 +445,13 @@ impl Report {
         s
     }
 
-    /// The standings as a plain-text table (for the terminal).
+    /// The standings as a plain-text table (for the terminal), the agents named as they
+    /// were given ([`display_name`]).
     pub fn standings_table(&self) -> String {
         let width = self
             .standings
             .iter()
-            .map(|s| s.agent.chars().count())
+            .map(|s| display_name(&s.agent).chars().count())
             .max()
             .unwrap_or(5)
             .max(5);
@@ -410,12 +466,15 @@ impl Report {
                 out,
                 "{:>4}  {:<width$}  {:>6}  {:>21}  {:>16}  {:>8}",
                 s.rank,
-                s.agent,
+                display_name(&s.agent),
                 s.games,
                 fmt_value_range(&s.score, 3),
                 s.elo.as_ref().map_or("-".to_string(), |e| fmt_pm(e, 1)),
                 s.failures
             );
+        }
+        if let Some(note) = self.no_decisions_note() {
+            let _ = writeln!(out, "note: {note}");
         }
         out
     }
@@ -466,6 +525,9 @@ impl Report {
                 elo_ci,
                 s.failures
             );
+        }
+        if let Some(note) = self.no_decisions_note() {
+            let _ = writeln!(o, "\nNote: {note}.");
         }
         if let Some(e) = &self.elo_error {
             let _ = writeln!(o, "\nNo Elo ratings: {e}.");

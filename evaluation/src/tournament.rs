@@ -42,7 +42,7 @@ use stickdice::{Game, Node};
 
 use crate::arena::{self, forfeit_ranking, Factory, FailureKind};
 use crate::log::{self, GameRecord, LogError, LogLine, LogWriter, LoggedEvent, TournamentConfig};
-use crate::report::{sprt_observations, Report, SprtReport};
+use crate::report::{display_name, sprt_observations, Report, SprtReport};
 use crate::review::{LuckOptions, LuckReport};
 use crate::schedule::{Format, Schedule, Shard};
 use crate::stats::{Sprt, SprtDecision};
@@ -92,8 +92,11 @@ pub enum TournamentError {
     ForeignLog {
         /// The log.
         path: PathBuf,
-        /// How its tournament differs.
+        /// How its tournament differs, each as `name: this run's vs the log's`.
         differences: Vec<String>,
+        /// The agents as the log names them, when they differ from this run's only in the
+        /// searchers' `tablebase` parameter (giving them so resumes the log).
+        logged_agents: Option<String>,
     },
     /// The log cannot be read or written, or a line is invalid.
     Log(LogError),
@@ -119,22 +122,29 @@ impl core::fmt::Display for TournamentError {
             TournamentError::Sprt(e) => write!(f, "{e}"),
             TournamentError::Game(e) => write!(f, "{e}"),
             TournamentError::Agent(e) => write!(f, "{e}"),
-            TournamentError::ForeignLog { path, differences } => {
+            TournamentError::ForeignLog {
+                path,
+                differences,
+                logged_agents,
+            } => {
+                let out = path.parent().unwrap_or(Path::new("."));
                 write!(
                     f,
-                    "{} is the log of a different tournament ({}); use another --out folder, or --restart to delete it and start over",
+                    "{} holds the games of a different tournament (this run vs the log: {}). ",
                     path.display(),
                     differences.join("; ")
                 )?;
-                if differences.iter().any(|d| d.contains("tablebase=")) {
-                    // The log names its searchers' tablebase (or was written when a plain
-                    // spec used the cached table, before the default became `off`).
-                    f.write_str(
-                        " (the log names the Issiren searchers' tablebase: give the agents as \
-                         the log names them, with tablebase=off or tablebase=cache, to resume)",
+                if let Some(agents) = logged_agents {
+                    write!(
+                        f,
+                        "To resume the log, give the agents as it names them: --agents {agents}. "
                     )?;
                 }
-                Ok(())
+                write!(
+                    f,
+                    "To keep it, give this tournament a folder of its own, e.g. --out {}; to delete it and start over, add --restart",
+                    free_folder(out).display()
+                )
             }
             TournamentError::Log(e @ LogError::BadLine { .. }) => write!(
                 f,
@@ -171,6 +181,49 @@ impl From<LogError> for TournamentError {
     fn from(e: LogError) -> Self {
         TournamentError::Log(e)
     }
+}
+
+/// The first of `out-2`, `out-3`, … that does not exist (a folder to suggest for another
+/// tournament), or `out-2` if all up to 99 do.
+fn free_folder(out: &Path) -> PathBuf {
+    let name = out.file_name().map_or_else(
+        || "tournament-out".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    (2..100)
+        .map(|k| out.with_file_name(format!("{name}-{k}")))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| out.with_file_name(format!("{name}-2")))
+}
+
+/// Drops a game's events, which the report does not need (long tournaments stay small in
+/// memory), all but its first action: the report says whether any game had a decision.
+pub(crate) fn slim(g: &mut GameRecord) {
+    let first_action = g
+        .events
+        .iter()
+        .find(|e| matches!(e, LoggedEvent::Action(_)))
+        .cloned();
+    g.events = first_action.into_iter().collect();
+}
+
+/// Agent specs without their `tablebase` parameter.
+fn without_tablebase(agents: &[String]) -> Vec<String> {
+    agents
+        .iter()
+        .map(|a| {
+            let (name, params) = a.split_once(':').unwrap_or((a, ""));
+            let kept: Vec<&str> = params
+                .split(',')
+                .filter(|p| !p.is_empty() && !p.starts_with("tablebase="))
+                .collect();
+            if kept.is_empty() {
+                name.to_string()
+            } else {
+                format!("{name}:{}", kept.join(","))
+            }
+        })
+        .collect()
 }
 
 /// Progress, passed to [`RunOptions::progress`] after each game.
@@ -299,11 +352,17 @@ impl RunSummary {
         }
         if let Some(l) = &report.luck {
             let _ = writeln!(o, "luck-adjusted scores (reference: {}):", l.reference);
+            let width = l
+                .agents
+                .iter()
+                .map(|s| display_name(&s.name).chars().count())
+                .max()
+                .unwrap_or(0);
             for s in &l.agents {
                 let _ = writeln!(
                     o,
-                    "  {:<24} {:.3} {}  adjusted {:.3} {}  variance {}  width ratio {}",
-                    s.name,
+                    "  {:<width$}  {:.3} {}  adjusted {:.3} {}  variance {}  width ratio {}",
+                    display_name(&s.name),
                     s.raw.value,
                     s.raw.range(3),
                     s.adjusted.value,
@@ -333,8 +392,11 @@ impl RunSummary {
             );
         }
         let _ = writeln!(o, "agent time per game (milliseconds, from the log):");
-        for (label, secs) in self.labels.iter().zip(&self.seconds_per_game) {
-            let _ = writeln!(o, "  {label:<24} {:.3}", secs * 1000.0);
+        // Rust pads by characters, so the column holds for names of any length and script.
+        let shown: Vec<_> = self.labels.iter().map(|l| display_name(l)).collect();
+        let width = shown.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        for (label, secs) in shown.iter().zip(&self.seconds_per_game) {
+            let _ = writeln!(o, "  {label:<width$}  {:>9.3}", secs * 1000.0);
         }
         let secs = self.elapsed.as_secs_f64();
         let _ = writeln!(
@@ -813,9 +875,15 @@ impl<G: Game> Tournament<G> {
                     ));
                 }
                 if !differences.is_empty() {
+                    let logged_agents = (differences.len() == 1
+                        && differences[0].starts_with("agents:")
+                        && without_tablebase(&self.config.agents)
+                            == without_tablebase(&contents.config.agents))
+                    .then(|| contents.config.agents.join(","));
                     return Err(TournamentError::ForeignLog {
                         path: log_path,
                         differences,
+                        logged_agents,
                     });
                 }
                 for (line, g) in contents.games {
@@ -841,13 +909,9 @@ impl<G: Game> Tournament<G> {
                     if options.luck.is_some() {
                         to_measure.push(g.clone());
                     }
-                    done.insert(
-                        g.index,
-                        GameRecord {
-                            events: Vec::new(),
-                            ..g
-                        },
-                    );
+                    let mut g = g;
+                    slim(&mut g);
+                    done.insert(g.index, g);
                 }
                 if let Some((line, _)) = contents.torn_tail {
                     notices.push(format!(
@@ -969,7 +1033,7 @@ impl<G: Game> Tournament<G> {
                     st.failed.store(true, Ordering::SeqCst);
                 }
                 // The report needs no events: keep long tournaments small in memory.
-                g.events = Vec::new();
+                slim(&mut g);
                 let done = st.done_count.fetch_add(1, Ordering::SeqCst) + 1;
                 if let Some(p) = &st.progress {
                     p(Progress {

@@ -283,3 +283,77 @@ fn bad_settings_are_named_before_any_game() {
     // A spec that builds for the game is accepted by the same check.
     assert!(build_str("perfect", &g, 0).is_ok());
 }
+
+#[test]
+fn a_game_without_decisions_says_its_agents_cannot_differ() {
+    // Sig wa Duqqan: every throw plays itself, so random and greedy score 0.500 each and
+    // their ranks are only their order.
+    let run = tournament(&game())
+        .agents(["random", "greedy"])
+        .games(4)
+        .seed(3)
+        .run()
+        .unwrap();
+    let report = run.report.as_ref().unwrap();
+    assert!(report.no_decisions);
+    assert!(report.to_json().contains("\"no_decisions\": true"));
+    for text in [run.figures(), report.to_markdown()] {
+        assert!(text.contains("agents cannot differ"), "{text}");
+    }
+    // A game with decisions says nothing of the kind.
+    let issiren = stickdice::Issiren::with_seats(2).unwrap();
+    let run = tournament(&issiren)
+        .agents(["random", "greedy"])
+        .games(2)
+        .seed(3)
+        .run()
+        .unwrap();
+    let report = run.report.as_ref().unwrap();
+    assert!(!report.no_decisions);
+    assert!(!report.to_json().contains("no_decisions"));
+    assert!(!run.figures().contains("cannot differ"));
+}
+
+#[test]
+fn another_tournament_in_the_folder_is_refused_in_the_users_words() {
+    // The README's examples in order: a tournament, then one of other agents, then an SPRT,
+    // each in the default folder.
+    let g = stickdice::Issiren::with_seats(2).unwrap();
+    let dir = temp_dir("foreign-words");
+    tournament(&g)
+        .agents(["random", "greedy", "mcts:iterations=5"])
+        .games(2)
+        .seed(1)
+        .out(&dir)
+        .run()
+        .unwrap();
+    let other = |agents: &[&str], sprt: bool| {
+        let mut b = tournament(&g)
+            .agents(agents.iter().copied())
+            .games(2)
+            .seed(1)
+            .out(&dir);
+        if sprt {
+            b = b.sprt(0.0, 30.0, 0.05, 0.05);
+        }
+        b.run().unwrap_err().to_string()
+    };
+    let m = other(&["random", "greedy"], false);
+    assert!(
+        m.contains("agents: random, greedy vs random, greedy, mcts:iterations=5,tablebase=off"),
+        "{m}"
+    );
+    // What to do, with a folder that is free.
+    let free = dir.with_file_name(format!("{}-2", dir.file_name().unwrap().to_string_lossy()));
+    assert!(m.contains(&format!("--out {}", free.display())), "{m}");
+    assert!(m.contains("add --restart"), "{m}");
+    // No hint about the tablebase when the agents differ otherwise.
+    assert!(!m.contains("To resume"), "{m}");
+    let m = other(&["mcts:iterations=5", "greedy"], true);
+    assert!(
+        m.contains("SPRT: --elo0 0 --elo1 30 --alpha 0.05 --beta 0.05 vs none"),
+        "{m}"
+    );
+    assert!(!m.contains("Some(") && !m.contains("Sprt {"), "{m}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,5 +1,5 @@
 //! What the two games of Sig wa Duqqan read alike, in one place: Sig wa Duqqan (Houmt
-//! al-Arbah, §1 of the rules) and Sig wa Duqqan (Houmt Taourit, §7 of the family's rules,
+//! al-Arbah, `docs/games/sig-wa-duqqan.md`) and Sig wa Duqqan (Houmt Taourit, `docs/games/sig-wa-duqqan-taourit.md`,
 //! which restates the same sticks and Ghoula). Here: the four sticks, and how the pieces
 //! that stop racing are numbered (burial steps, arrivals), and the words and drawing their
 //! tracks share (the waiting square, the goal, the status line, the board's squares and

@@ -1,6 +1,6 @@
 //! Sig wa Duqqan (Houmt Taourit), Djerba, Tunisia: the spiral version of Sig wa Duqqan.
 //! Each player races one piece 86 spaces into the centre of a square spiral, threatened by
-//! the Ghoula, a neutral piece driven by the players who got through (§7 of the rules: the
+//! the Ghoula, a neutral piece driven by the players who got through (the rules: the
 //! book's chapter `docs/games/sig-wa-duqqan-taourit.md`; Akkari-Weriemmi 1990: 315–318,
 //! Ludii id 809).
 //!
@@ -47,7 +47,7 @@
 //!
 //! # Readings chosen where the specification is silent
 //!
-//! Each follows the way of reading of §9 (`docs/games/readings.md`) (the text first, then §1's
+//! Each follows the way of reading of `docs/games/readings.md` (the text first, then Houmt al-Arbah's
 //! readings of the same source):
 //!
 //! * **The first move is the first throw that drives the Ghoula.** Every throw that drives
@@ -59,7 +59,7 @@
 //!   start). A piece on idx 0 after the first move is an ordinary piece on the start, which
 //!   the Ghoula never drags.
 //! * **Burial steps are numbered** over the whole game (1, 2, …, [`Piece::Buried`]), as in
-//!   §1; arrivals on the centre too ([`Piece::Centre`]). Both numbers are kept whatever the
+//!   Houmt al-Arbah's; arrivals on the centre too ([`Piece::Centre`]). Both numbers are kept whatever the
 //!   ranking option, so a position is the same state under either ranking.
 //! * **Arrival by a sig** grants its extra throw as usual, and the seat (now on the centre)
 //!   takes it to drive the Ghoula, unless no piece is still racing, when the game ends.
@@ -789,7 +789,7 @@ impl HoumtTaourit {
     }
 }
 
-/// The lattice point of a track square on the drawing (§7's table): `(x,
+/// The lattice point of a track square on the drawing (the chapter's table): `(x,
 /// y)` with the centre at (0, 0), x to the right and y up; a square spiral turning
 /// clockwise inward from (−6, −7), rings 2 apart. `None` off the track.
 ///

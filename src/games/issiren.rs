@@ -1,5 +1,5 @@
 //! Issiren (Ishighän) — the capture game of the Kel Ajjer Tuareg (Illizi, Algeria),
-//! §3 of the rules: the book's chapter `docs/games/issiren.md`.
+//! The rules: the book's chapter `docs/games/issiren.md`.
 //!
 //! # The rules as implemented
 //!

@@ -1,4 +1,4 @@
-//! Sig (El Oued), Algeria (§2 of the rules: the book's chapter `docs/games/sig-el-oued.md`).
+//! Sig (El Oued), Algeria (the rules: the book's chapter `docs/games/sig-el-oued.md`).
 //!
 //! A race to Mecca. Each player walks three pieces — the **father**, the **djinn** and
 //! the **mother**, in that order — along a shared 31-square track, and passing an opponent

@@ -1,5 +1,5 @@
 //! The six sticks of Sig (El Oued), one reading for the two games that throw them: Sig (El
-//! Oued) (§2 of the rules) and Sig (El Oued Capture) (§5 of the family's rules, whose throws
+//! Oued) (`docs/games/sig-el-oued.md`) and Sig (El Oued Capture) (`docs/games/sig-el-oued-capture.md`, whose throws
 //! and names are Sig (El Oued)'s). Here: which counts of polished sides are regular sigs, what
 //! a bonus throw is worth, and which sums bonus throws without a regular sig can make. What
 //! a throw does (a walk to Mecca, a move on the circuit) stays with each game.

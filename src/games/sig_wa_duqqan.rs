@@ -1,5 +1,5 @@
 //! Sig wa Duqqan (Houmt al-Arbah), Djerba, Tunisia: a race to the Ka'aba with one piece
-//! per player, threatened by the Ghoula, a neutral piece (§1 of the rules: the book's
+//! per player, threatened by the Ghoula, a neutral piece (the rules: the book's
 //! chapter `docs/games/sig-wa-duqqan.md`).
 //!
 //! # The rules as implemented

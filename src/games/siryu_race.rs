@@ -1,7 +1,7 @@
 //! Siryu (Race), Tabelbala oasis, Algeria: a pilgrims' race. Each player walks a
 //! **father**, an **angel** and a **mother** through a 5×5 grid and along a six-square road
 //! to Mecca; sir throws are needed at the Minaret and on the road, and passing an opponent's
-//! piece sends it back to its start (§6 of the rules: the book's chapter
+//! piece sends it back to its start (the rules: the book's chapter
 //! `docs/games/siryu-race.md`; Champault 1969: 353, Ludii id 810).
 //!
 //! # The rules as implemented
@@ -53,7 +53,7 @@
 //!
 //! # Readings chosen where the specification is silent
 //!
-//! Each follows the way of reading of §9 (`docs/games/readings.md`):
+//! Each follows the way of reading of `docs/games/readings.md`:
 //!
 //! * **Points are kept in half-points**, so the angel's ½-point ordinary steps are exact: a
 //!   sir is 2 half-points that pay any step, six white (or six black under the option) 12

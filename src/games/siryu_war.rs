@@ -63,12 +63,12 @@
 //!
 //! # Readings chosen where `docs/games/siryu-war.md` is silent
 //!
-//! the readings (`docs/games/readings.md`, §9) settles the colours (P1 white, its sir five white), unlocking (the
+//! the readings (`docs/games/readings.md`) settles the colours (P1 white, its sir five white), unlocking (the
 //! colour sir unlocks and moves 5 in one move), the other sir (it moves unlocked pieces
 //! only; both sirs give an extra throw), the circuit (the home row once, then the middle
 //! rows forever) and Issiren's conventions (own pieces block, landing captures, passing
 //! does nothing, a 0 is a `pass`, the throw cap makes a draw). Beyond those, following
-//! §9's way of reading (Issiren's conventions, `docs/games/issiren.md` (§3)):
+//! the readings' way of reading (Issiren's conventions, `docs/games/issiren.md`):
 //!
 //! * **A colour sir with both kinds of piece.** The player chooses between unlocking a
 //!   locked piece and moving an unlocked one 5; nothing has priority (Issiren's release

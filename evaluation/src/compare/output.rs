@@ -70,34 +70,11 @@ impl Comparison {
     }
 
     /// The table for a terminal: one line per metric, one column per configuration (and
-    /// agent), then the notes.
+    /// agent), then the notes. Columns whose labels are long are headed by numbers, with the
+    /// labels listed above the table, so that the table stays as narrow as its figures.
     pub fn table(&self) -> String {
         let (heads, lines) = self.grid();
-        let w0 = lines.iter().map(|l| l.0.len()).max().unwrap_or(6).max(6);
-        let widths: Vec<usize> = (0..heads.len())
-            .map(|i| {
-                lines
-                    .iter()
-                    .map(|l| l.1[i].chars().count())
-                    .chain([heads[i].chars().count()])
-                    .max()
-                    .unwrap_or(8)
-            })
-            .collect();
-        let mut o = String::new();
-        let _ = write!(o, "{:<w0$}", "metric");
-        for (h, w) in heads.iter().zip(&widths) {
-            let _ = write!(o, "  {h:>w$}");
-        }
-        o.push('\n');
-        for (name, cells) in &lines {
-            let _ = write!(o, "{name:<w0$}");
-            for (c, w) in cells.iter().zip(&widths) {
-                let pad = w.saturating_sub(c.chars().count());
-                let _ = write!(o, "  {}{c}", " ".repeat(pad));
-            }
-            o.push('\n');
-        }
+        let mut o = grid_table(&heads, &lines);
         o.push_str(&self.footnote());
         o
     }
@@ -441,5 +418,103 @@ fn trim(v: f64) -> String {
         "0".to_string()
     } else {
         s.to_string()
+    }
+}
+
+/// The longest column label written over its column; longer ones are numbered.
+const MAX_HEAD: usize = 24;
+
+/// Rows of cells under column labels, lined up by characters (not bytes). When a label is
+/// longer than [`MAX_HEAD`], the columns are headed `[1]`, `[2]`, … and the labels listed
+/// first.
+fn grid_table(heads: &[String], lines: &[(String, Vec<String>)]) -> String {
+    let mut o = String::new();
+    let numbered = heads.iter().any(|h| h.chars().count() > MAX_HEAD);
+    let shown: Vec<String> = if numbered {
+        let _ = writeln!(o, "columns:");
+        for (i, h) in heads.iter().enumerate() {
+            let _ = writeln!(o, "  [{}] {h}", i + 1);
+        }
+        o.push('\n');
+        (1..=heads.len()).map(|i| format!("[{i}]")).collect()
+    } else {
+        heads.to_vec()
+    };
+    let w0 = lines
+        .iter()
+        .map(|l| l.0.chars().count())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let widths: Vec<usize> = (0..shown.len())
+        .map(|i| {
+            lines
+                .iter()
+                .filter_map(|l| l.1.get(i))
+                .map(|c| c.chars().count())
+                .chain([shown[i].chars().count()])
+                .max()
+                .unwrap_or(8)
+        })
+        .collect();
+    let _ = write!(o, "{:<w0$}", "metric");
+    for (h, w) in shown.iter().zip(&widths) {
+        let _ = write!(o, "  {h:>w$}");
+    }
+    o.push('\n');
+    for (name, cells) in lines {
+        let _ = write!(o, "{name:<w0$}");
+        for (c, w) in cells.iter().zip(&widths) {
+            let pad = w.saturating_sub(c.chars().count());
+            let _ = write!(o, "  {}{c}", " ".repeat(pad));
+        }
+        o.push('\n');
+    }
+    o
+}
+
+#[cfg(test)]
+mod table_tests {
+    use super::grid_table;
+
+    /// Each line's width in characters: the columns are right-aligned, so lines of equal
+    /// width line up.
+    fn widths(rows: &[&str]) -> Vec<usize> {
+        rows.iter().map(|r| r.chars().count()).collect()
+    }
+
+    #[test]
+    fn long_labels_are_numbered_and_the_columns_line_up() {
+        let heads = vec![
+            "sig-wa-duqqan-houmt-taourit 2p exact_waiting_square=true [random]".to_string(),
+            "Es-Sîg 2p [greedy]".to_string(),
+        ];
+        let lines = vec![
+            (
+                "Balance".to_string(),
+                vec!["0.800 ± 0.241".to_string(), "1.000 ± 0.398 *".to_string()],
+            ),
+            (
+                "DurationTurns".to_string(),
+                vec!["144.4 ± 27.1".to_string(), "—".to_string()],
+            ),
+        ];
+        let t = grid_table(&heads, &lines);
+        assert!(
+            t.starts_with("columns:\n  [1] sig-wa-duqqan-houmt-taourit"),
+            "{t}"
+        );
+        assert!(t.contains("  [2] Es-Sîg 2p [greedy]\n"), "{t}");
+        let rows: Vec<&str> = t.lines().skip_while(|l| !l.starts_with("metric")).collect();
+        assert_eq!(rows.len(), 3, "{t}");
+        assert!(widths(&rows).iter().all(|&w| w == widths(&rows)[0]), "{t}");
+        // No line of the table is wider than its figures need.
+        assert!(rows.iter().all(|r| r.chars().count() < 50), "{t}");
+        // Short labels stay over their columns, lined up by characters.
+        let heads = vec!["Es-Sîg 2p".to_string(), "issiren 2p".to_string()];
+        let t = grid_table(&heads, &lines);
+        assert!(t.starts_with("metric"), "{t}");
+        let rows: Vec<&str> = t.lines().collect();
+        assert!(widths(&rows).iter().all(|&w| w == widths(&rows)[0]), "{t}");
     }
 }
