@@ -628,3 +628,42 @@ fn the_spiral_is_drawn_as_the_table_gives_it() {
         assert!(!points[..i].contains(p));
     }
 }
+
+/// Issue 39: a position where the Ghoula has moved though no piece is on idx 81 or beyond
+/// was accepted; only a piece there (or on the centre) drives the Ghoula, and no piece
+/// ever comes back from there, so it cannot arise.
+#[test]
+fn the_ghoula_has_moved_only_if_a_piece_got_through() {
+    let g = game(2);
+    let at = |pieces: &str, ghoula: u8| {
+        format!(
+            r#"{{"pieces":[{pieces}],"ghoula":{ghoula},"ghoula_moved":true,"turn":0,"throws":60}}"#
+        )
+    };
+    for pieces in [
+        r#"{"Racing":81},{"Racing":12}"#,
+        r#"{"Centre":1},{"Racing":12}"#,
+    ] {
+        assert!(g.load_state(&at(pieces, 5)).is_ok(), "{pieces}");
+    }
+    for pieces in [
+        r#"{"Racing":80},{"Racing":12}"#,
+        r#"{"Racing":0},{"Racing":0}"#,
+    ] {
+        let e = g.load_state(&at(pieces, 5)).unwrap_err().to_string();
+        assert!(
+            e.contains("no piece is on idx 81 or beyond"),
+            "{pieces}: {e}"
+        );
+    }
+    // The Ghoula back on the start after a burial is still a moved Ghoula.
+    let e = State::from_position(Position {
+        pieces: vec![Racing(40), Buried(1)],
+        ghoula: 0,
+        ghoula_moved: true,
+        ..Position::start(2)
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("no piece is on idx 81 or beyond"), "{e}");
+}

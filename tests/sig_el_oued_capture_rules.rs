@@ -1230,3 +1230,24 @@ fn render_draws_the_board_and_describe_throw_names_the_throws() {
         .describe_throw(&start, Throw::new(5))
         .contains("plain 5"));
 }
+
+/// Issue 39: a position where one seat has no pieces left and that seat is to move was
+/// accepted; the game ends on the capture of the last piece with the turn kept by the
+/// capturing seat (rule 5), so it cannot arise.
+#[test]
+fn the_seat_without_pieces_is_never_to_move() {
+    let g = game();
+    let ended = |turn: u8| {
+        format!(
+            r#"{{"pieces":[[],[{{"pos":10}}]],"turn":{turn},"pending":"lead","throws":40,"first_turn_over":[true,true],"turn_goes_on":false}}"#
+        )
+    };
+    // Reached in play: P1 lost its last piece on P2's move, P2 keeps the turn.
+    let s = g.load_state(&ended(1)).unwrap();
+    assert_eq!(g.node(&s), Node::End);
+    let e = g.load_state(&ended(0)).unwrap_err().to_string();
+    assert!(
+        e.contains("P1 has no pieces left, yet it is P1's turn"),
+        "{e}"
+    );
+}

@@ -1066,3 +1066,23 @@ fn playouts_hooks_agree_with_the_rules_on_a_few_games() {
     g.play_random_to_end(&mut s, &mut RandomBits::new(), &mut rng);
     assert_eq!(g.node(&s), Node::End);
 }
+
+/// Issue 39: a position where one seat has no pieces left and that seat is to move was
+/// accepted; the game ends on the capture of the last piece with the turn kept by the
+/// capturing seat, so it cannot arise.
+#[test]
+fn the_seat_without_pieces_is_never_to_move() {
+    let g = game();
+    let ended = |turn: u8| {
+        format!(
+            r#"{{"unlocked":[["b3"],[]],"locked":[["b1"],[]],"turn":{turn},"pending":null,"throws":520}}"#
+        )
+    };
+    let s = g.load_state(&ended(0)).unwrap();
+    assert_eq!(g.node(&s), Node::End);
+    let e = g.load_state(&ended(1)).unwrap_err().to_string();
+    assert!(
+        e.contains("P2 has no pieces left, yet it is P2's turn"),
+        "{e}"
+    );
+}

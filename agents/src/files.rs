@@ -15,8 +15,7 @@ pub const MAX_FILE_BYTES: u64 = 64 << 20;
 /// The I/O error; a file longer than `limit` is refused with an [`io::ErrorKind::InvalidData`]
 /// error saying so (and nothing more is read).
 pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    refuse_pipe(path)?;
-    let file = std::fs::File::open(path)?;
+    let file = open_regular(path)?;
     let mut bytes = Vec::new();
     file.take(limit + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
@@ -56,27 +55,72 @@ pub fn builds_tablebase(spec: &crate::AgentSpec) -> bool {
         .any(|(k, v)| k == "tablebase" && v == "build")
 }
 
-/// Refuses a named pipe or a socket: opening a pipe waits for a writer, for ever if none
-/// comes (a search's time limit or `cancel` cannot stop a thread blocked there).
+/// Opens `path` for reading if it is a regular file (a symbolic link is followed), and
+/// refuses anything else without reading from it: a named pipe or socket (opening one waits
+/// for a writer), a device (`/dev/zero` never ends, a read of `/dev/ptmx` waits for ever;
+/// a search's time limit, `cancel` or Ctrl-C cannot stop a thread blocked there), a folder.
+/// The type is checked before opening, from the metadata, and again on the opened file
+/// (opened without waiting, `O_NONBLOCK`), so a file swapped for a device in between is
+/// refused too.
 ///
 /// # Errors
-/// [`io::ErrorKind::InvalidInput`] for a pipe or socket; the I/O error of reading the
-/// path's metadata (a missing file, say).
-pub(crate) fn refuse_pipe(path: &Path) -> io::Result<()> {
+/// [`io::ErrorKind::InvalidInput`] for anything but a regular file, saying what it is; the
+/// I/O error of reading the metadata (a missing file, say) or of opening the file.
+pub fn open_regular(path: &Path) -> io::Result<std::fs::File> {
+    check_regular(&std::fs::metadata(path)?.file_type())?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
     #[cfg(unix)]
     {
-        use std::os::unix::fs::FileTypeExt as _;
-        let kind = std::fs::metadata(path)?.file_type();
-        if kind.is_fifo() || kind.is_socket() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "a named pipe or socket, not a file (reading it would wait for a writer)",
-            ));
-        }
+        use std::os::unix::fs::OpenOptionsExt as _;
+        // O_NONBLOCK: opening a pipe or a device put here since the check does not wait.
+        // On a regular file it changes nothing.
+        options.custom_flags(o_nonblock());
     }
-    #[cfg(not(unix))]
-    let _ = path;
-    Ok(())
+    let file = options.open(path)?;
+    check_regular(&file.metadata()?.file_type())?;
+    Ok(file)
+}
+
+/// The `O_NONBLOCK` flag of `open(2)` (Linux and Android 0o4000; macOS and the BSDs 4).
+#[cfg(unix)]
+const fn o_nonblock() -> i32 {
+    if cfg!(any(target_os = "linux", target_os = "android")) {
+        0o4000
+    } else {
+        0x0004
+    }
+}
+
+/// Refuses anything but a regular file, naming what it is.
+fn check_regular(kind: &std::fs::FileType) -> io::Result<()> {
+    if kind.is_file() {
+        return Ok(());
+    }
+    let what = {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt as _;
+            if kind.is_fifo() || kind.is_socket() {
+                "a named pipe or socket, not a regular file (reading it would wait for a writer)"
+            } else if kind.is_char_device() || kind.is_block_device() {
+                "a device, not a regular file (only regular files are read as weights, tablebases, logs or specs)"
+            } else if kind.is_dir() {
+                "a folder, not a regular file"
+            } else {
+                "not a regular file"
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            if kind.is_dir() {
+                "a folder, not a regular file"
+            } else {
+                "not a regular file"
+            }
+        }
+    };
+    Err(io::Error::new(io::ErrorKind::InvalidInput, what))
 }
 
 fn too_long(limit: u64) -> io::Error {
@@ -119,10 +163,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_endless_file_is_refused() {
-        let e = read_bounded(Path::new("/dev/zero"), 1000).unwrap_err();
+    fn a_file_longer_than_the_bound_is_refused() {
+        let dir = std::env::temp_dir().join(format!("stickdice-files-long-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let long = dir.join("long.sdw");
+        std::fs::write(&long, vec![0u8; 1001]).unwrap();
+        let e = read_bounded(&long, 1000).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::InvalidData);
         assert!(e.to_string().contains("longer than 1000 bytes"), "{e}");
+        assert_eq!(read_bounded(&long, 1001).unwrap().len(), 1001);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Issue 39: a character device named as a weights or tablebase file was opened and
+    /// read: `/dev/zero` read to the bound, `/dev/null` read as an empty file, and
+    /// `/dev/ptmx` blocked the reader for good (no time limit, `cancel` or Ctrl-C could
+    /// stop it). Only regular files are read, checked before opening and after.
+    #[cfg(unix)]
+    #[test]
+    fn devices_are_refused_without_reading_them() {
+        for dev in ["/dev/null", "/dev/zero", "/dev/ptmx"] {
+            if !Path::new(dev).exists() {
+                continue;
+            }
+            let e = read_bounded(Path::new(dev), 1000).unwrap_err();
+            assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "{dev}: {e}");
+            assert!(e.to_string().contains("not a regular file"), "{dev}: {e}");
+            let e = crate::solve::tablebase::Tablebase::load(Path::new(dev)).unwrap_err();
+            assert!(e.to_string().contains("not a regular file"), "{dev}: {e}");
+        }
+        // A symbolic link to a device is the device.
+        let dir = std::env::temp_dir().join(format!("stickdice-files-dev-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let link = dir.join("weights.sdw");
+        std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+        let e = read_bounded(&link, 1000).unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        // A folder is not a file either.
+        let e = read_bounded(&dir, 1000).unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Before, opening the pipe waited for a writer for ever.

@@ -305,13 +305,71 @@ const OUTPUT_NAMES: &[&str] = &[
     "family.json",
 ];
 
+/// The list of the files a comparison wrote into `--out` (one name a line), written before
+/// them and again after: the outputs of an earlier comparison that a new one removes are
+/// those listed here, never a file of the same name that a comparison did not write.
+const MANIFEST: &str = ".stickdice-compare-files";
+
+/// Whether `name` is one a comparison may write ([`OUTPUT_NAMES`] or a metric's chart).
+fn is_output_name(name: &str) -> bool {
+    OUTPUT_NAMES.contains(&name)
+        || name
+            .strip_suffix(".svg")
+            .is_some_and(|m| compare::METRICS.contains(&m))
+}
+
+/// The outputs an earlier comparison wrote into `dir`: the names its manifest lists (only
+/// names a comparison writes). A folder without a manifest but with a `comparison.json`
+/// that reads as a comparison holds one written before manifests were kept: then every
+/// output name counts as its.
+fn earlier_outputs(dir: &Path) -> Vec<String> {
+    if let Ok(text) = read_to_string_bounded(&dir.join(MANIFEST), MAX_FILE_BYTES) {
+        return text
+            .lines()
+            .filter(|n| is_output_name(n))
+            .map(str::to_string)
+            .collect();
+    }
+    let earlier = read_to_string_bounded(&dir.join("comparison.json"), MAX_FILE_BYTES)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .filter(|v| v.get("settings").is_some() && v.get("results").is_some());
+    match earlier {
+        Some(_) => OUTPUT_NAMES
+            .iter()
+            .map(|s| s.to_string())
+            .chain(compare::METRICS.iter().map(|m| format!("{m}.svg")))
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
 /// Writes a comparison's `files` (`comparison.json` last) into `dir`, each whole or not at
 /// all ([`stickdice_agents::files::write_atomic`]). First it removes `comparison.json`,
-/// the outputs of an earlier comparison that this one does not write (a family tree, the
-/// chart of a metric not asked for now), and the temporary files of a run that was killed,
-/// so that a folder never mixes two comparisons, and a run stopped midway (killed, a full
-/// disk) leaves no `comparison.json`: the folder does not look whole.
+/// the outputs of an earlier comparison ([`MANIFEST`]) that this one does not write (a
+/// family tree, the chart of a metric not asked for now), and the temporary files of a run
+/// that was killed, so that a folder never mixes two comparisons, and a run stopped midway
+/// (killed, a full disk) leaves no `comparison.json`: the folder does not look whole.
+/// Files it did not write (a user's own `family.svg`) are left alone.
 fn write_outputs(dir: &Path, files: &[(String, String)]) -> Result<(), CliError> {
+    let write = |name: &str, text: &str| -> Result<(), CliError> {
+        let p = dir.join(name);
+        write_atomic(&p, text.as_bytes()).map_err(|source| CliError::Io {
+            action: "write",
+            path: p,
+            source,
+        })
+    };
+    let earlier = earlier_outputs(dir);
+    // Listed before any is written: a run stopped midway leaves its files listed, and the
+    // next one removes them.
+    let mut listed: Vec<String> = earlier.clone();
+    for (name, _) in files {
+        if !listed.contains(name) {
+            listed.push(name.clone());
+        }
+    }
+    write(MANIFEST, &(listed.join("\n") + "\n"))?;
     let remove = |name: &str| -> Result<(), CliError> {
         let p = dir.join(name);
         match std::fs::remove_file(&p) {
@@ -324,20 +382,15 @@ fn write_outputs(dir: &Path, files: &[(String, String)]) -> Result<(), CliError>
         }
     };
     remove("comparison.json")?;
-    let charts = compare::METRICS.iter().map(|m| format!("{m}.svg"));
-    for name in OUTPUT_NAMES.iter().map(|s| s.to_string()).chain(charts) {
-        if !files.iter().any(|(n, _)| *n == name) {
-            remove(&name)?;
+    for name in &listed {
+        if !files.iter().any(|(n, _)| n == name) {
+            remove(name)?;
         }
         remove(&format!("{name}.tmp"))?;
     }
     for (name, text) in files {
-        let p = dir.join(name);
-        write_atomic(&p, text.as_bytes()).map_err(|source| CliError::Io {
-            action: "write",
-            path: p,
-            source,
-        })?;
+        write(name, text)?;
     }
-    Ok(())
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    write(MANIFEST, &(names.join("\n") + "\n"))
 }

@@ -8,7 +8,7 @@ use clap::Args;
 use stickdice::{with_game, AnyGame, Game, Throw};
 use stickdice_evaluation::log::{self, GameRecord, LoggedEvent};
 use stickdice_evaluation::schedule::Schedule;
-use stickdice_evaluation::tournament::{labels, verify_game};
+use stickdice_evaluation::tournament::{labels, verify_game, verify_seating_by_play};
 
 /// Arguments of `stickdice replay`.
 #[derive(Args, Debug)]
@@ -73,8 +73,10 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<(), CliError> {
         c.seed,
     )
     .map_err(|e| CliError::context(format!("{}: the log's tournament", path.display()), e))?;
-    with_game!(&any, |g| verify_game(g, &schedule, record))
-        .map_err(|e| CliError::context(format!("{} line {line}", path.display()), e))?;
+    with_game!(&any, |g| verify_game(g, &schedule, record).and_then(|()| {
+        verify_seating_by_play(g, &c.agents, record).map(|_| ())
+    }))
+    .map_err(|e| CliError::context(format!("{} line {line}", path.display()), e))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let result = with_game!(&any, |g| replay(g, record, &names, args.quiet, &mut out));
     match result.and_then(|()| out.flush().map_err(Failed::Io)) {

@@ -15,7 +15,7 @@ use stickdice_evaluation::review::{
     review_record, ReferenceOptions, Review, Reviewable, Step, BLUNDER,
 };
 use stickdice_evaluation::schedule::Schedule;
-use stickdice_evaluation::tournament::{labels, verify_game};
+use stickdice_evaluation::tournament::{labels, verify_game, verify_seating_by_play};
 
 /// The reference evaluator's settings (the defaults are the stated reference).
 #[derive(Args, Clone, Debug, Default)]
@@ -174,6 +174,16 @@ pub(crate) fn run(args: &ReviewArgs) -> Result<(), CliError> {
     .map_err(|e| CliError::context(format!("{}: the log's tournament", path.display()), e))?;
     for (line, record) in &games {
         with_game!(&any, |g| verify_game(g, &schedule, record))
+            .map_err(|e| CliError::context(format!("{} line {line}", path.display()), e))?;
+    }
+    // The header's agents against their seeded play, on the first game where two different
+    // agents sit (a header with the names swapped credits every game to the wrong agent).
+    if let Some((line, record)) = games.iter().find(|(_, g)| {
+        g.seating
+            .iter()
+            .any(|&a| c.agents.get(a) != g.seating.first().and_then(|&b| c.agents.get(b)))
+    }) {
+        with_game!(&any, |g| verify_seating_by_play(g, &c.agents, record))
             .map_err(|e| CliError::context(format!("{} line {line}", path.display()), e))?;
     }
     let mut builder = rayon::ThreadPoolBuilder::new();
@@ -371,7 +381,25 @@ fn write_game(
     writeln!(
         out,
         "start + luck − error + opponent + drift = final; adjusted = final − luck"
-    )
+    )?;
+    adjusted_note(out, r.summary.iter().map(|s| s.adjusted))
+}
+
+/// What an adjusted score outside [0, 1] means, written when there is one.
+fn adjusted_note(
+    out: &mut impl Write,
+    adjusted: impl IntoIterator<Item = f64>,
+) -> std::io::Result<()> {
+    if adjusted.into_iter().any(|a| !(0.0..=1.0).contains(&a)) {
+        writeln!(
+            out,
+            "An adjusted score outside [0, 1] is no score a game can give: it is the score minus \
+             the luck, so a seat that won against bad luck (negative luck) is above 1, and one \
+             that lost despite good luck is below 0. It says how the seat played, on the \
+             scale of scores, with the dice taken out."
+        )?;
+    }
+    Ok(())
 }
 
 /// Every game of the log on one line per seat, then each agent's totals.
@@ -466,7 +494,14 @@ fn write_summary(
             per(t.adjusted)
         )?;
     }
-    Ok(())
+    let games_adjusted = reviews
+        .iter()
+        .flat_map(|r| r.summary.iter().map(|s| s.adjusted));
+    let agents_adjusted = totals
+        .iter()
+        .filter(|t| t.games > 0)
+        .map(|t| t.adjusted / t.games as f64);
+    adjusted_note(out, games_adjusted.chain(agents_adjusted))
 }
 
 fn truncate(s: &str, n: usize) -> String {

@@ -477,7 +477,8 @@ fn endless_files_named_in_specs_and_options_are_refused_at_once() {
         let o = bin().args(&args).output().unwrap();
         let e = stderr(&o);
         assert!(!o.status.success(), "{args:?}");
-        assert!(e.contains("longer than 64 MiB"), "{args:?}: {e}");
+        // (A device since issue 39: "not a regular file", read not at all.)
+        assert!(e.contains("not a regular file"), "{args:?}: {e}");
         assert!(
             start.elapsed().as_secs() < 10,
             "{args:?} took {:?}",
@@ -498,7 +499,7 @@ fn serve_refuses_an_endless_eval_file_at_once() {
     let a = s
         .ask(r#"{"id":3,"cmd":"agent_move","agent":"greedy:eval=/dev/zero","time_limit_ms":1000}"#);
     assert_eq!(a["ok"], false, "{a}");
-    assert!(a.to_string().contains("longer than 64 MiB"), "{a}");
+    assert!(a.to_string().contains("not a regular file"), "{a}");
     assert!(start.elapsed().as_secs() < 10);
     s.send(r#"{"id":4,"cmd":"quit"}"#);
     assert_eq!(s.answer()["id"], 4);
@@ -681,8 +682,11 @@ fn review_verifies_seating_throws_and_result_as_replay_does() {
     let _ = std::fs::remove_dir_all(&t);
 }
 
+/// Issue 39: the end of piped input cancelled the running search (before, `cancelled`
+/// in about half the runs of a piped script, and the requests after it applied to
+/// another position); now the search finishes and every request read is answered as sent.
 #[test]
-fn serve_cancels_a_running_search_at_the_end_of_its_input() {
+fn serve_finishes_a_running_search_at_the_end_of_its_input() {
     let mut s = Serve::start();
     assert_eq!(
         s.ask(r#"{"id":1,"cmd":"new_game","game":"issiren","seed":3}"#)["ok"],
@@ -695,30 +699,29 @@ fn serve_cancels_a_running_search_at_the_end_of_its_input() {
     ] {
         assert_eq!(s.ask(r)["ok"], true, "{r}");
     }
-    s.send(r#"{"id":3,"cmd":"agent_move","agent":"mcts","budget":{"iterations":1000000000000}}"#);
+    s.send(r#"{"id":3,"cmd":"agent_move","agent":"mcts:iterations=20000","apply":true}"#);
     s.send(r#"{"id":4,"cmd":"state"}"#);
-    let start = std::time::Instant::now();
+    s.send(r#"{"id":5,"cmd":"throw","marked":2}"#);
     let Serve {
         mut child,
         input,
         mut output,
     } = s;
     drop(input);
+    let mut answers = Vec::new();
     let mut line = String::new();
-    output.read_line(&mut line).unwrap();
-    let a: serde_json::Value = serde_json::from_str(&line).unwrap();
-    assert_eq!(a["id"], 4, "a state is answered during the search: {a}");
-    line.clear();
-    output.read_line(&mut line).unwrap();
-    let a: serde_json::Value = serde_json::from_str(&line).unwrap();
-    assert_eq!(a["id"], 3, "{a}");
-    assert_eq!(a["error"]["code"], "cancelled", "{a}");
+    while output.read_line(&mut line).unwrap() > 0 {
+        answers.push(serde_json::from_str::<serde_json::Value>(&line).unwrap());
+        line.clear();
+    }
     assert!(child.wait().unwrap().success());
-    assert!(
-        start.elapsed().as_secs() < 10,
-        "took {:?} (the time limit is 60 s)",
-        start.elapsed()
-    );
+    let ids: Vec<_> = answers.iter().map(|a| a["id"].clone()).collect();
+    assert_eq!(ids.len(), 3, "{answers:?}");
+    let by = |id: i64| answers.iter().find(|a| a["id"] == id).unwrap();
+    assert_eq!(by(3)["ok"], true, "the search finishes: {}", by(3));
+    // The throw waited for the move and applies after it.
+    assert_eq!(by(5)["ok"], true, "{}", by(5));
+    assert_eq!(by(5)["result"]["undo_steps"], 5, "{}", by(5));
 }
 
 /// `stickdice --version` names the crate's version and, in a git checkout, the commit

@@ -232,7 +232,9 @@ pub struct LogContents {
 /// the wrong shape. A last line without its newline that does not parse is not an error: it
 /// is returned as [`LogContents::torn_tail`].
 pub fn read(path: &Path) -> Result<Option<LogContents>, LogError> {
-    let file = File::open(path).map_err(|e| io_error(path, e))?;
+    // Only a regular file: a named pipe or a device would block the reader (a web server's
+    // worker, say) or never end.
+    let file = stickdice_agents::files::open_regular(path).map_err(|e| io_error(path, e))?;
     let mut reader = BufReader::new(file);
     let mut config = None;
     let mut program = None;
@@ -593,9 +595,23 @@ mod tests {
         if !path.exists() {
             return; // not a Unix system
         }
-        let (line, m) = line_of(read(path));
+        // A device is no log (issue 39: a named pipe or `/dev/ptmx` blocked the reader).
+        match read(path) {
+            Err(LogError::Io { message, .. }) => {
+                assert!(message.contains("not a regular file"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // A regular file with an endless-looking line: refused at the line limit.
+        let dir = std::env::temp_dir().join(format!("stickdice-log-long-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let long = dir.join("games.jsonl");
+        let f = std::fs::File::create(&long).unwrap();
+        f.set_len(MAX_LINE_BYTES + 2).unwrap();
+        let (line, m) = line_of(read(&long));
         assert_eq!(line, 1);
         assert!(m.contains("longer than 64 MiB"), "{m}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

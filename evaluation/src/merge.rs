@@ -40,7 +40,7 @@
 //! adjusted scores, as on one machine.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
 use stickdice::Game;
@@ -232,9 +232,11 @@ pub fn read_config(dirs: &[PathBuf]) -> Result<TournamentConfig, MergeError> {
         .first()
         .ok_or_else(|| MergeError::Setup("give at least one shard folder".into()))?;
     let path = log_in(dir)?;
-    let file = std::fs::File::open(&path).map_err(|e| shard_error(&path, None, e.to_string()))?;
+    let file = stickdice_agents::files::open_regular(&path)
+        .map_err(|e| shard_error(&path, None, e.to_string()))?;
     let mut first = String::new();
     BufReader::new(file)
+        .take(crate::log::MAX_LINE_BYTES + 1)
         .read_line(&mut first)
         .map_err(|e| shard_error(&path, Some(1), e.to_string()))?;
     match serde_json::from_str::<LogLine>(first.trim_end()) {

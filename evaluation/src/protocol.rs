@@ -509,7 +509,7 @@ impl Server {
             Ok(Some(request)) => request,
             Err(e) => {
                 return Begin::Reply(Some(Reply {
-                    line: error_line("null", &e),
+                    line: error_line(&e.id_text, &e.error),
                     quit: false,
                 }))
             }
@@ -771,7 +771,7 @@ struct RawId<'a> {
 }
 
 /// The request object of a line; `None` for a blank line.
-fn parse_request(line: &[u8]) -> Result<Option<Request>> {
+fn parse_request(line: &[u8]) -> core::result::Result<Option<Request>, ParseError> {
     let text = std::str::from_utf8(line).map_err(|e| {
         ProtocolError::new(
             ErrorCode::MalformedJson,
@@ -785,18 +785,24 @@ fn parse_request(line: &[u8]) -> Result<Option<Request>> {
     if text.is_empty() {
         return Ok(None);
     }
-    match serde_json::from_str::<Value>(text) {
+    let parsed = serde_json::from_str::<Value>(text).or_else(|e| {
+        // A number beyond a 64-bit float (`1e400`) fails the parse; as the `id` it is only
+        // echoed, so such a request is read with its id kept as text.
+        fields_beside_a_raw_id(text).map(Value::Object).ok_or(e)
+    });
+    match parsed {
         Ok(Value::Object(fields)) => {
-            serde_json::from_str::<UniqueKeys>(text).map_err(|e| {
-                ProtocolError::new(
-                    ErrorCode::BadRequest,
-                    format!("a request names each field once: {e}"),
-                )
-            })?;
             let id_text = serde_json::from_str::<RawId<'_>>(text)
                 .ok()
                 .and_then(|r| r.id.map(|raw| raw.get().to_string()))
                 .unwrap_or_else(|| "null".to_string());
+            serde_json::from_str::<UniqueKeys>(text).map_err(|e| ParseError {
+                error: ProtocolError::new(
+                    ErrorCode::BadRequest,
+                    format!("a request names each field once: {e}"),
+                ),
+                id_text: id_text.clone(),
+            })?;
             Ok(Some(Request { fields, id_text }))
         }
         Ok(other) => Err(ProtocolError::new(
@@ -805,11 +811,87 @@ fn parse_request(line: &[u8]) -> Result<Option<Request>> {
                 "a request is a JSON object such as {{\"id\":1,\"cmd\":\"hello\"}}, not {}",
                 json_type(&other)
             ),
-        )),
-        Err(e) => Err(ProtocolError::new(
-            ErrorCode::MalformedJson,
-            format!("the line is not a JSON object: {e}"),
-        )),
+        )
+        .into()),
+        Err(e) => Err(ParseError {
+            error: ProtocolError::new(
+                ErrorCode::MalformedJson,
+                format!("the line is not a JSON object: {e}"),
+            ),
+            // A line that is JSON but for a number out of range elsewhere (`"seed":1e400`)
+            // still names its id.
+            id_text: serde_json::from_str::<RawId<'_>>(text)
+                .ok()
+                .and_then(|r| r.id.map(|raw| raw.get().to_string()))
+                .unwrap_or_else(|| "null".to_string()),
+        }),
+    }
+}
+
+/// A line that is not a request, and the id to answer it with (`null` unless the line is a
+/// JSON object with an `id`).
+struct ParseError {
+    error: ProtocolError,
+    id_text: String,
+}
+
+impl From<ProtocolError> for ParseError {
+    fn from(error: ProtocolError) -> Self {
+        ParseError {
+            error,
+            id_text: "null".to_string(),
+        }
+    }
+}
+
+/// The fields of a JSON object whose `id` is a number no 64-bit float holds (`1e400`): the
+/// `id` as its text (a string), the other fields parsed. `None` when `text` is not such an
+/// object (or another field does not parse either).
+fn fields_beside_a_raw_id(text: &str) -> Option<Map<String, Value>> {
+    let raw: Vec<(String, &serde_json::value::RawValue)> =
+        serde_json::from_str::<RawFields<'_>>(text).ok()?.0;
+    let mut fields = Map::new();
+    for (key, value) in raw {
+        let value = match serde_json::from_str::<Value>(value.get()) {
+            Ok(v) => v,
+            Err(_)
+                if key == "id"
+                    && value
+                        .get()
+                        .starts_with(|c: char| c == '-' || c.is_ascii_digit()) =>
+            {
+                Value::String(value.get().to_string())
+            }
+            Err(_) => return None,
+        };
+        fields.insert(key, value);
+    }
+    Some(fields)
+}
+
+/// A JSON object's fields in order, each as written.
+struct RawFields<'a>(Vec<(String, &'a serde_json::value::RawValue)>);
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for RawFields<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Fields<'a>(core::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Fields<'a> {
+            type Value = RawFields<'a>;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<RawFields<'a>, A::Error> {
+                let mut fields = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    fields.push((key, map.next_value::<&'a serde_json::value::RawValue>()?));
+                }
+                Ok(RawFields(fields))
+            }
+        }
+        d.deserialize_map(Fields(core::marker::PhantomData))
     }
 }
 
@@ -1362,8 +1444,9 @@ enum Event {
     Done(Box<Searched>),
 }
 
-/// Serves requests from `input` until it ends (and the requests read are answered) or a
-/// `quit`, writing one response line per request to `output` and flushing after each.
+/// Serves requests from `input` until it ends (and every request read is answered as sent,
+/// a running search's included) or a `quit`, writing one response line per request to
+/// `output` and flushing after each.
 ///
 /// Input is read on a thread of its own and each `agent_move` searches on a worker
 /// thread, so while a search runs the server answers `state`, `hello` and `cancel` at once;
@@ -1443,10 +1526,10 @@ pub fn serve<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> 
             Event::Input(read, line) => {
                 match read? {
                     LineRead::End => {
-                        // Nobody is left to wait for a running search: it is cancelled
-                        // (answered `cancelled`), then the waiting lines are answered.
+                        // The end of the input means "finish what was asked, then exit":
+                        // a running search goes on to its result (or its time limit), then
+                        // the waiting lines are answered as sent.
                         input_open = false;
-                        server.stop_search();
                     }
                     LineRead::TooLong => write(
                         &mut output,
@@ -1595,7 +1678,7 @@ mod tests {
 
     #[test]
     fn a_stop_does_not_hide_the_error_of_an_agent_that_could_not_be_built() {
-        // The input's end stops a running search; a bad weights file was answered
+        // A `cancel` or `quit` stops a running search; a bad weights file was answered
         // `cancelled` before, as if the agent had been searching.
         let mut server = Server::new();
         server.handle_line(r#"{"cmd":"new_game","game":"issiren","seed":7}"#);
@@ -1638,6 +1721,85 @@ mod tests {
             ));
             assert!(r.contains("wrong_type") && r.contains(shown), "{r}");
         }
+    }
+
+    /// Issue 39: the end of piped input cancelled the running search (answered
+    /// `cancelled` though no `cancel` was sent), and the requests after it then applied
+    /// to another position. Every request read is answered as sent.
+    #[test]
+    fn the_end_of_the_input_lets_a_running_search_finish() {
+        let input = [
+            r#"{"id":1,"cmd":"new_game","game":"issiren","seed":3}"#,
+            r#"{"id":2,"cmd":"throw","marked":4}"#,
+            r#"{"id":3,"cmd":"act","action":"a1"}"#,
+            r#"{"id":4,"cmd":"throw"}"#,
+            r#"{"id":5,"cmd":"agent_move","agent":"mcts:iterations=3000","apply":true}"#,
+            r#"{"id":6,"cmd":"throw","marked":2}"#,
+        ]
+        .join("\n");
+        let mut output = Vec::new();
+        serve(io::Cursor::new(input.into_bytes()), &mut output).unwrap();
+        let answers: Vec<Value> = String::from_utf8(output)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(answers.len(), 6, "{answers:?}");
+        let moved = answers.iter().find(|a| a["id"] == 5).unwrap();
+        assert_eq!(moved["ok"], true, "{moved}");
+        // The throw sent after the move waited for it, and applies after it.
+        let thrown = answers.iter().find(|a| a["id"] == 6).unwrap();
+        assert_eq!(thrown["result"]["undo_steps"], 5, "{thrown}");
+    }
+
+    /// Issue 39: an id beyond a 64-bit float (`1e400`) made the whole line
+    /// `malformed_json` with the id `null`; ids come back digit for digit.
+    #[test]
+    fn ids_beyond_a_float_come_back_as_written() {
+        let mut server = Server::new();
+        for id in ["1e400", "-1e400", "1E+400", "123456789e99999"] {
+            let r = server
+                .handle_line(&format!(r#"{{"id":{id},"cmd":"hello"}}"#))
+                .unwrap()
+                .line;
+            assert!(r.starts_with(&format!(r#"{{"id":{id},"ok":true"#)), "{r}");
+        }
+        // An error keeps it too, and so does a request the server must refuse.
+        let r = server
+            .handle_line(r#"{"id":1e400,"cmd":"throw"}"#)
+            .unwrap()
+            .line;
+        assert!(r.starts_with(r#"{"id":1e400,"ok":false"#), "{r}");
+        let r = server
+            .handle_line(r#"{"id":1e400,"cmd":"hello","cmd":"state"}"#)
+            .unwrap()
+            .line;
+        assert!(
+            r.starts_with(r#"{"id":1e400,"ok":false"#) && r.contains("twice"),
+            "{r}"
+        );
+        // A number out of range elsewhere is still the request's error, with its id.
+        let r = server
+            .handle_line(r#"{"id":7,"cmd":"new_game","game":"issiren","seed":1e400}"#)
+            .unwrap()
+            .line;
+        assert!(r.starts_with(r#"{"id":7,"ok":false"#), "{r}");
+        // A search's id shows in `state` while it runs.
+        server.handle_line(r#"{"cmd":"new_game","game":"issiren","seed":3}"#);
+        server.handle_line(r#"{"cmd":"throw","marked":4}"#);
+        let Begin::Search(search) =
+            server.begin(br#"{"id":1e400,"cmd":"agent_move","agent":"random"}"#)
+        else {
+            panic!("handed out")
+        };
+        let state = reply(server.begin(br#"{"id":1,"cmd":"state"}"#));
+        assert_eq!(state["result"]["searching"], "1e400", "{state}");
+        let done = server.finish(search.run());
+        assert!(
+            done.line.starts_with(r#"{"id":1e400,"ok":true"#),
+            "{}",
+            done.line
+        );
     }
 
     #[test]

@@ -1488,6 +1488,78 @@ pub fn verify_game<G: Game>(
     Ok(())
 }
 
+/// Checks a logged game's seating against the agents' seeded play: the agents the log's
+/// header names (`specs`), built and seated as the record says, play the game again from
+/// its seed and must make the logged actions. A log whose header has the agents' names
+/// swapped passes [`verify_game`] (the seating indexes the header's list) but not this.
+///
+/// Returns whether the check could be made: not when the seated agents are one and the
+/// same spec (a swap changes nothing), when one has a time budget (`millis`: its play
+/// depends on the machine) or cannot be built here (a file it names is gone, say).
+///
+/// # Errors
+/// [`VerifyError`] at the first event where the agents' play and the log part.
+pub fn verify_seating_by_play<G: stickdice_agents::Evaluate>(
+    game: &G,
+    specs: &[String],
+    g: &GameRecord,
+) -> Result<bool, VerifyError> {
+    let Some(seated) = g
+        .seating
+        .iter()
+        .map(|&a| specs.get(a))
+        .collect::<Option<Vec<&String>>>()
+    else {
+        return Ok(false);
+    };
+    if seated.len() != game.seats() || seated.iter().all(|s| *s == seated[0]) {
+        return Ok(false);
+    }
+    let mut factories = Vec::new();
+    for spec in &seated {
+        let Ok(parsed) = spec.parse::<stickdice_agents::AgentSpec>() else {
+            return Ok(false);
+        };
+        if parsed.params().iter().any(|(k, _)| k == "millis") {
+            return Ok(false);
+        }
+        match crate::builder::spec_factory(&parsed, game) {
+            Ok(f) => factories.push(f),
+            Err(_) => return Ok(false),
+        }
+    }
+    let seating: Vec<&Factory<G>> = factories.iter().collect();
+    let played = arena::play(game, &seating, g.game_seed).record(g.game_seed, g.seating.clone());
+    let Some(i) = (0..played.events.len().max(g.events.len()))
+        .find(|&i| played.events.get(i) != g.events.get(i))
+    else {
+        return Ok(true);
+    };
+    let show = |e: Option<&LoggedEvent>| match e {
+        Some(LoggedEvent::Action(a)) => format!("`{a}`"),
+        Some(LoggedEvent::Throw(t)) => format!("the throw {t}"),
+        None => "the end of the game".to_string(),
+    };
+    Err(VerifyError {
+        game: g.index,
+        event: Some(i),
+        message: format!(
+            "game {}, event {}: the agents the log's header names, seated as logged ({}), play {} here, the log {}: these are not the agents that played the game (are the header's names swapped?)",
+            g.index,
+            i + 1,
+            seated
+                .iter()
+                .enumerate()
+                .map(|(s, a)| format!("P{} {a}", s + 1))
+                .collect::<Vec<_>>()
+                .join(", "),
+            show(played.events.get(i)),
+            show(g.events.get(i)),
+        ),
+        source: None,
+    })
+}
+
 /// A logged game that does not agree with its schedule or the rules ([`verify_game`]): the
 /// game, the event if the disagreement is at one, and the message naming it; the rules'
 /// error ([`stickdice::NotationError`], [`stickdice::IllegalMove`]) as the source where

@@ -50,6 +50,43 @@ macro_rules! define_agents {
 }
 stickdice::for_each_game!(define_agents);
 
+/// Loads or builds the (Issiren) tablebase a spec names (`tablebase=build`: minutes of work on a
+/// busy machine) before the agent is built, on a thread of its own while this one looks for
+/// Ctrl-C: a KeyboardInterrupt is raised within about a second, and the thread, which
+/// nothing can stop midway, finishes in the background into the process's shared
+/// tablebase ([`stickdice_agents::solve::tablebase::shared`], which the agent then reads).
+/// A tablebase that cannot be had is left for the agent's own build to report.
+fn tablebase_first(py: Python<'_>, spec: &str) -> PyResult<()> {
+    let Ok(parsed) = spec.parse::<stickdice_agents::AgentSpec>() else {
+        return Ok(());
+    };
+    let Some(source) = parsed
+        .params()
+        .iter()
+        .find(|(k, v)| k == "tablebase" && !["off", "auto"].contains(&v.as_str()))
+        .map(|(_, v)| v.clone())
+    else {
+        return Ok(());
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = stickdice_agents::solve::tablebase::shared(&source);
+        let _ = tx.send(());
+    });
+    let rx = Mutex::new(rx);
+    loop {
+        let waited = py.detach(|| {
+            rx.lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .recv_timeout(std::time::Duration::from_millis(50))
+        });
+        match waited {
+            Ok(()) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => py.check_signals()?,
+        }
+    }
+}
+
 /// A Python callable `f(state) -> action` as an agent. Each call takes the GIL, so a
 /// tournament with such an agent runs on one thread.
 pub struct CallableAgent {
@@ -235,6 +272,9 @@ impl PyAgent {
         let any = game.any.clone();
         match AgentSource::from_py(agent)? {
             AgentSource::Spec(spec) => {
+                if matches!(any, AnyGame::Issiren(_)) {
+                    tablebase_first(agent.py(), &spec)?;
+                }
                 let built = build_spec(&spec, &any, seed)?;
                 let name = with_agent!(&built, &any, |_g, a| a.name());
                 let family = spec.split(':').next().unwrap_or("").trim();

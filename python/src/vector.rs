@@ -155,6 +155,14 @@ impl PyVectorEnv {
         self.env().replay_log(index).map_err(vector_error)
     }
 
+    /// Writes `text` to `path` whole or not at all, as a tournament writes its log: only
+    /// over a regular file (or none), and under the folder's lock (`.stickdice.lock`), so
+    /// that a running tournament's log is never replaced.
+    #[staticmethod]
+    fn write_log(path: std::path::PathBuf, text: &str) -> PyResult<()> {
+        write_log(&path, text)
+    }
+
     #[staticmethod]
     fn opponent_seed(game_seed: u64, seat: usize) -> u64 {
         stickdice_rl::opponent_seed(game_seed, seat)
@@ -233,4 +241,35 @@ impl PyVectorEnv {
             )))
         }
     }
+}
+
+/// [`PyVectorEnv::write_log`]: refuses a target that exists and is not a regular file (a
+/// device, a folder, a pipe: renaming over it would replace it with a file), takes the
+/// folder's lock (refused while a tournament, training or comparison holds it), then writes
+/// the file whole ([`stickdice_agents::files::write_atomic`]).
+fn write_log(path: &std::path::Path, text: &str) -> PyResult<()> {
+    use pyo3::exceptions::PyOSError;
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => return Err(PyOSError::new_err(format!(
+            "{}: not a regular file; a log is written only over a regular file or where none is",
+            path.display()
+        ))),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(PyOSError::new_err(format!("{}: {e}", path.display()))),
+    }
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let _lock = stickdice_evaluation::tournament::lock_folder(&folder).map_err(|e| match e {
+        stickdice_evaluation::tournament::TournamentError::Busy { out } => PyOSError::new_err(format!(
+            "{} is in use by another stickdice run (it holds the lock on {}); the log was not written",
+            out.display(),
+            out.join(stickdice_evaluation::tournament::LOCK_FILE).display()
+        )),
+        other => PyOSError::new_err(other.to_string()),
+    })?;
+    stickdice_agents::files::write_atomic(path, text.as_bytes())
+        .map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))
 }

@@ -116,9 +116,11 @@ def compare(
     growing strength (default: MCTS with random playouts at 4, 16 and 64 iterations; ``[]``
     for none); ``metrics`` picks metrics by name (all by default). Columns:
     ``configuration``, ``game``, ``players``, ``options``, ``agent``, ``metric``, ``value``,
-    ``ci95`` (the 95% interval's half width), ``n`` (games behind the figure), ``exact``,
-    ``source``, ``note``, and against the first configuration ``difference``, ``p_holm``
-    (Holm-corrected p-value) and ``significant``. The games run in Rust with the GIL
+    ``ci95`` (the 95% interval's half width), ``ci95_low`` and ``ci95_high`` (the interval's
+    ends, clipped to the metric's range: a share lies in [0, 1]), ``n`` (games behind the
+    figure), ``exact``, ``source``, ``note``, and against the first configuration
+    ``difference``, ``p_holm`` (Holm-corrected p-value) and ``significant`` (never where both
+    values are exact: that difference is known, not tested). The games run in Rust with the GIL
     released; the same seed gives the same figures on any number of ``threads``. Ctrl-C
     stops it (``KeyboardInterrupt``).
 

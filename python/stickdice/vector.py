@@ -86,6 +86,7 @@ shape or dtype (``ValueError`` / ``TypeError``), an illegal action code in game 
 """
 
 import operator
+import os
 from typing import Any, Dict, List, NamedTuple, NoReturn, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -274,16 +275,20 @@ class VectorEnv:
         ``stickdice replay PATH --index 0`` replays it. Needs ``recording=True`` from the
         episode's start.
 
-        The file is written whole or not at all (a temporary file beside it, renamed).
+        The file is written whole or not at all (a temporary file beside it, renamed), only
+        over a regular file or where none is, and under the folder's lock, as a tournament
+        writes its log: a folder where a tournament runs is refused, and its log kept.
 
         Raises:
             IndexError: no game ``index``.
             ValueError: the episode was not recorded, or has not ended.
-            OSError: the file cannot be written (``path`` left as it was).
+            OSError: the file cannot be written, ``path`` is not a regular file (a device,
+                a folder), or another stickdice run holds the folder's lock (``path`` left
+                as it was).
         """
         text = self._env.replay_log(index)
         if path is not None:
-            _write_whole(path, text)
+            _stickdice._VectorEnv.write_log(os.fspath(path), text)
         return text
 
     def state(self, index: int) -> Any:
@@ -323,28 +328,6 @@ class RandomLegal:
         np.add(k, self._base, out=k)
         np.take(self._flat, k, out=self.actions)
         return self.actions
-
-
-def _write_whole(path: str, text: str) -> None:
-    # Whole or not at all: a file beside the target, synced, then renamed over it, so a
-    # full disk or a killed process never leaves a half-written log at ``path``.
-    import os
-    import tempfile
-
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 class StepResult(NamedTuple):

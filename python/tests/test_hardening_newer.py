@@ -111,3 +111,70 @@ def test_ctrl_c_stops_a_comparison():
     assert "interrupted" in rest
     # About a second on an idle machine; generous under load.
     assert took < 10, took
+
+
+BUILDING = """
+import sys, stickdice
+game = stickdice.load_game("issiren")
+print("building", flush=True)
+try:
+    stickdice.Agent("expectimax:depth=1,tablebase=build", game, seed=1)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(3)
+print("finished", flush=True)
+"""
+
+
+def test_ctrl_c_stops_an_agent_building_the_tablebase():
+    # Issue 39: before, the build (minutes on a busy machine) ignored SIGINT; still
+    # running 5 minutes after it.
+    code, first, rest, took = interrupt(BUILDING, after=1.0)  # inside the build
+    assert first == "building"
+    assert code == 3, rest
+    assert "interrupted" in rest
+    # About a second on an idle machine (polled every 50 ms); generous under load.
+    assert took < 10, took
+
+
+def _ended_game():
+    env = VectorEnv("issiren", 4, opponents="random", max_throws=60, recording=True)
+    _, info = env.reset(5)
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        mask = info["legal_action_mask"]
+        _, _, terminated, truncated, info = env.step(np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1))
+        ended = np.flatnonzero(terminated | truncated)
+        if len(ended):
+            return env, int(ended[0])
+    raise AssertionError("no game ended")
+
+
+def test_record_writes_only_regular_files_outside_a_running_tournament(tmp_path, cli):
+    # Issue 39: `record(i, path)` renamed a file over whatever `path` was (as root it
+    # turned /dev/full into a regular file) and replaced a running tournament's log.
+    env, i = _ended_game()
+    with pytest.raises(OSError, match="not a regular file"):
+        env.record(i, str(tmp_path))
+    import os
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="not a regular file"):
+        env.record(i, str(fifo))
+    assert fifo.is_fifo()
+    # A folder whose lock a run holds (here a tournament in progress).
+    t = tmp_path / "t"
+    t.mkdir()
+    log = t / "games.jsonl"
+    log.write_text("the running tournament's log\n")
+    import fcntl
+    with open(t / ".stickdice.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(OSError, match="in use by another stickdice run"):
+            env.record(i, str(log))
+    assert log.read_text() == "the running tournament's log\n"
+    # Free again: written whole, nothing left beside it but the log.
+    (t / ".stickdice.lock").unlink()
+    text = env.record(i, str(log))
+    assert log.read_text() == text
+    assert sorted(p.name for p in t.iterdir()) == ["games.jsonl"]

@@ -354,6 +354,9 @@ pub enum Problem {
     GhoulaUnmovedOff(u8),
     /// A piece buried before the Ghoula has moved.
     BuriedBeforeGhoula,
+    /// The Ghoula has moved, but no piece is on idx 81 or beyond: only a piece there (or
+    /// on the centre) drives it, and no piece ever leaves idx 81 and beyond.
+    GhoulaMovedWithoutDriver,
     /// The turn names a seat past the seat count.
     TurnPast {
         /// The seat whose turn it is (0-based).
@@ -437,6 +440,10 @@ impl Problem {
             Problem::BuriedBeforeGhoula => {
                 "a piece is buried but the Ghoula has never moved".to_string()
             }
+            Problem::GhoulaMovedWithoutDriver => "the Ghoula has moved, yet no piece is on \
+                 idx 81 or beyond: only a piece there or on the centre drives the Ghoula, and \
+                 no piece ever leaves idx 81 and beyond"
+                .to_string(),
             Problem::TurnPast { turn, seats } => format!(
                 "the turn is P{}'s, but there are only {seats} seats",
                 turn + 1
@@ -533,6 +540,12 @@ fn position_problems(p: &Position) -> Vec<Problem> {
     }
     if highest > 0 && !p.ghoula_moved {
         problems.push(Problem::BuriedBeforeGhoula);
+    }
+    let driver = p.pieces.iter().any(|q| {
+        matches!(q, Piece::Racing(i) if *i > WAITING_SQUARE) || matches!(q, Piece::Centre(_))
+    });
+    if p.ghoula_moved && !driver {
+        problems.push(Problem::GhoulaMovedWithoutDriver);
     }
     let turn = p.turn as usize;
     if turn >= n {

@@ -601,6 +601,7 @@ enum Problem {
         loser: usize,
         pending: Pending,
     },
+    LoserToMove(usize),
     PendingWithoutThrow {
         pending: Pending,
         needed: u32,
@@ -661,6 +662,13 @@ fn problem_text(p: Problem) -> String {
             "P{} has no pieces left, so the game is over, but {pending:?} is pending (an ended \
              game shows a lead throw, never made)",
             loser + 1
+        ),
+        Problem::LoserToMove(loser) => format!(
+            "P{} has no pieces left, yet it is P{}'s turn: the game ended on P{}'s capture of \
+             the last piece, and the turn stays with the capturing seat",
+            loser + 1,
+            loser + 1,
+            2 - loser
         ),
         Problem::PendingWithoutThrow {
             pending,
@@ -762,6 +770,9 @@ fn position_problems(p: &Position) -> Vec<Problem> {
                 loser,
                 pending: p.pending,
             });
+        }
+        if usize::from(p.turn) == loser {
+            problems.push(Problem::LoserToMove(loser));
         }
     }
     let needed = match p.pending {

@@ -473,6 +473,12 @@ pub enum Problem {
         /// The seat without pieces.
         loser: usize,
     },
+    /// The seat without pieces is to move: the game ended on the other seat's capture of
+    /// its last piece, and the turn stays with the capturing seat.
+    LoserToMove {
+        /// The seat without pieces.
+        loser: usize,
+    },
     /// The throw count is past the cap.
     PastCap {
         /// The throw count.
@@ -532,6 +538,13 @@ impl fmt::Display for Problem {
             Problem::PendingAfterEnd { loser } => format!(
                 "a throw is pending but P{} has no pieces left, so the game is over",
                 loser + 1
+            ),
+            Problem::LoserToMove { loser } => format!(
+                "P{} has no pieces left, yet it is P{}'s turn: the game ended on P{}'s capture \
+                 of the last piece, and the turn stays with the capturing seat",
+                loser + 1,
+                loser + 1,
+                2 - loser
             ),
             Problem::PastCap { throws, cap } => {
                 format!("throw count {throws} is past the throw cap of {cap}")
@@ -666,6 +679,8 @@ impl State {
         }
         if turn > 1 {
             problems.push(Problem::TurnOutOfRange { turn });
+        } else if self.pieces[turn] == 0 && self.pieces[turn ^ 1] != 0 {
+            problems.push(Problem::LoserToMove { loser: turn });
         }
         if let Some(t) = self.pending {
             if t.marked() > 6 {

@@ -808,7 +808,11 @@ function showFigure(m) {
   const a = Math.abs(m.value);
   const d = a >= 100 ? 1 : a >= 10 ? 2 : 3;
   if (m.exact) return `${m.value.toFixed(d + 1)} exact`;
-  return m.ci95 === null ? m.value.toFixed(d) : `${m.value.toFixed(d)} ± ${m.ci95.toFixed(d)}`;
+  if (m.ci95 === null) return m.value.toFixed(d);
+  // An interval clipped to the metric's range (a share within [0, 1]) shows its ends.
+  const [lo, hi] = m.interval ?? [m.value - m.ci95, m.value + m.ci95];
+  if (lo > m.value - m.ci95 || hi < m.value + m.ci95) return `${m.value.toFixed(d)} [${lo.toFixed(d)}, ${hi.toFixed(d)}]`;
+  return `${m.value.toFixed(d)} ± ${m.ci95.toFixed(d)}`;
 }
 
 async function runCompare(ev) {
@@ -872,11 +876,12 @@ function drawComparison(r) {
       const td = tr.insertCell();
       if (!m) { td.textContent = '—'; continue; }
       const d = significant.get(`${res.label}|${row.agent}|${metric}`);
-      td.textContent = showFigure(m) + (d?.significant ? ' *' : '');
+      const exactly = d?.exact && d.difference !== 0;
+      td.textContent = showFigure(m) + (d?.significant ? ' *' : exactly ? ' ≠' : '');
       if (m.exact) td.classList.add('exact');
       if (m.value === null) td.classList.add('absent');
       if (d?.significant) td.classList.add('significant');
-      td.title = [m.source, m.note, m.n ? `n = ${m.n}` : '', d ? `difference ${d.difference.toPrecision(3)}, Holm p = ${d.p_holm.toPrecision(3)}` : '']
+      td.title = [m.source, m.note, m.n ? `n = ${m.n}` : '', d ? `difference ${d.difference.toPrecision(3)}${d.exact ? ' (exact, not tested)' : `, Holm p = ${d.p_holm.toPrecision(3)}`}` : '']
         .filter(Boolean).join('; ');
     }
   }
@@ -887,7 +892,7 @@ function drawComparison(r) {
   note.className = 'hint-small';
   note.textContent = `± is the half-width of the 95% interval; “exact” comes from the solver. `
     + `* differs from the baseline (the first configuration): two-sided z-test on the two estimates, `
-    + `Holm–Bonferroni correction over the metrics of each pair, family-wise α = ${s.alpha}. Hover a figure for its source and test.`;
+    + `Holm–Bonferroni correction over the metrics of each pair, family-wise α = ${s.alpha}; ≠ differs exactly (both solved: known, not tested). Hover a figure for its source and test.`;
   // Each configuration against the baseline, in words.
   const diffs = document.createElement('ul');
   diffs.id = 'compare-differences';
@@ -899,10 +904,14 @@ function drawComparison(r) {
   }
   for (const [k, ds] of pairs) {
     const [label, agent] = k.split('|');
-    const sig = ds.filter((d) => d.significant);
+    const tested = ds.filter((d) => !d.exact);
+    const sig = tested.filter((d) => d.significant);
+    const exact = ds.filter((d) => d.exact && d.difference !== 0);
+    const list = (l) => l.map((d) => `${d.metric} ${d.difference >= 0 ? '+' : ''}${d.difference.toPrecision(3)}`).join(', ');
     const li = document.createElement('li');
-    li.textContent = `${label}${s.agents.length > 1 ? ` [${agent}]` : ''} against ${ds[0].baseline}: ${sig.length} of ${ds.length} metrics tested differ`
-      + (sig.length ? ` (${sig.map((d) => `${d.metric} ${d.difference >= 0 ? '+' : ''}${d.difference.toPrecision(3)}`).join(', ')})` : '');
+    li.textContent = `${label}${s.agents.length > 1 ? ` [${agent}]` : ''} against ${ds[0].baseline}: ${sig.length} of ${tested.length} metrics tested differ`
+      + (sig.length ? ` (${list(sig)})` : '')
+      + (exact.length ? `; exactly different: ${list(exact)}` : '');
     diffs.appendChild(li);
   }
   const parts = [h, wrap, note, diffs];

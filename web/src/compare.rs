@@ -117,8 +117,7 @@ struct CompareRequest {
     #[serde(default = "default_games")]
     games: usize,
     detailed: Option<usize>,
-    #[serde(default = "default_luck_games")]
-    luck_games: usize,
+    luck_games: Option<usize>,
     #[serde(default)]
     trace: Vec<String>,
     #[serde(default = "default_trace_rotations")]
@@ -140,9 +139,8 @@ fn default_agents() -> Vec<String> {
 fn default_games() -> usize {
     200
 }
-fn default_luck_games() -> usize {
-    50
-}
+/// The default `luck_games`, capped at the game count (as `detailed`'s default is).
+const DEFAULT_LUCK_GAMES: usize = 50;
 fn default_trace_rotations() -> usize {
     20
 }
@@ -207,7 +205,10 @@ fn settings_of(r: CompareRequest) -> Result<(Vec<Configuration>, Settings, u64),
     bounded("games", r.games, 2, MAX_GAMES)?;
     let detailed = r.detailed.unwrap_or(r.games.min(100));
     bounded("detailed", detailed, 0, r.games)?;
-    bounded("luck_games", r.luck_games, 0, r.games.min(MAX_LUCK_GAMES))?;
+    // A default never exceeds the game count: only a value the client sent is refused,
+    // so the error names a field it wrote.
+    let luck_games = r.luck_games.unwrap_or(DEFAULT_LUCK_GAMES.min(r.games));
+    bounded("luck_games", luck_games, 0, r.games.min(MAX_LUCK_GAMES))?;
     bounded("trace", r.trace.len(), 0, MAX_TRACE)?;
     bounded("trace_rotations", r.trace_rotations, 2, MAX_TRACE_ROTATIONS)?;
     let seconds = r.seconds.unwrap_or(MAX_SECONDS);
@@ -248,7 +249,7 @@ fn settings_of(r: CompareRequest) -> Result<(Vec<Configuration>, Settings, u64),
         detailed,
         trace: r.trace,
         trace_rotations: r.trace_rotations,
-        luck_games: r.luck_games,
+        luck_games,
         metrics: r.metrics,
         exact: r.exact,
         alpha: r.alpha,

@@ -39,7 +39,10 @@ fn read(dir: &Path) -> Result<LogContents, String> {
         ));
     }
     log::read(&path)
-        .map_err(|e| format!("the log is damaged: {e}"))?
+        .map_err(|e| match e {
+            log::LogError::Io { .. } => format!("the log cannot be read: {e}"),
+            _ => format!("the log is damaged: {e}"),
+        })?
         .ok_or_else(|| format!("{} is empty", path.display()))
 }
 

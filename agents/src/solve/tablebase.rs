@@ -580,8 +580,7 @@ impl Tablebase {
     pub fn load(path: &Path) -> Result<Tablebase, LoadError> {
         use io::Read as _;
         let most = (8 + 4 + 4 + 8 * 4) + 4 * table_sizes().iter().sum::<usize>() + 8;
-        crate::files::refuse_pipe(path).map_err(LoadError::Io)?;
-        let file = fs::File::open(path).map_err(LoadError::Io)?;
+        let file = crate::files::open_regular(path).map_err(LoadError::Io)?;
         let mut bytes = Vec::new();
         file.take(most as u64 + 1)
             .read_to_end(&mut bytes)

@@ -92,6 +92,35 @@ pub const METRICS: &[&str] = &[
     "LuckShare",
 ];
 
+/// The range a metric's value lies in, `(low, high)`: [0, 1] for the shares, scores and
+/// balances, not negative for durations and counts, unbounded otherwise. Intervals are
+/// clipped to it ([`Metric::interval`]).
+///
+/// ```
+/// use stickdice_evaluation::compare::metric_range;
+/// assert_eq!(metric_range("Balance"), (0.0, 1.0));
+/// assert_eq!(metric_range("DurationTurns"), (0.0, f64::INFINITY));
+/// ```
+pub fn metric_range(name: &str) -> (f64, f64) {
+    match name {
+        "Balance" | "Completion" | "Drawishness" | "Timeouts" | "AdvantageP1"
+        | "ExactAdvantageP1" | "BoardCoverage" => (0.0, 1.0),
+        "DurationActions"
+        | "DurationMoves"
+        | "DurationTurns"
+        | "DurationTurnsStdDev"
+        | "DurationTurnsNotTimeouts"
+        | "DurationThrows"
+        | "ExactDurationThrows"
+        | "BranchingFactor"
+        | "DecisionFactor"
+        | "DecisionMoves"
+        | "PieceNumber"
+        | "MoveDistance" => (0.0, f64::INFINITY),
+        _ => (f64::NEG_INFINITY, f64::INFINITY),
+    }
+}
+
 /// How to compare.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Settings {
@@ -160,6 +189,10 @@ pub struct Metric {
     /// The half-width of its 95% interval (`None` for exact values and figures without
     /// one).
     pub ci95: Option<f64>,
+    /// The 95% interval, `value ± ci95` clipped to the metric's range ([`metric_range`]: a
+    /// share or a balance lies in [0, 1], a duration is not negative); `None` without
+    /// `ci95`.
+    pub interval: Option<[f64; 2]>,
     /// The number of games (or positions) behind it.
     pub n: usize,
     /// Whether the value is exact (solved), not estimated.
@@ -180,6 +213,7 @@ impl Metric {
             name,
             value: Some(e.mean),
             ci95: e.half_width,
+            interval: None,
             n: e.n,
             exact: false,
             source: source.to_string(),
@@ -192,6 +226,7 @@ impl Metric {
             name,
             value: None,
             ci95: None,
+            interval: None,
             n: 0,
             exact: false,
             source: String::new(),
@@ -204,11 +239,25 @@ impl Metric {
             name,
             value: Some(value),
             ci95: None,
+            interval: None,
             n: 0,
             exact: true,
             source: source.to_string(),
             note: None,
         }
+    }
+
+    /// `self` with its [`Metric::interval`]: `value ± ci95` clipped to the range of the
+    /// metric.
+    fn with_interval(mut self) -> Metric {
+        self.interval = match (self.value, self.ci95) {
+            (Some(v), Some(h)) => {
+                let (lo, hi) = metric_range(self.name);
+                Some([(v - h).max(lo), (v + h).min(hi)])
+            }
+            _ => None,
+        };
+        self
     }
 
     /// The standard error behind the interval (0 for exact values).
@@ -681,7 +730,7 @@ where
         let mut ordered = Vec::new();
         for m in metrics {
             if let Some(x) = row.metrics.iter().find(|x| x.name == *m) {
-                ordered.push(x.clone());
+                ordered.push(x.clone().with_interval());
             }
         }
         row.metrics = ordered;
@@ -755,6 +804,7 @@ fn skill_trace_metric(steps: &[SkillStep], seed: u64) -> Metric {
         name: "SkillTrace",
         value,
         ci95: Some(crate::stats::Z95 * sd),
+        interval: None,
         n: steps.iter().map(|s| s.games).sum(),
         exact: false,
         source: format!(
@@ -811,6 +861,7 @@ fn aggregate(
                 stickdice::seed::derive(seed, &[name.len() as u64, u64::from(name.as_bytes()[0])]),
                 &stat,
             ),
+            interval: None,
             n,
             exact: false,
             source: source.to_string(),
@@ -1017,6 +1068,7 @@ where
                 name: "StateSpaceComplexity",
                 value: (!keys.is_empty()).then(|| (keys.len() as f64).log10()),
                 ci95: None,
+                interval: None,
                 n: details.len(),
                 exact: false,
                 source: dsource.clone(),

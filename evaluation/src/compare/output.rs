@@ -21,10 +21,14 @@ fn show(m: &Metric) -> String {
     } else {
         3
     };
-    match (m.exact, m.ci95) {
-        (true, _) => format!("{v:.*} exact", digits + 1),
-        (false, Some(h)) => format!("{v:.digits$} ± {h:.digits$}"),
-        (false, None) => format!("{v:.digits$}"),
+    match (m.exact, m.ci95, m.interval) {
+        (true, _, _) => format!("{v:.*} exact", digits + 1),
+        // Clipped to the metric's range: the interval's ends, not a ± that runs past them.
+        (false, Some(h), Some([lo, hi])) if lo > v - h || hi < v + h => {
+            format!("{v:.digits$} [{lo:.digits$}, {hi:.digits$}]")
+        }
+        (false, Some(h), _) => format!("{v:.digits$} ± {h:.digits$}"),
+        (false, None, _) => format!("{v:.digits$}"),
     }
 }
 
@@ -34,6 +38,18 @@ impl Comparison {
     pub fn is_significant(&self, label: &str, agent: &str, metric: &str) -> bool {
         self.differences.iter().any(|d| {
             d.configuration == label && d.agent == agent && d.metric == metric && d.significant
+        })
+    }
+
+    /// Whether the exact (solved) figure of `label` under `agent` differs from the
+    /// baseline's exact figure: a difference known exactly, not a test.
+    pub fn differs_exactly(&self, label: &str, agent: &str, metric: &str) -> bool {
+        self.differences.iter().any(|d| {
+            d.configuration == label
+                && d.agent == agent
+                && d.metric == metric
+                && d.exact
+                && d.p == 0.0
         })
     }
 
@@ -58,6 +74,8 @@ impl Comparison {
                     let cell = row.get(m).map_or("—".to_string(), show);
                     let star = if self.is_significant(&r.label, &row.agent, m) {
                         " *"
+                    } else if self.differs_exactly(&r.label, &row.agent, m) {
+                        " ≠"
                     } else {
                         ""
                     };
@@ -94,6 +112,12 @@ impl Comparison {
                 "* differs from the first configuration ({}): two-sided z-test on the estimates, Holm–Bonferroni across the metrics of each pair, family-wise α = {}.",
                 self.results[0].label, self.settings.alpha
             );
+            if self.differences.iter().any(|d| d.exact && d.p == 0.0) {
+                let _ = writeln!(
+                    o,
+                    "≠ differs exactly from the first configuration: both values are solved, so the difference is known, not tested."
+                );
+            }
         }
         for r in &self.results {
             if !r.skill_trace.is_empty() {
@@ -148,8 +172,10 @@ impl Comparison {
 
     /// The figures in long form, one row per configuration, agent and metric: columns
     /// `configuration`, `game`, `players`, `options`, `agent`, `metric`, `value`, `ci95`,
-    /// `n`, `exact`, `source`, `note`, `difference`, `p_holm`, `significant` (the last three
-    /// against the first configuration; empty for it). What Python's
+    /// `ci95_low`, `ci95_high` (the interval clipped to the metric's range), `n`, `exact`,
+    /// `source`, `note`, `difference`, `p_holm`, `significant` (the last three against the
+    /// first configuration; empty for it; never significant where both values are exact:
+    /// such a difference is known, not tested). What Python's
     /// `stickdice.compare` returns, ready for `pandas.DataFrame`.
     pub fn columns(&self) -> BTreeMap<&'static str, Vec<Value>> {
         let mut c: BTreeMap<&'static str, Vec<Value>> = BTreeMap::new();
@@ -174,6 +200,8 @@ impl Comparison {
                     push("metric", m.name.into());
                     push("value", m.value.map_or(Value::Null, Value::from));
                     push("ci95", m.ci95.map_or(Value::Null, Value::from));
+                    push("ci95_low", m.interval.map_or(Value::Null, |i| i[0].into()));
+                    push("ci95_high", m.interval.map_or(Value::Null, |i| i[1].into()));
                     push("n", m.n.into());
                     push("exact", m.exact.into());
                     push("source", m.source.clone().into());
@@ -239,7 +267,7 @@ impl Comparison {
                             bars.push((
                                 label,
                                 v,
-                                x.ci95,
+                                x.interval,
                                 x.exact,
                                 self.is_significant(&r.label, &row.agent, m),
                             ));
@@ -336,7 +364,7 @@ impl Comparison {
 }
 
 /// One metric across configurations: a bar per configuration with its 95% interval.
-fn metric_chart(metric: &str, bars: &[(String, f64, Option<f64>, bool, bool)]) -> String {
+fn metric_chart(metric: &str, bars: &[(String, f64, Option<[f64; 2]>, bool, bool)]) -> String {
     let bar_h = 22.0;
     let (left, right, top) = (260.0, 60.0, 50.0);
     let pw = 420.0;
@@ -344,11 +372,11 @@ fn metric_chart(metric: &str, bars: &[(String, f64, Option<f64>, bool, bool)]) -
     let h = top + bars.len() as f64 * (bar_h + 6.0) + 50.0;
     let lo = bars
         .iter()
-        .map(|b| b.1 - b.2.unwrap_or(0.0))
+        .map(|b| b.2.map_or(b.1, |i| i[0]).min(b.1))
         .fold(0.0f64, f64::min);
     let hi = bars
         .iter()
-        .map(|b| b.1 + b.2.unwrap_or(0.0))
+        .map(|b| b.2.map_or(b.1, |i| i[1]).max(b.1))
         .fold(f64::NEG_INFINITY, f64::max)
         .max(lo + 1e-9);
     let x_of = |v: f64| left + (v - lo) / (hi - lo) * pw;
@@ -394,8 +422,8 @@ fn metric_chart(metric: &str, bars: &[(String, f64, Option<f64>, bool, bool)]) -
             (x2 - x1).abs().max(1.0),
             chart::escape(label)
         );
-        if let Some(h) = ci {
-            let (a, b) = (x_of(value - h), x_of(value + h));
+        if let Some([low, high]) = ci {
+            let (a, b) = (x_of(*low), x_of(*high));
             let ym = y + bar_h / 2.0;
             let _ = writeln!(
                 o,

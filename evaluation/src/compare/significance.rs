@@ -1,6 +1,8 @@
 //! Which differences between configurations are real: a two-sided z-test per metric on
 //! the two estimates (Welch's unequal-variance form, with the standard errors behind the
-//! 95% intervals), and Holm–Bonferroni's correction across the metrics of each pair.
+//! 95% intervals), and Holm–Bonferroni's correction across the metrics of each pair. Two
+//! exact (solved) values are not estimates: their difference is exact, not a test, and is
+//! marked so ([`Difference::exact`]), never `significant`, nor counted in Holm's family.
 
 use serde::Serialize;
 
@@ -26,8 +28,12 @@ pub struct Difference {
     pub p: f64,
     /// Holm's adjusted p-value across the metrics of the pair.
     pub p_holm: f64,
-    /// Whether the difference is significant at the family-wise level `alpha`.
+    /// Whether the difference is significant at the family-wise level `alpha` (never for
+    /// an exact difference: it is not a test).
     pub significant: bool,
+    /// Both values are exact (solved): the difference is exact, not an estimate's, and no
+    /// test is made (`p` is 0 where they differ, 1 where they are equal).
+    pub exact: bool,
 }
 
 /// The complementary error function (W. J. Cody's rational approximation as in Numerical
@@ -134,12 +140,15 @@ pub(crate) fn differences(
                     p,
                     p_holm: p,
                     significant: false,
+                    exact: x.exact && y.exact,
                 });
             }
-            let adjusted = holm(&pair.iter().map(|d| d.p).collect::<Vec<_>>());
-            for (d, p) in pair.iter_mut().zip(adjusted) {
-                d.p_holm = p;
-                d.significant = p < alpha;
+            // Holm's family: the tests, not the exact differences.
+            let tested: Vec<usize> = (0..pair.len()).filter(|&i| !pair[i].exact).collect();
+            let adjusted = holm(&tested.iter().map(|&i| pair[i].p).collect::<Vec<_>>());
+            for (&i, p) in tested.iter().zip(adjusted) {
+                pair[i].p_holm = p;
+                pair[i].significant = p < alpha;
             }
             out.extend(pair);
         }
