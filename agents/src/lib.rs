@@ -56,6 +56,7 @@ pub mod perfect;
 pub mod random;
 pub mod solve;
 pub mod spec;
+mod threats;
 // The MCTS and ISMCTS unit tests look into the search tree, so they stay unit tests; the
 // race they play is the test-support crate's, compiled into this crate's test build (as a
 // dev-dependency it would implement the `Evaluate` of the non-test build of this crate).

@@ -27,7 +27,7 @@ use stickdice::games::sig_el_oued_capture::{Pending, State, MAX_VALUE, PIECES};
 use stickdice::{Seat, SigElOuedCapture};
 
 use super::{FamilyGame, FamilyNet, Features, MAX_DENSE};
-use crate::eval::capture_eval::{capturing_values, chance_of, values_onto};
+use crate::threats::sig_el_oued_capture::{capturing_values, chance_of, values_onto};
 
 const ENEMY: usize = 30;
 const OWN_COUNT: usize = 60;
