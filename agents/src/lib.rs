@@ -76,4 +76,4 @@ pub use mcts::{ActionStats, Analysis, MctsAgent, MctsConfig, Playout};
 pub use params::{AgentInfo, AgentSpec, ParamInfo, Params, SpecError};
 pub use perfect::PerfectAgent;
 pub use random::RandomAgent;
-pub use spec::{agents, build, build_str, info, register, AgentFamily};
+pub use spec::{agents, build, build_str, info, register, AgentKind};

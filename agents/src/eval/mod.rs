@@ -125,7 +125,7 @@ enum Weights {
     /// Issiren's network.
     Issiren(&'static crate::learned::Network),
     /// The network of a capture game of the family.
-    Family(&'static crate::learned::family::FamilyNet),
+    Game(&'static crate::learned::games::GameNet),
 }
 
 impl<G: Game> Clone for Evaluator<G> {
@@ -264,16 +264,16 @@ impl Evaluator<stickdice::Issiren> {
     }
 }
 
-impl<G: crate::learned::family::FamilyGame> Evaluator<G> {
+impl<G: crate::learned::games::LearnedGame> Evaluator<G> {
     /// The learned evaluation of a capture game of the family with these weights
-    /// ([`crate::learned::family`]).
-    pub fn family_learned(net: &'static crate::learned::family::FamilyNet) -> Self {
+    /// ([`crate::learned::games`]).
+    pub fn learned(net: &'static crate::learned::games::GameNet) -> Self {
         Evaluator {
             f: |game, net, state| match net {
-                Weights::Family(net) => net.evaluate(game, state),
+                Weights::Game(net) => net.evaluate(game, state),
                 _ => game.evaluate(state),
             },
-            net: Weights::Family(net),
+            net: Weights::Game(net),
             values: None,
             greedy: None,
         }
@@ -281,12 +281,12 @@ impl<G: crate::learned::family::FamilyGame> Evaluator<G> {
 
     /// The evaluation `eval=NAME` names for a capture game of the family: `learned` (the
     /// shipped weights), `hand` (the hand-set one, `hand`) or a weights file of the game.
-    fn family_named(name: &str, hand: Self) -> Result<Self, EvaluatorError> {
+    fn learned_named(name: &str, hand: Self) -> Result<Self, EvaluatorError> {
         match name {
-            "learned" => Ok(Evaluator::family_learned(G::shipped())),
+            "learned" => Ok(Evaluator::learned(G::shipped())),
             "hand" => Ok(hand),
-            path => crate::learned::family::shared::<G>(path)
-                .map(Evaluator::family_learned)
+            path => crate::learned::games::shared::<G>(path)
+                .map(Evaluator::learned)
                 .map_err(EvaluatorError::Weights),
         }
     }

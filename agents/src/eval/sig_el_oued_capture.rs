@@ -52,9 +52,9 @@ impl Evaluate for stickdice::SigElOuedCapture {
     }
 
     /// `hand` (the hand-set evaluation), `learned` (the shipped weights,
-    /// [`crate::learned::family`]) or the path of a weights file of the game.
+    /// [`crate::learned::games`]) or the path of a weights file of the game.
     fn evaluator(name: &str) -> Result<Evaluator<Self>, EvaluatorError> {
-        Evaluator::family_named(
+        Evaluator::learned_named(
             name,
             Evaluator::hand(|game, _, state| evaluate(game, state)),
         )
