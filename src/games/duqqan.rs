@@ -82,8 +82,8 @@ pub(crate) trait DuqqanPiece: Copy {
 
 /// The number of the next burial step: one more than the highest so far (pieces buried by
 /// the same step share it). Out of line, as both games' copies were: a burial or an arrival
-/// is rare, and the throw's code stays small (inlining it cost Sig wa Duqqan 1.8% more
-/// instructions per throw, `scripts/instructions.sh`).
+/// is rare, and the throw's code stays small (the book's performance chapter *Agents'
+/// speed and tuning notes* has what inlining it cost).
 #[inline(never)]
 pub(crate) fn next_burial<P: DuqqanPiece>(pieces: &[P]) -> u8 {
     let mut max = 0;

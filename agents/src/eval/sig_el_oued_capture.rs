@@ -14,8 +14,8 @@ use crate::threats::sig_el_oued_capture::{capturing_values, chance_of};
 /// move value: twice that chance for the side to throw (or, deciding on a complete
 /// value, 2 or 0 as that value captures or not: a capture costs the piece and the
 /// tempo), 40% of it for the side after it, since the side to move may flee or strike
-/// first. (The weights 0.6 and 2 were tuned from 0.05 and 1 on greedy against random:
-/// 0.746 → 0.768 in 5 000 games on fresh dice.) With `r` the share of
+/// first (the book's performance chapter *Agents' speed and tuning notes* says how the
+/// weights 0.6 and 2 were tuned). With `r` the share of
 /// seat 0's effective material in both sides', seat 0's estimate is
 /// `r² / (r² + (1 − r)²)` and seat 1's one minus it — Issiren's hand evaluation, on this
 /// board and these throws.
