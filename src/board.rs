@@ -131,11 +131,61 @@ pub struct PlacedPiece {
     pub letter: &'static str,
     /// Whether it is the piece its owner's throws move now (where a game has one).
     pub active: bool,
-    /// A mark of its status for the drawing: `unmoved`, `returning` (Issiren), `buried`,
-    /// `arrived`, `waiting` (Sig wa Duqqan's waiting square), or empty.
-    pub status: &'static str,
+    /// A mark of its status for the drawing (serialized as `unmoved`, `returning`,
+    /// `buried`, `arrived`, `waiting`, `locked`, or empty for none).
+    pub status: PieceStatus,
     /// Its state in words (`P1's father on idx 7, active`), for tooltips and tests.
     pub text: String,
+}
+
+/// A piece's status as the drawing marks it. Serialized (and written by
+/// [`PieceStatus::as_str`]) as the word the page's style sheet and script know: `unmoved`,
+/// `returning`, `buried`, `arrived`, `waiting`, `locked`, or the empty string for
+/// [`PieceStatus::Plain`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[non_exhaustive]
+pub enum PieceStatus {
+    /// No mark: a piece in play as any other.
+    #[default]
+    #[cfg_attr(feature = "serde", serde(rename = ""))]
+    Plain,
+    /// Not moved yet, waiting for the throw that releases it (Issiren, Sig (El Oued
+    /// Capture)).
+    Unmoved,
+    /// On the second part of its lap (Issiren: the enemy's home row and back).
+    Returning,
+    /// Buried: out of the race (the Duqqan boards).
+    Buried,
+    /// Home at the goal.
+    Arrived,
+    /// On Sig wa Duqqan's waiting square, gathering sigs.
+    Waiting,
+    /// Locked in place (Siryu (War)).
+    Locked,
+}
+
+impl PieceStatus {
+    /// The word of the drawing: `unmoved`, `returning`, `buried`, `arrived`, `waiting`,
+    /// `locked`, or empty for [`PieceStatus::Plain`].
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            PieceStatus::Plain => "",
+            PieceStatus::Unmoved => "unmoved",
+            PieceStatus::Returning => "returning",
+            PieceStatus::Buried => "buried",
+            PieceStatus::Arrived => "arrived",
+            PieceStatus::Waiting => "waiting",
+            PieceStatus::Locked => "locked",
+        }
+    }
+}
+
+impl core::fmt::Display for PieceStatus {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// What a legal action moves: from which square to which.
@@ -260,9 +310,9 @@ pub(crate) fn circuit_piece(
     returning: Option<&'static str>,
 ) -> PlacedPiece {
     let (status, note) = match (unmoved, returning) {
-        (true, _) => ("unmoved", ", unmoved"),
-        (false, Some(words)) => ("returning", words),
-        (false, None) => ("", ""),
+        (true, _) => (PieceStatus::Unmoved, ", unmoved"),
+        (false, Some(words)) => (PieceStatus::Returning, words),
+        (false, None) => (PieceStatus::Plain, ""),
     };
     PlacedPiece {
         square: Some(square),
@@ -291,6 +341,29 @@ pub fn sides_up(faces: &StickFaces, throw: Throw) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each status serializes to exactly the word the page's script knows, `as_str`'s.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn statuses_serialize_to_the_drawing_words() {
+        let words = [
+            (PieceStatus::Plain, ""),
+            (PieceStatus::Unmoved, "unmoved"),
+            (PieceStatus::Returning, "returning"),
+            (PieceStatus::Buried, "buried"),
+            (PieceStatus::Arrived, "arrived"),
+            (PieceStatus::Waiting, "waiting"),
+            (PieceStatus::Locked, "locked"),
+        ];
+        for (status, word) in words {
+            assert_eq!(
+                serde_json::to_string(&status).unwrap(),
+                format!("\"{word}\"")
+            );
+            assert_eq!(status.as_str(), word);
+            assert_eq!(status.to_string(), word);
+        }
+    }
     use crate::games::sig_el_oued;
     use crate::games::{Issiren, SigElOued, SigElOuedCapture, SigWaDuqqan};
     use crate::Node;
@@ -373,7 +446,7 @@ mod tests {
         assert_eq!(g.squares[g.starts[1]].label, "a4");
         let pieces = game.pieces(&game.initial_state());
         assert_eq!(pieces.len(), 24);
-        assert!(pieces.iter().all(|p| p.status == "unmoved"));
+        assert!(pieces.iter().all(|p| p.status == PieceStatus::Unmoved));
     }
 
     #[test]
@@ -399,7 +472,7 @@ mod tests {
         let landed: Vec<_> = game
             .pieces(&after)
             .into_iter()
-            .filter(|p| p.seat == Some(0) && p.status != "unmoved")
+            .filter(|p| p.seat == Some(0) && p.status != PieceStatus::Unmoved)
             .collect();
         assert_eq!(landed.len(), 1);
         assert_eq!(landed[0].square, m.to);

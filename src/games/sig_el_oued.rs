@@ -1792,7 +1792,8 @@ impl Playouts for SigElOued {
 // ---- The drawing ---------------------------------------------------------------------
 
 use crate::board::{
-    cell, track_arrows, Board, BoardGeometry, ChosenBy, PlacedPiece, SquareInfo, StickFaces, Track,
+    cell, track_arrows, Board, BoardGeometry, ChosenBy, PieceStatus, PlacedPiece, SquareInfo,
+    StickFaces, Track,
 };
 
 impl Board for SigElOued {
@@ -1856,7 +1857,11 @@ impl Board for SigElOued {
                     kind: PIECE_NAMES[kind],
                     letter: LETTERS[kind],
                     active: is_active,
-                    status: if idx == MECCA { "arrived" } else { "" },
+                    status: if idx == MECCA {
+                        PieceStatus::Arrived
+                    } else {
+                        PieceStatus::Plain
+                    },
                     text: format!(
                         "P{}'s {} {where_}{}",
                         seat + 1,

@@ -1315,7 +1315,7 @@ impl Playouts for SigWaDuqqan {
 
 // ---- The drawing ---------------------------------------------------------------------
 
-use crate::board::{Board, BoardGeometry, PlacedPiece};
+use crate::board::{Board, BoardGeometry, PieceStatus, PlacedPiece};
 
 impl Board for SigWaDuqqan {
     fn geometry(&self) -> BoardGeometry {
@@ -1343,7 +1343,7 @@ impl Board for SigWaDuqqan {
             kind: "ghoula",
             letter: "G",
             active: false,
-            status: "",
+            status: PieceStatus::Plain,
             text: match s.ghoula {
                 Some(g) => format!("the Ghoula on idx {g}"),
                 None => "the Ghoula off the board, before the start".to_string(),
