@@ -1,7 +1,6 @@
 //! Random play speed of each game: throws per second and playouts per second.
 //!
-//! `cargo bench --bench games`. The targets on one core: at least 20 million
-//! throws per second for the two Sig games and 10 million for Issiren.
+//! `cargo bench --bench games`; the book's performance chapters have the figures.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use rand::SeedableRng;

@@ -13,12 +13,6 @@
 //! `(x, y)`, `x` to the right and `y` downwards, inside a `width` × `height` drawing.
 
 use crate::game::{ActionList, Game, Seat};
-use crate::games::duqqan::DuqqanPiece as _;
-use crate::games::issiren::{self, circuit_square, throw_value};
-use crate::games::sig_el_oued::{self, PIECE_NAMES};
-use crate::games::sig_el_oued_capture::{self as capture, Pending as CapturePending};
-use crate::games::sig_wa_duqqan::{self, Piece as DuqqanPiece};
-use crate::games::{Issiren, SigElOued, SigElOuedCapture, SigWaDuqqan};
 use crate::Throw;
 
 /// One square of a board.
@@ -137,11 +131,61 @@ pub struct PlacedPiece {
     pub letter: &'static str,
     /// Whether it is the piece its owner's throws move now (where a game has one).
     pub active: bool,
-    /// A mark of its status for the drawing: `unmoved`, `returning` (Issiren), `buried`,
-    /// `arrived`, `waiting` (Sig wa Duqqan's waiting square), or empty.
-    pub status: &'static str,
+    /// A mark of its status for the drawing (serialized as `unmoved`, `returning`,
+    /// `buried`, `arrived`, `waiting`, `locked`, or empty for none).
+    pub status: PieceStatus,
     /// Its state in words (`P1's father on idx 7, active`), for tooltips and tests.
     pub text: String,
+}
+
+/// A piece's status as the drawing marks it. Serialized (and written by
+/// [`PieceStatus::as_str`]) as the word the page's style sheet and script know: `unmoved`,
+/// `returning`, `buried`, `arrived`, `waiting`, `locked`, or the empty string for
+/// [`PieceStatus::Plain`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[non_exhaustive]
+pub enum PieceStatus {
+    /// No mark: a piece in play as any other.
+    #[default]
+    #[cfg_attr(feature = "serde", serde(rename = ""))]
+    Plain,
+    /// Not moved yet, waiting for the throw that releases it (Issiren, Sig (El Oued
+    /// Capture)).
+    Unmoved,
+    /// On the second part of its lap (Issiren: the enemy's home row and back).
+    Returning,
+    /// Buried: out of the race (the Duqqan boards).
+    Buried,
+    /// Home at the goal.
+    Arrived,
+    /// On Sig wa Duqqan's waiting square, gathering sigs.
+    Waiting,
+    /// Locked in place (Siryu (War)).
+    Locked,
+}
+
+impl PieceStatus {
+    /// The word of the drawing: `unmoved`, `returning`, `buried`, `arrived`, `waiting`,
+    /// `locked`, or empty for [`PieceStatus::Plain`].
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            PieceStatus::Plain => "",
+            PieceStatus::Unmoved => "unmoved",
+            PieceStatus::Returning => "returning",
+            PieceStatus::Buried => "buried",
+            PieceStatus::Arrived => "arrived",
+            PieceStatus::Waiting => "waiting",
+            PieceStatus::Locked => "locked",
+        }
+    }
+}
+
+impl core::fmt::Display for PieceStatus {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// What a legal action moves: from which square to which.
@@ -231,233 +275,16 @@ pub(crate) fn track_arrows(squares: &[SquareInfo], order: &[usize]) -> Vec<Arrow
     arrows
 }
 
-// ---- Sig wa Duqqan --------------------------------------------------------------------
-
-impl Board for SigWaDuqqan {
-    fn geometry(&self) -> BoardGeometry {
-        sig_wa_duqqan::LAYOUT.geometry(
-            sig_wa_duqqan::TRACK_LEN,
-            |idx| {
-                let (row, col) = sig_wa_duqqan::square_cell(idx);
-                ((col + 4) as f64, (3 - row) as f64)
-            },
-            (8.0, 4.0),
-            self.seats(),
-            "one piece per seat (its number and shape); G = the Ghoula, the neutral \
-             piece that drags pieces back and buries them at the start; a piece's \
-             tooltip gives its sig count on the waiting square",
-        )
-    }
-
-    fn pieces(&self, s: &sig_wa_duqqan::State) -> Vec<PlacedPiece> {
-        let mut out: Vec<PlacedPiece> = (0..self.seats())
-            .map(|seat| {
-                sig_wa_duqqan::LAYOUT.placed_piece(seat, s.pieces[seat].place(), s.sigs[seat])
-            })
-            .collect();
-        out.push(PlacedPiece {
-            square: s.ghoula.map(usize::from),
-            seat: None,
-            kind: "ghoula",
-            letter: "G",
-            active: false,
-            status: "",
-            text: match s.ghoula {
-                Some(g) => format!("the Ghoula on idx {g}"),
-                None => "the Ghoula off the board, before the start".to_string(),
-            },
-        });
-        out
-    }
-
-    fn describe_action(&self, _: &sig_wa_duqqan::State, action: Self::Action) -> String {
-        match action {}
-    }
-
-    fn describe_change(&self, b: &sig_wa_duqqan::State, a: &sig_wa_duqqan::State) -> Vec<String> {
-        let mut out = Vec::new();
-        if b.ghoula != a.ghoula {
-            let at = |g: Option<u8>| g.map_or("off the board".to_string(), |g| format!("idx {g}"));
-            out.push(format!(
-                "the Ghoula moves from {} to {}",
-                at(b.ghoula),
-                at(a.ghoula)
-            ));
-        }
-        for seat in 0..self.seats() {
-            let (pb, pa) = (b.pieces[seat], a.pieces[seat]);
-            match (pb, pa) {
-                (DuqqanPiece::Racing(_), DuqqanPiece::Buried(_)) => out.push(format!(
-                    "P{}'s piece is buried: P{} is out",
-                    seat + 1,
-                    seat + 1
-                )),
-                (DuqqanPiece::Racing(_), DuqqanPiece::Arrived(_)) => {
-                    out.push(format!("P{}'s piece reaches the Ka'aba", seat + 1))
-                }
-                (DuqqanPiece::Racing(i), DuqqanPiece::Racing(j)) if j < i => out.push(format!(
-                    "the Ghoula drags P{}'s piece from idx {i} to idx {j}",
-                    seat + 1
-                )),
-                _ => {}
-            }
-        }
-        out
-    }
-}
-
-// ---- Sig (El Oued) --------------------------------------------------------------------
-
-impl Board for SigElOued {
-    fn geometry(&self) -> BoardGeometry {
-        let squares: Vec<SquareInfo> = (0..sig_el_oued::TRACK_LEN as u8)
-            .map(|idx| {
-                let (row, col) = sig_el_oued::square_cell(idx).unwrap_or((0, 0));
-                cell(
-                    col as f64,
-                    (10 - row) as f64,
-                    idx.to_string(),
-                    sig_el_oued::square_name(idx),
-                    sig_el_oued::is_sig_square(idx),
-                )
-            })
-            .collect();
-        let order: Vec<usize> = (0..squares.len()).collect();
-        let arrows = track_arrows(&squares, &order);
-        BoardGeometry {
-            width: 5.0,
-            height: 11.0,
-            chosen_by: ChosenBy::Throws,
-            tracks: vec![Track {
-                seat: None,
-                squares: order,
-                loops_to: None,
-            }],
-            starts: vec![sig_el_oued::START as usize; self.seats()],
-            arrows,
-            squares,
-            sticks: StickFaces {
-                count: 6,
-                marked: "polished",
-                unmarked: "rough",
-            },
-            legend: "each seat has a father (F), a djinn (D) and a mother (M); the active \
-                     piece is ringed; highlighted squares are sig squares (a step into or \
-                     out of one needs a sig)",
-        }
-    }
-
-    fn pieces(&self, s: &sig_el_oued::State) -> Vec<PlacedPiece> {
-        const LETTERS: [&str; 3] = ["F", "D", "M"];
-        let mut out = Vec::new();
-        for seat in 0..self.seats() {
-            let active = s.active_piece(seat);
-            for (k, &idx) in s.pieces[seat].iter().enumerate() {
-                // Pieces are stored by their order of play, not their kind: Mecca first,
-                // then the active piece, then the start. The kind is the play order: the
-                // father walks first, then the djinn, then the mother.
-                let kind = k;
-                let where_ = match sig_el_oued::square_name(idx) {
-                    Some(name) if idx == sig_el_oued::START => format!("on the {name}"),
-                    Some(name) => format!("on {name} (idx {idx})"),
-                    None => format!("on idx {idx}"),
-                };
-                let is_active = active == Some(k) && s.finish_place[seat] == 0;
-                out.push(PlacedPiece {
-                    square: Some(idx as usize),
-                    seat: Some(seat),
-                    kind: PIECE_NAMES[kind],
-                    letter: LETTERS[kind],
-                    active: is_active,
-                    status: if idx == sig_el_oued::MECCA {
-                        "arrived"
-                    } else {
-                        ""
-                    },
-                    text: format!(
-                        "P{}'s {} {where_}{}",
-                        seat + 1,
-                        PIECE_NAMES[kind],
-                        if is_active { ", active" } else { "" }
-                    ),
-                });
-            }
-        }
-        out
-    }
-
-    fn describe_action(&self, s: &sig_el_oued::State, action: Self::Action) -> String {
-        let seat = s.turn as usize;
-        // At the choice the arrived piece is on Mecca, so the active piece is the next.
-        let next = s
-            .active_piece(seat)
-            .and_then(|k| PIECE_NAMES.get(k))
-            .copied()
-            .unwrap_or("next piece");
-        // The rest left at Mecca, in half points, as the choice offers it.
-        let rest = match s.pending {
-            sig_el_oued::Pending::Leftover { rest } => format!(
-                "{} {}",
-                sig_el_oued::half_points(rest),
-                sig_el_oued::points_word(rest)
-            ),
-            _ => "points".to_string(),
-        };
-        match action {
-            sig_el_oued::Action::Use => {
-                format!(
-                    "P{} uses the {rest} left at Mecca to walk the {next} off the start",
-                    seat + 1
-                )
-            }
-            sig_el_oued::Action::Decline => {
-                format!(
-                    "P{} declines the {rest} left at Mecca (a declined rest is lost)",
-                    seat + 1
-                )
-            }
-        }
-    }
-
-    fn describe_change(&self, b: &sig_el_oued::State, a: &sig_el_oued::State) -> Vec<String> {
-        let mut out = Vec::new();
-        for seat in 0..self.seats() {
-            for (k, name) in PIECE_NAMES.iter().enumerate() {
-                let (i, j) = (b.pieces[seat][k], a.pieces[seat][k]);
-                if j == sig_el_oued::START && i != sig_el_oued::START && i != sig_el_oued::MECCA {
-                    out.push(format!(
-                        "P{}'s {} is passed on idx {i} and sent back to the start",
-                        seat + 1,
-                        name
-                    ));
-                } else if j != i && j == sig_el_oued::MECCA {
-                    out.push(format!("P{}'s {} reaches Mecca", seat + 1, name));
-                } else if j > i {
-                    out.push(format!(
-                        "P{}'s {} walks from idx {i} to idx {j}",
-                        seat + 1,
-                        name
-                    ));
-                }
-            }
-            if b.finish_place[seat] == 0 && a.finish_place[seat] != 0 {
-                out.push(format!(
-                    "P{} has all three pieces on Mecca and finishes in place {}",
-                    seat + 1,
-                    a.finish_place[seat]
-                ));
-            }
-        }
-        out
-    }
-}
-
-// ---- Issiren --------------------------------------------------------------------------
+// ---- Shared by the circuit games (Issiren, Sig (El Oued Capture)) ------------------
 
 /// The cells of a grid whose first row is P1's home row and last row P2's (Issiren's,
 /// Sig (El Oued Capture)'s), drawn with row 0 at the bottom: `square(i)` gives square
 /// index `i`'s row, column and label.
-fn home_rows_grid(count: u8, rows: u8, square: impl Fn(u8) -> (u8, u8, String)) -> Vec<SquareInfo> {
+pub(crate) fn home_rows_grid(
+    count: u8,
+    rows: u8,
+    square: impl Fn(u8) -> (u8, u8, String),
+) -> Vec<SquareInfo> {
     (0..count)
         .map(|i| {
             let (row, col, label) = square(i);
@@ -474,7 +301,7 @@ fn home_rows_grid(count: u8, rows: u8, square: impl Fn(u8) -> (u8, u8, String)) 
 /// A piece on a looping circuit (Issiren's, Sig (El Oued Capture)'s): on square index
 /// `square`, written `name`, at circuit position `pos`; dashed while `unmoved`, else marked
 /// where `returning` gives the words for its part of the lap.
-fn circuit_piece(
+pub(crate) fn circuit_piece(
     square: usize,
     name: &dyn core::fmt::Display,
     seat: usize,
@@ -483,9 +310,9 @@ fn circuit_piece(
     returning: Option<&'static str>,
 ) -> PlacedPiece {
     let (status, note) = match (unmoved, returning) {
-        (true, _) => ("unmoved", ", unmoved"),
-        (false, Some(words)) => ("returning", words),
-        (false, None) => ("", ""),
+        (true, _) => (PieceStatus::Unmoved, ", unmoved"),
+        (false, Some(words)) => (PieceStatus::Returning, words),
+        (false, None) => (PieceStatus::Plain, ""),
     };
     PlacedPiece {
         square: Some(square),
@@ -498,312 +325,6 @@ fn circuit_piece(
             "P{}'s piece on {name} (circuit position {pos}){note}",
             seat + 1
         ),
-    }
-}
-
-/// The geometry index of an Issiren square: its own index (`row * 12 + col`).
-fn issiren_index(sq: issiren::Square) -> usize {
-    sq.index() as usize
-}
-
-impl Board for Issiren {
-    fn geometry(&self) -> BoardGeometry {
-        let squares = home_rows_grid(issiren::ROWS * issiren::COLS, issiren::ROWS, |i| {
-            let sq = issiren::Square::from_index(i).expect("on the board");
-            (sq.row(), sq.col(), sq.to_string())
-        });
-        let tracks: Vec<Track> = (0..2)
-            .map(|seat| Track {
-                seat: Some(seat),
-                squares: (0..issiren::CIRCUIT_LEN)
-                    .filter_map(|p| circuit_square(seat, p).map(issiren_index))
-                    .collect(),
-                loops_to: Some(0),
-            })
-            .collect();
-        // Every row is crossed in one direction by both seats: one arrow per row.
-        let arrows = (0..issiren::ROWS)
-            .map(|row| {
-                let y = (3 - row) as f64 + 0.5;
-                let (x1, x2) = if row % 2 == 0 {
-                    (11.6, 0.4)
-                } else {
-                    (0.4, 11.6)
-                };
-                Arrow {
-                    x1,
-                    y1: y,
-                    x2,
-                    y2: y,
-                }
-            })
-            .collect();
-        let starts = (0..2)
-            .map(|seat| circuit_square(seat, 0).map_or(0, issiren_index))
-            .collect();
-        BoardGeometry {
-            width: 12.0,
-            height: 4.0,
-            squares,
-            chosen_by: ChosenBy::Square,
-            tracks,
-            starts,
-            arrows,
-            sticks: StickFaces {
-                count: 6,
-                marked: "green",
-                unmarked: "white",
-            },
-            legend: "each seat runs its twelve pieces round the circuit (out along rows 2 and \
-                     3, through the other home row, back); a dashed piece is unmoved (only a \
-                     throw of 4 green sides frees it); a piece marked ' is on its way back",
-        }
-    }
-
-    fn pieces(&self, s: &issiren::State) -> Vec<PlacedPiece> {
-        let mut out = Vec::new();
-        for seat in 0..2 {
-            for p in s.pieces_of(seat) {
-                let Some(sq) = circuit_square(seat, p.pos) else {
-                    continue;
-                };
-                let returning = (p.pos >= 48).then_some(", on its way back");
-                out.push(circuit_piece(
-                    issiren_index(sq),
-                    &sq,
-                    seat,
-                    p.pos,
-                    p.unmoved,
-                    returning,
-                ));
-            }
-        }
-        out
-    }
-
-    fn moves(&self, s: &issiren::State) -> Vec<BoardMove> {
-        let mut legal = ActionList::new();
-        self.legal_actions(s, &mut legal);
-        let seat = (s.turn() & 1) as usize;
-        let steps = s.pending().and_then(throw_value).unwrap_or(0);
-        legal
-            .iter()
-            .map(|&a| {
-                let (from, to) = match a {
-                    issiren::Action::Move(sq) => {
-                        let to = s
-                            .pieces_of(seat)
-                            .iter()
-                            .find(|p| circuit_square(seat, p.pos) == Some(sq))
-                            .and_then(|p| {
-                                circuit_square(seat, (p.pos + steps) % issiren::CIRCUIT_LEN)
-                            });
-                        (Some(issiren_index(sq)), to.map(issiren_index))
-                    }
-                    issiren::Action::Pass => (None, None),
-                };
-                BoardMove {
-                    action: a.to_string(),
-                    from,
-                    to,
-                }
-            })
-            .collect()
-    }
-
-    fn describe_action(&self, s: &issiren::State, action: Self::Action) -> String {
-        let seat = (s.turn() & 1) as usize;
-        let mut after = *s;
-        if self.apply_action(&mut after, action).is_err() {
-            return format!("P{} cannot play {action} here", seat + 1);
-        }
-        match action {
-            issiren::Action::Pass => format!("P{} passes: no piece can move", seat + 1),
-            issiren::Action::Move(from) => {
-                let to = self
-                    .moves(s)
-                    .into_iter()
-                    .find(|m| m.action == action.to_string())
-                    .and_then(|m| m.to)
-                    .and_then(|i| issiren::Square::from_index(i as u8));
-                let to = to.map_or("?".to_string(), |t| t.to_string());
-                let mut text = format!("P{} moves the piece on {from} to {to}", seat + 1);
-                if after.count()[1 - seat] < s.count()[1 - seat] {
-                    text.push_str(&format!(
-                        ", capturing P{}'s piece there ({} left)",
-                        2 - seat,
-                        after.count()[1 - seat]
-                    ));
-                }
-                text
-            }
-        }
-    }
-
-    fn describe_change(&self, b: &issiren::State, a: &issiren::State) -> Vec<String> {
-        (0..2)
-            .filter(|&seat| a.count()[seat] < b.count()[seat])
-            .map(|seat| {
-                format!(
-                    "P{} loses a piece ({} left){}",
-                    seat + 1,
-                    a.count()[seat],
-                    if a.count()[seat] == 0 {
-                        format!(": P{} wins", 2 - seat)
-                    } else {
-                        String::new()
-                    }
-                )
-            })
-            .collect()
-    }
-}
-
-// ---- Sig (El Oued Capture) -------------------------------------------------------------
-
-impl Board for SigElOuedCapture {
-    fn geometry(&self) -> BoardGeometry {
-        let squares = home_rows_grid(capture::ROWS * capture::COLS, capture::ROWS, |i| {
-            let sq = capture::Square::from_index(i).expect("on the board");
-            (sq.row(), sq.col(), sq.to_string())
-        });
-        let tracks: Vec<Track> = (0..2)
-            .map(|seat| Track {
-                seat: Some(seat),
-                squares: (0..capture::CIRCUIT_LEN)
-                    .filter_map(|p| capture::circuit_square(seat, p).map(|q| q.index() as usize))
-                    .collect(),
-                loops_to: Some(0),
-            })
-            .collect();
-        // The two sides cross every row in opposite directions: P1's arrow in the lower half
-        // of each row, P2's in the upper half.
-        let mut arrows = Vec::new();
-        for row in 0..capture::ROWS {
-            let y = (2 - row) as f64;
-            // P1 goes left to right on the home rows, right to left on the central row.
-            let p1_right = row != 1;
-            for (seat_y, right) in [(y + 0.8, p1_right), (y + 0.2, !p1_right)] {
-                let (x1, x2) = if right { (0.4, 5.6) } else { (5.6, 0.4) };
-                arrows.push(Arrow {
-                    x1,
-                    y1: seat_y,
-                    x2,
-                    y2: seat_y,
-                });
-            }
-        }
-        let starts = (0..2)
-            .map(|seat| capture::circuit_square(seat, 0).map_or(0, |q| q.index() as usize))
-            .collect();
-        BoardGeometry {
-            width: 6.0,
-            height: 3.0,
-            squares,
-            chosen_by: ChosenBy::Square,
-            tracks,
-            starts,
-            arrows,
-            sticks: StickFaces {
-                count: 6,
-                marked: "polished",
-                unmarked: "rough",
-            },
-            legend: "each seat runs its six pieces round a 24-step circuit: its home row, the \
-                     central row, the other home row, the central row again (P1's direction is \
-                     the lower arrow of each row, P2's the upper); a dashed piece is unmoved \
-                     (only a sig value frees it); a piece marked ' crosses the central row the \
-                     second time in its lap",
-        }
-    }
-
-    fn pieces(&self, s: &capture::State) -> Vec<PlacedPiece> {
-        let mut out = Vec::new();
-        for seat in 0..2 {
-            for p in s.pieces_of(seat) {
-                let Some(sq) = capture::circuit_square(seat, p.pos) else {
-                    continue;
-                };
-                let returning = (p.pos >= 18).then_some(", on the central row the second time");
-                out.push(circuit_piece(
-                    sq.index() as usize,
-                    &sq,
-                    seat,
-                    p.pos,
-                    p.unmoved,
-                    returning,
-                ));
-            }
-        }
-        out
-    }
-
-    fn moves(&self, s: &capture::State) -> Vec<BoardMove> {
-        let mut legal = ActionList::new();
-        self.legal_actions(s, &mut legal);
-        legal
-            .iter()
-            .map(|&a| {
-                let squares = self.action_squares(s, a);
-                BoardMove {
-                    action: a.to_string(),
-                    from: squares.map(|(f, _)| f.index() as usize),
-                    to: squares.map(|(_, t)| t.index() as usize),
-                }
-            })
-            .collect()
-    }
-
-    fn describe_action(&self, s: &capture::State, action: Self::Action) -> String {
-        let seat = s.turn();
-        let p = seat + 1;
-        let mut after = *s;
-        if self.apply_action(&mut after, action).is_err() {
-            return format!("P{p} cannot play {action} here");
-        }
-        let taken = s.count(1 - seat) - after.count(1 - seat);
-        let mut text = match (action, self.action_squares(s, action)) {
-            (capture::Action::Pass, _) | (_, None) => format!("P{p} passes: nothing can move"),
-            (capture::Action::FreeAll, Some((_, to))) => format!(
-                "P{p} frees all {} unmoved pieces one step each, and the first goes on to {to}",
-                s.unmoved_count(seat)
-            ),
-            (_, Some((from, to))) => format!("P{p} moves the piece on {from} to {to}"),
-        };
-        if taken > 0 {
-            text.push_str(&format!(
-                ", capturing {} of P{}'s pieces ({} left)",
-                taken,
-                2 - seat,
-                after.count(1 - seat)
-            ));
-        }
-        if matches!(s.pending(), CapturePending::Sig { .. }) && taken < s.count(1 - seat) {
-            text.push_str("; the sig gives another lead throw");
-        }
-        text
-    }
-
-    fn describe_change(&self, b: &capture::State, a: &capture::State) -> Vec<String> {
-        (0..2)
-            .filter(|&seat| a.count(seat) < b.count(seat))
-            .map(|seat| {
-                format!(
-                    "P{} loses {} ({} left){}",
-                    seat + 1,
-                    match b.count(seat) - a.count(seat) {
-                        1 => "a piece".to_string(),
-                        n => format!("{n} pieces"),
-                    },
-                    a.count(seat),
-                    if a.count(seat) == 0 {
-                        format!(": P{} wins", 2 - seat)
-                    } else {
-                        String::new()
-                    }
-                )
-            })
-            .collect()
     }
 }
 
@@ -820,6 +341,31 @@ pub fn sides_up(faces: &StickFaces, throw: Throw) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each status serializes to exactly the word the page's script knows, `as_str`'s.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn statuses_serialize_to_the_drawing_words() {
+        let words = [
+            (PieceStatus::Plain, ""),
+            (PieceStatus::Unmoved, "unmoved"),
+            (PieceStatus::Returning, "returning"),
+            (PieceStatus::Buried, "buried"),
+            (PieceStatus::Arrived, "arrived"),
+            (PieceStatus::Waiting, "waiting"),
+            (PieceStatus::Locked, "locked"),
+        ];
+        for (status, word) in words {
+            assert_eq!(
+                serde_json::to_string(&status).unwrap(),
+                format!("\"{word}\"")
+            );
+            assert_eq!(status.as_str(), word);
+            assert_eq!(status.to_string(), word);
+        }
+    }
+    use crate::games::sig_el_oued;
+    use crate::games::{Issiren, SigElOued, SigElOuedCapture, SigWaDuqqan};
     use crate::Node;
 
     fn shared_track_is_connected(g: &BoardGeometry) {
@@ -900,7 +446,7 @@ mod tests {
         assert_eq!(g.squares[g.starts[1]].label, "a4");
         let pieces = game.pieces(&game.initial_state());
         assert_eq!(pieces.len(), 24);
-        assert!(pieces.iter().all(|p| p.status == "unmoved"));
+        assert!(pieces.iter().all(|p| p.status == PieceStatus::Unmoved));
     }
 
     #[test]
@@ -926,7 +472,7 @@ mod tests {
         let landed: Vec<_> = game
             .pieces(&after)
             .into_iter()
-            .filter(|p| p.seat == Some(0) && p.status != "unmoved")
+            .filter(|p| p.seat == Some(0) && p.status != PieceStatus::Unmoved)
             .collect();
         assert_eq!(landed.len(), 1);
         assert_eq!(landed[0].square, m.to);

@@ -637,7 +637,7 @@ pub use serde_bound::MaybeSerde;
 /// | | methods |
 /// |---|---|
 /// | **the rules** (required) | [`with_seats`](Game::with_seats), [`set_option`](Game::set_option), [`options`](Game::options), [`seats`](Game::seats); what a node is: [`initial_state`](Game::initial_state), [`node`](Game::node), [`sticks`](Game::sticks) (the throw's outcomes); the actions: [`legal_actions`](Game::legal_actions), [`apply_throw_unchecked`](Game::apply_throw_unchecked), [`apply_action_unchecked`](Game::apply_action_unchecked); the end: [`ranking`](Game::ranking), [`throws_made`](Game::throws_made); notation and people: [`parse_action`](Game::parse_action) (with the action's `Display`), [`render`](Game::render), [`describe_throw`](Game::describe_throw); states from outside: [`validate`](Game::validate) |
-/// | **built on the rules** (provided; no game overrides them) | [`option_help`](Game::option_help) (a game with options beyond `max_throws` answers for them), [`max_throws`](Game::max_throws), [`throw_outcomes`](Game::throw_outcomes), [`max_throw_outcomes`](Game::max_throw_outcomes), [`is_over`](Game::is_over), [`scores`](Game::scores), [`check_throw`](Game::check_throw), [`apply_throw`](Game::apply_throw), [`check_action`](Game::check_action), [`apply_action`](Game::apply_action), [`sample_throw`](Game::sample_throw), [`save_state`](Game::save_state), [`load_state`](Game::load_state), [`state_key`](Game::state_key) |
+/// | **built on the rules** (provided) | overridden where a game answers faster or knows more: [`option_help`](Game::option_help) (by the games with options beyond `max_throws`: Sig wa Duqqan, Sig (El Oued), Sig (El Oued Capture), Siryu (Race), Sig wa Duqqan (Houmt Taourit)), [`max_throws`](Game::max_throws) (by Sig (El Oued Capture), Siryu (Race), Siryu (War), Sig wa Duqqan (Houmt Taourit), which read their field; the others answer from [`options`](Game::options)); no game overrides the rest: [`throw_outcomes`](Game::throw_outcomes), [`max_throw_outcomes`](Game::max_throw_outcomes), [`is_over`](Game::is_over), [`scores`](Game::scores), [`check_throw`](Game::check_throw), [`apply_throw`](Game::apply_throw), [`check_action`](Game::check_action), [`apply_action`](Game::apply_action), [`sample_throw`](Game::sample_throw), [`save_state`](Game::save_state), [`load_state`](Game::load_state), [`state_key`](Game::state_key) |
 /// | **speed** (trait [`Playouts`], defaults built on the rules) | [`play_throws`](Playouts::play_throws), [`random_action`](Playouts::random_action), [`play_random_action`](Playouts::play_random_action), [`play_random_to_end`](Playouts::play_random_to_end), [`play_legal_action`](Playouts::play_legal_action) |
 ///
 /// Every game is driven the same way: ask [`Game::node`] what comes next, feed in a throw
@@ -726,7 +726,7 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     fn seats(&self) -> usize;
 
     /// The throw cap: the `max_throws` rule option (read from [`Game::options`] by
-    /// default; games answer it directly).
+    /// default; a game may answer it from its field, see the table of [`Game`]).
     fn max_throws(&self) -> u32 {
         self.options()
             .iter()
@@ -930,11 +930,11 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
 ///
 /// | method | default | overridden by |
 /// |---|---|---|
-/// | [`Playouts::play_throws`] | [`Game::node`] + [`Game::apply_throw_unchecked`] until a decision | Sig wa Duqqan, Sig (El Oued) |
-/// | [`Playouts::random_action`] | list the legal actions, pick by index | Issiren |
-/// | [`Playouts::play_random_action`] | `random_action` + apply | Issiren |
-/// | [`Playouts::play_random_to_end`] | alternate the two above to the end | Issiren |
-/// | [`Playouts::play_legal_action`] | list, index, apply | Issiren |
+/// | [`Playouts::play_throws`] | [`Game::node`] + [`Game::apply_throw_unchecked`] until a decision | Sig wa Duqqan, Sig (El Oued), Sig wa Duqqan (Houmt Taourit) |
+/// | [`Playouts::random_action`] | list the legal actions, pick by index | Issiren, Sig (El Oued Capture), Siryu (War) |
+/// | [`Playouts::play_random_action`] | `random_action` + apply | Issiren, Sig (El Oued Capture), Siryu (War) |
+/// | [`Playouts::play_random_to_end`] | alternate the two above to the end | Issiren, Sig (El Oued Capture), Siryu (Race), Siryu (War) |
+/// | [`Playouts::play_legal_action`] | list, index, apply | Issiren, Siryu (War) |
 pub trait Playouts: Game {
     /// Throws the sticks with `throw` at every throw node until a decision is due or the
     /// game ends, and returns that node ([`Node::Decide`] or [`Node::End`]). The same as

@@ -95,11 +95,10 @@
 //! # Cost and when to use it
 //!
 //! The tree grows by (actions × throw outcomes) per decision: in Issiren up to 12 × 7 = 84,
-//! though most positions have far fewer movable pieces. Measured on twelve random Issiren
-//! positions (opening, middle game, endgame), plain expectimax visits on average about 2,000
-//! nodes at depth 3, 45,000 at depth 4 and 1.1 million at depth 5; Star2 visits 52%, 36% and
-//! 22% of those, at 14 to 26 million nodes per second on one core of the development
-//! machine (`cargo bench -p stickdice-agents --bench expectimax`). Use it for strong, reproducible play under a node budget, for exact
+//! though most positions have far fewer movable pieces; Star2 pruning visits a fraction of
+//! plain expectimax's nodes, the smaller the deeper the search (the book's performance
+//! chapter *Agents' speed and tuning notes* has the node counts and speeds,
+//! `cargo bench -p stickdice-agents --bench expectimax`). Use it for strong, reproducible play under a node budget, for exact
 //! analysis of endgames (with a depth that reaches the end, the value is the exact expected
 //! score; [`Expectimax::analyse`] gives every action's value) and for Sig wa Duqqan win
 //! probabilities ([`Expectimax::value`]). It allocates nothing per node beyond the table.

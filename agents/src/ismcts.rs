@@ -60,31 +60,19 @@
 //! [`IsmctsConfig::without_evaluation`]: random playouts to the end, no prior
 //! (`ismcts:playout=random,cutoff=0,prior=0`).
 //!
-//! Measured on Issiren, release build, seed 1, seats rotated on duplicate dice (score of
-//! the first agent, 95% interval; `stickdice tournament --game issiren --agents A,B -n N`):
-//!
-//! | A | B | games | score of A |
-//! |---|---|---:|---|
-//! | `ismcts:iterations=1000,c=0.7,prior=0,throws=hidden` (the old defaults) | `mcts:iterations=1000,tablebase=off` | 400 | 0.400 [0.359, 0.442] |
-//! | `ismcts:iterations=1000,c=0.7,prior=0` (public throws) | `mcts:iterations=1000,tablebase=off` | 400 | 0.422 [0.386, 0.460] |
-//! | `ismcts:iterations=1000,c=0.7,prior=0` | `ismcts:iterations=1000,c=0.7,prior=0,throws=hidden` | 1000 | 0.520 [0.495, 0.545] |
-//! | `ismcts:iterations=1000,prior=10,c=0.2` | `ismcts:iterations=1000,c=0.7,prior=0` | 400 | 0.575 [0.534, 0.615] |
-//! | `ismcts:iterations=1000,prior=10,c=0.2` (the defaults) | `mcts:iterations=1000,tablebase=off` | 400 | 0.512 [0.471, 0.554] |
-//!
-//! So public throws gain a little (+14 Elo, the interval just touching 0.5), the prior a
-//! lot (+52 Elo), and with both ISMCTS is as strong as MCTS at equal iterations (the
-//! difference is within the interval). It does not beat MCTS: with public throws it *is*
-//! MCTS's search with sampled throws instead of chance nodes holding every throw, without
-//! subtree reuse; the information is the same, so there is nothing hidden for it to
-//! exploit. An ISMCTS iteration costs about 15% more time than an MCTS one here (197.6 ms
-//! against 173.1 ms per game in the last match).
+//! With public throws and the prior (the defaults) it plays as strongly as MCTS at equal
+//! iterations on Issiren; hidden throws and no prior are weaker (the book's performance
+//! chapter *Agents' speed and tuning notes* has the matches). It does not beat MCTS: with
+//! public throws it *is* MCTS's search with sampled throws instead of chance nodes holding
+//! every throw, without subtree reuse; the information is the same, so there is nothing
+//! hidden for it to exploit.
 //!
 //! # When to use it, and what it costs
 //!
 //! With `throws=hidden` it has a different bias from MCTS: open-loop statistics per action
 //! sequence, learning which plans are good on average over the dice rather than per
 //! throw, in a much smaller tree (no throw nodes), but statistics deeper than the first
-//! throw mix very different positions; it is weaker (table above). With the defaults it
+//! throw mix very different positions; it is weaker. With the defaults it
 //! plays as MCTS does at equal iterations. Cost per iteration: a walk (a legal-action
 //! listing and an edge lookup per decision), the prior's evaluations at a node's first
 //! visit, plus one playout. There is no tree reuse and no parallelism. The tree stops

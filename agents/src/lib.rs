@@ -2,7 +2,8 @@
 //! uniform random play to exact solutions, built from spec strings such as
 //! `mcts:iterations=2000`. The book's chapter *Agents* (`docs/agents.md` in the repository;
 //! `mdbook build docs`) says what each agent does, its parameters, its measured strength
-//! and when to use it.
+//! and when to use it; the performance chapter *Agents' speed and tuning notes* what each
+//! costs.
 //!
 //! Every agent implements [`stickdice::Agent`] and is built from a spec string
 //! ([`spec::build`]), so the arena and front ends hold `Box<dyn Agent<G>>`.
@@ -11,8 +12,8 @@
 //! |---|---|---|---|
 //! | `random` | uniform among the legal actions | one action listing | [`random`] |
 //! | `greedy` | the action whose resulting state evaluates best for the mover | one evaluation per action | [`greedy`] |
-//! | `expectimax:depth=3` | depth-limited search over throws and decisions, max^n or paranoid, Star1/Star2 pruning, transposition table, iterative deepening under `nodes=` or `millis=` | 10⁴–10⁷ nodes at 10⁷ nodes/s | [`expectimax`] |
-//! | `mcts:iterations=2000` | UCT with chance nodes in the tree, a reward per seat, ε-greedy or random playouts cut after `cutoff=` throws and scored by the evaluation (or played to the end), the evaluation as a prior, subtree reuse, root-parallel trees (`threads=`), budget by `iterations=` or `millis=` | one short playout per iteration; Issiren middle game, one core: ~1.5·10⁶ iterations/s with the spec defaults (learned evaluation, random playouts cut after 4 throws), ~8·10⁵ with `eval=hand` (greedy playouts), ~3.5·10⁵ with random playouts to the end | [`mcts`] |
+//! | `expectimax:depth=3` | depth-limited search over throws and decisions, max^n or paranoid, Star1/Star2 pruning, transposition table, iterative deepening under `nodes=` or `millis=` | nodes: throw outcomes × actions per level, cut by pruning | [`expectimax`] |
+//! | `mcts:iterations=2000` | UCT with chance nodes in the tree, a reward per seat, ε-greedy or random playouts cut after `cutoff=` throws and scored by the evaluation (or played to the end), the evaluation as a prior, subtree reuse, root-parallel trees (`threads=`), budget by `iterations=` or `millis=` | one walk down the tree and one short playout per iteration | [`mcts`] |
 //! | `ismcts:iterations=2000` | single-observer information-set MCTS: future throws as hidden information, decision nodes only, availability counts, cut playouts as MCTS | as MCTS | [`ismcts`] |
 //! | `perfect` | the exactly solved policy (sig-wa-duqqan up to 3 players, sig-wa-duqqan-houmt-taourit and sig-el-oued for 2); refuses other games | one table lookup (the game is solved once per process, in well under a second for two players) | [`perfect`] |
 //!
@@ -56,6 +57,7 @@ pub mod perfect;
 pub mod random;
 pub mod solve;
 pub mod spec;
+mod threats;
 // The MCTS and ISMCTS unit tests look into the search tree, so they stay unit tests; the
 // race they play is the test-support crate's, compiled into this crate's test build (as a
 // dev-dependency it would implement the `Evaluate` of the non-test build of this crate).
@@ -75,4 +77,4 @@ pub use mcts::{ActionStats, Analysis, MctsAgent, MctsConfig, Playout};
 pub use params::{AgentInfo, AgentSpec, ParamInfo, Params, SpecError};
 pub use perfect::PerfectAgent;
 pub use random::RandomAgent;
-pub use spec::{agents, build, build_str, info, register, AgentFamily};
+pub use spec::{agents, build, build_str, info, register, AgentKind};

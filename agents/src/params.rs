@@ -66,7 +66,7 @@ pub enum SpecError {
         /// What it takes.
         expected: String,
     },
-    /// Another agent family is already registered under this name.
+    /// Another kind of agent is already registered under this name.
     Duplicate {
         /// The name.
         name: &'static str,
@@ -117,7 +117,7 @@ impl fmt::Display for SpecError {
                 expected,
             } => write!(f, "{agent}: parameter `{key}` takes {expected}, not `{value}`"),
             SpecError::Duplicate { name } => {
-                write!(f, "an agent family named `{name}` is registered already")
+                write!(f, "an agent named `{name}` is registered already")
             }
             SpecError::Unsupported { agent, why } => write!(f, "agent `{agent}` cannot play here: {why}"),
         }

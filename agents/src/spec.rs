@@ -3,8 +3,8 @@
 //!
 //! A spec is a name, optionally followed by `:` and comma-separated `key=value`
 //! parameters. [`agents`] lists every agent with its parameters and their defaults;
-//! [`build`] turns a spec into a boxed agent for a game. The agents are families in a
-//! registry ([`AgentFamily`]): the built-in ones, and any a crate adds with [`register`].
+//! [`build`] turns a spec into a boxed agent for a game. The kinds of agent are in a
+//! registry ([`AgentKind`]): the built-in ones, and any a crate adds with [`register`].
 
 use std::sync::{OnceLock, RwLock};
 
@@ -29,16 +29,16 @@ impl AgentSpec {
     }
 }
 
-/// A family of agents that spec strings name: its [`AgentInfo`] (name, parameters with
+/// A kind of agent that spec strings name: its [`AgentInfo`] (name, parameters with
 /// defaults and help) and a constructor for every game of the list. The built-in agents
-/// are families too; a crate that depends on `stickdice-agents` adds its own with
+/// are kinds too; a crate that depends on `stickdice-agents` adds its own with
 /// [`register`], and from then on spec strings naming it work wherever specs are read in
 /// that process: [`build`], the tournament builder, the ladder, review, the protocol
 /// server.
 ///
 /// ```
 /// use stickdice::{agent_for, with_game, ActionList, Agent, AnyAgent, AnyGame, Game, Issiren};
-/// use stickdice_agents::{AgentFamily, AgentInfo, Params, SpecError};
+/// use stickdice_agents::{AgentKind, AgentInfo, Params, SpecError};
 ///
 /// /// Always the first legal action.
 /// struct First;
@@ -49,7 +49,7 @@ impl AgentSpec {
 ///     params: &[],
 /// };
 ///
-/// impl AgentFamily for First {
+/// impl AgentKind for First {
 ///     fn info(&self) -> &'static AgentInfo {
 ///         &FIRST
 ///     }
@@ -71,8 +71,8 @@ impl AgentSpec {
 /// assert_eq!(agent.name(), "first");
 /// assert!(stickdice_agents::agents().iter().any(|a| a.name == "first"));
 /// ```
-pub trait AgentFamily: Send + Sync + 'static {
-    /// The family's name, summary and parameters.
+pub trait AgentKind: Send + Sync + 'static {
+    /// The kind's name, summary and parameters.
     fn info(&self) -> &'static AgentInfo;
 
     /// The agent for `game` with the spec's checked parameters (see [`Params`]), its
@@ -83,10 +83,10 @@ pub trait AgentFamily: Send + Sync + 'static {
     fn build(&self, params: &Params<'_>, game: &AnyGame, seed: u64) -> Result<AnyAgent, SpecError>;
 }
 
-/// A built-in agent family: the generic constructors of this crate.
+/// A built-in kind of agent: the generic constructors of this crate.
 struct Builtin(&'static AgentInfo);
 
-impl AgentFamily for Builtin {
+impl AgentKind for Builtin {
     fn info(&self) -> &'static AgentInfo {
         self.0
     }
@@ -103,9 +103,9 @@ static MCTS: Builtin = Builtin(&crate::mcts::INFO);
 static ISMCTS: Builtin = Builtin(&crate::ismcts::INFO);
 static PERFECT: Builtin = Builtin(&crate::perfect::INFO);
 
-/// The registry: the built-in families first, then those registered, in order.
-fn registry() -> &'static RwLock<Vec<&'static dyn AgentFamily>> {
-    static REGISTRY: OnceLock<RwLock<Vec<&'static dyn AgentFamily>>> = OnceLock::new();
+/// The registry: the built-in kinds first, then those registered, in order.
+fn registry() -> &'static RwLock<Vec<&'static dyn AgentKind>> {
+    static REGISTRY: OnceLock<RwLock<Vec<&'static dyn AgentKind>>> = OnceLock::new();
     REGISTRY.get_or_init(|| {
         RwLock::new(vec![
             &RANDOM,
@@ -118,35 +118,35 @@ fn registry() -> &'static RwLock<Vec<&'static dyn AgentFamily>> {
     })
 }
 
-fn families() -> Vec<&'static dyn AgentFamily> {
+fn kinds() -> Vec<&'static dyn AgentKind> {
     registry()
         .read()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .clone()
 }
 
-/// Adds an agent family to the registry of this process, so that spec strings naming it
-/// work everywhere specs are read. Registering the same family (the same name with the
+/// Adds a kind of agent to the registry of this process, so that spec strings naming it
+/// work everywhere specs are read. Registering the same kind (the same name with the
 /// same [`AgentInfo`]) again does nothing.
 ///
 /// # Errors
-/// [`SpecError::Duplicate`] when another family already has the name.
-pub fn register(family: &'static dyn AgentFamily) -> Result<(), SpecError> {
+/// [`SpecError::Duplicate`] when another kind already has the name.
+pub fn register(kind: &'static dyn AgentKind) -> Result<(), SpecError> {
     let mut list = registry()
         .write()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let info = family.info();
+    let info = kind.info();
     if let Some(existing) = list.iter().find(|f| f.info().name == info.name) {
         if core::ptr::eq(existing.info(), info) {
             return Ok(());
         }
         return Err(SpecError::Duplicate { name: info.name });
     }
-    list.push(family);
+    list.push(kind);
     Ok(())
 }
 
-/// Every agent family, built-in and registered, with its parameters and defaults.
+/// Every kind of agent, built-in and registered, with its parameters and defaults.
 ///
 /// ```
 /// for agent in stickdice_agents::agents() {
@@ -158,16 +158,16 @@ pub fn register(family: &'static dyn AgentFamily) -> Result<(), SpecError> {
 /// assert!(stickdice_agents::agents().iter().any(|a| a.name == "expectimax"));
 /// ```
 pub fn agents() -> Vec<&'static AgentInfo> {
-    families().iter().map(|f| f.info()).collect()
+    kinds().iter().map(|f| f.info()).collect()
 }
 
 /// The information of the agent named `name`.
 pub fn info(name: &str) -> Option<&'static AgentInfo> {
-    family(name).map(|f| f.info())
+    kind(name).map(|f| f.info())
 }
 
-fn family(name: &str) -> Option<&'static dyn AgentFamily> {
-    families().into_iter().find(|f| f.info().name == name)
+fn kind(name: &str) -> Option<&'static dyn AgentKind> {
+    kinds().into_iter().find(|f| f.info().name == name)
 }
 
 fn is_builtin(name: &str) -> bool {
@@ -178,7 +178,7 @@ fn is_builtin(name: &str) -> bool {
 
 /// Builds the agent a spec names, for `game`, with its random number generator seeded
 /// from `seed`. A built-in agent is built directly for `G` (static dispatch, any game); a
-/// registered family through [`AnyGame`] (the games of the list).
+/// registered kind through [`AnyGame`] (the games of the list).
 ///
 /// ```
 /// use stickdice::{Agent, Game, SigElOued};
@@ -205,20 +205,20 @@ pub fn build<G: Evaluate>(
     if is_builtin(name) {
         return build_builtin(&params, game, seed);
     }
-    let family = family(name).ok_or_else(|| SpecError::UnknownAgent {
+    let kind = kind(name).ok_or_else(|| SpecError::UnknownAgent {
         name: name.to_string(),
         known: agents().iter().map(|a| a.name).collect(),
     })?;
     let any = game.to_any_game().ok_or_else(|| SpecError::Unsupported {
-        agent: family.info().name,
+        agent: kind.info().name,
         why: format!(
             "{} is not one of the library's games, and registered agents are built for those",
             G::NAME
         ),
     })?;
-    let agent = family.build(&params, &any, seed)?;
+    let agent = kind.build(&params, &any, seed)?;
     G::agent_of(agent).map_err(|other| SpecError::Unsupported {
-        agent: family.info().name,
+        agent: kind.info().name,
         why: format!("it built {other:?}, not an agent of {}", G::NAME),
     })
 }
@@ -312,5 +312,26 @@ mod tests {
             .checked_params()
             .unwrap_err();
         assert!(e.to_string().contains("takes no parameters"), "{e}");
+    }
+
+    /// A second kind under a taken name is refused, naming the name; the same kind again
+    /// is accepted and changes nothing.
+    #[test]
+    fn a_taken_name_is_refused_and_the_same_kind_again_accepted() {
+        static OTHER: AgentInfo = AgentInfo {
+            name: "random",
+            summary: "another agent named random",
+            params: &[],
+        };
+        static IMPOSTOR: Builtin = Builtin(&OTHER);
+        let before = agents().len();
+        let e = register(&IMPOSTOR).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "an agent named `random` is registered already"
+        );
+        assert!(register(&RANDOM).is_ok());
+        assert_eq!(agents().len(), before);
+        assert_eq!(info("random").unwrap().summary, crate::random::INFO.summary);
     }
 }

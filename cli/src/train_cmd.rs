@@ -1,7 +1,7 @@
 //! `stickdice train`: trains the learned Issiren evaluation (self-play TD(λ) and the
 //! tablebase fit, `stickdice_agents::learned::train`) and those of the capture games of the
 //! family, Sig (El Oued Capture) and Siryu (War) (self-play TD(λ),
-//! `stickdice_agents::learned::family`), with a progress bar, atomic checkpoints,
+//! `stickdice_agents::learned::games`), with a progress bar, atomic checkpoints,
 //! `--resume` and Ctrl-C stopping at a checkpoint.
 
 use crate::error::CliError;
@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use stickdice::Game as _;
 use stickdice_agents::learned::distill::{distill, DistillConfig, DistillProgress};
 use stickdice_agents::learned::endgame::{train_endgame, EndgameConfig};
-use stickdice_agents::learned::family::{self, FamilyGame, FamilyNet};
+use stickdice_agents::learned::games::{self, GameNet, LearnedGame};
 use stickdice_agents::learned::train::{train, TrainConfig};
 use stickdice_agents::learned::{Network, TrainError, WeightsError};
 use stickdice_agents::solve::tablebase::Tablebase;
@@ -105,11 +105,11 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
         "issiren" => {}
         "sig-el-oued-capture" => {
             let game = stickdice::SigElOuedCapture::with_seats(2).expect("two seats");
-            return run_family(args, &game);
+            return run_learned_game(args, &game);
         }
         "siryu-war" => {
             let game = stickdice::SiryuWar::with_seats(2).expect("two seats");
-            return run_family(args, &game);
+            return run_learned_game(args, &game);
         }
         _ => {
             return Err(CliError::Invalid(format!(
@@ -187,12 +187,12 @@ impl Weights for Network {
     }
 }
 
-impl Weights for FamilyNet {
+impl Weights for GameNet {
     fn games(&self) -> u64 {
         self.settings().games
     }
     fn save(&self, path: &Path) -> std::io::Result<()> {
-        FamilyNet::save(self, path)
+        GameNet::save(self, path)
     }
 }
 
@@ -604,8 +604,8 @@ fn run_distill(args: &TrainArgs) -> Result<(), CliError> {
 }
 
 /// A capture game of the family (`sig-el-oued-capture`, `siryu-war`): self-play TD(λ) of
-/// its learned evaluation (`stickdice_agents::learned::family::train`) into `GAME.sdw`.
-fn run_family<G: FamilyGame>(args: &TrainArgs, game: &G) -> Result<(), CliError> {
+/// its learned evaluation (`stickdice_agents::learned::games::train`) into `GAME.sdw`.
+fn run_learned_game<G: LearnedGame>(args: &TrainArgs, game: &G) -> Result<(), CliError> {
     if args.endgame || args.distill || args.tablebase.is_some() {
         return Err(CliError::Invalid(format!(
             "{} is trained by self-play only: --endgame, --distill and --tablebase are Issiren's",
@@ -629,10 +629,10 @@ fn run_family<G: FamilyGame>(args: &TrainArgs, game: &G) -> Result<(), CliError>
         args,
         &format!("{}.sdw", G::NAME),
         &config,
-        FamilyNet::load::<G>,
+        GameNet::load::<G>,
         // No tablebase: --tablebase is refused above.
         |_, resume, stop, progress, checkpoint| {
-            family::train(game, &config, resume, stop, progress, checkpoint)
+            games::train(game, &config, resume, stop, progress, checkpoint)
         },
     )
 }

@@ -60,9 +60,8 @@ use crate::schedule::Format;
 use crate::stats::Sprt;
 use crate::tournament::{Entrant, Progress, RunOptions, RunSummary, Tournament, TournamentError};
 
-/// The agents of the default tournament (`stickdice tournament` without `--agents`). With
-/// [`DEFAULT_GAMES`] the default tournament takes about 48 s of CPU time (measured: 24.0 s
-/// wall on 2 otherwise idle cores; see the book, `docs/performance/overview.md`).
+/// The agents of the default tournament (`stickdice tournament` without `--agents`; the
+/// book's performance overview has its time with [`DEFAULT_GAMES`] games).
 pub const DEFAULT_AGENTS: [&str; 4] = [
     "random",
     "greedy",

@@ -298,104 +298,15 @@ pub fn merge_with<G: Game>(
     dirs: &[PathBuf],
     options: &MergeOptions,
 ) -> Result<MergeSummary, MergeError> {
-    if dirs.is_empty() {
-        return Err(MergeError::Setup("give at least one shard folder".into()));
-    }
-    for d in dirs {
-        if same_folder(d, out) {
-            return Err(MergeError::Setup(format!(
-                "the output folder {} is the shard folder {}: write the merged report elsewhere",
-                out.display(),
-                d.display()
-            )));
-        }
-    }
-    if out.join(LOG_FILE).exists() {
-        return Err(MergeError::Setup(format!(
-            "the output folder {} holds a tournament log ({LOG_FILE}): write the merged report into a folder of its own",
-            out.display()
-        )));
-    }
+    check_output(out, dirs)?;
     let seats = t.schedule().seats();
-    let tables = t.schedule().tables().len();
     let total = t.schedule().len();
-    let mut done: BTreeMap<usize, GameRecord> = BTreeMap::new();
-    // Where each game was found: (shard folder's position in `dirs`, line).
-    let mut found: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
-    let mut shards: Vec<(Shard, PathBuf)> = Vec::new();
-    let mut notices = Vec::new();
-    for (k, dir) in dirs.iter().enumerate() {
-        let path = log_in(dir)?;
-        let contents =
-            log::read(&path)?.ok_or_else(|| shard_error(&path, None, "the log is empty"))?;
-        let header = |message: String| shard_error(&path, Some(1), message);
-        let differences = t.config().differences(&contents.config);
-        if !differences.is_empty() {
-            return Err(header(format!(
-                "the log of another tournament ({}: merged vs this shard)",
-                differences.join("; ")
-            )));
-        }
-        if contents.program.as_deref() != Some(PROGRAM_VERSION) {
-            return Err(header(format!(
-                "written by program version {}; this is version {PROGRAM_VERSION}: merge with the version that played the shards",
-                contents.program.as_deref().unwrap_or("unknown (older)")
-            )));
-        }
-        let shard = contents.shard.unwrap_or(Shard::WHOLE);
-        if let Some((first, first_path)) = shards.first() {
-            if first.count != shard.count {
-                return Err(header(format!(
-                    "shard {shard}, but {} is shard {first}: all shards must split the tournament the same way",
-                    first_path.display()
-                )));
-            }
-        }
-        if let Some((_, other)) = shards.iter().find(|(s, _)| *s == shard) {
-            return Err(header(format!(
-                "shard {shard} again: {} is shard {shard} too (overlapping shards)",
-                other.display()
-            )));
-        }
-        for (line, g) in contents.games {
-            let bad = |message: String| shard_error(&path, Some(line), message);
-            t.verify(&g).map_err(|e| bad(e.to_string()))?;
-            if !shard.holds(g.index, seats, tables) {
-                return Err(bad(format!(
-                    "game {} does not belong to shard {shard}",
-                    g.index
-                )));
-            }
-            if let Some(&(other, other_line)) = found.get(&g.index) {
-                return Err(bad(if other == k {
-                    format!("game {} is logged twice (also line {other_line})", g.index)
-                } else {
-                    format!(
-                        "game {} is also in {} line {other_line} (overlapping shards)",
-                        g.index,
-                        dirs[other].join(LOG_FILE).display()
-                    )
-                }));
-            }
-            found.insert(g.index, (k, line));
-            // Luck is measured from the events; without it they are not needed any more
-            // (but for the first action, as a tournament keeps it).
-            let mut g = g;
-            if options.luck.is_none() {
-                crate::tournament::slim(&mut g);
-            }
-            done.insert(g.index, g);
-        }
-        if let Some((line, _)) = contents.torn_tail {
-            notices.push(format!(
-                "{} line {line} was cut off (the shard was stopped while writing it): its game is missing until the shard resumes",
-                path.display()
-            ));
-        }
-        shards.push((shard, path));
-    }
-    let count = shards[0].0.count;
-    let missing_in = |below: usize| -> Vec<usize> {
+    let Shards {
+        mut done,
+        shards,
+        notices,
+    } = read_shards(t, dirs, options.luck.is_some())?;
+    let missing_in = |done: &BTreeMap<usize, GameRecord>, below: usize| -> Vec<usize> {
         (0..below.min(total))
             .filter(|i| !done.contains_key(i))
             .collect()
@@ -412,29 +323,9 @@ pub fn merge_with<G: Game>(
     let mut measured: Option<BTreeMap<usize, Vec<f64>>> = None;
     let (counted, sprt) = match t.config().sprt {
         None => {
-            let missing = missing_in(total);
+            let missing = missing_in(&done, total);
             if !missing.is_empty() {
-                let mut by_shard: Vec<(Shard, Vec<usize>)> = Vec::new();
-                for i in 0..count {
-                    let s = Shard { index: i, count };
-                    let games: Vec<usize> = missing
-                        .iter()
-                        .copied()
-                        .filter(|&g| s.holds(g, seats, tables))
-                        .collect();
-                    if !games.is_empty() {
-                        by_shard.push((s, games));
-                    }
-                }
-                let absent = (0..count)
-                    .map(|i| Shard { index: i, count })
-                    .filter(|s| !shards.iter().any(|(x, _)| x == s))
-                    .collect();
-                return Err(MergeError::Missing {
-                    by_shard,
-                    absent,
-                    notices: summary.notices,
-                });
+                return Err(missing_games(t, &missing, &shards, summary.notices));
             }
             summary.complete_units = total / seats;
             (total, None)
@@ -460,7 +351,7 @@ pub fn merge_with<G: Game>(
             let units = total / seats;
             if status.decision == SprtDecision::Continue && status.rotations < units {
                 let last = done.keys().next_back().map_or(0, |&i| i + 1);
-                summary.missing = missing_in(last.div_ceil(seats) * seats);
+                summary.missing = missing_in(&done, last.div_ceil(seats) * seats);
                 summary.sprt = Some(status);
                 return Ok(summary);
             }
@@ -490,6 +381,193 @@ pub fn merge_with<G: Game>(
         let lucks: Vec<Vec<f64>> = done.keys().map(|i| lucks[i].clone()).collect();
         report.add_luck(LuckReport::build(l, t.labels(), seats, &records, &lucks));
     }
+    write_merged(t, out, &report)?;
+    summary.report = Some(report);
+    summary.sprt = sprt;
+    Ok(summary)
+}
+
+/// Refuses an output folder the merge must not write into: no shard folders given, the
+/// output folder one of them, or a folder that holds a tournament log.
+fn check_output(out: &Path, dirs: &[PathBuf]) -> Result<(), MergeError> {
+    if dirs.is_empty() {
+        return Err(MergeError::Setup("give at least one shard folder".into()));
+    }
+    for d in dirs {
+        if same_folder(d, out) {
+            return Err(MergeError::Setup(format!(
+                "the output folder {} is the shard folder {}: write the merged report elsewhere",
+                out.display(),
+                d.display()
+            )));
+        }
+    }
+    refuse_a_log_in(out)
+}
+
+/// Refuses an output folder that holds a tournament log.
+fn refuse_a_log_in(out: &Path) -> Result<(), MergeError> {
+    if out.join(LOG_FILE).exists() {
+        return Err(MergeError::Setup(format!(
+            "the output folder {} holds a tournament log ({LOG_FILE}): write the merged report into a folder of its own",
+            out.display()
+        )));
+    }
+    Ok(())
+}
+
+/// What the shard folders hold, checked.
+struct Shards {
+    /// Every game logged, by index (without its events unless luck is measured).
+    done: BTreeMap<usize, GameRecord>,
+    /// Each shard read, with its log's path, in the order of the folders.
+    shards: Vec<(Shard, PathBuf)>,
+    /// Torn last lines.
+    notices: Vec<String>,
+}
+
+/// Reads the log of every shard folder and checks it against `t` and the others: the same
+/// tournament and program version, the same split, no shard twice, every game verified,
+/// in its shard and logged once. The games' events are kept only with `keep_events`.
+fn read_shards<G: Game>(
+    t: &Tournament<G>,
+    dirs: &[PathBuf],
+    keep_events: bool,
+) -> Result<Shards, MergeError> {
+    let seats = t.schedule().seats();
+    let tables = t.schedule().tables().len();
+    let mut done: BTreeMap<usize, GameRecord> = BTreeMap::new();
+    // Where each game was found: (shard folder's position in `dirs`, line).
+    let mut found: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    let mut shards: Vec<(Shard, PathBuf)> = Vec::new();
+    let mut notices = Vec::new();
+    for (k, dir) in dirs.iter().enumerate() {
+        let path = log_in(dir)?;
+        let contents =
+            log::read(&path)?.ok_or_else(|| shard_error(&path, None, "the log is empty"))?;
+        let shard = check_header(t, &path, &contents, &shards)?;
+        for (line, g) in contents.games {
+            let bad = |message: String| shard_error(&path, Some(line), message);
+            t.verify(&g).map_err(|e| bad(e.to_string()))?;
+            if !shard.holds(g.index, seats, tables) {
+                return Err(bad(format!(
+                    "game {} does not belong to shard {shard}",
+                    g.index
+                )));
+            }
+            if let Some(&(other, other_line)) = found.get(&g.index) {
+                return Err(bad(if other == k {
+                    format!("game {} is logged twice (also line {other_line})", g.index)
+                } else {
+                    format!(
+                        "game {} is also in {} line {other_line} (overlapping shards)",
+                        g.index,
+                        dirs[other].join(LOG_FILE).display()
+                    )
+                }));
+            }
+            found.insert(g.index, (k, line));
+            // Luck is measured from the events; without it they are not needed any more.
+            // Luck is measured from the events; without it they are not needed any more
+            // (but for the first action, as a tournament keeps it).
+            let mut g = g;
+            if !keep_events {
+                crate::tournament::slim(&mut g);
+            }
+            done.insert(g.index, g);
+        }
+        if let Some((line, _)) = contents.torn_tail {
+            notices.push(format!(
+                "{} line {line} was cut off (the shard was stopped while writing it): its game is missing until the shard resumes",
+                path.display()
+            ));
+        }
+        shards.push((shard, path));
+    }
+    Ok(Shards {
+        done,
+        shards,
+        notices,
+    })
+}
+
+/// The shard a log's header names, checked against `t` (the same tournament, the same
+/// program version) and the shards read before it (the same split, not the same shard).
+fn check_header<G: Game>(
+    t: &Tournament<G>,
+    path: &Path,
+    contents: &log::LogContents,
+    shards: &[(Shard, PathBuf)],
+) -> Result<Shard, MergeError> {
+    let header = |message: String| shard_error(path, Some(1), message);
+    let differences = t.config().differences(&contents.config);
+    if !differences.is_empty() {
+        return Err(header(format!(
+            "the log of another tournament ({}: merged vs this shard)",
+            differences.join("; ")
+        )));
+    }
+    if contents.program.as_deref() != Some(PROGRAM_VERSION) {
+        return Err(header(format!(
+            "written by program version {}; this is version {PROGRAM_VERSION}: merge with the version that played the shards",
+            contents.program.as_deref().unwrap_or("unknown (older)")
+        )));
+    }
+    let shard = contents.shard.unwrap_or(Shard::WHOLE);
+    if let Some((first, first_path)) = shards.first() {
+        if first.count != shard.count {
+            return Err(header(format!(
+                "shard {shard}, but {} is shard {first}: all shards must split the tournament the same way",
+                first_path.display()
+            )));
+        }
+    }
+    if let Some((_, other)) = shards.iter().find(|(s, _)| *s == shard) {
+        return Err(header(format!(
+            "shard {shard} again: {} is shard {shard} too (overlapping shards)",
+            other.display()
+        )));
+    }
+    Ok(shard)
+}
+
+/// The error of a merge without an SPRT that lacks games: the `missing` games by the shard
+/// that plays them, and the shards no folder holds.
+fn missing_games<G: Game>(
+    t: &Tournament<G>,
+    missing: &[usize],
+    shards: &[(Shard, PathBuf)],
+    notices: Vec<String>,
+) -> MergeError {
+    let seats = t.schedule().seats();
+    let tables = t.schedule().tables().len();
+    let count = shards[0].0.count;
+    let mut by_shard: Vec<(Shard, Vec<usize>)> = Vec::new();
+    for i in 0..count {
+        let s = Shard { index: i, count };
+        let games: Vec<usize> = missing
+            .iter()
+            .copied()
+            .filter(|&g| s.holds(g, seats, tables))
+            .collect();
+        if !games.is_empty() {
+            by_shard.push((s, games));
+        }
+    }
+    let absent = (0..count)
+        .map(|i| Shard { index: i, count })
+        .filter(|s| !shards.iter().any(|(x, _)| x == s))
+        .collect();
+    MergeError::Missing {
+        by_shard,
+        absent,
+        notices,
+    }
+}
+
+/// Writes the merged report into `out` (created if need be), under the folder's lock, so
+/// that two merges into one folder cannot leave a mix of both sets of files.
+fn write_merged<G: Game>(t: &Tournament<G>, out: &Path, report: &Report) -> Result<(), MergeError> {
     std::fs::create_dir_all(out).map_err(|e| MergeError::Io {
         path: out.to_path_buf(),
         message: e.to_string(),
@@ -501,19 +579,11 @@ pub fn merge_with<G: Game>(
         crate::TournamentError::Io { path, message } => MergeError::Io { path, message },
         other => MergeError::Setup(other.to_string()),
     })?;
-    if out.join(LOG_FILE).exists() {
-        return Err(MergeError::Setup(format!(
-            "the output folder {} holds a tournament log ({LOG_FILE}): write the merged report into a folder of its own",
-            out.display()
-        )));
-    }
-    t.write_report(out, &report).map_err(|e| match e {
+    refuse_a_log_in(out)?;
+    t.write_report(out, report).map_err(|e| match e {
         crate::TournamentError::Io { path, message } => MergeError::Io { path, message },
         other => MergeError::Setup(other.to_string()),
-    })?;
-    summary.report = Some(report);
-    summary.sprt = sprt;
-    Ok(summary)
+    })
 }
 
 /// Each game's luck per seat (in parallel; each game's is independent of the others and of

@@ -20,8 +20,8 @@
 //! * **Issiren, Sig (El Oued Capture), Siryu (War), Siryu (Race): a stated search.** Expectimax (two-seat, Star2 pruning, transposition
 //!   table) to a fixed depth in decisions ([`DEFAULT_DEPTH`] = 3: the decision after each
 //!   throw and two more throws and decisions; the deepest that reviews a 300-throw game in
-//!   under a second, 0.56 s measured by `cargo bench -p stickdice-evaluation --bench
-//!   review`, against 40 ms at depth 2), the hand-set evaluation
+//!   under a second: `cargo bench -p stickdice-evaluation --bench review`, figures in the
+//!   book's performance chapters), the hand-set evaluation
 //!   ([`stickdice_agents::Evaluate`], `eval=hand`) at its leaves — or, with
 //!   [`ReferenceOptions::eval`], the learned one (`learned`, or a weights file), a
 //!   stronger judge of strong agents — and — with

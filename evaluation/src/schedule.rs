@@ -568,9 +568,9 @@ mod tests {
         ));
     }
 
-    /// Issue 25 (item 14): with 3 tables and 3 shards, dealing units round-robin gave each
-    /// shard one table (an expensive table made one shard the slow one). Every shard must
-    /// play every table, each table's games spread evenly, for any table and shard count.
+    /// With 3 tables and 3 shards, dealing units round-robin would give each shard one table
+    /// (an expensive table would make one shard the slow one). Every shard must play every
+    /// table, each table's games spread evenly, for any table and shard count.
     #[test]
     fn shards_split_every_table_evenly() {
         for (agents, format) in [

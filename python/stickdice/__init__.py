@@ -11,12 +11,12 @@ The API is modelled on OpenSpiel's::
     print(state.returns())
 
 Actions and chance outcomes are ints. A chance outcome is the number of marked sides up
-(0 to the number of sticks), with its exact probability. Action codes per game:
-
-* Issiren: the square of the piece to move, index ``row * 12 + col`` (``a1`` = 0 …
-  ``l4`` = 47), and ``pass`` = 48;
-* Sig (El Oued): ``use`` = 0, ``decline`` = 1;
-* Sig wa Duqqan: none (every throw plays itself).
+(0 to the number of sticks), with its exact probability. An action code is a game's own:
+``game.num_distinct_actions()`` says how many there are, ``state.action_to_string(code)``
+and ``state.string_to_action(text)`` turn a code into the game's notation and back, and
+the codes of every game are listed in one place, the book's Python chapter (its table of
+action codes; the Rust crate ``stickdice-rl``, module ``encoding``, defines them). A game
+without decisions (Sig wa Duqqan on either board) has none.
 
 A game of the list without action codes (without the ``encode`` capability; see
 ``Game.capabilities``) plays by action notation instead: ``State.legal_action_strings()``,

@@ -80,8 +80,9 @@ class Game:
         ``evaluate``, ``exact``, ``measure``, ``review``, ``encode``, ``tablebase``)."""
     def num_players(self) -> int: ...
     def num_distinct_actions(self) -> int:
-        """Actions are ints in ``range(num_distinct_actions())`` (49 in Issiren, 2 in Sig
-        (El Oued), 0 in Sig wa Duqqan, which has no decisions).
+        """Actions are ints in ``range(num_distinct_actions())``: the game's own codes (the
+        book's Python chapter lists every game's; 0 in the games without decisions, Sig wa
+        Duqqan on either board).
 
         Raises:
             MissingCapability: the game has no action codes (no ``encode`` capability).

@@ -10,7 +10,8 @@ use core::fmt::Write as _;
 
 use super::common::ordinal;
 use crate::board::{
-    cell, track_arrows, BoardGeometry, ChosenBy, PlacedPiece, SquareInfo, StickFaces, Track,
+    cell, track_arrows, BoardGeometry, ChosenBy, PieceStatus, PlacedPiece, SquareInfo, StickFaces,
+    Track,
 };
 use crate::dice::Throw;
 use crate::game::Ranking;
@@ -82,8 +83,8 @@ pub(crate) trait DuqqanPiece: Copy {
 
 /// The number of the next burial step: one more than the highest so far (pieces buried by
 /// the same step share it). Out of line, as both games' copies were: a burial or an arrival
-/// is rare, and the throw's code stays small (inlining it cost Sig wa Duqqan 1.8% more
-/// instructions per throw, `scripts/instructions.sh`).
+/// is rare, and the throw's code stays small (the book's performance chapter *Agents'
+/// speed and tuning notes* has what inlining it cost).
 #[inline(never)]
 pub(crate) fn next_burial<P: DuqqanPiece>(pieces: &[P]) -> u8 {
     let mut max = 0;
@@ -178,16 +179,19 @@ impl Layout {
         let who = seat + 1;
         let (status, text) = match place {
             Place::Racing(i) if i == self.waiting_square => (
-                "waiting",
+                PieceStatus::Waiting,
                 format!("P{who}'s piece on the waiting square (idx {i}), {sigs} of 7 sigs"),
             ),
-            Place::Racing(0) => ("", format!("P{who}'s piece on the start")),
-            Place::Racing(i) => ("", format!("P{who}'s piece on idx {i}")),
+            Place::Racing(0) => (PieceStatus::Plain, format!("P{who}'s piece on the start")),
+            Place::Racing(i) => (PieceStatus::Plain, format!("P{who}'s piece on idx {i}")),
             Place::Arrived(k) => (
-                "arrived",
+                PieceStatus::Arrived,
                 format!("P{who}'s piece on the {} (arrived {k})", self.goal_name),
             ),
-            Place::Buried(_) => ("buried", format!("P{who}'s piece buried by the Ghoula")),
+            Place::Buried(_) => (
+                PieceStatus::Buried,
+                format!("P{who}'s piece buried by the Ghoula"),
+            ),
         };
         PlacedPiece {
             square: match place {

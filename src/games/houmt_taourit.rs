@@ -1413,7 +1413,7 @@ impl Board for HoumtTaourit {
             kind: "ghoula",
             letter: "G",
             active: false,
-            status: "",
+            status: crate::board::PieceStatus::Plain,
             text: if s.ghoula_moved {
                 format!("the Ghoula on idx {}", s.ghoula)
             } else {

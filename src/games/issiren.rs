@@ -1719,6 +1719,169 @@ impl Playouts for Issiren {
     }
 }
 
+// ---- The drawing ---------------------------------------------------------------------
+
+use crate::board::{
+    circuit_piece, home_rows_grid, Arrow, Board, BoardGeometry, BoardMove, ChosenBy, PlacedPiece,
+    StickFaces, Track,
+};
+
+/// The geometry index of an Issiren square: its own index (`row * 12 + col`).
+fn issiren_index(sq: Square) -> usize {
+    sq.index() as usize
+}
+
+impl Board for Issiren {
+    fn geometry(&self) -> BoardGeometry {
+        let squares = home_rows_grid(ROWS * COLS, ROWS, |i| {
+            let sq = Square::from_index(i).expect("on the board");
+            (sq.row(), sq.col(), sq.to_string())
+        });
+        let tracks: Vec<Track> = (0..2)
+            .map(|seat| Track {
+                seat: Some(seat),
+                squares: (0..CIRCUIT_LEN)
+                    .filter_map(|p| circuit_square(seat, p).map(issiren_index))
+                    .collect(),
+                loops_to: Some(0),
+            })
+            .collect();
+        // Every row is crossed in one direction by both seats: one arrow per row.
+        let arrows = (0..ROWS)
+            .map(|row| {
+                let y = (3 - row) as f64 + 0.5;
+                let (x1, x2) = if row % 2 == 0 {
+                    (11.6, 0.4)
+                } else {
+                    (0.4, 11.6)
+                };
+                Arrow {
+                    x1,
+                    y1: y,
+                    x2,
+                    y2: y,
+                }
+            })
+            .collect();
+        let starts = (0..2)
+            .map(|seat| circuit_square(seat, 0).map_or(0, issiren_index))
+            .collect();
+        BoardGeometry {
+            width: 12.0,
+            height: 4.0,
+            squares,
+            chosen_by: ChosenBy::Square,
+            tracks,
+            starts,
+            arrows,
+            sticks: StickFaces {
+                count: 6,
+                marked: "green",
+                unmarked: "white",
+            },
+            legend: "each seat runs its twelve pieces round the circuit (out along rows 2 and \
+                     3, through the other home row, back); a dashed piece is unmoved (only a \
+                     throw of 4 green sides frees it); a piece marked ' is on its way back",
+        }
+    }
+
+    fn pieces(&self, s: &State) -> Vec<PlacedPiece> {
+        let mut out = Vec::new();
+        for seat in 0..2 {
+            for p in s.pieces_of(seat) {
+                let Some(sq) = circuit_square(seat, p.pos) else {
+                    continue;
+                };
+                let returning = (p.pos >= 48).then_some(", on its way back");
+                out.push(circuit_piece(
+                    issiren_index(sq),
+                    &sq,
+                    seat,
+                    p.pos,
+                    p.unmoved,
+                    returning,
+                ));
+            }
+        }
+        out
+    }
+
+    fn moves(&self, s: &State) -> Vec<BoardMove> {
+        let mut legal = ActionList::new();
+        self.legal_actions(s, &mut legal);
+        let seat = (s.turn() & 1) as usize;
+        let steps = s.pending().and_then(throw_value).unwrap_or(0);
+        legal
+            .iter()
+            .map(|&a| {
+                let (from, to) = match a {
+                    Action::Move(sq) => {
+                        let to = s
+                            .pieces_of(seat)
+                            .iter()
+                            .find(|p| circuit_square(seat, p.pos) == Some(sq))
+                            .and_then(|p| circuit_square(seat, (p.pos + steps) % CIRCUIT_LEN));
+                        (Some(issiren_index(sq)), to.map(issiren_index))
+                    }
+                    Action::Pass => (None, None),
+                };
+                BoardMove {
+                    action: a.to_string(),
+                    from,
+                    to,
+                }
+            })
+            .collect()
+    }
+
+    fn describe_action(&self, s: &State, action: Self::Action) -> String {
+        let seat = (s.turn() & 1) as usize;
+        let mut after = *s;
+        if self.apply_action(&mut after, action).is_err() {
+            return format!("P{} cannot play {action} here", seat + 1);
+        }
+        match action {
+            Action::Pass => format!("P{} passes: no piece can move", seat + 1),
+            Action::Move(from) => {
+                let to = self
+                    .moves(s)
+                    .into_iter()
+                    .find(|m| m.action == action.to_string())
+                    .and_then(|m| m.to)
+                    .and_then(|i| Square::from_index(i as u8));
+                let to = to.map_or("?".to_string(), |t| t.to_string());
+                let mut text = format!("P{} moves the piece on {from} to {to}", seat + 1);
+                if after.count()[1 - seat] < s.count()[1 - seat] {
+                    text.push_str(&format!(
+                        ", capturing P{}'s piece there ({} left)",
+                        2 - seat,
+                        after.count()[1 - seat]
+                    ));
+                }
+                text
+            }
+        }
+    }
+
+    fn describe_change(&self, b: &State, a: &State) -> Vec<String> {
+        (0..2)
+            .filter(|&seat| a.count()[seat] < b.count()[seat])
+            .map(|seat| {
+                format!(
+                    "P{} loses a piece ({} left){}",
+                    seat + 1,
+                    a.count()[seat],
+                    if a.count()[seat] == 0 {
+                        format!(": P{} wins", 2 - seat)
+                    } else {
+                        String::new()
+                    }
+                )
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,8 +33,8 @@ pub use siryu_war::SiryuWar;
 ///
 /// | capability | what it is | where it lives | without it |
 /// |---|---|---|---|
-/// | `board` | the drawing data ([`Board`](crate::Board)) | the game's module (or `board.rs`) | the web page shows the text board ([`Game::render`](crate::Game::render)), with a note saying the game has no drawing |
-/// | `evaluate` | a hand-set or learned evaluation | `stickdice-agents` (`eval.rs`) | agents that need one (greedy, expectimax, MCTS with greedy playouts) say so; random and MCTS/ISMCTS with random playouts play |
+/// | `board` | the drawing data ([`Board`](crate::Board)) | the game's module | the web page shows the text board ([`Game::render`](crate::Game::render)), with a note saying the game has no drawing |
+/// | `evaluate` | a hand-set or learned evaluation | `stickdice-agents` (`eval/`, one module per game) | agents that need one (greedy, expectimax, MCTS with greedy playouts) say so; random and MCTS/ISMCTS with random playouts play |
 /// | `exact` | what the exact solver needs | `stickdice-agents` (`solve/games.rs`) | `perfect` and `analyze --exact` say the game is not solved |
 /// | `measure` | turn starts, captures, burials for analysis | `stickdice-evaluation` (`analysis.rs`) | analysis counts no captures and takes every throw of a new seat as a new turn |
 /// | `review` | a reference evaluator for review and luck | `stickdice-evaluation` (`review.rs`) | `review` and `--luck` say the game has no reference |

@@ -1789,6 +1789,153 @@ impl Playouts for SigElOued {
     }
 }
 
+// ---- The drawing ---------------------------------------------------------------------
+
+use crate::board::{
+    cell, track_arrows, Board, BoardGeometry, ChosenBy, PieceStatus, PlacedPiece, SquareInfo,
+    StickFaces, Track,
+};
+
+impl Board for SigElOued {
+    fn geometry(&self) -> BoardGeometry {
+        let squares: Vec<SquareInfo> = (0..TRACK_LEN as u8)
+            .map(|idx| {
+                let (row, col) = square_cell(idx).unwrap_or((0, 0));
+                cell(
+                    col as f64,
+                    (10 - row) as f64,
+                    idx.to_string(),
+                    square_name(idx),
+                    is_sig_square(idx),
+                )
+            })
+            .collect();
+        let order: Vec<usize> = (0..squares.len()).collect();
+        let arrows = track_arrows(&squares, &order);
+        BoardGeometry {
+            width: 5.0,
+            height: 11.0,
+            chosen_by: ChosenBy::Throws,
+            tracks: vec![Track {
+                seat: None,
+                squares: order,
+                loops_to: None,
+            }],
+            starts: vec![START as usize; self.seats()],
+            arrows,
+            squares,
+            sticks: StickFaces {
+                count: 6,
+                marked: "polished",
+                unmarked: "rough",
+            },
+            legend: "each seat has a father (F), a djinn (D) and a mother (M); the active \
+                     piece is ringed; highlighted squares are sig squares (a step into or \
+                     out of one needs a sig)",
+        }
+    }
+
+    fn pieces(&self, s: &State) -> Vec<PlacedPiece> {
+        const LETTERS: [&str; 3] = ["F", "D", "M"];
+        let mut out = Vec::new();
+        for seat in 0..self.seats() {
+            let active = s.active_piece(seat);
+            for (k, &idx) in s.pieces[seat].iter().enumerate() {
+                // Pieces are stored by their order of play, not their kind: Mecca first,
+                // then the active piece, then the start. The kind is the play order: the
+                // father walks first, then the djinn, then the mother.
+                let kind = k;
+                let where_ = match square_name(idx) {
+                    Some(name) if idx == START => format!("on the {name}"),
+                    Some(name) => format!("on {name} (idx {idx})"),
+                    None => format!("on idx {idx}"),
+                };
+                let is_active = active == Some(k) && s.finish_place[seat] == 0;
+                out.push(PlacedPiece {
+                    square: Some(idx as usize),
+                    seat: Some(seat),
+                    kind: PIECE_NAMES[kind],
+                    letter: LETTERS[kind],
+                    active: is_active,
+                    status: if idx == MECCA {
+                        PieceStatus::Arrived
+                    } else {
+                        PieceStatus::Plain
+                    },
+                    text: format!(
+                        "P{}'s {} {where_}{}",
+                        seat + 1,
+                        PIECE_NAMES[kind],
+                        if is_active { ", active" } else { "" }
+                    ),
+                });
+            }
+        }
+        out
+    }
+
+    fn describe_action(&self, s: &State, action: Self::Action) -> String {
+        let seat = s.turn as usize;
+        // At the choice the arrived piece is on Mecca, so the active piece is the next.
+        let next = s
+            .active_piece(seat)
+            .and_then(|k| PIECE_NAMES.get(k))
+            .copied()
+            .unwrap_or("next piece");
+        // The rest left at Mecca, in half points, as the choice offers it.
+        let rest = match s.pending {
+            Pending::Leftover { rest } => format!("{} {}", half_points(rest), points_word(rest)),
+            _ => "points".to_string(),
+        };
+        match action {
+            Action::Use => {
+                format!(
+                    "P{} uses the {rest} left at Mecca to walk the {next} off the start",
+                    seat + 1
+                )
+            }
+            Action::Decline => {
+                format!(
+                    "P{} declines the {rest} left at Mecca (a declined rest is lost)",
+                    seat + 1
+                )
+            }
+        }
+    }
+
+    fn describe_change(&self, b: &State, a: &State) -> Vec<String> {
+        let mut out = Vec::new();
+        for seat in 0..self.seats() {
+            for (k, name) in PIECE_NAMES.iter().enumerate() {
+                let (i, j) = (b.pieces[seat][k], a.pieces[seat][k]);
+                if j == START && i != START && i != MECCA {
+                    out.push(format!(
+                        "P{}'s {} is passed on idx {i} and sent back to the start",
+                        seat + 1,
+                        name
+                    ));
+                } else if j != i && j == MECCA {
+                    out.push(format!("P{}'s {} reaches Mecca", seat + 1, name));
+                } else if j > i {
+                    out.push(format!(
+                        "P{}'s {} walks from idx {i} to idx {j}",
+                        seat + 1,
+                        name
+                    ));
+                }
+            }
+            if b.finish_place[seat] == 0 && a.finish_place[seat] != 0 {
+                out.push(format!(
+                    "P{} has all three pieces on Mecca and finishes in place {}",
+                    seat + 1,
+                    a.finish_place[seat]
+                ));
+            }
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1862,6 +1862,159 @@ impl Playouts for SigElOuedCapture {
     }
 }
 
+// ---- The drawing ---------------------------------------------------------------------
+
+use crate::board::{
+    circuit_piece, home_rows_grid, Arrow, Board, BoardGeometry, BoardMove, ChosenBy, PlacedPiece,
+    StickFaces, Track,
+};
+
+impl Board for SigElOuedCapture {
+    fn geometry(&self) -> BoardGeometry {
+        let squares = home_rows_grid(ROWS * COLS, ROWS, |i| {
+            let sq = Square::from_index(i).expect("on the board");
+            (sq.row(), sq.col(), sq.to_string())
+        });
+        let tracks: Vec<Track> = (0..2)
+            .map(|seat| Track {
+                seat: Some(seat),
+                squares: (0..CIRCUIT_LEN)
+                    .filter_map(|p| circuit_square(seat, p).map(|q| q.index() as usize))
+                    .collect(),
+                loops_to: Some(0),
+            })
+            .collect();
+        // The two sides cross every row in opposite directions: P1's arrow in the lower half
+        // of each row, P2's in the upper half.
+        let mut arrows = Vec::new();
+        for row in 0..ROWS {
+            let y = (2 - row) as f64;
+            // P1 goes left to right on the home rows, right to left on the central row.
+            let p1_right = row != 1;
+            for (seat_y, right) in [(y + 0.8, p1_right), (y + 0.2, !p1_right)] {
+                let (x1, x2) = if right { (0.4, 5.6) } else { (5.6, 0.4) };
+                arrows.push(Arrow {
+                    x1,
+                    y1: seat_y,
+                    x2,
+                    y2: seat_y,
+                });
+            }
+        }
+        let starts = (0..2)
+            .map(|seat| circuit_square(seat, 0).map_or(0, |q| q.index() as usize))
+            .collect();
+        BoardGeometry {
+            width: 6.0,
+            height: 3.0,
+            squares,
+            chosen_by: ChosenBy::Square,
+            tracks,
+            starts,
+            arrows,
+            sticks: StickFaces {
+                count: 6,
+                marked: "polished",
+                unmarked: "rough",
+            },
+            legend: "each seat runs its six pieces round a 24-step circuit: its home row, the \
+                     central row, the other home row, the central row again (P1's direction is \
+                     the lower arrow of each row, P2's the upper); a dashed piece is unmoved \
+                     (only a sig value frees it); a piece marked ' crosses the central row the \
+                     second time in its lap",
+        }
+    }
+
+    fn pieces(&self, s: &State) -> Vec<PlacedPiece> {
+        let mut out = Vec::new();
+        for seat in 0..2 {
+            for p in s.pieces_of(seat) {
+                let Some(sq) = circuit_square(seat, p.pos) else {
+                    continue;
+                };
+                let returning = (p.pos >= 18).then_some(", on the central row the second time");
+                out.push(circuit_piece(
+                    sq.index() as usize,
+                    &sq,
+                    seat,
+                    p.pos,
+                    p.unmoved,
+                    returning,
+                ));
+            }
+        }
+        out
+    }
+
+    fn moves(&self, s: &State) -> Vec<BoardMove> {
+        let mut legal = ActionList::new();
+        self.legal_actions(s, &mut legal);
+        legal
+            .iter()
+            .map(|&a| {
+                let squares = self.action_squares(s, a);
+                BoardMove {
+                    action: a.to_string(),
+                    from: squares.map(|(f, _)| f.index() as usize),
+                    to: squares.map(|(_, t)| t.index() as usize),
+                }
+            })
+            .collect()
+    }
+
+    fn describe_action(&self, s: &State, action: Self::Action) -> String {
+        let seat = s.turn();
+        let p = seat + 1;
+        let mut after = *s;
+        if self.apply_action(&mut after, action).is_err() {
+            return format!("P{p} cannot play {action} here");
+        }
+        let taken = s.count(1 - seat) - after.count(1 - seat);
+        let mut text = match (action, self.action_squares(s, action)) {
+            (Action::Pass, _) | (_, None) => format!("P{p} passes: nothing can move"),
+            (Action::FreeAll, Some((_, to))) => format!(
+                "P{p} frees all {} unmoved pieces one step each, and the first goes on to {to}",
+                s.unmoved_count(seat)
+            ),
+            (_, Some((from, to))) => format!("P{p} moves the piece on {from} to {to}"),
+        };
+        if taken > 0 {
+            text.push_str(&format!(
+                ", capturing {} of P{}'s pieces ({} left)",
+                taken,
+                2 - seat,
+                after.count(1 - seat)
+            ));
+        }
+        if matches!(s.pending(), Pending::Sig { .. }) && taken < s.count(1 - seat) {
+            text.push_str("; the sig gives another lead throw");
+        }
+        text
+    }
+
+    fn describe_change(&self, b: &State, a: &State) -> Vec<String> {
+        (0..2)
+            .filter(|&seat| a.count(seat) < b.count(seat))
+            .map(|seat| {
+                format!(
+                    "P{} loses {} ({} left){}",
+                    seat + 1,
+                    match b.count(seat) - a.count(seat) {
+                        1 => "a piece".to_string(),
+                        n => format!("{n} pieces"),
+                    },
+                    a.count(seat),
+                    if a.count(seat) == 0 {
+                        format!(": P{} wins", 2 - seat)
+                    } else {
+                        String::new()
+                    }
+                )
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1313,6 +1313,81 @@ impl Playouts for SigWaDuqqan {
     }
 }
 
+// ---- The drawing ---------------------------------------------------------------------
+
+use crate::board::{Board, BoardGeometry, PieceStatus, PlacedPiece};
+
+impl Board for SigWaDuqqan {
+    fn geometry(&self) -> BoardGeometry {
+        LAYOUT.geometry(
+            TRACK_LEN,
+            |idx| {
+                let (row, col) = square_cell(idx);
+                ((col + 4) as f64, (3 - row) as f64)
+            },
+            (8.0, 4.0),
+            self.seats(),
+            "one piece per seat (its number and shape); G = the Ghoula, the neutral \
+             piece that drags pieces back and buries them at the start; a piece's \
+             tooltip gives its sig count on the waiting square",
+        )
+    }
+
+    fn pieces(&self, s: &State) -> Vec<PlacedPiece> {
+        let mut out: Vec<PlacedPiece> = (0..self.seats())
+            .map(|seat| LAYOUT.placed_piece(seat, s.pieces[seat].place(), s.sigs[seat]))
+            .collect();
+        out.push(PlacedPiece {
+            square: s.ghoula.map(usize::from),
+            seat: None,
+            kind: "ghoula",
+            letter: "G",
+            active: false,
+            status: PieceStatus::Plain,
+            text: match s.ghoula {
+                Some(g) => format!("the Ghoula on idx {g}"),
+                None => "the Ghoula off the board, before the start".to_string(),
+            },
+        });
+        out
+    }
+
+    fn describe_action(&self, _: &State, action: Self::Action) -> String {
+        match action {}
+    }
+
+    fn describe_change(&self, b: &State, a: &State) -> Vec<String> {
+        let mut out = Vec::new();
+        if b.ghoula != a.ghoula {
+            let at = |g: Option<u8>| g.map_or("off the board".to_string(), |g| format!("idx {g}"));
+            out.push(format!(
+                "the Ghoula moves from {} to {}",
+                at(b.ghoula),
+                at(a.ghoula)
+            ));
+        }
+        for seat in 0..self.seats() {
+            let (pb, pa) = (b.pieces[seat], a.pieces[seat]);
+            match (pb, pa) {
+                (Piece::Racing(_), Piece::Buried(_)) => out.push(format!(
+                    "P{}'s piece is buried: P{} is out",
+                    seat + 1,
+                    seat + 1
+                )),
+                (Piece::Racing(_), Piece::Arrived(_)) => {
+                    out.push(format!("P{}'s piece reaches the Ka'aba", seat + 1))
+                }
+                (Piece::Racing(i), Piece::Racing(j)) if j < i => out.push(format!(
+                    "the Ghoula drags P{}'s piece from idx {i} to idx {j}",
+                    seat + 1
+                )),
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::duqqan::check_fast_loop;

@@ -1644,7 +1644,11 @@ impl Board for SiryuRace {
             for k in 0..PIECES {
                 let i = s.pieces[seat][k];
                 let sirs = s.sirs[seat][k];
-                let status = if i == MECCA { "arrived" } else { "" };
+                let status = if i == MECCA {
+                    crate::board::PieceStatus::Arrived
+                } else {
+                    crate::board::PieceStatus::Plain
+                };
                 let mut text = format!("P{}'s {} on idx {i}", seat + 1, PIECE_NAMES[k]);
                 if let Some(name) = square_name(i) {
                     let _ = write!(text, " ({name})");

@@ -1448,7 +1448,11 @@ impl Board for SiryuWar {
                     kind: "piece",
                     letter: "",
                     active: false,
-                    status: if p.locked { "locked" } else { "" },
+                    status: if p.locked {
+                        crate::board::PieceStatus::Locked
+                    } else {
+                        crate::board::PieceStatus::Plain
+                    },
                     text: format!(
                         "P{}'s piece on {} (circuit position {pos}){}",
                         seat + 1,

@@ -1,4 +1,4 @@
-//! `POST /api/compare`: the comparison of `stickdice compare` (issue 28) for configurations
+//! `POST /api/compare`: the comparison of `stickdice compare` for configurations
 //! chosen on the page — the library's [`compare_until`] with bounded game counts and a time
 //! limit, its figures with their intervals, the significant differences from the first
 //! configuration (z-tests, Holm–Bonferroni), the library's SVG charts and, with two

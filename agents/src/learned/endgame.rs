@@ -54,8 +54,8 @@ use stickdice::games::issiren::{State, CIRCUIT_LEN};
 use stickdice::{ActionList, Game, Issiren};
 
 use super::{sigmoid, SettingError, TrainError};
-use crate::eval::issiren_eval::attacks;
 use crate::solve::tablebase::{self, Tablebase};
+use crate::threats::issiren::attacks;
 
 /// Piece configurations: 72 circuit positions, 12 unmoved home positions.
 const CONFIGS: usize = 84;

@@ -25,7 +25,7 @@
 
 use stickdice::games::issiren::{circuit_square, State, CIRCUIT_LEN};
 
-use crate::eval::issiren_eval::{attacks, chance_of};
+use crate::threats::issiren::{attacks, chance_of};
 
 /// Binary inputs.
 pub const SPARSE_INPUTS: usize = 355;

@@ -58,8 +58,8 @@
 pub mod calibration;
 pub mod distill;
 pub mod endgame;
-pub mod family;
 pub mod features;
+pub mod games;
 mod td;
 pub mod train;
 

@@ -1,5 +1,5 @@
 //! The self-play TD(λ) training loop shared by the learned evaluations: Issiren's
-//! ([`super::train`]) and the capture games' of the family ([`super::family`]).
+//! ([`super::train`]) and the capture games' of the family ([`super::games`]).
 //!
 //! Both networks have one hidden layer of ReLU units over binary inputs (the set ones
 //! listed) followed by a few dense ones, and one sigmoid output; what differs is the game,

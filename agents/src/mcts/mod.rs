@@ -106,14 +106,11 @@
 //! choice in Sig (El Oued)), and it gets better with more iterations. Each iteration costs
 //! one walk down the tree, one evaluation per action of a decision it expands (with a
 //! prior), and one playout. With the defaults a playout is at most four throws, each
-//! decision in it one evaluation per legal action: one core runs about 650,000 iterations
-//! per second from an Issiren middle-game position (1,000,000 from the opening, 2,300,000
-//! in the endgame), 30–60 ms of search per game at 1000 iterations a decision. Plain UCT's
-//! playouts run to the end of the game, so its cost is dominated by game length: a random
-//! Issiren game from the start lasts a couple of hundred throws, and one core runs about
-//! 93,000 iterations per second from the opening, 255,000 in the middle game and 750,000
-//! in the endgame; greedy playouts to the end, 96,000 in the middle game (all measured by
-//! the `mcts` bench, 2000 iterations a search, on a shared machine). Memory: the tree grows by at most one decision's or
+//! decision in it one evaluation per legal action. Plain UCT's playouts run to the end of
+//! the game, so its cost is dominated by game length (a random Issiren game from the start
+//! lasts a couple of hundred throws). The book's performance chapter *Agents' speed and
+//! tuning notes* has the iterations per second (`cargo bench -p stickdice-agents --bench
+//! mcts`). Memory: the tree grows by at most one decision's or
 //! one throw's children per iteration (a node is 24 bytes for Issiren) and stops growing
 //! at [`MAX_TREE_NODES`] nodes (shared among the trees), after which iterations still run
 //! from the leaves. The storage is kept between searches (no allocation per iteration

@@ -1,4 +1,4 @@
-//! An agent family of a user's own crate: `rollout`, which tries each legal action with a
+//! A kind of agent of a user's own crate: `rollout`, which tries each legal action with a
 //! few random playouts to the end and plays the one whose playouts scored best for the
 //! mover (flat Monte Carlo). It is not part of the library: [`register`] adds it to the
 //! registry of `stickdice-agents`, and from then on spec strings such as
@@ -16,9 +16,9 @@
 
 use rand::{RngExt, SeedableRng};
 use stickdice::{with_game, ActionList, Agent, AgentError, AnyAgent, AnyGame, Playouts, Seat};
-use stickdice_agents::{AgentFamily, AgentInfo, ParamInfo, Params, SpecError};
+use stickdice_agents::{AgentInfo, AgentKind, ParamInfo, Params, SpecError};
 
-/// The family's name, summary and parameters (with defaults and help), as `stickdice
+/// The kind's name, summary and parameters (with defaults and help), as `stickdice
 /// agents` and `stickdice_agents::agents()` list them.
 pub static INFO: AgentInfo = AgentInfo {
     name: "rollout",
@@ -80,11 +80,11 @@ impl<G: Playouts> Agent<G> for Rollout {
     }
 }
 
-/// The family: the spec's checked parameters to an agent of any game of the list.
+/// The kind: the spec's checked parameters to an agent of any game of the list.
 #[derive(Debug)]
-pub struct RolloutFamily;
+pub struct RolloutKind;
 
-impl AgentFamily for RolloutFamily {
+impl AgentKind for RolloutKind {
     fn info(&self) -> &'static AgentInfo {
         &INFO
     }
@@ -113,9 +113,9 @@ fn boxed<G: Playouts>(_game: &G, agent: Rollout) -> Box<dyn Agent<G>> {
     Box::new(agent)
 }
 
-static FAMILY: RolloutFamily = RolloutFamily;
+static KIND: RolloutKind = RolloutKind;
 
-/// Registers the `rollout` family (again: nothing happens).
+/// Registers the `rollout` kind (again: nothing happens).
 pub fn register() {
-    stickdice_agents::register(&FAMILY).expect("no other family is named `rollout`");
+    stickdice_agents::register(&KIND).expect("no other agent is named `rollout`");
 }

@@ -1,4 +1,4 @@
-//! The example's `rollout` family, registered from this crate, named by spec strings
+//! The example's `rollout` kind of agent, registered from this crate, named by spec strings
 //! exactly like a built-in agent: in a tournament against `random` (the tournament
 //! builder), in the ladder, in the review of the tournament's log, and in a protocol server
 //! started from here (`stickdice_evaluation::protocol::serve`).

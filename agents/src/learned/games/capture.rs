@@ -26,8 +26,8 @@
 use stickdice::games::sig_el_oued_capture::{Pending, State, MAX_VALUE, PIECES};
 use stickdice::{Seat, SigElOuedCapture};
 
-use super::{FamilyGame, FamilyNet, Features, MAX_DENSE};
-use crate::eval::capture_eval::{capturing_values, chance_of, values_onto};
+use super::{Features, GameNet, LearnedGame, MAX_DENSE};
+use crate::threats::sig_el_oued_capture::{capturing_values, chance_of, values_onto};
 
 const ENEMY: usize = 30;
 const OWN_COUNT: usize = 60;
@@ -134,7 +134,7 @@ pub fn features(s: &State, mover: Seat) -> Features {
     f
 }
 
-impl FamilyGame for SigElOuedCapture {
+impl LearnedGame for SigElOuedCapture {
     const FEATURE_SET: u32 = 1;
     const SPARSE_INPUTS: usize = 177;
     const DENSE_INPUTS: usize = 6;
@@ -144,8 +144,8 @@ impl FamilyGame for SigElOuedCapture {
         features(s, mover)
     }
 
-    fn shipped() -> &'static FamilyNet {
-        static NET: std::sync::OnceLock<FamilyNet> = std::sync::OnceLock::new();
+    fn shipped() -> &'static GameNet {
+        static NET: std::sync::OnceLock<GameNet> = std::sync::OnceLock::new();
         super::shipped::<Self>(
             &NET,
             include_bytes!("../../../weights/sig-el-oued-capture.sdw"),

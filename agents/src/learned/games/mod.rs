@@ -32,18 +32,18 @@
 //! its feature set and input count, no endgame network (hidden units 0) and no
 //! distillation record (byte 0). A file of another game, or of another feature set or
 //! shape, is refused with a message naming what differs. The shipped weights are embedded
-//! in the binary ([`FamilyGame::shipped`]); `eval=FILE` loads another file once per
+//! in the binary ([`LearnedGame::shipped`]); `eval=FILE` loads another file once per
 //! process ([`shared`]).
 //!
 //! ```
 //! use stickdice::{Game, SigElOuedCapture};
-//! use stickdice_agents::learned::family::{FamilyGame, FamilyNet};
+//! use stickdice_agents::learned::games::{LearnedGame, GameNet};
 //! let game = SigElOuedCapture::with_seats(2).unwrap();
 //! let net = SigElOuedCapture::shipped();
 //! let v = net.evaluate(&game, &game.initial_state());
 //! assert!((v[0] + v[1] - 1.0).abs() < 1e-6 && v[0] > 0.2 && v[0] < 0.8);
 //! // The file round-trips exactly, and is refused as Issiren's.
-//! let again = FamilyNet::from_bytes::<SigElOuedCapture>(&net.to_bytes()).unwrap();
+//! let again = GameNet::from_bytes::<SigElOuedCapture>(&net.to_bytes()).unwrap();
 //! assert_eq!(&again, net);
 //! assert!(stickdice_agents::learned::Network::from_bytes(&net.to_bytes()).is_err());
 //! ```
@@ -74,7 +74,7 @@ pub const MAX_DENSE: usize = 8;
 const VERSION: u32 = super::VERSION;
 
 /// A game of the family with a learned evaluation: its inputs and its shipped weights.
-pub trait FamilyGame: Evaluate + Sized {
+pub trait LearnedGame: Evaluate + Sized {
     /// The feature set's number, kept in the weights file.
     const FEATURE_SET: u32;
     /// Binary inputs.
@@ -84,7 +84,7 @@ pub trait FamilyGame: Evaluate + Sized {
     /// The position's inputs from the side of `mover`. Allocates nothing.
     fn features(&self, s: &Self::State, mover: Seat) -> Features;
     /// The shipped weights, embedded in the binary, parsed once.
-    fn shipped() -> &'static FamilyNet;
+    fn shipped() -> &'static GameNet;
     /// All inputs.
     fn inputs() -> usize {
         Self::SPARSE_INPUTS + Self::DENSE_INPUTS
@@ -139,7 +139,7 @@ impl Features {
 
 /// A learned evaluation of one game of the family: see the [module docs](self).
 #[derive(Clone, PartialEq)]
-pub struct FamilyNet {
+pub struct GameNet {
     game: String,
     feature_set: u32,
     sparse: usize,
@@ -150,9 +150,9 @@ pub struct FamilyNet {
     settings: TrainSettings,
 }
 
-impl fmt::Debug for FamilyNet {
+impl fmt::Debug for GameNet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("FamilyNet")
+        f.debug_struct("GameNet")
             .field("game", &self.game)
             .field("inputs", &(self.sparse + self.dense))
             .field("hidden", &self.hidden)
@@ -166,24 +166,24 @@ pub const fn param_count(inputs: usize, hidden: usize) -> usize {
     inputs * hidden + 2 * hidden + 1
 }
 
-impl FamilyNet {
+impl GameNet {
     /// A network for `G` with `hidden` units (1 to [`MAX_HIDDEN`]), its weights drawn small
     /// and at random from `seed`, with these settings.
     ///
     /// # Panics
     /// If `hidden` is 0 or above [`MAX_HIDDEN`].
-    pub fn random<G: FamilyGame>(hidden: usize, seed: u64, settings: TrainSettings) -> FamilyNet {
+    pub fn random<G: LearnedGame>(hidden: usize, seed: u64, settings: TrainSettings) -> GameNet {
         assert!(
             (1..=MAX_HIDDEN).contains(&hidden),
             "1 to {MAX_HIDDEN} hidden units"
         );
         let params = super::random_params(G::inputs(), hidden, seed);
-        FamilyNet::of::<G>(hidden, params, settings)
+        GameNet::of::<G>(hidden, params, settings)
     }
 
     /// A network of `G` with these parameters.
-    fn of<G: FamilyGame>(hidden: usize, params: Vec<f32>, settings: TrainSettings) -> FamilyNet {
-        FamilyNet {
+    fn of<G: LearnedGame>(hidden: usize, params: Vec<f32>, settings: TrainSettings) -> GameNet {
+        GameNet {
             game: G::NAME.to_string(),
             feature_set: G::FEATURE_SET,
             sparse: G::SPARSE_INPUTS,
@@ -229,7 +229,7 @@ impl FamilyNet {
 
     /// The chance that `mover` wins from `s`, a state that has not ended. Allocates nothing.
     #[inline]
-    pub fn win_probability<G: FamilyGame>(&self, game: &G, s: &G::State, mover: Seat) -> f32 {
+    pub fn win_probability<G: LearnedGame>(&self, game: &G, s: &G::State, mover: Seat) -> f32 {
         let mut acc = [0.0f32; MAX_HIDDEN];
         sigmoid(self.forward(&game.features(s, mover), &mut acc))
     }
@@ -237,7 +237,7 @@ impl FamilyNet {
     /// Each seat's estimated score: at an ended state exactly the scores, elsewhere
     /// `[p, 1 − p]` with `p` the chance that the seat to move wins. Allocates nothing.
     #[inline]
-    pub fn evaluate<G: FamilyGame>(&self, game: &G, s: &G::State) -> SeatValues {
+    pub fn evaluate<G: LearnedGame>(&self, game: &G, s: &G::State) -> SeatValues {
         super::seat_values(game, s, |mover| self.win_probability(game, s, mover))
     }
 
@@ -262,7 +262,7 @@ impl FamilyNet {
     ///
     /// # Errors
     /// [`WeightsError::Format`] naming the first thing wrong.
-    pub fn from_bytes<G: FamilyGame>(bytes: &[u8]) -> Result<FamilyNet, WeightsError> {
+    pub fn from_bytes<G: LearnedGame>(bytes: &[u8]) -> Result<GameNet, WeightsError> {
         let bad = |why: String| WeightsError::Format(why);
         let mut r = Reader { bytes, at: 0 };
         r.magic()?;
@@ -301,7 +301,7 @@ impl FamilyNet {
         }
         r.checksum()?;
         let params = super::weights(body)?;
-        Ok(FamilyNet::of::<G>(hidden, params, settings))
+        Ok(GameNet::of::<G>(hidden, params, settings))
     }
 
     /// Reads a weights file for `G`.
@@ -309,8 +309,8 @@ impl FamilyNet {
     /// # Errors
     /// [`WeightsError::Io`] when it cannot be read, [`WeightsError::Format`] when it is not
     /// a valid weights file of `G`.
-    pub fn load<G: FamilyGame>(path: &Path) -> Result<FamilyNet, WeightsError> {
-        FamilyNet::from_bytes::<G>(&super::read(path)?)
+    pub fn load<G: LearnedGame>(path: &Path) -> Result<GameNet, WeightsError> {
+        GameNet::from_bytes::<G>(&super::read(path)?)
     }
 
     /// Writes the weights file atomically: to `PATH.tmp`, synced, then renamed over `path`
@@ -323,14 +323,14 @@ impl FamilyNet {
     }
 }
 
-/// The shipped weights of `G` (for [`FamilyGame::shipped`]): `bytes`, embedded in the
+/// The shipped weights of `G` (for [`LearnedGame::shipped`]): `bytes`, embedded in the
 /// binary, parsed once into the game's own `cell`.
-pub(crate) fn shipped<G: FamilyGame>(
-    cell: &'static OnceLock<FamilyNet>,
+pub(crate) fn shipped<G: LearnedGame>(
+    cell: &'static OnceLock<GameNet>,
     bytes: &[u8],
-) -> &'static FamilyNet {
+) -> &'static GameNet {
     cell.get_or_init(|| {
-        FamilyNet::from_bytes::<G>(bytes).expect("the shipped weights are valid (tested)")
+        GameNet::from_bytes::<G>(bytes).expect("the shipped weights are valid (tested)")
     })
 }
 
@@ -339,14 +339,14 @@ pub(crate) fn shipped<G: FamilyGame>(
 ///
 /// # Errors
 /// [`WeightsFileError`], naming the file and what is wrong with it.
-pub fn shared<G: FamilyGame>(path: &str) -> Result<&'static FamilyNet, WeightsFileError> {
-    type Cache = Mutex<Vec<((&'static str, String), &'static FamilyNet)>>;
+pub fn shared<G: LearnedGame>(path: &str) -> Result<&'static GameNet, WeightsFileError> {
+    type Cache = Mutex<Vec<((&'static str, String), &'static GameNet)>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
     super::load_once(
         &CACHE,
         (G::NAME, path.to_string()),
         path,
-        FamilyNet::load::<G>,
+        GameNet::load::<G>,
     )
 }
 
@@ -359,20 +359,20 @@ pub fn shared<G: FamilyGame>(path: &str) -> Result<&'static FamilyNet, WeightsFi
 /// # Errors
 /// A setting out of range, a checkpoint that does not match the settings or is another
 /// game's, or the error of `checkpoint`.
-pub fn train<G: FamilyGame, E: Into<Box<dyn std::error::Error + Send + Sync>>>(
+pub fn train<G: LearnedGame, E: Into<Box<dyn std::error::Error + Send + Sync>>>(
     game: &G,
     config: &TrainConfig,
-    resume: Option<FamilyNet>,
+    resume: Option<GameNet>,
     stop: &AtomicBool,
     progress: impl FnMut(u64),
-    checkpoint: impl FnMut(&FamilyNet) -> Result<(), E>,
-) -> Result<FamilyNet, TrainError> {
+    checkpoint: impl FnMut(&GameNet) -> Result<(), E>,
+) -> Result<GameNet, TrainError> {
     let net = td::start::<G, _>(config, false, resume)?;
     td::run(game, config, net, stop, |_, _| {}, progress, checkpoint)
 }
 
 /// A capture game's network for the shared TD(λ) loop: the game's own inputs.
-impl<G: FamilyGame> TdNet<G> for FamilyNet {
+impl<G: LearnedGame> TdNet<G> for GameNet {
     type Features = Features;
 
     #[inline]
@@ -387,16 +387,16 @@ impl<G: FamilyGame> TdNet<G> for FamilyNet {
 
     #[inline]
     fn forward(&self, f: &Features, acc: &mut [f32; MAX_HIDDEN]) -> f32 {
-        FamilyNet::forward(self, f, acc)
+        GameNet::forward(self, f, acc)
     }
 
     #[inline]
     fn evaluate(&self, game: &G, s: &G::State) -> SeatValues {
-        FamilyNet::evaluate(self, game, s)
+        GameNet::evaluate(self, game, s)
     }
 
-    fn random(hidden: usize, seed: u64, settings: TrainSettings) -> FamilyNet {
-        FamilyNet::random::<G>(hidden, seed, settings)
+    fn random(hidden: usize, seed: u64, settings: TrainSettings) -> GameNet {
+        GameNet::random::<G>(hidden, seed, settings)
     }
 
     fn mismatch(&self, settings: &TrainSettings, hidden: usize) -> Option<String> {
@@ -415,7 +415,7 @@ impl<G: FamilyGame> TdNet<G> for FamilyNet {
 
     #[inline]
     fn layout(&self) -> Layout {
-        FamilyNet::layout(self)
+        GameNet::layout(self)
     }
 
     #[inline]
@@ -452,7 +452,7 @@ mod tests {
     /// Every input index a game's features set is below its sparse count, no two are the
     /// same, at most [`MAX_ACTIVE`] are set, and the dense ones are finite, over the
     /// positions of random games.
-    fn features_are_in_range<G: FamilyGame>(game: &G) {
+    fn features_are_in_range<G: LearnedGame>(game: &G) {
         let mut rng = stickdice::Rng::seed_from_u64(5);
         let positions = stickdice::testing::random_game_positions(game, 30, &mut rng);
         assert!(positions.len() > 500, "{} positions", positions.len());
@@ -486,10 +486,10 @@ mod tests {
     /// truncated or with trailing bytes.
     #[test]
     fn the_weights_file_round_trips_and_refuses_other_games() {
-        let net = FamilyNet::random::<SiryuWar>(8, 3, settings());
+        let net = GameNet::random::<SiryuWar>(8, 3, settings());
         let bytes = net.to_bytes();
-        assert_eq!(FamilyNet::from_bytes::<SiryuWar>(&bytes).unwrap(), net);
-        let err = FamilyNet::from_bytes::<SigElOuedCapture>(&bytes).unwrap_err();
+        assert_eq!(GameNet::from_bytes::<SiryuWar>(&bytes).unwrap(), net);
+        let err = GameNet::from_bytes::<SigElOuedCapture>(&bytes).unwrap_err();
         assert!(
             err.to_string().contains("weights for the game `siryu-war`"),
             "{err}"
@@ -498,16 +498,16 @@ mod tests {
         assert!(err.to_string().contains("not issiren"), "{err}");
         let mut damaged = bytes.clone();
         damaged[100] ^= 1;
-        assert!(FamilyNet::from_bytes::<SiryuWar>(&damaged)
+        assert!(GameNet::from_bytes::<SiryuWar>(&damaged)
             .unwrap_err()
             .to_string()
             .contains("checksum"));
-        assert!(FamilyNet::from_bytes::<SiryuWar>(&bytes[..bytes.len() - 3]).is_err());
+        assert!(GameNet::from_bytes::<SiryuWar>(&bytes[..bytes.len() - 3]).is_err());
         let mut longer = bytes.clone();
         longer.push(0);
-        assert!(FamilyNet::from_bytes::<SiryuWar>(&longer).is_err());
+        assert!(GameNet::from_bytes::<SiryuWar>(&longer).is_err());
         let issiren = crate::learned::shipped().to_bytes();
-        assert!(FamilyNet::from_bytes::<SiryuWar>(&issiren)
+        assert!(GameNet::from_bytes::<SiryuWar>(&issiren)
             .unwrap_err()
             .to_string()
             .contains("`issiren`"));
@@ -534,13 +534,13 @@ mod tests {
         assert_eq!(a.settings().games, 6);
         assert_ne!(
             a.params,
-            FamilyNet::random::<SigElOuedCapture>(4, 0, settings()).params
+            GameNet::random::<SigElOuedCapture>(4, 0, settings()).params
         );
         let half = run(&TrainConfig { games: 3, ..config }, None);
         let resumed = run(&config, Some(half));
         assert_eq!(resumed.to_bytes(), a.to_bytes());
         // Another game's checkpoint is refused.
-        let war = FamilyNet::random::<SiryuWar>(4, 1, config.settings(false));
+        let war = GameNet::random::<SiryuWar>(4, 1, config.settings(false));
         let err = train(
             &game,
             &config,

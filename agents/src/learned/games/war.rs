@@ -24,7 +24,7 @@
 use stickdice::games::siryu_war::{colour_sir, State, LOOP_START, PIECES};
 use stickdice::{Seat, SiryuWar, Sticks};
 
-use super::{FamilyGame, FamilyNet, Features, MAX_DENSE};
+use super::{Features, GameNet, LearnedGame, MAX_DENSE};
 
 const ENEMY: usize = 48;
 const OWN_COUNT: usize = 96;
@@ -160,7 +160,7 @@ pub fn features(s: &State, mover: Seat) -> Features {
     f
 }
 
-impl FamilyGame for SiryuWar {
+impl LearnedGame for SiryuWar {
     const FEATURE_SET: u32 = 1;
     const SPARSE_INPUTS: usize = 141;
     const DENSE_INPUTS: usize = 6;
@@ -170,8 +170,8 @@ impl FamilyGame for SiryuWar {
         features(s, mover)
     }
 
-    fn shipped() -> &'static FamilyNet {
-        static NET: std::sync::OnceLock<FamilyNet> = std::sync::OnceLock::new();
+    fn shipped() -> &'static GameNet {
+        static NET: std::sync::OnceLock<GameNet> = std::sync::OnceLock::new();
         super::shipped::<Self>(&NET, include_bytes!("../../../weights/siryu-war.sdw"))
     }
 }

@@ -5,7 +5,7 @@
 mod common;
 
 use stickdice::{Game, Node, SigElOuedCapture, SiryuWar};
-use stickdice_agents::learned::family::FamilyGame;
+use stickdice_agents::learned::games::LearnedGame;
 use stickdice_agents::{build_str, Evaluate};
 
 use stickdice_testkit::counting::{allocations, Counting};
@@ -13,7 +13,7 @@ use stickdice_testkit::counting::{allocations, Counting};
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-fn keeps_the_contract<G: FamilyGame>(game: &G, games: u64) {
+fn keeps_the_contract<G: LearnedGame>(game: &G, games: u64) {
     let eval = G::evaluator("learned").unwrap();
     let net = G::shipped();
     let states = common::random_game_positions(game, games);
