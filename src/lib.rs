@@ -35,6 +35,7 @@
 pub mod agent;
 pub mod board;
 pub mod config;
+pub mod described;
 pub mod dice;
 pub mod game;
 pub mod games;
