@@ -48,6 +48,8 @@ pub use agent::{
 };
 pub use board::{Board, BoardGeometry};
 pub use config::{AnyAgent, AnyGame, GameKind, Listed};
+pub use described::games::{EsSig, Kioz, SigMzab, SigTozeur, SigWesternSahara, SijatElTaba, Tab};
+pub use described::Described;
 pub use dice::{Outcome, Sticks, Throw};
 pub use game::{
     ActionList, ConfigError, Game, IllegalMove, InvalidState, Node, NotationError, Playouts,

@@ -1346,6 +1346,24 @@ macro_rules! described_game {
             }
         }
 
+        impl $crate::board::Board for $ty {
+            fn geometry(&self) -> $crate::board::BoardGeometry {
+                self.0.geometry()
+            }
+
+            fn pieces(&self, state: &Self::State) -> Vec<$crate::board::PlacedPiece> {
+                self.0.placed_pieces(state)
+            }
+
+            fn describe_action(&self, state: &Self::State, action: Self::Action) -> String {
+                self.0.describe_action(state, action)
+            }
+
+            fn describe_change(&self, before: &Self::State, after: &Self::State) -> Vec<String> {
+                self.0.describe_change(before, after)
+            }
+        }
+
         impl $crate::game::Playouts for $ty {
             #[inline]
             fn random_action(
@@ -1416,4 +1434,159 @@ impl Described {
     /// The track position NONE marker (for tests).
     #[doc(hidden)]
     pub const NO_POSITION: u8 = NONE;
+}
+
+// ---- drawing data ------------------------------------------------------------------------
+
+impl Described {
+    /// The board's squares in drawing order (row by row from the bottom), as square codes.
+    fn drawn_squares(&self) -> Vec<u8> {
+        self.compiled.board.iter().collect()
+    }
+
+    fn drawn_index(&self, sq: u8) -> Option<usize> {
+        self.drawn_squares().iter().position(|&q| q == sq)
+    }
+
+    /// The drawing's geometry: every square, each side's track, the start squares.
+    pub fn geometry(&self) -> crate::board::BoardGeometry {
+        use crate::board::{Arrow, BoardGeometry, ChosenBy, SquareInfo, StickFaces, Track};
+        let c = &self.compiled;
+        let drawn = self.drawn_squares();
+        let top = c.rows as f64 - 1.0;
+        let squares = drawn
+            .iter()
+            .map(|&sq| SquareInfo {
+                x: f64::from(sq & 31),
+                y: top - f64::from(sq >> 5),
+                label: show(sq),
+                name: None,
+                special: (0..c.track_len).any(|p| c.hold[p].0 > 0 && c.square_of[0][p] == sq),
+            })
+            .collect();
+        let at = |sq: u8| drawn.iter().position(|&q| q == sq).unwrap_or(0);
+        let shared = c.occupancy == format::Occupancy::Shared && c.sides > 2
+            || self.base.description.track.others == format::OtherTracks::Shared;
+        let track_sides = if shared { 1 } else { c.sides };
+        let tracks = (0..track_sides)
+            .map(|side| Track {
+                seat: (!shared).then_some(side),
+                squares: c.square_of[side].iter().map(|&sq| at(sq)).collect(),
+                loops_to: c.next[side]
+                    .last()
+                    .filter(|l| l.to != NONE)
+                    .map(|l| l.to as usize),
+            })
+            .collect();
+        let starts = (0..track_sides)
+            .map(|side| at(c.square_of[side][0]))
+            .collect();
+        let _ = Arrow {
+            x1: 0.0,
+            y1: 0.0,
+            x2: 0.0,
+            y2: 0.0,
+        };
+        BoardGeometry {
+            width: c.cols as f64,
+            height: c.rows as f64,
+            squares,
+            tracks,
+            chosen_by: ChosenBy::Square,
+            starts,
+            arrows: Vec::new(),
+            sticks: StickFaces {
+                count: c.sticks.count(),
+                marked: "marked",
+                unmarked: "plain",
+            },
+            legend: "a game described in the description format: each side's track is drawn \
+                     from its start; marked squares hold a piece until it throws the hold's \
+                     value enough times",
+        }
+    }
+
+    /// The pieces on the board (and off it), for drawing.
+    pub fn placed_pieces(&self, s: &State) -> Vec<crate::board::PlacedPiece> {
+        let c = &self.compiled;
+        let mut out = Vec::new();
+        for side in 0..c.sides {
+            for k in c.pieces(side) {
+                if s.pos[k] == GONE {
+                    continue;
+                }
+                let on = s.pos[k] < OFF;
+                let unmoved = s.flags[k] & UNMOVED != 0;
+                out.push(crate::board::PlacedPiece {
+                    square: if on { self.drawn_index(s.sq[k]) } else { None },
+                    seat: Some(side),
+                    kind: "piece",
+                    letter: "",
+                    active: false,
+                    status: if unmoved { "locked" } else { "" },
+                    text: if on {
+                        format!(
+                            "P{}'s piece on {} (track position {}){}",
+                            side + 1,
+                            show(s.sq[k]),
+                            s.pos[k],
+                            if unmoved { ", unmoved" } else { "" }
+                        )
+                    } else {
+                        format!("P{}'s piece off the board", side + 1)
+                    },
+                });
+            }
+        }
+        if s.chaser != GONE {
+            out.push(crate::board::PlacedPiece {
+                square: self.drawn_index(c.square_of[0][s.chaser as usize]),
+                seat: None,
+                kind: "chaser",
+                letter: "G",
+                active: false,
+                status: "",
+                text: format!("the chaser on {}", show(c.square_of[0][s.chaser as usize])),
+            });
+        }
+        out
+    }
+
+    /// An action in words.
+    pub fn describe_action(&self, s: &State, a: Action) -> String {
+        let seat = s.turn as usize + 1;
+        match a.kind {
+            Kind::Pass => format!("P{seat} passes"),
+            Kind::Store => format!("P{seat} stores the value"),
+            Kind::Back => format!("P{seat} moves the chaser back"),
+            Kind::Forward => format!("P{seat} moves the chaser forward"),
+            Kind::Enter => format!("P{seat} brings a piece onto the track"),
+            Kind::Unlock => format!("P{seat} unlocks the piece on {}", show(a.sq)),
+            _ => format!("P{seat} plays {a}"),
+        }
+    }
+
+    /// What changed between two states, in words.
+    pub fn describe_change(&self, before: &State, after: &State) -> Vec<String> {
+        let c = &self.compiled;
+        let mut out = Vec::new();
+        for side in 0..c.sides {
+            for k in c.pieces(side) {
+                if before.pos[k] != after.pos[k] {
+                    let from = if before.pos[k] < OFF {
+                        show(before.sq[k])
+                    } else {
+                        "off the board".into()
+                    };
+                    let to = match after.pos[k] {
+                        GONE => "gone".to_string(),
+                        OFF => "off the board".to_string(),
+                        _ => show(after.sq[k]),
+                    };
+                    out.push(format!("P{}'s piece: {from} → {to}", side + 1));
+                }
+            }
+        }
+        out
+    }
 }
