@@ -44,6 +44,7 @@
 #![deny(missing_docs)]
 
 mod best;
+pub mod described_eval;
 pub mod eval;
 pub mod expectimax;
 pub mod files;

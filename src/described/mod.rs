@@ -17,6 +17,7 @@ mod compile;
 mod engine;
 pub mod format;
 pub mod games;
+pub mod query;
 mod state;
 
 use core::fmt;
