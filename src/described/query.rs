@@ -206,10 +206,12 @@ impl Described {
     pub fn in_opening(&self, s: &State) -> bool {
         s.opening
     }
+}
 
+impl State {
     /// The state with its throw count set to `throws` (the only field that grows without
     /// bound; exact solvers key positions on the rest).
-    pub fn with_throws(&self, s: &State, throws: u32) -> State {
-        State { throws, ..*s }
+    pub fn with_throws(self, throws: u32) -> State {
+        State { throws, ..self }
     }
 }

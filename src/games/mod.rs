@@ -87,7 +87,7 @@ macro_rules! __game_list {
             Kioz: $crate::described::games::Kioz [board evaluate],
             Tab: $crate::described::games::Tab [board evaluate],
             SijatElTaba: $crate::described::games::SijatElTaba [board evaluate],
-            EsSig: $crate::described::games::EsSig [board evaluate],
+            EsSig: $crate::described::games::EsSig [board evaluate exact],
             SigWesternSahara: $crate::described::games::SigWesternSahara [board evaluate],
         }
     };
