@@ -53,6 +53,10 @@ macro_rules! as_described {
 as_described!(SigMzab, SigTozeur, Kioz, Tab, SijatElTaba, EsSig, SigWesternSahara);
 
 impl<G: AsDescribed> Evaluate for G {
+    /// One evaluation walks every piece with every value of the table, for both sides:
+    /// too costly to call for every move of a playout in games of 14 to 20 pieces a side.
+    const RANDOM_PLAYOUTS_BY_DEFAULT: bool = true;
+
     fn evaluate(&self, state: &State) -> SeatValues {
         if let Some(scores) = self.scores(state) {
             return scores;
