@@ -34,7 +34,9 @@ use stickdice::{Node, SeatValues, MAX_SEATS};
 use crate::eval::{Evaluate, SeatStanding};
 
 /// A game registered from a description: access to its engine, for the generic evaluation.
-pub trait AsDescribed: stickdice::Playouts<State = State, Action = Action> + stickdice::Listed {
+pub trait AsDescribed:
+    stickdice::Playouts<State = State, Action = Action> + stickdice::Listed
+{
     /// The described game underneath.
     fn described(&self) -> &Described;
 }
@@ -50,7 +52,15 @@ macro_rules! as_described {
         }
     )*};
 }
-as_described!(SigMzab, SigTozeur, Kioz, Tab, SijatElTaba, EsSig, SigWesternSahara);
+as_described!(
+    SigMzab,
+    SigTozeur,
+    Kioz,
+    Tab,
+    SijatElTaba,
+    EsSig,
+    SigWesternSahara
+);
 
 impl<G: AsDescribed> Evaluate for G {
     /// One evaluation walks every piece with every value of the table, for both sides:
@@ -372,7 +382,11 @@ mod tests {
                 let v = game.evaluate(&s);
                 assert_eq!(v, game.evaluate(&s), "{}", G::NAME);
                 let sum: f64 = v[..seats].iter().sum();
-                assert!((sum - seats as f64 / 2.0).abs() < 1e-9, "{}: {v:?}", G::NAME);
+                assert!(
+                    (sum - seats as f64 / 2.0).abs() < 1e-9,
+                    "{}: {v:?}",
+                    G::NAME
+                );
                 for x in &v[..seats] {
                     assert!((0.0..=1.0).contains(x), "{}: {v:?}", G::NAME);
                 }

@@ -54,7 +54,10 @@ fn es_sig_two_players_is_solved() {
     let (mean_p, mean_len) = (wins0 / g, sum / g);
     let sd_p = (p0 * (1.0 - p0) / g).sqrt();
     let sd_len = ((sum2 / g - mean_len * mean_len) / g).sqrt();
-    assert!((mean_p - p0).abs() < 4.0 * sd_p, "played {mean_p}, solved {p0}");
+    assert!(
+        (mean_p - p0).abs() < 4.0 * sd_p,
+        "played {mean_p}, solved {p0}"
+    );
     assert!(
         (mean_len - len).abs() < 4.0 * sd_len,
         "played {mean_len} ± {sd_len}, solved {len}"
@@ -65,8 +68,14 @@ fn es_sig_two_players_is_solved() {
 #[test]
 fn capture_games_and_more_seats_are_refused() {
     let g = SigMzab::with_seats(2).unwrap();
-    assert!(matches!(g.solver_support(), Err(SolveError::Unsupported(_))));
+    assert!(matches!(
+        g.solver_support(),
+        Err(SolveError::Unsupported(_))
+    ));
     let g = EsSig::with_seats(3).unwrap();
-    assert!(matches!(g.solver_support(), Err(SolveError::Unsupported(_))));
+    assert!(matches!(
+        g.solver_support(),
+        Err(SolveError::Unsupported(_))
+    ));
     assert!(solve::solve(&g).is_err());
 }

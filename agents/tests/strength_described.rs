@@ -16,7 +16,11 @@ const DICE: u64 = 3_800_000;
 fn greedy_beats_random<G: stickdice_agents::Evaluate>() {
     let g = G::with_seats(2).unwrap();
     let (w, l, d) = duel(&g, "greedy", "random", 100, DICE);
-    assert!(w >= 150, "{}: greedy {w} wins, {l} losses, {d} draws", G::NAME);
+    assert!(
+        w >= 150,
+        "{}: greedy {w} wins, {l} losses, {d} draws",
+        G::NAME
+    );
     assert!(tail(w + l, 150) < 1e-12);
 }
 

@@ -163,14 +163,7 @@ impl Described {
     /// Calls `out` with each square where piece `k` (of `side`) may end a walk of `steps`
     /// steps in state `s`, by the rules (blocking, gates, forks, safe regions); its flags
     /// (or its stack's) are those the gates read.
-    pub fn landings(
-        &self,
-        s: &State,
-        side: usize,
-        k: usize,
-        steps: u8,
-        mut out: impl FnMut(u8),
-    ) {
+    pub fn landings(&self, s: &State, side: usize, k: usize, steps: u8, mut out: impl FnMut(u8)) {
         let c = &*self.compiled;
         let Some(&from) = s.pos.get(k) else { return };
         if from == GONE || steps == 0 {
