@@ -13,7 +13,7 @@ use core::fmt;
 use core::str::FromStr;
 
 /// The largest number of sticks any game here throws.
-pub const MAX_STICKS: u8 = 6;
+pub const MAX_STICKS: u8 = 8;
 
 /// The largest number of distinct outcomes of one throw (`MAX_STICKS + 1`).
 pub const MAX_THROW_OUTCOMES: usize = MAX_STICKS as usize + 1;
@@ -156,14 +156,28 @@ const MARKED_SIDES: [u8; 1 << MAX_STICKS] = {
     t
 };
 
+static THREE_STICKS: [Outcome; 4] = outcome_table::<4>(3);
 static FOUR_STICKS: [Outcome; 5] = outcome_table::<5>(4);
 static SIX_STICKS: [Outcome; 7] = outcome_table::<7>(6);
+static EIGHT_STICKS: [Outcome; 9] = outcome_table::<9>(8);
 
 impl Sticks {
     /// Four sticks (Sig wa Duqqan).
     pub const FOUR: Sticks = Sticks { count: 4 };
     /// Six sticks (Sig (El Oued), Issiren).
     pub const SIX: Sticks = Sticks { count: 6 };
+    /// Three sticks (Sijat El Taba).
+    pub const THREE: Sticks = Sticks { count: 3 };
+    /// Eight sticks (Sig (Western Sahara)).
+    pub const EIGHT: Sticks = Sticks { count: 8 };
+
+    /// The sticks of a count the games use (3, 4, 6 or 8), or `None`.
+    pub const fn with_count(count: u8) -> Option<Sticks> {
+        match count {
+            3 | 4 | 6 | 8 => Some(Sticks { count }),
+            _ => None,
+        }
+    }
 
     /// The number of sticks.
     #[inline]
@@ -185,9 +199,10 @@ impl Sticks {
     #[inline]
     pub fn outcomes(self) -> &'static [Outcome] {
         match self.count {
+            3 => &THREE_STICKS,
             4 => &FOUR_STICKS,
             6 => &SIX_STICKS,
-            _ => unreachable!("only four and six sticks exist"),
+            _ => &EIGHT_STICKS,
         }
     }
 
@@ -247,7 +262,7 @@ mod tests {
 
     #[test]
     fn throwing_from_bits_enumerates_exactly_the_distribution() {
-        for sticks in [Sticks::FOUR, Sticks::SIX] {
+        for sticks in [Sticks::THREE, Sticks::FOUR, Sticks::SIX, Sticks::EIGHT] {
             let mut counts = [0u32; MAX_THROW_OUTCOMES];
             for bits in 0..(1u64 << sticks.count()) {
                 counts[sticks.throw_from_bits(bits).marked() as usize] += 1;

@@ -35,6 +35,7 @@
 pub mod agent;
 pub mod board;
 pub mod config;
+pub mod described;
 pub mod dice;
 pub mod game;
 pub mod games;
@@ -47,6 +48,8 @@ pub use agent::{
 };
 pub use board::{Board, BoardGeometry};
 pub use config::{AnyAgent, AnyGame, GameKind, Listed};
+pub use described::games::{EsSig, Kioz, SigMzab, SigTozeur, SigWesternSahara, SijatElTaba, Tab};
+pub use described::Described;
 pub use dice::{Outcome, Sticks, Throw};
 pub use game::{
     ActionList, ConfigError, Game, IllegalMove, InvalidState, Node, NotationError, Playouts,

@@ -106,7 +106,9 @@ pub fn configurations<G: Game>() -> Vec<G> {
         .filter(|k| base.clone().set_option(k, "true").is_ok())
         .collect();
     let mut out = Vec::new();
-    for seats in min..=max {
+    // Seat counts the game refuses within its range (teams need an even count) are left
+    // out.
+    for seats in (min..=max).filter(|&n| G::with_seats(n).is_ok()) {
         for mask in 0..(1u32 << flags.len()) {
             for cap in [None, Some("40")] {
                 let mut g = G::with_seats(seats).expect("seat count in range");

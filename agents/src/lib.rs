@@ -45,6 +45,8 @@
 #![deny(missing_docs)]
 
 mod best;
+pub mod described_eval;
+pub mod described_solve;
 pub mod eval;
 pub mod expectimax;
 pub mod files;

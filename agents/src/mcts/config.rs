@@ -29,7 +29,7 @@ pub const INFO: AgentInfo = AgentInfo {
         ParamInfo {
             key: "playout",
             default: "greedy",
-            help: "playout policy: greedy (the evaluation's best move with probability 1-epsilon), or random; issiren with its learned evaluation defaults to random (it is costly per call)",
+            help: "playout policy: greedy (the evaluation's best move with probability 1-epsilon), or random; issiren with its learned evaluation and the described games default to random (their evaluations are costly per call)",
         },
         ParamInfo {
             key: "epsilon",

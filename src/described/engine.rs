@@ -1,0 +1,917 @@
+//! The rules engine over compiled tables: legal actions, moves, ends and rankings.
+
+use super::action::{Action, Kind};
+use super::compile::{Compiled, Link, NONE};
+use super::format::{Decide, Occupancy, Overshoot, Rank, Supplement};
+use super::state::{State, GONE, OFF, UNMOVED};
+use crate::game::{Ranking, MAX_SEATS};
+
+/// The most legal actions any described game can list (a buffer of this size never
+/// spills).
+pub(crate) const BUFFER: usize = 192;
+
+/// Where a walk ends.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Dest {
+    pub pos: u8,
+    pub set_flags: u8,
+    /// The branch's name when the walk chose among open branches.
+    pub branch: Option<[u8; 8]>,
+}
+
+/// A sink for generated actions.
+pub(crate) trait Sink {
+    fn push(&mut self, a: Action);
+    fn len(&self) -> usize;
+}
+
+pub(crate) struct Buf {
+    pub items: [Action; BUFFER],
+    pub n: usize,
+}
+
+impl Buf {
+    pub fn new() -> Buf {
+        Buf {
+            items: [Action::PASS; BUFFER],
+            n: 0,
+        }
+    }
+}
+
+impl Sink for Buf {
+    #[inline(always)]
+    fn push(&mut self, a: Action) {
+        if self.n < BUFFER {
+            self.items[self.n] = a;
+            self.n += 1;
+        }
+    }
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.n
+    }
+}
+
+impl Compiled {
+    #[inline(always)]
+    pub(crate) fn side_of(&self, seat: usize) -> usize {
+        if self.teams {
+            seat & 1
+        } else {
+            seat
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn pieces(&self, side: usize) -> core::ops::Range<usize> {
+        side * self.pieces_per_side..(side + 1) * self.pieces_per_side
+    }
+
+    pub(crate) fn initial(&self) -> State {
+        let mut s = State::EMPTY;
+        for side in 0..self.sides {
+            for (i, &p) in self.start[side].iter().enumerate() {
+                let k = side * self.pieces_per_side + i;
+                s.pos[k] = p;
+                if p == OFF {
+                    s.sq[k] = GONE;
+                } else {
+                    let sq = self.square_of[side][p as usize];
+                    s.sq[k] = sq;
+                    if self.occupancy != Occupancy::Shared {
+                        s.occ[side].set(sq);
+                    }
+                }
+                if self.start_unmoved {
+                    s.flags[k] = UNMOVED;
+                }
+            }
+        }
+        s.opening = self.opening.is_some();
+        s
+    }
+
+    /// Whether the seat drives the chaser (it has got out and a chaser exists).
+    #[inline(always)]
+    fn drives(&self, s: &State, seat: usize) -> bool {
+        self.chaser_table.is_some() && s.out_place[seat] != 0
+    }
+
+    /// The value of the pending throw for the seat to move.
+    #[inline(always)]
+    pub(crate) fn pending_value(&self, s: &State) -> u8 {
+        let k = (s.pending & 15) as usize;
+        if self.drives(s, s.turn as usize) {
+            self.chaser_table.as_ref().map_or(0, |t| t.value[k.min(8)])
+        } else {
+            self.table.value[k.min(8)]
+        }
+    }
+
+    // ---- gates and walks ----------------------------------------------------------
+
+    fn gate_open(
+        &self,
+        s: &State,
+        side: usize,
+        gate: &super::compile::Gate,
+        moving_flags: u8,
+    ) -> bool {
+        if gate.without_flags & moving_flags != 0 {
+            return false;
+        }
+        if let Some(r) = gate.enemy_in {
+            let m = &self.regions[side][r as usize];
+            let found = (0..self.sides)
+                .filter(|&e| e != side)
+                .any(|e| self.pieces(e).any(|k| s.pos[k] < OFF && m.has(s.sq[k])));
+            if !found {
+                return false;
+            }
+        }
+        if let Some(r) = gate.own_one_square_in {
+            let m = &self.regions[side][r as usize];
+            let mut one = GONE;
+            for k in self.pieces(side) {
+                if s.pos[k] < OFF && m.has(s.sq[k]) {
+                    if one == GONE {
+                        one = s.sq[k];
+                    } else if one != s.sq[k] {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether the square may be passed over by the side's moving pieces.
+    #[inline(always)]
+    fn passable(&self, s: &State, side: usize, sq: u8) -> bool {
+        self.pass_own || self.occupancy == Occupancy::Shared || !s.occ[side].has(sq)
+    }
+
+    /// Whether the side may end a move on the square.
+    #[inline(always)]
+    fn landable(&self, s: &State, side: usize, sq: u8) -> bool {
+        match self.occupancy {
+            Occupancy::Shared => true,
+            occ => {
+                if s.occ[side].has(sq) && occ == Occupancy::Single {
+                    return false;
+                }
+                let enemy = 1 - side;
+                if s.occ[enemy].has(sq) {
+                    if !self.capture {
+                        return false;
+                    }
+                    if let Some(r) = self.safe {
+                        if self.regions[enemy][r as usize].has(sq) {
+                            return false;
+                        }
+                    }
+                }
+                true
+            }
+        }
+    }
+
+    /// Whether an enemy piece stands on the square (for the side).
+    #[inline(always)]
+    fn enemy_on(&self, s: &State, side: usize, sq: u8) -> bool {
+        self.occupancy != Occupancy::Shared && s.occ[1 - side].has(sq)
+    }
+
+    /// Walks `steps` steps from `from` (or from off the board) for the side, calling `out`
+    /// with each legal destination (two at most where a fork offers two open branches).
+    pub(crate) fn walk(
+        &self,
+        s: &State,
+        side: usize,
+        from: u8,
+        steps: u8,
+        moving_flags: u8,
+        out: &mut impl FnMut(Dest),
+    ) {
+        if steps == 0 {
+            return;
+        }
+        // The plain fast path: no gates, no limit, nothing blocks on the way.
+        if self.plain && self.pass_own && from != OFF && self.limit == NONE {
+            let q = self.dest[side][from as usize][steps as usize & 15];
+            if q != NONE {
+                let sq = self.square_of[side][q as usize];
+                if self.landable(s, side, sq) {
+                    out(Dest {
+                        pos: q,
+                        set_flags: 0,
+                        branch: None,
+                    });
+                }
+                return;
+            }
+            if self.overshoot == Overshoot::Illegal {
+                return;
+            }
+        }
+        let mut cur = from;
+        let mut left = steps;
+        if from == OFF {
+            cur = 0;
+            left -= 1;
+            if left > 0 && !self.passable(s, side, self.square_of[side][0]) {
+                return;
+            }
+        }
+        self.walk_on(s, side, cur, left, moving_flags, 0, None, out);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn walk_on(
+        &self,
+        s: &State,
+        side: usize,
+        mut cur: u8,
+        mut left: u8,
+        moving_flags: u8,
+        mut flags: u8,
+        branch: Option<[u8; 8]>,
+        out: &mut impl FnMut(Dest),
+    ) {
+        while left > 0 {
+            let p = cur as usize;
+            if cur == self.limit
+                || (self.branches[side][p].is_empty() && self.next[side][p].to == NONE)
+            {
+                match self.overshoot {
+                    Overshoot::Stop => break,
+                    Overshoot::Illegal => return,
+                }
+            }
+            let branches = &self.branches[side][p];
+            if !branches.is_empty() {
+                let open: [Option<&Link>; 4] = {
+                    let mut o = [None; 4];
+                    let mut n = 0;
+                    for l in branches.iter() {
+                        if n < 4 && self.gate_open(s, side, &l.gate, moving_flags | flags) {
+                            o[n] = Some(l);
+                            n += 1;
+                        }
+                    }
+                    o
+                };
+                let count = open.iter().filter(|l| l.is_some()).count();
+                for l in open.iter().flatten() {
+                    let name = if count > 1 { Some(l.name) } else { branch };
+                    self.step_then(s, side, l, left, moving_flags, flags, name, out);
+                }
+                return;
+            }
+            let l = &self.next[side][p];
+            if l.to == NONE {
+                return;
+            }
+            if !self.gate_open(s, side, &l.gate, moving_flags | flags) {
+                return;
+            }
+            flags |= l.set_flags;
+            cur = l.to;
+            left -= 1;
+            if left > 0 && !self.passable(s, side, self.square_of[side][cur as usize]) {
+                return;
+            }
+        }
+        let sq = self.square_of[side][cur as usize];
+        if self.landable(s, side, sq) {
+            out(Dest {
+                pos: cur,
+                set_flags: flags,
+                branch,
+            });
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn step_then(
+        &self,
+        s: &State,
+        side: usize,
+        l: &Link,
+        left: u8,
+        moving_flags: u8,
+        flags: u8,
+        branch: Option<[u8; 8]>,
+        out: &mut impl FnMut(Dest),
+    ) {
+        let cur = l.to;
+        let flags = flags | l.set_flags;
+        let left = left - 1;
+        if left > 0 && !self.passable(s, side, self.square_of[side][cur as usize]) {
+            return;
+        }
+        self.walk_on(s, side, cur, left, moving_flags, flags, branch, out);
+    }
+
+    // ---- legal actions -----------------------------------------------------------
+
+    /// The OR of the flags of the side's pieces on the square (a stack's flags).
+    fn stack_flags(&self, s: &State, side: usize, sq: u8) -> u8 {
+        let mut f = 0;
+        for k in self.pieces(side) {
+            if s.pos[k] < OFF && s.sq[k] == sq {
+                f |= s.flags[k];
+            }
+        }
+        f & !UNMOVED
+    }
+
+    /// Whether piece `k` is the first of its stack (the one that names it).
+    #[inline(always)]
+    fn leads_stack(&self, s: &State, side: usize, k: usize) -> bool {
+        if self.occupancy != Occupancy::Stacks {
+            return true;
+        }
+        let sq = s.sq[k];
+        !self
+            .pieces(side)
+            .take_while(|&j| j < k)
+            .any(|j| s.pos[j] < OFF && s.sq[j] == sq)
+    }
+
+    /// The actions for the side's pieces with value `v` in each-throw turns.
+    pub(crate) fn actions(&self, s: &State, out: &mut impl Sink) {
+        let seat = s.turn as usize;
+        let v = self.pending_value(s);
+        if self.drives(s, seat) {
+            if v == 0 || s.chaser == GONE {
+                out.push(Action::PASS);
+            } else {
+                out.push(Action::simple(Kind::Back));
+                if (s.chaser as usize) + 1 < self.track_len {
+                    out.push(Action::simple(Kind::Forward));
+                }
+            }
+            return;
+        }
+        let side = self.side_of(seat);
+        if Some(v) == self.store_value {
+            out.push(Action::simple(Kind::Store));
+            if self.release_steps == 0 && self.release_values >> v & 1 == 1 {
+                for k in self.pieces(side) {
+                    if s.pos[k] < OFF && s.flags[k] & UNMOVED != 0 {
+                        out.push(Action::at(Kind::Unlock, s.sq[k], 0));
+                    }
+                }
+            }
+            return;
+        }
+        if v > 0 {
+            let releases = self.release_values >> v & 1 == 1;
+            let start = out.len();
+            if releases {
+                self.release_actions(s, side, v, out);
+            }
+            if !(releases && self.release_priority && out.len() > start) {
+                self.move_actions(s, side, v, out);
+            }
+        }
+        if out.len() == 0 {
+            out.push(Action::PASS);
+        }
+    }
+
+    fn release_actions(&self, s: &State, side: usize, _v: u8, out: &mut impl Sink) {
+        let mut entered = false;
+        for k in self.pieces(side) {
+            if s.flags[k] & UNMOVED == 0 || s.pos[k] == GONE {
+                continue;
+            }
+            if self.release_steps == 0 {
+                out.push(Action::at(Kind::Unlock, s.sq[k], 0));
+                continue;
+            }
+            if s.pos[k] == OFF {
+                if entered {
+                    continue;
+                }
+                let mut ok = false;
+                self.walk(s, side, OFF, self.release_steps, 0, &mut |_| ok = true);
+                if ok {
+                    entered = true;
+                    out.push(Action::simple(Kind::Enter));
+                }
+                continue;
+            }
+            let mut ok = false;
+            self.walk(s, side, s.pos[k], self.release_steps, 0, &mut |_| ok = true);
+            if ok {
+                out.push(Action::at(Kind::Move, s.sq[k], 0));
+            }
+        }
+    }
+
+    fn move_actions(&self, s: &State, side: usize, v: u8, out: &mut impl Sink) {
+        let stock = s.stock[side];
+        for k in self.pieces(side) {
+            let p = s.pos[k];
+            if p >= OFF || s.flags[k] & UNMOVED != 0 {
+                continue;
+            }
+            let sq = s.sq[k];
+            let (need, counted) = self.hold[p as usize];
+            if need > 0 {
+                if counted == v {
+                    out.push(Action::at(Kind::Move, sq, 0));
+                }
+                continue;
+            }
+            if !self.leads_stack(s, side, k) {
+                continue;
+            }
+            let flags = if self.occupancy == Occupancy::Stacks {
+                self.stack_flags(s, side, sq)
+            } else {
+                s.flags[k]
+            };
+            self.walk(s, side, p, v, flags, &mut |d| {
+                out.push(match d.branch {
+                    Some(name) => Action {
+                        kind: Kind::Branch,
+                        sq,
+                        arg: 0,
+                        name,
+                    },
+                    None => Action::at(Kind::Move, sq, 0),
+                })
+            });
+            if stock > 0 && self.store_value.is_some() {
+                let (lo, hi) = match self.supplement {
+                    Supplement::Any => (1, stock),
+                    Supplement::All => (stock, stock),
+                };
+                for j in lo..=hi {
+                    let total = v.saturating_add(j);
+                    if total as usize >= self.track_len {
+                        break;
+                    }
+                    self.walk(s, side, p, total, flags, &mut |d| {
+                        if d.branch.is_none()
+                            && self.enemy_on(s, side, self.square_of[side][d.pos as usize])
+                        {
+                            out.push(Action::at(Kind::Plus, sq, j));
+                        }
+                    });
+                }
+            }
+        }
+    }
+
+    /// The actions when spending held values (all-first turns).
+    pub(crate) fn spend_actions(&self, s: &State, out: &mut impl Sink) {
+        let side = self.side_of(s.turn as usize);
+        for k in self.pieces(side) {
+            let p = s.pos[k];
+            if p >= OFF {
+                continue;
+            }
+            let sq = s.sq[k];
+            for v in 1..s.held.len() {
+                if s.held[v] == 0 {
+                    continue;
+                }
+                self.walk(s, side, p, v as u8, s.flags[k], &mut |_| {
+                    out.push(Action::at(Kind::Held, sq, v as u8))
+                });
+            }
+        }
+        if out.len() == 0 {
+            out.push(Action::PASS);
+        }
+    }
+
+    /// Every legal action at a decision.
+    pub(crate) fn legal(&self, s: &State, out: &mut impl Sink) {
+        if s.ended {
+            return;
+        }
+        if s.spending {
+            self.spend_actions(s, out);
+        } else if s.pending != GONE {
+            self.actions(s, out);
+        }
+    }
+
+    // ---- applying ------------------------------------------------------------------
+
+    fn piece_on(&self, s: &State, side: usize, sq: u8) -> Option<usize> {
+        self.pieces(side).find(|&k| s.pos[k] < OFF && s.sq[k] == sq)
+    }
+
+    /// Moves the side's piece (or stack) `k` to the destination, capturing.
+    fn move_to(&self, s: &mut State, side: usize, k: usize, d: Dest) {
+        let from_sq = s.sq[k];
+        let to_sq = self.square_of[side][d.pos as usize];
+        let stacks = self.occupancy == Occupancy::Stacks;
+        if self.occupancy != Occupancy::Shared {
+            s.occ[side].clear(from_sq);
+            // Capture.
+            if self.capture && s.occ[1 - side].has(to_sq) {
+                for e in self.pieces(1 - side) {
+                    if s.pos[e] < OFF && s.sq[e] == to_sq {
+                        s.pos[e] = GONE;
+                        s.sq[e] = GONE;
+                        s.flags[e] = 0;
+                        s.count[e] = 0;
+                        s.captures[side] = s.captures[side].saturating_add(1);
+                    }
+                }
+                s.occ[1 - side].clear(to_sq);
+            }
+            s.occ[side].set(to_sq);
+        }
+        let from_pos = s.pos[k];
+        let moved = |j: usize, s: &mut State| {
+            s.pos[j] = d.pos;
+            s.sq[j] = to_sq;
+            s.flags[j] = (s.flags[j] & !UNMOVED) | d.set_flags;
+            s.count[j] = 0;
+        };
+        if stacks && from_pos < OFF {
+            for j in self.pieces(side) {
+                if s.pos[j] < OFF && s.sq[j] == from_sq && s.pos[j] == from_pos {
+                    moved(j, s);
+                }
+            }
+        } else {
+            moved(k, s);
+        }
+    }
+
+    /// The first destination of a walk that matches the action, if any.
+    fn find_dest(&self, s: &State, side: usize, k: usize, steps: u8, a: &Action) -> Option<Dest> {
+        let flags = if self.occupancy == Occupancy::Stacks {
+            self.stack_flags(s, side, s.sq[k])
+        } else {
+            s.flags[k]
+        };
+        let mut found = None;
+        self.walk(s, side, s.pos[k], steps, flags, &mut |d| {
+            if found.is_none() {
+                let ok = match a.kind {
+                    Kind::Branch => d.branch == Some(a.name),
+                    _ => d.branch.is_none(),
+                };
+                if ok {
+                    found = Some(d);
+                }
+            }
+        });
+        found
+    }
+
+    /// Applies a legal action (the caller has checked it).
+    pub(crate) fn apply(&self, s: &mut State, a: Action) {
+        self.apply_inner(s, a);
+        if self.occupancy == Occupancy::Shared {
+            // Occupancy of sides 0 and 1 is kept in every game, so that a state read from
+            // JSON (which knows no occupancy rule) compares equal.
+            s.occ = Default::default();
+            for side in 0..self.sides.min(2) {
+                for k in self.pieces(side) {
+                    if s.pos[k] < OFF {
+                        s.occ[side].set(s.sq[k]);
+                    }
+                }
+            }
+        }
+    }
+
+    fn apply_inner(&self, s: &mut State, a: Action) {
+        let seat = s.turn as usize;
+        if s.spending {
+            let side = self.side_of(seat);
+            match a.kind {
+                Kind::Held => {
+                    if let Some(k) = self.piece_on(s, side, a.sq) {
+                        if let Some(d) = self.find_dest(s, side, k, a.arg, &a) {
+                            self.move_to(s, side, k, d);
+                        }
+                    }
+                    let v = (a.arg as usize).min(s.held.len() - 1);
+                    s.held[v] = s.held[v].saturating_sub(1);
+                    self.check_end(s);
+                    if s.ended {
+                        s.held = [0; 16];
+                        s.spending = false;
+                    } else if s.held.iter().all(|&n| n == 0) {
+                        s.spending = false;
+                        self.next_turn(s);
+                    }
+                }
+                _ => {
+                    s.held = [0; 16];
+                    s.spending = false;
+                    self.next_turn(s);
+                }
+            }
+            return;
+        }
+        let k_throw = (s.pending & 15) as usize;
+        s.pending = GONE;
+        let driving = self.drives(s, seat);
+        let again = if driving {
+            self.chaser_table
+                .as_ref()
+                .is_some_and(|t| t.again[k_throw.min(8)])
+        } else {
+            self.table.again[k_throw.min(8)]
+        };
+        let v = if driving {
+            self.chaser_table
+                .as_ref()
+                .map_or(0, |t| t.value[k_throw.min(8)])
+        } else {
+            self.table.value[k_throw.min(8)]
+        };
+        let side = self.side_of(seat);
+        match a.kind {
+            Kind::Move | Kind::Branch => {
+                if let Some(k) = self.piece_on(s, side, a.sq) {
+                    let p = s.pos[k] as usize;
+                    if s.flags[k] & UNMOVED != 0 {
+                        if let Some(d) = self.find_dest(s, side, k, self.release_steps, &a) {
+                            self.move_to(s, side, k, d);
+                        }
+                    } else if self.hold[p].0 > 0 {
+                        self.hold_step(s, side, seat, k);
+                    } else if let Some(d) = self.find_dest(s, side, k, v, &a) {
+                        self.move_to(s, side, k, d);
+                    }
+                }
+            }
+            Kind::Plus => {
+                if let Some(k) = self.piece_on(s, side, a.sq) {
+                    if let Some(d) = self.find_dest(s, side, k, v.saturating_add(a.arg), &a) {
+                        self.move_to(s, side, k, d);
+                        s.stock[side] = s.stock[side].saturating_sub(a.arg);
+                    }
+                }
+            }
+            Kind::Unlock => {
+                if let Some(k) = self.piece_on(s, side, a.sq) {
+                    s.flags[k] &= !UNMOVED;
+                }
+            }
+            Kind::Store => s.stock[side] = s.stock[side].saturating_add(1),
+            Kind::Enter => {
+                if let Some(k) = self.pieces(side).find(|&k| s.pos[k] == OFF) {
+                    let pos = self.release_steps - 1;
+                    let mut d = None;
+                    self.walk(s, side, OFF, self.release_steps, 0, &mut |x| d = Some(x));
+                    let d = d.unwrap_or(Dest {
+                        pos,
+                        set_flags: 0,
+                        branch: None,
+                    });
+                    s.pos[k] = d.pos;
+                    s.sq[k] = self.square_of[side][d.pos as usize];
+                    s.flags[k] &= !UNMOVED;
+                    s.count[k] = 0;
+                    if self.occupancy != Occupancy::Shared {
+                        s.occ[side].set(s.sq[k]);
+                    }
+                }
+            }
+            Kind::Back | Kind::Forward => self.move_chaser(s, v, a.kind == Kind::Back),
+            Kind::Held | Kind::Pass => {}
+        }
+        self.check_end(s);
+        if s.ended {
+            return;
+        }
+        if !again {
+            self.next_turn(s);
+        }
+    }
+
+    fn hold_step(&self, s: &mut State, side: usize, seat: usize, k: usize) {
+        let p = s.pos[k] as usize;
+        let need = self.hold[p].0;
+        s.count[k] = s.count[k].saturating_add(1);
+        if s.count[k] < need {
+            return;
+        }
+        s.count[k] = 0;
+        let l = self.next[side][p];
+        if l.to == NONE {
+            // Off the end: the piece is out.
+            if self.occupancy != Occupancy::Shared {
+                s.occ[side].clear(s.sq[k]);
+            }
+            s.pos[k] = GONE;
+            s.sq[k] = GONE;
+            s.flags[k] = 0;
+            if s.out_place[seat] == 0 && self.pieces(side).all(|j| s.pos[j] == GONE) {
+                s.outs += 1;
+                s.out_place[seat] = s.outs;
+                if self.chaser_table.is_some() && s.chaser == GONE {
+                    s.chaser = self.chaser_appears;
+                }
+            }
+        } else {
+            let d = Dest {
+                pos: l.to,
+                set_flags: l.set_flags,
+                branch: None,
+            };
+            if self.landable(s, side, self.square_of[side][l.to as usize]) {
+                self.move_to(s, side, k, d);
+            }
+        }
+    }
+
+    fn move_chaser(&self, s: &mut State, v: u8, back: bool) {
+        let last = (self.track_len - 1) as u8;
+        for _ in 0..v {
+            let g = s.chaser;
+            let carried = |s: &State, k: usize| s.pos[k] == g;
+            if back && g == 0 {
+                for k in 0..self.sides * self.pieces_per_side {
+                    if carried(s, k) {
+                        s.pos[k] = OFF;
+                        s.sq[k] = GONE;
+                        s.count[k] = 0;
+                        s.flags[k] |= UNMOVED;
+                    }
+                }
+                return;
+            }
+            if !back && g == last {
+                return;
+            }
+            let to = if back { g - 1 } else { g + 1 };
+            for k in 0..self.sides * self.pieces_per_side {
+                if carried(s, k) {
+                    s.pos[k] = to;
+                    s.sq[k] = self.square_of[0][to as usize];
+                    s.count[k] = 0;
+                }
+            }
+            s.chaser = to;
+        }
+    }
+
+    pub(crate) fn next_turn(&self, s: &mut State) {
+        let n = self.seats;
+        let mut t = s.turn as usize;
+        for _ in 0..n {
+            t = (t + 1) % n;
+            if s.out_place[t] == 0 || self.chaser_table.is_some() {
+                break;
+            }
+        }
+        s.turn = t as u8;
+    }
+
+    /// Applies a throw (the caller has checked it).
+    pub(crate) fn throw(&self, s: &mut State, marked: u8, cap: u32) {
+        s.throws = s.throws.saturating_add(1);
+        let k = (marked as usize).min(8);
+        if s.opening {
+            let v = self.table.value[k];
+            if let Some((begin, moves)) = self.opening {
+                if v == begin {
+                    s.opening = false;
+                    if moves {
+                        s.pending = marked;
+                    }
+                    return;
+                }
+            }
+            self.next_turn(s);
+            return;
+        }
+        if self.all_first {
+            let v = self.table.value[k] as usize;
+            s.held[v.min(15)] = s.held[v.min(15)].saturating_add(1);
+            if !self.table.again[k] || s.throws >= cap {
+                s.spending = true;
+            }
+            return;
+        }
+        s.pending = marked;
+        if self.decide == Decide::Choices {
+            let mut buf = Buf::new();
+            self.actions(s, &mut buf);
+            if buf.n == 1 && !matches!(buf.items[0].kind, Kind::Back | Kind::Forward) {
+                self.apply(s, buf.items[0]);
+            }
+        }
+    }
+
+    // ---- ends ----------------------------------------------------------------------
+
+    fn alive(&self, s: &State, side: usize) -> usize {
+        self.pieces(side).filter(|&k| s.pos[k] != GONE).count()
+    }
+
+    pub(crate) fn check_end(&self, s: &mut State) {
+        if self.end_no_pieces && (0..self.sides).any(|side| self.alive(s, side) == 0) {
+            s.ended = true;
+            return;
+        }
+        if let Some(r) = self.end_all_in {
+            let all = (0..self.sides).all(|side| {
+                let m = &self.regions[side][r as usize];
+                self.pieces(side)
+                    .all(|k| s.pos[k] == GONE || (s.pos[k] < OFF && m.has(s.sq[k])))
+            });
+            if all {
+                s.ended = true;
+                return;
+            }
+        }
+        if self.end_separated {
+            let lowest0 = self
+                .pieces(0)
+                .filter(|&k| s.pos[k] < OFF)
+                .map(|k| s.sq[k] >> 5)
+                .min();
+            let highest1 = self
+                .pieces(1)
+                .filter(|&k| s.pos[k] < OFF)
+                .map(|k| s.sq[k] >> 5)
+                .max();
+            if let (Some(lo), Some(hi)) = (lowest0, highest1) {
+                if lo > hi {
+                    s.ended = true;
+                    return;
+                }
+            }
+        }
+        if self.end_all_out && s.outs as usize == self.seats {
+            s.ended = true;
+            return;
+        }
+        if self.end_frozen && self.frozen(s) {
+            s.ended = true;
+        }
+    }
+
+    fn frozen(&self, s: &State) -> bool {
+        for side in 0..self.sides {
+            for k in self.pieces(side) {
+                if s.pos[k] >= OFF {
+                    continue;
+                }
+                for &v in &self.values {
+                    let mut any = false;
+                    self.walk(s, side, s.pos[k], v, s.flags[k], &mut |_| any = true);
+                    if any {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    pub(crate) fn ranking(&self, s: &State) -> Ranking {
+        let n = self.seats;
+        let mut keys = [0u32; MAX_SEATS];
+        match self.rank {
+            Rank::LastStanding => {
+                let alive: Vec<bool> = (0..self.sides)
+                    .map(|side| self.alive(s, side) > 0)
+                    .collect();
+                let standing = alive.iter().filter(|&&a| a).count();
+                for (seat, key) in keys.iter_mut().enumerate().take(n) {
+                    *key = if standing == 1 && !alive[self.side_of(seat)] {
+                        1
+                    } else {
+                        0
+                    };
+                }
+            }
+            Rank::PiecesLeft => {
+                for (seat, key) in keys.iter_mut().enumerate().take(n) {
+                    *key = (MAX_SEATS * 64 - self.alive(s, self.side_of(seat))) as u32;
+                }
+            }
+            Rank::Captures => {
+                for (seat, key) in keys.iter_mut().enumerate().take(n) {
+                    *key = 1000 - u32::from(s.captures[self.side_of(seat)]);
+                }
+            }
+            Rank::Arrival => {
+                for (seat, key) in keys.iter_mut().enumerate().take(n) {
+                    let p = s.out_place[seat];
+                    *key = if p == 0 { 100 } else { u32::from(p) };
+                }
+            }
+        }
+        Ranking::from_keys(&keys[..n])
+    }
+}

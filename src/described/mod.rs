@@ -1,0 +1,1593 @@
+//! Games of the family as data: a description format (TOML, `format = 1`), its compiler to
+//! flat tables, and one game type, [`Described`], that plays every description.
+//!
+//! A description names mechanics, not games: sticks and throw tables, extra throws,
+//! release and stored values, tracks built from runs over a grid with loops, forks and
+//! gates, holding positions, occupancy (one piece a square, stacks, shared squares),
+//! capture by landing, safe regions, teams, an opening, a neutral chaser, and the ways a
+//! game ends and ranks. A rule option is a named patch of the description
+//! (`[options.NAME]`), applied before compiling. The shipped games live in
+//! `src/described/games/*.toml`; each is registered as a thin newtype
+//! ([`described_game!`](crate::described_game)) that carries the trait's constants.
+//!
+//! The book's chapter `docs/described/format.md` is the reference of every field.
+
+mod action;
+mod compile;
+mod engine;
+pub mod format;
+pub mod games;
+pub mod query;
+mod state;
+
+use core::fmt;
+use std::sync::Arc;
+
+pub use action::{Action, Kind};
+pub use compile::{MAX_COLUMNS, MAX_PIECES, MAX_ROWS, MAX_SQUARES};
+pub use format::Description;
+pub use state::State;
+
+use crate::config::{parse_flag, parse_max_throws, DEFAULT_MAX_THROWS};
+use crate::dice::{Sticks, Throw};
+use crate::game::{ConfigError, InvalidState, Node, NotationError, Ranking, Seat};
+use compile::{Compiled, NONE};
+use engine::{Buf, BUFFER};
+use format::OptionKind;
+use state::{GONE, OFF, UNMOVED};
+
+/// A description that cannot be read or compiled: the file, where, the field and what was
+/// expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DescriptionError {
+    /// The file (or `<text>`).
+    pub file: String,
+    /// The line and column (1-based), where known.
+    pub at: Option<(usize, usize)>,
+    /// The field, as a path (`track.runs[2].dir`), where known.
+    pub field: String,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+impl DescriptionError {
+    pub(crate) fn invalid(field: &str, message: impl Into<String>) -> DescriptionError {
+        DescriptionError {
+            file: String::new(),
+            at: None,
+            field: field.to_string(),
+            message: message.into(),
+        }
+    }
+
+    fn in_file(mut self, file: &str, text: Option<&str>) -> DescriptionError {
+        self.file = file.to_string();
+        if self.at.is_none() {
+            if let Some(text) = text {
+                self.at = locate(text, &self.field);
+            }
+        }
+        self
+    }
+}
+
+impl fmt::Display for DescriptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.file.is_empty() {
+            "<description>"
+        } else {
+            &self.file
+        })?;
+        if let Some((line, col)) = self.at {
+            write!(f, ":{line}:{col}")?;
+        }
+        if !self.field.is_empty() {
+            write!(f, ": field `{}`", self.field)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for DescriptionError {}
+
+/// The line and column of a field's key in the text: the last named part of the path, as
+/// a key (`name =`) or a table header, found after the header of its first part.
+fn locate(text: &str, field: &str) -> Option<(usize, usize)> {
+    let parts: Vec<&str> = field
+        .split(['.', '['])
+        .filter(|p| !p.is_empty() && !p.ends_with(']'))
+        .collect();
+    let last = *parts.last()?;
+    let first = parts[0];
+    let mut after = 0;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        if t.starts_with('[') && t.trim_start_matches('[').starts_with(first) {
+            after = i;
+            break;
+        }
+    }
+    for (i, line) in text.lines().enumerate().skip(after) {
+        let t = line.trim_start();
+        let col = line.len() - t.len() + 1;
+        let key = t.split(['=', ' ']).next().unwrap_or("");
+        if key == last && t[key.len()..].trim_start().starts_with('=') {
+            return Some((i + 1, col));
+        }
+        if t.starts_with('[') && t.trim_matches(|c| c == '[' || c == ']').ends_with(last) {
+            return Some((i + 1, col));
+        }
+    }
+    None
+}
+
+/// Turns a TOML reading error into a [`DescriptionError`], with the nearest name for an
+/// unknown field.
+fn toml_error(file: &str, text: Option<&str>, e: &toml::de::Error) -> DescriptionError {
+    let at = match (text, e.span()) {
+        (Some(text), Some(span)) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            Some((line, col))
+        }
+        _ => None,
+    };
+    let mut message = e.message().trim().to_string();
+    if let Some(rest) = message.strip_prefix("unknown field `") {
+        if let Some((name, tail)) = rest.split_once('`') {
+            let expected: Vec<&str> = tail.split('`').skip(1).step_by(2).collect();
+            if let Some(near) = crate::config::did_you_mean(name, expected.iter().copied()) {
+                message = format!("{message} (did you mean `{near}`?)");
+            }
+        }
+    }
+    DescriptionError {
+        file: file.to_string(),
+        at,
+        field: String::new(),
+        message,
+    }
+}
+
+/// A description read from its text, before options: the typed form and the tree the
+/// options patch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Base {
+    file: String,
+    text: String,
+    tree: toml::Table,
+    description: Description,
+}
+
+impl Base {
+    /// Reads and checks a description (its default options compiled for its fewest seats).
+    ///
+    /// # Errors
+    /// A [`DescriptionError`] naming the file, line, field and what was expected.
+    pub fn parse(file: &str, text: &str) -> Result<Base, DescriptionError> {
+        let description: Description =
+            toml::from_str(text).map_err(|e| toml_error(file, Some(text), &e))?;
+        let tree: toml::Table =
+            toml::from_str(text).map_err(|e| toml_error(file, Some(text), &e))?;
+        for (name, o) in &description.options {
+            if name == "max_throws" {
+                return Err(DescriptionError::invalid(
+                    &format!("options.{name}"),
+                    "`max_throws` is an option of every game already",
+                )
+                .in_file(file, Some(text)));
+            }
+            check_option_spec(name, o).map_err(|e| e.in_file(file, Some(text)))?;
+        }
+        let base = Base {
+            file: file.to_string(),
+            text: text.to_string(),
+            tree,
+            description,
+        };
+        // Every option at its default, then each option alone at its other values, must
+        // compile: a patch that names nothing or breaks the game is found here.
+        let defaults = base.default_values();
+        base.compile(base.description.seats.min, &defaults)?;
+        for (i, (name, o)) in base.description.options.iter().enumerate() {
+            let values: Vec<i64> = match o.kind {
+                OptionKind::Bool => vec![0, 1],
+                OptionKind::Int => option_values(o),
+            };
+            for v in values {
+                let mut vals = defaults.clone();
+                vals[i] = v;
+                base.compile(base.description.seats.min, &vals)
+                    .map_err(|mut e| {
+                        e.message = format!("with option `{name}` = {v}: {}", e.message);
+                        e
+                    })?;
+            }
+        }
+        Ok(base)
+    }
+
+    /// The description as read (options not applied).
+    pub fn description(&self) -> &Description {
+        &self.description
+    }
+
+    /// The file's name.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// The text of the file.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn default_values(&self) -> Vec<i64> {
+        self.description
+            .options
+            .values()
+            .map(|o| o.default.unwrap_or(0))
+            .collect()
+    }
+
+    /// The description with options applied (values in `options` order).
+    fn patched(&self, values: &[i64]) -> Result<Description, DescriptionError> {
+        let mut tree = self.tree.clone();
+        for ((name, o), &v) in self.description.options.iter().zip(values) {
+            let apply = match o.kind {
+                OptionKind::Bool => v != 0,
+                OptionKind::Int => true,
+            };
+            if apply {
+                let mut patch = toml::Value::Table(o.patch.clone());
+                substitute(&mut patch, v);
+                if let toml::Value::Table(p) = patch {
+                    merge(&mut tree, &p, &format!("options.{name}.patch"))
+                        .map_err(|e| e.in_file(&self.file, Some(&self.text)))?;
+                }
+            }
+        }
+        tree.remove("options");
+        let d: Description =
+            toml::Value::Table(tree.clone())
+                .try_into()
+                .map_err(|e: toml::de::Error| {
+                    let mut err = toml_error(&self.file, None, &e);
+                    err.message = format!("after the options' patches: {}", err.message);
+                    err
+                })?;
+        Ok(Description {
+            options: self.description.options.clone(),
+            ..d
+        })
+    }
+
+    fn compile(&self, seats: usize, values: &[i64]) -> Result<Compiled, DescriptionError> {
+        let d = self.patched(values)?;
+        compile::compile(&d, seats).map_err(|e| e.in_file(&self.file, Some(&self.text)))
+    }
+}
+
+fn check_option_spec(name: &str, o: &format::OptionSpec) -> Result<(), DescriptionError> {
+    let f = format!("options.{name}");
+    if name.is_empty()
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b == b'_' || b.is_ascii_digit())
+    {
+        return Err(DescriptionError::invalid(
+            &f,
+            "an option's name is lower-case letters, digits and `_`",
+        ));
+    }
+    match o.kind {
+        OptionKind::Bool => {
+            if !matches!(o.default, None | Some(0) | Some(1))
+                || o.min.is_some()
+                || o.max.is_some()
+                || !o.values.is_empty()
+            {
+                return Err(DescriptionError::invalid(
+                    &f,
+                    "a `bool` option takes no `min`, `max` or `values`, and its default is 0 or 1",
+                ));
+            }
+        }
+        OptionKind::Int => {
+            let values = option_values(o);
+            if values.is_empty() {
+                return Err(DescriptionError::invalid(
+                    &f,
+                    "an `int` option needs `values`, or `min` and `max`",
+                ));
+            }
+            match o.default {
+                Some(d) if values.contains(&d) => {}
+                _ => {
+                    return Err(DescriptionError::invalid(
+                        &format!("{f}.default"),
+                        format!("expected one of the option's values {values:?}"),
+                    ))
+                }
+            }
+            if !contains_value(&toml::Value::Table(o.patch.clone())) {
+                return Err(DescriptionError::invalid(
+                    &format!("{f}.patch"),
+                    "an `int` option's patch must use \"$value\"",
+                ));
+            }
+        }
+    }
+    if o.patch.is_empty() {
+        return Err(DescriptionError::invalid(
+            &format!("{f}.patch"),
+            "an empty patch changes nothing",
+        ));
+    }
+    Ok(())
+}
+
+fn option_values(o: &format::OptionSpec) -> Vec<i64> {
+    if !o.values.is_empty() {
+        return o.values.clone();
+    }
+    match (o.min, o.max) {
+        (Some(lo), Some(hi)) if lo <= hi && hi - lo <= 1000 => (lo..=hi).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn contains_value(v: &toml::Value) -> bool {
+    match v {
+        toml::Value::String(s) => s == "$value",
+        toml::Value::Array(a) => a.iter().any(contains_value),
+        toml::Value::Table(t) => t.values().any(contains_value),
+        _ => false,
+    }
+}
+
+fn substitute(v: &mut toml::Value, value: i64) {
+    match v {
+        toml::Value::String(s) if s == "$value" => *v = toml::Value::Integer(value),
+        toml::Value::Array(a) => a.iter_mut().for_each(|x| substitute(x, value)),
+        toml::Value::Table(t) => t.iter_mut().for_each(|(_, x)| substitute(x, value)),
+        _ => {}
+    }
+}
+
+/// Merges a patch into a tree: tables merge key by key, anything else replaces. A key the
+/// tree lacks must be a field of the format (checked when the result is read), but a
+/// patch must change something that exists or a field the format has: a table key unknown
+/// to the tree is refused when the tree has a table there with no such key and the format
+/// refuses it later.
+fn merge(tree: &mut toml::Table, patch: &toml::Table, path: &str) -> Result<(), DescriptionError> {
+    for (k, v) in patch {
+        let here = format!("{path}.{k}");
+        match (tree.get_mut(k), v) {
+            (Some(toml::Value::Table(t)), toml::Value::Table(p)) => merge(t, p, &here)?,
+            (Some(slot), v) => *slot = v.clone(),
+            (None, v) => {
+                tree.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A described game: a compiled description with its seat count and option values.
+#[derive(Clone)]
+pub struct Described {
+    base: Arc<Base>,
+    compiled: Arc<Compiled>,
+    values: Vec<i64>,
+    max_throws: u32,
+}
+
+impl fmt::Debug for Described {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Described")
+            .field("name", &self.compiled.name)
+            .field("seats", &self.compiled.seats)
+            .field("options", &self.values)
+            .field("max_throws", &self.max_throws)
+            .finish()
+    }
+}
+
+impl PartialEq for Described {
+    fn eq(&self, other: &Self) -> bool {
+        self.base.text == other.base.text
+            && self.compiled.seats == other.compiled.seats
+            && self.values == other.values
+            && self.max_throws == other.max_throws
+    }
+}
+
+impl Described {
+    /// Builds the game of a description for a seat count, options at their defaults.
+    ///
+    /// # Errors
+    /// When the seat count is not allowed, or the description does not compile.
+    pub fn new(base: Arc<Base>, seats: usize) -> Result<Described, DescriptionError> {
+        let values = base.default_values();
+        let compiled = Arc::new(base.compile(seats, &values)?);
+        Ok(Described {
+            base,
+            compiled,
+            values,
+            max_throws: DEFAULT_MAX_THROWS,
+        })
+    }
+
+    /// Reads a description's text and builds its game for its fewest seats.
+    ///
+    /// # Errors
+    /// A [`DescriptionError`] naming the file, line, field and what was expected.
+    pub fn from_text(file: &str, text: &str) -> Result<Described, DescriptionError> {
+        let base = Arc::new(Base::parse(file, text)?);
+        let seats = base.description.seats.min;
+        Described::new(base, seats)
+    }
+
+    /// The description's base (before options).
+    pub fn base(&self) -> &Base {
+        &self.base
+    }
+
+    /// The game's name.
+    pub fn name(&self) -> &str {
+        &self.compiled.name
+    }
+
+    /// The game's title.
+    pub fn title(&self) -> &str {
+        &self.compiled.title
+    }
+
+    /// The seat count.
+    pub fn seats(&self) -> usize {
+        self.compiled.seats
+    }
+
+    /// The option names (the description's, then `max_throws`).
+    pub fn option_names(&self) -> Vec<&str> {
+        self.base
+            .description
+            .options
+            .keys()
+            .map(String::as_str)
+            .chain(["max_throws"])
+            .collect()
+    }
+
+    /// The help sentence of an option.
+    pub fn option_help(&self, key: &str) -> Option<&str> {
+        if key == "max_throws" {
+            return Some(crate::config::MAX_THROWS_HELP);
+        }
+        self.base
+            .description
+            .options
+            .get(key)
+            .map(|o| o.help.as_str())
+    }
+
+    /// Rebuilds for another seat count (options kept).
+    ///
+    /// # Errors
+    /// When the seat count is not allowed.
+    pub fn with_seat_count(&self, seats: usize) -> Result<Described, DescriptionError> {
+        let compiled = Arc::new(self.base.compile(seats, &self.values)?);
+        Ok(Described {
+            compiled,
+            ..self.clone()
+        })
+    }
+
+    /// Sets an option by name from its text.
+    ///
+    /// # Errors
+    /// An unknown option or a value it does not take; the game is then unchanged.
+    pub fn set(
+        &mut self,
+        key: &str,
+        value: &str,
+        game: &'static str,
+        known: &'static [&'static str],
+    ) -> Result<(), ConfigError> {
+        if key == "max_throws" {
+            self.max_throws = parse_max_throws(value)?;
+            return Ok(());
+        }
+        let Some(i) = self.base.description.options.keys().position(|k| k == key) else {
+            return Err(ConfigError::UnknownOption {
+                game,
+                key: key.to_string(),
+                known,
+            });
+        };
+        let o = &self.base.description.options[key];
+        let v = match o.kind {
+            OptionKind::Bool => i64::from(parse_flag(key, value)?),
+            OptionKind::Int => {
+                let allowed = option_values(o);
+                match value.trim().parse::<i64>() {
+                    Ok(v) if allowed.contains(&v) => v,
+                    _ => {
+                        return Err(ConfigError::BadValue {
+                            key: key.to_string(),
+                            value: value.to_string(),
+                            expected: leak_expected(&allowed),
+                        })
+                    }
+                }
+            }
+        };
+        let mut values = self.values.clone();
+        values[i] = v;
+        let compiled = self
+            .base
+            .compile(self.compiled.seats, &values)
+            .map_err(|e| ConfigError::BadValue {
+                key: key.to_string(),
+                value: format!("{value} ({e})"),
+                expected: "a value the description compiles with",
+            })?;
+        self.values = values;
+        self.compiled = Arc::new(compiled);
+        Ok(())
+    }
+
+    /// The options and their values, as text (`max_throws` last).
+    pub fn option_values(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = self
+            .base
+            .description
+            .options
+            .iter()
+            .zip(&self.values)
+            .map(|((k, o), &v)| {
+                let text = match o.kind {
+                    OptionKind::Bool => (v != 0).to_string(),
+                    OptionKind::Int => v.to_string(),
+                };
+                (k.clone(), text)
+            })
+            .collect();
+        out.push(("max_throws".to_string(), self.max_throws.to_string()));
+        out
+    }
+
+    /// The throw cap.
+    pub fn max_throws(&self) -> u32 {
+        self.max_throws
+    }
+
+    // ---- the rules -----------------------------------------------------------------
+
+    /// The initial state.
+    pub fn initial_state(&self) -> State {
+        let mut s = self.compiled.initial();
+        s.layout = (
+            self.compiled.sides as u8,
+            self.compiled.pieces_per_side as u8,
+        );
+        s
+    }
+
+    /// What happens next.
+    #[inline]
+    pub fn node(&self, s: &State) -> Node {
+        if s.ended {
+            Node::End
+        } else if s.pending != GONE || s.spending {
+            Node::Decide(s.turn as Seat)
+        } else if s.throws >= self.max_throws {
+            Node::End
+        } else {
+            Node::Throw(s.turn as Seat)
+        }
+    }
+
+    /// The sticks.
+    #[inline]
+    pub fn sticks(&self) -> Sticks {
+        self.compiled.sticks
+    }
+
+    /// Lists the legal actions into any sink.
+    #[inline]
+    pub(crate) fn legal_into(&self, s: &State, out: &mut impl engine::Sink) {
+        self.compiled.legal(s, out);
+    }
+
+    /// The legal actions.
+    pub fn legal_actions(&self, s: &State) -> Vec<Action> {
+        let mut buf = Buf::new();
+        self.legal_into(s, &mut buf);
+        buf.items[..buf.n].to_vec()
+    }
+
+    /// Applies a throw without checks.
+    #[inline]
+    pub fn apply_throw_unchecked(&self, s: &mut State, throw: Throw) {
+        self.compiled.throw(s, throw.marked(), self.max_throws);
+    }
+
+    /// Applies an action without checks.
+    #[inline]
+    pub fn apply_action_unchecked(&self, s: &mut State, a: Action) {
+        self.compiled.apply(s, a);
+    }
+
+    /// The ranking once the game is over.
+    pub fn ranking(&self, s: &State) -> Option<Ranking> {
+        (self.node(s) == Node::End).then(|| self.compiled.ranking(s))
+    }
+
+    /// A random legal action, chosen with `index(len)`, with no allocation.
+    #[inline]
+    pub fn random_action(&self, s: &State, mut index: impl FnMut(usize) -> usize) -> Action {
+        let mut buf = Buf::new();
+        self.legal_into(s, &mut buf);
+        match buf.n {
+            0 => Action::PASS,
+            1 => buf.items[0],
+            n => buf.items[index(n).min(n - 1)],
+        }
+    }
+
+    /// Every broken invariant of a state.
+    pub fn problems(&self, s: &State) -> Vec<String> {
+        let c = &self.compiled;
+        let mut out = Vec::new();
+        let (sides, pps) = (c.sides, c.pieces_per_side);
+        if s.layout != (sides as u8, pps as u8) {
+            out.push(format!(
+                "{} sides of {} pieces listed; {} has {sides} sides of {pps} pieces",
+                s.layout.0, s.layout.1, c.name
+            ));
+            return out;
+        }
+        if s.turn as usize >= c.seats {
+            out.push(format!(
+                "turn seat {} is out of range: {} seats",
+                s.turn, c.seats
+            ));
+        }
+        if s.throws > self.max_throws {
+            out.push(format!(
+                "{} throws made, past the cap {}",
+                s.throws, self.max_throws
+            ));
+        }
+        if s.pending != GONE && s.pending > c.sticks.count() {
+            out.push(format!(
+                "pending throw {} is impossible with {} sticks",
+                s.pending,
+                c.sticks.count()
+            ));
+        }
+        if s.pending != GONE && (s.spending || s.opening || s.ended) {
+            out.push(
+                "a pending throw while spending held values, in the opening or after the end"
+                    .into(),
+            );
+        }
+        if s.pending != GONE && s.throws == 0 {
+            out.push("a pending throw before any throw".into());
+        }
+        if s.opening && c.opening.is_none() {
+            out.push(format!("{} has no opening", c.name));
+        }
+        if s.spending && !c.all_first {
+            out.push(format!("{} does not hold values", c.name));
+        }
+        if !c.all_first && s.held.iter().any(|&n| n > 0) {
+            out.push(format!("{} does not hold values", c.name));
+        }
+        if s.spending && s.held.iter().all(|&n| n == 0) {
+            out.push("spending with no held values".into());
+        }
+        if s.held[0] > 0
+            || s.held
+                .iter()
+                .enumerate()
+                .any(|(v, &n)| n > 0 && !c.values.contains(&(v as u8)))
+        {
+            out.push("a held value no throw has".into());
+        }
+        let flag_bits = (1u8 << c.flag_names.len()) - 1;
+        let start_pos: Vec<u8> = c.start[0].clone();
+        for side in 0..sides {
+            let mut seen: Vec<u8> = Vec::new();
+            for k in c.pieces(side) {
+                let p = s.pos[k];
+                let name = format!("P{}'s piece {}", side + 1, k - side * pps + 1);
+                if s.flags[k] & !(UNMOVED | flag_bits) != 0 {
+                    out.push(format!("{name} has unknown flags {:#x}", s.flags[k]));
+                }
+                if p == GONE || p == OFF {
+                    if s.sq[k] != GONE {
+                        out.push(format!("{name} is off the board but has a square"));
+                    }
+                    if p == OFF && !(c.has_release && start_pos.contains(&OFF)) {
+                        out.push(format!(
+                            "{name} is off the board, which {} has no way back from",
+                            c.name
+                        ));
+                    }
+                    if p == OFF && s.flags[k] & UNMOVED == 0 {
+                        out.push(format!("{name} is off the board but not unmoved"));
+                    }
+                    if p == GONE && (s.flags[k] != 0 || s.count[k] != 0) {
+                        out.push(format!(
+                            "{name} has left the game but keeps flags or a count"
+                        ));
+                    }
+                    continue;
+                }
+                if p as usize >= c.track_len {
+                    out.push(format!(
+                        "{name} is on position {p}, past the track's {} positions",
+                        c.track_len
+                    ));
+                    continue;
+                }
+                let sq = c.square_of[side][p as usize];
+                if s.sq[k] != sq {
+                    out.push(format!(
+                        "{name} is on position {p}, which is square {}, not {}",
+                        show(sq),
+                        show(s.sq[k])
+                    ));
+                }
+                if s.flags[k] & UNMOVED != 0 && (!c.start_unmoved || !c.start[side].contains(&p)) {
+                    out.push(format!(
+                        "{name} on {} is unmoved but not on a start position",
+                        show(sq)
+                    ));
+                }
+                let need = c.hold[p as usize].0;
+                if s.count[k] >= need.max(1) || (need == 0 && s.count[k] != 0) {
+                    out.push(format!(
+                        "{name} on {} has hold count {}",
+                        show(sq),
+                        s.count[k]
+                    ));
+                }
+                if c.occupancy == format::Occupancy::Single && seen.contains(&sq) {
+                    out.push(format!("two of P{}'s pieces on {}", side + 1, show(sq)));
+                }
+                seen.push(sq);
+            }
+            if side < 2 {
+                let mut m = compile::Mask::default();
+                for &sq in &seen {
+                    m.set(sq);
+                }
+                if m != s.occ[side] {
+                    out.push(format!(
+                        "P{}'s occupancy does not match its pieces",
+                        side + 1
+                    ));
+                }
+            }
+        }
+        if c.occupancy != format::Occupancy::Shared {
+            if let Some(sq) = s.occ[0].iter().find(|&q| s.occ[1].has(q)) {
+                out.push(format!("pieces of both sides on {}", show(sq)));
+            }
+            let lost = |side: usize| c.pieces(side).filter(|&k| s.pos[k] == GONE).count();
+            for side in 0..2.min(sides) {
+                if usize::from(s.captures[side]) != lost(1 - side) {
+                    out.push(format!(
+                        "P{} has {} captures, but P{} has lost {} pieces",
+                        side + 1,
+                        s.captures[side],
+                        2 - side,
+                        lost(1 - side)
+                    ));
+                }
+            }
+        } else if s.captures.iter().any(|&n| n > 0) {
+            out.push("captures in a game without capture".into());
+        }
+        if c.store_value.is_none() && s.stock.iter().any(|&n| n > 0) {
+            out.push(format!("{} stores no values", c.name));
+        }
+        if s.stock[sides.min(crate::game::MAX_SEATS)..]
+            .iter()
+            .any(|&n| n > 0)
+            || s.captures[sides.min(crate::game::MAX_SEATS)..]
+                .iter()
+                .any(|&n| n > 0)
+        {
+            out.push("stock or captures for a side that does not exist".into());
+        }
+        // Out seats and the chaser.
+        let mut places: Vec<u8> = Vec::new();
+        for seat in 0..crate::game::MAX_SEATS {
+            let p = s.out_place[seat];
+            if p == 0 {
+                continue;
+            }
+            if seat >= c.seats || !c.end_all_out {
+                out.push(format!("seat {seat} is out, which cannot happen here"));
+                continue;
+            }
+            if c.pieces(c.side_of(seat)).any(|k| s.pos[k] != GONE) {
+                out.push(format!("P{} is out with pieces on the track", seat + 1));
+            }
+            places.push(p);
+        }
+        places.sort_unstable();
+        if places != (1..=s.outs).collect::<Vec<u8>>() {
+            out.push(format!(
+                "out places {places:?} do not count 1 to {}",
+                s.outs
+            ));
+        }
+        if c.end_all_out {
+            for seat in 0..c.seats {
+                if s.out_place[seat] == 0 && c.pieces(c.side_of(seat)).all(|k| s.pos[k] == GONE) {
+                    out.push(format!("P{} has no pieces but is not out", seat + 1));
+                }
+            }
+        }
+        match (c.chaser_table.is_some(), s.chaser) {
+            (false, GONE) => {}
+            (false, _) => out.push(format!("{} has no chaser", c.name)),
+            (true, GONE) if s.outs > 0 => {
+                out.push("a seat is out but the chaser is not on the board".into())
+            }
+            (true, GONE) => {}
+            (true, g) if s.outs == 0 => out.push(format!(
+                "the chaser is on position {g} before any seat is out"
+            )),
+            (true, g) if g as usize >= c.track_len => {
+                out.push(format!("the chaser is on position {g}, past the track"))
+            }
+            _ => {}
+        }
+        // The end flag agrees with the end conditions.
+        let mut t = *s;
+        t.ended = false;
+        c.check_end(&mut t);
+        if t.ended != s.ended {
+            out.push(if s.ended {
+                "marked ended, but no end condition holds".into()
+            } else {
+                "an end condition holds, but the game is not marked ended".into()
+            });
+        }
+        out
+    }
+
+    /// A text drawing of the board, row by row from the top.
+    pub fn render(&self, s: &State) -> String {
+        let c = &self.compiled;
+        let mut out = String::new();
+        out.push_str("    ");
+        for col in 0..c.cols {
+            out.push_str(&format!(" {} ", (b'a' + col as u8) as char));
+        }
+        out.push('\n');
+        for row in (0..c.rows).rev() {
+            out.push_str(&format!("{:>2}  ", row + 1));
+            for col in 0..c.cols {
+                let sq = compile::code(row, col);
+                if !c.board.has(sq) {
+                    out.push_str("   ");
+                    continue;
+                }
+                let mut cell = String::new();
+                for side in 0..c.sides {
+                    let n = c
+                        .pieces(side)
+                        .filter(|&k| s.pos[k] < OFF && s.sq[k] == sq)
+                        .count();
+                    if n > 0 {
+                        let letter = (b'A' + side as u8) as char;
+                        if n > 1 {
+                            cell.push_str(&format!("{letter}{n}"));
+                        } else {
+                            let unmoved = c.pieces(side).any(|k| {
+                                s.pos[k] < OFF && s.sq[k] == sq && s.flags[k] & UNMOVED != 0
+                            });
+                            cell.push(if unmoved {
+                                letter.to_ascii_lowercase()
+                            } else {
+                                letter
+                            });
+                        }
+                    }
+                }
+                if s.chaser != GONE && c.square_of[0][s.chaser as usize] == sq {
+                    cell.push('G');
+                }
+                if cell.is_empty() {
+                    cell.push('.');
+                }
+                out.push_str(&format!("{cell:^3}"));
+            }
+            out.push('\n');
+        }
+        for side in 0..c.sides {
+            let off = c.pieces(side).filter(|&k| s.pos[k] == OFF).count();
+            let gone = c.pieces(side).filter(|&k| s.pos[k] == GONE).count();
+            out.push_str(&format!(
+                "{}: {} on the board, {off} off the board, {gone} gone, {} captures",
+                (b'A' + side as u8) as char,
+                pps_on(c, s, side),
+                s.captures[side.min(7)]
+            ));
+            if c.store_value.is_some() {
+                out.push_str(&format!(", {} stored", s.stock[side.min(7)]));
+            }
+            out.push('\n');
+        }
+        if s.spending {
+            out.push_str(&format!("held values: {:?}\n", s.held()));
+        }
+        out.push_str(&format!("turn: P{}, throws: {}\n", s.turn + 1, s.throws));
+        out
+    }
+
+    /// A throw as text: its count, value, name and whether it gives another throw.
+    pub fn describe_throw(&self, s: &State, throw: Throw) -> String {
+        let c = &self.compiled;
+        let k = (throw.marked() as usize).min(8);
+        let drives = c.chaser_table.is_some() && s.out_place[(s.turn as usize).min(7)] != 0;
+        let table = if drives {
+            c.chaser_table.as_ref().unwrap_or(&c.table)
+        } else {
+            &c.table
+        };
+        let mut text = format!("{} marked: {}", throw.marked(), table.value[k]);
+        if let Some(name) = table.names.get(k).filter(|n| !n.is_empty()) {
+            text.push_str(&format!(" ({name})"));
+        }
+        if drives {
+            text.push_str(", for the chaser");
+        }
+        if table.again[k] {
+            text.push_str(", throw again");
+        }
+        text
+    }
+
+    /// The value of each count of marked sides for the pieces.
+    pub fn throw_value(&self, throw: Throw) -> Option<u8> {
+        let k = throw.marked() as usize;
+        (k <= self.compiled.sticks.count() as usize).then(|| self.compiled.table.value[k])
+    }
+
+    /// The track of a side: its squares as (row, column), by position.
+    pub fn track(&self, side: usize) -> Vec<(u8, u8)> {
+        self.compiled
+            .square_of
+            .get(side)
+            .map(|t| t.iter().map(|&sq| (sq >> 5, sq & 31)).collect())
+            .unwrap_or_default()
+    }
+}
+
+fn pps_on(c: &Compiled, s: &State, side: usize) -> usize {
+    c.pieces(side).filter(|&k| s.pos[k] < OFF).count()
+}
+
+fn show(sq: u8) -> String {
+    if sq == GONE {
+        return "none".into();
+    }
+    format!("{}{}", (b'a' + (sq & 31)) as char, (sq >> 5) + 1)
+}
+
+fn leak_expected(values: &[i64]) -> &'static str {
+    // The allowed values of an option, as text for an error (a few options per game,
+    // made once per refused value).
+    let text = if values.len() > 6 && values.windows(2).all(|w| w[1] == w[0] + 1) {
+        format!(
+            "a whole number from {} to {}",
+            values[0],
+            values[values.len() - 1]
+        )
+    } else {
+        format!(
+            "one of {}",
+            values
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    Box::leak(text.into_boxed_str())
+}
+
+// ---- the state in JSON ------------------------------------------------------------------
+
+#[cfg(feature = "serde")]
+mod json {
+    use super::compile::{Mask, MAX_PIECES};
+    use super::state::{State, GONE, OFF, UNMOVED};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct PieceRepr {
+        /// `a1` …, `off` (before the track) or `gone` (captured or out).
+        at: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pos: Option<u8>,
+        #[serde(default, skip_serializing_if = "is_false")]
+        unmoved: bool,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        flags: u8,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        count: u8,
+    }
+
+    fn is_false(b: &bool) -> bool {
+        !*b
+    }
+    fn is_zero(n: &u8) -> bool {
+        *n == 0
+    }
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub(super) struct StateRepr {
+        pieces: Vec<Vec<PieceRepr>>,
+        #[serde(default)]
+        stock: Vec<u8>,
+        #[serde(default)]
+        captures: Vec<u8>,
+        #[serde(default)]
+        out: Vec<u8>,
+        #[serde(default)]
+        chaser: Option<u8>,
+        #[serde(default)]
+        held: Vec<u8>,
+        #[serde(default)]
+        pending: Option<u8>,
+        #[serde(default)]
+        spending: bool,
+        #[serde(default)]
+        opening: bool,
+        #[serde(default)]
+        ended: bool,
+        #[serde(default)]
+        turn: u8,
+        #[serde(default)]
+        throws: u32,
+    }
+
+    impl From<State> for StateRepr {
+        fn from(s: State) -> StateRepr {
+            let (sides, pps) = (s.layout.0 as usize, s.layout.1 as usize);
+            let pieces = (0..sides)
+                .map(|side| {
+                    (side * pps..(side + 1) * pps)
+                        .map(|k| PieceRepr {
+                            at: match s.pos[k] {
+                                GONE => "gone".into(),
+                                OFF => "off".into(),
+                                _ => super::show(s.sq[k]),
+                            },
+                            pos: (s.pos[k] < OFF).then_some(s.pos[k]),
+                            unmoved: s.flags[k] & UNMOVED != 0,
+                            flags: s.flags[k] & !UNMOVED,
+                            count: s.count[k],
+                        })
+                        .collect()
+                })
+                .collect();
+            let trim = |v: &[u8]| {
+                let n = v.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
+                v[..n].to_vec()
+            };
+            StateRepr {
+                pieces,
+                stock: trim(&s.stock),
+                captures: trim(&s.captures),
+                out: trim(&s.out_place),
+                chaser: (s.chaser != GONE).then_some(s.chaser),
+                held: s.held(),
+                pending: (s.pending != GONE).then_some(s.pending),
+                spending: s.spending,
+                opening: s.opening,
+                ended: s.ended,
+                turn: s.turn,
+                throws: s.throws,
+            }
+        }
+    }
+
+    impl TryFrom<StateRepr> for State {
+        type Error = String;
+        fn try_from(r: StateRepr) -> Result<State, String> {
+            let sides = r.pieces.len();
+            let pps = r.pieces.first().map_or(0, Vec::len);
+            if sides == 0
+                || pps == 0
+                || r.pieces.iter().any(|l| l.len() != pps)
+                || sides * pps > MAX_PIECES
+            {
+                return Err(
+                    "`pieces` lists each side's pieces, the same number for every side".into(),
+                );
+            }
+            let mut s = State::EMPTY;
+            s.layout = (sides as u8, pps as u8);
+            for (side, list) in r.pieces.iter().enumerate() {
+                for (i, p) in list.iter().enumerate() {
+                    let k = side * pps + i;
+                    match p.at.as_str() {
+                        "gone" => {
+                            s.pos[k] = GONE;
+                            s.sq[k] = GONE;
+                        }
+                        "off" => {
+                            s.pos[k] = OFF;
+                            s.sq[k] = GONE;
+                        }
+                        sq => {
+                            let code = super::action::parse_square(sq).ok_or_else(|| {
+                                format!("`{sq}` is not a square, `off` or `gone`")
+                            })?;
+                            let pos = p.pos.ok_or_else(|| {
+                                format!("the piece on {sq} needs its track position `pos`")
+                            })?;
+                            if pos >= OFF {
+                                return Err(format!("position {pos} is out of range"));
+                            }
+                            s.pos[k] = pos;
+                            s.sq[k] = code;
+                            if side < 2 {
+                                s.occ[side].set(code);
+                            }
+                        }
+                    }
+                    if p.flags & UNMOVED != 0 {
+                        return Err(format!("flags {} out of range", p.flags));
+                    }
+                    s.flags[k] = p.flags | if p.unmoved { UNMOVED } else { 0 };
+                    s.count[k] = p.count;
+                }
+            }
+            let copy = |dst: &mut [u8], src: &[u8], what: &str| -> Result<(), String> {
+                if src.len() > dst.len() {
+                    return Err(format!("`{what}` has too many entries"));
+                }
+                dst[..src.len()].copy_from_slice(src);
+                Ok(())
+            };
+            copy(&mut s.stock, &r.stock, "stock")?;
+            copy(&mut s.captures, &r.captures, "captures")?;
+            copy(&mut s.out_place, &r.out, "out")?;
+            s.outs = s.out_place.iter().filter(|&&p| p != 0).count() as u8;
+            s.chaser = match r.chaser {
+                Some(g) if g >= OFF => return Err(format!("chaser position {g} is out of range")),
+                Some(g) => g,
+                None => GONE,
+            };
+            for &v in &r.held {
+                let slot = s
+                    .held
+                    .get_mut(v as usize)
+                    .ok_or_else(|| format!("held value {v} is out of range"))?;
+                *slot = slot.saturating_add(1);
+            }
+            s.spending = r.spending;
+            s.pending = match r.pending {
+                Some(p) if p >= 16 => return Err(format!("pending throw {p} is out of range")),
+                Some(p) => p,
+                None => GONE,
+            };
+            s.opening = r.opening;
+            s.ended = r.ended;
+            s.turn = r.turn;
+            s.throws = r.throws;
+            let _ = Mask::default();
+            Ok(s)
+        }
+    }
+
+    impl Serialize for State {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            StateRepr::from(*self).serialize(serializer)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for State {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            let r = StateRepr::deserialize(deserializer)?;
+            State::try_from(r).map_err(serde::de::Error::custom)
+        }
+    }
+}
+
+/// Registers a shipped description as a game type: a newtype over [`Described`] holding
+/// the trait's constants. `described_game!(Type, "file.toml", "name", "Title", (min, max),
+/// max_actions, ["option", …, "max_throws"]);`
+#[macro_export]
+#[doc(hidden)]
+macro_rules! described_game {
+    ($(#[$meta:meta])* $ty:ident, $file:literal, $name:literal, $title:literal, ($min:literal, $max:literal), $max_actions:literal, [$($opt:literal),* $(,)?]) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct $ty(pub $crate::described::Described);
+
+        impl $ty {
+            /// The description's text.
+            pub const TEXT: &'static str = include_str!(concat!("games/", $file));
+            /// The description's file name.
+            pub const FILE: &'static str = $file;
+
+            /// The description read once.
+            pub fn base() -> ::std::sync::Arc<$crate::described::Base> {
+                Self::base_ref().clone()
+            }
+
+            fn base_ref() -> &'static ::std::sync::Arc<$crate::described::Base> {
+                static BASE: ::std::sync::OnceLock<::std::sync::Arc<$crate::described::Base>> = ::std::sync::OnceLock::new();
+                BASE.get_or_init(|| {
+                    ::std::sync::Arc::new(
+                        $crate::described::Base::parse($file, Self::TEXT)
+                            .unwrap_or_else(|e| panic!("shipped description: {e}")),
+                    )
+                })
+            }
+        }
+
+        impl $crate::game::Game for $ty {
+            type State = $crate::described::State;
+            type Action = $crate::described::Action;
+            const NAME: &'static str = $name;
+            const TITLE: &'static str = $title;
+            const MAX_ACTIONS: usize = $max_actions;
+            const SEATS: (usize, usize) = ($min, $max);
+            const OPTIONS: &'static [&'static str] = &[$($opt),*];
+
+            fn option_help(key: &str) -> Option<&'static str> {
+                if key == "max_throws" {
+                    return Some($crate::config::MAX_THROWS_HELP);
+                }
+                Self::base_ref().description().options.get(key).map(|o| o.help.as_str())
+            }
+
+            fn with_seats(seats: usize) -> Result<Self, $crate::game::ConfigError> {
+                $crate::config::check_seats::<Self>(seats)?;
+                $crate::described::Described::new(Self::base(), seats)
+                    .map($ty)
+                    .map_err(|_| $crate::game::ConfigError::Players {
+                        game: $name,
+                        players: seats,
+                        min: $min,
+                        max: $max,
+                    })
+            }
+
+            fn set_option(&mut self, key: &str, value: &str) -> Result<(), $crate::game::ConfigError> {
+                self.0.set(key, value, $name, Self::OPTIONS)
+            }
+
+            fn options(&self) -> Vec<(&'static str, String)> {
+                self.0
+                    .option_values()
+                    .into_iter()
+                    .filter_map(|(k, v)| Self::OPTIONS.iter().find(|o| **o == k).map(|o| (*o, v)))
+                    .collect()
+            }
+
+            fn seats(&self) -> usize {
+                self.0.seats()
+            }
+
+            fn max_throws(&self) -> u32 {
+                self.0.max_throws()
+            }
+
+            #[inline]
+            fn initial_state(&self) -> Self::State {
+                self.0.initial_state()
+            }
+
+            #[inline]
+            fn node(&self, state: &Self::State) -> $crate::game::Node {
+                self.0.node(state)
+            }
+
+            #[inline]
+            fn sticks(&self) -> $crate::dice::Sticks {
+                self.0.sticks()
+            }
+
+            #[inline]
+            fn legal_actions(&self, state: &Self::State, out: &mut $crate::game::ActionList<Self::Action>) {
+                out.clear();
+                self.0.legal_into_list(state, out);
+            }
+
+            #[inline]
+            fn apply_throw_unchecked(&self, state: &mut Self::State, throw: $crate::dice::Throw) {
+                self.0.apply_throw_unchecked(state, throw)
+            }
+
+            #[inline]
+            fn apply_action_unchecked(&self, state: &mut Self::State, action: Self::Action) {
+                self.0.apply_action_unchecked(state, action)
+            }
+
+            fn ranking(&self, state: &Self::State) -> Option<$crate::game::Ranking> {
+                self.0.ranking(state)
+            }
+
+            fn throws_made(&self, state: &Self::State) -> u32 {
+                state.throws()
+            }
+
+            fn parse_action(&self, text: &str) -> Result<Self::Action, $crate::game::NotationError> {
+                text.parse()
+            }
+
+            fn validate(&self, state: &Self::State) -> Result<(), $crate::game::InvalidState> {
+                $crate::game::InvalidState::check(self.0.problems(state))
+            }
+
+            fn render(&self, state: &Self::State) -> String {
+                self.0.render(state)
+            }
+
+            fn describe_throw(&self, state: &Self::State, throw: $crate::dice::Throw) -> String {
+                self.0.describe_throw(state, throw)
+            }
+        }
+
+        impl $crate::board::Board for $ty {
+            fn geometry(&self) -> $crate::board::BoardGeometry {
+                self.0.geometry()
+            }
+
+            fn pieces(&self, state: &Self::State) -> Vec<$crate::board::PlacedPiece> {
+                self.0.placed_pieces(state)
+            }
+
+            fn describe_action(&self, state: &Self::State, action: Self::Action) -> String {
+                self.0.describe_action(state, action)
+            }
+
+            fn describe_change(&self, before: &Self::State, after: &Self::State) -> Vec<String> {
+                self.0.describe_change(before, after)
+            }
+        }
+
+        impl $crate::game::Playouts for $ty {
+            #[inline]
+            fn random_action(
+                &self,
+                state: &Self::State,
+                _actions: &mut $crate::game::ActionList<Self::Action>,
+                index: impl FnMut(usize) -> usize,
+            ) -> Self::Action {
+                self.0.random_action(state, index)
+            }
+
+            #[inline]
+            fn play_random_action(
+                &self,
+                state: &mut Self::State,
+                _actions: &mut $crate::game::ActionList<Self::Action>,
+                index: impl FnMut(usize) -> usize,
+            ) -> Self::Action {
+                let a = self.0.random_action(state, index);
+                self.0.apply_action_unchecked(state, a);
+                a
+            }
+
+            #[inline]
+            fn play_legal_action(
+                &self,
+                state: &mut Self::State,
+                _actions: &mut $crate::game::ActionList<Self::Action>,
+                index: impl FnMut(usize) -> usize,
+            ) -> Self::Action {
+                let a = self.0.random_action(state, index);
+                self.0.apply_action_unchecked(state, a);
+                a
+            }
+        }
+    };
+}
+
+impl Described {
+    /// Lists the legal actions into an [`ActionList`](crate::ActionList) (which spills to
+    /// the heap past its inline capacity; playouts use a stack buffer instead).
+    #[inline]
+    pub fn legal_into_list(&self, s: &State, out: &mut crate::game::ActionList<Action>) {
+        let mut buf = Buf::new();
+        self.legal_into(s, &mut buf);
+        out.extend_from_slice(&buf.items[..buf.n]);
+    }
+
+    /// Parses an action in notation.
+    ///
+    /// # Errors
+    /// Text that is not an action.
+    pub fn parse_action(&self, text: &str) -> Result<Action, NotationError> {
+        text.parse()
+    }
+
+    /// The buffer size of legal actions (the most any described game can list).
+    pub const BUFFER: usize = BUFFER;
+
+    /// Checks a state.
+    ///
+    /// # Errors
+    /// Every broken invariant.
+    pub fn validate(&self, s: &State) -> Result<(), InvalidState> {
+        InvalidState::check(self.problems(s))
+    }
+
+    /// The track position NONE marker (for tests).
+    #[doc(hidden)]
+    pub const NO_POSITION: u8 = NONE;
+}
+
+// ---- drawing data ------------------------------------------------------------------------
+
+impl Described {
+    /// The board's squares in drawing order (row by row from the bottom), as square codes.
+    fn drawn_squares(&self) -> Vec<u8> {
+        self.compiled.board.iter().collect()
+    }
+
+    fn drawn_index(&self, sq: u8) -> Option<usize> {
+        self.drawn_squares().iter().position(|&q| q == sq)
+    }
+
+    /// The drawing's geometry: every square, each side's track, the start squares.
+    pub fn geometry(&self) -> crate::board::BoardGeometry {
+        use crate::board::{Arrow, BoardGeometry, ChosenBy, SquareInfo, StickFaces, Track};
+        let c = &self.compiled;
+        let drawn = self.drawn_squares();
+        let top = c.rows as f64 - 1.0;
+        let squares = drawn
+            .iter()
+            .map(|&sq| SquareInfo {
+                x: f64::from(sq & 31),
+                y: top - f64::from(sq >> 5),
+                label: show(sq),
+                name: None,
+                special: (0..c.track_len).any(|p| c.hold[p].0 > 0 && c.square_of[0][p] == sq),
+            })
+            .collect();
+        let at = |sq: u8| drawn.iter().position(|&q| q == sq).unwrap_or(0);
+        let shared = c.occupancy == format::Occupancy::Shared && c.sides > 2
+            || self.base.description.track.others == format::OtherTracks::Shared;
+        let track_sides = if shared { 1 } else { c.sides };
+        let tracks = (0..track_sides)
+            .map(|side| Track {
+                seat: (!shared).then_some(side),
+                squares: c.square_of[side].iter().map(|&sq| at(sq)).collect(),
+                loops_to: c.next[side]
+                    .last()
+                    .filter(|l| l.to != NONE)
+                    .map(|l| l.to as usize),
+            })
+            .collect();
+        let starts = (0..track_sides)
+            .map(|side| at(c.square_of[side][0]))
+            .collect();
+        let _ = Arrow {
+            x1: 0.0,
+            y1: 0.0,
+            x2: 0.0,
+            y2: 0.0,
+        };
+        BoardGeometry {
+            width: c.cols as f64,
+            height: c.rows as f64,
+            squares,
+            tracks,
+            chosen_by: ChosenBy::Square,
+            starts,
+            arrows: Vec::new(),
+            sticks: StickFaces {
+                count: c.sticks.count(),
+                marked: "marked",
+                unmarked: "plain",
+            },
+            legend: "a game described in the description format: each side's track is drawn \
+                     from its start; marked squares hold a piece until it throws the hold's \
+                     value enough times",
+        }
+    }
+
+    /// The pieces on the board (and off it), for drawing.
+    pub fn placed_pieces(&self, s: &State) -> Vec<crate::board::PlacedPiece> {
+        let c = &self.compiled;
+        let mut out = Vec::new();
+        for side in 0..c.sides {
+            for k in c.pieces(side) {
+                if s.pos[k] == GONE {
+                    continue;
+                }
+                let on = s.pos[k] < OFF;
+                let unmoved = s.flags[k] & UNMOVED != 0;
+                out.push(crate::board::PlacedPiece {
+                    square: if on { self.drawn_index(s.sq[k]) } else { None },
+                    seat: Some(side),
+                    kind: "piece",
+                    letter: "",
+                    active: false,
+                    status: if unmoved { "locked" } else { "" },
+                    text: if on {
+                        format!(
+                            "P{}'s piece on {} (track position {}){}",
+                            side + 1,
+                            show(s.sq[k]),
+                            s.pos[k],
+                            if unmoved { ", unmoved" } else { "" }
+                        )
+                    } else {
+                        format!("P{}'s piece off the board", side + 1)
+                    },
+                });
+            }
+        }
+        if s.chaser != GONE {
+            out.push(crate::board::PlacedPiece {
+                square: self.drawn_index(c.square_of[0][s.chaser as usize]),
+                seat: None,
+                kind: "chaser",
+                letter: "G",
+                active: false,
+                status: "",
+                text: format!("the chaser on {}", show(c.square_of[0][s.chaser as usize])),
+            });
+        }
+        out
+    }
+
+    /// An action in words.
+    pub fn describe_action(&self, s: &State, a: Action) -> String {
+        let seat = s.turn as usize + 1;
+        match a.kind {
+            Kind::Pass => format!("P{seat} passes"),
+            Kind::Store => format!("P{seat} stores the value"),
+            Kind::Back => format!("P{seat} moves the chaser back"),
+            Kind::Forward => format!("P{seat} moves the chaser forward"),
+            Kind::Enter => format!("P{seat} brings a piece onto the track"),
+            Kind::Unlock => format!("P{seat} unlocks the piece on {}", show(a.sq)),
+            _ => format!("P{seat} plays {a}"),
+        }
+    }
+
+    /// What changed between two states, in words.
+    pub fn describe_change(&self, before: &State, after: &State) -> Vec<String> {
+        let c = &self.compiled;
+        let mut out = Vec::new();
+        for side in 0..c.sides {
+            for k in c.pieces(side) {
+                if before.pos[k] != after.pos[k] {
+                    let from = if before.pos[k] < OFF {
+                        show(before.sq[k])
+                    } else {
+                        "off the board".into()
+                    };
+                    let to = match after.pos[k] {
+                        GONE => "gone".to_string(),
+                        OFF => "off the board".to_string(),
+                        _ => show(after.sq[k]),
+                    };
+                    out.push(format!("P{}'s piece: {from} → {to}", side + 1));
+                }
+            }
+        }
+        out
+    }
+}
