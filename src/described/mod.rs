@@ -1524,7 +1524,11 @@ impl Described {
                     kind: "piece",
                     letter: "",
                     active: false,
-                    status: if unmoved { "locked" } else { "" },
+                    status: if unmoved {
+                        crate::board::PieceStatus::Locked
+                    } else {
+                        crate::board::PieceStatus::Plain
+                    },
                     text: if on {
                         format!(
                             "P{}'s piece on {} (track position {}){}",
@@ -1546,7 +1550,7 @@ impl Described {
                 kind: "chaser",
                 letter: "G",
                 active: false,
-                status: "",
+                status: crate::board::PieceStatus::Plain,
                 text: format!("the chaser on {}", show(c.square_of[0][s.chaser as usize])),
             });
         }
