@@ -367,7 +367,7 @@ impl Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use stickdice::{Game, SeedableRng};
+    use stickdice::SeedableRng;
 
     /// Over random games of every described game: the evaluation is the same when asked
     /// twice, within `[0, 1]`, sums to half the seats, and equals the scores at the end.

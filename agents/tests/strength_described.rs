@@ -7,7 +7,7 @@
 mod common;
 
 use common::{duel, tail};
-use stickdice::{Game, Kioz, SigTozeur, SijatElTaba, Tab};
+use stickdice::{Kioz, SigTozeur, SijatElTaba, Tab};
 
 /// The seed of the first pair's sticks (pair `p` throws with seed `DICE + p`).
 const DICE: u64 = 3_800_000;
