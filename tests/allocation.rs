@@ -7,7 +7,10 @@ use std::cell::Cell;
 
 use rand::SeedableRng;
 use stickdice::games::{HoumtTaourit, SiryuRace};
-use stickdice::{testing, Issiren, SigElOued, SigElOuedCapture, SigWaDuqqan, SiryuWar};
+use stickdice::{
+    testing, EsSig, Issiren, Kioz, SigElOued, SigElOuedCapture, SigMzab, SigTozeur, SigWaDuqqan,
+    SigWesternSahara, SijatElTaba, SiryuWar, Tab,
+};
 
 struct Counting;
 
@@ -72,4 +75,13 @@ fn a_random_playout_allocates_nothing() {
     playouts_allocate_nothing::<SiryuRace>();
     playouts_allocate_nothing::<SiryuWar>();
     playouts_allocate_nothing::<SigElOuedCapture>();
+    // The described games: their playouts list actions in a stack buffer, never in an
+    // ActionList that could spill.
+    playouts_allocate_nothing::<SigMzab>();
+    playouts_allocate_nothing::<SigTozeur>();
+    playouts_allocate_nothing::<Kioz>();
+    playouts_allocate_nothing::<Tab>();
+    playouts_allocate_nothing::<SijatElTaba>();
+    playouts_allocate_nothing::<EsSig>();
+    playouts_allocate_nothing::<SigWesternSahara>();
 }

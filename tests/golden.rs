@@ -142,3 +142,38 @@ fn sig_el_oued_capture_golden_playthrough_with_both_options() {
         2027,
     );
 }
+
+#[test]
+fn sig_mzab_golden_playthrough() {
+    check("sig-mzab", 2, &["columns=5"], 2026);
+}
+
+#[test]
+fn sig_tozeur_golden_playthrough() {
+    check("sig-tozeur", 2, &["max_throws=80"], 2026);
+}
+
+#[test]
+fn kioz_golden_playthrough() {
+    check("kioz", 2, &["max_throws=80"], 2026);
+}
+
+#[test]
+fn tab_golden_playthrough() {
+    check("tab", 2, &[], 2026);
+}
+
+#[test]
+fn sijat_el_taba_golden_playthrough() {
+    check("sijat-el-taba", 2, &["rows=4"], 2026);
+}
+
+#[test]
+fn es_sig_golden_playthrough() {
+    check("es-sig", 3, &[], 2026);
+}
+
+#[test]
+fn sig_western_sahara_golden_playthrough() {
+    check("sig-western-sahara", 4, &["max_throws=80"], 2026);
+}

@@ -37,6 +37,7 @@ fn print_line(args: std::fmt::Arguments<'_>) {
 
 mod analyze_cmd;
 mod calibration_cmd;
+mod check_game_cmd;
 mod cli;
 mod compare_cmd;
 #[cfg(test)]
@@ -104,6 +105,9 @@ enum Command {
     /// this machine (2, 5, 20 ms), played with those fixed budgets and rated from random =
     /// 0 Elo with 95% intervals; a table and a chart.
     Ladder(ladder_cmd::LadderArgs),
+    /// Check a game description file (TOML, docs/described/format.md): validate it, then
+    /// play random games and report their lengths, the throw cap's share and the ends.
+    CheckGame(check_game_cmd::CheckGameArgs),
     /// Where the Issiren endgame tablebase is cached, and whether it is there; with
     /// --build, build it there once (expectimax and mcts use it when given
     /// tablebase=cache; by default they play without it, whatever the cache holds).
@@ -148,6 +152,7 @@ fn main() -> ExitCode {
         Command::Calibration(args) => calibration_cmd::run(&args),
         Command::Tablebase(args) => tablebase_cmd::run(&args),
         Command::Ladder(args) => ladder_cmd::run(&args),
+        Command::CheckGame(args) => check_game_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -25,27 +25,47 @@ pub(crate) trait Sink {
     fn len(&self) -> usize;
 }
 
-pub(crate) struct Buf {
-    pub items: [Action; BUFFER],
+pub(crate) struct Buf<const N: usize = BUFFER> {
+    pub items: [Action; N],
     pub n: usize,
 }
 
-impl Buf {
-    pub fn new() -> Buf {
+impl<const N: usize> Buf<N> {
+    pub fn new() -> Buf<N> {
         Buf {
-            items: [Action::PASS; BUFFER],
+            items: [Action::PASS; N],
             n: 0,
         }
     }
 }
 
-impl Sink for Buf {
+impl<const N: usize> Sink for Buf<N> {
     #[inline(always)]
     fn push(&mut self, a: Action) {
-        if self.n < BUFFER {
+        if self.n < N {
             self.items[self.n] = a;
-            self.n += 1;
         }
+        self.n += 1;
+    }
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.n
+    }
+}
+
+/// Counts actions and keeps the first.
+pub(crate) struct First {
+    pub first: Action,
+    pub n: usize,
+}
+
+impl Sink for First {
+    #[inline(always)]
+    fn push(&mut self, a: Action) {
+        if self.n == 0 {
+            self.first = a;
+        }
+        self.n += 1;
     }
     #[inline(always)]
     fn len(&self) -> usize {
@@ -803,10 +823,13 @@ impl Compiled {
         }
         s.pending = marked;
         if self.decide == Decide::Choices {
-            let mut buf = Buf::new();
-            self.actions(s, &mut buf);
-            if buf.n == 1 && !matches!(buf.items[0].kind, Kind::Back | Kind::Forward) {
-                self.apply(s, buf.items[0]);
+            let mut one = First {
+                first: Action::PASS,
+                n: 0,
+            };
+            self.actions(s, &mut one);
+            if one.n == 1 && !matches!(one.first.kind, Kind::Back | Kind::Forward) {
+                self.apply(s, one.first);
             }
         }
     }
@@ -860,6 +883,46 @@ impl Compiled {
         }
     }
 
+    /// Which end condition holds (the first, in the order they are tested), if any.
+    pub(crate) fn end_reason(&self, s: &State) -> Option<&'static str> {
+        if self.end_no_pieces && (0..self.sides).any(|side| self.alive(s, side) == 0) {
+            return Some("a side has no pieces");
+        }
+        if let Some(r) = self.end_all_in {
+            if (0..self.sides).all(|side| {
+                let m = &self.regions[side][r as usize];
+                self.pieces(side)
+                    .all(|k| s.pos[k] == GONE || (s.pos[k] < OFF && m.has(s.sq[k])))
+            }) {
+                return Some("every piece in its region");
+            }
+        }
+        if self.end_separated {
+            let lowest0 = self
+                .pieces(0)
+                .filter(|&k| s.pos[k] < OFF)
+                .map(|k| s.sq[k] >> 5)
+                .min();
+            let highest1 = self
+                .pieces(1)
+                .filter(|&k| s.pos[k] < OFF)
+                .map(|k| s.sq[k] >> 5)
+                .max();
+            if let (Some(lo), Some(hi)) = (lowest0, highest1) {
+                if lo > hi {
+                    return Some("no capture possible any more");
+                }
+            }
+        }
+        if self.end_all_out && s.outs as usize == self.seats {
+            return Some("every seat got out");
+        }
+        if self.end_frozen && self.frozen(s) {
+            return Some("frozen");
+        }
+        None
+    }
+
     fn frozen(&self, s: &State) -> bool {
         for side in 0..self.sides {
             for k in self.pieces(side) {
@@ -883,9 +946,10 @@ impl Compiled {
         let mut keys = [0u32; MAX_SEATS];
         match self.rank {
             Rank::LastStanding => {
-                let alive: Vec<bool> = (0..self.sides)
-                    .map(|side| self.alive(s, side) > 0)
-                    .collect();
+                let mut alive = [false; MAX_SEATS];
+                for (side, a) in alive.iter_mut().enumerate().take(self.sides) {
+                    *a = self.alive(s, side) > 0;
+                }
                 let standing = alive.iter().filter(|&&a| a).count();
                 for (seat, key) in keys.iter_mut().enumerate().take(n) {
                     *key = if standing == 1 && !alive[self.side_of(seat)] {

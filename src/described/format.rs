@@ -64,6 +64,26 @@ pub struct Description {
     pub options: BTreeMap<String, OptionSpec>,
 }
 
+/// A reading: a shipped description changed by a patch, under its own name.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reading {
+    /// The format's version: 1.
+    pub format: u32,
+    /// The shipped description this reading changes (its name, such as `tab`).
+    pub extends: String,
+    /// The reading's name in commands.
+    pub name: String,
+    /// The reading's title.
+    pub title: String,
+    /// Where the reading comes from.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// The change: merged into the shipped description (tables merge key by key, anything
+    /// else replaces).
+    pub patch: toml::Table,
+}
+
 /// Seat counts and teams.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

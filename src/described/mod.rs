@@ -93,12 +93,18 @@ impl std::error::Error for DescriptionError {}
 /// The line and column of a field's key in the text: the last named part of the path, as
 /// a key (`name =`) or a table header, found after the header of its first part.
 fn locate(text: &str, field: &str) -> Option<(usize, usize)> {
-    let parts: Vec<&str> = field
-        .split(['.', '['])
-        .filter(|p| !p.is_empty() && !p.ends_with(']'))
-        .collect();
-    let last = *parts.last()?;
-    let first = parts[0];
+    let raw: Vec<&str> = field.split('.').collect();
+    let last_raw = *raw.last()?;
+    // `runs[1].row`: the index of the part before the key picks the occurrence.
+    let occurrence = raw
+        .iter()
+        .rev()
+        .nth(1)
+        .and_then(|p| p.split_once('['))
+        .and_then(|(_, i)| i.trim_end_matches(']').parse::<usize>().ok())
+        .unwrap_or(0);
+    let last = last_raw.split('[').next().unwrap_or(last_raw);
+    let first = raw[0].split('[').next().unwrap_or(raw[0]);
     let mut after = 0;
     for (i, line) in text.lines().enumerate() {
         let t = line.trim_start();
@@ -107,18 +113,27 @@ fn locate(text: &str, field: &str) -> Option<(usize, usize)> {
             break;
         }
     }
+    let mut found = Vec::new();
     for (i, line) in text.lines().enumerate().skip(after) {
         let t = line.trim_start();
-        let col = line.len() - t.len() + 1;
-        let key = t.split(['=', ' ']).next().unwrap_or("");
-        if key == last && t[key.len()..].trim_start().starts_with('=') {
-            return Some((i + 1, col));
-        }
         if t.starts_with('[') && t.trim_matches(|c| c == '[' || c == ']').ends_with(last) {
-            return Some((i + 1, col));
+            found.push((i + 1, line.len() - t.len() + 1));
+            continue;
+        }
+        let bytes = line.as_bytes();
+        let mut from = 0;
+        while let Some(k) = line[from..].find(last) {
+            let at = from + k;
+            let before_ok =
+                at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_');
+            let rest = line[at + last.len()..].trim_start();
+            if before_ok && rest.starts_with('=') && !rest.starts_with("==") {
+                found.push((i + 1, at + 1));
+            }
+            from = at + last.len();
         }
     }
-    None
+    found.get(occurrence).or(found.first()).copied()
 }
 
 /// Turns a TOML reading error into a [`DescriptionError`], with the nearest name for an
@@ -166,10 +181,69 @@ impl Base {
     /// # Errors
     /// A [`DescriptionError`] naming the file, line, field and what was expected.
     pub fn parse(file: &str, text: &str) -> Result<Base, DescriptionError> {
-        let description: Description =
-            toml::from_str(text).map_err(|e| toml_error(file, Some(text), &e))?;
         let tree: toml::Table =
             toml::from_str(text).map_err(|e| toml_error(file, Some(text), &e))?;
+        if tree.contains_key("extends") {
+            return Base::parse_reading(file, text);
+        }
+        let description: Description =
+            toml::from_str(text).map_err(|e| toml_error(file, Some(text), &e))?;
+        Base::from_parts(file, text, tree, description)
+    }
+
+    /// A reading: a file that names a shipped description (`extends`) and patches it.
+    fn parse_reading(file: &str, text: &str) -> Result<Base, DescriptionError> {
+        let reading: format::Reading =
+            toml::from_str(text).map_err(|e| toml_error(file, Some(text), &e))?;
+        if reading.format != 1 {
+            return Err(DescriptionError::invalid(
+                "format",
+                format!("version {}: this stickdice reads format 1", reading.format),
+            )
+            .in_file(file, Some(text)));
+        }
+        let Some((_, base_text)) = games::shipped(&reading.extends) else {
+            let names = games::SHIPPED.iter().map(|(n, _, _)| *n);
+            let near = crate::config::did_you_mean(&reading.extends, names.clone());
+            return Err(DescriptionError::invalid(
+                "extends",
+                format!(
+                    "no shipped description `{}`{}; they are: {}",
+                    reading.extends,
+                    near.map(|n| format!(" (did you mean `{n}`?)"))
+                        .unwrap_or_default(),
+                    names.collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .in_file(file, Some(text)));
+        };
+        let mut tree: toml::Table =
+            toml::from_str(base_text).map_err(|e| toml_error(file, None, &e))?;
+        merge(&mut tree, &reading.patch, "patch")?;
+        tree.insert("name".into(), toml::Value::String(reading.name.clone()));
+        tree.insert("title".into(), toml::Value::String(reading.title.clone()));
+        if let Some(source) = &reading.source {
+            tree.insert("source".into(), toml::Value::String(source.clone()));
+        }
+        let description: Description =
+            toml::Value::Table(tree.clone())
+                .try_into()
+                .map_err(|e: toml::de::Error| {
+                    let mut err = toml_error(file, None, &e);
+                    err.field = "patch".into();
+                    err.message =
+                        format!("after the patch of `{}`: {}", reading.extends, err.message);
+                    err
+                })?;
+        Base::from_parts(file, text, tree, description)
+    }
+
+    fn from_parts(
+        file: &str,
+        text: &str,
+        tree: toml::Table,
+        description: Description,
+    ) -> Result<Base, DescriptionError> {
         for (name, o) in &description.options {
             if name == "max_throws" {
                 return Err(DescriptionError::invalid(
@@ -604,9 +678,9 @@ impl Described {
 
     /// The legal actions.
     pub fn legal_actions(&self, s: &State) -> Vec<Action> {
-        let mut buf = Buf::new();
+        let mut buf = Buf::<BUFFER>::new();
         self.legal_into(s, &mut buf);
-        buf.items[..buf.n].to_vec()
+        buf.items[..buf.n.min(BUFFER)].to_vec()
     }
 
     /// Applies a throw without checks.
@@ -628,10 +702,23 @@ impl Described {
 
     /// A random legal action, chosen with `index(len)`, with no allocation.
     #[inline]
-    pub fn random_action(&self, s: &State, mut index: impl FnMut(usize) -> usize) -> Action {
-        let mut buf = Buf::new();
+    pub fn random_action(&self, s: &State, index: impl FnMut(usize) -> usize) -> Action {
+        self.random_action_within::<BUFFER>(s, index)
+    }
+
+    /// A random legal action listed in a buffer of `N` (the game's most actions), with no
+    /// allocation. A game that could list more would have a wrong `N`: the registration's
+    /// test checks it against the full buffer.
+    #[inline]
+    pub fn random_action_within<const N: usize>(
+        &self,
+        s: &State,
+        mut index: impl FnMut(usize) -> usize,
+    ) -> Action {
+        let mut buf = Buf::<N>::new();
         self.legal_into(s, &mut buf);
-        match buf.n {
+        let n = buf.n.min(N);
+        match n {
             0 => Action::PASS,
             1 => buf.items[0],
             n => buf.items[index(n).min(n - 1)],
@@ -1373,7 +1460,7 @@ macro_rules! described_game {
                 _actions: &mut $crate::game::ActionList<Self::Action>,
                 index: impl FnMut(usize) -> usize,
             ) -> Self::Action {
-                self.0.random_action(state, index)
+                self.0.random_action_within::<$max_actions>(state, index)
             }
 
             #[inline]
@@ -1383,7 +1470,7 @@ macro_rules! described_game {
                 _actions: &mut $crate::game::ActionList<Self::Action>,
                 index: impl FnMut(usize) -> usize,
             ) -> Self::Action {
-                let a = self.0.random_action(state, index);
+                let a = self.0.random_action_within::<$max_actions>(state, index);
                 self.0.apply_action_unchecked(state, a);
                 a
             }
@@ -1395,7 +1482,7 @@ macro_rules! described_game {
                 _actions: &mut $crate::game::ActionList<Self::Action>,
                 index: impl FnMut(usize) -> usize,
             ) -> Self::Action {
-                let a = self.0.random_action(state, index);
+                let a = self.0.random_action_within::<$max_actions>(state, index);
                 self.0.apply_action_unchecked(state, a);
                 a
             }
@@ -1408,9 +1495,9 @@ impl Described {
     /// the heap past its inline capacity; playouts use a stack buffer instead).
     #[inline]
     pub fn legal_into_list(&self, s: &State, out: &mut crate::game::ActionList<Action>) {
-        let mut buf = Buf::new();
+        let mut buf = Buf::<BUFFER>::new();
         self.legal_into(s, &mut buf);
-        out.extend_from_slice(&buf.items[..buf.n]);
+        out.extend_from_slice(&buf.items[..buf.n.min(BUFFER)]);
     }
 
     /// Parses an action in notation.
@@ -1435,6 +1522,76 @@ impl Described {
     /// The track position NONE marker (for tests).
     #[doc(hidden)]
     pub const NO_POSITION: u8 = NONE;
+}
+
+// ---- checking a description by random play -------------------------------------------------
+
+/// What random play of a description shows: game lengths, the cap's share, the ends.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckReport {
+    /// Each game's length in throws, sorted.
+    pub lengths: Vec<u32>,
+    /// Games that reached the throw cap.
+    pub capped: usize,
+    /// How many games ended by each end condition (the cap included).
+    pub ends: std::collections::BTreeMap<&'static str, usize>,
+    /// Games that ended with every seat tied.
+    pub draws: usize,
+}
+
+impl CheckReport {
+    /// The length at quantile `q` (0.5 = median).
+    pub fn quantile(&self, q: f64) -> u32 {
+        if self.lengths.is_empty() {
+            return 0;
+        }
+        let i = ((self.lengths.len() as f64 * q).ceil() as usize).clamp(1, self.lengths.len());
+        self.lengths[i - 1]
+    }
+}
+
+impl Described {
+    /// Plays `games` random games (uniform choices, seeded) and reports their lengths and
+    /// ends.
+    pub fn check_by_random_play(&self, games: usize, seed: u64) -> CheckReport {
+        use rand::{Rng as _, RngExt as _, SeedableRng as _};
+        let mut rng = crate::Rng::seed_from_u64(seed);
+        let mut report = CheckReport {
+            lengths: Vec::with_capacity(games),
+            capped: 0,
+            ends: Default::default(),
+            draws: 0,
+        };
+        for _ in 0..games {
+            let mut s = self.initial_state();
+            loop {
+                match self.node(&s) {
+                    Node::Throw(_) => {
+                        let t = self.sticks().throw_from_bits(rng.next_u64());
+                        self.apply_throw_unchecked(&mut s, t);
+                    }
+                    Node::Decide(_) => {
+                        let a = self.random_action(&s, |n| rng.random_range(0..n));
+                        self.apply_action_unchecked(&mut s, a);
+                    }
+                    Node::End => break,
+                }
+            }
+            report.lengths.push(s.throws);
+            if self.compiled.ranking(&s).places().iter().all(|&p| p == 0) {
+                report.draws += 1;
+            }
+            let reason = if s.ended {
+                self.compiled.end_reason(&s).unwrap_or("ended")
+            } else {
+                report.capped += 1;
+                "the throw cap"
+            };
+            *report.ends.entry(reason).or_insert(0) += 1;
+        }
+        report.lengths.sort_unstable();
+        report
+    }
 }
 
 // ---- drawing data ------------------------------------------------------------------------

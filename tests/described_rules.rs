@@ -1,0 +1,924 @@
+//! The worked examples of RULES-family.md §10–16, one named test each, played by the
+//! shipped descriptions (`src/described/games/*.toml`), and a test per clause the examples
+//! leave untested.
+
+use stickdice::described::{Described, State};
+use stickdice::{
+    EsSig, Game, Kioz, Node, SigMzab, SigTozeur, SigWesternSahara, SijatElTaba, Tab, Throw,
+};
+
+/// A piece for [`place`]: its square, an explicit track position where the square lies
+/// on the track twice, and whether it is unmoved.
+#[derive(Clone, Copy)]
+struct P(&'static str, Option<u8>, bool);
+
+fn moved(sq: &'static str) -> P {
+    P(sq, None, false)
+}
+fn unmoved(sq: &'static str) -> P {
+    P(sq, None, true)
+}
+fn at(sq: &'static str, pos: u8) -> P {
+    P(sq, Some(pos), false)
+}
+
+fn square_rc(sq: &str) -> (u8, u8) {
+    let b = sq.as_bytes();
+    (b[1] - b'1', b[0] - b'a')
+}
+
+/// A state of `g` with the sides' pieces as given (the rest gone), captures consistent.
+fn place(g: &Described, sides: &[&[P]], extra: &str) -> State {
+    let pps = g.initial_state_json_pieces();
+    let mut lists = Vec::new();
+    for (side, pieces) in sides.iter().enumerate() {
+        let track = g.track(side);
+        let mut items: Vec<String> = pieces
+            .iter()
+            .map(|p| {
+                if p.0 == "off" {
+                    return r#"{"at": "off", "unmoved": true}"#.to_string();
+                }
+                let pos = p.1.unwrap_or_else(|| {
+                    track
+                        .iter()
+                        .position(|&rc| rc == square_rc(p.0))
+                        .unwrap_or_else(|| panic!("{} is not on side {side}'s track", p.0))
+                        as u8
+                });
+                format!(r#"{{"at": "{}", "pos": {pos}, "unmoved": {}}}"#, p.0, p.2)
+            })
+            .collect();
+        while items.len() < pps {
+            items.push(r#"{"at": "gone"}"#.to_string());
+        }
+        lists.push(format!("[{}]", items.join(", ")));
+    }
+    let json = format!(r#"{{"pieces": [{}]{extra}}}"#, lists.join(", "));
+    serde_json::from_str::<State>(&json).unwrap_or_else(|e| panic!("{json}: {e}"))
+}
+
+/// Captures consistent with two sides' piece counts: `"captures": [a, b]`.
+fn captures(g: &Described, a_left: usize, b_left: usize) -> String {
+    let pps = g.initial_state_json_pieces();
+    format!(r#", "captures": [{}, {}]"#, pps - b_left, pps - a_left)
+}
+
+fn legal<G: Game>(g: &G, s: &G::State) -> Vec<String> {
+    let mut out = stickdice::ActionList::new();
+    g.legal_actions(s, &mut out);
+    let mut v: Vec<String> = out.iter().map(|a| a.to_string()).collect();
+    v.sort();
+    v
+}
+
+fn sorted(v: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
+    v.sort();
+    v
+}
+
+fn throw<G: Game>(g: &G, s: &mut G::State, k: u8) {
+    g.apply_throw(s, Throw::new(k)).unwrap();
+}
+
+fn act<G: Game>(g: &G, s: &mut G::State, a: &str) {
+    let a = g.parse_action(a).unwrap();
+    g.apply_action(s, a).unwrap();
+    g.validate(s).unwrap();
+}
+
+fn checked<G: Game<State = State>>(g: &G, s: State) -> State {
+    g.validate(&s).unwrap_or_else(|e| panic!("{e}"));
+    s
+}
+
+fn piece_at<G: Game<State = State>>(g: &G, s: &State, sq: &str) -> Option<usize> {
+    let json: serde_json::Value = serde_json::from_str(&g.save_state(s)).unwrap();
+    json["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|side| side.as_array().unwrap().iter().any(|p| p["at"] == sq))
+}
+
+fn count_at<G: Game<State = State>>(g: &G, s: &State, sq: &str) -> usize {
+    let json: serde_json::Value = serde_json::from_str(&g.save_state(s)).unwrap();
+    json["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|side| side.as_array().unwrap().iter())
+        .filter(|p| p["at"] == sq)
+        .count()
+}
+
+trait Pieces {
+    fn initial_state_json_pieces(&self) -> usize;
+}
+
+impl Pieces for Described {
+    fn initial_state_json_pieces(&self) -> usize {
+        let json: serde_json::Value =
+            serde_json::from_str(&serde_json::to_string(&self.initial_state()).unwrap()).unwrap();
+        json["pieces"][0].as_array().unwrap().len()
+    }
+}
+
+// ---- §10 Sig (Mzab) ----------------------------------------------------------------------
+
+fn mzab() -> SigMzab {
+    SigMzab::with_seats(2).unwrap()
+}
+
+#[test]
+fn mzab_example_1_a_one_releases_the_front_piece() {
+    let g = mzab();
+    let mut s = g.initial_state();
+    throw(&g, &mut s, 3);
+    assert_eq!(legal(&g, &s), ["t1"]);
+    act(&g, &mut s, "t1");
+    assert_eq!(piece_at(&g, &s, "t2"), Some(0));
+    assert_eq!(g.node(&s), Node::Throw(1));
+}
+
+#[test]
+fn mzab_example_2_a_six_releases_one_step_only() {
+    let g = mzab();
+    let mut s = g.initial_state();
+    throw(&g, &mut s, 0);
+    assert_eq!(legal(&g, &s), ["t1"]);
+    act(&g, &mut s, "t1");
+    assert_eq!(piece_at(&g, &s, "t2"), Some(0));
+    assert_eq!(piece_at(&g, &s, "t1"), None);
+}
+
+#[test]
+fn mzab_example_3_release_or_move() {
+    let g = mzab();
+    let home: Vec<P> = [
+        "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1", "j1", "k1", "l1", "m1", "n1", "o1",
+        "p1", "q1", "r1", "s1",
+    ]
+    .into_iter()
+    .map(unmoved)
+    .collect();
+    let mut a = home.clone();
+    a.push(moved("t2"));
+    let b: Vec<P> = [
+        "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4", "i4", "j4", "k4", "l4", "m4", "n4", "o4",
+        "p4", "q4", "r4", "s4", "t4",
+    ]
+    .into_iter()
+    .map(unmoved)
+    .collect();
+    let s0 = checked(&g, place(&g.0, &[&a, &b], ""));
+    let mut s = s0;
+    throw(&g, &mut s, 4);
+    assert_eq!(legal(&g, &s), ["t2"]);
+    act(&g, &mut s, "t2");
+    assert_eq!(piece_at(&g, &s, "p2"), Some(0));
+    let mut s = s0;
+    throw(&g, &mut s, 3);
+    assert_eq!(legal(&g, &s), sorted(&["s1", "t2"]));
+}
+
+#[test]
+fn mzab_example_4_landing_captures_moved_or_not() {
+    let g = mzab();
+    for fresh in [true, false] {
+        let b = [P("s4", None, fresh)];
+        let s = checked(
+            &g,
+            place(&g.0, &[&[at("r3", 57)], &b], &captures(&g.0, 1, 1)),
+        );
+        let mut s = s;
+        throw(&g, &mut s, 4);
+        assert_eq!(legal(&g, &s), ["r3"]);
+        act(&g, &mut s, "r3");
+        assert_eq!(piece_at(&g, &s, "s4"), Some(0));
+        assert_eq!(s.captures(0), 20);
+        assert_eq!(g.node(&s), Node::End, "the last enemy piece is captured");
+        assert!(g.ranking(&s).unwrap().is_sole_winner(0));
+    }
+}
+
+#[test]
+fn mzab_example_5_the_circuit_turns_back_and_loops() {
+    let g = mzab();
+    let extra = captures(&g.0, 2, 1);
+    let mut s = checked(
+        &g,
+        place(
+            &g.0,
+            &[&[at("b4", 78), at("a2", 119)], &[unmoved("t4")]],
+            &extra,
+        ),
+    );
+    throw(&g, &mut s, 4);
+    act(&g, &mut s, "b4");
+    assert_eq!(piece_at(&g, &s, "c3"), Some(0));
+    let json: serde_json::Value = serde_json::from_str(&g.save_state(&s)).unwrap();
+    assert!(json["pieces"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["at"] == "c3" && p["pos"] == 82));
+    throw(&g, &mut s, 0); // P2: value 6 releases t4? t4 is P2's position 0: one step
+    let first = legal(&g, &s)[0].clone();
+    act(&g, &mut s, &first);
+    throw(&g, &mut s, 3);
+    assert!(legal(&g, &s).contains(&"a2".to_string()));
+    act(&g, &mut s, "a2");
+    let json: serde_json::Value = serde_json::from_str(&g.save_state(&s)).unwrap();
+    assert!(json["pieces"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["at"] == "a1" && p["pos"] == 0));
+}
+
+#[test]
+fn mzab_clause_a_zero_is_a_pass_and_the_cap_draws() {
+    let mut g = mzab();
+    let mut s = g.initial_state();
+    throw(&g, &mut s, 1);
+    assert_eq!(legal(&g, &s), ["pass"]);
+    g.set_option("max_throws", "1").unwrap();
+    let mut s = g.initial_state();
+    throw(&g, &mut s, 1);
+    act(&g, &mut s, "pass");
+    assert_eq!(g.node(&s), Node::End);
+    assert_eq!(g.ranking(&s).unwrap().to_string(), "P1 = P2");
+}
+
+#[test]
+fn mzab_clause_track_ends_stops_at_the_enemy_row_and_draws_when_all_are_there() {
+    let mut g = mzab();
+    g.set_option("columns", "5").unwrap();
+    g.set_option("track_ends", "true").unwrap();
+    // P1 on b4 (position 18 of 20) cannot move 4 past a4.
+    let extra = captures(&g.0, 2, 1);
+    let mut s = checked(
+        &g,
+        place(&g.0, &[&[moved("b4"), moved("c3")], &[moved("d3")]], &extra),
+    );
+    throw(&g, &mut s, 4);
+    assert_eq!(legal(&g, &s), ["c3"]);
+    // Every piece on its far row: the game is over, a draw.
+    let s = place(
+        &g.0,
+        &[&[moved("a4"), moved("b4")], &[moved("e1")]],
+        &format!("{extra}, \"ended\": true"),
+    );
+    g.validate(&s).unwrap();
+    assert_eq!(g.ranking(&s).unwrap().to_string(), "P1 = P2");
+}
+
+// ---- §11 Sig (Tozeur) --------------------------------------------------------------------
+
+#[test]
+fn tozeur_example_1_only_a_one_releases() {
+    let g = SigTozeur::with_seats(2).unwrap();
+    let mut s = g.initial_state();
+    throw(&g, &mut s, 1);
+    assert_eq!(legal(&g, &s), ["m1"]);
+    act(&g, &mut s, "m1");
+    assert_eq!(piece_at(&g, &s, "m2"), Some(0));
+    let mut s = g.initial_state();
+    throw(&g, &mut s, 3);
+    assert_eq!(legal(&g, &s), ["pass"]);
+}
+
+#[test]
+fn tozeur_example_2_the_value_is_the_count() {
+    let g = SigTozeur::with_seats(2).unwrap();
+    let extra = captures(&g.0, 2, 1);
+    let mut s = checked(
+        &g,
+        place(
+            &g.0,
+            &[&[moved("m2"), moved("e3")], &[unmoved("a4")]],
+            &extra,
+        ),
+    );
+    throw(&g, &mut s, 5);
+    assert_eq!(legal(&g, &s), sorted(&["m2", "e3"]));
+    let mut t = s;
+    act(&g, &mut t, "m2");
+    assert_eq!(piece_at(&g, &t, "h2"), Some(0));
+    act(&g, &mut s, "e3");
+    assert_eq!(piece_at(&g, &s, "j3"), Some(0));
+}
+
+#[test]
+fn tozeur_option_mzab_throws_uses_the_mzab_table() {
+    let mut g = SigTozeur::with_seats(2).unwrap();
+    g.set_option("mzab_throws", "true").unwrap();
+    let mut s = g.initial_state();
+    throw(&g, &mut s, 0); // value 6 releases one step
+    assert_eq!(legal(&g, &s), ["m1"]);
+    let mut s = g.initial_state();
+    throw(&g, &mut s, 1); // value 0
+    assert_eq!(legal(&g, &s), ["pass"]);
+}
+
+// ---- §12 Kioz ----------------------------------------------------------------------------
+
+fn kioz() -> Kioz {
+    Kioz::with_seats(2).unwrap()
+}
+
+#[test]
+fn kioz_example_1_a_tab_frees_the_front_piece_and_throws_again() {
+    let g = kioz();
+    let mut s = g.initial_state();
+    throw(&g, &mut s, 1);
+    assert_eq!(legal(&g, &s), ["v1"]);
+    act(&g, &mut s, "v1");
+    assert_eq!(g.node(&s), Node::Throw(0));
+    throw(&g, &mut s, 3);
+    assert_eq!(legal(&g, &s), ["v2"]);
+    act(&g, &mut s, "v2");
+    assert_eq!(piece_at(&g, &s, "t2"), Some(0));
+    assert_eq!(g.node(&s), Node::Throw(1));
+}
+
+#[test]
+fn kioz_example_2_tab_priority() {
+    let g = kioz();
+    let mut a: Vec<P> = (0..21u8)
+        .map(|c| {
+            unmoved(Box::leak(
+                format!("{}1", (b'a' + c) as char).into_boxed_str(),
+            ))
+        })
+        .collect();
+    a.push(moved("f3"));
+    let b: Vec<P> = (0..22u8)
+        .map(|c| {
+            unmoved(Box::leak(
+                format!("{}4", (b'a' + c) as char).into_boxed_str(),
+            ))
+        })
+        .collect();
+    let mut s = checked(&g, place(&g.0, &[&a, &b], ""));
+    throw(&g, &mut s, 1);
+    assert_eq!(legal(&g, &s), ["u1"]);
+    act(&g, &mut s, "u1");
+    throw(&g, &mut s, 1);
+    assert_eq!(legal(&g, &s), ["t1"]);
+}
+
+#[test]
+fn kioz_example_3_the_loop_and_a_capture() {
+    let g = kioz();
+    let extra = captures(&g.0, 1, 1);
+    let mut s = checked(&g, place(&g.0, &[&[moved("u3")], &[moved("t2")]], &extra));
+    throw(&g, &mut s, 0);
+    assert_eq!(legal(&g, &s), ["u3"]);
+    act(&g, &mut s, "u3");
+    assert_eq!(piece_at(&g, &s, "t2"), Some(0));
+    assert_eq!(g.node(&s), Node::End, "P2's last piece is captured");
+    // With another P2 piece left, P1 throws again after the 4.
+    let extra = captures(&g.0, 1, 2);
+    let mut s = checked(
+        &g,
+        place(
+            &g.0,
+            &[&[moved("u3")], &[moved("t2"), unmoved("a4")]],
+            &extra,
+        ),
+    );
+    throw(&g, &mut s, 0);
+    act(&g, &mut s, "u3");
+    assert_eq!(g.node(&s), Node::Throw(0));
+}
+
+#[test]
+fn kioz_clause_a_tab_moves_a_moved_piece_when_no_unmoved_piece_can() {
+    let g = kioz();
+    let extra = captures(&g.0, 2, 1);
+    // The unmoved piece on v1 is blocked by... nothing: it can step to v2 unless own piece is there.
+    let mut s = checked(
+        &g,
+        place(
+            &g.0,
+            &[&[unmoved("v1"), moved("v2")], &[unmoved("a4")]],
+            &extra,
+        ),
+    );
+    throw(&g, &mut s, 1);
+    assert_eq!(
+        legal(&g, &s),
+        ["v2"],
+        "v1 is blocked by v2, so the tab moves v2"
+    );
+}
+
+// ---- §13 Tab -----------------------------------------------------------------------------
+
+fn tab() -> Tab {
+    Tab::with_seats(2).unwrap()
+}
+
+#[test]
+fn tab_example_1_the_opening_and_the_first_move() {
+    let g = tab();
+    let mut s = g.initial_state();
+    throw(&g, &mut s, 2);
+    assert_eq!(g.node(&s), Node::Throw(1));
+    throw(&g, &mut s, 3);
+    assert_eq!(g.node(&s), Node::Throw(0));
+    throw(&g, &mut s, 1);
+    assert_eq!(g.node(&s), Node::Decide(0));
+    assert_eq!(
+        legal(&g, &s),
+        sorted(&["a1", "b1", "c1", "d1", "e1", "f1", "g1"])
+    );
+    let mut t = s;
+    act(&g, &mut t, "a1");
+    assert_eq!(count_at(&g, &t, "b1"), 2, "two pieces on one square");
+    act(&g, &mut s, "g1");
+    assert_eq!(piece_at(&g, &s, "g2"), Some(0));
+    assert_eq!(g.node(&s), Node::Throw(0), "the tab throws again");
+}
+
+#[test]
+fn tab_example_2_stacks_join() {
+    let g = tab();
+    let extra = captures(&g.0, 3, 1);
+    let mut s = checked(
+        &g,
+        place(
+            &g.0,
+            &[&[moved("d1"), moved("d1"), moved("g1")], &[moved("a4")]],
+            &extra,
+        ),
+    );
+    throw(&g, &mut s, 3);
+    assert!(legal(&g, &s).contains(&"d1".to_string()));
+    act(&g, &mut s, "d1");
+    assert_eq!(count_at(&g, &s, "g1"), 3);
+}
+
+#[test]
+fn tab_example_3_the_fork() {
+    let g = tab();
+    let extra = captures(&g.0, 1, 1);
+    let s0 = checked(&g, place(&g.0, &[&[moved("f3")], &[moved("e4")]], &extra));
+    let mut s = s0;
+    throw(&g, &mut s, 4);
+    assert_eq!(legal(&g, &s), sorted(&["f3/round", "f3/in"]));
+    let mut t = s;
+    act(&g, &mut t, "f3/round");
+    assert_eq!(piece_at(&g, &t, "e2"), Some(0));
+    act(&g, &mut s, "f3/in");
+    assert_eq!(piece_at(&g, &s, "e4"), Some(0));
+    assert_eq!(s.captures(0), 7);
+    // No enemy piece in row 4: only round, written plainly.
+    let mut s = checked(&g, place(&g.0, &[&[moved("f3")], &[moved("a3")]], &extra));
+    throw(&g, &mut s, 4);
+    assert_eq!(legal(&g, &s), ["f3"]);
+    act(&g, &mut s, "f3");
+    assert_eq!(piece_at(&g, &s, "e2"), Some(0));
+}
+
+#[test]
+fn tab_example_4_the_out_gate_and_never_again() {
+    let g = tab();
+    let extra = captures(&g.0, 3, 2);
+    let mut s = checked(
+        &g,
+        place(
+            &g.0,
+            &[
+                &[moved("b4"), moved("c1"), moved("e1")],
+                &[moved("d2"), moved("g4")],
+            ],
+            &extra,
+        ),
+    );
+    throw(&g, &mut s, 3);
+    assert!(
+        !legal(&g, &s).contains(&"b4".to_string()),
+        "two groups at home"
+    );
+    let mut s = checked(
+        &g,
+        place(
+            &g.0,
+            &[
+                &[moved("b4"), moved("e1"), moved("e1")],
+                &[moved("d2"), moved("g4")],
+            ],
+            &extra,
+        ),
+    );
+    throw(&g, &mut s, 3);
+    assert!(legal(&g, &s).contains(&"b4".to_string()));
+    act(&g, &mut s, "b4");
+    assert_eq!(piece_at(&g, &s, "b3"), Some(0));
+    // The flagged piece never enters row 4 again: at the fork only `round` is open.
+    throw(&g, &mut s, 2);
+    let first = legal(&g, &s)[0].clone();
+    act(&g, &mut s, &first);
+    // P1 to move: bring the flagged piece from b3 to the fork's reach.
+    let json = g.save_state(&s);
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let flagged = v["pieces"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["at"] == "b3")
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        flagged["flags"], 1,
+        "the piece carries the left-the-fourth-row flag"
+    );
+    for p in v["pieces"][0].as_array_mut().unwrap() {
+        if p["at"] == "b3" {
+            p["at"] = "f3".into();
+            p["pos"] = 19.into();
+        }
+    }
+    let s: State = serde_json::from_value(v).unwrap();
+    let mut s = checked(&g, s);
+    throw(&g, &mut s, 4);
+    assert!(legal(&g, &s).contains(&"f3".to_string()));
+    assert!(!legal(&g, &s).iter().any(|a| a.starts_with("f3/")));
+}
+
+#[test]
+fn tab_example_5_a_stack_is_captured_whole() {
+    let g = tab();
+    let extra = captures(&g.0, 1, 4);
+    let mut s = checked(
+        &g,
+        place(
+            &g.0,
+            &[
+                &[moved("f2")],
+                &[moved("c2"), moved("c2"), moved("c2"), moved("a4")],
+            ],
+            &extra,
+        ),
+    );
+    throw(&g, &mut s, 3);
+    act(&g, &mut s, "f2");
+    assert_eq!(count_at(&g, &s, "c2"), 1);
+    assert_eq!(piece_at(&g, &s, "c2"), Some(0));
+    assert_eq!(s.captures(0), 6, "three before, three now");
+}
+
+#[test]
+fn tab_option_starting_tab_only_starts() {
+    let mut g = tab();
+    g.set_option("starting_tab_only_starts", "true").unwrap();
+    let mut s = g.initial_state();
+    throw(&g, &mut s, 1);
+    assert_eq!(g.node(&s), Node::Throw(0), "the beginner throws again");
+}
+
+// ---- §14 Sijat El Taba -------------------------------------------------------------------
+
+fn sijat() -> SijatElTaba {
+    SijatElTaba::with_seats(2).unwrap()
+}
+
+#[test]
+fn sijat_example_1_unlock_then_move() {
+    let g = sijat();
+    let mut s = g.initial_state();
+    throw(&g, &mut s, 1);
+    assert_eq!(
+        legal(&g, &s),
+        sorted(&[
+            "store",
+            "unlock a1",
+            "unlock b1",
+            "unlock c1",
+            "unlock h1",
+            "unlock i1",
+            "unlock j1"
+        ])
+    );
+    act(&g, &mut s, "unlock c1");
+    assert_eq!(g.node(&s), Node::Throw(0));
+    throw(&g, &mut s, 2);
+    assert_eq!(legal(&g, &s), ["c1"]);
+    act(&g, &mut s, "c1");
+    assert_eq!(piece_at(&g, &s, "e1"), Some(0));
+    assert_eq!(g.node(&s), Node::Throw(1), "a 2 ends the turn");
+}
+
+#[test]
+fn sijat_example_2_stored_ones_lengthen_a_capture() {
+    let g = sijat();
+    let extra = format!(r#"{}, "stock": [2]"#, captures(&g.0, 1, 2));
+    let mut s = checked(
+        &g,
+        place(&g.0, &[&[moved("h2")], &[moved("c2"), moved("a6")]], &extra),
+    );
+    throw(&g, &mut s, 3);
+    assert_eq!(legal(&g, &s), sorted(&["h2", "h2+1"]));
+    let mut t = s;
+    act(&g, &mut t, "h2");
+    assert_eq!(piece_at(&g, &t, "d2"), Some(0));
+    act(&g, &mut s, "h2+1");
+    assert_eq!(piece_at(&g, &s, "c2"), Some(0));
+    assert_eq!(s.stock(0), 1);
+    assert_eq!(g.node(&s), Node::Throw(0));
+}
+
+#[test]
+fn sijat_example_3_separation_ends_the_game_and_captures_decide() {
+    let g = sijat();
+    let extra = captures(&g.0, 2, 3);
+    let s = place(
+        &g.0,
+        &[
+            &[moved("a5"), moved("b6")],
+            &[moved("c4"), moved("d1"), moved("e2")],
+        ],
+        &extra,
+    );
+    assert!(
+        g.validate(&s).is_err(),
+        "the end holds: the state must say so"
+    );
+    let s = checked(
+        &g,
+        place(
+            &g.0,
+            &[
+                &[moved("a5"), moved("b6")],
+                &[moved("c4"), moved("d1"), moved("e2")],
+            ],
+            &format!("{extra}, \"ended\": true"),
+        ),
+    );
+    assert_eq!(g.node(&s), Node::End);
+    // P1 captured 3, P2 captured 4: P2 wins.
+    assert!(g.ranking(&s).unwrap().is_sole_winner(1));
+}
+
+#[test]
+fn sijat_option_supplement_uses_all() {
+    let mut g = sijat();
+    g.set_option("supplement_uses_all", "true").unwrap();
+    let extra = format!(r#"{}, "stock": [2]"#, captures(&g.0, 1, 2));
+    let mut s = checked(
+        &g,
+        place(&g.0, &[&[moved("h2")], &[moved("b2"), moved("c2")]], &extra),
+    );
+    throw(&g, &mut s, 3);
+    assert_eq!(legal(&g, &s), sorted(&["h2", "h2+2"]));
+}
+
+// ---- §15 Es-Sîg --------------------------------------------------------------------------
+
+fn es_sig() -> EsSig {
+    EsSig::with_seats(2).unwrap()
+}
+
+fn es_state(g: &EsSig, a: P, b: P, extra: &str) -> State {
+    checked(g, place(&g.0, &[&[a], &[b]], extra))
+}
+
+#[test]
+fn es_sig_example_1_a_sig_enters() {
+    let g = es_sig();
+    let mut s = g.initial_state();
+    throw(&g, &mut s, 2);
+    assert_eq!(g.node(&s), Node::Throw(1), "nothing to decide");
+    throw(&g, &mut s, 3);
+    throw(&g, &mut s, 1);
+    assert_eq!(piece_at(&g, &s, "g1"), Some(0));
+}
+
+#[test]
+fn es_sig_example_2_the_first_hold() {
+    let g = es_sig();
+    let mut s = es_state(&g, moved("g4"), P("off", None, true), "");
+    throw(&g, &mut s, 3);
+    assert_eq!(piece_at(&g, &s, "g7"), Some(0));
+    for _ in 0..4 {
+        throw(&g, &mut s, 2); // P2: 0
+        throw(&g, &mut s, 1);
+        assert_eq!(piece_at(&g, &s, "g7"), Some(0));
+    }
+    throw(&g, &mut s, 2);
+    throw(&g, &mut s, 1);
+    assert_eq!(piece_at(&g, &s, "f7"), Some(0));
+}
+
+#[test]
+fn es_sig_example_3_the_final_squares() {
+    let g = es_sig();
+    let mut s = es_state(&g, moved("a3"), P("off", None, true), "");
+    throw(&g, &mut s, 0);
+    assert_eq!(piece_at(&g, &s, "a6"), Some(0));
+    let mut exact = es_sig();
+    exact.set_option("exact_final", "true").unwrap();
+    let mut t = es_state(&exact, moved("a3"), P("off", None, true), "");
+    throw(&exact, &mut t, 0);
+    assert_eq!(piece_at(&exact, &t, "a3"), Some(0));
+    for sq in ["a7", "a8"] {
+        throw(&g, &mut s, 2);
+        throw(&g, &mut s, 1);
+        assert_eq!(piece_at(&g, &s, sq), Some(0));
+    }
+    throw(&g, &mut s, 2);
+    throw(&g, &mut s, 1);
+    assert_eq!(
+        s.chaser(),
+        Some(49),
+        "P1 is out; the Ghula appears on the last square"
+    );
+}
+
+#[test]
+fn es_sig_example_4_the_ghula_carries() {
+    let g = es_sig();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&g.save_state(&es_state(&g, P("off", None, true), moved("a6"), "")))
+            .unwrap();
+    v["pieces"][0][0] = serde_json::json!({"at": "gone"});
+    v["out"] = serde_json::json!([1]);
+    v["chaser"] = 49.into();
+    let mut s = checked(&g, serde_json::from_value(v).unwrap());
+    throw(&g, &mut s, 2);
+    assert_eq!(legal(&g, &s), ["back"]);
+    act(&g, &mut s, "back");
+    assert_eq!(piece_at(&g, &s, "a3"), Some(1), "carried to idx 44");
+    assert_eq!(s.chaser(), Some(44));
+    throw(&g, &mut s, 1);
+    assert_eq!(
+        piece_at(&g, &s, "a4"),
+        Some(1),
+        "a sîg moves it out of the Ghula's square"
+    );
+}
+
+#[test]
+fn es_sig_example_5_dragged_to_the_start() {
+    let g = es_sig();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&g.save_state(&es_state(&g, P("off", None, true), moved("g2"), "")))
+            .unwrap();
+    v["pieces"][0][0] = serde_json::json!({"at": "gone"});
+    v["out"] = serde_json::json!([1]);
+    v["chaser"] = 1.into();
+    let mut s = checked(&g, serde_json::from_value(v).unwrap());
+    throw(&g, &mut s, 1);
+    assert_eq!(legal(&g, &s), sorted(&["back", "forward"]));
+    act(&g, &mut s, "back");
+    assert_eq!(s.chaser(), Some(0));
+    let json: serde_json::Value = serde_json::from_str(&g.save_state(&s)).unwrap();
+    assert_eq!(json["pieces"][1][0]["at"], "off");
+}
+
+#[test]
+fn es_sig_example_6_carried_off_a_hold_loses_the_count() {
+    let g = es_sig();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&g.save_state(&es_state(&g, P("off", None, true), moved("d4"), "")))
+            .unwrap();
+    v["pieces"][0][0] = serde_json::json!({"at": "gone"});
+    v["pieces"][1][0]["count"] = 7.into();
+    v["out"] = serde_json::json!([1]);
+    v["chaser"] = 24.into();
+    v["turn"] = 1.into();
+    let mut s = checked(&g, serde_json::from_value(v).unwrap());
+    throw(&g, &mut s, 1);
+    let json: serde_json::Value = serde_json::from_str(&g.save_state(&s)).unwrap();
+    assert_eq!(json["pieces"][1][0]["count"], 8);
+    throw(&g, &mut s, 4);
+    act(&g, &mut s, "back");
+    let json: serde_json::Value = serde_json::from_str(&g.save_state(&s)).unwrap();
+    assert_eq!(json["pieces"][1][0]["pos"], 20);
+    assert!(json["pieces"][1][0].get("count").is_none());
+}
+
+#[test]
+fn es_sig_clause_arrival_order_ranks_and_the_game_runs_until_all_are_out() {
+    let g = es_sig();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&g.save_state(&es_state(&g, P("off", None, true), moved("a8"), "")))
+            .unwrap();
+    v["pieces"][0][0] = serde_json::json!({"at": "gone"});
+    v["out"] = serde_json::json!([1]);
+    v["chaser"] = 10.into();
+    v["turn"] = 1.into();
+    let mut s = checked(&g, serde_json::from_value(v).unwrap());
+    throw(&g, &mut s, 1);
+    assert_eq!(g.node(&s), Node::End);
+    assert_eq!(g.ranking(&s).unwrap().to_string(), "P1 > P2");
+}
+
+// ---- §16 Sig (Western Sahara) ------------------------------------------------------------
+
+fn ws(seats: usize) -> SigWesternSahara {
+    SigWesternSahara::with_seats(seats).unwrap()
+}
+
+#[test]
+fn western_sahara_example_1_a_five_moves_the_front_piece() {
+    let g = ws(4);
+    let mut s = g.initial_state();
+    throw(&g, &mut s, 3);
+    assert_eq!(legal(&g, &s), ["t1/5"]);
+    act(&g, &mut s, "t1/5");
+    assert_eq!(piece_at(&g, &s, "p2"), Some(0));
+    assert_eq!(g.node(&s), Node::Throw(1));
+}
+
+#[test]
+fn western_sahara_example_2_throws_first_then_spend() {
+    let g = ws(4);
+    let mut s = g.initial_state();
+    throw(&g, &mut s, 1);
+    throw(&g, &mut s, 4);
+    throw(&g, &mut s, 6);
+    assert_eq!(legal(&g, &s), sorted(&["t1/1", "t1/4", "t1/6"]));
+    act(&g, &mut s, "t1/6");
+    assert_eq!(piece_at(&g, &s, "o2"), Some(0));
+    assert_eq!(legal(&g, &s), sorted(&["s1/1", "s1/4", "o2/1", "o2/4"]));
+    act(&g, &mut s, "o2/4");
+    act(&g, &mut s, "k2/1");
+    assert_eq!(piece_at(&g, &s, "j2"), Some(0));
+    assert_eq!(
+        g.node(&s),
+        Node::Throw(1),
+        "all values spent: the turn passes"
+    );
+}
+
+#[test]
+fn western_sahara_example_3_capture_on_the_enemy_row_and_safety() {
+    let g = ws(2);
+    let extra = format!(
+        r#"{}, "held": [4], "spending": true, "throws": 1"#,
+        captures(&g.0, 1, 2)
+    );
+    let mut s = checked(
+        &g,
+        place(&g.0, &[&[moved("s3")], &[moved("r4"), moved("a4")]], &extra),
+    );
+    assert_eq!(legal(&g, &s), ["s3/4"]);
+    act(&g, &mut s, "s3/4");
+    assert_eq!(piece_at(&g, &s, "r4"), Some(0));
+}
+
+#[test]
+fn western_sahara_example_4_a_safe_piece_cannot_be_taken() {
+    let g = ws(2);
+    let extra = format!(
+        r#"{}, "held": [4, 5], "spending": true, "turn": 1, "throws": 2"#,
+        captures(&g.0, 2, 1)
+    );
+    let s = checked(
+        &g,
+        place(&g.0, &[&[moved("k4"), moved("a2")], &[moved("o4")]], &extra),
+    );
+    assert_eq!(legal(&g, &s), ["o4/5"]);
+    let mut s = s;
+    act(&g, &mut s, "o4/5");
+    assert_eq!(piece_at(&g, &s, "j4"), Some(1));
+}
+
+#[test]
+fn western_sahara_clause_no_passing_own_pieces() {
+    let g = ws(2);
+    let mut s = g.initial_state();
+    throw(&g, &mut s, 2); // 6, stop
+    assert_eq!(
+        legal(&g, &s),
+        ["t1/6"],
+        "every other piece would pass its neighbour"
+    );
+}
+
+#[test]
+fn western_sahara_clause_partners_rank_together() {
+    let g = ws(4);
+    let extra = captures(&g.0, 2, 1);
+    let s = checked(
+        &g,
+        place(
+            &g.0,
+            &[&[moved("a4"), moved("b4")], &[moved("a1")]],
+            &format!("{extra}, \"ended\": true"),
+        ),
+    );
+    let r = g.ranking(&s).unwrap();
+    assert_eq!(r.to_string(), "P1 = P3 > P2 = P4");
+    assert!((r.score(0) - 5.0 / 6.0).abs() < 1e-12);
+}
+
+#[test]
+fn western_sahara_three_seats_are_refused() {
+    assert!(SigWesternSahara::with_seats(3).is_err());
+}
