@@ -414,9 +414,7 @@ fn an_endless_file_is_refused_not_read_forever() {
     if !path.exists() {
         return; // not a Unix system
     }
+    // A device is not opened at all since issue 39 (only regular files are read).
     let e = Tablebase::load(path).unwrap_err();
-    assert!(
-        e.to_string().contains("longer than a whole tablebase"),
-        "{e}"
-    );
+    assert!(e.to_string().contains("not a regular file"), "{e}");
 }

@@ -363,8 +363,12 @@ impl Comparison {
     }
 }
 
+/// One bar of a metric's chart: the label, the value, its 95% interval (clipped to the
+/// metric's range), whether it is exact, whether it differs significantly.
+type Bar = (String, f64, Option<[f64; 2]>, bool, bool);
+
 /// One metric across configurations: a bar per configuration with its 95% interval.
-fn metric_chart(metric: &str, bars: &[(String, f64, Option<[f64; 2]>, bool, bool)]) -> String {
+fn metric_chart(metric: &str, bars: &[Bar]) -> String {
     let bar_h = 22.0;
     let (left, right, top) = (260.0, 60.0, 50.0);
     let pw = 420.0;
