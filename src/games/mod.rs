@@ -82,13 +82,13 @@ macro_rules! __game_list {
             SiryuRace: $crate::games::SiryuRace [board evaluate measure review encode],
             SigWaDuqqanHoumtTaourit: $crate::games::HoumtTaourit [board evaluate exact measure review encode],
             SiryuWar: $crate::games::SiryuWar [board evaluate measure review encode],
-            SigMzab: $crate::described::games::SigMzab [board],
-            SigTozeur: $crate::described::games::SigTozeur [board],
-            Kioz: $crate::described::games::Kioz [board],
-            Tab: $crate::described::games::Tab [board],
-            SijatElTaba: $crate::described::games::SijatElTaba [board],
-            EsSig: $crate::described::games::EsSig [board],
-            SigWesternSahara: $crate::described::games::SigWesternSahara [board],
+            SigMzab: $crate::described::games::SigMzab [board encode],
+            SigTozeur: $crate::described::games::SigTozeur [board encode],
+            Kioz: $crate::described::games::Kioz [board encode],
+            Tab: $crate::described::games::Tab [board encode],
+            SijatElTaba: $crate::described::games::SijatElTaba [board encode],
+            EsSig: $crate::described::games::EsSig [board encode],
+            SigWesternSahara: $crate::described::games::SigWesternSahara [board encode],
         }
     };
 }
