@@ -1,5 +1,5 @@
 //! The integer encodings Python (and OpenSpiel, PettingZoo) see: actions as ints in
-//! `0..NUM_ACTIONS`, chance outcomes as ints, and the observation tensor of each game.
+//! `0..num_actions()`, chance outcomes as ints, and the observation tensor of each game.
 //! They are defined in one place, the `stickdice-rl` crate's `encoding` module
 //! ([`Encoded`], re-exported here), shared with the batched environment; the Python
 //! modules only pass the ints through.
@@ -126,10 +126,10 @@ macro_rules! codes {
                 impl Codes for $ty {
                     const ENCODED: bool = true;
                     fn num_actions() -> Result<usize, Missing> {
-                        Ok(<$ty as Encoded>::NUM_ACTIONS)
+                        Ok(<$ty as Encoded>::num_actions())
                     }
                     fn observation_doc() -> Result<&'static str, Missing> {
-                        Ok(<$ty as Encoded>::OBSERVATION_DOC)
+                        Ok(<$ty as Encoded>::observation_doc())
                     }
                     fn code(action: Self::Action) -> Result<u32, Missing> {
                         Ok(<$ty as Encoded>::encode(action))

@@ -512,7 +512,16 @@ fn string_to_code<G: Codes>(g: &G, s: &G::State, text: &str) -> PyResult<u32> {
                 )))
             }
         }
-        _ => Ok(G::code(g.parse_action(text).map_err(value_error)?)?),
+        _ => {
+            let code = G::code(g.parse_action(text).map_err(value_error)?)?;
+            if code as usize >= G::num_actions()? {
+                return Err(PyValueError::new_err(format!(
+                    "`{text}` has no action code in {}: no board of the game has its square",
+                    G::TITLE
+                )));
+            }
+            Ok(code)
+        }
     }
 }
 

@@ -25,6 +25,13 @@ ENVS = [
     ("sig-wa-duqqan-houmt-taourit", {"players": 2, "exact_waiting_square": True, "rank_by_arrival": True}),
     ("siryu-war", {}),
 ]
+# Every other game of the list with action codes (the described games), at its defaults:
+# the list decides, so a game added to it is tested here without a line for it.
+ENVS += [
+    (g["name"], {})
+    for g in stickdice.games()
+    if "encode" in g["capabilities"] and g["name"] not in {name for name, _ in ENVS}
+]
 
 
 def test_every_game_of_the_list_has_an_environment_here():

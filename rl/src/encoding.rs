@@ -1,6 +1,6 @@
 //! The integer encodings every learner sees (the batched environment, Python, OpenSpiel,
 //! PettingZoo): actions as ints in
-//! `0..NUM_ACTIONS`, chance outcomes as ints, and the observation tensor of each game.
+//! `0..num_actions()`, chance outcomes as ints, and the observation tensor of each game.
 //! This is the one place they are defined; the Python modules only pass the ints through.
 //!
 //! * **Chance outcomes:** the number of marked sides up (`0..=sticks`), i.e. the core's
@@ -19,8 +19,13 @@
 //!     `a1` = 0, `f1` = 5, `a2` = 6, …, `f3` = 17); `SQUARE/1` is 18 + index, `SQUARE/5`
 //!     36 + index (under `five_polished_moves_five`); `free_all` is 54, `pass` 55; 56
 //!     distinct actions.
+//!   * The described games (`src/described/games/*.toml`: Sig (Mzab), Kioz, Tab, …):
+//!     derived from the description alone, the same way for every one ([`crate::described`]:
+//!     squares by index, a section of codes per kind of action the description can
+//!     produce, `pass` last); each game's layout is listed in the book's chapter
+//!     `docs/described/codes.md`, generated from [`crate::described::DescribedCodes`].
 //! * **Observation tensors:** flat `float32` vectors, the same for every player (the games
-//!   have perfect information); see [`Encoded::OBSERVATION_DOC`] for each layout.
+//!   have perfect information); see [`Encoded::observation_doc`] for each layout.
 //!
 //! Only games with the `encode` capability of [`stickdice::for_each_game!`] implement
 //! [`Encoded`]; the Python package answers for the others with its `MissingCapability`.
@@ -30,14 +35,16 @@ use stickdice::games::{
     HoumtTaourit, SiryuRace,
 };
 use stickdice::{Game, Issiren, SigElOued, SigElOuedCapture, SigWaDuqqan, SiryuWar};
-use stickdice_agents::Evaluate;
 
 /// A game with its action codes and observation tensors (the `encode` capability).
-pub trait Encoded: Evaluate {
-    /// The number of distinct action codes (`0..NUM_ACTIONS`).
-    const NUM_ACTIONS: usize;
+///
+/// Encoding needs the rules only ([`Game`]); the batched environment, whose opponents
+/// may be agents that evaluate (`greedy`), asks for [`stickdice_agents::Evaluate`] too.
+pub trait Encoded: Game {
+    /// The number of distinct action codes (`0..num_actions()`).
+    fn num_actions() -> usize;
     /// The observation tensor's layout, for people.
-    const OBSERVATION_DOC: &'static str;
+    fn observation_doc() -> &'static str;
 
     /// The code of an action.
     fn encode(action: Self::Action) -> u32;
@@ -62,12 +69,16 @@ fn throw_fraction(throws: u32, max: u32) -> f32 {
 const ISSIREN_SQUARES: usize = 48;
 
 impl Encoded for Issiren {
-    const NUM_ACTIONS: usize = ISSIREN_SQUARES + 1;
-    const OBSERVATION_DOC: &'static str = "154 floats: [0, 48) 1 where P1 has a piece on square \
+    fn num_actions() -> usize {
+        ISSIREN_SQUARES + 1
+    }
+    fn observation_doc() -> &'static str {
+        "154 floats: [0, 48) 1 where P1 has a piece on square \
         index row*12+col (a1 = 0, l4 = 47); [48, 96) the same for P2; [96, 144) 1 where the \
         piece on the square is unmoved; [144, 151) one-hot green sides up of the throw awaiting \
         its move (all 0 when a throw is due or the game is over); [151, 153) one-hot seat to \
-        throw or move; [153] throws made / max_throws";
+        throw or move; [153] throws made / max_throws"
+    }
 
     fn encode(action: issiren::Action) -> u32 {
         match action {
@@ -120,14 +131,18 @@ impl Encoded for SigElOued {
         2 * self.seats()
     }
 
-    const NUM_ACTIONS: usize = 2;
-    const OBSERVATION_DOC: &'static str = "5n + 9 floats for n seats: [0, 3n) each seat's \
+    fn num_actions() -> usize {
+        2
+    }
+    fn observation_doc() -> &'static str {
+        "5n + 9 floats for n seats: [0, 3n) each seat's \
         father, djinn and mother square idx / 30 (seat-major; 0 the start, 1 Mecca); \
         [3n, 4n) 1 for each seat that has finished; [4n, 5n) one-hot seat to play (all 0 at \
         the end); [5n, 5n+5) one-hot what is pending (first throw, sig bonus, six bonus, \
         twelve bonus, leftover choice); [5n+5] twelve-bonus throws still due / 3; [5n+6] \
         their sum so far / 18; [5n+7] the leftover at Mecca in half-points / 60 (a sig of twelve with three sixes: 30 points); [5n+8] \
-        throws made / max_throws";
+        throws made / max_throws"
+    }
 
     fn encode(action: sig_el_oued::Action) -> u32 {
         match action {
@@ -190,13 +205,17 @@ impl Encoded for SigWaDuqqan {
         0
     }
 
-    const NUM_ACTIONS: usize = 0;
-    const OBSERVATION_DOC: &'static str = "23n + 17 floats for n seats: [0, 21n) per seat \
+    fn num_actions() -> usize {
+        0
+    }
+    fn observation_doc() -> &'static str {
+        "23n + 17 floats for n seats: [0, 21n) per seat \
         (seat-major) a one-hot of 21 cells: the piece's track idx 0..=19 (19 the Ka'aba), or \
         cell 20 when buried; [21n, 22n) each seat's sig count on the waiting square / 7; \
         [22n, 22n+16) one-hot Ghoula: cell 0 off the board, cell 1+i on idx i (0..=14); \
         [22n+16, 23n+16) one-hot seat to throw (all 0 at the end); [23n+16] throws made / \
-        max_throws";
+        max_throws"
+    }
 
     fn encode(action: sig_wa_duqqan::Action) -> u32 {
         match action {}
@@ -242,13 +261,17 @@ impl Encoded for HoumtTaourit {
         0
     }
 
-    const NUM_ACTIONS: usize = 0;
-    const OBSERVATION_DOC: &'static str = "89n + 83 floats for n seats: [0, 87n) per seat \
+    fn num_actions() -> usize {
+        0
+    }
+    fn observation_doc() -> &'static str {
+        "89n + 83 floats for n seats: [0, 87n) per seat \
         (seat-major) a one-hot of 87 cells: the piece's track idx 0..=85 (85 the centre), or \
         cell 86 when buried; [87n, 88n) each seat's sig count on the waiting square / 7; \
         [88n, 88n+81) one-hot Ghoula idx 0..=80; [88n+81] 1 once the Ghoula has made its \
         first move; [88n+82, 89n+82) one-hot seat to throw (all 0 at the end); [89n+82] \
-        throws made / max_throws";
+        throws made / max_throws"
+    }
 
     fn encode(action: houmt_taourit::Action) -> u32 {
         match action {}
@@ -291,14 +314,18 @@ const SR_CELLS: usize = siryu_race::TRACK_LEN;
 const SR_SEAT: usize = 3 * SR_CELLS + 3 + 1;
 
 impl Encoded for SiryuRace {
-    const NUM_ACTIONS: usize = 4;
-    const OBSERVATION_DOC: &'static str = "98n + 9 floats for n seats: [0, 97n) per seat \
+    fn num_actions() -> usize {
+        4
+    }
+    fn observation_doc() -> &'static str {
+        "98n + 9 floats for n seats: [0, 97n) per seat \
         (seat-major) 97 floats: the father's, the angel's and the mother's track idx 0..=30 \
         one-hot (31 cells each, in that order), their sir counts / 3, and 1 once the seat has \
         finished; [97n, 98n) one-hot seat to throw or decide (all 0 at the end); [98n, 98n+7) \
         one-hot white sides up of the throw awaiting its use (all 0 when a throw is due or the \
         game is over); [98n+7] throws still owed (at most 8) / 8; [98n+8] throws made / \
-        max_throws";
+        max_throws"
+    }
 
     fn encode(action: siryu_race::Action) -> u32 {
         match action.piece() {
@@ -349,12 +376,16 @@ impl Encoded for SiryuRace {
 const SIRYU_WAR_SQUARES: usize = 48;
 
 impl Encoded for SiryuWar {
-    const NUM_ACTIONS: usize = SIRYU_WAR_SQUARES + 1;
-    const OBSERVATION_DOC: &'static str = "154 floats: [0, 48) 1 where P1 (white) has a piece \
+    fn num_actions() -> usize {
+        SIRYU_WAR_SQUARES + 1
+    }
+    fn observation_doc() -> &'static str {
+        "154 floats: [0, 48) 1 where P1 (white) has a piece \
         on square index row*12+col (a1 = 0, l4 = 47); [48, 96) the same for P2 (black); \
         [96, 144) 1 where the piece on the square is locked; [144, 151) one-hot white sides \
         up of the throw awaiting its move (all 0 when a throw is due or the game is over); \
-        [151, 153) one-hot seat to throw or move; [153] throws made / max_throws";
+        [151, 153) one-hot seat to throw or move; [153] throws made / max_throws"
+    }
 
     fn encode(action: siryu_war::Action) -> u32 {
         match action {
@@ -402,8 +433,11 @@ impl Encoded for SiryuWar {
 const CAPTURE_SQUARES: usize = 18;
 
 impl Encoded for SigElOuedCapture {
-    const NUM_ACTIONS: usize = 3 * CAPTURE_SQUARES + 2;
-    const OBSERVATION_DOC: &'static str = "88 floats: [0, 18) 1 where P1 has a piece on square \
+    fn num_actions() -> usize {
+        3 * CAPTURE_SQUARES + 2
+    }
+    fn observation_doc() -> &'static str {
+        "88 floats: [0, 18) 1 where P1 has a piece on square \
         index row*6+col (a1 = 0, f3 = 17); [18, 36) the same for P2; [36, 54) 1 where the \
         piece on the square is unmoved; [54, 72) 1 where the piece on the square crosses the \
         central row the second time in its lap (circuit positions 18-23); [72, 77) one-hot \
@@ -413,7 +447,8 @@ impl Encoded for SigElOuedCapture {
         five polished sides (usable as a plain 5 under five_polished_moves_five); [80] sig of \
         twelve's bonus throws still due / 3; [81] their sum so far / 18; [82, 84) one-hot seat \
         to throw or move (all 0 at the end); [84, 86) each seat's first turn is over; [86] the \
-        turn goes on from a regular sig; [87] throws made / max_throws";
+        turn goes on from a regular sig; [87] throws made / max_throws"
+    }
 
     fn encode(action: sig_el_oued_capture::Action) -> u32 {
         use sig_el_oued_capture::Action;
@@ -518,7 +553,7 @@ mod tests {
                     game.legal_actions(&state, &mut legal);
                     for &a in &legal {
                         let code = G::encode(a);
-                        assert!((code as usize) < G::NUM_ACTIONS);
+                        assert!((code as usize) < G::num_actions());
                         assert_eq!(G::decode(code), Some(a));
                     }
                     let a = legal[rand::RngExt::random_range(&mut rng, 0..legal.len())];
@@ -526,7 +561,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(G::decode(G::NUM_ACTIONS as u32), None);
+        assert_eq!(G::decode(G::num_actions() as u32), None);
     }
 
     #[test]

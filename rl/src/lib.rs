@@ -3,6 +3,8 @@
 //! * [`encoding`]: the action codes and observation tensors of every game with the
 //!   `encode` capability ([`Encoded`]); the Python package, OpenSpiel and PettingZoo use
 //!   the same ones.
+//! * [`described`]: the same for every game the description engine plays, derived from
+//!   its description.
 //! * [`vector`]: a batched environment ([`VectorEnv`], generic [`Batch`]) that steps N
 //!   games of one configuration in one call, resolves the throws inside from per-game
 //!   seeded dice, plays opponent agents in Rust, resets finished games and writes
@@ -32,6 +34,7 @@
 
 #![deny(missing_docs)]
 
+pub mod described;
 pub mod encoding;
 pub mod vector;
 

@@ -25,7 +25,7 @@
 //!   would also have been decided on the cap-th throw itself counts as truncated.)
 //! * **Buffers:** the caller owns them ([`Out`], or [`Buffers`] which holds them), in
 //!   game-major order: observations `N × observation_len` (`f32`, the layout of
-//!   [`Encoded::OBSERVATION_DOC`]), masks `N × num_actions` (true for the legal codes;
+//!   [`Encoded::observation_doc`]), masks `N × num_actions` (true for the legal codes;
 //!   all false when the game has ended), players `N` (the seat to decide, −1 when
 //!   ended), rewards `N × seats`, terminated `N`, truncated `N`; and, opt-in (`Some`),
 //!   the legal codes `N × max_actions` (`i64`, ascending, −1 after the last) and their
@@ -294,14 +294,15 @@ struct Slot<G: Game> {
     episode: u64,
     /// Per seat: the opponent agent, `None` for the learner.
     agents: Vec<Option<Box<dyn Agent<G>>>>,
-    /// The legal codes of the learner's decision (bit `c` for code `c`).
-    legal: u128,
+    /// The legal codes of the learner's decision (bit `c % 64` of word `c / 64` for code
+    /// `c`; as many words as the game's codes need, made once).
+    legal: Vec<u64>,
     /// The game ended at the last step (it restarts at the next).
     over: bool,
     /// The opponent seat that failed, ending the game.
     forfeit: Option<Seat>,
     /// The episode's learner action codes, in order, when it is recorded.
-    codes: Vec<u8>,
+    codes: Vec<u32>,
     /// The episode is recorded.
     recorded: bool,
 }
@@ -318,7 +319,7 @@ struct Seating<'a> {
     record: bool,
 }
 
-impl<G: Encoded> Slot<G> {
+impl<G: Encoded + Evaluate> Slot<G> {
     fn new(game: &G) -> Self {
         Slot {
             state: game.initial_state(),
@@ -326,7 +327,7 @@ impl<G: Encoded> Slot<G> {
             game_seed: 0,
             episode: 0,
             agents: (0..game.seats()).map(|_| None).collect(),
-            legal: 0,
+            legal: vec![0; G::num_actions().div_ceil(64)],
             over: false,
             forfeit: None,
             codes: Vec::new(),
@@ -410,17 +411,17 @@ impl<G: Encoded> Slot<G> {
         game.observe(&self.state, out.observation);
         out.mask.fill(false);
         out.rewards.fill(0.0);
-        self.legal = 0;
+        self.legal.fill(0);
         match (self.forfeit, game.node(&self.state)) {
             (None, Node::Decide(seat)) => {
                 let mut legal = ActionList::new();
                 game.legal_actions(&self.state, &mut legal);
                 for &a in &legal {
-                    let code = G::encode(a);
-                    self.legal |= 1u128 << code;
-                    out.mask[code as usize] = true;
+                    let code = G::encode(a) as usize;
+                    self.legal[code / 64] |= 1 << (code % 64);
+                    out.mask[code] = true;
                 }
-                write_codes(self.legal, out.codes, out.count);
+                write_codes(&self.legal, out.codes, out.count);
                 *out.player = seat as i32;
                 *out.terminated = false;
                 *out.truncated = false;
@@ -441,7 +442,7 @@ impl<G: Encoded> Slot<G> {
                 for (s, r) in out.rewards.iter_mut().enumerate() {
                     *r = ranking.score(s) as f32;
                 }
-                write_codes(0, out.codes, out.count);
+                write_codes(&[], out.codes, out.count);
                 let capped = forfeit.is_none() && game.throws_made(&self.state) >= seating.cap;
                 *out.player = -1;
                 *out.terminated = !capped;
@@ -451,28 +452,34 @@ impl<G: Encoded> Slot<G> {
     }
 
     fn is_legal(&self, code: i64) -> bool {
-        (0..128).contains(&code) && self.legal >> code & 1 == 1
+        usize::try_from(code)
+            .ok()
+            .and_then(|c| self.legal.get(c / 64).map(|w| w >> (c % 64) & 1 == 1))
+            .unwrap_or(false)
     }
 }
 
-/// Writes the legal codes of the bitset `legal` (bit `c` for code `c`) into a game's row
-/// of the opt-in buffers: ascending, then −1 to the row's end; and their count.
+/// Writes the legal codes of the bitset `legal` (bit `c % 64` of word `c / 64` for code
+/// `c`) into a game's row of the opt-in buffers: ascending, then −1 to the row's end; and
+/// their count.
 #[inline]
-fn write_codes(legal: u128, codes: Option<&mut [i64]>, count: Option<&mut [i32]>) {
+fn write_codes(legal: &[u64], codes: Option<&mut [i64]>, count: Option<&mut [i32]>) {
     if let Some(codes) = codes {
-        let mut bits = legal;
         let mut k = 0;
-        while bits != 0 {
-            // Never past the row: a decision has at most `Game::MAX_ACTIONS` legal
-            // actions (the conformance suite checks it), and the row is that wide.
-            codes[k] = i64::from(bits.trailing_zeros());
-            bits &= bits - 1;
-            k += 1;
+        for (w, &word) in legal.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                // Never past the row: a decision has at most `Game::MAX_ACTIONS` legal
+                // actions (the conformance suite checks it), and the row is that wide.
+                codes[k] = (w * 64) as i64 + i64::from(bits.trailing_zeros());
+                bits &= bits - 1;
+                k += 1;
+            }
         }
         codes[k..].fill(-1);
     }
     if let Some(count) = count {
-        count[0] = legal.count_ones() as i32;
+        count[0] = legal.iter().map(|w| w.count_ones()).sum::<u32>() as i32;
     }
 }
 
@@ -538,7 +545,7 @@ const CHUNK: usize = 128;
 
 /// Runs `f` on every game with its index and its part of `out`, on rayon's threads when
 /// `parallel` (in chunks of [`CHUNK`] games, each stepped by [`each_slot_serial`]).
-fn each_slot<G: Encoded>(
+fn each_slot<G: Encoded + Evaluate>(
     slots: &mut [Slot<G>],
     parallel: bool,
     out: Out<'_>,
@@ -604,7 +611,7 @@ fn each_slot<G: Encoded>(
 
 /// Runs `f` on every game of `slots` (game `first + j` at `j`) with its part of `out`, on
 /// the calling thread.
-fn each_slot_serial<G: Encoded>(
+fn each_slot_serial<G: Encoded + Evaluate>(
     first: usize,
     slots: &mut [Slot<G>],
     out: Out<'_>,
@@ -659,7 +666,7 @@ fn each_slot_serial<G: Encoded>(
 }
 
 /// The batch for one game type: the statically dispatched core of [`VectorEnv`].
-pub struct Batch<G: Encoded> {
+pub struct Batch<G: Encoded + Evaluate> {
     game: G,
     seed: u64,
     learner: [bool; MAX_SEATS],
@@ -671,7 +678,7 @@ pub struct Batch<G: Encoded> {
     recording: bool,
 }
 
-impl<G: Encoded> fmt::Debug for Batch<G> {
+impl<G: Encoded + Evaluate> fmt::Debug for Batch<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Batch")
             .field("game", &self.game)
@@ -683,7 +690,7 @@ impl<G: Encoded> fmt::Debug for Batch<G> {
     }
 }
 
-impl<G: Encoded> Batch<G> {
+impl<G: Encoded + Evaluate> Batch<G> {
     /// `n` games of `game`; `seats[s]` is `None` for the learner's seats and an agent
     /// spec for an opponent's. The games start at [`Batch::reset`].
     ///
@@ -691,13 +698,12 @@ impl<G: Encoded> Batch<G> {
     /// The game has no decisions, `n` is 0, not one entry per seat, no learner seat, a
     /// spec that does not build an agent for this game.
     pub fn new(game: G, n: usize, seats: &[Option<&str>]) -> Result<Self, VectorError> {
-        if G::NUM_ACTIONS == 0 {
+        if G::num_actions() == 0 {
             return Err(VectorError::NoDecisions {
                 game: G::NAME,
                 title: G::TITLE,
             });
         }
-        assert!(G::NUM_ACTIONS <= 128, "at most 128 action codes");
         if n == 0 {
             return Err(VectorError::Empty);
         }
@@ -838,7 +844,7 @@ impl<G: Encoded> Batch<G> {
                             .unwrap_or_else(|e| e.into_inner())
                             .next()
                             .expect("a recorded action for every learner decision");
-                        G::decode(u32::from(code)).expect("a recorded code decodes")
+                        G::decode(code).expect("a recorded code decodes")
                     },
                 ))
             })
@@ -889,20 +895,18 @@ impl<G: Encoded> Batch<G> {
 
     /// The most legal actions of a decision: a row of the opt-in legal codes
     /// ([`Out::legal_codes`]). It is the game's [`Game::MAX_ACTIONS`] (at most
-    /// `NUM_ACTIONS`, as the codes are distinct), which the conformance suite checks at
-    /// every decision; for Issiren 12 (one per piece), against 49 codes.
-    pub const MAX_ACTIONS: usize = if G::MAX_ACTIONS < G::NUM_ACTIONS {
-        G::MAX_ACTIONS
-    } else {
-        G::NUM_ACTIONS
-    };
+    /// [`Encoded::num_actions`], as the codes are distinct), which the conformance suite
+    /// checks at every decision; for Issiren 12 (one per piece), against 49 codes.
+    pub fn max_actions() -> usize {
+        G::MAX_ACTIONS.min(G::num_actions())
+    }
 
     fn sizes(&self) -> Sizes {
         Sizes {
             observation: Encoded::observation_len(&self.game),
-            mask: G::NUM_ACTIONS,
+            mask: G::num_actions(),
             rewards: self.game.seats(),
-            codes: Self::MAX_ACTIONS,
+            codes: Self::max_actions(),
         }
     }
 
@@ -1006,8 +1010,8 @@ impl<G: Encoded> Batch<G> {
         }
         for (index, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
             if !slot.over && !slot.is_legal(action) {
-                let legal = (0..G::NUM_ACTIONS as u32)
-                    .filter(|&c| slot.legal >> c & 1 == 1)
+                let legal = (0..G::num_actions() as u32)
+                    .filter(|&c| slot.is_legal(i64::from(c)))
                     .collect();
                 let seat = self.game.node(&slot.state).seat().unwrap_or(0);
                 return Err(VectorError::IllegalAction {
@@ -1045,7 +1049,7 @@ impl<G: Encoded> Batch<G> {
             } else {
                 let action = G::decode(actions[i] as u32).expect("a legal code decodes");
                 if slot.recorded {
-                    slot.codes.push(actions[i] as u8);
+                    slot.codes.push(actions[i] as u32);
                 }
                 slot.apply(game, action);
             }
@@ -1075,21 +1079,21 @@ trait Env: Send + fmt::Debug {
     fn step(&mut self, actions: &[i64], out: Out<'_>) -> Result<(), VectorError>;
 }
 
-impl<G: Encoded> Env for Batch<G> {
+impl<G: Encoded + Evaluate> Env for Batch<G> {
     fn len(&self) -> usize {
         Batch::len(self)
     }
     fn num_actions(&self) -> usize {
-        G::NUM_ACTIONS
+        G::num_actions()
     }
     fn max_actions(&self) -> usize {
-        Self::MAX_ACTIONS
+        Self::max_actions()
     }
     fn observation_len(&self) -> usize {
         Encoded::observation_len(&self.game)
     }
     fn observation_doc(&self) -> &'static str {
-        G::OBSERVATION_DOC
+        G::observation_doc()
     }
     fn seats(&self) -> usize {
         self.game.seats()
@@ -1197,7 +1201,7 @@ impl VectorEnv {
 
     /// The most legal actions of a decision: the width of a row of the opt-in legal
     /// codes ([`Out::legal_codes`], [`Buffers::with_legal_codes`]); see
-    /// [`Batch::MAX_ACTIONS`].
+    /// [`Batch::max_actions`].
     pub fn max_actions(&self) -> usize {
         self.inner.max_actions()
     }
@@ -1207,7 +1211,7 @@ impl VectorEnv {
         self.inner.observation_len()
     }
 
-    /// The observation's layout, for people ([`Encoded::OBSERVATION_DOC`]).
+    /// The observation's layout, for people ([`Encoded::observation_doc`]).
     pub fn observation_doc(&self) -> &'static str {
         self.inner.observation_doc()
     }

@@ -10,11 +10,11 @@ use stickdice::play::{play_game, Event, SeededDice};
 use stickdice::{agent_fn, ActionList, Agent, AnyGame, Game, GameKind, Issiren, SiryuRace};
 use stickdice_rl::{game_seed, opponent_seed, Batch, Buffers, Encoded, VectorEnv, VectorError};
 
-fn buffers<G: Encoded>(batch: &Batch<G>) -> Buffers {
+fn buffers<G: Encoded + stickdice_agents::Evaluate>(batch: &Batch<G>) -> Buffers {
     Buffers::with_sizes(
         batch.len(),
         Encoded::observation_len(batch.game()),
-        G::NUM_ACTIONS,
+        G::num_actions(),
         batch.game().seats(),
     )
 }
@@ -45,11 +45,15 @@ struct Episode {
 }
 
 /// Steps a batch with random legal actions and records the first episode of every game.
-fn record<G: Encoded>(batch: &mut Batch<G>, seed: u64, steps: usize) -> Vec<Option<Episode>> {
+fn record<G: Encoded + stickdice_agents::Evaluate>(
+    batch: &mut Batch<G>,
+    seed: u64,
+    steps: usize,
+) -> Vec<Option<Episode>> {
     let n = batch.len();
     let (obs_len, na, seats) = (
         Encoded::observation_len(batch.game()),
-        G::NUM_ACTIONS,
+        G::num_actions(),
         batch.game().seats(),
     );
     let mut buf = buffers(batch);
@@ -84,7 +88,11 @@ fn record<G: Encoded>(batch: &mut Batch<G>, seed: u64, steps: usize) -> Vec<Opti
 
 /// Replays an episode as the arena plays it from its game seed: the learner's seats by
 /// the recorded actions, the others by their specs seeded as the arena seeds them.
-fn replay<G: Encoded>(game: &G, specs: &[Option<&str>], episode: &Episode) -> (Vec<f32>, Vec<f32>) {
+fn replay<G: Encoded + stickdice_agents::Evaluate>(
+    game: &G,
+    specs: &[Option<&str>],
+    episode: &Episode,
+) -> (Vec<f32>, Vec<f32>) {
     let queue = Arc::new(Mutex::new(
         episode.actions.iter().copied().collect::<VecDeque<i64>>(),
     ));
@@ -127,7 +135,11 @@ fn replay<G: Encoded>(game: &G, specs: &[Option<&str>], episode: &Episode) -> (V
     (rewards, obs)
 }
 
-fn batch_games_are_single_games<G: Encoded>(game: G, specs: &[Option<&str>], steps: usize) {
+fn batch_games_are_single_games<G: Encoded + stickdice_agents::Evaluate>(
+    game: G,
+    specs: &[Option<&str>],
+    steps: usize,
+) {
     let mut batch = Batch::new(game.clone(), 12, specs).unwrap();
     let episodes = record(&mut batch, 41, steps);
     let mut checked = 0;
@@ -162,7 +174,7 @@ fn masks_are_the_legal_actions_and_players_the_seats_to_decide() {
     let mut buf = buffers(&batch);
     batch.reset(3, buf.out()).unwrap();
     let mut rng = stickdice::Rng::seed_from_u64(3);
-    let na = Issiren::NUM_ACTIONS;
+    let na = Issiren::num_actions();
     let mut legal = ActionList::new();
     for _ in 0..300 {
         for i in 0..batch.len() {
@@ -201,7 +213,7 @@ fn finished_games_restart_at_the_next_step_and_the_cap_truncates() {
     let mut ended = vec![0u64; 8];
     for _ in 0..200 {
         let was_over: Vec<bool> = (0..8).map(|i| buf.players[i] == -1).collect();
-        let actions = random_actions(&buf, Issiren::NUM_ACTIONS, &mut rng);
+        let actions = random_actions(&buf, Issiren::num_actions(), &mut rng);
         batch.step(&actions, buf.out()).unwrap();
         for i in 0..8 {
             if was_over[i] {
@@ -386,12 +398,12 @@ fn legal_codes_are_the_masks_set_bits_and_the_legal_actions_in_order() {
     let mut game = Issiren::with_seats(2).unwrap();
     game.set_option("max_throws", "60").unwrap();
     let mut batch = Batch::new(game.clone(), 20, &[None, Some("greedy")]).unwrap();
-    let width = Batch::<Issiren>::MAX_ACTIONS;
+    let width = Batch::<Issiren>::max_actions();
     assert_eq!(width, 12, "one legal action per piece at most");
     let mut buf = buffers(&batch).with_legal_codes(width);
     batch.reset(3, buf.out()).unwrap();
     let mut rng = stickdice::Rng::seed_from_u64(3);
-    let na = Issiren::NUM_ACTIONS;
+    let na = Issiren::num_actions();
     let mut legal = ActionList::new();
     let (mut ended, mut most) = (0, 0);
     for _ in 0..300 {

@@ -13,6 +13,7 @@
 //! The book's chapter `docs/described/format.md` is the reference of every field.
 
 mod action;
+mod codes;
 mod compile;
 mod engine;
 pub mod format;
