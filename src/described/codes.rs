@@ -84,29 +84,14 @@ impl Described {
         &self.compiled
     }
 
-    /// The number of sides (teams, or seats when there are no teams).
-    pub fn sides(&self) -> usize {
-        self.c().sides
-    }
-
     /// The side a seat plays.
     pub fn side_of_seat(&self, seat: usize) -> usize {
         self.c().side_of(seat)
     }
 
-    /// The pieces of each side.
-    pub fn pieces_per_side(&self) -> usize {
-        self.c().pieces_per_side
-    }
-
     /// The board's squares (the grid's and the extra ones), as square codes, ascending.
     pub fn board_squares(&self) -> Vec<u8> {
         self.c().board.iter().collect()
-    }
-
-    /// The number of positions of a track.
-    pub fn track_len(&self) -> usize {
-        self.c().track_len
     }
 
     /// The square of a side's track position.
@@ -149,11 +134,6 @@ impl Described {
     /// Whether a seat throws all its throws first and then spends the held values.
     pub fn holds_values(&self) -> bool {
         self.c().all_first
-    }
-
-    /// The value that may be stored instead of moved, if any.
-    pub fn store_value(&self) -> Option<u8> {
-        self.c().store_value
     }
 
     /// Whether a release frees a locked piece without moving it (`unlock SQUARE`).
@@ -203,11 +183,6 @@ impl Described {
         self.c().occupancy
     }
 
-    /// Whether landing on an enemy captures it.
-    pub fn captures_by_landing(&self) -> bool {
-        self.c().capture
-    }
-
     /// The names of the per-piece flags (bit `i` of [`State::piece_flags`] is flag `i`).
     pub fn flag_names(&self) -> &[String] {
         &self.c().flag_names
@@ -221,11 +196,6 @@ impl Described {
     /// The throws a piece on a side's track position needs to leave it (0: no hold).
     pub fn hold_throws(&self, position: u8) -> u8 {
         self.c().hold.get(position as usize).map_or(0, |h| h.0)
-    }
-
-    /// Whether the seat drives the chaser (it got out and there is a chaser).
-    pub fn drives_chaser(&self, s: &State, seat: usize) -> bool {
-        self.has_chaser() && s.out_place(seat) != 0
     }
 }
 
