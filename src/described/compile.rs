@@ -220,9 +220,9 @@ fn compile_table(field: &str, t: &ThrowTable, sticks: Sticks) -> Result<Table, D
         }
     }
     let mut again = [false; 9];
-    for k in 0..=n {
+    for (k, again) in again.iter_mut().enumerate().take(n + 1) {
         let v = t.values[k];
-        again[k] = if t.again_except.is_empty() {
+        *again = if t.again_except.is_empty() {
             t.again.contains(&v)
         } else {
             !t.again_except.contains(&v)
@@ -301,7 +301,7 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
         return Err(err("seats", format!("{seats} seats are not allowed")));
     }
     let teams = s.teams;
-    if teams && seats % 2 != 0 {
+    if teams && !seats.is_multiple_of(2) {
         return Err(err(
             "seats.teams",
             format!("{seats} seats cannot make two teams"),
@@ -586,8 +586,8 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
         len
     ];
     let mut branches0: Vec<Vec<Link>> = vec![Vec::new(); len];
-    for p in 0..len.saturating_sub(1) {
-        next0[p].to = (p + 1) as u8;
+    for (p, next) in next0.iter_mut().enumerate().take(len.saturating_sub(1)) {
+        next.to = (p + 1) as u8;
     }
     let nruns = d.track.runs.len();
     let compile_gate = |f: &str,
@@ -857,9 +857,13 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
     if pc.off_board < 0 {
         return Err(err("pieces.off_board", "a count cannot be negative"));
     }
-    for _ in 0..pc.off_board {
-        start0.push(OFF);
+    if pc.off_board as usize > MAX_PIECES {
+        return Err(err(
+            "pieces.off_board",
+            format!("{} pieces a side: at most {MAX_PIECES} in all", pc.off_board),
+        ));
     }
+    start0.extend(std::iter::repeat_n(OFF, pc.off_board as usize));
     if start0.is_empty() {
         return Err(err(
             "pieces",
