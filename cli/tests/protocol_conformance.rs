@@ -380,7 +380,14 @@ fn bad_input_through_the_pipe_gets_one_error_each_and_the_server_goes_on() {
             "sig-el-oued-capture",
             "siryu-race",
             "sig-wa-duqqan-houmt-taourit",
-            "siryu-war"
+            "siryu-war",
+            "sig-mzab",
+            "sig-tozeur",
+            "kioz",
+            "tab",
+            "sijat-el-taba",
+            "es-sig",
+            "sig-western-sahara"
         ]
     );
     assert_eq!(hello["games"][2]["players"], json!({"min": 2, "max": 2}));

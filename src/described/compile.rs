@@ -860,7 +860,10 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
     if pc.off_board as usize > MAX_PIECES {
         return Err(err(
             "pieces.off_board",
-            format!("{} pieces a side: at most {MAX_PIECES} in all", pc.off_board),
+            format!(
+                "{} pieces a side: at most {MAX_PIECES} in all",
+                pc.off_board
+            ),
         ));
     }
     start0.extend(std::iter::repeat_n(OFF, pc.off_board as usize));
