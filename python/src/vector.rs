@@ -250,10 +250,12 @@ impl PyVectorEnv {
 fn write_log(path: &std::path::Path, text: &str) -> PyResult<()> {
     use pyo3::exceptions::PyOSError;
     match std::fs::metadata(path) {
-        Ok(m) if !m.is_file() => return Err(PyOSError::new_err(format!(
+        Ok(m) if !m.is_file() => {
+            return Err(PyOSError::new_err(format!(
             "{}: not a regular file; a log is written only over a regular file or where none is",
             path.display()
-        ))),
+        )))
+        }
         Ok(_) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(PyOSError::new_err(format!("{}: {e}", path.display()))),
