@@ -1,4 +1,4 @@
-//! The worked examples of RULES-family.md §10–16, one named test each, played by the
+//! The worked examples of the described games' chapters (docs/games/), one named test each, played by the
 //! shipped descriptions (`src/described/games/*.toml`), and a test per clause the examples
 //! leave untested.
 

@@ -1,37 +1,37 @@
 //! The shipped descriptions, one registration line each.
 
 crate::described_game!(
-    /// Sig (Mzab): `games/sig-mzab.toml` (RULES-family.md §10).
+    /// Sig (Mzab): `games/sig-mzab.toml` (docs/games/sig-mzab.md).
     SigMzab, "sig-mzab.toml", "sig-mzab", "Sig (Mzab)", (2, 2), 20,
     ["columns", "track_ends", "max_throws"]
 );
 crate::described_game!(
-    /// Sig (Tozeur): `games/sig-tozeur.toml` (RULES-family.md §11).
+    /// Sig (Tozeur): `games/sig-tozeur.toml` (docs/games/sig-tozeur.md).
     SigTozeur, "sig-tozeur.toml", "sig-tozeur", "Sig (Tozeur)", (2, 2), 13,
     ["mzab_throws", "track_ends", "max_throws"]
 );
 crate::described_game!(
-    /// Kioz: `games/kioz.toml` (RULES-family.md §12).
+    /// Kioz: `games/kioz.toml` (docs/games/kioz.md).
     Kioz, "kioz.toml", "kioz", "Kioz", (2, 2), 22,
     ["max_throws"]
 );
 crate::described_game!(
-    /// Tab: `games/tab.toml` (RULES-family.md §13).
+    /// Tab: `games/tab.toml` (docs/games/tab.md).
     Tab, "tab.toml", "tab", "Tab", (2, 2), 30,
     ["columns", "starting_tab_only_starts", "max_throws"]
 );
 crate::described_game!(
-    /// Sijat El Taba: `games/sijat-el-taba.toml` (RULES-family.md §14).
+    /// Sijat El Taba: `games/sijat-el-taba.toml` (docs/games/sijat-el-taba.md).
     SijatElTaba, "sijat-el-taba.toml", "sijat-el-taba", "Sijat El Taba", (2, 2), 48,
     ["rows", "supplement_uses_all", "max_throws"]
 );
 crate::described_game!(
-    /// Es-Sîg: `games/es-sig.toml` (RULES-family.md §15).
+    /// Es-Sîg: `games/es-sig.toml` (docs/games/es-sig.md).
     EsSig, "es-sig.toml", "es-sig", "Es-Sîg", (2, 8), 2,
     ["exact_final", "extra_throws", "ghula_from_start", "max_throws"]
 );
 crate::described_game!(
-    /// Sig (Western Sahara): `games/sig-western-sahara.toml` (RULES-family.md §16).
+    /// Sig (Western Sahara): `games/sig-western-sahara.toml` (docs/games/sig-western-sahara.md).
     SigWesternSahara, "sig-western-sahara.toml", "sig-western-sahara", "Sig (Western Sahara)", (2, 4), 125,
     ["columns", "max_throws"]
 );
@@ -100,7 +100,7 @@ mod sizing {
     use super::*;
     use crate::game::Game;
 
-    /// Random-play medians against the rules' sizing figures (RULES-family.md §10–16).
+    /// Random-play medians against the rules' sizing figures (the described games' chapters (docs/games/)).
     #[test]
     #[ignore = "prints the sizing figures; run with --ignored --nocapture"]
     fn print_sizing() {
