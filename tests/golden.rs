@@ -2,7 +2,7 @@
 //! seeded duplicate dice, recorded event by event with the full state after each, and
 //! compared in full with the transcript checked in under `tests/golden/`.
 //!
-//! A deliberate rules change re-records them: `STICKDICE_BLESS=1 cargo test --test golden`,
+//! A deliberate rules change re-records them: `STICKDICE_BLESS=1 cargo test --test integration golden::`,
 //! then read the diff before committing it.
 
 use std::fmt::Write as _;

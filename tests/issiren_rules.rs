@@ -949,7 +949,7 @@ fn thread_cpu_seconds() -> Option<f64> {
     Some(ns / 1e9)
 }
 
-/// Speed measurement (not an assertion): `cargo test --release --test issiren_rules --
+/// Speed measurement (not an assertion): `cargo test --release --test integration issiren_rules:: --
 /// --ignored --nocapture speed`.
 #[test]
 #[ignore]

@@ -1167,7 +1167,7 @@ fn conformance_suite_passes_for_every_configuration() {
     }
 }
 
-/// Throughput of random play: `cargo test --release --test sig_el_oued_rules -- --ignored
+/// Throughput of random play: `cargo test --release --test integration sig_el_oued_rules:: -- --ignored
 /// --nocapture throughput`.
 #[test]
 #[ignore]

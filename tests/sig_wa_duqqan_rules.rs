@@ -908,7 +908,7 @@ fn seeded_random_playouts_stay_valid_and_rank_consistently() {
 }
 
 /// Speed measurement (not a test of correctness): run with
-/// `cargo test --release --test sig_wa_duqqan_rules -- --ignored --nocapture`.
+/// `cargo test --release --test integration sig_wa_duqqan_rules:: -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn measure_random_playout_speed() {

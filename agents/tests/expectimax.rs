@@ -1,7 +1,7 @@
 //! Expectimax against independent brute force, Star1/Star2 against plain search, budgets,
 //! seeds and errors — on the Dash test race (exact values are cheap there).
 
-mod common;
+use crate::common;
 
 use common::*;
 use stickdice::{ActionList, Agent, AgentError, Game, Node, Throw};

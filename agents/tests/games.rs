@@ -1,7 +1,7 @@
 //! Expectimax and greedy on the three real games: values against brute force and hand
 //! computation, Star1/Star2 against plain search on Issiren, evaluation bounds.
 
-mod common;
+use crate::common;
 
 use common::*;
 use stickdice::games::issiren::{self, Piece as IPiece};

@@ -3,7 +3,7 @@
 //! the evaluation's contract (range, sum, exact at the end, no allocation), the `eval`
 //! parameter, and a decisive strength test against the hand-set evaluation.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -13,10 +13,7 @@ use stickdice_agents::learned::train::{train, TrainConfig};
 use stickdice_agents::learned::{self, Network, TrainSettings, WeightsError};
 use stickdice_agents::{build_str, Evaluate, Evaluator};
 
-use stickdice_testkit::counting::{allocations, Counting};
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use stickdice_testkit::counting::allocations;
 
 fn settings() -> TrainSettings {
     TrainSettings {

@@ -2,16 +2,13 @@
 //! contract (range, sum, exact at the end), no allocation in inference, and the `eval`
 //! parameter (`learned`, `hand`, a file; another game's file refused).
 
-mod common;
+use crate::common;
 
 use stickdice::{Game, Node, SigElOuedCapture, SiryuWar};
 use stickdice_agents::learned::games::LearnedGame;
 use stickdice_agents::{build_str, Evaluate};
 
-use stickdice_testkit::counting::{allocations, Counting};
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use stickdice_testkit::counting::allocations;
 
 fn keeps_the_contract<G: LearnedGame>(game: &G, games: u64) {
     let eval = G::evaluator("learned").unwrap();

@@ -2,7 +2,7 @@
 //! and seat count with a legal action, keeps doing so over the following decisions of the
 //! same game, and answers a throw or an ended game with an error.
 
-mod common;
+use crate::common;
 
 use common::random_node;
 use proptest::prelude::*;

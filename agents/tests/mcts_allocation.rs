@@ -7,10 +7,7 @@ use stickdice::{ActionList, Game, Issiren, Node};
 use stickdice_agents::ismcts::{IsmctsAgent, IsmctsConfig};
 use stickdice_agents::mcts::{MctsAgent, MctsConfig};
 
-use stickdice_testkit::counting::{allocations, Counting};
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use stickdice_testkit::counting::allocations;
 
 /// A decision with several actions some way into a random game.
 fn middle_game(game: &Issiren) -> <Issiren as Game>::State {

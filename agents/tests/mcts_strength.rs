@@ -1,6 +1,6 @@
 //! MCTS and ISMCTS against the random agent, and MCTS against the greedy agent, on
 //! Issiren, over many games with seats swapped and fixed seeds. Heavy: runs in release
-//! builds (`cargo test --release -p stickdice-agents --test mcts_strength`: about 25 s on
+//! builds (`cargo test --release -p stickdice-agents --test integration mcts_strength::`: about 25 s on
 //! two cores, nearly all of it the games against greedy) and is ignored in debug builds.
 //!
 //! The statistic is the number of games the searcher wins outright out of `n` independent

@@ -1,7 +1,7 @@
 //! Strength: over many Issiren games with seats swapped and fixed seeds, greedy beats
 //! random and expectimax beats greedy by margins luck cannot explain.
 
-mod common;
+use crate::common;
 
 use common::{duel, tail};
 use stickdice::{Game, Issiren};

@@ -4,7 +4,7 @@
 //! Each test plays 200 games (100 starts, seats swapped) and asks for at least 150 wins;
 //! equally strong agents would do that with probability below 1e-12 (checked in each).
 
-mod common;
+use crate::common;
 
 use common::{duel, tail};
 use stickdice::{Kioz, SigTozeur, SijatElTaba, Tab};

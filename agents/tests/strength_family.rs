@@ -3,7 +3,7 @@
 //! Sig wa Duqqan (Houmt Taourit) has no decisions (every throw plays itself), so there
 //! greedy and random play the same games and there is nothing to test.
 
-mod common;
+use crate::common;
 
 use common::{duel, tail};
 use stickdice::{Game, SigElOuedCapture, SiryuRace, SiryuWar};

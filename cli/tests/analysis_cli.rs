@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-mod common;
+use crate::common;
 use common::{bin, succeeded};
 
 fn temp(name: &str) -> PathBuf {

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::{bin, lines, reports, succeeded, temp};
 
 /// Sig wa Duqqan has no decisions, so random agents are as good as any, and it is

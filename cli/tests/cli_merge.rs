@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::{bin, lines, reports, succeeded, temp};
 
 /// Issiren with a rule option (it must survive the trip through the shard headers), three

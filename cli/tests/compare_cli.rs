@@ -2,7 +2,7 @@
 //! order, every output is written, the figures do not depend on the thread count, and bad
 //! requests are refused with a message naming the problem.
 
-mod common;
+use crate::common;
 use common::bin;
 
 fn run(args: &[&str]) -> std::process::Output {

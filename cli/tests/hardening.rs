@@ -4,7 +4,7 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Output, Stdio};
 
-mod common;
+use crate::common;
 use common::{bin, stderr, temp};
 
 /// Runs `args`, reads `lines` lines of its output, then closes the pipe as `head` does.

@@ -2,7 +2,7 @@
 //! --out` against a second run, a failed write and an earlier comparison's outputs; weights
 //! files and the protocol against hostile input.
 
-mod common;
+use crate::common;
 use common::bin;
 
 /// A quick comparison's arguments (a second or so in release).

@@ -2,7 +2,7 @@
 //! cache holds, `tablebase=cache`, labels, resume, merge, review, damaged files), and
 //! `stickdice ladder` end to end on a tiny ladder.
 
-mod common;
+use crate::common;
 use common::{bin, temp};
 
 use std::path::Path;

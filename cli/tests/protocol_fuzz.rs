@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use stickdice_evaluation::protocol::MAX_LINE_BYTES;
 
-mod common;
+use crate::common;
 
 /// SplitMix64, seeded: the fuzz reproduces from its seed.
 struct Mix(u64);

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Output;
 
-mod common;
+use crate::common;
 use common::{bin, temp};
 
 fn run(args: &[&str], out: Option<&Path>) -> Output {

@@ -1,7 +1,7 @@
 //! `stickdice train` and `stickdice calibration`: a tiny training run is reproducible and
 //! resumes to the same weights; the weights it writes work as `eval=FILE`; errors are clear.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Output;

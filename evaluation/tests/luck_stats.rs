@@ -1,5 +1,5 @@
 //! Luck-adjusted results, statistically (release build: `cargo test --release -p
-//! stickdice-evaluation --test luck_stats`): raw and adjusted means agree, and the
+//! stickdice-evaluation --test integration luck_stats::`): raw and adjusted means agree, and the
 //! adjusted interval is never wider where its variance is known.
 
 use stickdice::{Agent, Game, Issiren, SigElOued, SigWaDuqqan};

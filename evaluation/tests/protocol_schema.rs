@@ -4,7 +4,7 @@
 //! a request:
 //!
 //! ```sh
-//! STICKDICE_WRITE_SCHEMA=1 cargo test --release -p stickdice-evaluation --test protocol_schema
+//! STICKDICE_WRITE_SCHEMA=1 cargo test --release -p stickdice-evaluation --test integration protocol_schema::
 //! ```
 
 use std::path::PathBuf;
@@ -30,7 +30,7 @@ fn the_committed_schema_is_the_one_the_request_types_generate() {
     assert!(
         committed == generated,
         "{} differs from the schema the request types generate; write it again with\n  \
-         STICKDICE_WRITE_SCHEMA=1 cargo test --release -p stickdice-evaluation --test protocol_schema",
+         STICKDICE_WRITE_SCHEMA=1 cargo test --release -p stickdice-evaluation --test integration protocol_schema::",
         path.display()
     );
 }

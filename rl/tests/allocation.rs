@@ -4,10 +4,7 @@
 
 use stickdice::AnyGame;
 use stickdice_rl::{Buffers, VectorEnv};
-use stickdice_testkit::counting::{allocations, Counting};
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use stickdice_testkit::counting::allocations;
 
 fn steps_allocate_nothing(game: &str, options: &[&str], seats: &[Option<&str>]) {
     let any = AnyGame::new(game, Some(seats.len()), options).unwrap();

@@ -19,12 +19,15 @@ pub fn bin() -> Command {
     c
 }
 
-/// A fresh (removed) path in the temporary folder, named after the test file, `name` and
-/// the process.
+/// A fresh (removed) path in the temporary folder, named after `name`, the process and a
+/// number of its own.
 pub fn temp(name: &str) -> PathBuf {
+    // Numbered per call: every test file runs in one process, and several ask for the same
+    // name.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let p = std::env::temp_dir().join(format!(
-        "stickdice-{}-{name}-{}",
-        env!("CARGO_CRATE_NAME"),
+        "stickdice-cli-test-{}-{n}-{name}",
         std::process::id()
     ));
     let _ = std::fs::remove_dir_all(&p);
