@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use clap::Args;
 use stickdice::Issiren;
 use stickdice_agents::learned::calibration::{
-    reliability, self_play_samples, svg, tablebase_samples, Reliability,
+    reliability, self_play_samples_with_progress, svg, tablebase_samples, Reliability,
 };
 use stickdice_agents::{Evaluate as _, Evaluator};
 
@@ -78,8 +78,15 @@ pub(crate) fn run(args: &CalibrationArgs) -> Result<(), CliError> {
     std::fs::create_dir_all(&args.out).map_err(|e| CliError::io("create", &args.out, e))?;
     let mut parts: Vec<(String, String, Vec<Reliability>)> = Vec::new();
     if let Some(source) = &args.tablebase {
-        eprintln!("loading the tablebase ({source})…");
-        let tb = stickdice_agents::solve::tablebase::shared(source)?;
+        let tb = if source == "build" {
+            eprintln!("building the tablebase…");
+            std::sync::Arc::new(crate::tablebase_cmd::with_build_progress(|progress| {
+                stickdice_agents::solve::tablebase::Tablebase::build_with_progress(progress).0
+            }))
+        } else {
+            eprintln!("loading the tablebase ({source})…");
+            stickdice_agents::solve::tablebase::shared(source)?
+        };
         let samples = tablebase_samples(&tb, &evaluations, args.positions, args.seed);
         parts.push((
             "tablebase".into(),
@@ -88,7 +95,12 @@ pub(crate) fn run(args: &CalibrationArgs) -> Result<(), CliError> {
         ));
     }
     eprintln!("playing {} held-out self-play games…", args.games);
-    let samples = self_play_samples(&evaluations, args.games, args.seed);
+    let meter = crate::progress::Meter::new(args.games as u64, "games");
+    meter.set_message("self-play");
+    let samples = self_play_samples_with_progress(&evaluations, args.games, args.seed, |done| {
+        meter.set_done(done as u64)
+    });
+    meter.finish();
     parts.push((
         "self_play".into(),
         format!("(b) {} held-out self-play games vs outcome", args.games),

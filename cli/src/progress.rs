@@ -15,6 +15,20 @@ pub(crate) const ESTIMATE_AFTER: Duration = Duration::from_secs(3);
 /// The time between plain progress lines when standard error is not a terminal.
 pub(crate) const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 
+/// The environment variable that sets the seconds between plain progress lines (a log that
+/// wants fewer lines, or one after every unit of work with `0`).
+pub(crate) const PROGRESS_EVERY_VAR: &str = "STICKDICE_PROGRESS_EVERY";
+
+/// The time between plain progress lines: [`PROGRESS_EVERY_VAR`] if it holds a number of
+/// seconds, else [`PROGRESS_EVERY`].
+pub(crate) fn progress_every() -> Duration {
+    std::env::var(PROGRESS_EVERY_VAR)
+        .ok()
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && (0.0..=86_400.0).contains(s))
+        .map_or(PROGRESS_EVERY, Duration::from_secs_f64)
+}
+
 /// A duration for people: `42 s`, `3 min 20 s`, `2 h 05 min`.
 pub(crate) fn seconds(s: f64) -> String {
     let s = s.round() as u64;
@@ -39,6 +53,8 @@ struct State {
     estimated: bool,
     /// When the last plain line was printed (`None`: none yet).
     last_line: Option<Duration>,
+    /// The time between plain lines.
+    every: Duration,
 }
 
 impl State {
@@ -73,8 +89,8 @@ impl State {
             }
         }
         let due = match self.last_line {
-            None => elapsed >= PROGRESS_EVERY,
-            Some(t) => elapsed >= t + PROGRESS_EVERY,
+            None => elapsed >= self.every,
+            Some(t) => elapsed >= t + self.every,
         };
         if terminal || !due {
             return None;
@@ -149,6 +165,7 @@ impl Meter {
                 what: String::new(),
                 estimated: false,
                 last_line: None,
+                every: progress_every(),
             }),
             finished: AtomicBool::new(false),
         });
@@ -169,11 +186,25 @@ impl Meter {
         Meter { inner, ticker }
     }
 
-    /// Adds `n` units of work done.
+    /// Adds `n` units of work done (and prints the line due now, if any).
     pub(crate) fn inc(&self, n: u64) {
         self.inner.bar.inc(n);
-        let mut s = self.inner.state();
-        s.done = (s.done + n).min(s.total);
+        {
+            let mut s = self.inner.state();
+            s.done = (s.done + n).min(s.total);
+        }
+        self.inner.speak();
+    }
+
+    /// Sets the work done to `done` units (never backwards).
+    pub(crate) fn set_done(&self, done: u64) {
+        let add = {
+            let s = self.inner.state();
+            done.min(s.total).saturating_sub(s.done)
+        };
+        if add > 0 {
+            self.inc(add);
+        }
     }
 
     /// Sets what is being done now (shown beside the bar and in the plain lines).
@@ -202,6 +233,44 @@ impl Meter {
     }
 }
 
+/// A meter for a library's progress callback, which learns the total only with its first
+/// call: made then, and finished by [`LateMeter::finish`] (or when dropped).
+#[derive(Clone, Default)]
+pub(crate) struct LateMeter(Arc<Mutex<Option<Meter>>>);
+
+impl LateMeter {
+    /// The callback: the first call makes the meter of `p.total` units named `unit`, showing
+    /// `what`; every call sets the work done to `p.done`, and the last one finishes it.
+    pub(crate) fn callback(
+        &self,
+        unit: &'static str,
+        what: &'static str,
+    ) -> impl Fn(stickdice_evaluation::tournament::Progress) + Send + Sync + 'static {
+        let slot = Arc::clone(&self.0);
+        move |p| {
+            let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+            let meter = slot.get_or_insert_with(|| {
+                let meter = Meter::new(p.total as u64, unit);
+                meter.set_message(what);
+                meter
+            });
+            meter.set_done(p.done as u64);
+            if p.done >= p.total {
+                if let Some(m) = slot.take() {
+                    m.finish();
+                }
+            }
+        }
+    }
+
+    /// Clears the bar and stops the plain lines (if the meter was made).
+    pub(crate) fn finish(&self) {
+        if let Some(m) = self.0.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            m.finish();
+        }
+    }
+}
+
 impl Drop for Meter {
     fn drop(&mut self) {
         self.stop();
@@ -220,6 +289,7 @@ mod tests {
             what: "self-play: random".to_string(),
             estimated: false,
             last_line: None,
+            every: PROGRESS_EVERY,
         }
     }
 
@@ -262,6 +332,19 @@ mod tests {
             .unwrap()
             .starts_with("estimate: about 12 s in all, 9 s left"));
         assert_eq!(s.line(Duration::from_secs(60), true), None);
+    }
+
+    #[test]
+    fn with_no_interval_a_line_comes_at_every_call() {
+        let mut s = state(1, 4);
+        s.every = Duration::ZERO;
+        assert_eq!(
+            s.line(Duration::from_secs(1), false).unwrap(),
+            "progress: 1/4 games (self-play: random), 1 s elapsed, about 3 s left"
+        );
+        s.done = 2;
+        assert!(s.line(Duration::from_secs(1), false).is_some());
+        assert_eq!(s.line(Duration::from_secs(1), true), None);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use crate::common;
 use std::path::Path;
 use std::process::Output;
 
-use common::{assert_same_file, run_out, stderr, stdout, succeeded, temp};
+use common::{assert_same_file, bin, run_out, stderr, stdout, succeeded, temp};
 
 fn train(out: &Path, games: u64, extra: &[&str]) -> Output {
     let games = games.to_string();
@@ -68,6 +68,28 @@ fn training_reproduces_resumes_and_its_weights_play() {
     for d in [a, b, c, t, cal] {
         let _ = std::fs::remove_dir_all(d);
     }
+}
+
+/// `calibration` shows its progress: without a terminal, plain lines (here one after every
+/// game, as `STICKDICE_PROGRESS_EVERY=0` asks).
+#[test]
+fn calibration_shows_progress_without_a_terminal() {
+    let cal = temp("cal-progress");
+    let out = succeeded(
+        bin()
+            .env("STICKDICE_PROGRESS_EVERY", "0")
+            .args(["calibration", "--game", "issiren", "--games", "4", "--out"])
+            .arg(&cal)
+            .output()
+            .unwrap(),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("progress: ") && l.contains("/4 games (self-play)")),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(cal);
 }
 
 /// `train --endgame`: the supervised fit to the tablebase (here the 1v1 table only) stops

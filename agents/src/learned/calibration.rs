@@ -140,6 +140,16 @@ pub fn self_play_samples(
     games: usize,
     seed: u64,
 ) -> Vec<Vec<Sample>> {
+    self_play_samples_with_progress(evaluations, games, seed, |_| {})
+}
+
+/// [`self_play_samples`], calling `progress(games played)` after each game.
+pub fn self_play_samples_with_progress(
+    evaluations: &[Evaluator<Issiren>],
+    games: usize,
+    seed: u64,
+    mut progress: impl FnMut(usize),
+) -> Vec<Vec<Sample>> {
     let game = Issiren::with_seats(2).expect("issiren has two seats");
     let player = Evaluator::issiren_learned(super::shipped());
     let mut out = vec![Vec::new(); evaluations.len()];
@@ -183,6 +193,7 @@ pub fn self_play_samples(
                 });
             }
         }
+        progress(g + 1);
     }
     out
 }
