@@ -92,11 +92,19 @@ fn merge_game<G: Evaluate + Reviewable>(
         }
         None => None,
     };
+    // The luck of every game is measured before the report: a meter for it.
+    let meter = crate::progress::LateMeter::default();
     let options = merge::MergeOptions {
+        luck_progress: luck.is_some().then(|| {
+            std::sync::Arc::new(meter.callback("games", "luck"))
+                as stickdice_evaluation::tournament::ProgressFn
+        }),
         luck,
         threads: args.threads,
     };
-    let summary = merge::merge_with(&t, &args.out, &args.shards, &options)?;
+    let summary = merge::merge_with(&t, &args.out, &args.shards, &options);
+    meter.finish();
+    let summary = summary?;
     for n in &summary.notices {
         eprintln!("note: {n}");
     }

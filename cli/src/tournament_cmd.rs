@@ -77,7 +77,7 @@ pub struct TournamentArgs {
     luck: crate::review_cmd::LuckArgs,
 }
 
-use crate::progress::{seconds, ESTIMATE_AFTER, PROGRESS_EVERY};
+use crate::progress::{progress_every, seconds, ESTIMATE_AFTER};
 
 /// The speed of this run, for the estimate and the plain progress lines.
 struct Pace {
@@ -121,7 +121,7 @@ impl Pace {
                 rate
             ));
         }
-        if !terminal && self.estimated && self.last_line.elapsed() >= PROGRESS_EVERY {
+        if !terminal && self.estimated && self.last_line.elapsed() >= progress_every() {
             self.last_line = std::time::Instant::now();
             return Some(format!(
                 "progress: {}/{} games, {:.1} games/s, {} elapsed, about {} left",
@@ -214,15 +214,19 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<(), CliError> {
     if let Some(r) = args.until_rotation {
         builder = builder.until_rotation(r);
     }
+    let luck_meter = crate::progress::LateMeter::default();
     if let Some((reference, adjusted)) = args.luck.requested()? {
         if args.shard.is_some() {
             return Err(
                 "--luck with --shard: a shard writes no report; play the shards without it and give --luck (or --luck-adjusted) to `stickdice merge`".into(),
             );
         }
-        builder = builder.luck(reference, adjusted);
+        builder = builder
+            .luck(reference, adjusted)
+            .luck_progress(luck_meter.callback("games", "luck of the games in the log"));
     }
     let summary = builder.run();
+    luck_meter.finish();
     bar.finish_and_clear();
     let summary = summary?;
     for n in &summary.notices {

@@ -196,6 +196,8 @@ fn luck_adjusted_scores_merge_like_one_machine() {
     };
     let merge = |out: &Path, shards: &[PathBuf], extra: &[&str]| {
         bin()
+            // A plain progress line after every game measured (standard error is a pipe).
+            .env("STICKDICE_PROGRESS_EVERY", "0")
             .arg("merge")
             .arg(out)
             .args(shards)
@@ -211,10 +213,47 @@ fn luck_adjusted_scores_merge_like_one_machine() {
         run(dir, &["--games", "60", "--shard", &format!("{i}/2")]);
     }
     let merged = root.join("merged");
-    succeeded(merge(&merged, &shards, &["--luck", "--threads", "1"]));
+    let out = succeeded(merge(&merged, &shards, &["--luck", "--threads", "1"]));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("progress: ") && l.contains("/60 games (luck)")),
+        "no progress line while measuring luck:\n{err}"
+    );
     let report = std::fs::read_to_string(merged.join("report.json")).unwrap();
     assert!(report.contains("\"luck\":"), "{report}");
     assert_eq!(reports(&merged), reports(&whole));
+    // Resumed with --luck, the tournament measures the logged games' luck first, with its
+    // progress, and ends with the same report.
+    let resumed = root.join("resumed");
+    std::fs::create_dir_all(&resumed).unwrap();
+    let log = std::fs::read_to_string(whole.join("games.jsonl")).unwrap();
+    let head: Vec<&str> = log.lines().take(21).collect();
+    std::fs::write(resumed.join("games.jsonl"), head.join("\n") + "\n").unwrap();
+    let mut c = bin();
+    c.env("STICKDICE_PROGRESS_EVERY", "0").args([
+        "tournament",
+        "--game",
+        "sig-el-oued",
+        "--agents",
+        "random,perfect",
+        "--seed",
+        "5",
+        "--threads",
+        "2",
+        "--games",
+        "60",
+        "--luck",
+        "--out",
+    ]);
+    let out = succeeded(c.arg(&resumed).output().unwrap());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.lines().any(|l| l.starts_with("progress: ")
+            && l.contains("/20 games (luck of the games in the log)")),
+        "no progress line while measuring the logged games' luck:\n{err}"
+    );
+    assert_eq!(reports(&resumed), reports(&whole));
     // Without --luck the merged report has no luck section, so it differs.
     let plain = root.join("plain");
     assert!(merge(&plain, &shards, &[]).status.success());

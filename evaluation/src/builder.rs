@@ -166,6 +166,7 @@ struct Settings {
     out: Option<PathBuf>,
     restart: bool,
     progress: Option<crate::tournament::ProgressFn>,
+    luck_progress: Option<crate::tournament::ProgressFn>,
     cancel: Option<Arc<AtomicBool>>,
     shard: Option<crate::Shard>,
     until_rotation: Option<usize>,
@@ -273,6 +274,13 @@ macro_rules! settings_setters {
         /// log), from worker threads.
         pub fn progress(mut self, f: impl Fn(Progress) + Send + Sync + 'static) -> Self {
             self.settings.progress = Some(Arc::new(f));
+            self
+        }
+
+        /// With luck-adjusted scores, called after measuring the luck of each game found in
+        /// the log (before any game is played), from worker threads.
+        pub fn luck_progress(mut self, f: impl Fn(Progress) + Send + Sync + 'static) -> Self {
+            self.settings.luck_progress = Some(Arc::new(f));
             self
         }
 
@@ -462,6 +470,7 @@ impl<G: Game> TournamentBuilder<G> {
             restart: s.restart,
             stop_after: None,
             progress: s.progress,
+            luck_progress: s.luck_progress,
             cancel: s.cancel,
             shard: s.shard,
             until_rotation: s.until_rotation,

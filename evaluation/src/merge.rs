@@ -52,7 +52,7 @@ use crate::report::{Report, SprtReport};
 use crate::review::{LuckOptions, LuckReport};
 use crate::schedule::Shard;
 use crate::stats::SprtDecision;
-use crate::tournament::{luck_adjusted, Tournament, LOG_FILE};
+use crate::tournament::{luck_adjusted, Progress, ProgressFn, Tournament, LOG_FILE};
 
 /// Why shards cannot be merged. Nothing is written when merging fails.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -264,7 +264,7 @@ fn same_folder(a: &Path, b: &Path) -> bool {
 }
 
 /// What [`merge_with`] adds to a plain [`merge`].
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct MergeOptions {
     /// Luck-adjusted scores in the report (and, with [`LuckOptions::sprt`], the SPRT on
     /// them), each counted game's luck measured from its logged events.
@@ -272,6 +272,18 @@ pub struct MergeOptions {
     /// Worker threads for measuring luck (`None`: rayon's default, one per core). The
     /// result does not depend on it.
     pub threads: Option<usize>,
+    /// Called after each game whose luck is measured (`total`: the games to measure).
+    pub luck_progress: Option<ProgressFn>,
+}
+
+impl std::fmt::Debug for MergeOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MergeOptions")
+            .field("luck", &self.luck)
+            .field("threads", &self.threads)
+            .field("luck_progress", &self.luck_progress.is_some())
+            .finish()
+    }
 }
 
 /// Merges the shard logs in `dirs` (any order) into the report of tournament `t`, written
@@ -332,7 +344,7 @@ pub fn merge_with<G: Game>(
         }
         Some(test) => {
             if let Some(l) = options.luck.as_ref().filter(|l| l.sprt) {
-                measured = Some(measure_luck(l, options.threads, &done)?);
+                measured = Some(measure_luck(l, options, &done)?);
             }
             let (prefix, status) = match &measured {
                 Some(lucks) => {
@@ -375,7 +387,7 @@ pub fn merge_with<G: Game>(
         done.retain(|&i, _| i < counted);
         let lucks = match measured {
             Some(m) => m,
-            None => measure_luck(l, options.threads, &done)?,
+            None => measure_luck(l, options, &done)?,
         };
         let records: Vec<&GameRecord> = done.values().collect();
         let lucks: Vec<Vec<f64>> = done.keys().map(|i| lucks[i].clone()).collect();
@@ -590,21 +602,30 @@ fn write_merged<G: Game>(t: &Tournament<G>, out: &Path, report: &Report) -> Resu
 /// the thread count).
 fn measure_luck(
     luck: &LuckOptions,
-    threads: Option<usize>,
+    options: &MergeOptions,
     games: &BTreeMap<usize, GameRecord>,
 ) -> Result<BTreeMap<usize, Vec<f64>>, MergeError> {
     let games: Vec<&GameRecord> = games.values().collect();
+    let measured = std::sync::atomic::AtomicUsize::new(0);
     let measure = || {
         games
             .par_iter()
             .map(|g| {
-                (luck.luck)(g)
+                let l = (luck.luck)(g)
                     .map(|l| (g.index, l))
-                    .map_err(|e| MergeError::Setup(format!("the luck of game {}: {e}", g.index)))
+                    .map_err(|e| MergeError::Setup(format!("the luck of game {}: {e}", g.index)));
+                if let Some(p) = &options.luck_progress {
+                    let done = measured.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                    p(Progress {
+                        done,
+                        total: games.len(),
+                    });
+                }
+                l
             })
             .collect::<Result<BTreeMap<_, _>, _>>()
     };
-    match threads {
+    match options.threads {
         None => measure(),
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n)

@@ -249,6 +249,9 @@ pub struct RunOptions {
     pub stop_after: Option<usize>,
     /// Called after each game.
     pub progress: Option<ProgressFn>,
+    /// With [`RunOptions::luck`], called after measuring each game found in the log (its
+    /// luck is measured before any game is played; `total`: the games to measure).
+    pub luck_progress: Option<ProgressFn>,
     /// Set it (from any thread, e.g. a Ctrl-C handler) to stop the run: no new game
     /// starts, the games being played finish (and are logged), and the run returns
     /// without a report, as if killed; running again with the same log resumes.
@@ -683,7 +686,18 @@ impl<G: Game> Tournament<G> {
         };
         let luck = LuckState::default();
         if let Some(l) = &options.luck {
-            pool.install(|| to_measure.par_iter().for_each(|g| luck.measure(l, g)));
+            // The logged games' luck, before any game is played.
+            let measured = AtomicUsize::new(0);
+            let total = to_measure.len();
+            pool.install(|| {
+                to_measure.par_iter().for_each(|g| {
+                    luck.measure(l, g);
+                    let done = measured.fetch_add(1, Ordering::SeqCst) + 1;
+                    if let Some(p) = &options.luck_progress {
+                        p(Progress { done, total });
+                    }
+                })
+            });
             drop(to_measure);
         }
         let state = RunState {
