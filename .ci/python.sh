@@ -21,7 +21,10 @@ export CARGO_TARGET_DIR="$root/target"
 echo "== python: cargo fmt / clippy (python/ is its own workspace)"
 cargo fmt --manifest-path python/Cargo.toml -- --check
 cargo clippy --manifest-path python/Cargo.toml --all-targets -- -D warnings
-cargo test --manifest-path python/Cargo.toml --quiet
+# --release: the tests then share their compilations with maturin's release build below
+# (in the test profile they were 40 more compilations: dependencies and four workspace crates
+# compiled once more unoptimised).
+cargo test --manifest-path python/Cargo.toml --release --quiet
 
 echo "== python: one version and one rust-version for the crates and the wheel"
 field() { # field FILE KEY: the first `KEY = "..."` of a manifest

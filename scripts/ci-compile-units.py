@@ -48,7 +48,7 @@ def stages(before):
         ("protocol front end", [(bin_cmd, ROOT, "", "root")]),
         ("Python package", [
             (["clippy", "--all-targets"], PY, "clippy", py_target),
-            (["test"], PY, "", py_target),
+            (["test", "--release"] if not before else ["test"], PY, "", py_target),
             (bin_cmd, ROOT, "", "root"),
             (["build", "--release", "--lib", "--features", "extension-module"], PY, "", py_target),
         ]),
