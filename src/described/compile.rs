@@ -984,41 +984,31 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
     for side in 0..sides {
         next.push(next0.clone());
         branches.push(branches0.clone());
+        let squares = &square_of[side];
         for p in 0..len {
+            // One step more for each value: `q` is where v steps end, `over` the squares of
+            // the steps before the last, `plain_so_far` whether every step so far was
+            // simple (a plain link, not from the limit or a fork; no step at all for v = 0,
+            // which only the steps modulo 16 read).
+            let mut q = p as u8;
+            let mut over = Mask::default();
+            let mut plain_so_far = true;
             for v in 0..=MAX_VALUE {
-                let mut q = p as u8;
-                let mut over = Mask::default();
-                // Simple: every step a plain link, none from the limit or from a fork (no
-                // step at all for v = 0, which only the steps modulo 16 read).
-                let mut simple = true;
-                for step in 0..v {
-                    if q != NONE {
-                        let c = q as usize;
-                        let l = &next0[c];
-                        if q == limit
-                            || !branches0[c].is_empty()
-                            || !l.gate.is_open()
-                            || l.set_flags != 0
-                        {
-                            simple = false;
-                        }
+                if v > 0 && q != NONE {
+                    if v > 1 {
+                        over.set(squares[q as usize]);
                     }
-                    q = if q == NONE {
-                        NONE
-                    } else {
-                        next0[q as usize].to
-                    };
-                    if step + 1 < v && q != NONE {
-                        over.set(square_of[side][q as usize]);
+                    let c = q as usize;
+                    let l = &next0[c];
+                    if q == limit || !branches0[c].is_empty() || !l.gate.is_open() || l.set_flags != 0
+                    {
+                        plain_so_far = false;
                     }
+                    q = l.to;
                 }
-                simple_walk.push(simple && q != NONE);
+                simple_walk.push(plain_so_far && q != NONE);
                 dest.push(q);
-                dest_sq.push(if q == NONE {
-                    NONE
-                } else {
-                    square_of[side][q as usize]
-                });
+                dest_sq.push(if q == NONE { NONE } else { squares[q as usize] });
                 if !m.pass_own {
                     path.push(over);
                 }
