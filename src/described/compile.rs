@@ -981,10 +981,9 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
     let mut dest_sq = Vec::with_capacity(sides * len * (MAX_VALUE + 1));
     let mut path = Vec::new();
     let mut simple_walk = Vec::with_capacity(sides * len * (MAX_VALUE + 1));
-    for side in 0..sides {
+    for squares in &square_of {
         next.push(next0.clone());
         branches.push(branches0.clone());
-        let squares = &square_of[side];
         for p in 0..len {
             // One step more for each value: `q` is where v steps end, `over` the squares of
             // the steps before the last, `plain_so_far` whether every step so far was
@@ -1000,7 +999,10 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
                     }
                     let c = q as usize;
                     let l = &next0[c];
-                    if q == limit || !branches0[c].is_empty() || !l.gate.is_open() || l.set_flags != 0
+                    if q == limit
+                        || !branches0[c].is_empty()
+                        || !l.gate.is_open()
+                        || l.set_flags != 0
                     {
                         plain_so_far = false;
                     }

@@ -502,7 +502,8 @@ impl Compiled {
             let i = base + ((p as usize) << 4);
             let q = self.dest[i];
             if q != NONE {
-                if !(block && self.path[i].meets(&own)) && !barred.has(self.dest_sq[i]) {
+                let blocked = block && self.path[i].meets(&own);
+                if !(blocked || barred.has(self.dest_sq[i])) {
                     out.push(Action::at(Kind::Move, sq, 0));
                 }
             } else if self.overshoot != Overshoot::Illegal {
