@@ -56,6 +56,14 @@ fn games(c: &mut Criterion) {
         ("sig-el-oued", 2),
         ("sig-el-oued", 4),
         ("issiren", 2),
+        ("sig-mzab", 2),
+        ("sig-tozeur", 2),
+        ("kioz", 2),
+        ("tab", 2),
+        ("sijat-el-taba", 2),
+        ("es-sig", 2),
+        ("es-sig", 4),
+        ("sig-western-sahara", 2),
     ] {
         let any = AnyGame::new::<&str>(name, Some(players), &[]).expect("default game");
         let label = format!("{name}-{players}p");

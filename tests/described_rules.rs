@@ -922,3 +922,182 @@ fn western_sahara_clause_partners_rank_together() {
 fn western_sahara_three_seats_are_refused() {
     assert!(SigWesternSahara::with_seats(3).is_err());
 }
+
+/// FNV-1a over bytes: a digest that does not depend on the standard library's hasher.
+struct Fnv(u64);
+
+impl Fnv {
+    fn add(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 ^= 0xff;
+        self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+    }
+}
+
+/// A digest of `games` games of `g` played from a fixed seed: every state (as saved), every
+/// list of legal actions (in the listed order), every ranking; then of `playouts` random
+/// playouts (the allocation-free path) from the same seed: each final state and ranking.
+/// Any change of the engine's behaviour changes it.
+fn digest<G>(g: &G, games: usize, playouts: usize) -> u64
+where
+    G: stickdice::Playouts<State = State, Action = stickdice::described::Action>,
+{
+    use stickdice::SeedableRng;
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    let sticks = g.sticks().count() as usize;
+    let mut list = stickdice::ActionList::new();
+    for _ in 0..games {
+        let mut s = g.initial_state();
+        loop {
+            h.add(g.save_state(&s).as_bytes());
+            match g.node(&s) {
+                Node::Throw(_) => {
+                    g.apply_throw_unchecked(&mut s, Throw::new(next(sticks + 1) as u8))
+                }
+                Node::Decide(_) => {
+                    g.legal_actions(&s, &mut list);
+                    for a in list.iter() {
+                        h.add(a.to_string().as_bytes());
+                    }
+                    let a = list[next(list.len())];
+                    g.apply_action_unchecked(&mut s, a);
+                }
+                Node::End => break,
+            }
+        }
+        h.add(format!("{:?}", g.ranking(&s)).as_bytes());
+    }
+    let mut rng = stickdice::Rng::seed_from_u64(7);
+    for _ in 0..playouts {
+        let mut s = g.initial_state();
+        let r = stickdice::play::random_playout(g, &mut s, &mut rng);
+        h.add(g.save_state(&s).as_bytes());
+        h.add(format!("{r:?}").as_bytes());
+    }
+    h.0
+}
+
+fn configured<G: Game>(seats: usize, options: &[(&str, &str)]) -> G {
+    let mut g = G::with_seats(seats).unwrap();
+    for (k, v) in options {
+        g.set_option(k, v).unwrap();
+    }
+    g
+}
+
+/// The engine's behaviour, pinned: digests of random games of every shipped description
+/// (and of its options), computed before the engine was made faster. A change to the
+/// rules engine that changes any state, legal action list or ranking fails here.
+#[test]
+fn random_games_of_every_description_are_unchanged() {
+    let found = [
+        ("sig-mzab", digest(&configured::<SigMzab>(2, &[]), 6, 20)),
+        (
+            "sig-mzab columns=7 track_ends",
+            digest(
+                &configured::<SigMzab>(2, &[("columns", "7"), ("track_ends", "true")]),
+                6,
+                20,
+            ),
+        ),
+        (
+            "sig-tozeur",
+            digest(&configured::<SigTozeur>(2, &[]), 6, 20),
+        ),
+        (
+            "sig-tozeur mzab_throws track_ends",
+            digest(
+                &configured::<SigTozeur>(2, &[("mzab_throws", "true"), ("track_ends", "true")]),
+                6,
+                20,
+            ),
+        ),
+        ("kioz", digest(&configured::<Kioz>(2, &[]), 6, 20)),
+        ("tab", digest(&configured::<Tab>(2, &[]), 6, 20)),
+        (
+            "tab columns=11 starting_tab_only_starts",
+            digest(
+                &configured::<Tab>(
+                    2,
+                    &[("columns", "11"), ("starting_tab_only_starts", "true")],
+                ),
+                6,
+                20,
+            ),
+        ),
+        (
+            "sijat-el-taba",
+            digest(&configured::<SijatElTaba>(2, &[]), 6, 20),
+        ),
+        (
+            "sijat-el-taba rows=4 supplement_uses_all",
+            digest(
+                &configured::<SijatElTaba>(2, &[("rows", "4"), ("supplement_uses_all", "true")]),
+                6,
+                20,
+            ),
+        ),
+        ("es-sig 2", digest(&configured::<EsSig>(2, &[]), 6, 20)),
+        ("es-sig 5", digest(&configured::<EsSig>(5, &[]), 6, 20)),
+        (
+            "es-sig 3 options",
+            digest(
+                &configured::<EsSig>(
+                    3,
+                    &[
+                        ("exact_final", "true"),
+                        ("extra_throws", "true"),
+                        ("ghula_from_start", "true"),
+                    ],
+                ),
+                6,
+                20,
+            ),
+        ),
+        (
+            "sig-western-sahara 2",
+            digest(&configured::<SigWesternSahara>(2, &[]), 4, 10),
+        ),
+        (
+            "sig-western-sahara 4",
+            digest(&configured::<SigWesternSahara>(4, &[]), 4, 10),
+        ),
+    ];
+    let expected: [u64; 14] = [
+        0x651856865ee87143,
+        0xcacb3612f71bed1d,
+        0xc546a384e9e28e8e,
+        0x89125a5dfb786e59,
+        0x310fec4beb5856b8,
+        0xc16b0ec9d430481d,
+        0x401cc61f637df880,
+        0x4039698fd9d793b2,
+        0x40033178be1a1760,
+        0x64e4d3da8e45e7db,
+        0x881530013f9d3376,
+        0x9209efe21f7209cf,
+        0x00a941d240e659c9,
+        0x5a90ee5c05a1d662,
+    ];
+    let mut changed = Vec::new();
+    for ((name, d), e) in found.iter().zip(expected) {
+        if *d != e {
+            changed.push(format!("{name}: {d:#018x}, expected {e:#018x}"));
+        }
+    }
+    assert!(
+        changed.is_empty(),
+        "digests changed:\n{}",
+        changed.join("\n")
+    );
+}

@@ -43,6 +43,25 @@ impl Mask {
     pub fn is_empty(&self) -> bool {
         self.0 == [0; 4]
     }
+    /// The squares in both sets.
+    #[inline(always)]
+    pub fn and(&self, other: &Mask) -> Mask {
+        Mask(core::array::from_fn(|i| self.0[i] & other.0[i]))
+    }
+    /// The squares in either set.
+    #[inline(always)]
+    pub fn or(&self, other: &Mask) -> Mask {
+        Mask(core::array::from_fn(|i| self.0[i] | other.0[i]))
+    }
+    /// Whether the two sets share a square.
+    #[inline(always)]
+    pub fn meets(&self, other: &Mask) -> bool {
+        (self.0[0] & other.0[0])
+            | (self.0[1] & other.0[1])
+            | (self.0[2] & other.0[2])
+            | (self.0[3] & other.0[3])
+            != 0
+    }
     pub fn iter(self) -> impl Iterator<Item = u8> {
         (0..=255u8).filter(move |&sq| self.has(sq))
     }
@@ -120,8 +139,20 @@ pub(crate) struct Compiled {
     pub track_len: usize,
     /// Whether any link has a gate, flags or branches (the walk is then not plain).
     pub plain: bool,
-    /// Per side, per (position, value): the destination of a plain walk, or NONE.
-    pub dest: Vec<Vec<[u8; MAX_VALUE + 1]>>,
+    /// Per (side, position, value), at [`Compiled::step_index`]: the destination of a
+    /// plain walk, or NONE.
+    pub dest: Vec<u8>,
+    /// The same: the destination's square (NONE where there is no destination).
+    pub dest_sq: Vec<u8>,
+    /// The same: the squares a plain walk passes over (not its destination), where own
+    /// pieces may block (`pass_own` off); empty otherwise.
+    pub path: Vec<Mask>,
+    /// The same: whether the walk is simple (every step a plain link: no fork, gate, flag
+    /// or limit on the way), so that its destination, the squares it passes and the
+    /// landing decide it.
+    pub simple_walk: Vec<bool>,
+    /// Whether any position holds a piece for some throws.
+    pub any_hold: bool,
     /// Per side: region masks (turned with the side's track).
     pub regions: Vec<Vec<Mask>>,
     pub region_names: Vec<String>,
@@ -946,26 +977,47 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
     // Plain destinations.
     let mut next = Vec::new();
     let mut branches = Vec::new();
-    let mut dest = Vec::new();
-    for _side in 0..sides {
+    let mut dest = Vec::with_capacity(sides * len * (MAX_VALUE + 1));
+    let mut dest_sq = Vec::with_capacity(sides * len * (MAX_VALUE + 1));
+    let mut path = Vec::new();
+    let mut simple_walk = Vec::with_capacity(sides * len * (MAX_VALUE + 1));
+    for squares in &square_of {
         next.push(next0.clone());
         branches.push(branches0.clone());
-        let mut t = vec![[NONE; MAX_VALUE + 1]; len];
-        for (p, row) in t.iter_mut().enumerate() {
-            for (v, slot) in row.iter_mut().enumerate() {
-                let mut q = p as u8;
-                for _ in 0..v {
-                    q = if q == NONE {
-                        NONE
-                    } else {
-                        next0[q as usize].to
-                    };
+        for p in 0..len {
+            // One step more for each value: `q` is where v steps end, `over` the squares of
+            // the steps before the last, `plain_so_far` whether every step so far was
+            // simple (a plain link, not from the limit or a fork; no step at all for v = 0,
+            // which only the steps modulo 16 read).
+            let mut q = p as u8;
+            let mut over = Mask::default();
+            let mut plain_so_far = true;
+            for v in 0..=MAX_VALUE {
+                if v > 0 && q != NONE {
+                    if v > 1 {
+                        over.set(squares[q as usize]);
+                    }
+                    let c = q as usize;
+                    let l = &next0[c];
+                    if q == limit
+                        || !branches0[c].is_empty()
+                        || !l.gate.is_open()
+                        || l.set_flags != 0
+                    {
+                        plain_so_far = false;
+                    }
+                    q = l.to;
                 }
-                *slot = q;
+                simple_walk.push(plain_so_far && q != NONE);
+                dest.push(q);
+                dest_sq.push(if q == NONE { NONE } else { squares[q as usize] });
+                if !m.pass_own {
+                    path.push(over);
+                }
             }
         }
-        dest.push(t);
     }
+    let any_hold = hold.iter().any(|h| h.0 > 0);
     let pieces_per_side = start0.len();
     Ok(Compiled {
         name: d.name.clone(),
@@ -987,6 +1039,10 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
         track_len: len,
         plain,
         dest,
+        dest_sq,
+        path,
+        simple_walk,
+        any_hold,
         regions,
         region_names,
         flag_names,

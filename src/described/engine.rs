@@ -1,7 +1,7 @@
 //! The rules engine over compiled tables: legal actions, moves, ends and rankings.
 
 use super::action::{Action, Kind};
-use super::compile::{Compiled, Link, NONE};
+use super::compile::{Compiled, Link, Mask, MAX_VALUE, NONE};
 use super::format::{Decide, Occupancy, Overshoot, Rank, Supplement};
 use super::state::{State, GONE, OFF, UNMOVED};
 use crate::game::{Ranking, MAX_SEATS};
@@ -32,8 +32,10 @@ pub(crate) struct Buf<const N: usize = BUFFER> {
 
 impl<const N: usize> Buf<N> {
     pub fn new() -> Buf<N> {
+        // The filler is all zero bytes (`Move` is the first kind), which the compiler
+        // clears with a memset; no filler is ever read.
         Buf {
-            items: [Action::PASS; N],
+            items: [Action::at(Kind::Move, 0, 0); N],
             n: 0,
         }
     }
@@ -81,6 +83,13 @@ impl Compiled {
         } else {
             seat
         }
+    }
+
+    /// The index of (side, position, steps) in the plain walks' tables (steps taken modulo
+    /// 16, as the tables have always been read).
+    #[inline(always)]
+    pub(crate) fn step_index(&self, side: usize, pos: u8, steps: u8) -> usize {
+        ((side * self.track_len + pos as usize) << 4) | (steps as usize & 15)
     }
 
     #[inline(always)]
@@ -203,6 +212,26 @@ impl Compiled {
         self.occupancy != Occupancy::Shared && s.occ[1 - side].has(sq)
     }
 
+    /// Whether the simple walk at table index `i` is legal: no own piece on the way where
+    /// own pieces block, and a square the side may end on.
+    #[inline(always)]
+    fn simple_lands(&self, s: &State, side: usize, i: usize) -> bool {
+        if !self.pass_own && self.occupancy != Occupancy::Shared && self.path[i].meets(&s.occ[side])
+        {
+            return false;
+        }
+        self.landable(s, side, self.dest_sq[i])
+    }
+
+    /// Whether the walk of `steps` from on-board position `from` is simple (see
+    /// [`Compiled::walk`]).
+    #[inline(always)]
+    fn is_simple(&self, side: usize, from: u8, steps: u8) -> bool {
+        let wrap = self.plain && self.pass_own && self.limit == NONE;
+        (wrap || steps as usize <= MAX_VALUE)
+            && self.simple_walk[self.step_index(side, from, steps)]
+    }
+
     /// Walks `steps` steps from `from` (or from off the board) for the side, calling `out`
     /// with each legal destination (two at most where a fork offers two open branches).
     pub(crate) fn walk(
@@ -217,22 +246,26 @@ impl Compiled {
         if steps == 0 {
             return;
         }
-        // The plain fast path: no gates, no limit, nothing blocks on the way.
-        if self.plain && self.pass_own && from != OFF && self.limit == NONE {
-            let q = self.dest[side][from as usize][steps as usize & 15];
-            if q != NONE {
-                let sq = self.square_of[side][q as usize];
-                if self.landable(s, side, sq) {
-                    out(Dest {
-                        pos: q,
-                        set_flags: 0,
-                        branch: None,
-                    });
+        if from != OFF {
+            // Plain tracks with no limit read the tables with the steps modulo 16 where own
+            // pieces may be passed, as they always have; other walks of more than 15 steps
+            // take the long way.
+            let wrap = self.plain && self.pass_own && self.limit == NONE;
+            if wrap || steps as usize <= MAX_VALUE {
+                let i = self.step_index(side, from, steps);
+                if self.simple_walk[i] {
+                    if self.simple_lands(s, side, i) {
+                        out(Dest {
+                            pos: self.dest[i],
+                            set_flags: 0,
+                            branch: None,
+                        });
+                    }
+                    return;
                 }
-                return;
-            }
-            if self.overshoot == Overshoot::Illegal {
-                return;
+                if self.plain && self.limit == NONE && self.overshoot == Overshoot::Illegal {
+                    return;
+                }
             }
         }
         let mut cur = from;
@@ -432,7 +465,96 @@ impl Compiled {
         }
     }
 
+    /// The squares the side may not end a move on ([`Compiled::landable`] as a set).
+    fn no_landing(&self, s: &State, side: usize) -> Mask {
+        let mut m = Mask::default();
+        if self.occupancy == Occupancy::Shared {
+            return m;
+        }
+        if self.occupancy == Occupancy::Single {
+            m = s.occ[side];
+        }
+        let enemy = s.occ[1 - side];
+        let barred = if !self.capture {
+            enemy
+        } else if let Some(r) = self.safe {
+            enemy.and(&self.regions[1 - side][r as usize])
+        } else {
+            Mask::default()
+        };
+        m.or(&barred)
+    }
+
+    /// [`Compiled::move_actions`] where every walk is plain: no gates, forks, flags, limit,
+    /// holds or stacks. Lists the same actions in the same order.
+    fn plain_move_actions(&self, s: &State, side: usize, v: u8, out: &mut impl Sink) {
+        let stock = s.stock[side];
+        let block = !self.pass_own && self.occupancy != Occupancy::Shared;
+        let barred = self.no_landing(s, side);
+        let own = s.occ[side];
+        let base = self.step_index(side, 0, v);
+        let range = self.pieces(side);
+        let (pos, flags, sqs) = (&s.pos[range.clone()], &s.flags[range.clone()], &s.sq[range]);
+        for ((&p, &f), &sq) in pos.iter().zip(flags).zip(sqs) {
+            if p >= OFF || f & UNMOVED != 0 {
+                continue;
+            }
+            let i = base + ((p as usize) << 4);
+            let q = self.dest[i];
+            if q != NONE {
+                let blocked = block && self.path[i].meets(&own);
+                if !(blocked || barred.has(self.dest_sq[i])) {
+                    out.push(Action::at(Kind::Move, sq, 0));
+                }
+            } else if self.overshoot != Overshoot::Illegal {
+                self.walk(s, side, p, v, f, &mut |_| {
+                    out.push(Action::at(Kind::Move, sq, 0))
+                });
+            }
+            if stock > 0 && self.store_value.is_some() {
+                self.plus_actions(s, side, p, sq, f, v, stock, out);
+            }
+        }
+    }
+
+    /// The captures lengthened by stored values of the piece on `sq` at position `p`.
+    #[allow(clippy::too_many_arguments)]
+    fn plus_actions(
+        &self,
+        s: &State,
+        side: usize,
+        p: u8,
+        sq: u8,
+        flags: u8,
+        v: u8,
+        stock: u8,
+        out: &mut impl Sink,
+    ) {
+        let (lo, hi) = match self.supplement {
+            Supplement::Any => (1, stock),
+            Supplement::All => (stock, stock),
+        };
+        for j in lo..=hi {
+            let total = v.saturating_add(j);
+            if total as usize >= self.track_len {
+                break;
+            }
+            self.walk(s, side, p, total, flags, &mut |d| {
+                if d.branch.is_none()
+                    && self.enemy_on(s, side, self.square_of[side][d.pos as usize])
+                {
+                    out.push(Action::at(Kind::Plus, sq, j));
+                }
+            });
+        }
+    }
+
     fn move_actions(&self, s: &State, side: usize, v: u8, out: &mut impl Sink) {
+        if self.plain && self.limit == NONE && !self.any_hold && self.occupancy != Occupancy::Stacks
+        {
+            self.plain_move_actions(s, side, v, out);
+            return;
+        }
         let stock = s.stock[side];
         for k in self.pieces(side) {
             let p = s.pos[k];
@@ -450,10 +572,14 @@ impl Compiled {
             if !self.leads_stack(s, side, k) {
                 continue;
             }
-            let flags = if self.occupancy == Occupancy::Stacks {
+            // A simple walk reads no flags: a stack's are gathered only for the others.
+            let plus = stock > 0 && self.store_value.is_some();
+            let flags = if self.occupancy != Occupancy::Stacks {
+                s.flags[k]
+            } else if plus || !self.is_simple(side, p, v) {
                 self.stack_flags(s, side, sq)
             } else {
-                s.flags[k]
+                0
             };
             self.walk(s, side, p, v, flags, &mut |d| {
                 out.push(match d.branch {
@@ -466,24 +592,8 @@ impl Compiled {
                     None => Action::at(Kind::Move, sq, 0),
                 })
             });
-            if stock > 0 && self.store_value.is_some() {
-                let (lo, hi) = match self.supplement {
-                    Supplement::Any => (1, stock),
-                    Supplement::All => (stock, stock),
-                };
-                for j in lo..=hi {
-                    let total = v.saturating_add(j);
-                    if total as usize >= self.track_len {
-                        break;
-                    }
-                    self.walk(s, side, p, total, flags, &mut |d| {
-                        if d.branch.is_none()
-                            && self.enemy_on(s, side, self.square_of[side][d.pos as usize])
-                        {
-                            out.push(Action::at(Kind::Plus, sq, j));
-                        }
-                    });
-                }
+            if plus {
+                self.plus_actions(s, side, p, sq, flags, v, stock, out);
             }
         }
     }
@@ -491,18 +601,24 @@ impl Compiled {
     /// The actions when spending held values (all-first turns).
     pub(crate) fn spend_actions(&self, s: &State, out: &mut impl Sink) {
         let side = self.side_of(s.turn as usize);
+        let mut held = [0u8; MAX_VALUE + 1];
+        let mut n = 0;
+        for v in 1..s.held.len() {
+            if s.held[v] != 0 {
+                held[n] = v as u8;
+                n += 1;
+            }
+        }
+        let held = &held[..n];
         for k in self.pieces(side) {
             let p = s.pos[k];
             if p >= OFF {
                 continue;
             }
             let sq = s.sq[k];
-            for v in 1..s.held.len() {
-                if s.held[v] == 0 {
-                    continue;
-                }
-                self.walk(s, side, p, v as u8, s.flags[k], &mut |_| {
-                    out.push(Action::at(Kind::Held, sq, v as u8))
+            for &v in held {
+                self.walk(s, side, p, v, s.flags[k], &mut |_| {
+                    out.push(Action::at(Kind::Held, sq, v))
                 });
             }
         }
@@ -526,7 +642,13 @@ impl Compiled {
     // ---- applying ------------------------------------------------------------------
 
     fn piece_on(&self, s: &State, side: usize, sq: u8) -> Option<usize> {
-        self.pieces(side).find(|&k| s.pos[k] < OFF && s.sq[k] == sq)
+        let r = self.pieces(side);
+        let first = r.start;
+        s.sq[r.clone()]
+            .iter()
+            .zip(&s.pos[r])
+            .position(|(&q, &p)| q == sq && p < OFF)
+            .map(|i| first + i)
     }
 
     /// Moves the side's piece (or stack) `k` to the destination, capturing.
@@ -571,7 +693,9 @@ impl Compiled {
 
     /// The first destination of a walk that matches the action, if any.
     fn find_dest(&self, s: &State, side: usize, k: usize, steps: u8, a: &Action) -> Option<Dest> {
-        let flags = if self.occupancy == Occupancy::Stacks {
+        let flags = if self.occupancy == Occupancy::Stacks
+            && !(s.pos[k] < OFF && steps > 0 && self.is_simple(side, s.pos[k], steps))
+        {
             self.stack_flags(s, side, s.sq[k])
         } else {
             s.flags[k]
@@ -840,8 +964,14 @@ impl Compiled {
         self.pieces(side).filter(|&k| s.pos[k] != GONE).count()
     }
 
+    /// Whether the side has no piece left (on the board or off it).
+    #[inline(always)]
+    fn none_left(&self, s: &State, side: usize) -> bool {
+        s.pos[self.pieces(side)].iter().all(|&p| p == GONE)
+    }
+
     pub(crate) fn check_end(&self, s: &mut State) {
-        if self.end_no_pieces && (0..self.sides).any(|side| self.alive(s, side) == 0) {
+        if self.end_no_pieces && (0..self.sides).any(|side| self.none_left(s, side)) {
             s.ended = true;
             return;
         }
