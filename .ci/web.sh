@@ -33,6 +33,10 @@ trap cleanup EXIT
 "$BIN" tournament -g siryu-race -p 3 -a random,random,random -n 3 --out "$WORK/race" >/dev/null 2>&1
 "$BIN" tournament -g sig-wa-duqqan-houmt-taourit -p 3 -a random,random,random -n 3 --out "$WORK/taourit" >/dev/null 2>&1
 "$BIN" tournament -g siryu-war -a random,greedy -n 2 --out "$WORK/war" >/dev/null 2>&1
+# Three described games (docs/games/), after the siblings: tab 8, es-sig 9, sig-western-sahara 10.
+"$BIN" tournament -g tab -a random,random -n 1 --out "$WORK/tab" >/dev/null 2>&1
+"$BIN" tournament -g es-sig -a random,random -n 1 --out "$WORK/es-sig" >/dev/null 2>&1
+"$BIN" tournament -g sig-western-sahara -p 4 -a random,random,random,random -n 1 --out "$WORK/sig-western-sahara" >/dev/null 2>&1
 mkdir -p "$WORK/damaged"
 head -n 1 "$WORK/issiren/games.jsonl" >"$WORK/damaged/games.jsonl"
 echo '{"type":"game","index":"not a number"}' >>"$WORK/damaged/games.jsonl"
@@ -41,7 +45,8 @@ echo '{"type":"game","index":"not a number"}' >>"$WORK/damaged/games.jsonl"
 
 "$BIN" web --port 0 --save-dir "$WORK/saved" \
     "$WORK/issiren" "$WORK/duqqan" "$WORK/oued" "$WORK/damaged" \
-    "$WORK/capture" "$WORK/race" "$WORK/taourit" "$WORK/war" >"$WORK/server.log" 2>&1 &
+    "$WORK/capture" "$WORK/race" "$WORK/taourit" "$WORK/war" \
+    "$WORK/tab" "$WORK/es-sig" "$WORK/sig-western-sahara" >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 URL=""
 for _ in $(seq 1 100); do

@@ -200,10 +200,54 @@ pub struct BoardMove {
     pub to: Option<usize>,
 }
 
+/// A holding square: a piece that reaches it stays until it has thrown `value` `throws`
+/// times (counted across turns).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct HoldSquare {
+    /// The square (index into [`BoardGeometry::squares`]).
+    pub square: usize,
+    /// How many throws of `value` a piece needs there.
+    pub throws: u8,
+    /// The value that counts.
+    pub value: u8,
+}
+
+/// What some boards have beyond squares and tracks: stacks, teams, holding squares, a road
+/// off the grid, a chaser. Nothing of it for a board without ([`Default`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct BoardFeatures {
+    /// Whether a seat's pieces on one square move together, as a stack (drawn as one piece
+    /// with its count).
+    pub stacks: bool,
+    /// Each seat's team where seats play in teams (`teams[seat]`; a team's pieces are
+    /// those of [`PlacedPiece::seat`] equal to the team), empty otherwise.
+    pub teams: Vec<usize>,
+    /// The holding squares.
+    pub holds: Vec<HoldSquare>,
+    /// The squares off the rectangular grid (a road), indices into
+    /// [`BoardGeometry::squares`].
+    pub road: Vec<usize>,
+    /// The [`PlacedPiece::kind`] of the neutral piece that chases the others, if the game has
+    /// one.
+    pub chaser: Option<&'static str>,
+}
+
 /// A game that can be drawn: geometry, pieces and moves, all from the rules.
 pub trait Board: Game {
     /// The board's squares, tracks, arrows and sticks.
     fn geometry(&self) -> BoardGeometry;
+    /// What the board has beyond squares and tracks (stacks, teams, holding squares, a road,
+    /// a chaser): none by default.
+    fn features(&self) -> BoardFeatures {
+        BoardFeatures::default()
+    }
+    /// What a state holds that its pieces do not show (values stored or held for later,
+    /// in words), one line each: none by default.
+    fn tallies(&self, _state: &Self::State) -> Vec<String> {
+        Vec::new()
+    }
     /// Every piece of every seat in play (and neutral pieces), where it stands.
     fn pieces(&self, state: &Self::State) -> Vec<PlacedPiece>;
     /// For each legal action (in [`Game::legal_actions`] order), what it moves.

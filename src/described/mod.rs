@@ -1444,6 +1444,18 @@ macro_rules! described_game {
                 self.0.placed_pieces(state)
             }
 
+            fn features(&self) -> $crate::board::BoardFeatures {
+                self.0.board_features()
+            }
+
+            fn moves(&self, state: &Self::State) -> Vec<$crate::board::BoardMove> {
+                self.0.board_moves(state)
+            }
+
+            fn tallies(&self, state: &Self::State) -> Vec<String> {
+                self.0.board_tallies(state)
+            }
+
             fn describe_action(&self, state: &Self::State, action: Self::Action) -> String {
                 self.0.describe_action(state, action)
             }

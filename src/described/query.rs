@@ -1,11 +1,12 @@
 //! Read-only queries into a described game's compiled tables and states, for the parts of
 //! stickdice that work from the description alone (the agents' generic evaluation, the
-//! exact solver). Nothing here changes a game or a state.
+//! exact solver, the drawing of the board). Nothing here changes a game or a state.
 
 use super::compile::NONE;
 use super::format::{Occupancy, Rank, Supplement};
 use super::state::{GONE, OFF, UNMOVED};
-use super::{Described, State};
+use super::{Described, Kind, State};
+use crate::board::{BoardFeatures, BoardMove, HoldSquare};
 
 /// Where a piece is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,6 +199,131 @@ impl Described {
     /// Whether the state is in the opening (seats throw in turn until the opening value).
     pub fn in_opening(&self, s: &State) -> bool {
         s.opening
+    }
+}
+
+impl Described {
+    /// What the board has beyond its squares and tracks, for drawing: whether pieces stack,
+    /// the seats' teams, the holding squares (on every side's track), the squares off the
+    /// grid (a road) and the chaser's piece kind.
+    pub fn board_features(&self) -> BoardFeatures {
+        let c = &*self.compiled;
+        let drawn = self.drawn_squares();
+        let at = |sq: u8| drawn.iter().position(|&q| q == sq);
+        let mut holds: Vec<HoldSquare> = Vec::new();
+        for side in 0..c.sides {
+            for (pos, &(throws, value)) in c.hold.iter().enumerate() {
+                let Some(square) = (throws > 0)
+                    .then(|| c.square_of[side].get(pos).copied())
+                    .flatten()
+                    .and_then(at)
+                else {
+                    continue;
+                };
+                if !holds.iter().any(|h| h.square == square) {
+                    holds.push(HoldSquare {
+                        square,
+                        throws,
+                        value,
+                    });
+                }
+            }
+        }
+        holds.sort_by_key(|h| h.square);
+        // The grid's rows as the options set them; squares above them are the extras.
+        let grid_rows = self
+            .base
+            .patched(&self.values)
+            .map_or(c.rows, |d| usize::try_from(d.board.rows).unwrap_or(c.rows));
+        let road = drawn
+            .iter()
+            .enumerate()
+            .filter(|&(_, &sq)| usize::from(sq >> 5) >= grid_rows)
+            .map(|(i, _)| i)
+            .collect();
+        BoardFeatures {
+            stacks: self.stacks(),
+            teams: if c.teams {
+                (0..c.seats).map(|seat| c.side_of(seat)).collect()
+            } else {
+                Vec::new()
+            },
+            holds,
+            road,
+            chaser: c.chaser_table.is_some().then_some("chaser"),
+        }
+    }
+
+    /// What a state holds that its pieces do not show, one line each: each side's stored
+    /// values (where the game stores them) and the throws held to be spent.
+    pub fn board_tallies(&self, s: &State) -> Vec<String> {
+        let c = &*self.compiled;
+        let mut out = Vec::new();
+        if let Some(v) = c.store_value {
+            for side in 0..c.sides {
+                let n = s.stock[side.min(s.stock.len() - 1)];
+                let who = if c.teams {
+                    format!("Team {}", side + 1)
+                } else {
+                    format!("P{}", side + 1)
+                };
+                out.push(format!(
+                    "{who}: {n} stored value{} of {v}",
+                    if n == 1 { "" } else { "s" }
+                ));
+            }
+        }
+        if s.spending {
+            let held = s.held();
+            if !held.is_empty() {
+                let list: Vec<String> = held.iter().map(u8::to_string).collect();
+                out.push(format!("Throws held to be spent: {}", list.join(", ")));
+            }
+        }
+        out
+    }
+
+    /// For each legal action (in the order of the legal actions), the square of the piece
+    /// it moves and the square that piece ends on: `to` is `from` for a piece that stays
+    /// (an unlock, a throw counted on a holding square) and `None` for one that leaves the
+    /// board; an entering piece comes from no square; the chaser's moves, storing and
+    /// passing move no drawn piece.
+    pub fn board_moves(&self, s: &State) -> Vec<BoardMove> {
+        let c = &*self.compiled;
+        let mut legal = crate::game::ActionList::new();
+        self.legal_into_list(s, &mut legal);
+        let side = c.side_of(s.turn as usize);
+        let on = |st: &State, k: usize| st.pos[k] < OFF;
+        legal
+            .iter()
+            .map(|&a| {
+                let mut after = *s;
+                let (from, to) = match a.kind {
+                    Kind::Move | Kind::Branch | Kind::Held | Kind::Plus => {
+                        self.apply_action_unchecked(&mut after, a);
+                        let mine = || c.pieces(side).filter(|&k| on(s, k) && s.sq[k] == a.sq);
+                        let to = match mine().find(|&k| after.pos[k] != s.pos[k]) {
+                            Some(k) if on(&after, k) => self.drawn_index(after.sq[k]),
+                            Some(_) => None,
+                            None => self.drawn_index(a.sq),
+                        };
+                        (self.drawn_index(a.sq), to)
+                    }
+                    Kind::Unlock => (self.drawn_index(a.sq), self.drawn_index(a.sq)),
+                    Kind::Enter => {
+                        self.apply_action_unchecked(&mut after, a);
+                        let entered = c.pieces(side).find(|&k| s.pos[k] == OFF && on(&after, k));
+                        (None, entered.and_then(|k| self.drawn_index(after.sq[k])))
+                    }
+                    Kind::Store | Kind::Back | Kind::Forward | Kind::Pass => (None, None),
+                };
+                BoardMove {
+                    action: a.to_string(),
+                    from,
+                    to,
+                }
+            })
+            .collect()
     }
 }
 

@@ -224,7 +224,7 @@ function boardOrText(prefix, geometry, pieces, text, opts) {
   $(`${prefix}board-plain`).hidden = drawn;
   if (drawn) {
     drawBoard($(`${prefix}board`), geometry, pieces, opts);
-    offBoard($(`${prefix}offboard`), pieces);
+    offBoard($(`${prefix}offboard`), pieces, opts.tallies, geometry);
   } else {
     $(`${prefix}board-note`).textContent = geometry.note;
     $(`${prefix}board-plain`).textContent = text;
@@ -234,7 +234,7 @@ function boardOrText(prefix, geometry, pieces, text, opts) {
 function show(view) {
   play.view = view;
   const pic = view.picture;
-  boardOrText('', play.geometry, pic.pieces, view.board, { moves: pic.moves, selected: play.selected, onSquare: squareClicked });
+  boardOrText('', play.geometry, pic.pieces, view.board, { moves: pic.moves, selected: play.selected, onSquare: squareClicked, tallies: pic.tallies });
   drawSticks($('sticks'), play.geometry.sticks, play.lastMarked);
   $('board-text').textContent = view.board;
   $('state-json').textContent = JSON.stringify(view.state);
@@ -253,7 +253,10 @@ function show(view) {
   help.replaceChildren();
   help.hidden = true;
   if (node.kind === 'decide' && isHuman(node.seat)) {
-    const buttons = pic.moves.filter((m) => m.from === null);
+    // Moves that name no square, and those that share their squares with another move
+    // (a click could not tell them apart), as buttons.
+    const same = (m, n) => m !== n && m.from === n.from && m.to === n.to;
+    const buttons = pic.moves.filter((m) => m.from === null || pic.moves.some((n) => same(m, n)));
     for (const m of buttons) {
       const b = document.createElement('button');
       b.type = 'button'; b.textContent = m.action; b.dataset.action = m.action;
@@ -361,7 +364,9 @@ function squareClicked(i) {
   if (node.kind === 'decide' && isHuman(node.seat) && moves.some((m) => m.from === i)) {
     play.selected = i;
     play.clickedAt = performance.now();
-    message(`The piece on ${sq.label} moves to ${play.geometry.squares[moves.find((m) => m.from === i).to].label}: click the highlighted square (or the piece again).`);
+    const to = moves.find((m) => m.from === i).to;
+    const where = to === null ? 'off the board' : to === i ? `nowhere (it stays on ${sq.label})` : `to ${play.geometry.squares[to].label}`;
+    message(`The piece on ${sq.label} moves ${where}: click the highlighted square (or the piece again).`);
     show(v);
     return;
   }
@@ -630,7 +635,7 @@ function goto(i) {
   i = Math.max(0, Math.min(g.steps.length - 1, i));
   replay.step = i;
   const s = g.steps[i];
-  boardOrText('replay-', g.geometry, s.pieces, s.board, {});
+  boardOrText('replay-', g.geometry, s.pieces, s.board, { tallies: s.tallies });
   let marked = null;
   for (let j = i; j > 0; j--) { if (g.steps[j].event.kind === 'throw') { marked = g.steps[j].event.marked; break; } }
   drawSticks($('replay-sticks'), g.geometry.sticks, marked);

@@ -91,7 +91,8 @@ export function drawBoard(svg, geometry, pieces, opts = {}) {
   for (const sq of geometry.squares) {
     if (sq.name && sq.name.endsWith('home row')) rowNames.set(sq.y, sq.name);
   }
-  const links = rowLinks(geometry);
+  // A board without arrows has its tracks drawn whole (below), links and all.
+  const links = geometry.arrows.length ? rowLinks(geometry) : [];
   // Room outside the board for the links' curves, left and right.
   const LEFT = links.some((l) => l.side < 0) ? LINK_BULGE + 6 : 0;
   const RIGHT = links.some((l) => l.side > 0) ? LINK_BULGE + 6 : 0;
@@ -110,11 +111,15 @@ export function drawBoard(svg, geometry, pieces, opts = {}) {
   const from = new Set(moves.filter((m) => m.from !== null).map((m) => m.from));
   const targets = new Set(moves.filter((m) => m.from === opts.selected && m.to !== null).map((m) => m.to));
 
+  const holds = new Map((geometry.holds || []).map((h) => [h.square, h]));
+  const road = new Set(geometry.road || []);
   const squares = el('g', { class: 'squares' }, svg);
   geometry.squares.forEach((sq, i) => {
     const g = el('g', { class: 'square', 'data-square': i, 'data-label': sq.label }, squares);
     let cls = 'cell';
     if (sq.special) cls += ' special';
+    if (holds.has(i)) cls += ' hold';
+    if (road.has(i)) cls += ' road';
     if (sq.name === 'start') cls += ' start';
     if (from.has(i)) cls += ' movable';
     if (i === opts.selected) cls += ' selected';
@@ -127,8 +132,17 @@ export function drawBoard(svg, geometry, pieces, opts = {}) {
       if (sq.name.length > 10) { name.setAttribute('textLength', CELL - 6); name.setAttribute('lengthAdjust', 'spacingAndGlyphs'); }
       name.textContent = sq.name;
     }
+    const hold = holds.get(i);
+    if (hold) {
+      // A holding square: its throws × value, in a corner badge.
+      el('rect', { x: X(sq.x) + CELL - 27, y: Y(sq.y) + 3, width: 24, height: 12, rx: 3, class: 'hold-badge' }, g);
+      const h = el('text', { x: X(sq.x) + CELL - 15, y: Y(sq.y) + 12.5, 'text-anchor': 'middle', class: 'hold-text' }, g);
+      h.textContent = `${hold.throws}×${hold.value}`;
+    }
     const t = el('title', {}, g);
-    t.textContent = sq.name ? `${sq.label}: ${sq.name}` : sq.label;
+    t.textContent = (sq.name ? `${sq.label}: ${sq.name}` : sq.label)
+      + (hold ? ` (holding square: a piece stays until it has thrown ${hold.value} ${hold.throws} time${hold.throws === 1 ? '' : 's'})` : '')
+      + (road.has(i) ? ' (off the grid)' : '');
     if (opts.onSquare) g.addEventListener('click', () => opts.onSquare(i));
   });
   for (const [y, name] of rowNames) {
@@ -139,6 +153,10 @@ export function drawBoard(svg, geometry, pieces, opts = {}) {
   for (const a of geometry.arrows) {
     el('line', { x1: X(a.x1), y1: Y(a.y1), x2: X(a.x2), y2: Y(a.y2), class: 'arrow', 'marker-end': 'url(#arrowhead)' }, arrows);
   }
+  // A board whose geometry gives no arrows: each track drawn as a thin line in its seat's
+  // colour (shifted a little per track so that tracks sharing squares stay apart), from a
+  // dot on its start to an arrowhead on its end, dashed back to where it goes on.
+  if (!geometry.arrows.length) drawTracks(svg, defs, geometry, arrows, X, Y);
   // The links from the end of one row to the next, curved outside the board.
   for (const l of links) {
     const a = geometry.squares[l.from];
@@ -153,12 +171,18 @@ export function drawBoard(svg, geometry, pieces, opts = {}) {
     }, arrows);
   }
 
-  // Pieces, grouped by square.
+  // Pieces, grouped by square; where pieces stack, a seat's pieces on one square are one
+  // stack, drawn once with its count.
   const bySquare = new Map();
   for (const p of pieces) {
     if (p.square === null) continue;
     if (!bySquare.has(p.square)) bySquare.set(p.square, []);
-    bySquare.get(p.square).push(p);
+    const list = bySquare.get(p.square);
+    const stack = geometry.stacks && p.seat !== null && list.find((q) => q.seat === p.seat);
+    if (stack) {
+      stack.count += 1;
+      stack.text = `${stack.count} of P${p.seat + 1}'s pieces stacked on ${geometry.squares[p.square].label}`;
+    } else list.push({ ...p, count: 1 });
   }
   const layer = el('g', { class: 'pieces' }, svg);
   for (const [sqi, list] of bySquare) {
@@ -171,13 +195,15 @@ export function drawBoard(svg, geometry, pieces, opts = {}) {
     list.forEach((p, j) => {
       const cx = X(sq.x) + 11 + step * ((j % cols) + 0.5) + ((Math.max(cols, rows) - cols) * step) / 2;
       const cy = Y(sq.y) + 12 + step * (Math.floor(j / cols) + 0.5) + ((Math.max(cols, rows) - rows) * step) / 2;
+      const chaser = p.seat === null && p.kind === geometry.chaser;
       const g = el('g', {
-        class: `piece seat-${p.seat === null ? 'neutral' : p.seat} ${p.status} ${p.active ? 'active' : ''}`,
-        'data-square': sqi, 'data-seat': p.seat === null ? '' : p.seat, 'data-kind': p.kind,
+        class: `piece seat-${p.seat === null ? 'neutral' : p.seat} ${p.status} ${p.active ? 'active' : ''}${chaser ? ' chaser' : ''}`,
+        'data-square': sqi, 'data-seat': p.seat === null ? '' : p.seat, 'data-kind': p.kind, 'data-count': p.count,
       }, layer);
-      const fill = p.seat === null ? '#222' : SEAT_COLOURS[p.seat % 8];
+      const fill = chaser ? '#8b1a1a' : p.seat === null ? '#222' : SEAT_COLOURS[p.seat % 8];
       const kind = p.seat === null ? 'octagon' : SHAPES[p.seat % 8];
       if (p.active) shape(kind, cx, cy, r + 3.5, { fill: 'none', stroke: '#111', 'stroke-width': 2 }, g);
+      if (chaser) shape(kind, cx, cy, r + 4, { fill: 'none', stroke: '#8b1a1a', 'stroke-width': 2, 'stroke-dasharray': '3 2' }, g);
       shape(kind, cx, cy, r, {
         fill, stroke: p.status === 'unmoved' || p.status === 'locked' ? '#333' : '#111',
         'stroke-width': p.status === 'unmoved' || p.status === 'locked' ? 1.6 : 1.2,
@@ -187,6 +213,13 @@ export function drawBoard(svg, geometry, pieces, opts = {}) {
       const label = el('text', { x: cx, y: cy + r * 0.38, 'text-anchor': 'middle', class: 'piece-label', 'font-size': Math.max(8, r * 1.0) }, g);
       label.textContent = p.seat === null ? p.letter : `${p.seat + 1}${p.letter}${p.status === 'returning' ? "'" : ''}`;
       if (p.seat === null || p.seat === 4 || p.seat === 6) label.setAttribute('fill', '#fff');
+      if (chaser) label.style.fill = '#fff';
+      if (p.count > 1) {
+        // The stack's count, in a badge on its upper right.
+        el('circle', { cx: cx + r * 0.8, cy: cy - r * 0.8, r: 7.5, class: 'stack-badge' }, g);
+        const c = el('text', { x: cx + r * 0.8, y: cy - r * 0.8 + 3.5, 'text-anchor': 'middle', class: 'stack-count' }, g);
+        c.textContent = p.count;
+      }
       const t = el('title', {}, g);
       t.textContent = p.text;
       if (opts.onSquare) g.addEventListener('click', (ev) => { ev.stopPropagation(); opts.onSquare(sqi); });
@@ -194,10 +227,71 @@ export function drawBoard(svg, geometry, pieces, opts = {}) {
   }
 }
 
-// The pieces off the board (the Ghoula before its first step, buried pieces), in words.
-export function offBoard(div, pieces) {
+// Each track of `geometry` as a thin line in its seat's colour (a shared track in brown).
+function drawTracks(svg, defs, geometry, layer, X, Y) {
+  const tracks = geometry.tracks || [];
+  tracks.forEach((t, ti) => {
+    if (!t.squares.length) return;
+    const colour = t.seat === null || t.seat === undefined ? '#7a6a55' : SEAT_COLOURS[t.seat % 8];
+    const head = el('marker', { id: `track-head-${ti}`, markerWidth: 7, markerHeight: 7, refX: 5, refY: 3.5, orient: 'auto' }, defs);
+    el('path', { d: 'M0,0 L7,3.5 L0,7 z', fill: colour }, head);
+    const shift = tracks.length > 1 ? (ti - (tracks.length - 1) / 2) * 6 : 0;
+    const at = (i) => {
+      const sq = geometry.squares[i];
+      return [X(sq.x + 0.5) + shift, Y(sq.y + 0.5) + shift];
+    };
+    // The corners of the track only (squares in a straight run in between left out).
+    const pts = t.squares.map(at);
+    const corners = pts.filter((p, i) => {
+      if (i === 0 || i === pts.length - 1) return true;
+      const [a, b] = [pts[i - 1], pts[i + 1]];
+      return (p[0] - a[0]) * (b[1] - p[1]) - (p[1] - a[1]) * (b[0] - p[0]) !== 0 || (b[0] - p[0]) * (p[0] - a[0]) + (b[1] - p[1]) * (p[1] - a[1]) < 0;
+    });
+    const g = el('g', { class: 'track', 'data-seat': t.seat ?? '', 'data-squares': t.squares.length }, layer);
+    el('polyline', {
+      points: corners.map((p) => p.join(',')).join(' '), fill: 'none', stroke: colour, 'stroke-width': 2.2,
+      opacity: 0.7, 'marker-mid': `url(#track-head-${ti})`, 'marker-end': `url(#track-head-${ti})`, class: 'track-line',
+    }, g);
+    el('circle', { cx: pts[0][0], cy: pts[0][1], r: 4, fill: colour, class: 'track-start' }, g);
+    if (t.loops_to !== null && t.loops_to !== undefined && t.squares.length > 1) {
+      const [a, b] = [pts[pts.length - 1], pts[t.loops_to]];
+      el('line', { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: colour, 'stroke-width': 1.6, 'stroke-dasharray': '4 3', opacity: 0.7, 'marker-end': `url(#track-head-${ti})`, class: 'track-loop' }, g);
+    }
+  });
+}
+
+// What the drawing's marks mean for this board, in words (teams, stacks, holding squares,
+// the road, the chaser), from its geometry: one line each, none for a plain board.
+export function boardKey(geometry) {
+  const lines = [];
+  const teams = geometry.teams || [];
+  if (teams.length) {
+    const byTeam = new Map();
+    teams.forEach((team, seat) => byTeam.set(team, [...(byTeam.get(team) || []), `P${seat + 1}`]));
+    lines.push(`Teams: ${[...byTeam].map(([team, seats]) => `team ${team + 1} (${seats.join(', ')}) plays the ${SHAPES[team % 8]}s numbered ${team + 1}`).join('; ')}.`);
+  }
+  if (geometry.stacks) lines.push("A seat's pieces on one square are a stack: the badge counts them.");
+  if ((geometry.holds || []).length) lines.push('Squares with a badge n×v hold a piece until it has thrown v n times.');
+  if ((geometry.road || []).length) lines.push(`${geometry.road.length} square${geometry.road.length === 1 ? '' : 's'} off the grid (the road) drawn dashed.`);
+  if (geometry.chaser) lines.push('The chaser is the dark red piece with a dashed ring.');
+  if (!geometry.arrows.length && (geometry.tracks || []).length) lines.push("Each track is drawn in its seat's colour, from the dot at its start.");
+  return lines;
+}
+
+// The pieces off the board (the Ghoula before its first step, buried pieces), in words,
+// what the state holds beside (`tallies`: stored or held values), and the board's key.
+export function offBoard(div, pieces, tallies = [], geometry = null) {
   const off = pieces.filter((p) => p.square === null).map((p) => p.text);
-  div.textContent = off.length ? `Off the board: ${off.join('; ')}.` : '';
+  div.replaceChildren();
+  const line = (text, cls) => {
+    const p = document.createElement('div');
+    p.className = cls;
+    p.textContent = text;
+    div.appendChild(p);
+  };
+  if (off.length) line(`Off the board: ${off.join('; ')}.`, 'off');
+  for (const t of tallies || []) line(t, 'tally');
+  for (const k of geometry ? boardKey(geometry) : []) line(k, 'board-key');
 }
 
 const FACE_COLOURS = {

@@ -28,13 +28,20 @@ pub(crate) trait Drawing: Game {
     fn describe_change(&self, before: &Self::State, after: &Self::State) -> Vec<String>;
     /// A throw's count for people: `3 white sides up`.
     fn sides(&self, marked: u8) -> String;
+    /// What the state holds that the pieces do not show (stored or held values), in words.
+    fn tallies(&self, state: &Self::State) -> Vec<String>;
 }
 
-/// The drawing of a game with a [`Board`].
+/// The drawing of a game with a [`Board`]: its geometry, and beside it what the board has
+/// beyond squares and tracks ([`Board::features`]: `stacks`, `teams`, `holds`, `road`,
+/// `chaser`).
 fn drawn_geometry<G: Board>(g: &G) -> Value {
     let mut v = serde_json::to_value(g.geometry()).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut v {
         m.insert("drawn".into(), json!(true));
+        if let Ok(Value::Object(features)) = serde_json::to_value(g.features()) {
+            m.extend(features);
+        }
     }
     with_names(g, v)
 }
@@ -133,6 +140,9 @@ macro_rules! drawings {
                     fn sides(&self, marked: u8) -> String {
                         board::sides_up(&self.geometry().sticks, Throw::new(marked))
                     }
+                    fn tallies(&self, state: &Self::State) -> Vec<String> {
+                        Board::tallies(self, state)
+                    }
                 }
             }, {
                 impl Drawing for $ty {
@@ -153,6 +163,9 @@ macro_rules! drawings {
                     }
                     fn sides(&self, marked: u8) -> String {
                         undrawn_sides(self, marked)
+                    }
+                    fn tallies(&self, _: &Self::State) -> Vec<String> {
+                        Vec::new()
                     }
                 }
             });
@@ -205,6 +218,135 @@ mod tests {
             undrawn_action(&g, &s, legal[0]),
             format!("P1 plays {}", legal[0])
         );
+    }
+
+    /// In seeded random games of each described game, every legal move that names a square
+    /// names the square of one of the mover's pieces, and its `to` is where the rules put
+    /// that piece: a square the mover then holds (the one it stays on, for a piece that
+    /// stays), or no square for a piece leaving the board.
+    #[test]
+    fn described_moves_land_where_the_rules_put_the_piece() {
+        use rand::{RngExt as _, SeedableRng};
+        use stickdice::{
+            EsSig, Kioz, Node, SigMzab, SigTozeur, SigWesternSahara, SijatElTaba, Tab,
+        };
+        fn check<G: Board>(game: &G, seed: u64, teams: bool) -> (usize, usize) {
+            let mut rng = stickdice::Rng::seed_from_u64(seed);
+            let mut s = game.initial_state();
+            let (mut decisions, mut landed, mut forks) = (0, 0, 0);
+            while decisions < 150 {
+                match game.node(&s) {
+                    Node::End => s = game.initial_state(),
+                    Node::Throw(_) => {
+                        let t = game.sample_throw(&mut rng);
+                        game.apply_throw(&mut s, t).unwrap();
+                    }
+                    Node::Decide(seat) => {
+                        // The mover's side: its team where seats play in teams.
+                        let owner = Some(if teams { seat % 2 } else { seat });
+                        let moves = Board::moves(game, &s);
+                        let mut legal = ActionList::new();
+                        game.legal_actions(&s, &mut legal);
+                        assert_eq!(moves.len(), legal.len());
+                        let before = Board::pieces(game, &s);
+                        // A fork: one piece, two branches landing apart (two targets).
+                        if moves.iter().any(|m| {
+                            m.action.contains('/')
+                                && moves.iter().any(|n| {
+                                    n.action.contains('/') && n.from == m.from && n.to != m.to
+                                })
+                        }) {
+                            forks += 1;
+                        }
+                        for m in &moves {
+                            let a = game.parse_action(&m.action).unwrap();
+                            let mut after = s;
+                            game.apply_action(&mut after, a).unwrap();
+                            let pieces = Board::pieces(game, &after);
+                            let Some(from) = m.from else { continue };
+                            assert!(
+                                before
+                                    .iter()
+                                    .any(|p| p.square == Some(from) && p.seat == owner),
+                                "{} names no piece of the mover",
+                                m.action
+                            );
+                            match m.to {
+                                Some(to) => {
+                                    assert!(
+                                        pieces
+                                            .iter()
+                                            .any(|p| p.square == Some(to) && p.seat == owner),
+                                        "{}: no piece of the mover on {to}",
+                                        m.action
+                                    );
+                                    landed += 1;
+                                }
+                                None => {
+                                    let on = |ps: &[board::PlacedPiece]| {
+                                        ps.iter()
+                                            .filter(|p| p.seat == owner && p.square.is_some())
+                                            .count()
+                                    };
+                                    assert!(on(&pieces) < on(&before), "{}", m.action);
+                                }
+                            }
+                        }
+                        let a = legal[rng.random_range(0..legal.len())];
+                        game.apply_action(&mut s, a).unwrap();
+                        decisions += 1;
+                    }
+                }
+            }
+            (landed, forks)
+        }
+        // Es-Sîg's throws move its pieces: its decisions (the chaser's) name no square.
+        assert_eq!(check(&EsSig::with_seats(3).unwrap(), 2, false).0, 0);
+        let (tab, forks) = check(&Tab::with_seats(2).unwrap(), 1, false);
+        assert!(forks > 0, "no fork met in Tab");
+        let landed = [
+            tab,
+            check(&SigWesternSahara::with_seats(4).unwrap(), 3, true).0,
+            check(&SigMzab::with_seats(2).unwrap(), 4, false).0,
+            check(&SigTozeur::with_seats(2).unwrap(), 5, false).0,
+            check(&Kioz::with_seats(2).unwrap(), 6, false).0,
+            check(&SijatElTaba::with_seats(2).unwrap(), 7, false).0,
+        ];
+        assert!(landed.iter().all(|&n| n > 0), "{landed:?}");
+    }
+
+    #[test]
+    fn described_games_send_what_their_boards_have() {
+        use stickdice::{EsSig, SigWesternSahara, Tab};
+        let tab = drawn_geometry(&Tab::with_seats(2).unwrap());
+        assert_eq!(tab["stacks"], true);
+        assert_eq!(tab["squares"].as_array().unwrap().len(), 28);
+        assert_eq!(tab["tracks"].as_array().unwrap().len(), 2);
+        assert_eq!(tab["teams"], json!([]));
+        assert_eq!(tab["chaser"], Value::Null);
+        let es_sig = drawn_geometry(&EsSig::with_seats(2).unwrap());
+        assert_eq!(es_sig["squares"].as_array().unwrap().len(), 50);
+        assert_eq!(es_sig["stacks"], false);
+        assert_eq!(es_sig["chaser"], "chaser");
+        // The square above the grid's corner is the road, and inside the drawing.
+        let road = es_sig["road"].as_array().unwrap();
+        assert_eq!(road.len(), 1);
+        let extra = &es_sig["squares"][road[0].as_u64().unwrap() as usize];
+        assert_eq!(extra["label"], "a8");
+        assert!(extra["y"].as_f64().unwrap() >= 0.0, "{extra}");
+        // Five holding squares: the corner, the centre and the three final squares.
+        let holds = es_sig["holds"].as_array().unwrap();
+        assert_eq!(holds.len(), 5, "{holds:?}");
+        assert!(holds.iter().any(|h| h["throws"] == 10 && h["value"] == 1));
+        let sahara = drawn_geometry(&SigWesternSahara::with_seats(4).unwrap());
+        assert_eq!(sahara["teams"], json!([0, 1, 0, 1]));
+        assert_eq!(sahara["squares"].as_array().unwrap().len(), 80);
+        // A game of the list with none of these: the defaults.
+        let issiren = drawn_geometry(&stickdice::Issiren::with_seats(2).unwrap());
+        assert_eq!(issiren["stacks"], false);
+        assert_eq!(issiren["holds"], json!([]));
+        assert_eq!(issiren["road"], json!([]));
+        assert_eq!(issiren["chaser"], Value::Null);
     }
 
     #[test]

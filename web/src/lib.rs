@@ -625,6 +625,7 @@ fn picture<G: Drawing>(g: &G, view: &Value, before: Option<&Value>, step: &Step)
         "pieces": g.pieces(&state),
         "moves": moves,
         "words": words,
+        "tallies": g.tallies(&state),
     }))
 }
 

@@ -365,6 +365,7 @@ fn position<G: Drawing>(g: &G, s: &G::State, event: Value, words: Vec<String>) -
         "state": serde_json::to_value(s).unwrap_or(Value::Null),
         "board": g.render(s),
         "pieces": g.pieces(s),
+        "tallies": g.tallies(s),
         "ranking": g.ranking(s).map(|r| r.to_string()),
     })
 }

@@ -3,7 +3,7 @@
 //
 // Environment: BASE_URL (the server), BINARY (the stickdice binary, for `stickdice
 // replay`), FIXTURES (the tournament folders the server was given: issiren, duqqan, oued,
-// damaged, then capture, race, taourit, war), SHOTS (where screenshots go); ASSETS_DIR, if
+// damaged, then capture, race, taourit, war, then tab, es-sig, sig-western-sahara), SHOTS (where screenshots go); ASSETS_DIR, if
 // set, a folder the page's assets are served from instead of the binary's (to try a change
 // to the page without building the binary again).
 
@@ -292,6 +292,106 @@ test('Siryu (Race): a click on a piece that cannot move is answered by the rules
     await idle();
   }
   assert.fail('no decision with a piece that cannot move');
+});
+
+// Described games (docs/games/): each board drawn from its geometry alone (squares, each
+// seat's track, holding squares, the road, stacks, teams), a throw and a move made by
+// clicking, and a logged game stepped through in the replay. [game, seats, tournament
+// index of .ci/web.sh, pieces at the start, screenshot]
+const DESCRIBED = [
+  ['tab', 2, 8, 14, 'tab-board.png'],
+  ['es-sig', 2, 9, 0, 'es-sig-board.png'],
+  ['sig-western-sahara', 4, 10, 40, 'sig-western-sahara-board.png'],
+];
+
+// Throws (by the throw button) and plays the seats' decisions by clicking until a piece
+// has been moved by clicking it and then its target; returns the target's square.
+async function throwAndMoveByClicking() {
+  for (let i = 0; i < 60; i++) {
+    await idle();
+    const st = await status();
+    assert.notEqual(st.node, 'end', 'the game ended before a move by clicking');
+    if (st.node === 'throw') { await page.click('#throw'); continue; }
+    const movable = await page.$$eval('#board rect.movable', (rs) => rs.map((r) => r.parentNode.dataset.square));
+    if (!movable.length) { await page.click('#decisions button'); continue; }
+    await page.click(`#board .piece[data-square="${movable[0]}"][data-seat]`);
+    await page.waitForSelector('#board rect.target');
+    const target = await page.$eval('#board rect.target', (r) => r.parentNode.dataset.square);
+    const before = await page.$eval('#state-json', (e) => e.textContent);
+    await page.click(`#board .square[data-square="${target}"] rect`, { force: true });
+    await idle();
+    assert.notEqual(await page.$eval('#state-json', (e) => e.textContent), before, 'the click moved');
+    return target;
+  }
+  throw new Error('no move by clicking in 60 steps');
+}
+
+for (const [game, players, t, startPieces, shot] of DESCRIBED) {
+  test(`${game}: the board drawn from its geometry, a throw and a move by clicking, a replay`, { timeout: 300_000 }, async () => {
+    const geo = await (await fetch(`${BASE}/api/geometry/${game}?players=${players}`)).json();
+    await newGame(game, players, Array(players).fill('human'), 3);
+    assert.equal(await page.$$eval('#board .square', (q) => q.length), geo.squares.length);
+    assert.equal(await page.$$eval('#board .track', (q) => q.length), geo.tracks.length);
+    assert.deepEqual(await page.$$eval('#board .track', (q) => q.map((x) => +x.dataset.squares)), geo.tracks.map((x) => x.squares.length));
+    assert.equal(await page.$$eval('#board rect.hold', (q) => q.length), geo.holds.length);
+    assert.equal(await page.$$eval('#board rect.road', (q) => q.length), geo.road.length);
+    // Pieces on the board, a stack counting as its pieces.
+    const onBoard = () => page.$$eval('#board .piece', (p) => p.reduce((n, x) => n + +x.dataset.count, 0));
+    assert.equal(await onBoard(), startPieces);
+    await page.screenshot({ path: path.join(SHOTS, shot), fullPage: true });
+    if (geo.chaser) {
+      // The throws move the pieces (the only decisions are the chaser's, late): thrown by
+      // clicking until the first piece stands on the board.
+      for (let i = 0; i < 20 && (await onBoard()) === 0; i++) {
+        await page.click('#throw');
+        await idle();
+      }
+      assert.equal(await onBoard(), 1);
+    } else {
+      await throwAndMoveByClicking();
+      // The first move cannot capture: as many pieces on the board.
+      assert.equal(await onBoard(), startPieces);
+    }
+    const key = await page.$eval('#offboard', (e) => e.textContent);
+    if (geo.stacks) assert.match(key, /stack/);
+    if (geo.teams.length) assert.match(key, /team 1 \(P1, P3\)/);
+    if (geo.holds.length) assert.match(key, /hold a piece/);
+    // The replay of a logged game: the drawn board at the start and after steps, the text
+    // board as `stickdice replay` prints it.
+    const boards = replayBoards(path.join(FIXTURES, game), 1);
+    await open(`#replay/${t}/1`);
+    await page.waitForSelector('#replay-board .square');
+    assert.equal(await page.$$eval('#replay-board .square', (q) => q.length), geo.squares.length);
+    const last = boards.length - 1;
+    for (const k of [1, 2, last]) {
+      await page.fill('#jump', String(k));
+      await page.click('#jump-go');
+      assert.equal(await page.$eval('#replay-board-text', (e) => e.textContent.trimEnd()), boards[k], `${game}, move ${k}`);
+    }
+    // The chaser, once a seat has got out, drawn at the end of the game.
+    if (geo.chaser) assert.equal(await page.$$eval('#replay-board .piece.chaser', (q) => q.length), 1);
+    await page.click('#back');
+    assert.equal(await page.$eval('#replay-board-text', (e) => e.textContent.trimEnd()), boards[last - 1]);
+  });
+}
+
+test('described boards: a stack is drawn once with its count, the chaser apart, holding squares badged', async () => {
+  await open('#play');
+  const geo = await (await fetch(`${BASE}/api/geometry/es-sig?players=2`)).json();
+  const drawn = await page.evaluate(async (g) => {
+    const { drawBoard } = await import('/assets/board.js');
+    const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    const piece = (square, seat, kind) => ({ square, seat, kind, letter: seat === null ? 'G' : '', active: false, status: '', text: kind });
+    drawBoard(svg, { ...g, stacks: true }, [piece(0, 0, 'piece'), piece(0, 0, 'piece'), piece(0, 1, 'piece'), piece(5, null, 'chaser')]);
+    return {
+      pieces: [...svg.querySelectorAll('.piece')].map((p) => [p.dataset.square, p.dataset.count, p.classList.contains('chaser')]),
+      counts: [...svg.querySelectorAll('.stack-count')].map((c) => c.textContent),
+      badges: [...svg.querySelectorAll('.hold-text')].map((c) => c.textContent),
+    };
+  }, geo);
+  assert.deepEqual(drawn.pieces, [['0', '2', false], ['0', '1', false], ['5', '1', true]]);
+  assert.deepEqual(drawn.counts, ['2']);
+  assert.deepEqual(drawn.badges, geo.holds.map((h) => `${h.throws}×${h.value}`));
 });
 
 test('entered throws: the count of marked sides of real sticks', async () => {
