@@ -47,21 +47,11 @@ macro_rules! define_games {
                 }
             }
 
-            /// The rule options the game takes.
-            pub fn option_names(self) -> &'static [&'static str] {
+            /// The game's rule options: name, values, default and help of each (see
+            /// [`Game::option_specs`]).
+            pub fn option_specs(self) -> &'static [crate::options::OptionSpec<'static>] {
                 match self {
-                    $(GameKind::$variant => <$ty as Game>::OPTIONS,)*
-                }
-            }
-
-            /// What a rule option of the game means and which values it takes, for help
-            /// texts and front ends; `None` for an option the game does not have.
-            pub fn option_help(self, key: &str) -> Option<&'static str> {
-                if !self.option_names().contains(&key) {
-                    return None;
-                }
-                match self {
-                    $(GameKind::$variant => <$ty as Game>::option_help(key),)*
+                    $(GameKind::$variant => <$ty as Game>::option_specs(),)*
                 }
             }
 
@@ -196,6 +186,23 @@ pub trait Listed: Game {
     }
 }
 
+impl GameKind {
+    /// The names of the rule options the game takes, in the order of its table.
+    pub fn option_names(self) -> Vec<&'static str> {
+        self.option_specs().iter().map(|s| s.name).collect()
+    }
+
+    /// What a rule option of the game means, for help texts and front ends; `None` for an
+    /// option the game does not have. The values it takes are its entry's
+    /// [`allowed`](crate::options::OptionSpec::allowed).
+    pub fn option_help(self, key: &str) -> Option<&'static str> {
+        self.option_specs()
+            .iter()
+            .find(|s| s.name == key)
+            .map(|s| s.help)
+    }
+}
+
 impl fmt::Display for GameKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -278,52 +285,13 @@ pub fn parse_option(text: &str) -> Result<(&str, &str), ConfigError> {
     }
 }
 
-/// Reads a yes/no rule option (`true`/`false`, `yes`/`no`, `on`/`off`, `1`/`0`).
-///
-/// # Errors
-/// [`ConfigError::BadValue`].
-pub fn parse_flag(key: &str, value: &str) -> Result<bool, ConfigError> {
-    match value.to_ascii_lowercase().as_str() {
-        "true" | "yes" | "on" | "1" => Ok(true),
-        "false" | "no" | "off" | "0" => Ok(false),
-        _ => Err(ConfigError::BadValue {
-            key: key.to_string(),
-            value: value.to_string(),
-            expected: "true or false",
-        }),
-    }
-}
-
-/// What the `max_throws` rule option means, which every game has.
+/// What the `max_throws` rule option means, which every game has (its entry:
+/// [`options::MAX_THROWS`](crate::options::MAX_THROWS)).
 pub const MAX_THROWS_HELP: &str = "the throw cap: the game ends after this many throws (extra \
-    throws included), the seats still playing tied; a whole number of at least 1";
+    throws included), the seats still playing tied";
 
 /// The default throw cap of every game (the book's rules conventions, `docs/games/conventions.md`: `max_throws`, default 10 000).
 pub const DEFAULT_MAX_THROWS: u32 = 10_000;
-
-/// Reads the `max_throws` rule option: an integer ≥ 1.
-///
-/// # Errors
-/// [`ConfigError::BadValue`].
-pub fn parse_max_throws(value: &str) -> Result<u32, ConfigError> {
-    match value.parse::<u32>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err(ConfigError::BadValue {
-            key: "max_throws".to_string(),
-            value: value.to_string(),
-            expected: "a whole number of throws from 1 to 4294967295",
-        }),
-    }
-}
-
-/// The error for a rule option `G` does not have, listing the ones it has.
-pub fn unknown_option<G: Game>(key: &str) -> ConfigError {
-    ConfigError::UnknownOption {
-        game: G::NAME,
-        key: key.to_string(),
-        known: G::OPTIONS,
-    }
-}
 
 /// Checks a seat count against a game's range.
 ///
@@ -343,16 +311,18 @@ pub fn check_seats<G: Game>(seats: usize) -> Result<(), ConfigError> {
     }
 }
 
-/// Builds a game of type `G` with a seat count and `key=value` options.
+/// Builds a game of type `G` with a seat count and `key=value` options, read by
+/// [`options::parse_options`](crate::options::parse_options).
 ///
 /// # Errors
-/// The first [`ConfigError`] met.
+/// The first [`ConfigError`] met; [`ConfigError::Repeated`] for an option given twice.
 pub fn build<G: Game, S: AsRef<str>>(seats: usize, options: &[S]) -> Result<G, ConfigError> {
     let mut game = G::with_seats(seats)?;
-    for text in options {
-        let (k, v) = parse_option(text.as_ref())?;
-        game.set_option(k, v)?;
-    }
+    let pairs = options
+        .iter()
+        .map(|text| parse_option(text.as_ref()))
+        .collect::<Result<Vec<_>, _>>()?;
+    game.set_options(&pairs)?;
     Ok(game)
 }
 
@@ -403,17 +373,45 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_rule_option_has_help() {
+    fn every_rule_option_has_help_and_a_default_it_takes() {
         for &kind in GameKind::ALL {
-            for key in kind.option_names() {
-                assert!(
-                    kind.option_help(key).is_some_and(|h| !h.is_empty()),
-                    "{kind} {key}"
-                );
+            for spec in kind.option_specs() {
+                assert!(!spec.help.is_empty(), "{kind} {}", spec.name);
+                assert_eq!(kind.option_help(spec.name), Some(spec.help));
+                let default = spec.default_value().to_string();
+                assert_eq!(spec.parse(&default), Ok(spec.default_value()), "{kind}");
             }
+            assert!(kind.option_names().contains(&"max_throws"), "{kind}");
             assert_eq!(kind.option_help("colour"), None);
         }
         assert_eq!(GameKind::Issiren.option_help("cairo_always_three"), None);
+    }
+
+    #[test]
+    fn a_repeated_option_is_refused_by_every_game() {
+        for &kind in GameKind::ALL {
+            let err =
+                AnyGame::new(kind.name(), None, &["max_throws=1", "max_throws=2"]).unwrap_err();
+            assert_eq!(
+                err,
+                ConfigError::Repeated {
+                    key: "max_throws".to_string()
+                },
+                "{kind}"
+            );
+            // Written otherwise but the same option.
+            assert!(AnyGame::new(kind.name(), None, &["max_throws=7", " max_throws =7"]).is_err());
+        }
+        let err = AnyGame::new(
+            "sig-el-oued",
+            None,
+            &["cairo_always_three=true", "cairo_always_three=false"],
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "rule option `cairo_always_three` is given twice: give each option once"
+        );
     }
 
     #[test]

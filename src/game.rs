@@ -207,11 +207,11 @@ pub enum ConfigError {
     /// The game has no rule option of this name.
     UnknownOption {
         /// The game.
-        game: &'static str,
+        game: String,
         /// The key given.
         key: String,
         /// The options the game has.
-        known: &'static [&'static str],
+        known: Vec<String>,
     },
     /// The option exists but the value is not one it takes.
     BadValue {
@@ -220,7 +220,12 @@ pub enum ConfigError {
         /// The value given.
         value: String,
         /// What the option takes.
-        expected: &'static str,
+        expected: String,
+    },
+    /// An option was given twice (options are never read "last wins").
+    Repeated {
+        /// The option.
+        key: String,
     },
     /// An option was not written `key=value`.
     Malformed {
@@ -264,7 +269,9 @@ impl fmt::Display for ConfigError {
             }
             ConfigError::UnknownOption { game, key, known } => {
                 write!(f, "{game} has no rule option `{key}`")?;
-                if let Some(near) = crate::config::did_you_mean(key, known.iter().copied()) {
+                if let Some(near) =
+                    crate::config::did_you_mean(key, known.iter().map(String::as_str))
+                {
                     write!(f, " (did you mean `{near}`?)")?;
                 }
                 write!(f, "; its options are: {}", known.join(", "))
@@ -274,6 +281,12 @@ impl fmt::Display for ConfigError {
                 value,
                 expected,
             } => write!(f, "rule option `{key}` takes {expected}, not `{value}`"),
+            ConfigError::Repeated { key } => {
+                write!(
+                    f,
+                    "rule option `{key}` is given twice: give each option once"
+                )
+            }
             ConfigError::Malformed { text } => {
                 write!(f, "`{text}` is not a rule option: write key=value")
             }
@@ -636,8 +649,8 @@ pub use serde_bound::MaybeSerde;
 ///
 /// | | methods |
 /// |---|---|
-/// | **the rules** (required) | [`with_seats`](Game::with_seats), [`set_option`](Game::set_option), [`options`](Game::options), [`seats`](Game::seats); what a node is: [`initial_state`](Game::initial_state), [`node`](Game::node), [`sticks`](Game::sticks) (the throw's outcomes); the actions: [`legal_actions`](Game::legal_actions), [`apply_throw_unchecked`](Game::apply_throw_unchecked), [`apply_action_unchecked`](Game::apply_action_unchecked); the end: [`ranking`](Game::ranking), [`throws_made`](Game::throws_made); notation and people: [`parse_action`](Game::parse_action) (with the action's `Display`), [`render`](Game::render), [`describe_throw`](Game::describe_throw); states from outside: [`validate`](Game::validate) |
-/// | **built on the rules** (provided) | overridden where a game answers faster or knows more: [`option_help`](Game::option_help) (by the games with options beyond `max_throws`: Sig wa Duqqan, Sig (El Oued), Sig (El Oued Capture), Siryu (Race), Sig wa Duqqan (Houmt Taourit)), [`max_throws`](Game::max_throws) (by Sig (El Oued Capture), Siryu (Race), Siryu (War), Sig wa Duqqan (Houmt Taourit), which read their field; the others answer from [`options`](Game::options)); no game overrides the rest: [`throw_outcomes`](Game::throw_outcomes), [`max_throw_outcomes`](Game::max_throw_outcomes), [`is_over`](Game::is_over), [`scores`](Game::scores), [`check_throw`](Game::check_throw), [`apply_throw`](Game::apply_throw), [`check_action`](Game::check_action), [`apply_action`](Game::apply_action), [`sample_throw`](Game::sample_throw), [`save_state`](Game::save_state), [`load_state`](Game::load_state), [`state_key`](Game::state_key) |
+/// | **the rules** (required) | [`with_seats`](Game::with_seats), the rule options' table [`option_specs`](Game::option_specs) with [`set_option`](Game::set_option) and [`options`](Game::options) (all three written by [`rule_options!`](crate::rule_options)), [`seats`](Game::seats); what a node is: [`initial_state`](Game::initial_state), [`node`](Game::node), [`sticks`](Game::sticks) (the throw's outcomes); the actions: [`legal_actions`](Game::legal_actions), [`apply_throw_unchecked`](Game::apply_throw_unchecked), [`apply_action_unchecked`](Game::apply_action_unchecked); the end: [`ranking`](Game::ranking), [`throws_made`](Game::throws_made); notation and people: [`parse_action`](Game::parse_action) (with the action's `Display`), [`render`](Game::render), [`describe_throw`](Game::describe_throw); states from outside: [`validate`](Game::validate) |
+/// | **built on the rules** (provided) | overridden where a game answers faster or knows more: [`set_options`](Game::set_options) (by the described games, which compile their description once for all the options), [`max_throws`](Game::max_throws) (by Sig (El Oued Capture), Siryu (Race), Siryu (War), Sig wa Duqqan (Houmt Taourit), which read their field; the others answer from [`options`](Game::options)); no game overrides the rest: [`throw_outcomes`](Game::throw_outcomes), [`max_throw_outcomes`](Game::max_throw_outcomes), [`is_over`](Game::is_over), [`scores`](Game::scores), [`check_throw`](Game::check_throw), [`apply_throw`](Game::apply_throw), [`check_action`](Game::check_action), [`apply_action`](Game::apply_action), [`sample_throw`](Game::sample_throw), [`save_state`](Game::save_state), [`load_state`](Game::load_state), [`state_key`](Game::state_key) |
 /// | **speed** (trait [`Playouts`], defaults built on the rules) | [`play_throws`](Playouts::play_throws), [`random_action`](Playouts::random_action), [`play_random_action`](Playouts::play_random_action), [`play_random_to_end`](Playouts::play_random_to_end), [`play_legal_action`](Playouts::play_legal_action) |
 ///
 /// Every game is driven the same way: ask [`Game::node`] what comes next, feed in a throw
@@ -693,19 +706,14 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     const MAX_ACTIONS: usize;
     /// The fewest and most seats the game allows.
     const SEATS: (usize, usize);
-    /// The names of the rule options [`Game::set_option`] accepts.
-    const OPTIONS: &'static [&'static str];
-
-    /// What a rule option means and which values it takes, for help texts and front
-    /// ends; `None` for a key the game does not have. The default knows `max_throws`; a
-    /// game with more options answers for them and falls back on
-    /// [`config::MAX_THROWS_HELP`](crate::config::MAX_THROWS_HELP).
-    fn option_help(key: &str) -> Option<&'static str>
+    /// The game's rule options, one typed table: each option's name, values, default and
+    /// help ([`OptionSpec`](crate::options::OptionSpec)). Everything else about options
+    /// is derived from it; a game written in Rust declares it with
+    /// [`rule_options!`](crate::rule_options), which also writes
+    /// [`set_option`](Game::set_option) and [`options`](Game::options).
+    fn option_specs() -> &'static [crate::options::OptionSpec<'static>]
     where
-        Self: Sized,
-    {
-        (key == "max_throws").then_some(crate::config::MAX_THROWS_HELP)
-    }
+        Self: Sized;
 
     /// The game with default rules for `seats` players.
     ///
@@ -713,11 +721,32 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// [`ConfigError::Players`] if the game does not allow that many seats.
     fn with_seats(seats: usize) -> Result<Self, ConfigError>;
 
-    /// Sets a rule option from text. On error, nothing changes.
+    /// Sets a rule option from text, read by its entry of
+    /// [`option_specs`](Game::option_specs). On error, nothing changes.
     ///
     /// # Errors
     /// [`ConfigError::UnknownOption`] or [`ConfigError::BadValue`].
     fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError>;
+
+    /// Sets several rule options from `(name, value)` pairs, all read by
+    /// [`options::parse_options`](crate::options::parse_options) before any is set: on
+    /// error, nothing changes.
+    ///
+    /// # Errors
+    /// [`ConfigError::UnknownOption`], [`ConfigError::BadValue`], or
+    /// [`ConfigError::Repeated`] for an option given twice.
+    fn set_options(&mut self, pairs: &[(&str, &str)]) -> Result<(), ConfigError>
+    where
+        Self: Sized,
+    {
+        crate::options::parse_options(Self::NAME, Self::option_specs(), pairs.iter().copied())?;
+        let mut next = self.clone();
+        for (key, value) in pairs {
+            next.set_option(key, value)?;
+        }
+        *self = next;
+        Ok(())
+    }
 
     /// Every rule option with its current value, as `set_option` reads it.
     fn options(&self) -> Vec<(&'static str, String)>;

@@ -39,6 +39,7 @@ pub mod described;
 pub mod dice;
 pub mod game;
 pub mod games;
+pub mod options;
 pub mod play;
 pub mod seed;
 pub mod testing;

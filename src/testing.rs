@@ -24,7 +24,7 @@ use std::collections::HashSet;
 use rand::{RngExt as _, SeedableRng};
 
 use crate::dice::{Throw, MAX_STICKS};
-use crate::game::{ActionList, Game, Node, Playouts};
+use crate::game::{ActionList, ConfigError, Game, Node, Playouts};
 
 /// Every position of `games` random games of `game` (throw and decision nodes, each game
 /// from its initial state up to its end, which is left out), in order: the throws sampled
@@ -100,10 +100,10 @@ pub fn damaged_issiren_state(
 pub fn configurations<G: Game>() -> Vec<G> {
     let (min, max) = G::SEATS;
     let base = G::with_seats(min).expect("the fewest seats are allowed");
-    let flags: Vec<&str> = G::OPTIONS
+    let flags: Vec<&str> = G::option_specs()
         .iter()
-        .copied()
-        .filter(|k| base.clone().set_option(k, "true").is_ok())
+        .filter(|o| o.type_name() == "bool" && base.clone().set_option(o.name, "true").is_ok())
+        .map(|o| o.name)
         .collect();
     let mut out = Vec::new();
     // Seat counts the game refuses within its range (teams need an even count) are left
@@ -256,6 +256,27 @@ fn check_static<G: Game>(game: &G, ctx: &str) {
     )
     .unwrap_or_else(|e| panic!("{ctx}: options do not read back: {e}"));
     assert_eq!(&reread, game, "{ctx}: options read back to another game");
+    let table: Vec<&str> = G::option_specs().iter().map(|o| o.name).collect();
+    let written: Vec<&str> = game.options().iter().map(|(k, _)| *k).collect();
+    assert_eq!(
+        written, table,
+        "{ctx}: options() follows the options' table"
+    );
+    let fresh = G::with_seats(game.seats()).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+    for ((k, v), spec) in fresh.options().iter().zip(G::option_specs()) {
+        assert_eq!(
+            *v,
+            spec.default_value().to_string(),
+            "{ctx}: option {k} starts at its table's default"
+        );
+    }
+    let twice = [("max_throws", "40"), ("max_throws", "40")];
+    let mut copy = game.clone();
+    assert!(
+        matches!(copy.set_options(&twice), Err(ConfigError::Repeated { .. })),
+        "{ctx}: a repeated option accepted"
+    );
+    assert_eq!(&copy, game, "{ctx}: a refused repeat changed the game");
     let mut copy = game.clone();
     assert!(
         copy.set_option("no_such_option", "1").is_err(),

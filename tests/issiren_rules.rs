@@ -556,7 +556,13 @@ fn throw_cap_default_is_10000() {
 #[test]
 fn options_max_throws_only() {
     let mut g = game();
-    assert_eq!(Issiren::OPTIONS, &["max_throws"]);
+    assert_eq!(
+        Issiren::option_specs()
+            .iter()
+            .map(|o| o.name)
+            .collect::<Vec<_>>(),
+        &["max_throws"]
+    );
     assert_eq!(g.options(), vec![("max_throws", "10000".to_string())]);
     g.set_option("max_throws", "250").unwrap();
     assert_eq!(g.options(), vec![("max_throws", "250".to_string())]);

@@ -623,7 +623,10 @@ fn max_throws_default_is_ten_thousand() {
 fn options_are_listed_set_and_rejected_cleanly() {
     let mut g = game(2);
     assert_eq!(
-        SigWaDuqqan::OPTIONS,
+        SigWaDuqqan::option_specs()
+            .iter()
+            .map(|o| o.name)
+            .collect::<Vec<_>>(),
         &["max_throws", "exact_waiting_square"]
     );
     assert_eq!(

@@ -756,14 +756,22 @@ fn throw_cap_default_is_10000_and_the_only_option() {
     let g = game();
     assert_eq!(g.max_throws(), 10_000);
     assert_eq!(g.options(), vec![("max_throws", "10000".to_string())]);
-    assert_eq!(SiryuWar::OPTIONS, ["max_throws"]);
+    assert_eq!(
+        SiryuWar::option_specs()
+            .iter()
+            .map(|o| o.name)
+            .collect::<Vec<_>>(),
+        ["max_throws"]
+    );
     let mut h = g.clone();
     assert!(h.set_option("max_throws", "0").is_err());
     assert!(h.set_option("six_black_moves_six", "true").is_err());
     assert_eq!(h, g);
     h.set_option("max_throws", "40").unwrap();
     assert_eq!(h.max_throws(), 40);
-    assert!(SiryuWar::option_help("max_throws").is_some());
+    assert!(SiryuWar::option_specs()
+        .iter()
+        .any(|o| o.name == "max_throws" && !o.help.is_empty()));
 }
 
 // ---- validation, JSON, notation ----------------------------------------------------------

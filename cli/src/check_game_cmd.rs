@@ -37,21 +37,13 @@ pub(crate) fn run(args: &CheckGameArgs) -> Result<(), CliError> {
             .with_seat_count(p)
             .map_err(|e| CliError::Invalid(e.to_string()))?;
     }
-    let names: Vec<String> = game.option_names().iter().map(|s| s.to_string()).collect();
-    for o in &args.options {
-        let (k, v) = stickdice::config::parse_option(o)?;
-        if !names.iter().any(|n| n == k) {
-            let near = stickdice::config::did_you_mean(k, names.iter().map(String::as_str));
-            return Err(CliError::Invalid(format!(
-                "{} has no rule option `{k}`{}; its options are: {}",
-                game.name(),
-                near.map(|n| format!(" (did you mean `{n}`?)"))
-                    .unwrap_or_default(),
-                names.join(", ")
-            )));
-        }
-        game.set(k, v, "this description", &[])?;
-    }
+    let pairs = args
+        .options
+        .iter()
+        .map(|o| stickdice::config::parse_option(o))
+        .collect::<Result<Vec<_>, _>>()?;
+    let name = game.name().to_string();
+    game.set_options(&name, &pairs)?;
     outln!(
         "{file}: valid: {} ({}), {} seats; options: {}",
         game.name(),

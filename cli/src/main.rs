@@ -164,7 +164,12 @@ fn main() -> ExitCode {
 }
 
 fn list_games() {
-    let rows: Vec<GameRow> = stickdice::GameKind::ALL
+    outln!("{}", games_table(&game_rows()).trim_end_matches('\n'));
+}
+
+/// Every game of the list with its rule options, from each game's table of options.
+fn game_rows() -> Vec<GameRow> {
+    stickdice::GameKind::ALL
         .iter()
         .map(|&kind| {
             let (min, max) = kind.seat_range();
@@ -177,24 +182,39 @@ fn list_games() {
                 name: kind.name().to_string(),
                 title: kind.title().to_string(),
                 seats,
-                options: kind.option_names().join(", "),
+                options: kind
+                    .option_specs()
+                    .iter()
+                    .map(|o| OptionRow {
+                        setting: format!("{}={}", o.name, o.default_value()),
+                        help: format!("{} ({})", o.help, o.allowed()),
+                    })
+                    .collect(),
             }
         })
-        .collect();
-    outln!("{}", games_table(&rows).trim_end_matches('\n'));
+        .collect()
 }
 
-/// A line of `stickdice games`.
+/// A game of `stickdice games`.
 struct GameRow {
     name: String,
     title: String,
     seats: String,
-    options: String,
+    options: Vec<OptionRow>,
+}
+
+/// A rule option of `stickdice games`, from the game's table of options.
+struct OptionRow {
+    /// `name=default`.
+    setting: String,
+    /// What it means, and the values it takes.
+    help: String,
 }
 
 /// The games as `stickdice games` prints them: the names in a column as wide as the longest
 /// (counted in characters, so a title or name with letters such as î lines up too), each
-/// title with its seat count, and the rule options on a line below.
+/// title with its seat count, and below it each rule option at its default
+/// (`name=default`), with its help and the values it takes.
 fn games_table(rows: &[GameRow]) -> String {
     use std::fmt::Write as _;
     let width = rows
@@ -205,7 +225,16 @@ fn games_table(rows: &[GameRow]) -> String {
     let mut o = String::new();
     for r in rows {
         let _ = writeln!(o, "{:<width$}  {} ({})", r.name, r.title, r.seats);
-        let _ = writeln!(o, "{:<width$}  options: {}", "", r.options);
+        let setting = r
+            .options
+            .iter()
+            .map(|x| x.setting.chars().count())
+            .max()
+            .unwrap_or(0);
+        for x in &r.options {
+            let pad = setting - x.setting.chars().count();
+            let _ = writeln!(o, "{:<width$}  {}{:pad$}  {}", "", x.setting, "", x.help);
+        }
     }
     o
 }
@@ -221,7 +250,7 @@ fn list_agents() {
 
 #[cfg(test)]
 mod tests {
-    use super::{games_table, Cli, GameRow};
+    use super::{game_rows, games_table, Cli, GameRow, OptionRow};
     use clap::CommandFactory as _;
 
     /// The help agrees with `stickdice agents`: the searchers' tablebase is `off` unless
@@ -250,13 +279,48 @@ mod tests {
             .collect()
     }
 
+    /// `stickdice games` lists each rule option with its default, its help and the values
+    /// it takes (not only its name), the described games' help from their files.
+    #[test]
+    fn the_games_list_each_option_with_its_default_and_help() {
+        let table = games_table(&game_rows());
+        let flat = table.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains(
+                "max_throws=10000 the throw cap: the game ends after this many throws (extra \
+                 throws included), the seats still playing tied (a whole number from 1 to \
+                 4294967295)"
+            ),
+            "{table}"
+        );
+        assert!(
+            flat.contains(
+                "cairo_always_three=false entering Cairo costs 3 points from every budget, so \
+                 a regular sig never enters it (true or false)"
+            ),
+            "{table}"
+        );
+        assert!(
+            flat.contains("columns=7 the number of columns, and of pieces a side: 7, 9, 11, 13 or 15 (one of 7, 9, 11, 13, 15)"),
+            "{table}"
+        );
+        for kind in stickdice::GameKind::ALL {
+            for o in kind.option_specs() {
+                assert!(flat.contains(o.help), "{kind} {}: {table}", o.name);
+            }
+        }
+    }
+
     #[test]
     fn the_games_line_up_whatever_their_names() {
         let row = |name: &str, title: &str| GameRow {
             name: name.into(),
             title: title.into(),
             seats: "2-4 players".into(),
-            options: "target=12".into(),
+            options: vec![OptionRow {
+                setting: "target=12".into(),
+                help: "the square to reach (a whole number from 1 to 50)".into(),
+            }],
         };
         let rows = [
             row("issiren", "Issiren (Ishighän)"),

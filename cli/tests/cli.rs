@@ -191,8 +191,9 @@ fn bad_settings_are_explained() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Misspelt agents, games, rule options and agent parameters get the closest name; game
-/// names are read whatever their case; and no tablebase note comes before the error.
+/// Misspelt agents, games, rule options and agent parameters get the closest name; a rule
+/// option given twice or with a value it does not take is refused, saying so; game names
+/// are read whatever their case; and no tablebase note comes before the error.
 #[test]
 fn misspellings_get_a_did_you_mean() {
     let dir = temp("misspelt");
@@ -216,6 +217,14 @@ fn misspellings_get_a_did_you_mean() {
         (
             &["play", "--game", "sig-el-oued", "--option", "cairo_alway_three=true"][..],
             "error: sig-el-oued has no rule option `cairo_alway_three` (did you mean `cairo_always_three`?); its options are: ",
+        ),
+        (
+            &["play", "--game", "issiren", "-o", "max_throws=1", "-o", "max_throws=2"][..],
+            "error: rule option `max_throws` is given twice: give each option once",
+        ),
+        (
+            &["tournament", "--game", "tab", "-o", "columns=8", "-n", "2"][..],
+            "error: rule option `columns` takes one of 7, 9, 11, 13, 15, not `8`",
         ),
         (
             &["tournament", "--agents", "mcts:iteration=20,random", "-n", "2"][..],

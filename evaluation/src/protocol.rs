@@ -517,6 +517,7 @@ impl Server {
         let Request {
             fields: request,
             id_text,
+            repeated_option,
         } = request;
         let id = request.get("id").cloned().unwrap_or(Value::Null);
         if let Some(running) = &self.running {
@@ -531,8 +532,10 @@ impl Server {
         }
         // A panic here is a bug in stickdice; every command mutates the session only after
         // it has succeeded, so the session is still whole.
-        let outcome = catch_unwind(AssertUnwindSafe(|| self.dispatch(request, &id)))
-            .unwrap_or_else(|panic| Err(internal(&panic)));
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            self.dispatch(request, &id, repeated_option)
+        }))
+        .unwrap_or_else(|panic| Err(internal(&panic)));
         match outcome {
             Ok(Outcome::Answer(result, quit)) => Begin::Reply(Some(Reply {
                 line: ok_line(&id_text, &result),
@@ -578,7 +581,12 @@ impl Server {
         }
     }
 
-    fn dispatch(&mut self, mut request: Map<String, Value>, id: &Value) -> Result<Outcome> {
+    fn dispatch(
+        &mut self,
+        mut request: Map<String, Value>,
+        id: &Value,
+        repeated_option: Option<String>,
+    ) -> Result<Outcome> {
         let cmd = match request.remove("cmd") {
             None | Some(Value::Null) => {
                 return Err(ProtocolError::new(
@@ -622,6 +630,10 @@ impl Server {
         let result = match command {
             Command::Hello(_) => hello(),
             Command::NewGame(r) => {
+                if let Some(key) = repeated_option {
+                    let e = stickdice::ConfigError::Repeated { key };
+                    return Err(ProtocolError::new(ErrorCode::BadConfig, e.to_string()));
+                }
                 let options = r.options.map(|o| o.0).unwrap_or_default();
                 let seed = r.seed.map_or(DEFAULT_SEED, |s| s.0);
                 let session = AnySession::new(&r.game.0, r.players.map(|p| p.0), &options, seed)?;
@@ -729,11 +741,72 @@ impl Server {
 struct Request {
     fields: Map<String, Value>,
     id_text: String,
+    /// The first rule option named twice in an `options` object (which the parsed
+    /// `fields` no longer show: a JSON object keeps one value per key).
+    repeated_option: Option<String>,
 }
 
 /// A JSON object whose keys are all different (a repeated key is refused, not read
-/// last-wins).
-struct UniqueKeys;
+/// last-wins), with the first key named twice in its `options` object, if any.
+struct UniqueKeys {
+    repeated_option: Option<String>,
+}
+
+/// The first key named twice in a JSON object (`None` for another value): a repeated rule
+/// option of `options`, refused as [`stickdice::ConfigError::Repeated`].
+struct RepeatedKey(Option<String>);
+
+impl<'de> serde::Deserialize<'de> for RepeatedKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Any;
+        impl<'de> serde::de::Visitor<'de> for Any {
+            type Value = RepeatedKey;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<RepeatedKey, A::Error> {
+                let mut seen = std::collections::BTreeSet::new();
+                let mut repeated = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    if !seen.insert(key.clone()) && repeated.is_none() {
+                        repeated = Some(key);
+                    }
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+                Ok(RepeatedKey(repeated))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<RepeatedKey, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(RepeatedKey(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<RepeatedKey, E> {
+                Ok(RepeatedKey(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<RepeatedKey, E> {
+                Ok(RepeatedKey(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<RepeatedKey, E> {
+                Ok(RepeatedKey(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<RepeatedKey, E> {
+                Ok(RepeatedKey(None))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<RepeatedKey, E> {
+                Ok(RepeatedKey(None))
+            }
+            fn visit_unit<E>(self) -> Result<RepeatedKey, E> {
+                Ok(RepeatedKey(None))
+            }
+        }
+        d.deserialize_any(Any)
+    }
+}
 
 impl<'de> serde::Deserialize<'de> for UniqueKeys {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -748,15 +821,20 @@ impl<'de> serde::Deserialize<'de> for UniqueKeys {
                 mut map: A,
             ) -> Result<UniqueKeys, A::Error> {
                 let mut seen = std::collections::BTreeSet::new();
+                let mut repeated_option = None;
                 while let Some(key) = map.next_key::<String>()? {
                     if !seen.insert(key.clone()) {
                         return Err(serde::de::Error::custom(format!(
                             "the key `{key}` appears twice"
                         )));
                     }
-                    map.next_value::<serde::de::IgnoredAny>()?;
+                    if key == "options" {
+                        repeated_option = map.next_value::<RepeatedKey>()?.0;
+                    } else {
+                        map.next_value::<serde::de::IgnoredAny>()?;
+                    }
                 }
-                Ok(UniqueKeys)
+                Ok(UniqueKeys { repeated_option })
             }
         }
         d.deserialize_map(Keys)
@@ -796,14 +874,18 @@ fn parse_request(line: &[u8]) -> core::result::Result<Option<Request>, ParseErro
                 .ok()
                 .and_then(|r| r.id.map(|raw| raw.get().to_string()))
                 .unwrap_or_else(|| "null".to_string());
-            serde_json::from_str::<UniqueKeys>(text).map_err(|e| ParseError {
+            let keys = serde_json::from_str::<UniqueKeys>(text).map_err(|e| ParseError {
                 error: ProtocolError::new(
                     ErrorCode::BadRequest,
                     format!("a request names each field once: {e}"),
                 ),
                 id_text: id_text.clone(),
             })?;
-            Ok(Some(Request { fields, id_text }))
+            Ok(Some(Request {
+                fields,
+                id_text,
+                repeated_option: keys.repeated_option,
+            }))
         }
         Ok(other) => Err(ProtocolError::new(
             ErrorCode::BadRequest,
@@ -983,6 +1065,33 @@ fn scalar_text(field: &str, key: &str, v: Value) -> Result<String> {
     }
 }
 
+/// A rule option's entry of its game's table, as `hello` lists it: `name`, `type` (`bool`
+/// or `int`), `default` (a boolean or a number), `allowed` (the values in words), `help`,
+/// and for an `int` option either `min` and `max` or `values`.
+pub fn option_spec_json(spec: &stickdice::options::OptionSpec<'_>) -> Value {
+    use stickdice::options::{OptionType, OptionValue};
+    let default = match spec.default_value() {
+        OptionValue::Flag(b) => json!(b),
+        OptionValue::Whole(n) => json!(n),
+    };
+    let mut o = json!({
+        "name": spec.name,
+        "type": spec.type_name(),
+        "default": default,
+        "allowed": spec.allowed(),
+        "help": spec.help,
+    });
+    match spec.kind {
+        OptionType::Range { min, max, .. } => {
+            o["min"] = json!(min);
+            o["max"] = json!(max);
+        }
+        OptionType::Choice { values, .. } => o["values"] = json!(values),
+        _ => {}
+    }
+    o
+}
+
 /// The `hello` result: protocol, games and agents.
 fn hello() -> Value {
     let games: Vec<Value> = GameKind::ALL
@@ -1006,6 +1115,7 @@ fn hello() -> Value {
                 "title": kind.title(),
                 "players": { "min": min, "max": max },
                 "options": options,
+                "rule_options": kind.option_specs().iter().map(option_spec_json).collect::<Vec<_>>(),
                 "sticks": sticks,
             })
         })
@@ -1721,6 +1831,59 @@ mod tests {
             ));
             assert!(r.contains("wrong_type") && r.contains(shown), "{r}");
         }
+    }
+
+    /// A rule option given twice, in the object form or the list form of `options`, is
+    /// refused (`bad_config`), not read last-wins; the game in progress stays. `hello`
+    /// lists each game's table of options.
+    #[test]
+    fn a_repeated_rule_option_is_refused_and_hello_lists_the_tables() {
+        let mut server = Server::new();
+        let mut ask = |line: &str| -> Value {
+            serde_json::from_str(&server.handle_line(line).unwrap().line).unwrap()
+        };
+        let before = ask(r#"{"id":1,"cmd":"new_game","game":"sig-el-oued","seed":4}"#);
+        for options in [
+            r#"{"max_throws":5,"max_throws":6}"#,
+            r#"{"max_throws":5,"cairo_always_three":true,"max_throws":5}"#,
+            r#"["max_throws=5","max_throws=6"]"#,
+        ] {
+            let r = ask(&format!(
+                r#"{{"id":2,"cmd":"new_game","game":"issiren","options":{options}}}"#
+            ));
+            assert_eq!(r["error"]["code"], "bad_config", "{options}: {r}");
+            assert_eq!(
+                r["error"]["message"],
+                "rule option `max_throws` is given twice: give each option once",
+                "{options}: {r}"
+            );
+        }
+        assert_eq!(ask(r#"{"id":1,"cmd":"state"}"#)["result"], before["result"]);
+        // Each name once, in either form, is read.
+        let r = ask(r#"{"id":3,"cmd":"new_game","game":"issiren","options":{"max_throws":5}}"#);
+        assert_eq!(r["result"]["options"]["max_throws"], "5", "{r}");
+        let hello = ask(r#"{"id":4,"cmd":"hello"}"#);
+        let oued = hello["result"]["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["name"] == "sig-el-oued")
+            .unwrap();
+        assert_eq!(
+            oued["rule_options"][0],
+            json!({"name": "max_throws", "type": "int", "default": 10000, "min": 1,
+                   "max": 4294967295u64, "allowed": "a whole number from 1 to 4294967295",
+                   "help": stickdice::config::MAX_THROWS_HELP})
+        );
+        assert_eq!(oued["rule_options"][1]["type"], "bool");
+        assert_eq!(oued["rule_options"][1]["default"], false);
+        let tab = hello["result"]["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["name"] == "tab")
+            .unwrap();
+        assert_eq!(tab["rule_options"][0]["values"], json!([7, 9, 11, 13, 15]));
     }
 
     /// Issue 39: the end of piped input cancelled the running search (answered

@@ -808,15 +808,14 @@ pub fn games(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("title", kind.title())?;
         d.set_item("min_players", min)?;
         d.set_item("max_players", max)?;
-        let defaults = AnyGame::new::<&str>(kind.name(), None, &[])
-            .map_err(value_error)?
-            .options();
         let opts = PyList::empty(py);
-        for (key, value) in defaults {
+        for spec in kind.option_specs() {
             let o = PyDict::new(py);
-            o.set_item("name", key)?;
-            o.set_item("default", value)?;
-            o.set_item("help", kind.option_help(key).unwrap_or(""))?;
+            o.set_item("name", spec.name)?;
+            o.set_item("type", spec.type_name())?;
+            o.set_item("default", spec.default_value().to_string())?;
+            o.set_item("allowed", spec.allowed())?;
+            o.set_item("help", spec.help)?;
             opts.append(o)?;
         }
         d.set_item("options", opts)?;

@@ -47,15 +47,17 @@ def load_game(name: str, players: Optional[int] = None, **options: OptionValue) 
     """Loads a game: ``load_game("issiren", players=2, max_throws=500)``.
 
     Raises:
-        ValueError: an unknown game or option, a bad option value, or a seat count the game
-            does not allow.
+        ValueError: an unknown game or option, a bad option value, an option given twice
+            (``max_throws`` and ``" max_throws"``), or a seat count the game does not allow.
         TypeError: ``players`` is not an int, or an option value not an int, bool or str.
     """
 
 def games() -> List[Dict[str, Any]]:
     """Every game: ``name``, ``title``, ``min_players``, ``max_players``,
     ``num_distinct_actions`` (None for a game without action codes), ``capabilities`` and
-    ``options`` (each with ``name``, ``default`` and ``help``)."""
+    ``options``, the game's table of rule options (each with ``name``, ``type`` (``"bool"``
+    or ``"int"``), ``default`` (as ``Game.options()`` writes it), ``allowed`` (the values
+    it takes, in words) and ``help``)."""
 
 def agents() -> List[Dict[str, Any]]:
     """Every agent of the CLI: ``name``, ``summary`` and ``params`` (``name``, ``default``, ``help``)."""

@@ -33,10 +33,17 @@ def test_games_lists_every_game_with_options_defaults_and_help():
     assert (games["sig-wa-duqqan"]["min_players"], games["sig-wa-duqqan"]["max_players"]) == (2, 8)
     opts = {o["name"]: o for o in games["sig-el-oued"]["options"]}
     assert opts["max_throws"]["default"] == "10000"
+    assert opts["max_throws"]["type"] == "int"
+    assert opts["max_throws"]["allowed"] == "a whole number from 1 to 4294967295"
     assert opts["cairo_always_three"]["default"] == "false"
+    assert opts["cairo_always_three"]["type"] == "bool"
+    tab = {o["name"]: o for o in games["tab"]["options"]}
+    assert tab["columns"]["allowed"] == "one of 7, 9, 11, 13, 15"
+    assert tab["columns"]["help"].startswith("the number of columns")
     for g in games.values():
         for o in g["options"]:
             assert o["help"], (g["name"], o["name"])
+            assert o["type"] in ("bool", "int"), (g["name"], o["name"])
 
 
 def test_agents_lists_every_cli_agent():
@@ -49,7 +56,7 @@ def every_config():
     for g in stickdice.games():
         variants = [{}]
         for o in g["options"]:
-            if o["default"] in ("true", "false"):
+            if o["type"] == "bool":
                 variants.append({o["name"]: o["default"] == "false"})
             else:
                 variants.append({o["name"]: 50})
@@ -159,11 +166,17 @@ def test_load_game_takes_typed_options_and_the_game_pickles():
         (("issiren",), {"max_throws": 0}, "max_throws"),
         (("issiren",), {"max_throws": "many"}, "max_throws"),
         (("sig-el-oued",), {"cairo_always_three": "perhaps"}, "true or false"),
+        (("issiren",), {"max_throws": 5, " max_throws": 6}, "`max_throws` is given twice"),
     ],
 )
 def test_bad_games_raise_value_errors_naming_the_problem(args, kwargs, message):
     with pytest.raises(ValueError, match=message):
         stickdice.load_game(*args, **kwargs)
+
+
+def test_a_repeated_option_is_refused_not_last_wins():
+    with pytest.raises(ValueError, match="rule option `max_throws` is given twice"):
+        stickdice._stickdice._load_game_from_options("issiren", 2, ["max_throws=1", "max_throws=2"])
 
 
 def test_mistyped_game_arguments_raise_type_errors():

@@ -2,38 +2,31 @@
 
 crate::described_game!(
     /// Sig (Mzab): `games/sig-mzab.toml` (docs/games/sig-mzab.md).
-    SigMzab, "sig-mzab.toml", "sig-mzab", "Sig (Mzab)", (2, 2), 20,
-    ["columns", "track_ends", "max_throws"]
+    SigMzab, "sig-mzab.toml", "sig-mzab", "Sig (Mzab)", (2, 2), 20
 );
 crate::described_game!(
     /// Sig (Tozeur): `games/sig-tozeur.toml` (docs/games/sig-tozeur.md).
-    SigTozeur, "sig-tozeur.toml", "sig-tozeur", "Sig (Tozeur)", (2, 2), 13,
-    ["mzab_throws", "track_ends", "max_throws"]
+    SigTozeur, "sig-tozeur.toml", "sig-tozeur", "Sig (Tozeur)", (2, 2), 13
 );
 crate::described_game!(
     /// Kioz: `games/kioz.toml` (docs/games/kioz.md).
-    Kioz, "kioz.toml", "kioz", "Kioz", (2, 2), 22,
-    ["max_throws"]
+    Kioz, "kioz.toml", "kioz", "Kioz", (2, 2), 22
 );
 crate::described_game!(
     /// Tab: `games/tab.toml` (docs/games/tab.md).
-    Tab, "tab.toml", "tab", "Tab", (2, 2), 30,
-    ["columns", "starting_tab_only_starts", "max_throws"]
+    Tab, "tab.toml", "tab", "Tab", (2, 2), 30
 );
 crate::described_game!(
     /// Sijat El Taba: `games/sijat-el-taba.toml` (docs/games/sijat-el-taba.md).
-    SijatElTaba, "sijat-el-taba.toml", "sijat-el-taba", "Sijat El Taba", (2, 2), 48,
-    ["rows", "supplement_uses_all", "max_throws"]
+    SijatElTaba, "sijat-el-taba.toml", "sijat-el-taba", "Sijat El Taba", (2, 2), 48
 );
 crate::described_game!(
     /// Es-Sîg: `games/es-sig.toml` (docs/games/es-sig.md).
-    EsSig, "es-sig.toml", "es-sig", "Es-Sîg", (2, 8), 2,
-    ["exact_final", "extra_throws", "ghula_from_start", "max_throws"]
+    EsSig, "es-sig.toml", "es-sig", "Es-Sîg", (2, 8), 2
 );
 crate::described_game!(
     /// Sig (Western Sahara): `games/sig-western-sahara.toml` (docs/games/sig-western-sahara.md).
-    SigWesternSahara, "sig-western-sahara.toml", "sig-western-sahara", "Sig (Western Sahara)", (2, 4), 125,
-    ["columns", "max_throws"]
+    SigWesternSahara, "sig-western-sahara.toml", "sig-western-sahara", "Sig (Western Sahara)", (2, 4), 125
 );
 
 /// The shipped descriptions: name, file and text.
@@ -75,7 +68,11 @@ mod tests {
                 assert_eq!((d.seats.min, d.seats.max), <$ty as Game>::SEATS, "{}", $ty::FILE);
                 let mut names: Vec<&str> = d.options.keys().map(String::as_str).collect();
                 names.push("max_throws");
-                assert_eq!(names, <$ty as Game>::OPTIONS, "{}", $ty::FILE);
+                let table: Vec<&str> = <$ty as Game>::option_specs().iter().map(|o| o.name).collect();
+                assert_eq!(names, table, "{}", $ty::FILE);
+                for (o, spec) in d.options.values().zip(<$ty as Game>::option_specs()) {
+                    assert_eq!(o.help, spec.help, "{}", $ty::FILE);
+                }
                 assert!(<$ty as Game>::MAX_ACTIONS <= super::super::Described::BUFFER);
             }
         )*};

@@ -29,9 +29,10 @@ pub use compile::{MAX_COLUMNS, MAX_PIECES, MAX_ROWS, MAX_SQUARES};
 pub use format::Description;
 pub use state::State;
 
-use crate::config::{parse_flag, parse_max_throws, DEFAULT_MAX_THROWS};
+use crate::config::DEFAULT_MAX_THROWS;
 use crate::dice::{Sticks, Throw};
 use crate::game::{ConfigError, InvalidState, Node, NotationError, Ranking, Seat};
+use crate::options::OptionValue;
 use compile::{Compiled, NONE};
 use engine::{Buf, BUFFER};
 use format::OptionKind;
@@ -298,6 +299,39 @@ impl Base {
         &self.text
     }
 
+    /// The rule options' table: the description's options, in the file's order, with the
+    /// help the file gives, then `max_throws`.
+    pub fn option_specs(&self) -> Vec<crate::options::OptionSpec<'_>> {
+        use crate::options::{OptionSpec, OptionType};
+        self.description
+            .options
+            .iter()
+            .map(|(name, o)| {
+                let default = o.default.unwrap_or(0);
+                let kind = match o.kind {
+                    OptionKind::Bool => OptionType::Flag {
+                        default: default != 0,
+                    },
+                    OptionKind::Int if !o.values.is_empty() => OptionType::Choice {
+                        values: &o.values,
+                        default,
+                    },
+                    OptionKind::Int => OptionType::Range {
+                        min: o.min.unwrap_or(default),
+                        max: o.max.unwrap_or(default),
+                        default,
+                    },
+                };
+                OptionSpec {
+                    name: name.as_str(),
+                    kind,
+                    help: o.help.as_str(),
+                }
+            })
+            .chain([crate::options::MAX_THROWS])
+            .collect()
+    }
+
     fn default_values(&self) -> Vec<i64> {
         self.description
             .options
@@ -525,27 +559,22 @@ impl Described {
         self.compiled.seats
     }
 
+    /// The rule options' table (see [`Base::option_specs`]).
+    pub fn option_specs(&self) -> Vec<crate::options::OptionSpec<'_>> {
+        self.base.option_specs()
+    }
+
     /// The option names (the description's, then `max_throws`).
     pub fn option_names(&self) -> Vec<&str> {
-        self.base
-            .description
-            .options
-            .keys()
-            .map(String::as_str)
-            .chain(["max_throws"])
-            .collect()
+        self.option_specs().iter().map(|o| o.name).collect()
     }
 
     /// The help sentence of an option.
     pub fn option_help(&self, key: &str) -> Option<&str> {
-        if key == "max_throws" {
-            return Some(crate::config::MAX_THROWS_HELP);
-        }
-        self.base
-            .description
-            .options
-            .get(key)
-            .map(|o| o.help.as_str())
+        self.option_specs()
+            .into_iter()
+            .find(|o| o.name == key)
+            .map(|o| o.help)
     }
 
     /// Rebuilds for another seat count (options kept).
@@ -560,57 +589,47 @@ impl Described {
         })
     }
 
-    /// Sets an option by name from its text.
+    /// Sets rule options from `(name, value)` pairs, read by
+    /// [`options::parse_options`](crate::options::parse_options) against the table of
+    /// [`Described::option_specs`]; `game` names the game in errors. The description is
+    /// compiled once with all of them.
     ///
     /// # Errors
-    /// An unknown option or a value it does not take; the game is then unchanged.
-    pub fn set(
-        &mut self,
-        key: &str,
-        value: &str,
-        game: &'static str,
-        known: &'static [&'static str],
-    ) -> Result<(), ConfigError> {
-        if key == "max_throws" {
-            self.max_throws = parse_max_throws(value)?;
-            return Ok(());
-        }
-        let Some(i) = self.base.description.options.keys().position(|k| k == key) else {
-            return Err(ConfigError::UnknownOption {
-                game,
-                key: key.to_string(),
-                known,
-            });
-        };
-        let o = &self.base.description.options[key];
-        let v = match o.kind {
-            OptionKind::Bool => i64::from(parse_flag(key, value)?),
-            OptionKind::Int => {
-                let allowed = option_values(o);
-                match value.trim().parse::<i64>() {
-                    Ok(v) if allowed.contains(&v) => v,
-                    _ => {
-                        return Err(ConfigError::BadValue {
-                            key: key.to_string(),
-                            value: value.to_string(),
-                            expected: leak_expected(&allowed),
-                        })
-                    }
-                }
-            }
-        };
+    /// An unknown option, a value it does not take, an option given twice, or values the
+    /// description does not compile with; the game is then unchanged.
+    pub fn set_options(&mut self, game: &str, pairs: &[(&str, &str)]) -> Result<(), ConfigError> {
+        let specs = self.base.option_specs();
+        let read = crate::options::parse_options(game, &specs, pairs.iter().copied())?;
         let mut values = self.values.clone();
-        values[i] = v;
-        let compiled = self
-            .base
-            .compile(self.compiled.seats, &values)
-            .map_err(|e| ConfigError::BadValue {
-                key: key.to_string(),
-                value: format!("{value} ({e})"),
-                expected: "a value the description compiles with",
-            })?;
+        let mut max_throws = self.max_throws;
+        let mut last = None;
+        for ((spec, value), (_, text)) in read.iter().zip(pairs) {
+            let n = match *value {
+                OptionValue::Flag(b) => i64::from(b),
+                OptionValue::Whole(n) => n,
+            };
+            if spec.name == crate::options::MAX_THROWS.name {
+                max_throws = u32::try_from(n).map_err(|_| spec.refuse(text))?;
+            } else if let Some(i) = specs.iter().position(|s| s.name == spec.name) {
+                values[i] = n;
+                last = Some((spec.name.to_string(), *text));
+            }
+        }
+        let compiled = match last {
+            None => None,
+            Some((key, text)) => Some(self.base.compile(self.compiled.seats, &values).map_err(
+                |e| ConfigError::BadValue {
+                    key,
+                    value: format!("{text} ({e})"),
+                    expected: "a value the description compiles with".to_string(),
+                },
+            )?),
+        };
         self.values = values;
-        self.compiled = Arc::new(compiled);
+        self.max_throws = max_throws;
+        if let Some(c) = compiled {
+            self.compiled = Arc::new(c);
+        }
         Ok(())
     }
 
@@ -624,8 +643,8 @@ impl Described {
             .zip(&self.values)
             .map(|((k, o), &v)| {
                 let text = match o.kind {
-                    OptionKind::Bool => (v != 0).to_string(),
-                    OptionKind::Int => v.to_string(),
+                    OptionKind::Bool => OptionValue::Flag(v != 0).to_string(),
+                    OptionKind::Int => OptionValue::Whole(v).to_string(),
                 };
                 (k.clone(), text)
             })
@@ -1073,28 +1092,6 @@ fn show(sq: u8) -> String {
     format!("{}{}", (b'a' + (sq & 31)) as char, (sq >> 5) + 1)
 }
 
-fn leak_expected(values: &[i64]) -> &'static str {
-    // The allowed values of an option, as text for an error (a few options per game,
-    // made once per refused value).
-    let text = if values.len() > 6 && values.windows(2).all(|w| w[1] == w[0] + 1) {
-        format!(
-            "a whole number from {} to {}",
-            values[0],
-            values[values.len() - 1]
-        )
-    } else {
-        format!(
-            "one of {}",
-            values
-                .iter()
-                .map(|v| v.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
-    Box::leak(text.into_boxed_str())
-}
-
 // ---- the state in JSON ------------------------------------------------------------------
 
 #[cfg(feature = "serde")]
@@ -1300,11 +1297,12 @@ mod json {
 
 /// Registers a shipped description as a game type: a newtype over [`Described`] holding
 /// the trait's constants. `described_game!(Type, "file.toml", "name", "Title", (min, max),
-/// max_actions, ["option", …, "max_throws"]);`
+/// max_actions);` The rule options' table is the description's (see
+/// [`Base::option_specs`]).
 #[macro_export]
 #[doc(hidden)]
 macro_rules! described_game {
-    ($(#[$meta:meta])* $ty:ident, $file:literal, $name:literal, $title:literal, ($min:literal, $max:literal), $max_actions:literal, [$($opt:literal),* $(,)?]) => {
+    ($(#[$meta:meta])* $ty:ident, $file:literal, $name:literal, $title:literal, ($min:literal, $max:literal), $max_actions:literal $(,)?) => {
         $(#[$meta])*
         #[derive(Clone, Debug, PartialEq)]
         pub struct $ty(pub $crate::described::Described);
@@ -1338,13 +1336,11 @@ macro_rules! described_game {
             const TITLE: &'static str = $title;
             const MAX_ACTIONS: usize = $max_actions;
             const SEATS: (usize, usize) = ($min, $max);
-            const OPTIONS: &'static [&'static str] = &[$($opt),*];
 
-            fn option_help(key: &str) -> Option<&'static str> {
-                if key == "max_throws" {
-                    return Some($crate::config::MAX_THROWS_HELP);
-                }
-                Self::base_ref().description().options.get(key).map(|o| o.help.as_str())
+            fn option_specs() -> &'static [$crate::options::OptionSpec<'static>] {
+                static SPECS: ::std::sync::OnceLock<::std::vec::Vec<$crate::options::OptionSpec<'static>>> =
+                    ::std::sync::OnceLock::new();
+                SPECS.get_or_init(|| Self::base_ref().option_specs())
             }
 
             fn with_seats(seats: usize) -> Result<Self, $crate::game::ConfigError> {
@@ -1360,14 +1356,19 @@ macro_rules! described_game {
             }
 
             fn set_option(&mut self, key: &str, value: &str) -> Result<(), $crate::game::ConfigError> {
-                self.0.set(key, value, $name, Self::OPTIONS)
+                self.0.set_options($name, &[(key, value)])
+            }
+
+            fn set_options(&mut self, pairs: &[(&str, &str)]) -> Result<(), $crate::game::ConfigError> {
+                self.0.set_options($name, pairs)
             }
 
             fn options(&self) -> Vec<(&'static str, String)> {
+                let specs = <Self as $crate::game::Game>::option_specs();
                 self.0
                     .option_values()
                     .into_iter()
-                    .filter_map(|(k, v)| Self::OPTIONS.iter().find(|o| **o == k).map(|o| (*o, v)))
+                    .filter_map(|(k, v)| specs.iter().find(|o| o.name == k).map(|o| (o.name, v)))
                     .collect()
             }
 

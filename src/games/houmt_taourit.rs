@@ -104,9 +104,7 @@ use super::duqqan::{
     THROWS, ZERO,
 };
 use crate::board::{Board, BoardGeometry, PlacedPiece};
-use crate::config::{
-    check_seats, parse_flag, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS,
-};
+use crate::config::{check_seats, DEFAULT_MAX_THROWS};
 use crate::dice::{Sticks, Throw};
 use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
@@ -848,8 +846,6 @@ impl Game for HoumtTaourit {
     const TITLE: &'static str = "Sig wa Duqqan (Houmt Taourit)";
     const MAX_ACTIONS: usize = 0;
     const SEATS: (usize, usize) = (2, 8);
-    const OPTIONS: &'static [&'static str] =
-        &["max_throws", "exact_waiting_square", "rank_by_arrival"];
 
     fn with_seats(seats: usize) -> Result<Self, ConfigError> {
         check_seats::<Self>(seats)?;
@@ -861,40 +857,14 @@ impl Game for HoumtTaourit {
         })
     }
 
-    fn option_help(key: &str) -> Option<&'static str> {
-        match key {
-            "max_throws" => Some(crate::config::MAX_THROWS_HELP),
-            "exact_waiting_square" => Some(
-                "a move from idx 0..=79 that would pass the waiting square (idx 80) is not \
-                 made at all, instead of stopping on it; true or false",
-            ),
-            "rank_by_arrival" => Some(
-                "seats on the centre rank in order of arrival and buried seats by burial (a \
-                 later burial above an earlier one), instead of tying; true or false",
-            ),
-            _ => None,
-        }
-    }
-
-    fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
-        match key {
-            "max_throws" => self.max_throws = parse_max_throws(value)?,
-            "exact_waiting_square" => self.exact_waiting_square = parse_flag(key, value)?,
-            "rank_by_arrival" => self.rank_by_arrival = parse_flag(key, value)?,
-            _ => return Err(unknown_option::<Self>(key)),
-        }
-        Ok(())
-    }
-
-    fn options(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("max_throws", self.max_throws.to_string()),
-            (
-                "exact_waiting_square",
-                self.exact_waiting_square.to_string(),
-            ),
-            ("rank_by_arrival", self.rank_by_arrival.to_string()),
-        ]
+    crate::rule_options! {
+        max_throws: max_throws() => crate::config::MAX_THROWS_HELP,
+        exact_waiting_square: flag(false) =>
+            "a move from idx 0..=79 that would pass the waiting square (idx 80) is not \
+                made at all, instead of stopping on it",
+        rank_by_arrival: flag(false) =>
+            "seats on the centre rank in order of arrival and buried seats by burial (a \
+                later burial above an earlier one), instead of tying",
     }
 
     fn seats(&self) -> usize {

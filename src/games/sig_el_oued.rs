@@ -101,9 +101,7 @@ use core::fmt::Write as _;
 
 use super::common::ordinal;
 use super::sig_throws::{bonus_value, is_regular_sig, BONUS_SUMS};
-use crate::config::{
-    check_seats, parse_flag, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS,
-};
+use crate::config::{check_seats, DEFAULT_MAX_THROWS};
 use crate::dice::{Sticks, Throw};
 use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
@@ -1117,7 +1115,6 @@ impl Game for SigElOued {
     const TITLE: &'static str = "Sig (El Oued)";
     const MAX_ACTIONS: usize = 2;
     const SEATS: (usize, usize) = (2, 8);
-    const OPTIONS: &'static [&'static str] = &["max_throws", "cairo_always_three"];
 
     fn with_seats(seats: usize) -> Result<Self, ConfigError> {
         check_seats::<Self>(seats)?;
@@ -1128,31 +1125,11 @@ impl Game for SigElOued {
         })
     }
 
-    fn option_help(key: &str) -> Option<&'static str> {
-        match key {
-            "max_throws" => Some(crate::config::MAX_THROWS_HELP),
-            "cairo_always_three" => Some(
-                "entering Cairo costs 3 points from every budget, so a regular sig never \
-                 enters it; true or false",
-            ),
-            _ => None,
-        }
-    }
-
-    fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
-        match key {
-            "max_throws" => self.max_throws = parse_max_throws(value)?,
-            "cairo_always_three" => self.cairo_always_three = parse_flag(key, value)?,
-            _ => return Err(unknown_option::<Self>(key)),
-        }
-        Ok(())
-    }
-
-    fn options(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("max_throws", self.max_throws.to_string()),
-            ("cairo_always_three", self.cairo_always_three.to_string()),
-        ]
+    crate::rule_options! {
+        max_throws: max_throws() => crate::config::MAX_THROWS_HELP,
+        cairo_always_three: flag(false) =>
+            "entering Cairo costs 3 points from every budget, so a regular sig never \
+                enters it",
     }
 
     fn seats(&self) -> usize {

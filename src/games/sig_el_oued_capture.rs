@@ -128,9 +128,7 @@ use core::str::FromStr;
 use super::common::{notation_as_string, parse_grid_square, write_grid_square};
 pub use super::sig_throws::is_regular_sig;
 use super::sig_throws::BONUS_SUMS;
-use crate::config::{
-    check_seats, parse_flag, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS,
-};
+use crate::config::{check_seats, DEFAULT_MAX_THROWS};
 use crate::dice::{Sticks, Throw};
 use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, Ranking, Seat,
@@ -1297,26 +1295,6 @@ impl Game for SigElOuedCapture {
     const TITLE: &'static str = "Sig (El Oued Capture)";
     const MAX_ACTIONS: usize = 2 * PIECES;
     const SEATS: (usize, usize) = (2, 2);
-    const OPTIONS: &'static [&'static str] = &[
-        "max_throws",
-        "sig_of_twelve_first_turn_only",
-        "five_polished_moves_five",
-    ];
-
-    fn option_help(key: &str) -> Option<&'static str> {
-        match key {
-            "max_throws" => Some(crate::config::MAX_THROWS_HELP),
-            "sig_of_twelve_first_turn_only" => Some(
-                "six rough sides are a sig of twelve only on the lead throws of the seat's own \
-                 first turn, a plain 0 (pass) afterwards; true or false",
-            ),
-            "five_polished_moves_five" => Some(
-                "a lead throw of five polished sides, still a regular sig, may instead move a \
-                 moved piece 5 steps; true or false",
-            ),
-            _ => None,
-        }
-    }
 
     fn with_seats(seats: usize) -> Result<Self, ConfigError> {
         check_seats::<Self>(seats)?;
@@ -1327,30 +1305,14 @@ impl Game for SigElOuedCapture {
         })
     }
 
-    fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
-        match key {
-            "max_throws" => self.max_throws = parse_max_throws(value)?,
-            "sig_of_twelve_first_turn_only" => {
-                self.sig_of_twelve_first_turn_only = parse_flag(key, value)?
-            }
-            "five_polished_moves_five" => self.five_polished_moves_five = parse_flag(key, value)?,
-            _ => return Err(unknown_option::<Self>(key)),
-        }
-        Ok(())
-    }
-
-    fn options(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("max_throws", self.max_throws.to_string()),
-            (
-                "sig_of_twelve_first_turn_only",
-                self.sig_of_twelve_first_turn_only.to_string(),
-            ),
-            (
-                "five_polished_moves_five",
-                self.five_polished_moves_five.to_string(),
-            ),
-        ]
+    crate::rule_options! {
+        max_throws: max_throws() => crate::config::MAX_THROWS_HELP,
+        sig_of_twelve_first_turn_only: flag(false) =>
+            "six rough sides are a sig of twelve only on the lead throws of the seat's own \
+                first turn, a plain 0 (pass) afterwards",
+        five_polished_moves_five: flag(false) =>
+            "a lead throw of five polished sides, still a regular sig, may instead move a \
+                moved piece 5 steps",
     }
 
     fn seats(&self) -> usize {

@@ -68,9 +68,7 @@ use super::duqqan::{
     next_arrival, next_burial, throw_words, write_status, DuqqanPiece, Layout, Place, SIG, THREE,
     THROWS, ZERO,
 };
-use crate::config::{
-    check_seats, parse_flag, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS,
-};
+use crate::config::{check_seats, DEFAULT_MAX_THROWS};
 use crate::dice::{Sticks, Throw};
 use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
@@ -920,7 +918,6 @@ impl Game for SigWaDuqqan {
     const TITLE: &'static str = "Sig wa Duqqan (Houmt al-Arbah)";
     const MAX_ACTIONS: usize = 0;
     const SEATS: (usize, usize) = (2, 8);
-    const OPTIONS: &'static [&'static str] = &["max_throws", "exact_waiting_square"];
 
     fn with_seats(seats: usize) -> Result<Self, ConfigError> {
         check_seats::<Self>(seats)?;
@@ -931,34 +928,11 @@ impl Game for SigWaDuqqan {
         })
     }
 
-    fn option_help(key: &str) -> Option<&'static str> {
-        match key {
-            "max_throws" => Some(crate::config::MAX_THROWS_HELP),
-            "exact_waiting_square" => Some(
-                "a move from idx 1..=13 that would pass the waiting square is not made at all, \
-                 instead of stopping on it; true or false",
-            ),
-            _ => None,
-        }
-    }
-
-    fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
-        match key {
-            "max_throws" => self.max_throws = parse_max_throws(value)?,
-            "exact_waiting_square" => self.exact_waiting_square = parse_flag(key, value)?,
-            _ => return Err(unknown_option::<Self>(key)),
-        }
-        Ok(())
-    }
-
-    fn options(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("max_throws", self.max_throws.to_string()),
-            (
-                "exact_waiting_square",
-                self.exact_waiting_square.to_string(),
-            ),
-        ]
+    crate::rule_options! {
+        max_throws: max_throws() => crate::config::MAX_THROWS_HELP,
+        exact_waiting_square: flag(false) =>
+            "a move from idx 1..=13 that would pass the waiting square is not made at all, \
+                instead of stopping on it",
     }
 
     fn seats(&self) -> usize {

@@ -107,9 +107,7 @@ use core::str::FromStr;
 use super::common::{invalid, notation_as_string, ordinal};
 use crate::board::{cell, Arrow, Board, BoardGeometry, BoardMove, PlacedPiece, SquareInfo};
 use crate::board::{ChosenBy, StickFaces, Track};
-use crate::config::{
-    check_seats, parse_flag, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS,
-};
+use crate::config::{check_seats, DEFAULT_MAX_THROWS};
 use crate::dice::{Sticks, Throw};
 use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
@@ -1126,8 +1124,6 @@ impl Game for SiryuRace {
     const TITLE: &'static str = "Siryu (Race)";
     const MAX_ACTIONS: usize = 3;
     const SEATS: (usize, usize) = (2, 8);
-    const OPTIONS: &'static [&'static str] =
-        &["max_throws", "six_black_moves_six", "capture_on_landing"];
 
     fn with_seats(seats: usize) -> Result<Self, ConfigError> {
         check_seats::<Self>(seats)?;
@@ -1139,37 +1135,14 @@ impl Game for SiryuRace {
         })
     }
 
-    fn option_help(key: &str) -> Option<&'static str> {
-        match key {
-            "max_throws" => Some(crate::config::MAX_THROWS_HELP),
-            "six_black_moves_six" => Some(
-                "six black is worth 6 points of ordinary steps (as six white), still with its \
-                 three extra throws, instead of 0; true or false",
-            ),
-            "capture_on_landing" => Some(
-                "opponent pieces on the square where a walk stops are sent back too (except on \
-                 Mecca and on their own start), not only those passed; true or false",
-            ),
-            _ => None,
-        }
-    }
-
-    fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
-        match key {
-            "max_throws" => self.max_throws = parse_max_throws(value)?,
-            "six_black_moves_six" => self.six_black_moves_six = parse_flag(key, value)?,
-            "capture_on_landing" => self.capture_on_landing = parse_flag(key, value)?,
-            _ => return Err(unknown_option::<Self>(key)),
-        }
-        Ok(())
-    }
-
-    fn options(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("max_throws", self.max_throws.to_string()),
-            ("six_black_moves_six", self.six_black_moves_six.to_string()),
-            ("capture_on_landing", self.capture_on_landing.to_string()),
-        ]
+    crate::rule_options! {
+        max_throws: max_throws() => crate::config::MAX_THROWS_HELP,
+        six_black_moves_six: flag(false) =>
+            "six black is worth 6 points of ordinary steps (as six white), still with its \
+                three extra throws, instead of 0",
+        capture_on_landing: flag(false) =>
+            "opponent pieces on the square where a walk stops are sent back too (except on \
+                Mecca and on their own start), not only those passed",
     }
 
     fn seats(&self) -> usize {

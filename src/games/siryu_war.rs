@@ -110,7 +110,7 @@ use super::common::{invalid, notation_as_string};
 use crate::board::{
     Arrow, Board, BoardGeometry, BoardMove, ChosenBy, PlacedPiece, SquareInfo, StickFaces, Track,
 };
-use crate::config::{check_seats, parse_max_throws, unknown_option, DEFAULT_MAX_THROWS};
+use crate::config::{check_seats, DEFAULT_MAX_THROWS};
 use crate::dice::{Sticks, Throw};
 use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
@@ -998,23 +998,14 @@ impl Game for SiryuWar {
     const TITLE: &'static str = "Siryu (War)";
     const MAX_ACTIONS: usize = PIECES;
     const SEATS: (usize, usize) = (2, 2);
-    const OPTIONS: &'static [&'static str] = &["max_throws"];
 
     fn with_seats(seats: usize) -> Result<Self, ConfigError> {
         check_seats::<Self>(seats)?;
         Ok(SiryuWar::default())
     }
 
-    fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
-        match key {
-            "max_throws" => self.max_throws = parse_max_throws(value)?,
-            _ => return Err(unknown_option::<Self>(key)),
-        }
-        Ok(())
-    }
-
-    fn options(&self) -> Vec<(&'static str, String)> {
-        vec![("max_throws", self.max_throws.to_string())]
+    crate::rule_options! {
+        max_throws: max_throws() => crate::config::MAX_THROWS_HELP,
     }
 
     fn seats(&self) -> usize {

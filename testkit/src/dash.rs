@@ -16,7 +16,7 @@
 use core::fmt;
 
 use serde::{Deserialize, Serialize};
-use stickdice::config::{check_seats, parse_max_throws};
+use stickdice::config::check_seats;
 use stickdice::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, SeatValues, Sticks,
     Throw,
@@ -105,44 +105,15 @@ impl Game for Dash {
     const TITLE: &'static str = "Dash (a test race)";
     const MAX_ACTIONS: usize = 2;
     const SEATS: (usize, usize) = (2, 4);
-    const OPTIONS: &'static [&'static str] = &["max_throws", "goal"];
 
     fn with_seats(seats: usize) -> Result<Self, ConfigError> {
         check_seats::<Self>(seats)?;
         Ok(Dash::new(seats, 5, 200))
     }
 
-    fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
-        match key {
-            "max_throws" => self.max_throws = parse_max_throws(value)?,
-            "goal" => {
-                self.goal = match value.parse::<u8>() {
-                    Ok(g) if (1..=50).contains(&g) => g,
-                    _ => {
-                        return Err(ConfigError::BadValue {
-                            key: key.into(),
-                            value: value.into(),
-                            expected: "a square from 1 to 50",
-                        })
-                    }
-                }
-            }
-            _ => {
-                return Err(ConfigError::UnknownOption {
-                    game: Self::NAME,
-                    key: key.into(),
-                    known: Self::OPTIONS,
-                })
-            }
-        }
-        Ok(())
-    }
-
-    fn options(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("max_throws", self.max_throws.to_string()),
-            ("goal", self.goal.to_string()),
-        ]
+    stickdice::rule_options! {
+        max_throws: range(1, u32::MAX as i64, 200) => stickdice::config::MAX_THROWS_HELP,
+        goal: range(1, 50, 5) => "the square the pieces race to",
     }
 
     fn seats(&self) -> usize {

@@ -94,21 +94,11 @@ impl Game for Race {
     const TITLE: &'static str = "Race (test game)";
     const MAX_ACTIONS: usize = 2;
     const SEATS: (usize, usize) = (2, 4);
-    const OPTIONS: &'static [&'static str] = &[];
 
     fn with_seats(seats: usize) -> Result<Self, ConfigError> {
         Ok(Race::new(seats, 60))
     }
-    fn set_option(&mut self, key: &str, _value: &str) -> Result<(), ConfigError> {
-        Err(ConfigError::UnknownOption {
-            game: Self::NAME,
-            key: key.into(),
-            known: Self::OPTIONS,
-        })
-    }
-    fn options(&self) -> Vec<(&'static str, String)> {
-        Vec::new()
-    }
+    stickdice::rule_options! {}
     fn seats(&self) -> usize {
         self.seats
     }

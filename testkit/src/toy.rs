@@ -11,7 +11,7 @@
 
 use core::fmt;
 
-use stickdice::config::{check_seats, parse_max_throws};
+use stickdice::config::check_seats;
 use stickdice::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, Sticks, Throw,
     MAX_SEATS,
@@ -73,7 +73,6 @@ impl Game for Race {
     const TITLE: &'static str = "Race (a toy game)";
     const MAX_ACTIONS: usize = 2;
     const SEATS: (usize, usize) = (1, MAX_SEATS);
-    const OPTIONS: &'static [&'static str] = &["target", "max_throws"];
 
     fn with_seats(seats: usize) -> Result<Self, ConfigError> {
         check_seats::<Self>(seats)?;
@@ -84,37 +83,9 @@ impl Game for Race {
         })
     }
 
-    fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
-        match key {
-            "target" => {
-                self.target = match value.parse::<u8>() {
-                    Ok(t) if t >= 1 => t,
-                    _ => {
-                        return Err(ConfigError::BadValue {
-                            key: key.into(),
-                            value: value.into(),
-                            expected: "a whole number from 1 to 255",
-                        })
-                    }
-                }
-            }
-            "max_throws" => self.max_throws = parse_max_throws(value)?,
-            _ => {
-                return Err(ConfigError::UnknownOption {
-                    game: Self::NAME,
-                    key: key.into(),
-                    known: Self::OPTIONS,
-                })
-            }
-        }
-        Ok(())
-    }
-
-    fn options(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("target", self.target.to_string()),
-            ("max_throws", self.max_throws.to_string()),
-        ]
+    stickdice::rule_options! {
+        target: range(1, 255, 12) => "the square a piece must reach",
+        max_throws: max_throws() => stickdice::config::MAX_THROWS_HELP,
     }
 
     fn seats(&self) -> usize {

@@ -109,21 +109,25 @@ function analysisForGame() {
   opts.size = Math.max(30, opts.placeholder.length + 2);
 }
 
-// A game's rule options as fields in `opts` (replacing what was there): a yes/no option
-// is a checkbox, the others are typed; each input carries its key and the default value.
-function optionFields(opts, options) {
+// A game's rule options as fields in `opts` (replacing what was there), built from the
+// game's table of options (`hello`'s `rule_options`): a `bool` option is a checkbox, an
+// `int` option a typed field; each field's tooltip is the option's help and the values it
+// takes, and each input carries its key and its default as the protocol writes it.
+function optionFields(opts, table) {
   opts.replaceChildren();
-  for (const [k, v] of Object.entries(options)) {
+  for (const o of table) {
     const label = document.createElement('label');
     const input = document.createElement('input');
-    input.dataset.key = k; input.dataset.default = v;
-    if (v === 'true' || v === 'false') {
+    const v = String(o.default);
+    input.dataset.key = o.name; input.dataset.default = v;
+    label.title = `${o.help} (${o.allowed})`;
+    if (o.type === 'bool') {
       input.type = 'checkbox';
-      input.checked = v === 'true';
-      label.append(input, ` ${k}`);
+      input.checked = o.default === true;
+      label.append(input, ` ${o.name}`);
     } else {
-      input.value = v; input.size = 6;
-      label.append(`${k} `, input);
+      input.value = v; input.size = 6; input.inputMode = 'numeric';
+      label.append(`${o.name} `, input);
     }
     opts.appendChild(label);
   }
@@ -134,7 +138,7 @@ function formForGame() {
   const p = $('players');
   p.min = g.players.min; p.max = g.players.max;
   p.value = Math.min(Math.max(+p.value, g.players.min), g.players.max);
-  optionFields($('options'), g.options);
+  optionFields($('options'), g.rule_options);
   for (const input of $('options').querySelectorAll('input')) input.id = `option-${input.dataset.key}`;
   $('marked').max = g.sticks;
   seatInputs();
@@ -767,7 +771,7 @@ function compareOptions(row) {
   const p = row.querySelector('.compare-players');
   p.min = g.players.min; p.max = g.players.max;
   p.value = Math.min(Math.max(+p.value || g.players.min, g.players.min), g.players.max);
-  optionFields(row.querySelector('.options'), g.options);
+  optionFields(row.querySelector('.options'), g.rule_options);
   renumberConfigs();
 }
 

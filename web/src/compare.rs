@@ -4,7 +4,6 @@
 //! configuration (z-tests, Holm–Bonferroni), the library's SVG charts and, with two
 //! configurations or more, the family trees ([`Family`]).
 
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -103,7 +102,36 @@ struct ConfigurationRequest {
     game: String,
     players: Option<usize>,
     #[serde(default)]
-    options: BTreeMap<String, OptionValue>,
+    options: OptionMap,
+}
+
+/// A configuration's rule options as the request's object writes them, in order and with
+/// any name given twice kept, so that the options' parser refuses the repeat (a JSON
+/// object read into a map would keep the last silently).
+#[derive(Default)]
+struct OptionMap(Vec<(String, OptionValue)>);
+
+impl<'de> Deserialize<'de> for OptionMap {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> serde::de::Visitor<'de> for Entries {
+            type Value = OptionMap;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object of rule options, {\"name\": value}")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<OptionMap, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = map.next_entry::<String, OptionValue>()? {
+                    out.push((k, v));
+                }
+                Ok(OptionMap(out))
+            }
+        }
+        d.deserialize_map(Entries)
+    }
 }
 
 /// The request's body: the configurations and the settings of `stickdice compare` (the
@@ -236,6 +264,7 @@ fn settings_of(r: CompareRequest) -> Result<(Vec<Configuration>, Settings, u64),
         .map(|c| {
             let options: Vec<String> = c
                 .options
+                .0
                 .iter()
                 .map(|(k, v)| format!("{k}={}", v.text()))
                 .collect();

@@ -771,6 +771,11 @@ test('rule options: yes/no options are checkboxes, the fields stand apart, and t
   await page.selectOption('#game', 'sig-el-oued');
   assert.equal(await page.$eval('#option-cairo_always_three', (e) => e.type), 'checkbox');
   assert.equal(await page.$eval('#option-max_throws', (e) => e.type), 'text');
+  // Each field's tooltip is its option's help and values, from the game's table.
+  const table = (await (await fetch(`${BASE}/api/hello`)).json()).result.games.find((g) => g.name === 'sig-el-oued').rule_options;
+  const titles = await page.$$eval('#options label', (ls) => ls.map((l) => l.title));
+  assert.deepEqual(titles, table.map((o) => `${o.help} (${o.allowed})`));
+  assert.match(titles[1], /^entering Cairo costs 3 points.*\(true or false\)$/);
   const boxes = await page.$$eval('#options label', (ls) => ls.map((l) => {
     const r = l.getBoundingClientRect();
     return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, text: l.textContent };

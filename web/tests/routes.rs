@@ -784,6 +784,45 @@ async fn analysis_plays_self_play_games_and_refuses_bad_queries() {
     }
 }
 
+/// A rule option given twice is refused at every door of the page's server (the play
+/// session's `new_game` as object and as list, the analysis query, the comparison's
+/// configurations), never read last-wins.
+#[tokio::test]
+async fn a_repeated_rule_option_is_refused_at_every_door() {
+    let app = app(vec![], temp_dir("repeated-option"));
+    let message = "rule option `max_throws` is given twice: give each option once";
+    for body in [
+        r#"{"cmd":"new_game","game":"issiren","options":{"max_throws":5,"max_throws":6}}"#,
+        r#"{"cmd":"new_game","game":"issiren","options":["max_throws=5","max_throws=5"]}"#,
+    ] {
+        let (_, v) = post_session(&app, body).await;
+        assert_eq!(v["ok"], false, "{body}: {v}");
+        assert_eq!(v["error"]["code"], "bad_config", "{body}: {v}");
+        assert_eq!(v["error"]["message"], message, "{body}: {v}");
+    }
+    let (s, v) = send_json(
+        &app,
+        "GET",
+        "/api/analysis?game=issiren&games=2&option=max_throws=5&option=max_throws=6",
+        "",
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(v["error"]["code"], "bad_config", "{v}");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains(message),
+        "{v}"
+    );
+    let body = r#"{"configurations": [{"game": "issiren", "options": {"max_throws": 5, "max_throws": 6}}], "games": 2}"#;
+    let (s, v) = send_json(&app, "POST", "/api/compare", body).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(v["error"]["code"], "bad_config", "{v}");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains(message),
+        "{v}"
+    );
+}
+
 /// The error code of an answer (its JSON body), or `ok`.
 fn code(body: &str) -> String {
     let v: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"));
