@@ -19,6 +19,7 @@ mod engine;
 pub mod format;
 pub mod games;
 pub mod query;
+pub mod schema;
 mod state;
 
 use core::fmt;
