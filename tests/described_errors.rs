@@ -308,3 +308,49 @@ fn the_schema_knows_every_field_of_the_shipped_files() {
         .insert("colums".into(), toml::Value::Integer(3));
     assert!(walk(&bad, vec![schema.clone()], "bad", &resolve).is_err());
 }
+
+/// A description's digest names its content: comments, layout, key order and table style
+/// change nothing, any value changes it, and it is pinned (logs keep it across versions).
+#[test]
+fn the_digest_names_the_content_not_the_text() {
+    let digest = |text: &str| Base::parse("d.toml", text).unwrap().digest();
+    let good = digest(GOOD);
+    assert_eq!(good.len(), 64);
+    assert!(good
+        .bytes()
+        .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+    let relaid = r#"
+# The same game, written otherwise.
+title = "Tiny"   # keys in another order
+name = "tiny"
+format = 1
+board = { columns = 3, rows = 2 }
+throws.sticks = 4
+throws.values = [
+    4, 1, 2,
+    3, 6,
+]
+[track]
+runs = [{ dir = "right", row = 0 }, { row = 1, dir = "left" }]
+[end]
+rank = "last-standing"
+no_pieces = true
+[pieces]
+positions = [0]
+"#;
+    assert_eq!(digest(relaid), good);
+    let changed = GOOD.replace("values = [4, 1, 2, 3, 6]", "values = [4, 1, 2, 3, 5]");
+    assert_ne!(digest(&changed), good);
+    assert_ne!(digest(&GOOD.replace("\"Tiny\"", "\"Tiny too\"")), good);
+    let shipped: std::collections::BTreeSet<String> = SHIPPED
+        .iter()
+        .map(|(_, file, text)| Base::parse(file, text).unwrap().digest())
+        .collect();
+    assert_eq!(shipped.len(), SHIPPED.len());
+    // sha256 of {"board":{"columns":3,"rows":2},"end":{…},"format":1,…} (compact JSON,
+    // keys sorted): Python's json.dumps(d, sort_keys=True, separators=(",", ":")) agrees.
+    assert_eq!(
+        good,
+        "6772c3b888dd4883d1a89a350c5c7a2e8f7b05d8427a212ce45843be7697ffc1"
+    );
+}

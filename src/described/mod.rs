@@ -15,6 +15,7 @@
 mod action;
 mod codes;
 mod compile;
+mod digest;
 mod engine;
 pub mod format;
 pub mod games;
@@ -509,6 +510,11 @@ impl Described {
     /// The description's base (before options).
     pub fn base(&self) -> &Base {
         &self.base
+    }
+
+    /// The digest of the description's content ([`Base::digest`]).
+    pub fn digest(&self) -> String {
+        self.base.digest()
     }
 
     /// The game's name.
