@@ -177,3 +177,180 @@ fn damaged_files_never_panic() {
         }
     }
 }
+
+/// docs/described/stickdice-game.schema.json is the schema the format's types generate
+/// (`stickdice::described::schema::schema`): this test fails when the committed file
+/// differs. To write it again after changing the format:
+///
+/// ```sh
+/// STICKDICE_WRITE_SCHEMA=1 cargo test --release --test described_errors schema
+/// ```
+#[test]
+fn the_committed_schema_is_the_one_the_format_generates() {
+    let generated = format!(
+        "{}\n",
+        serde_json::to_string_pretty(&stickdice::described::schema::schema()).unwrap()
+    );
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs/described/stickdice-game.schema.json");
+    if std::env::var_os("STICKDICE_WRITE_SCHEMA").is_some() {
+        std::fs::write(&path, &generated).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "{} differs from the schema the format's types generate; write it again with\n  \
+         STICKDICE_WRITE_SCHEMA=1 cargo test --release --test described_errors schema",
+        path.display()
+    );
+}
+
+/// Every key of every shipped file (and of the book's reading) is a property the schema
+/// knows at that place, and every table the schema closes refuses a key it does not know:
+/// the schema describes the files the reader accepts.
+#[test]
+fn the_schema_knows_every_field_of_the_shipped_files() {
+    use serde_json::Value;
+    let schema = serde_json::to_value(stickdice::described::schema::schema()).unwrap();
+    fn resolve<'a>(root: &'a Value, mut s: &'a Value) -> Vec<Value> {
+        while let Some(r) = s.get("$ref").and_then(Value::as_str) {
+            s = &root["definitions"][r.trim_start_matches("#/definitions/")];
+        }
+        // A union (or a lone `allOf`, draft 7's way of documenting a reference): every
+        // branch, resolved.
+        let branches: Vec<Value> = ["anyOf", "oneOf", "allOf"]
+            .iter()
+            .filter_map(|k| s.get(*k).and_then(Value::as_array))
+            .flatten()
+            .flat_map(|b| resolve(root, b))
+            .collect();
+        if branches.is_empty() {
+            vec![s.clone()]
+        } else {
+            branches
+        }
+    }
+    let resolve = |s: &Value| resolve(&schema, s);
+    fn walk(
+        value: &toml::Value,
+        schemas: Vec<Value>,
+        path: &str,
+        resolve: &dyn Fn(&Value) -> Vec<Value>,
+    ) -> Result<(), String> {
+        let schemas: Vec<Value> = schemas.iter().flat_map(resolve).collect();
+        match value {
+            toml::Value::Table(t) => {
+                let objects: Vec<&Value> = schemas
+                    .iter()
+                    .filter(|s| s.get("properties").is_some())
+                    .collect();
+                if objects.is_empty() {
+                    // A free table (a patch, a map of named regions or options).
+                    let inner: Vec<Value> = schemas
+                        .iter()
+                        .filter_map(|s| s.get("additionalProperties"))
+                        .filter(|a| a.is_object())
+                        .cloned()
+                        .collect();
+                    if !inner.is_empty() {
+                        for (k, v) in t {
+                            walk(v, inner.clone(), &format!("{path}.{k}"), resolve)?;
+                        }
+                    }
+                    return Ok(());
+                }
+                // The branch that knows every key (a description or a reading).
+                let mut last = String::new();
+                for o in objects {
+                    let props = o["properties"].as_object().unwrap();
+                    match t.iter().try_for_each(|(k, v)| match props.get(k) {
+                        Some(s) => walk(v, vec![s.clone()], &format!("{path}.{k}"), resolve),
+                        None => Err(format!("{path}.{k}: not in the schema")),
+                    }) {
+                        Ok(()) => return Ok(()),
+                        Err(e) => last = e,
+                    }
+                }
+                Err(last)
+            }
+            toml::Value::Array(a) => {
+                let items: Vec<Value> = schemas
+                    .iter()
+                    .filter_map(|s| s.get("items"))
+                    .cloned()
+                    .collect();
+                for (i, v) in a.iter().enumerate() {
+                    walk(v, items.clone(), &format!("{path}[{i}]"), resolve)?;
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+    let reading = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("docs/described/tab-no-out-gate.toml"),
+    )
+    .unwrap();
+    let files = SHIPPED
+        .iter()
+        .map(|(_, file, text)| (file.to_string(), text.to_string()))
+        .chain([("tab-no-out-gate.toml".to_string(), reading)]);
+    for (file, text) in files {
+        let value: toml::Value = toml::from_str(&text).unwrap();
+        walk(&value, vec![schema.clone()], &file, &resolve).unwrap_or_else(|e| panic!("{e}"));
+    }
+    // And a key the format refuses is refused by the schema too.
+    let mut bad: toml::Value = toml::from_str(SHIPPED[0].2).unwrap();
+    bad["board"]
+        .as_table_mut()
+        .unwrap()
+        .insert("colums".into(), toml::Value::Integer(3));
+    assert!(walk(&bad, vec![schema.clone()], "bad", &resolve).is_err());
+}
+
+/// A description's digest names its content: comments, layout, key order and table style
+/// change nothing, any value changes it, and it is pinned (logs keep it across versions).
+#[test]
+fn the_digest_names_the_content_not_the_text() {
+    let digest = |text: &str| Base::parse("d.toml", text).unwrap().digest();
+    let good = digest(GOOD);
+    assert_eq!(good.len(), 64);
+    assert!(good
+        .bytes()
+        .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+    let relaid = r#"
+# The same game, written otherwise.
+title = "Tiny"   # keys in another order
+name = "tiny"
+format = 1
+board = { columns = 3, rows = 2 }
+throws.sticks = 4
+throws.values = [
+    4, 1, 2,
+    3, 6,
+]
+[track]
+runs = [{ dir = "right", row = 0 }, { row = 1, dir = "left" }]
+[end]
+rank = "last-standing"
+no_pieces = true
+[pieces]
+positions = [0]
+"#;
+    assert_eq!(digest(relaid), good);
+    let changed = GOOD.replace("values = [4, 1, 2, 3, 6]", "values = [4, 1, 2, 3, 5]");
+    assert_ne!(digest(&changed), good);
+    assert_ne!(digest(&GOOD.replace("\"Tiny\"", "\"Tiny too\"")), good);
+    let shipped: std::collections::BTreeSet<String> = SHIPPED
+        .iter()
+        .map(|(_, file, text)| Base::parse(file, text).unwrap().digest())
+        .collect();
+    assert_eq!(shipped.len(), SHIPPED.len());
+    // sha256 of {"board":{"columns":3,"rows":2},"end":{…},"format":1,…} (compact JSON,
+    // keys sorted): Python's json.dumps(d, sort_keys=True, separators=(",", ":")) agrees.
+    assert_eq!(
+        good,
+        "6772c3b888dd4883d1a89a350c5c7a2e8f7b05d8427a212ce45843be7697ffc1"
+    );
+}

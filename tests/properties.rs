@@ -1,6 +1,8 @@
 //! Property tests over random play (proptest chooses the configuration and the seed):
 //! every position stays valid, pieces only disappear by capture or burial, and the final
-//! ranking has ties only where the rules (docs/games/) allow them.
+//! ranking has ties only where the rules (docs/games/) allow them. For the described games,
+//! the engine's promises: exact chance, legal actions at every decision, states that
+//! survive JSON, notation that reads back, and an end within the throw cap.
 
 use proptest::prelude::*;
 use rand::SeedableRng;
@@ -356,6 +358,110 @@ proptest! {
         } else {
             let loser = if ranking.place(0) > ranking.place(1) { 0 } else { 1 };
             prop_assert_eq!(end.count(loser), 0);
+        }
+    }
+}
+
+/// Plays one random game of a described game, checking at every node: the throw
+/// distribution sums to exactly 1, a decision has legal actions and each reads back from
+/// its notation, applying never fails, the state survives JSON, and the game ends within
+/// its throw cap.
+fn described_promises<G>(game: &G, seed: u64) -> Result<(), TestCaseError>
+where
+    G: Game<State = stickdice::described::State, Action = stickdice::described::Action>,
+{
+    let outcomes = game.throw_outcomes();
+    prop_assert!(outcomes.iter().all(|o| o.probability > 0.0));
+    prop_assert_eq!(outcomes.iter().map(|o| o.probability).sum::<f64>(), 1.0);
+    let cap = game.max_throws();
+    let mut rng = stickdice::Rng::seed_from_u64(seed);
+    let mut state = game.initial_state();
+    let mut actions = ActionList::new();
+    // A turn is a throw and at most a few decisions; far more events than that is a loop.
+    for _ in 0..(cap as usize + 1) * 64 {
+        let json = serde_json::to_string(&state).unwrap();
+        let back: stickdice::described::State =
+            serde_json::from_str(&json).map_err(|e| TestCaseError::fail(format!("{json}: {e}")))?;
+        prop_assert_eq!(back, state, "{}", json);
+        match game.node(&state) {
+            Node::Throw(_) => {
+                prop_assert!(game.throws_made(&state) < cap, "a throw past the cap");
+                let t = game.sample_throw(&mut rng);
+                game.apply_throw(&mut state, t)
+                    .map_err(|e| TestCaseError::fail(format!("{t:?}: {e}")))?;
+            }
+            Node::Decide(_) => {
+                game.legal_actions(&state, &mut actions);
+                prop_assert!(
+                    !actions.is_empty(),
+                    "a decision without actions: {:?}",
+                    state
+                );
+                for &a in &actions {
+                    let text = a.to_string();
+                    prop_assert_eq!(game.parse_action(&text).ok(), Some(a), "{}", text);
+                }
+                let a = actions[rng.random_range(0..actions.len())];
+                game.apply_action(&mut state, a)
+                    .map_err(|e| TestCaseError::fail(format!("{a}: {e}")))?;
+            }
+            Node::End => {
+                prop_assert!(game.throws_made(&state) <= cap);
+                prop_assert!(game.ranking(&state).is_some());
+                return Ok(());
+            }
+        }
+        if let Err(e) = game.validate(&state) {
+            return Err(TestCaseError::fail(format!(
+                "invalid position {state:?}: {e}"
+            )));
+        }
+    }
+    Err(TestCaseError::fail(format!("no end within {cap} throws")))
+}
+
+/// A described game's configuration: seats and yes/no options by `config`, each number
+/// option at one of its values by `pick`, and the throw cap.
+macro_rules! described_config {
+    ($ty:ty, $config:expr, $pick:expr, $cap:expr) => {{
+        let mut game: $ty = pick($config);
+        let options = game.0.base().description().options.clone();
+        for (i, (name, o)) in options.iter().enumerate() {
+            if o.kind == stickdice::described::format::OptionKind::Int {
+                let values: Vec<i64> = if o.values.is_empty() {
+                    (o.min.unwrap()..=o.max.unwrap()).collect()
+                } else {
+                    o.values.clone()
+                };
+                let v = values[($pick >> (i * 4)) % values.len()];
+                game.set_option(name, &v.to_string()).unwrap();
+            }
+        }
+        game.set_option("max_throws", &$cap.to_string()).unwrap();
+        game
+    }};
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn described_games_keep_the_engines_promises(
+        which in 0usize..7,
+        config in 0usize..1000,
+        pick_values in any::<usize>(),
+        cap in prop_oneof![Just(1_000u32), 1u32..300],
+        seed in any::<u64>(),
+    ) {
+        use stickdice::{EsSig, Kioz, SigMzab, SigTozeur, SigWesternSahara, SijatElTaba, Tab};
+        match which {
+            0 => described_promises(&described_config!(SigMzab, config, pick_values, cap), seed)?,
+            1 => described_promises(&described_config!(SigTozeur, config, pick_values, cap), seed)?,
+            2 => described_promises(&described_config!(Kioz, config, pick_values, cap), seed)?,
+            3 => described_promises(&described_config!(Tab, config, pick_values, cap), seed)?,
+            4 => described_promises(&described_config!(SijatElTaba, config, pick_values, cap), seed)?,
+            5 => described_promises(&described_config!(EsSig, config, pick_values, cap), seed)?,
+            _ => described_promises(&described_config!(SigWesternSahara, config, pick_values, cap), seed)?,
         }
     }
 }

@@ -6,10 +6,11 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// A whole description: one game of the family, as plain data.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Description {
     /// The format's version: 1.
@@ -65,7 +66,7 @@ pub struct Description {
 }
 
 /// A reading: a shipped description changed by a patch, under its own name.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Reading {
     /// The format's version: 1.
@@ -81,11 +82,12 @@ pub struct Reading {
     pub source: Option<String>,
     /// The change: merged into the shipped description (tables merge key by key, anything
     /// else replaces).
+    #[schemars(schema_with = "patch_schema")]
     pub patch: toml::Table,
 }
 
 /// Seat counts and teams.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Seats {
     /// The fewest seats. Default 2.
@@ -119,7 +121,7 @@ impl Default for Seats {
 }
 
 /// The board: a grid of `rows` × `columns` squares, plus extra squares outside it.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoardSpec {
     /// Rows, numbered 0 (seat 0's side, at the bottom) upwards.
@@ -132,7 +134,7 @@ pub struct BoardSpec {
 }
 
 /// What each count of marked sides is worth.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ThrowTable {
     /// The number of sticks: 3, 4, 6 or 8. Each count k of marked sides up has
@@ -153,7 +155,7 @@ pub struct ThrowTable {
 }
 
 /// Each seat's track.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TrackSpec {
     /// How the other sides' tracks follow from side 0's: `"turned"` (default: side 1's
@@ -167,7 +169,7 @@ pub struct TrackSpec {
 }
 
 /// How the other sides' tracks follow from side 0's.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum OtherTracks {
     /// Side 1's square is side 0's turned half a turn.
@@ -178,7 +180,7 @@ pub enum OtherTracks {
 }
 
 /// A run of squares: part of a row or a column walked in one direction, or listed squares.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunSpec {
     /// The row walked (negative counts from the top: -1 is the last row).
@@ -215,7 +217,7 @@ pub struct RunSpec {
 }
 
 /// Rows or columns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Lines {
     /// Whole rows.
@@ -225,7 +227,7 @@ pub enum Lines {
 }
 
 /// A direction along a line of the grid, as seat 0 sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Dir {
     /// Along a row, column 0 first.
@@ -239,7 +241,7 @@ pub enum Dir {
 }
 
 /// A step from the end of a run to the start of another.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {
     /// The run the step goes to (0 is the first run), or `"end"`: the track ends.
@@ -253,7 +255,7 @@ pub struct LinkSpec {
 }
 
 /// The run a link goes to.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum RunRef {
     /// A run, by its index.
@@ -263,7 +265,7 @@ pub enum RunRef {
 }
 
 /// One branch of a fork.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BranchSpec {
     /// The branch's name in actions (`SQUARE/name`): 1 to 8 lower-case letters.
@@ -279,7 +281,7 @@ pub struct BranchSpec {
 }
 
 /// A condition of a gate.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "snake_case")]
 pub enum Condition {
     /// Some enemy piece stands in the region (as the mover's side sees it).
@@ -291,7 +293,7 @@ pub enum Condition {
 }
 
 /// A named set of squares: the union of the rows, columns and squares listed.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RegionSpec {
     /// Whole rows (negative counts from the top).
@@ -306,7 +308,7 @@ pub struct RegionSpec {
 }
 
 /// The pieces each side has and where they start.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PiecesSpec {
     /// `true`: one piece on each position of the first run.
@@ -321,7 +323,7 @@ pub struct PiecesSpec {
 }
 
 /// How pieces move and meet.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MovesSpec {
     /// Who shares a square: `single` (default: one piece a square), `stacks` (a side's
@@ -372,7 +374,7 @@ impl Default for MovesSpec {
 }
 
 /// Who shares a square.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Occupancy {
     /// One piece a square; own pieces block.
@@ -385,7 +387,7 @@ pub enum Occupancy {
 }
 
 /// What landing on an enemy does.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Capture {
     /// It captures the piece (or the stack).
@@ -396,7 +398,7 @@ pub enum Capture {
 }
 
 /// A move past the limit.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Overshoot {
     /// Not a move.
@@ -407,7 +409,7 @@ pub enum Overshoot {
 }
 
 /// When a seat decides.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Decide {
     /// After every throw.
@@ -418,7 +420,7 @@ pub enum Decide {
 }
 
 /// Unmoved pieces and the values that release them.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReleaseSpec {
     /// The values that release a piece (its first move).
@@ -437,7 +439,7 @@ fn one() -> i64 {
 }
 
 /// A value stored instead of moved, to lengthen a capturing move later.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StoreSpec {
     /// The value that is stored (`store`) and never moves a piece.
@@ -449,7 +451,7 @@ pub struct StoreSpec {
 }
 
 /// How much of the stock a move may add.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Supplement {
     /// Any part of it.
@@ -460,7 +462,7 @@ pub enum Supplement {
 }
 
 /// A holding position.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HoldSpec {
     /// The track position (negative counts from the end).
@@ -474,7 +476,7 @@ pub struct HoldSpec {
 }
 
 /// How a turn runs.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TurnSpec {
     /// `each` (default: every throw is moved before the next) or `all-first` (all the
@@ -485,7 +487,7 @@ pub struct TurnSpec {
 }
 
 /// When throws are moved.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum TurnThrows {
     /// One throw, one move.
@@ -496,7 +498,7 @@ pub enum TurnThrows {
 }
 
 /// The opening: seats throw once each in turn until one throws `value`.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OpeningSpec {
     /// The value that begins the game.
@@ -508,7 +510,7 @@ pub struct OpeningSpec {
 }
 
 /// A neutral chaser on a shared track, driven by the seats that have got out.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChaserSpec {
     /// The position where it appears when the first seat gets out (negative counts from
@@ -519,7 +521,7 @@ pub struct ChaserSpec {
 }
 
 /// When the game ends and how seats rank.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EndSpec {
     /// The game ends when a side has no pieces left (all captured).
@@ -544,7 +546,7 @@ pub struct EndSpec {
 }
 
 /// How seats rank.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Rank {
     /// The side with pieces left wins when the others have none; otherwise a draw.
@@ -558,7 +560,7 @@ pub enum Rank {
 }
 
 /// A rule option: a named patch of the description.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OptionSpec {
     /// What the option means, in a sentence.
@@ -580,15 +582,21 @@ pub struct OptionSpec {
     pub values: Vec<i64>,
     /// The patch: merged into the description when a `bool` option is on, or always for
     /// an `int` option, with every string `"$value"` in it replaced by the value.
+    #[schemars(schema_with = "patch_schema")]
     pub patch: toml::Table,
 }
 
 /// The kind of an option's value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum OptionKind {
     /// Yes or no.
     Bool,
     /// A whole number.
     Int,
+}
+
+/// A patch's schema: a table of the description's fields (checked once merged).
+fn patch_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "object" })
 }

@@ -15,10 +15,12 @@
 mod action;
 mod codes;
 mod compile;
+mod digest;
 mod engine;
 pub mod format;
 pub mod games;
 pub mod query;
+pub mod schema;
 mod state;
 
 use core::fmt;
@@ -542,6 +544,11 @@ impl Described {
     /// The description's base (before options).
     pub fn base(&self) -> &Base {
         &self.base
+    }
+
+    /// The digest of the description's content ([`Base::digest`]).
+    pub fn digest(&self) -> String {
+        self.base.digest()
     }
 
     /// The game's name.
