@@ -353,4 +353,50 @@ positions = [0]
         good,
         "6772c3b888dd4883d1a89a350c5c7a2e8f7b05d8427a212ce45843be7697ffc1"
     );
+
+#[test]
+fn extra_throws_by_count_are_checked() {
+    let e = error(&GOOD.replace(
+        "values = [4, 1, 2, 3, 6]",
+        "values = [4, 1, 2, 3, 6]\nagain = [1]\nagain_counts = [1]",
+    ));
+    assert!(e.contains("throws.again_counts"), "{e}");
+    assert!(e.contains("not both"), "{e}");
+    let e = error(&GOOD.replace(
+        "values = [4, 1, 2, 3, 6]",
+        "values = [4, 1, 2, 3, 6]\nagain_counts = [5]",
+    ));
+    assert!(
+        e.contains("count 5 is out of range: expected 0 to 4"),
+        "{e}"
+    );
+    let g = Described::from_text(
+        "tiny.toml",
+        &GOOD.replace(
+            "values = [4, 1, 2, 3, 6]",
+            "values = [4, 1, 2, 1, 6]\nagain_counts = [1]",
+        ),
+    )
+    .unwrap();
+    let again: Vec<bool> = g.throw_rows().map(|r| r.again).collect();
+    assert_eq!(again, [false, true, false, false, false]);
+}
+
+#[test]
+fn releases_by_count_per_side_are_checked() {
+    let with = |release: &str| GOOD.replace("[end]", &format!("[release]\n{release}\n\n[end]"));
+    let e = error(&with("counts_by_side = [[1]]"));
+    assert!(e.contains("release.counts_by_side"), "{e}");
+    assert!(e.contains("1 lists for 2 sides"), "{e}");
+    let e = error(&with("values = [1]\ncounts_by_side = [[1], [3]]"));
+    assert!(e.contains("not both"), "{e}");
+    let e = error(&with("counts_by_side = [[1], [7]]"));
+    assert!(e.contains("release.counts_by_side[1]"), "{e}");
+    assert!(e.contains("count 7 is out of range"), "{e}");
+    let e = error(&with("counts_by_side = [[1], []]"));
+    assert!(e.contains("empty"), "{e}");
+    let e = error(&with("counts_by_side = []"));
+    assert!(e.contains("release.values"), "{e}");
+    let g = Described::from_text("tiny.toml", &with("counts_by_side = [[1], [3]]")).unwrap();
+    assert!(g.releases(1) && g.releases(3) && !g.releases(2));
 }

@@ -1101,3 +1101,265 @@ fn random_games_of_every_description_are_unchanged() {
         changed.join("\n")
     );
 }
+
+// ---- Lockstep with the hand-written games ---------------------------------------------------
+//
+// A reference description (`src/described/reference/`) and its hand-written module are
+// driven from the same seed through the same throws and actions. At every node both must
+// agree on the node (whose throw or decision, or the end), the chance outcomes with their
+// exact probabilities, the legal actions (by notation), the state (canonically: each
+// side's pieces by track position with their unmoved/locked flag, whose turn, the pending
+// throw, the throw count) and, at the end, the ranking. Every throw outcome and every
+// legal action of each node is also applied to copies of both states and the results
+// compared, so each node checks all its successors, not just the one played.
+
+mod lockstep {
+    use stickdice::described::games::reference;
+    use stickdice::described::query::Place;
+    use stickdice::described::{Described, State};
+    use stickdice::rand::RngExt;
+    use stickdice::{ActionList, Game, Issiren, Node, SeedableRng, SiryuWar, Throw};
+
+    /// A state in a form both games share.
+    #[derive(Debug, PartialEq, Eq)]
+    pub struct Canon {
+        /// Per side: its pieces on the board as (track position, unmoved), sorted.
+        pub pieces: Vec<Vec<(u8, bool)>>,
+        pub turn: usize,
+        pub pending: Option<u8>,
+        pub throws: u32,
+    }
+
+    pub fn described(name: &str) -> Described {
+        let (file, text) = reference(name).unwrap_or_else(|| panic!("no reference {name}"));
+        Described::from_text(file, text).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn canon_described(d: &Described, s: &State) -> Canon {
+        let n = d.pieces_per_side();
+        let pieces = (0..d.sides())
+            .map(|side| {
+                let mut v: Vec<(u8, bool)> = (side * n..(side + 1) * n)
+                    .filter_map(|k| match d.place(s, k) {
+                        Place::On { pos, .. } => Some((pos, d.is_unmoved(s, k))),
+                        Place::Off => Some((u8::MAX, d.is_unmoved(s, k))),
+                        Place::Gone => None,
+                    })
+                    .collect();
+                v.sort_unstable();
+                v
+            })
+            .collect();
+        Canon {
+            pieces,
+            turn: s.turn(),
+            pending: d.pending_throw(s).map(Throw::marked),
+            throws: s.throws(),
+        }
+    }
+
+    /// A hand-written game and how to read its states canonically.
+    pub trait Hand: Game {
+        fn canon(&self, s: &Self::State) -> Canon;
+    }
+
+    impl Hand for Issiren {
+        fn canon(&self, s: &Self::State) -> Canon {
+            let pieces = (0..2)
+                .map(|seat| {
+                    let mut v: Vec<(u8, bool)> = s
+                        .pieces_of(seat)
+                        .iter()
+                        .map(|p| (p.pos, p.unmoved))
+                        .collect();
+                    v.sort_unstable();
+                    v
+                })
+                .collect();
+            Canon {
+                pieces,
+                turn: s.turn() as usize,
+                pending: s.pending().map(Throw::marked),
+                throws: s.throws(),
+            }
+        }
+    }
+
+    impl Hand for SiryuWar {
+        fn canon(&self, s: &Self::State) -> Canon {
+            let pieces = (0..2)
+                .map(|seat| {
+                    let (all, locked) = (s.positions(seat), s.locked_positions(seat));
+                    (0..64u8)
+                        .filter(|&p| all >> p & 1 == 1)
+                        .map(|p| (p, locked >> p & 1 == 1))
+                        .collect()
+                })
+                .collect();
+            Canon {
+                pieces,
+                turn: s.turn(),
+                pending: s.pending().map(Throw::marked),
+                throws: s.throws(),
+            }
+        }
+    }
+
+    fn legal_h<H: Game>(h: &H, s: &H::State) -> Vec<String> {
+        let mut out = ActionList::new();
+        h.legal_actions(s, &mut out);
+        let mut v: Vec<String> = out.iter().map(|a| a.to_string()).collect();
+        v.sort();
+        v
+    }
+
+    fn legal_d(d: &Described, s: &State) -> Vec<String> {
+        let mut v: Vec<String> = d.legal_actions(s).iter().map(|a| a.to_string()).collect();
+        v.sort();
+        v
+    }
+
+    /// Both states agree (node, state, and at the end the ranking); panics naming the
+    /// game, the node and the difference otherwise.
+    fn agree<H: Hand>(h: &H, hs: &H::State, d: &Described, ds: &State, at: &str) {
+        let (nh, nd) = (h.node(hs), d.node(ds));
+        assert_eq!(nh, nd, "{at}: node differs");
+        assert_eq!(h.canon(hs), canon_described(d, ds), "{at}: state differs");
+        if nh == Node::End {
+            let (rh, rd) = (h.ranking(hs).unwrap(), d.ranking(ds).unwrap());
+            assert_eq!(rh.places(), rd.places(), "{at}: ranking differs");
+        }
+    }
+
+    /// Plays `games` games of both in lockstep from `seed`; every `cap_every`-th game
+    /// (if not 0) with a random throw cap of 1 to 400 set in both. Returns the number of
+    /// nodes compared (successors included).
+    pub fn run<H: Hand>(h0: &H, d0: &Described, games: usize, seed: u64, cap_every: usize) -> u64 {
+        let mut rng = stickdice::Rng::seed_from_u64(seed);
+        let mut nodes = 0u64;
+        for game in 0..games {
+            let (mut h, mut d) = (h0.clone(), d0.clone());
+            if cap_every != 0 && game % cap_every == cap_every - 1 {
+                let cap = rng.random_range(1..=400u32).to_string();
+                h.set_option("max_throws", &cap).unwrap();
+                d.set("max_throws", &cap, "lockstep", &[]).unwrap();
+            }
+            let (mut hs, mut ds) = (h.initial_state(), d.initial_state());
+            let mut step = 0usize;
+            loop {
+                let at = format!("{} game {game} step {step}", d.name());
+                agree(&h, &hs, &d, &ds, &at);
+                nodes += 1;
+                match h.node(&hs) {
+                    Node::End => break,
+                    Node::Throw(_) => {
+                        let (oh, od) = (h.throw_outcomes(), d.sticks().outcomes());
+                        let pairs = |o: &[stickdice::Outcome]| -> Vec<(u8, u64)> {
+                            o.iter()
+                                .map(|o| (o.throw.marked(), o.probability.to_bits()))
+                                .collect()
+                        };
+                        assert_eq!(pairs(oh), pairs(od), "{at}: chance outcomes differ");
+                        for o in oh {
+                            let (mut h2, mut d2) = (hs, ds);
+                            h.apply_throw(&mut h2, o.throw).unwrap();
+                            d.apply_throw_unchecked(&mut d2, o.throw);
+                            let at2 = format!("{at} throw {}", o.throw.marked());
+                            agree(&h, &h2, &d, &d2, &at2);
+                            nodes += 1;
+                        }
+                        let t = h.sample_throw(&mut rng);
+                        h.apply_throw(&mut hs, t).unwrap();
+                        d.apply_throw_unchecked(&mut ds, t);
+                    }
+                    Node::Decide(_) => {
+                        let (lh, ld) = (legal_h(&h, &hs), legal_d(&d, &ds));
+                        assert_eq!(lh, ld, "{at}: legal actions differ");
+                        for a in &lh {
+                            let (mut h2, mut d2) = (hs, ds);
+                            h.apply_action(&mut h2, h.parse_action(a).unwrap()).unwrap();
+                            d.apply_action_unchecked(&mut d2, d.parse_action(a).unwrap());
+                            agree(&h, &h2, &d, &d2, &format!("{at} action {a}"));
+                            nodes += 1;
+                        }
+                        let a = &lh[rng.random_range(0..lh.len())];
+                        h.apply_action(&mut hs, h.parse_action(a).unwrap()).unwrap();
+                        d.apply_action_unchecked(&mut ds, d.parse_action(a).unwrap());
+                    }
+                }
+                step += 1;
+            }
+        }
+        nodes
+    }
+
+    pub fn games() -> usize {
+        std::env::var("LOCKSTEP_GAMES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(2000)
+    }
+
+    pub fn issiren() -> (Issiren, Described) {
+        (
+            Issiren::with_seats(2).unwrap(),
+            described("issiren-described"),
+        )
+    }
+
+    pub fn siryu_war() -> (SiryuWar, Described) {
+        (
+            SiryuWar::with_seats(2).unwrap(),
+            described("siryu-war-described"),
+        )
+    }
+}
+
+#[test]
+fn lockstep_issiren_plays_as_its_module() {
+    let (h, d) = lockstep::issiren();
+    lockstep::run(&h, &d, 200, 37, 10);
+}
+
+#[test]
+fn lockstep_siryu_war_plays_as_its_module() {
+    let (h, d) = lockstep::siryu_war();
+    lockstep::run(&h, &d, 200, 37, 10);
+}
+
+/// The book's figures (docs/described/lockstep.md): 2 000 games each, or `LOCKSTEP_GAMES`.
+#[test]
+#[ignore = "the long lockstep run; cargo test --release --test described_rules -- --ignored lockstep --nocapture"]
+fn lockstep_long_run() {
+    let n = lockstep::games();
+    let (h, d) = lockstep::issiren();
+    println!(
+        "issiren: {n} games, {} nodes agree",
+        lockstep::run(&h, &d, n, 2026, 10)
+    );
+    let (h, d) = lockstep::siryu_war();
+    println!(
+        "siryu-war: {n} games, {} nodes agree",
+        lockstep::run(&h, &d, n, 2026, 10)
+    );
+}
+
+/// The lockstep comparison catches a changed rule: a description with one throw's extra
+/// throw moved, or the colours' sirs swapped, does not play as its module.
+#[test]
+fn lockstep_catches_a_changed_rule() {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    let (file, text) = stickdice::described::games::reference("issiren-described").unwrap();
+    let text = text.replace(
+        "again_counts = [0, 1, 4, 6]",
+        "again_counts = [0, 1, 4, 5, 6]",
+    );
+    let d = Described::from_text(file, &text).unwrap();
+    let h = stickdice::Issiren::with_seats(2).unwrap();
+    assert!(catch_unwind(AssertUnwindSafe(|| lockstep::run(&h, &d, 20, 37, 0))).is_err());
+    let (file, text) = stickdice::described::games::reference("siryu-war-described").unwrap();
+    let text = text.replace("counts_by_side = [[5], [1]]", "counts_by_side = [[1], [5]]");
+    let d = Described::from_text(file, &text).unwrap();
+    let h = stickdice::SiryuWar::with_seats(2).unwrap();
+    assert!(catch_unwind(AssertUnwindSafe(|| lockstep::run(&h, &d, 20, 37, 0))).is_err());
+}

@@ -165,6 +165,9 @@ pub(crate) struct Compiled {
     pub overshoot: Overshoot,
     pub decide: Decide,
     pub release_values: u16,
+    /// Per side, the counts of marked sides that release (bit k), when the release is by
+    /// count; `release_values` then holds their values.
+    pub release_counts: Option<Vec<u16>>,
     pub release_steps: u8,
     pub release_priority: bool,
     pub has_release: bool,
@@ -240,6 +243,20 @@ fn compile_table(field: &str, t: &ThrowTable, sticks: Sticks) -> Result<Table, D
             "give `again` or `again_except`, not both",
         ));
     }
+    if !t.again_counts.is_empty() && !(t.again.is_empty() && t.again_except.is_empty()) {
+        return Err(err(
+            &format!("{field}.again_counts"),
+            "give `again_counts` or `again`/`again_except`, not both",
+        ));
+    }
+    for &k in &t.again_counts {
+        if !(0..=n as i64).contains(&k) {
+            return Err(err(
+                &format!("{field}.again_counts"),
+                format!("count {k} is out of range: expected 0 to {n}"),
+            ));
+        }
+    }
     for (name, list) in [("again", &t.again), ("again_except", &t.again_except)] {
         for v in list {
             if !t.values.contains(v) {
@@ -253,7 +270,9 @@ fn compile_table(field: &str, t: &ThrowTable, sticks: Sticks) -> Result<Table, D
     let mut again = [false; 9];
     for (k, again) in again.iter_mut().enumerate().take(n + 1) {
         let v = t.values[k];
-        *again = if t.again_except.is_empty() {
+        *again = if !t.again_counts.is_empty() {
+            t.again_counts.contains(&(k as i64))
+        } else if t.again_except.is_empty() {
             t.again.contains(&v)
         } else {
             !t.again_except.contains(&v)
@@ -794,13 +813,61 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
     }
     // Release and store.
     let mut release_values = 0u16;
+    let mut release_counts = None;
     let (mut release_steps, mut release_priority) = (1u8, false);
     if let Some(r) = &d.release {
-        if r.values.is_empty() {
+        if r.values.is_empty() && r.counts_by_side.is_empty() {
             return Err(err(
                 "release.values",
                 "empty: no piece could ever be released",
             ));
+        }
+        if !r.values.is_empty() && !r.counts_by_side.is_empty() {
+            return Err(err(
+                "release.counts_by_side",
+                "give `values` or `counts_by_side`, not both",
+            ));
+        }
+        if !r.counts_by_side.is_empty() {
+            if r.counts_by_side.len() != sides {
+                return Err(err(
+                    "release.counts_by_side",
+                    format!(
+                        "{} lists for {sides} sides: expected one list of counts per side",
+                        r.counts_by_side.len()
+                    ),
+                ));
+            }
+            let mut per_side = Vec::with_capacity(sides);
+            for (side, counts) in r.counts_by_side.iter().enumerate() {
+                let f = format!("release.counts_by_side[{side}]");
+                if counts.is_empty() {
+                    return Err(err(
+                        &f,
+                        "empty: no piece of this side could ever be released",
+                    ));
+                }
+                let mut mask = 0u16;
+                for &k in counts {
+                    if !(0..=n as i64).contains(&k) {
+                        return Err(err(
+                            &f,
+                            format!("count {k} is out of range: expected 0 to {n}"),
+                        ));
+                    }
+                    let v = table.value[k as usize];
+                    if v == 0 {
+                        return Err(err(
+                            &f,
+                            format!("count {k} is worth 0, which cannot release a piece"),
+                        ));
+                    }
+                    mask |= 1 << k;
+                    release_values |= 1 << v;
+                }
+                per_side.push(mask);
+            }
+            release_counts = Some(per_side);
         }
         for &v in &r.values {
             let v = value_field("release.values", v, &table, n)?;
@@ -1054,6 +1121,7 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
         overshoot: m.overshoot,
         decide: m.decide,
         release_values,
+        release_counts,
         release_steps,
         release_priority,
         has_release: d.release.is_some(),

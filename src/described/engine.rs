@@ -411,7 +411,7 @@ impl Compiled {
         let side = self.side_of(seat);
         if Some(v) == self.store_value {
             out.push(Action::simple(Kind::Store));
-            if self.release_steps == 0 && self.release_values >> v & 1 == 1 {
+            if self.release_steps == 0 && self.releases(s, side, v) {
                 for k in self.pieces(side) {
                     if s.pos[k] < OFF && s.flags[k] & UNMOVED != 0 {
                         out.push(Action::at(Kind::Unlock, s.sq[k], 0));
@@ -421,7 +421,7 @@ impl Compiled {
             return;
         }
         if v > 0 {
-            let releases = self.release_values >> v & 1 == 1;
+            let releases = self.releases(s, side, v);
             let start = out.len();
             if releases {
                 self.release_actions(s, side, v, out);
@@ -432,6 +432,16 @@ impl Compiled {
         }
         if out.len() == 0 {
             out.push(Action::PASS);
+        }
+    }
+
+    /// Whether the pending throw, worth `v`, releases the side's pieces: by its value, or
+    /// by its count where the release is by count per side.
+    #[inline(always)]
+    fn releases(&self, s: &State, side: usize, v: u8) -> bool {
+        match &self.release_counts {
+            None => self.release_values >> v & 1 == 1,
+            Some(per_side) => per_side[side] >> (s.pending & 15) & 1 == 1,
         }
     }
 

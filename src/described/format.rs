@@ -149,6 +149,10 @@ pub struct ThrowTable {
     /// Every value but these gives another throw (instead of `again`).
     #[serde(default)]
     pub again_except: Vec<i64>,
+    /// The counts of marked sides that give another throw (instead of `again` or
+    /// `again_except`), where two counts of one value differ.
+    #[serde(default)]
+    pub again_counts: Vec<i64>,
     /// Names of counts, by count (`""` for none): shown with the throw.
     #[serde(default)]
     pub names: Vec<String>,
@@ -424,7 +428,12 @@ pub enum Decide {
 #[serde(deny_unknown_fields)]
 pub struct ReleaseSpec {
     /// The values that release a piece (its first move).
+    #[serde(default)]
     pub values: Vec<i64>,
+    /// Instead of `values`: per side, the counts of marked sides that release its pieces
+    /// (a throw in the side's own colour).
+    #[serde(default)]
+    pub counts_by_side: Vec<Vec<i64>>,
     /// How far the releasing move goes: 1 (default) or more steps, whatever the value;
     /// 0: an `unlock SQUARE` action frees the piece without moving it.
     #[serde(default = "one")]

@@ -44,6 +44,30 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// The reference descriptions: games that a hand-written module plays, written in the
+/// format too (name, file and text). They are not registered as games; the lockstep test
+/// plays each against its module.
+pub const REFERENCE: &[(&str, &str, &str)] = &[
+    (
+        "issiren-described",
+        "issiren.toml",
+        include_str!("reference/issiren.toml"),
+    ),
+    (
+        "siryu-war-described",
+        "siryu-war.toml",
+        include_str!("reference/siryu-war.toml"),
+    ),
+];
+
+/// A reference description's file name and text, by its name.
+pub fn reference(name: &str) -> Option<(&'static str, &'static str)> {
+    REFERENCE
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|(_, f, t)| (*f, *t))
+}
+
 /// A shipped description's file name and text, by the game's name.
 pub fn shipped(name: &str) -> Option<(&'static str, &'static str)> {
     SHIPPED

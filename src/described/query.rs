@@ -181,6 +181,12 @@ impl Described {
         (s.pending != GONE).then(|| self.compiled.pending_value(s))
     }
 
+    /// The throw the seat to move must now play (its count of marked sides), if one is
+    /// pending.
+    pub fn pending_throw(&self, s: &State) -> Option<crate::dice::Throw> {
+        (s.pending != GONE).then(|| crate::dice::Throw::new(s.pending))
+    }
+
     /// The place (1 = first) in which a seat got out, or 0 while it races.
     pub fn out_place(&self, s: &State, seat: usize) -> u8 {
         s.out_place.get(seat).copied().unwrap_or(0)
