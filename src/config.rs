@@ -9,7 +9,7 @@ use crate::game::{ConfigError, Game};
 
 /// Generates [`GameKind`] and [`AnyGame`] from the list of games.
 macro_rules! define_games {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+    ([] $($variant:ident : $ty:path,)*) => {
         /// The games, by name (generated from [`for_each_game!`](crate::for_each_game)).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -54,20 +54,14 @@ macro_rules! define_games {
                     $(GameKind::$variant => <$ty as Game>::option_specs(),)*
                 }
             }
+        }
 
-            /// The optional capabilities the game provides (see
-            /// [`for_each_game!`](crate::for_each_game)): `board`, `evaluate`, `exact`,
-            /// `measure`, `review`, `encode`, `tablebase`.
-            pub fn capabilities(self) -> &'static [&'static str] {
-                match self {
-                    $(GameKind::$variant => &[$(stringify!($cap)),*],)*
-                }
-            }
-
-            /// Whether the game provides a capability (see [`GameKind::capabilities`]).
-            pub fn has(self, capability: &str) -> bool {
-                self.capabilities().contains(&capability)
-            }
+        /// Every game of the list is drawn: the list demands [`Board`](crate::Board) of
+        /// each (a game without it does not compile).
+        #[allow(dead_code)]
+        fn every_game_of_the_list_is_drawn() {
+            fn drawn<G: crate::Board>() {}
+            $(drawn::<$ty>();)*
         }
 
         /// One of the games, chosen at run time (generated from
@@ -121,7 +115,7 @@ crate::for_each_game!(define_games);
 
 /// Generates [`AnyAgent`] and [`Listed`] for every game of the list.
 macro_rules! define_any_agent {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+    ([] $($variant:ident : $ty:path,)*) => {
         /// An agent of any game of the list, boxed: what an agent family built outside
         /// the library returns for a game chosen at run time (see `stickdice-agents`'
         /// registry). Build one with `AnyAgent::from(boxed)`.
@@ -358,7 +352,7 @@ macro_rules! with_game {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __with_game_arms {
-    ([$any:expr, $g:ident, $body:expr] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+    ([$any:expr, $g:ident, $body:expr] $($variant:ident : $ty:path,)*) => {
         match $any {
             $($crate::AnyGame::$variant($g) => $body,)*
             // `AnyGame` is `#[non_exhaustive]` for other crates; this arm never matches.

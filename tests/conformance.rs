@@ -14,7 +14,7 @@ fn all<G: stickdice::Playouts>(games_per_configuration: usize) {
 
 /// One test per game of the list, named after its variant.
 macro_rules! conformance_tests {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+    ([] $($variant:ident : $ty:path,)*) => {
         $(
             #[test]
             #[allow(non_snake_case)]

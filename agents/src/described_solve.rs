@@ -39,8 +39,8 @@ pub fn described_support(d: &Described) -> Result<(), SolveError> {
     Ok(())
 }
 
-/// [`Exact`] for the described games with the `exact` capability of
-/// [`stickdice::for_each_game!`].
+/// [`Exact`] for the described games the solver handles (the others are named in the
+/// solver's table, `solve/games.rs`).
 macro_rules! described_exact {
     ($($ty:ident),* $(,)?) => {$(
         impl Exact for stickdice::described::games::$ty {

@@ -71,7 +71,7 @@ mod testgame_mcts;
 #[cfg(test)]
 mod search_tests;
 
-pub use eval::{Evaluate, Evaluator, EvaluatorError};
+pub use eval::{evaluations, Evaluate, Evaluator, EvaluatorError};
 pub use expectimax::{Expectimax, ExpectimaxConfig, Mode, Pruning, SearchResult};
 pub use greedy::GreedyAgent;
 pub use ismcts::{IsmctsAgent, IsmctsConfig};
@@ -79,4 +79,5 @@ pub use mcts::{ActionStats, Analysis, MctsAgent, MctsConfig, Playout};
 pub use params::{AgentInfo, AgentSpec, ParamInfo, Params, SpecError};
 pub use perfect::PerfectAgent;
 pub use random::RandomAgent;
+pub use solve::{solvers, tablebases};
 pub use spec::{agents, build, build_str, info, register, AgentKind};

@@ -127,10 +127,10 @@ pub fn build<G: Game>(params: &Params<'_>, game: &G) -> Result<Box<dyn Agent<G>>
                 .expect("E and G are the same type")
         }))
     }
-    /// Tries every game of the list ([`stickdice::for_each_game!`]); a game without
-    /// the `exact` capability is refused by its [`Exact::solver_support`].
+    /// Tries every game of the list ([`stickdice::for_each_game!`]); a game the solver
+    /// does not handle is refused by its [`Exact::solver_support`].
     macro_rules! try_games {
-        ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+        ([] $($variant:ident : $ty:path,)*) => {
             None$(.or_else(|| as_game::<$ty, G>(params, game)))*
         };
     }

@@ -512,14 +512,28 @@ trait Tablebased: Game {
     }
 }
 
-/// The default (no tablebase) for each game of the list without the `tablebase`
-/// capability.
+/// The default (no tablebase) for the games without one: every game of the list but
+/// Issiren (the games with a tablebase are `stickdice_agents::tablebases()`).
 macro_rules! no_tablebase {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
-        $(stickdice::__unless_has!(tablebase, [$($cap)*], { impl Tablebased for $ty {} });)*
+    ($($ty:ty),* $(,)?) => {
+        $(impl Tablebased for $ty {})*
     };
 }
-stickdice::for_each_game!(no_tablebase);
+no_tablebase!(
+    stickdice::SigWaDuqqan,
+    stickdice::SigElOued,
+    stickdice::SigElOuedCapture,
+    stickdice::games::SiryuRace,
+    stickdice::games::HoumtTaourit,
+    stickdice::SiryuWar,
+    stickdice::described::games::SigMzab,
+    stickdice::described::games::SigTozeur,
+    stickdice::described::games::Kioz,
+    stickdice::described::games::Tab,
+    stickdice::described::games::SijatElTaba,
+    stickdice::described::games::EsSig,
+    stickdice::described::games::SigWesternSahara,
+);
 
 impl Tablebased for Issiren {
     fn agreement(

@@ -190,7 +190,7 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
     let json = serde_json::to_string_pretty(&comparison).map_err(|e| e.to_string())?;
     // The family tree (distances and clustering), when there is something to cluster.
     let family = (comparison.results.len() > 1)
-        .then(|| stickdice_evaluation::family::Family::of(&comparison))
+        .then(|| stickdice_evaluation::family::Family::of(&comparison, stickdice_rl::offers))
         .transpose()
         .unwrap_or_else(|e| {
             eprintln!("no family tree: {e}");

@@ -67,6 +67,10 @@ pub trait Measure: Game {
 
     /// Whether the game buries pieces at all ([`Measure::burials`] can be other than 0).
     const BURIALS: bool = false;
+
+    /// Whether the game has measures of its own (the `measure` part of what a game
+    /// offers); false for the fallback the games without them get.
+    const MEASURED: bool = true;
 }
 
 impl Measure for SigWaDuqqan {
@@ -705,28 +709,52 @@ pub fn length_histogram_svg(title: &str, lengths: &[u32]) -> String {
     o
 }
 
-/// [`Measure`] for each game of the list without the `measure` capability
-/// ([`stickdice::for_each_game!`]): a throw starts a turn when it is the first of the game
-/// or follows another seat's throw is not known here, so every throw counts as one; no
-/// captures and no burials are counted.
+/// [`Measure`] for the games without measures of their own: a throw starts a turn when it
+/// is the first of the game or follows another seat's throw is not known here, so every
+/// throw counts as one; no captures and no burials are counted.
 macro_rules! no_measures {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+    ($($ty:ty),* $(,)?) => {
         $(
-            stickdice::__unless_has!(measure, [$($cap)*], {
-                impl Measure for $ty {
-                    fn starts_turn(&self, _before: &Self::State, _previous: Option<(Seat, Throw)>) -> bool {
-                        true
-                    }
+            impl Measure for $ty {
+                const MEASURED: bool = false;
 
-                    fn captures(&self, _before: &Self::State, _after: &Self::State) -> u32 {
-                        0
-                    }
+                fn starts_turn(&self, _before: &Self::State, _previous: Option<(Seat, Throw)>) -> bool {
+                    true
                 }
-            });
+
+                fn captures(&self, _before: &Self::State, _after: &Self::State) -> u32 {
+                    0
+                }
+            }
         )*
     };
 }
-stickdice::for_each_game!(no_measures);
+
+// The table of measures: each game of the list has its own above or is named here. A
+// game in neither does not compile.
+no_measures!(
+    stickdice::described::games::SigMzab,
+    stickdice::described::games::SigTozeur,
+    stickdice::described::games::Kioz,
+    stickdice::described::games::Tab,
+    stickdice::described::games::SijatElTaba,
+    stickdice::described::games::EsSig,
+    stickdice::described::games::SigWesternSahara,
+);
+
+/// The games of the list with measures of their own (the `measure` part of what a game
+/// offers), in the list's order.
+pub fn measures() -> Vec<stickdice::GameKind> {
+    macro_rules! each {
+        ([] $($variant:ident : $ty:path,)*) => {
+            vec![$((stickdice::GameKind::$variant, <$ty as Measure>::MEASURED)),*]
+        };
+    }
+    stickdice::for_each_game!(each)
+        .into_iter()
+        .filter_map(|(kind, has)| has.then_some(kind))
+        .collect()
+}
 
 #[cfg(test)]
 mod tests {

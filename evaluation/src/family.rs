@@ -460,6 +460,9 @@ pub fn distances(
     )
 }
 
+/// What a game of the list offers beyond its rules, by kind (`stickdice_rl::offers`).
+pub type Offers = fn(stickdice::GameKind) -> Vec<&'static str>;
+
 /// The features of a configuration's rules, as a bag for [`structure_distances`] — our
 /// counterpart of the boolean concepts Ludii compares games on
 /// (`Mining/src/gameDistance/datasets/bagOfWords/BooleanConceptDataset.java`). Sorted:
@@ -470,12 +473,12 @@ pub fn distances(
 ///   forever, `pieces-per-seat=N`, `neutral-piece=KIND` (the Ghoula), and `piece=KIND`
 ///   for every kind of piece on the board at the start (`piece`, `father`, …);
 /// * the seat count (`seats=N`);
-/// * each capability the game provides (`capability=exact`, …; see
-///   [`stickdice::GameKind::capabilities`]), which says, for one, whether the game is small
-///   enough to solve;
+/// * each part the game offers beyond its rules (`capability=exact`, …), as `offers`
+///   answers for its kind (`stickdice_rl::offers` asks every crate that provides one),
+///   which says, for one, whether the game is small enough to solve;
 /// * the game (`game=NAME`) and each rule option with its value (`NAME:option=value`,
 ///   prefixed by the game because two games' options of one name are different rules).
-pub fn rule_features(game: &AnyGame) -> Vec<String> {
+pub fn rule_features(game: &AnyGame, offers: Offers) -> Vec<String> {
     use stickdice::Board;
     let kind = game.kind();
     let (seats, options, sticks, geometry, pieces) = stickdice::with_game!(game, |g| (
@@ -507,11 +510,7 @@ pub fn rule_features(game: &AnyGame) -> Vec<String> {
             None => format!("neutral-piece={}", p.kind),
         });
     }
-    f.extend(
-        kind.capabilities()
-            .iter()
-            .map(|c| format!("capability={c}")),
-    );
+    f.extend(offers(kind).into_iter().map(|c| format!("capability={c}")));
     f.extend(
         options
             .into_iter()
@@ -973,11 +972,16 @@ pub struct Family {
 }
 
 impl Family {
-    /// The family of `comparison`'s configurations, from its first agent's figures.
+    /// The family of `comparison`'s configurations, from its first agent's figures; the
+    /// structure's features name what each game offers as `offers` says
+    /// (`stickdice_rl::offers`).
     ///
     /// # Errors
     /// No configuration, or no metric with a value in every configuration.
-    pub fn of(comparison: &crate::compare::Comparison) -> Result<Family, FamilyError> {
+    pub fn of(
+        comparison: &crate::compare::Comparison,
+        offers: Offers,
+    ) -> Result<Family, FamilyError> {
         let results = &comparison.results;
         if results.is_empty() {
             return Err(FamilyError::Empty);
@@ -1026,7 +1030,7 @@ impl Family {
             .map(|r| {
                 r.configuration
                     .build()
-                    .map(|g| rule_features(&g))
+                    .map(|g| rule_features(&g, offers))
                     .map_err(|e| FamilyError::NotADistance(format!("{}: {e}", r.label)))
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -1135,6 +1139,24 @@ fn newick_label(label: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// What a game offers, as far as this crate and the agents' can tell (the encodings
+    /// are the `stickdice-rl` crate's, above this one).
+    fn offers_here(kind: stickdice::GameKind) -> Vec<&'static str> {
+        let mut out = vec!["board"];
+        for (part, games) in [
+            ("evaluate", stickdice_agents::evaluations()),
+            ("exact", stickdice_agents::solvers()),
+            ("measure", crate::measures()),
+            ("review", crate::references()),
+            ("tablebase", stickdice_agents::tablebases()),
+        ] {
+            if games.contains(&kind) {
+                out.push(part);
+            }
+        }
+        out
+    }
+
     use super::*;
 
     fn labels(names: &[&str]) -> Vec<String> {
@@ -1431,7 +1453,7 @@ mod tests {
         let a = AnyGame::new("sig-el-oued", Some(2), &["cairo_always_three=false"]).unwrap();
         let b = AnyGame::new("sig-el-oued", Some(2), &["cairo_always_three=true"]).unwrap();
         let c = AnyGame::new("sig-wa-duqqan", Some(2), &[] as &[&str]).unwrap();
-        let fa = rule_features(&a);
+        let fa = rule_features(&a, offers_here);
         assert!(fa.contains(&"game=sig-el-oued".to_owned()), "{fa:?}");
         assert!(fa.contains(&"seats=2".to_owned()));
         assert!(fa.contains(&"capability=exact".to_owned()));
@@ -1448,7 +1470,7 @@ mod tests {
         ] {
             assert!(fa.contains(&f.to_owned()), "{f}: {fa:?}");
         }
-        let fc = rule_features(&c);
+        let fc = rule_features(&c, offers_here);
         for f in [
             "sticks=4",
             "pieces-per-seat=1",
@@ -1458,8 +1480,15 @@ mod tests {
             assert!(fc.contains(&f.to_owned()), "{f}: {fc:?}");
         }
         let l = labels(&["false", "true", "duqqan"]);
-        let d =
-            structure_distances(&l, &[fa.clone(), rule_features(&b), rule_features(&c)]).unwrap();
+        let d = structure_distances(
+            &l,
+            &[
+                fa.clone(),
+                rule_features(&b, offers_here),
+                rule_features(&c, offers_here),
+            ],
+        )
+        .unwrap();
         // One option differs: 2 of |A ∪ B| = |A| + 1 features.
         assert!(
             close(d.get(0, 1), 2.0 / (fa.len() as f64 + 1.0)),
@@ -1490,7 +1519,7 @@ mod tests {
             ..Settings::default()
         };
         let c = compare(&configs, &settings).unwrap();
-        let f = Family::of(&c).unwrap();
+        let f = Family::of(&c, offers_here).unwrap();
         assert_eq!(f.agent, "random");
         assert_eq!(f.distances.len(), 3);
         assert!(f.metrics.contains(&"DurationThrows"), "{:?}", f.metrics);
@@ -1530,7 +1559,7 @@ mod tests {
         assert!(md.contains("Closest on the rules' structure: sig-el-oued 2p cairo_always_three=false and sig-el-oued 2p cairo_always_three=true"), "{md}");
         // The same seed gives the same family.
         assert_eq!(
-            Family::of(&compare(&configs, &settings).unwrap()).unwrap(),
+            Family::of(&compare(&configs, &settings).unwrap(), offers_here).unwrap(),
             f
         );
         // Nothing to compare.
@@ -1538,6 +1567,6 @@ mod tests {
             results: Vec::new(),
             ..c
         };
-        assert_eq!(Family::of(&empty), Err(FamilyError::Empty));
+        assert_eq!(Family::of(&empty, offers_here), Err(FamilyError::Empty));
     }
 }

@@ -62,9 +62,11 @@ pub mod schedule;
 pub mod stats;
 pub mod tournament;
 
+pub use analysis::measures;
 pub use arena::{factory, Factory, Failure, FailureKind};
 pub use builder::{tournament, tournament_any, AnyTournamentBuilder, TournamentBuilder};
 pub use report::Report;
+pub use review::references;
 pub use schedule::{Format, Schedule, Shard};
 pub use stats::Sprt;
 pub use tournament::{Entrant, RunOptions, RunSummary, Tournament, TournamentError};

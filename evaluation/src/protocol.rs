@@ -44,7 +44,7 @@ use stickdice_agents::{AgentSpec, Evaluate};
 
 /// Defines [`AnySession`] (a session of each game of the list) and `with_session!`.
 macro_rules! define_sessions {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+    ([] $($variant:ident : $ty:path,)*) => {
         /// A session of whichever game was chosen.
         #[derive(Clone, Debug, PartialEq)]
         enum AnySession {

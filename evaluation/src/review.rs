@@ -355,6 +355,10 @@ pub trait Reviewable: Game {
         &self,
         options: &ReferenceOptions,
     ) -> Result<Box<dyn Reference<Self>>, ReviewError>;
+
+    /// Whether the game has a reference at all (the `review` part of what a game offers);
+    /// false for the refusal the games without one get.
+    const REVIEWED: bool = true;
 }
 
 fn solved_reference<G: Exact>(
@@ -1147,28 +1151,53 @@ impl LuckReport {
     }
 }
 
-/// [`Reviewable`] for each game of the list without the `review` capability
-/// ([`stickdice::for_each_game!`]): review and luck refuse it, naming the game.
+/// [`Reviewable`] for the games without a reference: review and luck refuse them, naming
+/// the game.
 macro_rules! no_reference {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+    ($($ty:ty),* $(,)?) => {
         $(
-            stickdice::__unless_has!(review, [$($cap)*], {
-                impl Reviewable for $ty {
-                    fn reference(
-                        &self,
-                        _options: &ReferenceOptions,
-                    ) -> Result<Box<dyn Reference<Self>>, ReviewError> {
-                        Err(ReviewError::Unsupported(format!(
-                            "{} has no reference evaluator for review and luck yet",
-                            <$ty as Game>::NAME
-                        )))
-                    }
+            impl Reviewable for $ty {
+                const REVIEWED: bool = false;
+
+                fn reference(
+                    &self,
+                    _options: &ReferenceOptions,
+                ) -> Result<Box<dyn Reference<Self>>, ReviewError> {
+                    Err(ReviewError::Unsupported(format!(
+                        "{} has no reference evaluator for review and luck yet",
+                        <$ty as Game>::NAME
+                    )))
                 }
-            });
+            }
         )*
     };
 }
-stickdice::for_each_game!(no_reference);
+
+// The table of references: each game of the list has its own above or is named here. A
+// game in neither does not compile.
+no_reference!(
+    stickdice::described::games::SigMzab,
+    stickdice::described::games::SigTozeur,
+    stickdice::described::games::Kioz,
+    stickdice::described::games::Tab,
+    stickdice::described::games::SijatElTaba,
+    stickdice::described::games::EsSig,
+    stickdice::described::games::SigWesternSahara,
+);
+
+/// The games of the list with a reference evaluator for review and luck (the `review`
+/// part of what a game offers), in the list's order.
+pub fn references() -> Vec<stickdice::GameKind> {
+    macro_rules! each {
+        ([] $($variant:ident : $ty:path,)*) => {
+            vec![$((stickdice::GameKind::$variant, <$ty as Reviewable>::REVIEWED)),*]
+        };
+    }
+    stickdice::for_each_game!(each)
+        .into_iter()
+        .filter_map(|(kind, has)| has.then_some(kind))
+        .collect()
+}
 
 #[cfg(test)]
 mod tests {

@@ -52,7 +52,7 @@ fn round_robin<G: stickdice_agents::Evaluate>(cap: u32) {
 
 /// One test per game of the list, named after its variant.
 macro_rules! every_agent_tests {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+    ([] $($variant:ident : $ty:path,)*) => {
         $(
             #[test]
             #[allow(non_snake_case)]

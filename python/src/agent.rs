@@ -18,7 +18,7 @@ use crate::state::{
 use crate::with_state;
 
 macro_rules! define_agents {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+    ([] $($variant:ident : $ty:path,)*) => {
         /// A built agent of any game.
         pub enum AnyAgent {
             $(

@@ -117,12 +117,12 @@ pub trait Codes: Evaluate {
     }
 }
 
-/// [`Codes`] for each game of the list: its [`Encoded`] where it has the `encode`
-/// capability, the defaults ([`Missing`]) where it has not.
+/// [`Codes`] for each game of the list, by the `stickdice-rl` crate's table of encodings
+/// ([`stickdice_rl::for_each_encoding!`]): its [`Encoded`] where it has one, the defaults
+/// ([`Missing`]) where it has not.
 macro_rules! codes {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+    (encoded: [$($ty:ty,)*], missing: [$($no:ty,)*],) => {
         $(
-            stickdice::__if_has!(encode, [$($cap)*], {
                 impl Codes for $ty {
                     const ENCODED: bool = true;
                     fn num_actions() -> Result<usize, Missing> {
@@ -149,10 +149,8 @@ macro_rules! codes {
                         self.max_decisions()
                     }
                 }
-            }, {
-                impl Codes for $ty {}
-            });
         )*
+        $(impl Codes for $no {})*
     };
 }
-stickdice::for_each_game!(codes);
+stickdice_rl::for_each_encoding!(codes);

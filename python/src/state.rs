@@ -30,7 +30,7 @@ pub const TERMINAL: i64 = -4;
 
 /// Defines [`AnyState`], `with_state!` and [`PyGameKind`] for every game of the list.
 macro_rules! define_states {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+    ([] $($variant:ident : $ty:path,)*) => {
         /// A game's state together with the game (games are a few bytes).
         #[derive(Clone, Debug, PartialEq)]
         pub enum AnyState {
@@ -76,7 +76,7 @@ macro_rules! with_state {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __with_state_arms {
-    ([$any:expr, $g:ident, $s:ident, $body:expr] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+    ([$any:expr, $g:ident, $s:ident, $body:expr] $($variant:ident : $ty:path,)*) => {
         match $any {
             $($crate::state::AnyState::$variant($g, $s) => $body,)*
         }
@@ -192,10 +192,11 @@ impl PyGame {
     }
 
     /// The optional capabilities the game provides beyond its rules (`board`, `evaluate`,
-    /// `exact`, `measure`, `review`, `encode`, `tablebase`).
+    /// `exact`, `measure`, `review`, `encode`, `tablebase`), as each crate that provides
+    /// one answers (`stickdice_rl::offers`).
     #[getter]
     fn capabilities(&self) -> Vec<&'static str> {
-        self.any.kind().capabilities().to_vec()
+        stickdice_rl::offers(self.any.kind())
     }
 
     /// The number of distinct action codes: actions are ints in `range(num_distinct_actions())`.
@@ -825,7 +826,7 @@ pub fn games(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
             "num_distinct_actions",
             stickdice::with_game!(&game, |g| num_actions(g)).ok(),
         )?;
-        d.set_item("capabilities", kind.capabilities().to_vec())?;
+        d.set_item("capabilities", stickdice_rl::offers(kind))?;
         list.append(d)?;
     }
     Ok(list)
@@ -905,7 +906,7 @@ mod tests {
         for &kind in GameKind::ALL {
             let any = AnyGame::new::<&str>(kind.name(), None, &[]).unwrap();
             let encoded = stickdice::with_game!(&any, |g| encoded(g));
-            assert_eq!(encoded, kind.has("encode"), "{}", kind.name());
+            assert_eq!(encoded, stickdice_rl::encodings().contains(&kind), "{}", kind.name());
         }
     }
 

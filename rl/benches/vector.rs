@@ -9,7 +9,7 @@
 //! environment* (docs/performance/vector.md).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use stickdice::{AnyGame, GameKind};
+use stickdice::AnyGame;
 use stickdice_rl::{Buffers, VectorEnv, VectorError};
 
 /// The `(k mod legal)`-th legal code of every game: varied, and cheap next to a step.
@@ -90,7 +90,7 @@ fn bench(c: &mut Criterion) {
     );
     // Every other game of the list that a learner has decisions in: 2-player self-play,
     // the actions from the legal codes.
-    for &kind in GameKind::ALL.iter().filter(|k| k.has("encode")) {
+    for kind in stickdice_rl::encodings() {
         if kind.name() == "issiren" {
             continue;
         }

@@ -764,7 +764,7 @@ impl<G: DescribedGame> Encoded for G {
 /// the description engine (`stickdice::described::games::…`).
 macro_rules! described_games {
     ([]) => {};
-    ([] $variant:ident : $k:tt :: described :: games :: $ty:ident [$($cap:ident)*], $($rest:tt)*) => {
+    ([] $variant:ident : $k:tt :: described :: games :: $ty:ident, $($rest:tt)*) => {
         impl DescribedGame for $k::described::games::$ty {
             fn engine(&self) -> &Described {
                 &self.0
@@ -785,7 +785,7 @@ macro_rules! described_games {
         }
         described_games!([] $($rest)*);
     };
-    ([] $variant:ident : $ty:path [$($cap:ident)*], $($rest:tt)*) => {
+    ([] $variant:ident : $ty:path, $($rest:tt)*) => {
         described_games!([] $($rest)*);
     };
 }
@@ -794,7 +794,7 @@ stickdice::for_each_game!(described_games);
 /// Each described game of the list with its layout: `(name, title, codes)`.
 pub fn described_layouts() -> Vec<(&'static str, &'static str, &'static DescribedCodes)> {
     macro_rules! layouts {
-        ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {{
+        ([] $($variant:ident : $ty:path,)*) => {{
             let mut out: Vec<(&'static str, &'static str, &'static DescribedCodes)> = Vec::new();
             $(
                 layouts!(@one out, $ty);
@@ -819,7 +819,7 @@ trait MaybeDescribed {
 
 macro_rules! maybe_described {
     ([]) => {};
-    ([] $variant:ident : $k:tt :: described :: games :: $ty:ident [$($cap:ident)*], $($rest:tt)*) => {
+    ([] $variant:ident : $k:tt :: described :: games :: $ty:ident, $($rest:tt)*) => {
         impl MaybeDescribed for $k::described::games::$ty {
             fn layout() -> Option<&'static DescribedCodes> {
                 Some(<$k::described::games::$ty as DescribedGame>::codes())
@@ -827,7 +827,7 @@ macro_rules! maybe_described {
         }
         maybe_described!([] $($rest)*);
     };
-    ([] $variant:ident : $ty:path [$($cap:ident)*], $($rest:tt)*) => {
+    ([] $variant:ident : $ty:path, $($rest:tt)*) => {
         impl MaybeDescribed for $ty {}
         maybe_described!([] $($rest)*);
     };
@@ -923,12 +923,12 @@ mod tests {
     fn every_described_game_of_the_list_encodes_every_variant() {
         macro_rules! each {
             ([$games:ident]) => {};
-            ([$games:ident] $variant:ident : $k:tt :: described :: games :: $ty:ident [$($cap:ident)*], $($rest:tt)*) => {
+            ([$games:ident] $variant:ident : $k:tt :: described :: games :: $ty:ident, $($rest:tt)*) => {
                 check::<$k::described::games::$ty>();
                 $games += 1;
                 each!([$games] $($rest)*);
             };
-            ([$games:ident] $variant:ident : $ty:path [$($cap:ident)*], $($rest:tt)*) => {
+            ([$games:ident] $variant:ident : $ty:path, $($rest:tt)*) => {
                 each!([$games] $($rest)*);
             };
         }

@@ -27,8 +27,11 @@
 //! * **Observation tensors:** flat `float32` vectors, the same for every player (the games
 //!   have perfect information); see [`Encoded::observation_doc`] for each layout.
 //!
-//! Only games with the `encode` capability of [`stickdice::for_each_game!`] implement
-//! [`Encoded`]; the Python package answers for the others with its `MissingCapability`.
+//! The games of the list with an encoding implement [`Encoded`] (the hand-written ones
+//! below, the described ones from their description); the table
+//! [`for_each_encoding!`](crate::for_each_encoding) names them and the games without one,
+//! and [`encodings`] lists them. The Python package answers for the others with its
+//! `MissingCapability`.
 
 use stickdice::games::{
     houmt_taourit, issiren, sig_el_oued, sig_el_oued_capture, sig_wa_duqqan, siryu_race, siryu_war,
@@ -36,7 +39,52 @@ use stickdice::games::{
 };
 use stickdice::{Game, Issiren, SigElOued, SigElOuedCapture, SigWaDuqqan, SiryuWar};
 
-/// A game with its action codes and observation tensors (the `encode` capability).
+/// **The table of encodings**: calls `callback!` with every game of the list, as
+/// `encoded: [types], missing: [types],` — the games with an [`Encoded`] (the `encode` part
+/// of what a game offers) and those without. A game in neither does not compile where
+/// code is generated per game of the list (the batched environment, the Python package).
+#[macro_export]
+macro_rules! for_each_encoding {
+    ($callback:ident) => {
+        $callback! {
+            encoded: [
+                ::stickdice::SigWaDuqqan,
+                ::stickdice::SigElOued,
+                ::stickdice::Issiren,
+                ::stickdice::SigElOuedCapture,
+                ::stickdice::games::SiryuRace,
+                ::stickdice::games::HoumtTaourit,
+                ::stickdice::SiryuWar,
+                ::stickdice::described::games::SigMzab,
+                ::stickdice::described::games::SigTozeur,
+                ::stickdice::described::games::Kioz,
+                ::stickdice::described::games::Tab,
+                ::stickdice::described::games::SijatElTaba,
+                ::stickdice::described::games::EsSig,
+                ::stickdice::described::games::SigWesternSahara,
+            ],
+            missing: [],
+        }
+    };
+}
+
+/// The games of the list with action codes and observation tensors (the `encode` part of
+/// what a game offers), in the list's order.
+pub fn encodings() -> Vec<stickdice::GameKind> {
+    use crate::vector::Vectorize;
+    macro_rules! each {
+        ([] $($variant:ident : $ty:path,)*) => {
+            vec![$((stickdice::GameKind::$variant, <$ty as Vectorize>::ENCODED)),*]
+        };
+    }
+    stickdice::for_each_game!(each)
+        .into_iter()
+        .filter_map(|(kind, has)| has.then_some(kind))
+        .collect()
+}
+
+/// A game with its action codes and observation tensors (the `encode` part of what a game
+/// offers).
 ///
 /// Encoding needs the rules only ([`Game`]); the batched environment, whose opponents
 /// may be agents that evaluate (`greedy`), asks for [`stickdice_agents::Evaluate`] too.

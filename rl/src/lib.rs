@@ -38,8 +38,73 @@ pub mod described;
 pub mod encoding;
 pub mod vector;
 
-pub use encoding::Encoded;
+pub use encoding::{encodings, Encoded};
 pub use vector::{
     game_seed, log_seed, log_text, opponent_seed, Batch, Buffers, Out, VectorEnv, VectorError,
     Vectorize, LEARNER_LABEL,
 };
+
+/// What a game of the list offers beyond its rules and their drawing, asked of each crate
+/// that provides a part: `board` (every game of the list), `evaluate`
+/// ([`stickdice_agents::evaluations`]), `exact` ([`stickdice_agents::solvers`]),
+/// `measure` ([`stickdice_evaluation::measures`]), `review`
+/// ([`stickdice_evaluation::references`]), `encode` ([`encodings`]) and `tablebase`
+/// ([`stickdice_agents::tablebases`]), in that order.
+pub fn offers(kind: stickdice::GameKind) -> Vec<&'static str> {
+    type Games = fn() -> Vec<stickdice::GameKind>;
+    let parts: [(&'static str, Games); 6] = [
+        ("evaluate", stickdice_agents::evaluations),
+        ("exact", stickdice_agents::solvers),
+        ("measure", stickdice_evaluation::measures),
+        ("review", stickdice_evaluation::references),
+        ("encode", encodings),
+        ("tablebase", stickdice_agents::tablebases),
+    ];
+    let mut out = vec!["board"];
+    out.extend(
+        parts
+            .iter()
+            .filter(|(_, games)| games().contains(&kind))
+            .map(|(part, _)| *part),
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use stickdice::GameKind;
+
+    /// Each crate's table gives every game of the list the parts it has always offered
+    /// (the family tree's features and Python's `capabilities` depend on them).
+    #[test]
+    fn every_game_offers_what_its_crates_register() {
+        let all = "board evaluate exact measure review encode";
+        let expected = [
+            ("sig-wa-duqqan", all),
+            ("sig-el-oued", all),
+            (
+                "issiren",
+                "board evaluate exact measure review encode tablebase",
+            ),
+            (
+                "sig-el-oued-capture",
+                "board evaluate measure review encode",
+            ),
+            ("siryu-race", "board evaluate measure review encode"),
+            ("sig-wa-duqqan-houmt-taourit", all),
+            ("siryu-war", "board evaluate measure review encode"),
+            ("sig-mzab", "board evaluate encode"),
+            ("sig-tozeur", "board evaluate encode"),
+            ("kioz", "board evaluate encode"),
+            ("tab", "board evaluate encode"),
+            ("sijat-el-taba", "board evaluate encode"),
+            ("es-sig", "board evaluate exact encode"),
+            ("sig-western-sahara", "board evaluate encode"),
+        ];
+        assert_eq!(GameKind::ALL.len(), expected.len());
+        for (&kind, (name, parts)) in GameKind::ALL.iter().zip(expected) {
+            assert_eq!(kind.name(), name);
+            assert_eq!(super::offers(kind).join(" "), parts, "{name}");
+        }
+    }
+}

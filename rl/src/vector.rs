@@ -1127,14 +1127,18 @@ impl<G: Encoded + Evaluate> Env for Batch<G> {
     }
 }
 
-/// How a game of the list becomes a batch: [`Batch`] where it has the `encode`
-/// capability, [`VectorError::NotEncoded`] where it has not.
+/// How a game of the list becomes a batch: [`Batch`] where it has an encoding
+/// ([`Encoded`], the table [`for_each_encoding!`](crate::for_each_encoding)),
+/// [`VectorError::NotEncoded`] where it has not.
 pub trait Vectorize: Evaluate {
+    /// Whether the game has action codes and observation tensors (the `encode` part of
+    /// what a game offers).
+    const ENCODED: bool = false;
+
     /// A batch of `n` games of `self` (see [`Batch::new`]).
     ///
     /// # Errors
-    /// As [`Batch::new`]; [`VectorError::NotEncoded`] for a game without the `encode`
-    /// capability.
+    /// As [`Batch::new`]; [`VectorError::NotEncoded`] for a game without an encoding.
     fn vector_env(&self, n: usize, seats: &[Option<&str>]) -> Result<VectorEnv, VectorError> {
         let _ = (n, seats);
         Err(VectorError::NotEncoded {
@@ -1145,27 +1149,26 @@ pub trait Vectorize: Evaluate {
 }
 
 macro_rules! vectorize {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+    (encoded: [$($ty:ty,)*], missing: [$($no:ty,)*],) => {
         $(
-            stickdice::__if_has!(encode, [$($cap)*], {
-                impl Vectorize for $ty {
-                    fn vector_env(
-                        &self,
-                        n: usize,
-                        seats: &[Option<&str>],
-                    ) -> Result<VectorEnv, VectorError> {
-                        Ok(VectorEnv {
-                            inner: Box::new(Batch::new(self.clone(), n, seats)?),
-                        })
-                    }
+            impl Vectorize for $ty {
+                const ENCODED: bool = true;
+
+                fn vector_env(
+                    &self,
+                    n: usize,
+                    seats: &[Option<&str>],
+                ) -> Result<VectorEnv, VectorError> {
+                    Ok(VectorEnv {
+                        inner: Box::new(Batch::new(self.clone(), n, seats)?),
+                    })
                 }
-            }, {
-                impl Vectorize for $ty {}
-            });
+            }
         )*
+        $(impl Vectorize for $no {})*
     };
 }
-stickdice::for_each_game!(vectorize);
+crate::for_each_encoding!(vectorize);
 
 /// A batch of any game of the list (a [`Batch`] of the game inside, so each step is one
 /// dynamic call and the games are stepped with static dispatch).

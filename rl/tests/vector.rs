@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use rand::{RngExt, SeedableRng};
 use stickdice::play::{play_game, Event, SeededDice};
-use stickdice::{agent_fn, ActionList, Agent, AnyGame, Game, GameKind, Issiren, SiryuRace};
+use stickdice::{agent_fn, ActionList, Agent, AnyGame, Game, Issiren, SiryuRace};
 use stickdice_rl::{game_seed, opponent_seed, Batch, Buffers, Encoded, VectorEnv, VectorError};
 
 fn buffers<G: Encoded + stickdice_agents::Evaluate>(batch: &Batch<G>) -> Buffers {
@@ -437,7 +437,7 @@ fn legal_codes_are_the_masks_set_bits_and_the_legal_actions_in_order() {
 #[test]
 fn legal_codes_fit_their_rows_in_every_game_that_has_decisions() {
     let mut checked = 0;
-    for &kind in GameKind::ALL.iter().filter(|k| k.has("encode")) {
+    for kind in stickdice_rl::encodings() {
         let (_, most_seats) = kind.seat_range();
         let mut configs = vec![vec!["max_throws=80".to_string()]];
         if kind.option_names().contains(&"five_polished_moves_five") {

@@ -26,20 +26,26 @@ pub use siryu_race::SiryuRace;
 pub use siryu_war::SiryuWar;
 
 /// **The list of games.** Calls `callback!` with every game, one line each:
-/// `Variant: path::to::Type [capabilities],`, in the order of `stickdice games`.
+/// `Variant: path::to::Type,`, in the order of `stickdice games`.
 ///
-/// The capabilities name the optional parts the game provides beyond the rules
-/// ([`Game`](crate::Game) and [`Playouts`](crate::Playouts), which every game has):
+/// The list names games only. Every game of it has the rules ([`Game`](crate::Game),
+/// [`Playouts`](crate::Playouts)) and its drawing ([`Board`](crate::Board)), which the
+/// list demands of it. What else a game offers is
+/// registered beside the code that provides it, by the crate that owns that code, and
+/// asked of that crate:
 ///
-/// | capability | what it is | where it lives | without it |
+/// | part | what it is | where it lives, and who answers | without it |
 /// |---|---|---|---|
-/// | `board` | the drawing data ([`Board`](crate::Board)) | the game's module | the web page shows the text board ([`Game::render`](crate::Game::render)), with a note saying the game has no drawing |
-/// | `evaluate` | a hand-set or learned evaluation | `stickdice-agents` (`eval/`, one module per game) | agents that need one (greedy, expectimax, MCTS with greedy playouts) say so; random and MCTS/ISMCTS with random playouts play |
-/// | `exact` | what the exact solver needs | `stickdice-agents` (`solve/games.rs`) | `perfect` and `analyze --exact` say the game is not solved |
-/// | `measure` | turn starts, captures, burials for analysis | `stickdice-evaluation` (`analysis.rs`) | analysis counts no captures and takes every throw of a new seat as a new turn |
-/// | `review` | a reference evaluator for review and luck | `stickdice-evaluation` (`review.rs`) | `review` and `--luck` say the game has no reference |
-/// | `encode` | action codes and observation tensors | `stickdice-rl` (`encoding.rs`; the Python package and the batched environment use it) | Python plays by action notation (`legal_action_strings`, `apply_action_string`); action codes, tensors, OpenSpiel and PettingZoo raise `stickdice.MissingCapability` naming the game and `encode` |
-/// | `tablebase` | an endgame tablebase | `stickdice-agents` | `tablebase=` is refused |
+/// | `evaluate` | a hand-set or learned evaluation | `stickdice-agents` (`eval/`, one module per game); `stickdice_agents::evaluations()` | agents that need one (greedy, expectimax, MCTS with greedy playouts) say so; random and MCTS/ISMCTS with random playouts play |
+/// | `exact` | what the exact solver needs | `stickdice-agents` (`solve/games.rs`); `stickdice_agents::solvers()` | `perfect` and `analyze --exact` say the game is not solved |
+/// | `tablebase` | an endgame tablebase | `stickdice-agents`; `stickdice_agents::tablebases()` | `tablebase=` is refused |
+/// | `measure` | turn starts, captures, burials for analysis | `stickdice-evaluation` (`analysis.rs`); `stickdice_evaluation::measures()` | analysis counts no captures and takes every throw of a new seat as a new turn |
+/// | `review` | a reference evaluator for review and luck | `stickdice-evaluation` (`review.rs`); `stickdice_evaluation::references()` | `review` and `--luck` say the game has no reference |
+/// | `encode` | action codes and observation tensors | `stickdice-rl` (`encoding.rs`; the Python package and the batched environment use it); `stickdice_rl::encodings()` | Python plays by action notation (`legal_action_strings`, `apply_action_string`); action codes, tensors, OpenSpiel and PettingZoo raise `stickdice.MissingCapability` naming the game and `encode` |
+///
+/// Each of those crates names, in its own table, the games that lack its part (they get
+/// the fallback that says so); a game in neither its code nor that table does not
+/// compile. `stickdice_rl::offers` gathers every crate's answer for one game.
 ///
 /// A crate that needs code per game writes a callback macro and passes it here (by name,
 /// or by path in brackets: `for_each_game!([$crate::my_macro], …)` from inside another
@@ -48,7 +54,7 @@ pub use siryu_war::SiryuWar;
 ///
 /// ```
 /// macro_rules! names {
-///     ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+///     ([] $($variant:ident : $ty:path,)*) => {
 ///         [$(<$ty as stickdice::Game>::NAME),*]
 ///     };
 /// }
@@ -75,56 +81,20 @@ macro_rules! for_each_game {
 macro_rules! __game_list {
     ([$($callback:tt)+] [$($args:tt)*]) => {
         $($callback)+! { [$($args)*]
-            SigWaDuqqan: $crate::games::SigWaDuqqan [board evaluate exact measure review encode],
-            SigElOued: $crate::games::SigElOued [board evaluate exact measure review encode],
-            Issiren: $crate::games::Issiren [board evaluate exact measure review encode tablebase],
-            SigElOuedCapture: $crate::games::SigElOuedCapture [board evaluate measure review encode],
-            SiryuRace: $crate::games::SiryuRace [board evaluate measure review encode],
-            SigWaDuqqanHoumtTaourit: $crate::games::HoumtTaourit [board evaluate exact measure review encode],
-            SiryuWar: $crate::games::SiryuWar [board evaluate measure review encode],
-            SigMzab: $crate::described::games::SigMzab [board evaluate encode],
-            SigTozeur: $crate::described::games::SigTozeur [board evaluate encode],
-            Kioz: $crate::described::games::Kioz [board evaluate encode],
-            Tab: $crate::described::games::Tab [board evaluate encode],
-            SijatElTaba: $crate::described::games::SijatElTaba [board evaluate encode],
-            EsSig: $crate::described::games::EsSig [board evaluate exact encode],
-            SigWesternSahara: $crate::described::games::SigWesternSahara [board evaluate encode],
+            SigWaDuqqan: $crate::games::SigWaDuqqan,
+            SigElOued: $crate::games::SigElOued,
+            Issiren: $crate::games::Issiren,
+            SigElOuedCapture: $crate::games::SigElOuedCapture,
+            SiryuRace: $crate::games::SiryuRace,
+            SigWaDuqqanHoumtTaourit: $crate::games::HoumtTaourit,
+            SiryuWar: $crate::games::SiryuWar,
+            SigMzab: $crate::described::games::SigMzab,
+            SigTozeur: $crate::described::games::SigTozeur,
+            Kioz: $crate::described::games::Kioz,
+            Tab: $crate::described::games::Tab,
+            SijatElTaba: $crate::described::games::SijatElTaba,
+            EsSig: $crate::described::games::EsSig,
+            SigWesternSahara: $crate::described::games::SigWesternSahara,
         }
     };
-}
-
-/// `__if_has!(capability, [capabilities], { items }, { other items })`: the first items
-/// where the list has the capability, the others where it lacks it. Crates use it to
-/// choose, per game, between the capability and the fallback that says it is missing.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __if_has {
-    ($cap:ident, [], $yes:tt, { $($no:tt)* }) => { $($no)* };
-    (board, [board $($r:ident)*], { $($yes:tt)* }, $no:tt) => { $($yes)* };
-    (evaluate, [evaluate $($r:ident)*], { $($yes:tt)* }, $no:tt) => { $($yes)* };
-    (exact, [exact $($r:ident)*], { $($yes:tt)* }, $no:tt) => { $($yes)* };
-    (measure, [measure $($r:ident)*], { $($yes:tt)* }, $no:tt) => { $($yes)* };
-    (review, [review $($r:ident)*], { $($yes:tt)* }, $no:tt) => { $($yes)* };
-    (encode, [encode $($r:ident)*], { $($yes:tt)* }, $no:tt) => { $($yes)* };
-    (tablebase, [tablebase $($r:ident)*], { $($yes:tt)* }, $no:tt) => { $($yes)* };
-    ($cap:ident, [$x:ident $($r:ident)*], $yes:tt, $no:tt) => {
-        $crate::__if_has!($cap, [$($r)*], $yes, $no);
-    };
-}
-
-/// `__unless_has!(capability, [capabilities], { items })`: the items where the list lacks
-/// the capability, nothing where it has it. Crates use it to give a game without a
-/// capability the default that says so.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __unless_has {
-    ($cap:ident, [], { $($body:tt)* }) => { $($body)* };
-    (board, [board $($r:ident)*], $b:tt) => {};
-    (evaluate, [evaluate $($r:ident)*], $b:tt) => {};
-    (exact, [exact $($r:ident)*], $b:tt) => {};
-    (measure, [measure $($r:ident)*], $b:tt) => {};
-    (review, [review $($r:ident)*], $b:tt) => {};
-    (encode, [encode $($r:ident)*], $b:tt) => {};
-    (tablebase, [tablebase $($r:ident)*], $b:tt) => {};
-    ($cap:ident, [$x:ident $($r:ident)*], $b:tt) => { $crate::__unless_has!($cap, [$($r)*], $b); };
 }

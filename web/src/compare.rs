@@ -366,7 +366,7 @@ fn run(
         })
         .collect();
     let (family, family_note) = if comparison.results.len() > 1 {
-        match Family::of(&comparison) {
+        match Family::of(&comparison, stickdice_rl::offers) {
             Ok(f) => (
                 json!({
                     "agent": f.agent,

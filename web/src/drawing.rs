@@ -1,26 +1,17 @@
-//! What the page draws of each game: its board ([`Board`]) where the game has the `board`
-//! capability, and otherwise its text board ([`Game::render`]) with a note saying the game
-//! has no drawing. One implementation per game of the list ([`stickdice::for_each_game!`]),
-//! chosen by its capabilities, so the routes are generic over [`Drawing`].
-
-// The text fallbacks below are used by the games of the list without the `board`
-// capability: none today, so outside the tests (which take every fallback on real games)
-// they may go unused.
-#![cfg_attr(not(test), allow(dead_code))]
+//! What the page draws of each game: its board ([`Board`]), which every game of the list
+//! has (the list demands it), so the routes are generic over [`Drawing`].
 
 use serde_json::{json, Value};
-use stickdice::board::{self, Board, BoardMove, PlacedPiece, StickFaces};
-use stickdice::{ActionList, Game, Throw};
+use stickdice::board::{self, Board, BoardMove, PlacedPiece};
+use stickdice::{Game, Throw};
 
 /// A game as the page shows it.
 pub(crate) trait Drawing: Game {
-    /// `GET /api/geometry`'s answer: the board's geometry with `drawn: true`, or for a game
-    /// without a board `drawn: false`, a `note` saying so and the sticks.
+    /// `GET /api/geometry`'s answer: the board's geometry with `drawn: true`.
     fn geometry_json(&self) -> Value;
-    /// Every piece where it stands (none without a board).
+    /// Every piece where it stands.
     fn pieces(&self, state: &Self::State) -> Vec<PlacedPiece>;
-    /// For each legal action, the squares it moves from and to (without a board, each
-    /// legal action with neither: the page shows them as buttons).
+    /// For each legal action, the squares it moves from and to.
     fn moves(&self, state: &Self::State) -> Vec<BoardMove>;
     /// In words, what `action` does from `state`.
     fn describe_action(&self, state: &Self::State, action: Self::Action) -> String;
@@ -32,9 +23,8 @@ pub(crate) trait Drawing: Game {
     fn tallies(&self, state: &Self::State) -> Vec<String>;
 }
 
-/// The drawing of a game with a [`Board`]: its geometry, and beside it what the board has
-/// beyond squares and tracks ([`Board::features`]: `stacks`, `teams`, `holds`, `road`,
-/// `chaser`).
+/// The drawing of a game: its geometry, and beside it what the board has beyond squares and
+/// tracks ([`Board::features`]: `stacks`, `teams`, `holds`, `road`, `chaser`).
 fn drawn_geometry<G: Board>(g: &G) -> Value {
     let mut v = serde_json::to_value(g.geometry()).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut v {
@@ -56,169 +46,34 @@ fn with_names<G: Game>(g: &G, mut v: Value) -> Value {
     v
 }
 
-/// The sticks of a game without a board: their count, sides named `marked` and
-/// `unmarked`.
-fn plain_sticks<G: Game>(g: &G) -> StickFaces {
-    StickFaces {
-        count: g.sticks().count(),
-        marked: "marked",
-        unmarked: "unmarked",
+impl<G: Board> Drawing for G {
+    fn geometry_json(&self) -> Value {
+        drawn_geometry(self)
+    }
+    fn pieces(&self, state: &Self::State) -> Vec<PlacedPiece> {
+        Board::pieces(self, state)
+    }
+    fn moves(&self, state: &Self::State) -> Vec<BoardMove> {
+        Board::moves(self, state)
+    }
+    fn describe_action(&self, state: &Self::State, action: Self::Action) -> String {
+        Board::describe_action(self, state, action)
+    }
+    fn describe_change(&self, before: &Self::State, after: &Self::State) -> Vec<String> {
+        Board::describe_change(self, before, after)
+    }
+    fn sides(&self, marked: u8) -> String {
+        board::sides_up(&self.geometry().sticks, Throw::new(marked))
+    }
+    fn tallies(&self, state: &Self::State) -> Vec<String> {
+        Board::tallies(self, state)
     }
 }
-
-/// The note the page shows for a game without a board.
-pub(crate) fn undrawn_note<G: Game>() -> String {
-    format!(
-        "{} has no board drawing (the game does not provide the `board` capability): the \
-         board is shown as text, and actions are chosen by their notation",
-        G::TITLE
-    )
-}
-
-/// `GET /api/geometry`'s answer for a game without a board.
-pub(crate) fn undrawn_geometry<G: Game>(g: &G) -> Value {
-    with_names(
-        g,
-        json!({
-            "drawn": false,
-            "note": undrawn_note::<G>(),
-            "sticks": plain_sticks(g),
-            "legend": "",
-        }),
-    )
-}
-
-/// Each legal action, moving no drawn square.
-pub(crate) fn undrawn_moves<G: Game>(g: &G, state: &G::State) -> Vec<BoardMove> {
-    let mut legal = ActionList::new();
-    g.legal_actions(state, &mut legal);
-    legal
-        .iter()
-        .map(|a| BoardMove {
-            action: a.to_string(),
-            from: None,
-            to: None,
-        })
-        .collect()
-}
-
-/// An action in words without a board: the seat that plays it and its notation.
-pub(crate) fn undrawn_action<G: Game>(g: &G, state: &G::State, action: G::Action) -> String {
-    match g.node(state).seat() {
-        Some(seat) => format!("P{} plays {action}", seat + 1),
-        None => format!("{action}"),
-    }
-}
-
-/// The sides up of a game without a board: `3 marked sides up`.
-pub(crate) fn undrawn_sides<G: Game>(g: &G, marked: u8) -> String {
-    board::sides_up(&plain_sticks(g), Throw::new(marked))
-}
-
-/// [`Drawing`] for each game of the list: by its [`Board`] where it has the `board`
-/// capability, by the text fallbacks above where it has not.
-macro_rules! drawings {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
-        $(
-            stickdice::__if_has!(board, [$($cap)*], {
-                impl Drawing for $ty {
-                    fn geometry_json(&self) -> Value {
-                        drawn_geometry(self)
-                    }
-                    fn pieces(&self, state: &Self::State) -> Vec<PlacedPiece> {
-                        Board::pieces(self, state)
-                    }
-                    fn moves(&self, state: &Self::State) -> Vec<BoardMove> {
-                        Board::moves(self, state)
-                    }
-                    fn describe_action(&self, state: &Self::State, action: Self::Action) -> String {
-                        Board::describe_action(self, state, action)
-                    }
-                    fn describe_change(&self, before: &Self::State, after: &Self::State) -> Vec<String> {
-                        Board::describe_change(self, before, after)
-                    }
-                    fn sides(&self, marked: u8) -> String {
-                        board::sides_up(&self.geometry().sticks, Throw::new(marked))
-                    }
-                    fn tallies(&self, state: &Self::State) -> Vec<String> {
-                        Board::tallies(self, state)
-                    }
-                }
-            }, {
-                impl Drawing for $ty {
-                    fn geometry_json(&self) -> Value {
-                        undrawn_geometry(self)
-                    }
-                    fn pieces(&self, _: &Self::State) -> Vec<PlacedPiece> {
-                        Vec::new()
-                    }
-                    fn moves(&self, state: &Self::State) -> Vec<BoardMove> {
-                        undrawn_moves(self, state)
-                    }
-                    fn describe_action(&self, state: &Self::State, action: Self::Action) -> String {
-                        undrawn_action(self, state, action)
-                    }
-                    fn describe_change(&self, _: &Self::State, _: &Self::State) -> Vec<String> {
-                        Vec::new()
-                    }
-                    fn sides(&self, marked: u8) -> String {
-                        undrawn_sides(self, marked)
-                    }
-                    fn tallies(&self, _: &Self::State) -> Vec<String> {
-                        Vec::new()
-                    }
-                }
-            });
-        )*
-    };
-}
-stickdice::for_each_game!(drawings);
 
 #[cfg(test)]
 mod tests {
-    //! The fallback of a game without a board, on real games (the functions are generic
-    //! over [`Game`], so any game can take the path a game without `board` takes).
     use super::*;
-    use stickdice::{Issiren, SigElOued};
-
-    #[test]
-    fn a_game_without_a_board_gets_a_note_its_sticks_and_no_squares() {
-        let g = SigElOued::with_seats(3).unwrap();
-        let v = undrawn_geometry(&g);
-        assert_eq!(v["drawn"], false);
-        assert_eq!(v["game"], "sig-el-oued");
-        assert_eq!(v["players"], 3);
-        assert_eq!(v["sticks"]["count"], json!(g.sticks().count()));
-        assert!(v.get("squares").is_none());
-        let note = v["note"].as_str().unwrap();
-        assert!(
-            note.starts_with("Sig (El Oued) has no board drawing"),
-            "{note}"
-        );
-        assert!(note.contains("`board`"), "{note}");
-        assert_eq!(undrawn_sides(&g, 2), "2 marked sides up");
-        assert_eq!(undrawn_sides(&g, 0), "no marked side up");
-    }
-
-    #[test]
-    fn a_game_without_a_board_lists_every_legal_action_by_notation() {
-        let g = Issiren::with_seats(2).unwrap();
-        let mut s = g.initial_state();
-        g.apply_throw(&mut s, Throw::new(1)).unwrap();
-        let mut legal = ActionList::new();
-        g.legal_actions(&s, &mut legal);
-        assert!(!legal.is_empty());
-        let moves = undrawn_moves(&g, &s);
-        assert_eq!(
-            moves.iter().map(|m| m.action.clone()).collect::<Vec<_>>(),
-            legal.iter().map(ToString::to_string).collect::<Vec<_>>()
-        );
-        assert!(moves.iter().all(|m| m.from.is_none() && m.to.is_none()));
-        assert_eq!(
-            undrawn_action(&g, &s, legal[0]),
-            format!("P1 plays {}", legal[0])
-        );
-    }
+    use stickdice::ActionList;
 
     /// In seeded random games of each described game, every legal move that names a square
     /// names the square of one of the mover's pieces, and its `to` is where the rules put
@@ -350,14 +205,14 @@ mod tests {
     }
 
     #[test]
-    fn the_games_of_the_list_draw_as_their_capabilities_say() {
+    fn every_game_of_the_list_is_drawn() {
         for &kind in stickdice::GameKind::ALL {
             let any = stickdice::AnyGame::new::<&str>(kind.name(), None, &[]).unwrap();
             let v = stickdice::with_game!(&any, |g| g.geometry_json());
-            assert_eq!(v["drawn"], json!(kind.has("board")), "{}", kind.name());
+            assert_eq!(v["drawn"], json!(true), "{}", kind.name());
             assert_eq!(v["game"], kind.name());
-            assert_eq!(v.get("squares").is_some(), kind.has("board"));
-            assert_eq!(v.get("note").is_some(), !kind.has("board"));
+            assert!(v.get("squares").is_some(), "{}", kind.name());
+            assert!(v.get("note").is_none(), "{}", kind.name());
         }
     }
 }

@@ -22,7 +22,7 @@
 //! scores do (with two seats: to 1), and a seat that has already beaten another is credited
 //! with that for certain.
 
-use stickdice::{Game, Seat, SeatValues, MAX_SEATS};
+use stickdice::{Game, GameKind, Seat, SeatValues, MAX_SEATS};
 
 mod houmt_taourit;
 mod issiren;
@@ -54,8 +54,8 @@ pub trait Evaluate: stickdice::Playouts + stickdice::Listed {
     /// searches may prune with those bounds.
     fn evaluate(&self, state: &Self::State) -> SeatValues;
 
-    /// Whether the game has an evaluation of its own (the `evaluate` capability of
-    /// [`stickdice::for_each_game!`]); false for the default that only knows the end
+    /// Whether the game has an evaluation of its own (the `evaluate` part of what a game
+    /// offers, [`evaluations`]); false for the default that only knows the end
     /// ([`even_shares`]), and agents that need an evaluation then refuse the game.
     const HAS_EVALUATION: bool = true;
 
@@ -415,26 +415,41 @@ pub fn pairwise_scores(standings: &[SeatStanding]) -> SeatValues {
     out
 }
 
-/// [`Evaluate`] for each game of the list without the `evaluate` capability
-/// ([`stickdice::for_each_game!`]): exactly the scores at the end, an even share of them
-/// elsewhere, and [`Evaluate::HAS_EVALUATION`] false, so agents that need an evaluation
-/// say what is missing.
+/// [`Evaluate`] for the games without an evaluation of their own: exactly the scores at the
+/// end, an even share of them elsewhere, and [`Evaluate::HAS_EVALUATION`] false, so agents
+/// that need an evaluation say what is missing.
 macro_rules! no_evaluation {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+    ($($ty:ty),* $(,)?) => {
         $(
-            stickdice::__unless_has!(evaluate, [$($cap)*], {
-                impl Evaluate for $ty {
-                    const HAS_EVALUATION: bool = false;
+            impl Evaluate for $ty {
+                const HAS_EVALUATION: bool = false;
 
-                    fn evaluate(&self, state: &Self::State) -> SeatValues {
-                        even_shares(self, state)
-                    }
+                fn evaluate(&self, state: &Self::State) -> SeatValues {
+                    even_shares(self, state)
                 }
-            });
+            }
         )*
     };
 }
-stickdice::for_each_game!(no_evaluation);
+
+// The table of evaluations: each game of the list has its own (its module here, or the
+// described games' generic one in `described_eval.rs`) or is named below. A game in
+// neither does not compile.
+no_evaluation!();
+
+/// The games of the list with an evaluation of their own (the `evaluate` part of what a
+/// game offers), in the list's order; the others have only [`even_shares`].
+pub fn evaluations() -> Vec<GameKind> {
+    macro_rules! with_evaluation {
+        ([] $($variant:ident : $ty:path,)*) => {
+            [$((GameKind::$variant, <$ty as Evaluate>::HAS_EVALUATION)),*]
+        };
+    }
+    stickdice::for_each_game!(with_evaluation)
+        .into_iter()
+        .filter_map(|(kind, has)| has.then_some(kind))
+        .collect()
+}
 
 /// The scores at the end; elsewhere every seat's share of an even game, `1/2`.
 pub fn even_shares<G: Game>(game: &G, state: &G::State) -> SeatValues {

@@ -1,5 +1,5 @@
-//! [`Exact`] for the three games: what the solver accepts, and how each state drops its
-//! throw count.
+//! [`Exact`] for the hand-written games the solver handles (what it accepts, and how each
+//! state drops its throw count), and the refusal for the games it does not handle.
 
 use std::sync::Arc;
 
@@ -90,6 +90,8 @@ impl Exact for SigElOued {
 }
 
 impl Exact for Issiren {
+    const TABLEBASE: bool = true;
+
     fn solver_support(&self) -> Result<(), SolveError> {
         Err(SolveError::Unsupported(
             "issiren cannot be solved as a whole (twelve pieces a side on a 48-square board \
@@ -127,27 +129,39 @@ const SIRYU_RACE_TOO_LARGE: &str = ": with 2 players its positions alone number 
      every pending throw; one value per position and owed count is over 9 GB, and sending \
      back ties them into cycles that take value iteration thousands of sweeps";
 
-/// [`Exact`] for each game of the list without the `exact` capability
-/// ([`stickdice::for_each_game!`]): the solver refuses it, naming the game.
+/// [`Exact`] for the games the solver does not handle: it refuses them, naming the game.
 macro_rules! no_solver {
-    ([] $($variant:ident : $ty:path [$($cap:ident)*],)*) => {
+    ($($ty:ty),* $(,)?) => {
         $(
-            stickdice::__unless_has!(exact, [$($cap)*], {
-                impl Exact for $ty {
-                    fn solver_support(&self) -> Result<(), SolveError> {
-                        Err(SolveError::Unsupported(format!(
-                            "{} has no exact solver{}; use simulation (stickdice analyze)",
-                            <$ty as Game>::NAME,
-                            why_unsolved(<$ty as Game>::NAME)
-                        )))
-                    }
+            impl Exact for $ty {
+                const SOLVED: bool = false;
 
-                    fn strip_throw_count(state: &mut Self::State) {
-                        let _ = state;
-                    }
+                fn solver_support(&self) -> Result<(), SolveError> {
+                    Err(SolveError::Unsupported(format!(
+                        "{} has no exact solver{}; use simulation (stickdice analyze)",
+                        <$ty as Game>::NAME,
+                        why_unsolved(<$ty as Game>::NAME)
+                    )))
                 }
-            });
+
+                fn strip_throw_count(state: &mut Self::State) {
+                    let _ = state;
+                }
+            }
         )*
     };
 }
-stickdice::for_each_game!(no_solver);
+
+// The table of solvers: each game of the list is handled above (or, for the described
+// races, in `described_solve.rs`) or is named here. A game in neither does not compile.
+no_solver!(
+    stickdice::SigElOuedCapture,
+    stickdice::games::SiryuRace,
+    stickdice::SiryuWar,
+    stickdice::described::games::SigMzab,
+    stickdice::described::games::SigTozeur,
+    stickdice::described::games::Kioz,
+    stickdice::described::games::Tab,
+    stickdice::described::games::SijatElTaba,
+    stickdice::described::games::SigWesternSahara,
+);

@@ -82,8 +82,16 @@ pub const MAX_STATES: usize = 40_000_000;
 
 /// A game the exact solver and the searching agents' exact values know how to handle.
 ///
-/// Implemented for the three games in [`games`].
+/// Implemented for every game of the list: by the games the solver handles in [`games`]
+/// (and the described races, `described_solve.rs`), and by a refusal for the others.
 pub trait Exact: Game {
+    /// Whether the solver handles the game at all (the `exact` part of what a game offers);
+    /// false for the refusal the games without it get.
+    const SOLVED: bool = true;
+
+    /// Whether [`Exact::exact_values`] has a tablebase to offer (the `tablebase` part).
+    const TABLEBASE: bool = false;
+
     /// Whether [`solve`] accepts this game with its seat count and rule options.
     ///
     /// # Errors
@@ -109,6 +117,37 @@ pub trait Exact: Game {
         let _ = source;
         Err(ExactValuesError::NoTablebase { game: Self::NAME })
     }
+}
+
+/// Each game of the list with whether the solver handles it and whether it has a
+/// tablebase.
+fn exact_table() -> Vec<(stickdice::GameKind, bool, bool)> {
+    macro_rules! each {
+        ([] $($variant:ident : $ty:path,)*) => {
+            vec![$((stickdice::GameKind::$variant, <$ty as Exact>::SOLVED, <$ty as Exact>::TABLEBASE)),*]
+        };
+    }
+    stickdice::for_each_game!(each)
+}
+
+/// The games of the list the exact solver handles (the `exact` part of what a game
+/// offers), in the list's order; the others are refused, naming the game.
+pub fn solvers() -> Vec<stickdice::GameKind> {
+    exact_table()
+        .into_iter()
+        .filter(|e| e.1)
+        .map(|e| e.0)
+        .collect()
+}
+
+/// The games of the list with an endgame tablebase (the `tablebase` part of what a game
+/// offers), in the list's order.
+pub fn tablebases() -> Vec<stickdice::GameKind> {
+    exact_table()
+        .into_iter()
+        .filter(|e| e.2)
+        .map(|e| e.0)
+        .collect()
 }
 
 /// A source of exact values for some positions (a solution or a tablebase), as searching
