@@ -353,6 +353,7 @@ positions = [0]
         good,
         "6772c3b888dd4883d1a89a350c5c7a2e8f7b05d8427a212ce45843be7697ffc1"
     );
+}
 
 #[test]
 fn extra_throws_by_count_are_checked() {

@@ -1242,7 +1242,7 @@ mod lockstep {
             if cap_every != 0 && game % cap_every == cap_every - 1 {
                 let cap = rng.random_range(1..=400u32).to_string();
                 h.set_option("max_throws", &cap).unwrap();
-                d.set("max_throws", &cap, "lockstep", &[]).unwrap();
+                d.set_options("lockstep", &[("max_throws", &cap)]).unwrap();
             }
             let (mut hs, mut ds) = (h.initial_state(), d.initial_state());
             let mut step = 0usize;
