@@ -183,7 +183,7 @@ fn damaged_files_never_panic() {
 /// differs. To write it again after changing the format:
 ///
 /// ```sh
-/// STICKDICE_WRITE_SCHEMA=1 cargo test --release --test described_errors schema
+/// STICKDICE_WRITE_SCHEMA=1 cargo test --release --test integration described_errors::the_committed_schema
 /// ```
 #[test]
 fn the_committed_schema_is_the_one_the_format_generates() {
@@ -200,7 +200,7 @@ fn the_committed_schema_is_the_one_the_format_generates() {
     assert!(
         committed == generated,
         "{} differs from the schema the format's types generate; write it again with\n  \
-         STICKDICE_WRITE_SCHEMA=1 cargo test --release --test described_errors schema",
+         STICKDICE_WRITE_SCHEMA=1 cargo test --release --test integration described_errors::the_committed_schema",
         path.display()
     );
 }

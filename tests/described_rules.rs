@@ -1329,7 +1329,7 @@ fn lockstep_siryu_war_plays_as_its_module() {
 
 /// The book's figures (docs/described/lockstep.md): 2 000 games each, or `LOCKSTEP_GAMES`.
 #[test]
-#[ignore = "the long lockstep run; cargo test --release --test described_rules -- --ignored lockstep --nocapture"]
+#[ignore = "the long lockstep run; cargo test --release --test integration described_rules::lockstep -- --ignored --nocapture"]
 fn lockstep_long_run() {
     let n = lockstep::games();
     let (h, d) = lockstep::issiren();
