@@ -85,8 +85,8 @@ impl Compiled {
         }
     }
 
-    /// The index of (side, position, steps) in the plain walks' tables (steps taken modulo
-    /// 16, as the tables have always been read).
+    /// The index of (side, position, steps) in the plain walks' tables (`steps` at most
+    /// `MAX_VALUE`).
     #[inline(always)]
     pub(crate) fn step_index(&self, side: usize, pos: u8, steps: u8) -> usize {
         ((side * self.track_len + pos as usize) << 4) | (steps as usize & 15)
@@ -247,11 +247,9 @@ impl Compiled {
             return;
         }
         if from != OFF {
-            // Plain tracks with no limit read the tables with the steps modulo 16 where own
-            // pieces may be passed, as they always have; other walks of more than 15 steps
-            // take the long way.
-            let wrap = self.plain && self.pass_own && self.limit == NONE;
-            if wrap || steps as usize <= MAX_VALUE {
+            // The tables hold walks of up to MAX_VALUE steps; longer ones (a value lengthened
+            // by stored throws) take the long way.
+            if steps as usize <= MAX_VALUE {
                 let i = self.step_index(side, from, steps);
                 if self.simple_walk[i] {
                     if self.simple_lands(s, side, i) {
