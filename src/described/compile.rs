@@ -243,7 +243,8 @@ fn compile_table(field: &str, t: &ThrowTable, sticks: Sticks) -> Result<Table, D
             "give `again` or `again_except`, not both",
         ));
     }
-    if !t.again_counts.is_empty() && !(t.again.is_empty() && t.again_except.is_empty()) {
+    let by_value = !t.again.is_empty() || !t.again_except.is_empty();
+    if !t.again_counts.is_empty() && by_value {
         return Err(err(
             &format!("{field}.again_counts"),
             "give `again_counts` or `again`/`again_except`, not both",
