@@ -55,6 +55,7 @@ pub(crate) fn run(args: &CheckGameArgs) -> Result<(), CliError> {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    outln!("content digest: sha256:{}", game.digest());
     if args.games == 0 {
         return Ok(());
     }

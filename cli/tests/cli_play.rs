@@ -104,3 +104,39 @@ fn bad_input_is_a_clear_error_with_a_non_zero_exit() {
         assert!(!err.contains("panicked"), "{args:?} panicked:\n{err}");
     }
 }
+
+/// `check-game` prints the digest that names the description's content: the same for a
+/// copy with a comment added, another for a copy with a value changed.
+#[test]
+fn check_game_prints_the_descriptions_content_digest() {
+    let digest_of = |text: &str| {
+        let path = std::env::temp_dir().join(format!(
+            "stickdice-cli-play-digest-{}-{}.toml",
+            std::process::id(),
+            text.len()
+        ));
+        std::fs::write(&path, text).unwrap();
+        let out = stickdice(&["check-game", path.to_str().unwrap(), "--games", "0"]);
+        let _ = std::fs::remove_file(&path);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("content digest: sha256:"))
+            .unwrap_or_else(|| panic!("no digest in {stdout}"))
+            .to_string()
+    };
+    let tab = stickdice::Tab::TEXT;
+    let want = stickdice::described::Base::parse("tab.toml", tab)
+        .unwrap()
+        .digest();
+    assert_eq!(digest_of(tab), want);
+    assert_eq!(digest_of(&format!("# my copy\n{tab}")), want);
+    let patched = tab.replacen("title = \"Tab\"", "title = \"My Tab\"", 1);
+    assert_ne!(patched, tab);
+    assert_ne!(digest_of(&patched), want);
+}

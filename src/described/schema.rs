@@ -13,7 +13,7 @@ use super::format::{Description, Reading};
 #[allow(dead_code)] // only its schema is used
 #[schemars(untagged, title = "stickdice game description (format 1)")]
 enum DescriptionFile {
-    Description(Description),
+    Description(Box<Description>),
     Reading(Reading),
 }
 
