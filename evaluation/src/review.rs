@@ -485,6 +485,40 @@ impl Reviewable for Issiren {
     }
 }
 
+/// The default search depth of the reference of the described games, in decisions: their
+/// generic evaluation walks every piece with every throw value, and most have 14 to 22
+/// pieces a side.
+pub const DESCRIBED_DEPTH: u32 = 2;
+
+/// [`Reviewable`] for the described games ([`stickdice::described`]): exact where the
+/// solver handles the game and its seat count (Es-Sîg with two players), else a search
+/// with the generic evaluation at its leaves.
+macro_rules! described_references {
+    ($($ty:ident),* $(,)?) => {$(
+        impl Reviewable for stickdice::described::games::$ty {
+            fn reference(
+                &self,
+                options: &ReferenceOptions,
+            ) -> Result<Box<dyn Reference<Self>>, ReviewError> {
+                if self.solver_support().is_ok() {
+                    solved_reference(self, options)
+                } else {
+                    search_reference(self, options, DESCRIBED_DEPTH)
+                }
+            }
+        }
+    )*};
+}
+described_references!(
+    SigMzab,
+    SigTozeur,
+    Kioz,
+    Tab,
+    SijatElTaba,
+    EsSig,
+    SigWesternSahara
+);
+
 /// A throw outcome with the values it leads to.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OutcomeValue {

@@ -82,13 +82,13 @@ macro_rules! __game_list {
             SiryuRace: $crate::games::SiryuRace [board evaluate measure review encode],
             SigWaDuqqanHoumtTaourit: $crate::games::HoumtTaourit [board evaluate exact measure review encode],
             SiryuWar: $crate::games::SiryuWar [board evaluate measure review encode],
-            SigMzab: $crate::described::games::SigMzab [board evaluate encode],
-            SigTozeur: $crate::described::games::SigTozeur [board evaluate encode],
-            Kioz: $crate::described::games::Kioz [board evaluate encode],
-            Tab: $crate::described::games::Tab [board evaluate encode],
-            SijatElTaba: $crate::described::games::SijatElTaba [board evaluate encode],
-            EsSig: $crate::described::games::EsSig [board evaluate exact encode],
-            SigWesternSahara: $crate::described::games::SigWesternSahara [board evaluate encode],
+            SigMzab: $crate::described::games::SigMzab [board evaluate measure review encode],
+            SigTozeur: $crate::described::games::SigTozeur [board evaluate measure review encode],
+            Kioz: $crate::described::games::Kioz [board evaluate measure review encode],
+            Tab: $crate::described::games::Tab [board evaluate measure review encode],
+            SijatElTaba: $crate::described::games::SijatElTaba [board evaluate measure review encode],
+            EsSig: $crate::described::games::EsSig [board evaluate exact measure review encode],
+            SigWesternSahara: $crate::described::games::SigWesternSahara [board evaluate measure review encode],
         }
     };
 }
