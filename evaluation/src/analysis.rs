@@ -709,9 +709,41 @@ pub fn length_histogram_svg(title: &str, lengths: &[u32]) -> String {
     o
 }
 
-/// [`Measure`] for the games without measures of their own: a throw starts a turn when it
-/// is the first of the game or follows another seat's throw is not known here, so every
-/// throw counts as one; no captures and no burials are counted.
+/// [`Measure`] for the described games ([`stickdice::described`]), from the state alone: a
+/// throw starts a turn when another seat made the one before it, and a step captures the
+/// pieces its side's capture count grew by. Es-Sîg captures nothing (its Ghula carries
+/// pieces back along the track).
+macro_rules! described_measures {
+    ($($ty:ident: $captures:expr),* $(,)?) => {$(
+        impl Measure for stickdice::described::games::$ty {
+            const CAPTURES: bool = $captures;
+
+            fn starts_turn(&self, before: &Self::State, previous: Option<(Seat, Throw)>) -> bool {
+                previous.is_none_or(|(seat, _)| seat != before.turn())
+            }
+
+            fn captures(&self, before: &Self::State, after: &Self::State) -> u32 {
+                let total = |s: &stickdice::described::State| {
+                    (0..stickdice::MAX_SEATS).map(|side| s.captures(side)).sum::<u32>()
+                };
+                total(after).saturating_sub(total(before))
+            }
+        }
+    )*};
+}
+described_measures!(
+    SigMzab: true,
+    SigTozeur: true,
+    Kioz: true,
+    Tab: true,
+    SijatElTaba: true,
+    EsSig: false,
+    SigWesternSahara: true,
+);
+
+/// [`Measure`] for the games without measures of their own: a throw starts a turn when it is the first of the game
+/// or follows another seat's throw is not known here, so every throw counts as one; no
+/// captures and no burials are counted.
 macro_rules! no_measures {
     ($($ty:ty),* $(,)?) => {
         $(
@@ -732,15 +764,7 @@ macro_rules! no_measures {
 
 // The table of measures: each game of the list has its own above or is named here. A
 // game in neither does not compile.
-no_measures!(
-    stickdice::described::games::SigMzab,
-    stickdice::described::games::SigTozeur,
-    stickdice::described::games::Kioz,
-    stickdice::described::games::Tab,
-    stickdice::described::games::SijatElTaba,
-    stickdice::described::games::EsSig,
-    stickdice::described::games::SigWesternSahara,
-);
+no_measures!();
 
 /// The games of the list with measures of their own (the `measure` part of what a game
 /// offers), in the list's order.

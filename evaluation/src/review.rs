@@ -489,6 +489,40 @@ impl Reviewable for Issiren {
     }
 }
 
+/// The default search depth of the reference of the described games, in decisions: their
+/// generic evaluation walks every piece with every throw value, and most have 14 to 22
+/// pieces a side.
+pub const DESCRIBED_DEPTH: u32 = 2;
+
+/// [`Reviewable`] for the described games ([`stickdice::described`]): exact where the
+/// solver handles the game and its seat count (Es-Sîg with two players), else a search
+/// with the generic evaluation at its leaves.
+macro_rules! described_references {
+    ($($ty:ident),* $(,)?) => {$(
+        impl Reviewable for stickdice::described::games::$ty {
+            fn reference(
+                &self,
+                options: &ReferenceOptions,
+            ) -> Result<Box<dyn Reference<Self>>, ReviewError> {
+                if self.solver_support().is_ok() {
+                    solved_reference(self, options)
+                } else {
+                    search_reference(self, options, DESCRIBED_DEPTH)
+                }
+            }
+        }
+    )*};
+}
+described_references!(
+    SigMzab,
+    SigTozeur,
+    Kioz,
+    Tab,
+    SijatElTaba,
+    EsSig,
+    SigWesternSahara
+);
+
 /// A throw outcome with the values it leads to.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OutcomeValue {
@@ -1175,15 +1209,7 @@ macro_rules! no_reference {
 
 // The table of references: each game of the list has its own above or is named here. A
 // game in neither does not compile.
-no_reference!(
-    stickdice::described::games::SigMzab,
-    stickdice::described::games::SigTozeur,
-    stickdice::described::games::Kioz,
-    stickdice::described::games::Tab,
-    stickdice::described::games::SijatElTaba,
-    stickdice::described::games::EsSig,
-    stickdice::described::games::SigWesternSahara,
-);
+no_reference!();
 
 /// The games of the list with a reference evaluator for review and luck (the `review`
 /// part of what a game offers), in the list's order.

@@ -543,3 +543,85 @@ fn the_new_games_are_reviewed_by_a_search() {
         assert!(err.to_string().contains("no evaluation"), "{err}");
     }
 }
+
+/// The described games are reviewed too: the capture games by the searching reference on
+/// the generic evaluation (every step telescopes, greedy's decisions are judged), two-player
+/// Es-Sîg exactly (solved); and analysis measures their turns and captures.
+#[test]
+fn the_described_games_are_reviewed_and_measured() {
+    use stickdice::{EsSig, Kioz, SigMzab, SigTozeur, SigWesternSahara, SijatElTaba, Tab};
+    use stickdice_agents::Evaluate;
+    use stickdice_evaluation::analysis::{measure_game, Measure};
+
+    fn reviewed<G: Reviewable + Evaluate + Measure>(seeds: u64) -> (usize, u32, u32, u32) {
+        let game = G::with_seats(2).unwrap();
+        let options = ReferenceOptions {
+            depth: Some(1),
+            ..ReferenceOptions::default()
+        };
+        let mut reference = game.reference(&options).unwrap();
+        assert!(reference.describe().starts_with("search"), "{}", G::NAME);
+        let greedy = factory(|_: &G, seed| Box::new(GreedyAgent::new(seed)) as Box<dyn Agent<G>>);
+        let random = random::<G>();
+        let (mut unforced, mut captures, mut turns, mut throws) = (0, 0, 0, 0);
+        for seed in 0..seeds {
+            let g = arena::play(&game, &[&random, &greedy], seed);
+            let rev = review(&game, reference.as_mut(), &logged(&g), None, BLUNDER).unwrap();
+            assert!(!rev.exact);
+            check_telescoping(&rev, false);
+            unforced += rev.summary.iter().map(|s| s.unforced).sum::<usize>();
+            let m = measure_game(&game, &g);
+            assert!(m.turns >= 1 && m.turns <= m.throws, "{}", G::NAME);
+            captures += m.captures;
+            turns += m.turns;
+            throws += m.throws;
+        }
+        (unforced, captures, turns, throws)
+    }
+    for (name, (unforced, captures, turns, throws)) in [
+        ("tab", reviewed::<Tab>(1)),
+        ("sig-tozeur", reviewed::<SigTozeur>(1)),
+        ("sijat-el-taba", reviewed::<SijatElTaba>(1)),
+    ] {
+        assert!(unforced > 0, "{name}: no decision judged");
+        assert!(captures > 0, "{name}: no capture counted");
+        // Tab and Sijat El Taba grant extra throws: fewer turns than throws.
+        if name != "sig-tozeur" {
+            assert!(turns < throws, "{name}: {turns} turns, {throws} throws");
+        }
+    }
+    // The larger games: a reference is built (the search), without playing a whole game.
+    for describe in [
+        Kioz::with_seats(2)
+            .unwrap()
+            .reference(&ReferenceOptions::default())
+            .map(|r| r.describe()),
+        SigMzab::with_seats(2)
+            .unwrap()
+            .reference(&ReferenceOptions::default())
+            .map(|r| r.describe()),
+        SigWesternSahara::with_seats(2)
+            .unwrap()
+            .reference(&ReferenceOptions::default())
+            .map(|r| r.describe()),
+    ] {
+        assert!(describe.unwrap().starts_with("search"));
+    }
+    // Two-player Es-Sîg is solved: its reference is exact; with three seats it is searched.
+    let es = EsSig::with_seats(2).unwrap();
+    let mut exact = es.reference(&ReferenceOptions::default()).unwrap();
+    assert!(exact.is_exact());
+    let random = random::<EsSig>();
+    let g = arena::play(&es, &[&random, &random], 5);
+    let rev = review(&es, exact.as_mut(), &logged(&g), None, BLUNDER).unwrap();
+    assert!(rev.exact);
+    check_telescoping(&rev, true);
+    let m = measure_game(&es, &g);
+    assert_eq!(m.captures, 0);
+    assert!(m.turns >= 1 && m.turns <= m.throws);
+    let three = EsSig::with_seats(3).unwrap();
+    assert!(!three
+        .reference(&ReferenceOptions::default())
+        .unwrap()
+        .is_exact());
+}
