@@ -906,7 +906,12 @@ mod tests {
         for &kind in GameKind::ALL {
             let any = AnyGame::new::<&str>(kind.name(), None, &[]).unwrap();
             let encoded = stickdice::with_game!(&any, |g| encoded(g));
-            assert_eq!(encoded, stickdice_rl::encodings().contains(&kind), "{}", kind.name());
+            assert_eq!(
+                encoded,
+                stickdice_rl::encodings().contains(&kind),
+                "{}",
+                kind.name()
+            );
         }
     }
 

@@ -791,6 +791,7 @@ async fn analysis_plays_self_play_games_and_refuses_bad_queries() {
 async fn a_repeated_rule_option_is_refused_at_every_door() {
     let app = app(vec![], temp_dir("repeated-option"));
     let message = "rule option `max_throws` is given twice: give each option once";
+    send_json(&app, "POST", "/api/session", "").await;
     for body in [
         r#"{"cmd":"new_game","game":"issiren","options":{"max_throws":5,"max_throws":6}}"#,
         r#"{"cmd":"new_game","game":"issiren","options":["max_throws=5","max_throws=5"]}"#,
