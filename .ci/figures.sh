@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cpu="${1:-}"
 page=docs/getting-started.md
-# The table's rows: `| `cargo build ...` (the first build) | 294 s | 297 MB in ... |`.
+# The table's rows: `| `cargo build ...` (the first build) | 542 s | 350 MB in ... |`.
 row() { grep -F "$1" "$page" | head -n 1; }
 num() { # the first number of field $2 (1-based, between |) of a row
     awk -F'|' -v f="$(($2 + 1))" '{print $f}' <<<"$1" | grep -oE '[0-9][0-9 ]*' | head -n 1 | tr -d ' '
