@@ -176,7 +176,7 @@ fn an_undecided_sprt_batch_exits_with_status_3() {
 fn luck_adjusted_scores_merge_like_one_machine() {
     let root = temp("luck");
     // Sig (El Oued), whose reference is exact (its solved values), so luck is cheap.
-    let run = |dir: &Path, extra: &[&str]| {
+    let tournament = |dir: &Path, extra: &[&str]| {
         let mut c = bin();
         c.args([
             "tournament",
@@ -192,8 +192,9 @@ fn luck_adjusted_scores_merge_like_one_machine() {
         .args(extra)
         .arg("--out")
         .arg(dir);
-        ok(c.output().unwrap())
+        c
     };
+    let run = |dir: &Path, extra: &[&str]| ok(tournament(dir, extra).output().unwrap());
     let merge = |out: &Path, shards: &[PathBuf], extra: &[&str]| {
         bin()
             // A plain progress line after every game measured (standard error is a pipe).
@@ -230,23 +231,12 @@ fn luck_adjusted_scores_merge_like_one_machine() {
     let log = std::fs::read_to_string(whole.join("games.jsonl")).unwrap();
     let head: Vec<&str> = log.lines().take(21).collect();
     std::fs::write(resumed.join("games.jsonl"), head.join("\n") + "\n").unwrap();
-    let mut c = bin();
-    c.env("STICKDICE_PROGRESS_EVERY", "0").args([
-        "tournament",
-        "--game",
-        "sig-el-oued",
-        "--agents",
-        "random,perfect",
-        "--seed",
-        "5",
-        "--threads",
-        "2",
-        "--games",
-        "60",
-        "--luck",
-        "--out",
-    ]);
-    let out = succeeded(c.arg(&resumed).output().unwrap());
+    let out = succeeded(
+        tournament(&resumed, &["--games", "60", "--luck"])
+            .env("STICKDICE_PROGRESS_EVERY", "0")
+            .output()
+            .unwrap(),
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.lines().any(|l| l.starts_with("progress: ")
