@@ -479,7 +479,6 @@ fn read_shards<G: Game>(
                 }));
             }
             found.insert(g.index, (k, line));
-            // Luck is measured from the events; without it they are not needed any more.
             // Luck is measured from the events; without it they are not needed any more
             // (but for the first action, as a tournament keeps it).
             let mut g = g;
