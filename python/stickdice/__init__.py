@@ -1,5 +1,6 @@
-"""stickdice: the stick-dice board games of the Sahara (the seven games of ``games()``)
-from Python, on the project's Rust rules, agents and arena.
+"""stickdice: the stick-dice board games of the Sahara (every game of ``games()``, the
+hand-written ones and those described as data) from Python, on the project's Rust rules,
+agents and arena.
 
 The API is modelled on OpenSpiel's::
 
@@ -14,9 +15,10 @@ Actions and chance outcomes are ints. A chance outcome is the number of marked s
 (0 to the number of sticks), with its exact probability. An action code is a game's own:
 ``game.num_distinct_actions()`` says how many there are, ``state.action_to_string(code)``
 and ``state.string_to_action(text)`` turn a code into the game's notation and back, and
-the codes of every game are listed in one place, the book's Python chapter (its table of
-action codes; the Rust crate ``stickdice-rl``, module ``encoding``, defines them). A game
-without decisions (Sig wa Duqqan on either board) has none.
+the codes are listed in the book: the hand-written games' in the Python chapter (its table
+of action codes), the described games' in "Codes and tensors of the described games",
+derived from each description (the Rust crate ``stickdice-rl``, module ``encoding``,
+defines them all). A game without decisions (Sig wa Duqqan on either board) has none.
 
 A game of the list without action codes (without the ``encode`` capability; see
 ``Game.capabilities``) plays by action notation instead: ``State.legal_action_strings()``,
