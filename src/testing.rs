@@ -79,7 +79,8 @@ pub fn damaged_issiren_state(
             });
         }
     }
-    let mut state = State::from_pieces(&sides[0], &sides[1]).expect("at most 12 a side");
+    let position = crate::games::issiren::Position::new(&sides[0], &sides[1]);
+    let mut state = State::from_position_unvalidated(&position).expect("at most 12 a side");
     if rng.random_range(0..4) == 0 {
         state.occupied[0] |= rng.random::<u64>() & ((1 << 48) - 1);
         state.occupied[1] |= rng.random::<u64>() & ((1 << 48) - 1);

@@ -4,7 +4,7 @@
 //! Expected values are worked out by hand from the rules (square names written out from
 //! the circuit table), never read back from the implementation.
 
-use stickdice::games::issiren::{circuit_square, Action, Piece, Square, State};
+use stickdice::games::issiren::{circuit_square, Action, Piece, Position, Square, State};
 use stickdice::{ActionList, ConfigError, Game, IllegalMove, Issiren, Node, Throw};
 
 fn game() -> Issiren {
@@ -19,8 +19,10 @@ fn mv(name: &str) -> Action {
     Action::Move(sq(name))
 }
 
+/// The state of these pieces, P1 to throw, unchecked (as JSON is read): the tests of
+/// `validate` give it positions the rules never reach.
 fn state(p1: &[Piece], p2: &[Piece]) -> State {
-    State::from_pieces(p1, p2).unwrap()
+    State::from_position_unvalidated(&Position::new(p1, p2)).unwrap()
 }
 
 /// `s` with `seat` to decide on a throw of `g` green sides, `throws` throws made.
@@ -619,6 +621,82 @@ fn validate_reports_typed_problems_with_the_square_and_seat() {
     assert!(err.problems().iter().all(|p| p.as_other().is_none()));
 }
 
+/// A state's [`Position`] builds it back, and a position the rules never reach is refused
+/// with each problem typed (the ones `validate` names), the throw cap aside.
+#[test]
+fn a_position_round_trips_and_each_bad_one_names_its_problem() {
+    use stickdice::games::issiren::Problem;
+    let g = game();
+    let s = State::try_from(Position {
+        turn: 1,
+        pending: Some(Throw::new(5)),
+        throws: 7,
+        ..Position::new(&moved(&[71, 12]), &[Piece::start(3), Piece::moved(40)])
+    })
+    .unwrap();
+    assert_eq!(g.validate(&s), Ok(()));
+    assert_eq!(s.pieces_of(0), moved(&[12, 71]));
+    assert_eq!(State::try_from(s.position()), Ok(s));
+    assert_eq!(Position::from(s), s.position());
+    let kinds = |p: Position| -> Vec<Problem> {
+        State::try_from(p)
+            .unwrap_err()
+            .kinds::<Problem>()
+            .copied()
+            .collect()
+    };
+    let thirteen = moved(&(0..13).collect::<Vec<u8>>());
+    assert_eq!(
+        kinds(Position::new(&bystanders(), &thirteen)),
+        [Problem::TooManyPieces { seat: 1, count: 13 }]
+    );
+    assert_eq!(
+        kinds(Position::new(&moved(&[14, 14, 20]), &bystanders())),
+        [Problem::SharedSquare {
+            seat: 0,
+            square: sq("c2"),
+            pieces: 2
+        }]
+    );
+    assert_eq!(
+        kinds(Position::new(&moved(&[42]), &bystanders())),
+        [Problem::BothSidesOnSquare { square: sq("g4") }]
+    );
+    assert_eq!(
+        kinds(Position::new(&moved(&[72]), &bystanders())),
+        [Problem::OffCircuit {
+            seat: 0,
+            piece: 0,
+            pos: 72
+        }]
+    );
+    assert_eq!(kinds(Position::new(&[], &[])), [Problem::NoPiecesLeft]);
+    assert_eq!(
+        kinds(Position {
+            turn: 2,
+            ..Position::new(&moved(&[20]), &bystanders())
+        }),
+        [Problem::TurnOutOfRange { turn: 2 }]
+    );
+    assert_eq!(
+        kinds(Position {
+            pending: Some(Throw::new(3)),
+            ..Position::new(&moved(&[20]), &bystanders())
+        }),
+        [Problem::PendingBeforeAnyThrow]
+    );
+    // The throw cap is the game's: a position does not know it.
+    let past_cap = Position {
+        throws: g.max_throws() + 1,
+        ..Position::new(&moved(&[20]), &bystanders())
+    };
+    let s = State::try_from(past_cap).unwrap();
+    assert!(matches!(
+        g.validate(&s).unwrap_err().kinds::<Problem>().next(),
+        Some(Problem::PastThrowCap { .. })
+    ));
+}
+
 #[test]
 fn validate_accepts_hand_built_positions() {
     let g = game();
@@ -634,7 +712,7 @@ fn validate_accepts_hand_built_positions() {
 #[test]
 fn a_thirteenth_piece_is_refused() {
     // A state with 13 pieces cannot be built (the fields are private; the module's unit
-    // tests check that validate names it): State::from_pieces and JSON refuse it outright.
+    // tests check that validate names it): a Position and JSON refuse it outright.
     let g = game();
     let json = format!(
         r#"{{"pieces": [[{}], []]}}"#,
@@ -643,9 +721,9 @@ fn a_thirteenth_piece_is_refused() {
     let err = g.load_state(&json).unwrap_err();
     assert!(err.to_string().contains("P1 has 13 pieces"), "{err}");
     let thirteen: Vec<Piece> = (0..13).map(Piece::moved).collect();
-    let err = State::from_pieces(&thirteen, &[]).unwrap_err();
+    let err = State::try_from(Position::new(&thirteen, &[])).unwrap_err();
     assert!(err.to_string().contains("P1 has 13 pieces"), "{err}");
-    let err = State::from_pieces(&[Piece::moved(5)], &thirteen).unwrap_err();
+    let err = State::try_from(Position::new(&[Piece::moved(5)], &thirteen)).unwrap_err();
     assert!(err.to_string().contains("P2 has 13 pieces"), "{err}");
 }
 

@@ -1041,6 +1041,40 @@ fn notation_reads_squares_free_all_pass_and_steps() {
     }
 }
 
+/// The problems of a position are typed: each with its seat, square or value.
+#[test]
+fn a_bad_position_names_each_problem_typed() {
+    use stickdice::games::sig_el_oued_capture::Problem;
+    let kinds = |p: Position| -> Vec<Problem> {
+        State::try_from(p)
+            .unwrap_err()
+            .kinds::<Problem>()
+            .copied()
+            .collect()
+    };
+    assert_eq!(
+        kinds(Position::new(&moved(&[24]), &unmoved(&[0]))),
+        [Problem::OffCircuit { seat: 0, pos: 24 }]
+    );
+    assert_eq!(
+        kinds(Position::new(&moved(&[6, 18]), &unmoved(&[0]))),
+        [Problem::Shared {
+            square: "f2".parse::<Square>().unwrap(),
+            same_seat: Some(0)
+        }]
+    );
+    assert_eq!(
+        kinds(Position::new(
+            &moved(&[0, 1, 2, 3, 4, 5, 6]),
+            &unmoved(&[0])
+        )),
+        [Problem::TooMany { seat: 0, n: 7 }]
+    );
+    assert_eq!(kinds(Position::new(&[], &[])), [Problem::NoPieces]);
+    let s = state(&moved(&[3]), &moved(&[9]));
+    assert_eq!(State::try_from(Position::from(s)), Ok(s));
+}
+
 #[test]
 fn states_are_checked_when_built_or_read() {
     let problems = |p: Position| State::try_from(p).unwrap_err().messages();

@@ -5,8 +5,8 @@
 
 use rand::SeedableRng;
 use stickdice::games::sig_el_oued::{
-    is_sig_square, square_cell, Action, Pending, State, CAIRO, DJINN, FATHER, MECCA, MEDINA,
-    MINARET, MOTHER, START,
+    is_sig_square, square_cell, Action, Pending, Position, Problem, State, CAIRO, DJINN, FATHER,
+    MECCA, MEDINA, MINARET, MOTHER, START,
 };
 use stickdice::{ActionList, Game, Node, SigElOued, Throw};
 
@@ -1212,4 +1212,67 @@ fn render_wraps_a_crowded_start_three_seats_to_a_line() {
     assert!(text.contains("| 4FDM 5FDM 6FDM |"), "{text}");
     assert!(text.contains("| 7FDM 8FDM "), "{text}");
     assert!(text.contains("P8: father on the start"), "{text}");
+}
+
+/// A state's [`Position`] (for its seat count) builds it back, and a bad one is refused
+/// with each problem typed, the seat count and the list lengths included.
+#[test]
+fn a_position_round_trips_and_each_bad_one_names_its_problem() {
+    let g = game(3);
+    let p = Position {
+        finish_place: vec![1, 0, 0],
+        turn: 2,
+        pending: Pending::Leftover { rest: 3 },
+        throws: 12,
+        ..Position::new(&[[MECCA; 3], [MECCA, 7, START], [MECCA, START, START]])
+    };
+    let s = State::try_from(p.clone()).unwrap();
+    assert_eq!(g.validate(&s), Ok(()));
+    assert_eq!(s.finished(), 1);
+    assert_eq!(s.position(3), p);
+    assert_eq!(State::try_from(s.position(3)), Ok(s));
+    let kinds = |p: Position| -> Vec<Problem> {
+        State::try_from(p)
+            .unwrap_err()
+            .kinds::<Problem>()
+            .cloned()
+            .collect()
+    };
+    assert_eq!(
+        kinds(Position::new(&[[START; 3]])),
+        [Problem::SeatCount { seats: 1 }]
+    );
+    assert_eq!(
+        kinds(Position::new(&[[START; 3]; 9])),
+        [Problem::SeatCount { seats: 9 }]
+    );
+    assert_eq!(
+        kinds(Position {
+            finish_place: vec![0; 3],
+            ..Position::new(&[[START; 3]; 2])
+        }),
+        [Problem::PlacesLength {
+            places: 3,
+            seats: 2
+        }]
+    );
+    assert_eq!(
+        kinds(Position::new(&[[40, START, START], [START; 3]])),
+        [Problem::OffTrack {
+            seat: 0,
+            piece: FATHER,
+            idx: 40
+        }]
+    );
+    assert_eq!(
+        kinds(Position::new(&[[MECCA; 3], [START; 3], [START; 3]])),
+        [Problem::HomeWithoutPlace { seat: 0 }]
+    );
+    assert_eq!(
+        kinds(Position {
+            turn: 2,
+            ..Position::new(&[[START; 3]; 2])
+        }),
+        [Problem::TurnOutOfRange { turn: 2, seats: 2 }]
+    );
 }

@@ -4,8 +4,8 @@
 //! comments show the working), not read back from the implementation.
 
 use rand::SeedableRng as _;
-use stickdice::games::sig_wa_duqqan::{Piece, State};
-use stickdice::{ActionList, ConfigError, Game, Node, SigWaDuqqan, Throw, MAX_SEATS};
+use stickdice::games::sig_wa_duqqan::{Piece, Position as DuqqanPosition, Problem, State};
+use stickdice::{ActionList, ConfigError, Game, Node, SigWaDuqqan, Throw};
 
 use Piece::{Arrived, Buried, Racing};
 
@@ -35,9 +35,13 @@ fn game_with(seats: usize, options: &[(&str, &str)]) -> SigWaDuqqan {
 /// A position with the given pieces (seats in order), no sig counts, the Ghoula where
 /// given and `turn` to throw.
 fn position(pieces: &[Piece], ghoula: Option<u8>, turn: u8) -> State {
-    let mut all = [Racing(0); MAX_SEATS];
-    all[..pieces.len()].copy_from_slice(pieces);
-    State::from_pieces(all).with_ghoula(ghoula).with_turn(turn)
+    // Changed from the start with the unchecked builders: `validate`'s tests give it
+    // positions the rules never reach (`State::try_from` a `Position` would refuse them).
+    let mut s = State::try_from(DuqqanPosition::new(&[Racing(0), Racing(0)])).unwrap();
+    for (seat, &piece) in pieces.iter().enumerate() {
+        s = s.with_piece(seat, piece);
+    }
+    s.with_ghoula(ghoula).with_turn(turn)
 }
 
 /// Applies throws (checked), validating after each.
@@ -944,4 +948,58 @@ fn conformance_suite_passes_on_every_configuration() {
     for (i, g) in configurations.iter().enumerate() {
         stickdice::testing::conformance(g, 10, 7_000 + i as u64);
     }
+}
+
+/// A state's position (for its seat count) builds it back, and a bad one is refused with
+/// each problem typed, the seat count and the list lengths included.
+#[test]
+fn a_position_round_trips_and_each_bad_one_names_its_problem() {
+    let g = SigWaDuqqan::with_seats(3).unwrap();
+    let p = DuqqanPosition {
+        sigs: vec![0, 4, 0],
+        ghoula: Some(5),
+        turn: 1,
+        throws: 20,
+        ..DuqqanPosition::new(&[Arrived(1), Racing(14), Buried(1)])
+    };
+    let s = State::try_from(p.clone()).unwrap();
+    assert_eq!(g.validate(&s), Ok(()));
+    assert_eq!(s.position(3), p);
+    assert_eq!(State::try_from(s.position(3)), Ok(s));
+    let kinds = |p: DuqqanPosition| -> Vec<Problem> {
+        State::try_from(p)
+            .unwrap_err()
+            .kinds::<Problem>()
+            .copied()
+            .collect()
+    };
+    assert_eq!(
+        kinds(DuqqanPosition::new(&[Racing(0)])),
+        [Problem::SeatCount { seats: 1 }]
+    );
+    assert_eq!(
+        kinds(DuqqanPosition {
+            sigs: vec![0],
+            ..DuqqanPosition::new(&[Racing(0), Racing(0)])
+        }),
+        [Problem::SigsLength { sigs: 1, seats: 2 }]
+    );
+    assert_eq!(
+        kinds(DuqqanPosition::new(&[Racing(25), Racing(0)])),
+        [Problem::RacingPastTrack { seat: 0, idx: 25 }]
+    );
+    assert_eq!(
+        kinds(DuqqanPosition {
+            sigs: vec![2, 0],
+            ..DuqqanPosition::new(&[Racing(3), Racing(0)])
+        }),
+        [Problem::SigsOffWaitingSquare { seat: 0, sigs: 2 }]
+    );
+    assert_eq!(
+        kinds(DuqqanPosition {
+            turn: 2,
+            ..DuqqanPosition::new(&[Racing(3), Racing(0)])
+        }),
+        [Problem::TurnOutOfRange { turn: 2, seats: 2 }]
+    );
 }

@@ -8,7 +8,7 @@
 
 use stickdice::games::siryu_war::{
     self, circuit_position, circuit_square, colour_sir, grants_extra_throw, throw_value, Action,
-    Piece, Square, State, COLOUR_SIR,
+    Piece, Position, Square, State, COLOUR_SIR,
 };
 use stickdice::{ActionList, ConfigError, Game, IllegalMove, Node, Playouts, SiryuWar, Throw};
 
@@ -37,14 +37,29 @@ fn locked(names: &[&str]) -> Vec<Piece> {
     names.iter().map(|n| Piece::locked(sq(n))).collect()
 }
 
+/// The state of these pieces, `turn` to throw or decide (checked).
+fn position(
+    pieces: [&[Piece]; 2],
+    turn: usize,
+    pending: Option<Throw>,
+    throws: u32,
+) -> Result<State, stickdice::InvalidState> {
+    State::try_from(Position {
+        pieces: [pieces[0].to_vec(), pieces[1].to_vec()],
+        turn,
+        pending,
+        throws,
+    })
+}
+
 /// A position with `seat` to decide on a throw of `w` white sides, one throw made.
 fn deciding(p1: &[Piece], p2: &[Piece], seat: usize, w: u8) -> State {
-    State::new([p1, p2], seat, Some(Throw::new(w)), 1).unwrap()
+    position([p1, p2], seat, Some(Throw::new(w)), 1).unwrap()
 }
 
 /// A position with `seat` to throw.
 fn throwing(p1: &[Piece], p2: &[Piece], seat: usize, throws: u32) -> State {
-    State::new([p1, p2], seat, None, throws).unwrap()
+    position([p1, p2], seat, None, throws).unwrap()
 }
 
 fn legal(g: &SiryuWar, s: &State) -> Vec<String> {
@@ -722,7 +737,7 @@ fn throw_cap_draw_after_the_cap_th_throws_decision() {
     let p1 = [unlocked(&["c2"]), locked(&["a1"])].concat();
     let p2 = [unlocked(&["c3"]), locked(&["a4"])].concat();
     // The 5th throw, a sir: its decision is made, then the game ends (no extra throw).
-    let s = State::new([&p1, &p2], 0, Some(Throw::new(5)), 5).unwrap();
+    let s = position([&p1, &p2], 0, Some(Throw::new(5)), 5).unwrap();
     assert_eq!(g.node(&s), Node::Decide(0));
     let mut after = s;
     g.apply_action(&mut after, mv("c2")).unwrap();
@@ -732,14 +747,14 @@ fn throw_cap_draw_after_the_cap_th_throws_decision() {
     assert_eq!(r.to_string(), "P1 = P2");
     assert!(g.apply_throw(&mut after, Throw::new(3)).is_err());
     // Below the cap the game goes on.
-    let s = State::new([&p1, &p2], 1, None, 4).unwrap();
+    let s = position([&p1, &p2], 1, None, 4).unwrap();
     assert_eq!(g.node(&s), Node::Throw(1));
 }
 
 #[test]
 fn throw_cap_the_twelfth_capture_on_the_cap_th_throw_still_wins() {
     let g = capped(7);
-    let s = State::new(
+    let s = position(
         [&unlocked(&["c2"]), &unlocked(&["c3"])],
         0,
         Some(Throw::new(1)),
@@ -783,7 +798,7 @@ fn problems(err: stickdice::InvalidState) -> String {
 #[test]
 fn validate_accepts_hand_built_positions_and_checks_the_cap() {
     let g = capped(20);
-    let s = State::new(
+    let s = position(
         [&unlocked(&["c2", "g1"]), &locked(&["a4"])],
         1,
         Some(Throw::new(4)),
@@ -791,11 +806,55 @@ fn validate_accepts_hand_built_positions_and_checks_the_cap() {
     )
     .unwrap();
     assert!(g.validate(&s).is_ok());
-    let s = State::new([&unlocked(&["c2"]), &locked(&["a4"])], 1, None, 21).unwrap();
+    let s = position([&unlocked(&["c2"]), &locked(&["a4"])], 1, None, 21).unwrap();
     let e = problems(g.validate(&s).unwrap_err());
     assert!(
         e.contains("throw count 21 is past the throw cap of 20"),
         "{e}"
+    );
+}
+
+/// A state's [`Position`] builds it back (through JSON too), and a bad one is refused with
+/// each problem typed.
+#[test]
+fn a_position_round_trips_and_each_bad_one_names_its_problem() {
+    use stickdice::games::siryu_war::Problem;
+    let s = deciding(&unlocked(&["k3", "d2"]), &locked(&["a4", "b4"]), 0, 3);
+    assert_eq!(State::try_from(s.position()), Ok(s));
+    assert_eq!(Position::from(s), s.position());
+    let json = serde_json::to_string(&s).unwrap();
+    assert_eq!(serde_json::from_str::<State>(&json).unwrap(), s);
+    let kinds = |p1: &[Piece], p2: &[Piece], turn: usize| -> Vec<Problem> {
+        State::try_from(Position {
+            turn,
+            ..Position::new(p1, p2)
+        })
+        .unwrap_err()
+        .kinds::<Problem>()
+        .copied()
+        .collect()
+    };
+    assert_eq!(
+        kinds(&unlocked(&["c4", "c2"]), &locked(&["a4"]), 0),
+        [Problem::OffCircuit {
+            seat: 0,
+            square: sq("c4")
+        }]
+    );
+    assert_eq!(
+        kinds(&unlocked(&["c2", "c2"]), &locked(&["a4"]), 0),
+        [Problem::ListedTwice {
+            seat: 0,
+            square: sq("c2")
+        }]
+    );
+    assert_eq!(
+        kinds(&unlocked(&["c2"]), &unlocked(&["c2"]), 0),
+        [Problem::Shared { square: sq("c2") }]
+    );
+    assert_eq!(
+        kinds(&locked(&["a1"]), &locked(&["a4"]), 2),
+        [Problem::TurnOutOfRange { turn: 2 }]
     );
 }
 
@@ -805,48 +864,48 @@ fn validate_rejects_every_broken_invariant_and_lists_them_all() {
         .map(|c| Piece::locked(rc(0, c)))
         .chain([Piece::unlocked(sq("a2"))])
         .collect();
-    let e = problems(State::new([&thirteen, &locked(&["a4"])], 0, None, 0).unwrap_err());
+    let e = problems(position([&thirteen, &locked(&["a4"])], 0, None, 0).unwrap_err());
     assert!(e.contains("P1 has 13 pieces; a side has at most 12"), "{e}");
 
-    let e = problems(State::new([&unlocked(&["c4"]), &locked(&["a4"])], 0, None, 0).unwrap_err());
+    let e = problems(position([&unlocked(&["c4"]), &locked(&["a4"])], 0, None, 0).unwrap_err());
     assert!(e.contains("P1's piece on c4 is on P2's home row"), "{e}");
 
     let e =
-        problems(State::new([&unlocked(&["c2", "c2"]), &locked(&["a4"])], 0, None, 0).unwrap_err());
+        problems(position([&unlocked(&["c2", "c2"]), &locked(&["a4"])], 0, None, 0).unwrap_err());
     assert!(e.contains("P1 lists square c2 twice"), "{e}");
 
-    let e = problems(State::new([&unlocked(&["c2"]), &unlocked(&["c2"])], 0, None, 0).unwrap_err());
+    let e = problems(position([&unlocked(&["c2"]), &unlocked(&["c2"])], 0, None, 0).unwrap_err());
     assert!(
         e.contains("a piece of P1 and a piece of P2 on square c2"),
         "{e}"
     );
 
-    let e = problems(State::new([&locked(&["c3"]), &locked(&["a4"])], 0, None, 0).unwrap_err());
+    let e = problems(position([&locked(&["c3"]), &locked(&["a4"])], 0, None, 0).unwrap_err());
     assert!(
         e.contains("P1's piece on c3 is locked but not on P1's home row"),
         "{e}"
     );
 
     // An unlocked piece on a1..e1 (positions 0–4): unlocking moves 5.
-    let e = problems(State::new([&unlocked(&["e1"]), &locked(&["a4"])], 0, None, 0).unwrap_err());
+    let e = problems(position([&unlocked(&["e1"]), &locked(&["a4"])], 0, None, 0).unwrap_err());
     assert!(
         e.contains("P1's piece on e1 is unlocked but stands at circuit position 4"),
         "{e}"
     );
-    assert!(State::new([&unlocked(&["f1"]), &locked(&["a4"])], 0, None, 0).is_ok());
+    assert!(position([&unlocked(&["f1"]), &locked(&["a4"])], 0, None, 0).is_ok());
     // P2's positions 0–4 are l4..h4.
-    let e = problems(State::new([&locked(&["a1"]), &unlocked(&["h4"])], 0, None, 0).unwrap_err());
+    let e = problems(position([&locked(&["a1"]), &unlocked(&["h4"])], 0, None, 0).unwrap_err());
     assert!(e.contains("P2's piece on h4 is unlocked"), "{e}");
-    assert!(State::new([&locked(&["a1"]), &unlocked(&["g4"])], 0, None, 0).is_ok());
+    assert!(position([&locked(&["a1"]), &unlocked(&["g4"])], 0, None, 0).is_ok());
 
-    let e = problems(State::new([&[], &[]], 0, None, 0).unwrap_err());
+    let e = problems(position([&[], &[]], 0, None, 0).unwrap_err());
     assert!(e.contains("neither side has a piece left"), "{e}");
 
-    let e = problems(State::new([&locked(&["a1"]), &locked(&["a4"])], 2, None, 0).unwrap_err());
+    let e = problems(position([&locked(&["a1"]), &locked(&["a4"])], 2, None, 0).unwrap_err());
     assert!(e.contains("turn seat 2 is out of range"), "{e}");
 
     let e = problems(
-        State::new(
+        position(
             [&locked(&["a1"]), &locked(&["a4"])],
             0,
             Some(Throw::new(7)),
@@ -857,7 +916,7 @@ fn validate_rejects_every_broken_invariant_and_lists_them_all() {
     assert!(e.contains("the pending throw shows 7 white sides"), "{e}");
 
     let e = problems(
-        State::new(
+        position(
             [&locked(&["a1"]), &locked(&["a4"])],
             0,
             Some(Throw::new(3)),
@@ -870,14 +929,14 @@ fn validate_rejects_every_broken_invariant_and_lists_them_all() {
         "{e}"
     );
 
-    let e = problems(State::new([&locked(&["a1"]), &[]], 0, Some(Throw::new(3)), 4).unwrap_err());
+    let e = problems(position([&locked(&["a1"]), &[]], 0, Some(Throw::new(3)), 4).unwrap_err());
     assert!(
         e.contains("P2 has no pieces left, so the game is over"),
         "{e}"
     );
 
     // Every problem at once.
-    let err = State::new(
+    let err = position(
         [&unlocked(&["c4", "b1"]), &unlocked(&["c2"])],
         5,
         Some(Throw::new(9)),
@@ -901,7 +960,7 @@ fn json_states_round_trip_and_bad_ones_are_rejected() {
         r#"{"locked":[["a1","b1","c1","d1","e1","f1","g1","h1","i1","j1","k1","l1"],["l4","k4","j4","i4","h4","g4","f4","e4","d4","c4","b4","a4"]],"unlocked":[[],[]],"turn":0,"pending":null,"throws":0}"#
     );
     assert_eq!(g.load_state(&json).unwrap(), start);
-    let s = State::new(
+    let s = position(
         [
             &unlocked(&["k3", "d2"]),
             &[unlocked(&["k2"]), locked(&["b4"])].concat(),
@@ -1027,7 +1086,7 @@ fn describe_throw_in_the_games_words() {
     );
     assert_eq!(d(4), "4 white sides up: 0; no piece of P1 can move: pass");
     assert_eq!(d(7), "7 white sides up: impossible with six sticks");
-    let p2 = State::new([&locked(&["a1"]), &locked(&["a4"])], 1, None, 3).unwrap();
+    let p2 = position([&locked(&["a1"]), &locked(&["a4"])], 1, None, 3).unwrap();
     assert!(g
         .describe_throw(&p2, Throw::new(1))
         .contains("(unlocks a locked piece of P2), throw again"));
@@ -1064,7 +1123,7 @@ fn playouts_hooks_agree_with_the_rules_on_a_few_games() {
     use stickdice::SeedableRng as _;
     let g = game();
     let mut rng = stickdice::Rng::seed_from_u64(3);
-    let mut s = State::new(
+    let mut s = position(
         [&unlocked(&["c2", "f3"]), &unlocked(&["h3", "b2"])],
         0,
         None,

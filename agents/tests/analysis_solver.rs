@@ -4,16 +4,17 @@
 //! of the solver.
 
 use stickdice::games::sig_el_oued::{self, Pending};
-use stickdice::games::sig_wa_duqqan::{Piece, State as DuqqanState};
-use stickdice::{Game, SigElOued, SigWaDuqqan, MAX_SEATS};
+use stickdice::games::sig_wa_duqqan::{Piece, Position as DuqqanPosition, State as DuqqanState};
+use stickdice::{Game, SigElOued, SigWaDuqqan};
 use stickdice_agents::solve::{self, SolveError};
 
 fn duqqan(pieces: &[Piece], ghoula: Option<u8>, turn: u8) -> DuqqanState {
-    let mut all = [Piece::Racing(0); MAX_SEATS];
-    all[..pieces.len()].copy_from_slice(pieces);
-    DuqqanState::from_pieces(all)
-        .with_ghoula(ghoula)
-        .with_turn(turn)
+    DuqqanState::try_from(DuqqanPosition {
+        ghoula,
+        turn,
+        ..DuqqanPosition::new(pieces)
+    })
+    .unwrap()
 }
 
 fn close(a: f64, b: f64, what: &str) {
@@ -124,11 +125,12 @@ fn duqqan_certain_burial_is_solved_as_by_hand() {
 #[test]
 fn el_oued_mothers_on_medina_are_solved_as_by_hand() {
     let game = SigElOued::with_seats(2).unwrap();
-    let mut pieces = *game.initial_state().pieces();
-    pieces[0] = [sig_el_oued::MECCA, sig_el_oued::MECCA, sig_el_oued::MEDINA];
-    pieces[1] = [sig_el_oued::MECCA, sig_el_oued::MECCA, sig_el_oued::MEDINA];
-    let start = sig_el_oued::State::from_pieces(pieces, [0; stickdice::MAX_SEATS])
-        .with_pending(Pending::FirstThrow);
+    let mothers = [sig_el_oued::MECCA, sig_el_oued::MECCA, sig_el_oued::MEDINA];
+    let start = sig_el_oued::State::try_from(sig_el_oued::Position {
+        pending: Pending::FirstThrow,
+        ..sig_el_oued::Position::new(&[mothers, mothers])
+    })
+    .unwrap();
     game.validate(&start).unwrap();
     let sol = solve::solve_from(&game, &start).unwrap();
     close(
@@ -231,11 +233,21 @@ fn unsolvable_games_say_why() {
     let game = SigWaDuqqan::with_seats(2).unwrap();
     let over = duqqan(&[Piece::Arrived(1), Piece::Arrived(2)], Some(3), 0);
     let e = solve::solve_from(&game, &over).unwrap_err();
+    assert_eq!(e, SolveError::GameOver);
     assert!(e.to_string().contains("already over"), "{e}");
     // An invalid position is refused, with the game's own description of the problem.
-    let bad = duqqan(&[Piece::Racing(25), Piece::Racing(0)], None, 0);
+    let bad =
+        duqqan(&[Piece::Racing(0), Piece::Racing(0)], None, 0).with_piece(0, Piece::Racing(25));
     let e = solve::solve_from(&game, &bad).unwrap_err();
-    assert!(matches!(e, SolveError::InvalidStart(_)), "{e}");
+    let SolveError::InvalidStart(invalid) = &e else {
+        panic!("{e}");
+    };
+    assert_eq!(
+        invalid
+            .kinds::<stickdice::games::sig_wa_duqqan::Problem>()
+            .collect::<Vec<_>>(),
+        [&stickdice::games::sig_wa_duqqan::Problem::RacingPastTrack { seat: 0, idx: 25 }]
+    );
     // Too many states for the limit.
     let e = solve::solve_with(
         &game,

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use stickdice::games::issiren::{Piece, State};
+use stickdice::games::issiren::{Piece, Position, State};
 use stickdice::{ActionList, Game, Issiren, Node};
 use stickdice_agents::solve::{self, tablebase::Tablebase};
 
@@ -19,7 +19,11 @@ fn game() -> Issiren {
 }
 
 fn position(p1: &[Piece], p2: &[Piece], turn: u8) -> State {
-    let s = State::from_pieces(p1, p2).unwrap().with_turn(turn);
+    let s = State::try_from(Position {
+        turn,
+        ..Position::new(p1, p2)
+    })
+    .unwrap();
     game().validate(&s).unwrap();
     s
 }
@@ -149,9 +153,11 @@ fn the_half_turn_symmetry_holds_in_the_generic_solver() {
         if s.pending().is_some() {
             continue;
         }
-        let m = State::from_pieces(s.pieces_of(1), s.pieces_of(0))
-            .unwrap()
-            .with_turn(1 - s.turn());
+        let m = State::try_from(Position {
+            turn: 1 - s.turn(),
+            ..Position::new(s.pieces_of(1), s.pieces_of(0))
+        })
+        .unwrap();
         let mover = s.turn() as usize;
         let a = sol.first_probability(s, mover).unwrap();
         // From this start only P1 can have an unmoved piece, so such mirrors are not

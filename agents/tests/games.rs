@@ -8,6 +8,11 @@ use stickdice::games::issiren::{self, Piece as IPiece};
 use stickdice::games::sig_el_oued::{self, Pending, MECCA};
 use stickdice::games::sig_wa_duqqan::{self, Piece as DPiece};
 use stickdice::{ActionList, Game, Issiren, Node, SigElOued, SigWaDuqqan, Throw};
+
+/// The Issiren state of these pieces, P1 to throw (checked).
+fn issiren_state(p1: &[IPiece], p2: &[IPiece]) -> issiren::State {
+    issiren::State::try_from(issiren::Position::new(p1, p2)).unwrap()
+}
 use stickdice_agents::{Evaluate, Expectimax, ExpectimaxConfig, GreedyAgent, Pruning};
 
 fn capped<G: Game>(seats: usize, cap: u32) -> G {
@@ -41,7 +46,7 @@ const VARIANTS: [(Pruning, bool); 4] = [
 #[test]
 fn issiren_one_throw_from_the_cap_by_hand() {
     let g: Issiren = capped(2, 1);
-    let s = issiren::State::from_pieces(&[IPiece::moved(20)], &[IPiece::moved(59)]).unwrap();
+    let s = issiren_state(&[IPiece::moved(20)], &[IPiece::moved(59)]);
     assert_eq!(g.validate(&s), Ok(()));
     for (pruning, tt) in VARIANTS {
         let v = Expectimax::<Issiren>::new(config(pruning, tt), 0)
@@ -79,9 +84,7 @@ fn issiren_endgames_equal_brute_force() {
             let g: Issiren = capped(2, cap);
             let p1: Vec<_> = p1.iter().map(|&p| IPiece::moved(p)).collect();
             let p2: Vec<_> = p2.iter().map(|&p| IPiece::moved(p)).collect();
-            let s = issiren::State::from_pieces(&p1, &p2)
-                .unwrap()
-                .with_turn((i % 2) as u8);
+            let s = issiren_state(&p1, &p2).with_turn((i % 2) as u8);
             assert_eq!(g.validate(&s), Ok(()));
             let want = brute_two_sided(&g, &s, 0);
             for throw in 0..=6 {
@@ -310,28 +313,25 @@ fn evaluations_are_bounded_and_exact_at_the_end() {
 #[test]
 fn evaluations_prefer_the_better_position() {
     let g = Issiren::with_seats(2).unwrap();
-    let even = issiren::State::from_pieces(&[IPiece::moved(20)], &[IPiece::moved(10)]).unwrap();
-    let ahead = issiren::State::from_pieces(
+    let even = issiren_state(&[IPiece::moved(20)], &[IPiece::moved(10)]);
+    let ahead = issiren_state(
         &[IPiece::moved(20), IPiece::moved(40)],
         &[IPiece::moved(10)],
-    )
-    .unwrap();
+    );
     assert!(g.evaluate(&ahead)[0] > g.evaluate(&even)[0]);
     // P2 to throw with P1's piece three steps in front of P2's (a likely capture) is worse
     // for P1 than the same material out of reach.
     // P2's piece at its position 5 is P1's position 41: P1's piece at 0 is not in reach…
-    let safe = issiren::State::from_pieces(
+    let safe = issiren_state(
         &[IPiece::moved(20), IPiece::moved(0)],
         &[IPiece::moved(59), IPiece::moved(5)],
     )
-    .unwrap()
     .with_turn(1);
     // …but P1's piece at 44 is three steps ahead of P2's piece at P1-position 41.
-    let hit = issiren::State::from_pieces(
+    let hit = issiren_state(
         &[IPiece::moved(20), IPiece::moved(44)],
         &[IPiece::moved(59), IPiece::moved(5)],
     )
-    .unwrap()
     .with_turn(1);
     assert!(g.evaluate(&hit)[0] < g.evaluate(&safe)[0]);
 

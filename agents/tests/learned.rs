@@ -240,11 +240,14 @@ fn the_learned_evaluation_keeps_the_contract_and_allocates_nothing() {
     }
     // The seat-swap symmetry: the same position from the other seat reads the same.
     for s in states.iter().filter(|s| s.pending().is_none()).take(200) {
-        let t = stickdice::games::issiren::State::from_pieces(s.pieces_of(1), s.pieces_of(0))
-            .unwrap()
-            .with_turn(s.turn() ^ 1)
-            .with_pending(s.pending())
-            .with_throws(s.throws());
+        use stickdice::games::issiren::Position;
+        let t = stickdice::games::issiren::State::try_from(Position {
+            turn: s.turn() ^ 1,
+            pending: s.pending(),
+            throws: s.throws(),
+            ..Position::new(s.pieces_of(1), s.pieces_of(0))
+        })
+        .unwrap();
         if game.node(&t) != Node::End {
             let (a, b) = (game.evaluate(s), game.evaluate(&t));
             assert!((a[0] - b[1]).abs() < 1e-6, "{a:?} {b:?}");

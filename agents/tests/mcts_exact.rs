@@ -10,7 +10,7 @@
 //! shows as a wrong value.
 
 use rand::{RngExt as _, SeedableRng};
-use stickdice::games::issiren::{Action, Piece, State};
+use stickdice::games::issiren::{Action, Piece, Position, State};
 use stickdice::{ActionList, Game, Issiren, Node};
 use stickdice_agents::expectimax::{Expectimax, ExpectimaxConfig, Pruning};
 use stickdice_agents::mcts::{MctsAgent, MctsConfig};
@@ -46,10 +46,12 @@ fn random_position(game: &Issiren, rng: &mut stickdice::Rng, left: u32) -> Optio
     if sorted.len() != squares.len() {
         return None;
     }
-    let mut s = State::from_pieces(&p1, &p2)
-        .unwrap()
-        .with_turn(rng.random_range(0..2))
-        .with_throws(game.max_throws() - left - 1);
+    let mut s = State::try_from(Position {
+        turn: rng.random_range(0..2),
+        throws: game.max_throws() - left - 1,
+        ..Position::new(&p1, &p2)
+    })
+    .unwrap();
     game.validate(&s).unwrap();
     let t = game.sample_throw(rng);
     game.apply_throw(&mut s, t).unwrap();

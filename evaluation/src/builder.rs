@@ -231,8 +231,7 @@ macro_rules! settings_setters {
         /// Worker threads (default: one per core). The results do not depend on it.
         pub fn threads(mut self, threads: usize) -> Self {
             if threads == 0 {
-                self.settings
-                    .fail(TournamentError::Setup("threads must be at least 1".into()));
+                self.settings.fail(TournamentError::NoThreads);
             }
             self.settings.threads = Some(threads);
             self
@@ -414,7 +413,9 @@ impl<G: Game> TournamentBuilder<G> {
     /// The first bad setting: a rule option or seat count the game refuses
     /// ([`TournamentError::Game`]), an agent spec that cannot be built
     /// ([`TournamentError::Agent`]), an impossible schedule or SPRT
-    /// ([`TournamentError::Setup`]).
+    /// ([`TournamentError::Schedule`], [`TournamentError::SprtAgents`]), no worker threads
+    /// ([`TournamentError::NoThreads`]), no reference play for luck-adjusted scores
+    /// ([`TournamentError::LuckSetup`]).
     pub fn build(self) -> Result<(Tournament<G>, RunOptions), TournamentError> {
         let (t, options, _, _) = self.prepare()?;
         Ok((t, options))
@@ -459,10 +460,7 @@ impl<G: Game> TournamentBuilder<G> {
             sprt,
         )?;
         let luck = match luck {
-            Some(f) => Some(
-                f(t.game())
-                    .map_err(|e| TournamentError::Setup(format!("luck-adjusted scores: {e}")))?,
-            ),
+            Some(f) => Some(f(t.game()).map_err(TournamentError::LuckSetup)?),
             None => None,
         };
         let options = RunOptions {

@@ -322,16 +322,150 @@ pub type Progress<'a> = dyn Fn(LadderProgress) + Sync + 'a;
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum LadderError {
-    /// A bad setting, spec or file.
-    Setup(String),
+    /// Fewer than two families.
+    TooFewFamilies,
+    /// Two families have the same label.
+    SameLabel {
+        /// The label.
+        label: String,
+    },
+    /// `--millis` is not ascending times above 0 and at most 60000.
+    Millis,
+    /// `--positions` is not 1 to 10000.
+    Positions,
+    /// `--games` is 0.
+    Games,
+    /// The game gave no calibration positions (it has no real decisions).
+    NoPositions,
+    /// A family's spec that cannot be parsed or built for the game.
+    Spec {
+        /// The family, when the spec was parsed (its label then names it).
+        family: Option<String>,
+        /// What is wrong with it.
+        source: stickdice_agents::SpecError,
+    },
+    /// A spec could not be timed.
+    Timing(TimingError),
+    /// The specs are for another game.
+    WrongGame {
+        /// The specs' game.
+        specs: String,
+        /// The game asked for.
+        game: &'static str,
+    },
+    /// A file or folder could not be created, written or read.
+    Io {
+        /// What was done: `create`, `write` or `read`.
+        action: IoAction,
+        /// The file or folder.
+        path: std::path::PathBuf,
+        /// The error.
+        message: String,
+    },
+    /// A specs file that is not ladder specs.
+    NotSpecs {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What the JSON reader found.
+        message: String,
+    },
+    /// A specs file with fewer than two families, or a family without a level.
+    SpecsTooFew {
+        /// The file.
+        path: std::path::PathBuf,
+    },
+    /// A match's log cannot be read.
+    Log(crate::log::LogError),
+    /// A match's log holds no games.
+    EmptyLog {
+        /// The match's folder.
+        dir: std::path::PathBuf,
+    },
+    /// A match's folder holds a match of other agents.
+    MatchAgents {
+        /// The match's folder.
+        dir: std::path::PathBuf,
+        /// The agents of its log.
+        found: Vec<String>,
+        /// The ladder's agents for the match.
+        expected: Vec<String>,
+    },
+    /// The Elo fit of the results failed.
+    Elo(crate::stats::EloError),
     /// A match failed.
     Tournament(crate::TournamentError),
+}
+
+/// What [`LadderError::Io`] was doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum IoAction {
+    /// Creating the output folder.
+    Create,
+    /// Writing a file.
+    Write,
+    /// Reading a file.
+    Read,
 }
 
 impl core::fmt::Display for LadderError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            LadderError::Setup(m) => f.write_str(m),
+            LadderError::TooFewFamilies => f.write_str("the ladder needs at least two families"),
+            LadderError::SameLabel { .. } => f.write_str("two families have the same label"),
+            LadderError::Millis => f.write_str(
+                "--millis takes ascending times in milliseconds, each above 0 and at most 60000",
+            ),
+            LadderError::Positions => f.write_str("--positions takes 1 to 10000"),
+            LadderError::Games => f.write_str("--games must be at least 1"),
+            LadderError::NoPositions => {
+                f.write_str("the game gave no calibration positions (no real decisions)")
+            }
+            LadderError::Spec {
+                family: Some(family),
+                source,
+            } => write!(f, "{family}: {source}"),
+            LadderError::Spec {
+                family: None,
+                source,
+            } => write!(f, "{source}"),
+            LadderError::Timing(e) => write!(f, "{e}"),
+            LadderError::WrongGame { specs, game } => {
+                write!(f, "the specs are for {specs}, not {game}")
+            }
+            LadderError::Io {
+                action,
+                path,
+                message,
+            } => match action {
+                IoAction::Create => write!(f, "{}: {message}", path.display()),
+                IoAction::Write => write!(f, "cannot write {}: {message}", path.display()),
+                IoAction::Read => write!(f, "cannot read {}: {message}", path.display()),
+            },
+            LadderError::NotSpecs { path, message } => {
+                write!(f, "{}: not ladder specs: {message}", path.display())
+            }
+            LadderError::SpecsTooFew { path } => write!(
+                f,
+                "{}: the specs need at least two families, each with a level",
+                path.display()
+            ),
+            LadderError::Log(e) => write!(f, "{e}"),
+            LadderError::EmptyLog { dir } => {
+                write!(f, "{}: the match log is empty", dir.display())
+            }
+            LadderError::MatchAgents {
+                dir,
+                found,
+                expected,
+            } => write!(
+                f,
+                "{}: the match's agents are {}, not the ladder's {}",
+                dir.display(),
+                found.join(", "),
+                expected.join(", ")
+            ),
+            LadderError::Elo(e) => write!(f, "the Elo fit failed: {e}"),
             LadderError::Tournament(e) => write!(f, "{e}"),
         }
     }
@@ -339,8 +473,13 @@ impl core::fmt::Display for LadderError {
 
 impl std::error::Error for LadderError {}
 
-fn setup(m: impl ToString) -> LadderError {
-    LadderError::Setup(m.to_string())
+/// A [`LadderError::Io`].
+fn io(action: IoAction, path: &Path, e: impl ToString) -> LadderError {
+    LadderError::Io {
+        action,
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
 }
 
 /// Rounds to two significant digits (1234 → 1200, 56 → 56).
@@ -497,7 +636,10 @@ fn method_note(options: &LadderOptions) -> String {
 /// Calibrates every family on this machine (see the [module docs](self)).
 ///
 /// # Errors
-/// [`LadderError::Setup`]: no families, bad targets, a spec that cannot be built.
+/// [`LadderError`]: fewer than two families or two with one label
+/// ([`LadderError::TooFewFamilies`], [`LadderError::SameLabel`]), bad targets
+/// ([`LadderError::Millis`], [`LadderError::Positions`], [`LadderError::Games`]), a spec
+/// that cannot be built ([`LadderError::Spec`]) or timed ([`LadderError::Timing`]).
 pub fn calibrate<G: Evaluate>(
     game: &G,
     families: &[Family],
@@ -507,17 +649,21 @@ pub fn calibrate<G: Evaluate>(
     check_options(families, options)?;
     let positions = calibration_positions(game, options.positions, options.seed);
     if positions.is_empty() {
-        return Err(setup(
-            "the game gave no calibration positions (no real decisions)",
-        ));
+        return Err(LadderError::NoPositions);
     }
     let mut out = Vec::new();
     for fam in families {
         let resolve = |b: Option<u64>| -> Result<String, LadderError> {
-            let spec: AgentSpec = fam.spec_at(b).parse().map_err(|e| setup(format!("{e}")))?;
+            let spec: AgentSpec = fam.spec_at(b).parse().map_err(|source| LadderError::Spec {
+                family: None,
+                source,
+            })?;
             stickdice_agents::solve::resolve_spec::<G>(&spec)
                 .map(|s| s.to_string())
-                .map_err(|e| setup(format!("{}: {e}", fam.label)))
+                .map_err(|source| LadderError::Spec {
+                    family: Some(fam.label.clone()),
+                    source,
+                })
         };
         let mut failure = None;
         let levels = if fam.budget_key().is_some() {
@@ -539,7 +685,7 @@ pub fn calibrate<G: Evaluate>(
                         ms
                     }
                     Err(e) => {
-                        failure.get_or_insert(setup(e));
+                        failure.get_or_insert(LadderError::Timing(e));
                         f64::INFINITY
                     }
                 }
@@ -561,7 +707,7 @@ pub fn calibrate<G: Evaluate>(
                 .collect::<Result<Vec<_>, LadderError>>()?
         } else {
             let spec = resolve(None)?;
-            let ms = time_per_decision(game, &spec, &positions).map_err(setup)?;
+            let ms = time_per_decision(game, &spec, &positions).map_err(LadderError::Timing)?;
             progress(LadderProgress::Timed {
                 family: fam.label.clone(),
                 budget: None,
@@ -591,12 +737,14 @@ pub fn calibrate<G: Evaluate>(
 
 fn check_options(families: &[Family], options: &LadderOptions) -> Result<(), LadderError> {
     if families.len() < 2 {
-        return Err(setup("the ladder needs at least two families"));
+        return Err(LadderError::TooFewFamilies);
     }
     let mut labels: Vec<&str> = families.iter().map(|f| f.label.as_str()).collect();
     labels.sort_unstable();
-    if labels.windows(2).any(|w| w[0] == w[1]) {
-        return Err(setup("two families have the same label"));
+    if let Some(w) = labels.windows(2).find(|w| w[0] == w[1]) {
+        return Err(LadderError::SameLabel {
+            label: w[0].to_string(),
+        });
     }
     if options.millis.is_empty()
         || options
@@ -605,15 +753,13 @@ fn check_options(families: &[Family], options: &LadderOptions) -> Result<(), Lad
             .any(|m| !m.is_finite() || *m <= 0.0 || *m > 60_000.0)
         || options.millis.windows(2).any(|w| w[0] >= w[1])
     {
-        return Err(setup(
-            "--millis takes ascending times in milliseconds, each above 0 and at most 60000",
-        ));
+        return Err(LadderError::Millis);
     }
     if options.positions == 0 || options.positions > 10_000 {
-        return Err(setup("--positions takes 1 to 10000"));
+        return Err(LadderError::Positions);
     }
     if options.games == 0 {
-        return Err(setup("--games must be at least 1"));
+        return Err(LadderError::Games);
     }
     Ok(())
 }
@@ -733,16 +879,15 @@ pub fn play<G: Evaluate>(
     progress: &Progress<'_>,
 ) -> Result<LadderReport, LadderError> {
     if specs.game != G::NAME {
-        return Err(setup(format!(
-            "the specs are for {}, not {}",
-            specs.game,
-            G::NAME
-        )));
+        return Err(LadderError::WrongGame {
+            specs: specs.game.clone(),
+            game: G::NAME,
+        });
     }
     if options.games == 0 {
-        return Err(setup("--games must be at least 1"));
+        return Err(LadderError::Games);
     }
-    std::fs::create_dir_all(out).map_err(|e| setup(format!("{}: {e}", out.display())))?;
+    std::fs::create_dir_all(out).map_err(|e| io(IoAction::Create, out, e))?;
     write(&out.join(SPECS_FILE), &to_json(specs))?;
     let entrants = specs.entrants();
     let labels: Vec<String> = entrants.iter().map(|e| e.2.clone()).collect();
@@ -769,20 +914,19 @@ pub fn play<G: Evaluate>(
         let summary = run_reporting(builder, progress)?;
         // Labels in the log are the resolved specs; map them to the ladder's entrants.
         let log = crate::log::read(&dir.join(crate::tournament::LOG_FILE))
-            .map_err(|e| setup(e.to_string()))?
-            .ok_or_else(|| setup(format!("{}: the match log is empty", dir.display())))?;
+            .map_err(LadderError::Log)?
+            .ok_or_else(|| LadderError::EmptyLog { dir: dir.clone() })?;
         // The match's entrants in the order given, so the log's agent `a` is the ladder's
         // entrant `mt.entrants[a]` (two levels of a family calibrated to the same budget
         // play as `SPEC` and `SPEC#2`).
         let given: Vec<String> = agents.iter().map(|a| a.to_string()).collect();
         let expected = crate::tournament::labels(&given);
         if summary.labels != expected {
-            return Err(setup(format!(
-                "{}: the match's agents are {}, not the ladder's {}",
-                dir.display(),
-                summary.labels.join(", "),
-                expected.join(", ")
-            )));
+            return Err(LadderError::MatchAgents {
+                dir,
+                found: summary.labels,
+                expected,
+            });
         }
         let map: Vec<usize> = mt.entrants.clone();
         let mut by_rotation: BTreeMap<(usize, usize), Vec<crate::log::GameRecord>> =
@@ -853,7 +997,7 @@ fn to_json<T: Serialize>(x: &T) -> String {
 }
 
 fn write(path: &Path, text: &str) -> Result<(), LadderError> {
-    std::fs::write(path, text).map_err(|e| setup(format!("cannot write {}: {e}", path.display())))
+    std::fs::write(path, text).map_err(|e| io(IoAction::Write, path, e))
 }
 
 /// Reads specs written by [`play`] (`specs.json`).
@@ -865,14 +1009,15 @@ pub fn read_specs(path: &Path) -> Result<LadderSpecs, LadderError> {
         path,
         stickdice_agents::files::MAX_FILE_BYTES,
     )
-    .map_err(|e| setup(format!("cannot read {}: {e}", path.display())))?;
-    let specs: LadderSpecs = serde_json::from_str(&text)
-        .map_err(|e| setup(format!("{}: not ladder specs: {e}", path.display())))?;
+    .map_err(|e| io(IoAction::Read, path, e))?;
+    let specs: LadderSpecs = serde_json::from_str(&text).map_err(|e| LadderError::NotSpecs {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
     if specs.families.len() < 2 || specs.families.iter().any(|f| f.levels.is_empty()) {
-        return Err(setup(format!(
-            "{}: the specs need at least two families, each with a level",
-            path.display()
-        )));
+        return Err(LadderError::SpecsTooFew {
+            path: path.to_path_buf(),
+        });
     }
     Ok(specs)
 }
@@ -966,8 +1111,7 @@ impl LadderReport {
                 }
             }
         }
-        let fit = fit_elo_paired(k, &comparisons, &unit_of, ELO_PRIOR)
-            .map_err(|e| setup(format!("the Elo fit failed: {e}")))?;
+        let fit = fit_elo_paired(k, &comparisons, &unit_of, ELO_PRIOR).map_err(LadderError::Elo)?;
         let rows = entrants
             .iter()
             .enumerate()
@@ -1250,6 +1394,41 @@ pub fn match_dirs(out: &Path, specs: &LadderSpecs) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each bad setting is its own variant (with the message the command line shows).
+    #[test]
+    fn bad_settings_are_refused_with_their_own_variant() {
+        let fam = |label: &str| Family::new(label, "mcts").unwrap();
+        let ok = LadderOptions::default();
+        assert!(matches!(
+            check_options(&[fam("a")], &ok),
+            Err(LadderError::TooFewFamilies)
+        ));
+        let e = check_options(&[fam("a"), fam("a")], &ok).unwrap_err();
+        assert!(
+            matches!(&e, LadderError::SameLabel { label } if label == "a"),
+            "{e:?}"
+        );
+        assert_eq!(e.to_string(), "two families have the same label");
+        let two = [fam("a"), fam("b")];
+        let with = |f: fn(&mut LadderOptions)| {
+            let mut o = LadderOptions::default();
+            f(&mut o);
+            check_options(&two, &o)
+        };
+        assert!(matches!(
+            with(|o| o.millis = vec![5.0, 2.0]),
+            Err(LadderError::Millis)
+        ));
+        assert!(matches!(
+            with(|o| o.positions = 0),
+            Err(LadderError::Positions)
+        ));
+        let e = with(|o| o.games = 0).unwrap_err();
+        assert!(matches!(e, LadderError::Games));
+        assert_eq!(e.to_string(), "--games must be at least 1");
+        assert!(with(|_| ()).is_ok());
+    }
 
     #[test]
     fn budgets_follow_a_linear_cost_and_are_monotone() {

@@ -55,11 +55,37 @@ use crate::stats::SprtDecision;
 use crate::tournament::{luck_adjusted, Progress, ProgressFn, Tournament, LOG_FILE};
 
 /// Why shards cannot be merged. Nothing is written when merging fails.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum MergeError {
-    /// Impossible arguments: no shard folders, or an unusable output folder.
-    Setup(String),
+    /// No shard folder was given.
+    NoShards,
+    /// The output folder is one of the shard folders.
+    OutputIsShard {
+        /// The output folder.
+        out: PathBuf,
+        /// The shard folder.
+        shard: PathBuf,
+    },
+    /// The output folder holds a tournament log.
+    OutputHoldsLog {
+        /// The output folder.
+        out: PathBuf,
+    },
+    /// A game's luck could not be measured.
+    Luck {
+        /// The game's index.
+        game: usize,
+        /// Why.
+        source: crate::review::ReviewError,
+    },
+    /// The worker threads could not be started.
+    Threads {
+        /// The number asked for.
+        threads: usize,
+        /// What the system said.
+        message: String,
+    },
     /// A shard folder or a line of its log is wrong.
     Shard {
         /// The shard's folder, or its log.
@@ -114,7 +140,22 @@ pub fn ranges(indices: &[usize]) -> String {
 impl core::fmt::Display for MergeError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            MergeError::Setup(m) => f.write_str(m),
+            MergeError::NoShards => f.write_str("give at least one shard folder"),
+            MergeError::OutputIsShard { out, shard } => write!(
+                f,
+                "the output folder {} is the shard folder {}: write the merged report elsewhere",
+                out.display(),
+                shard.display()
+            ),
+            MergeError::OutputHoldsLog { out } => write!(
+                f,
+                "the output folder {} holds a tournament log ({LOG_FILE}): write the merged report into a folder of its own",
+                out.display()
+            ),
+            MergeError::Luck { game, source } => write!(f, "the luck of game {game}: {source}"),
+            MergeError::Threads { threads, message } => {
+                write!(f, "cannot start {threads} threads: {message}")
+            }
             MergeError::Shard {
                 path,
                 line: Some(line),
@@ -228,9 +269,7 @@ fn log_in(dir: &Path) -> Result<PathBuf, MergeError> {
 /// # Errors
 /// No folders, or the first one holds no readable header.
 pub fn read_config(dirs: &[PathBuf]) -> Result<TournamentConfig, MergeError> {
-    let dir = dirs
-        .first()
-        .ok_or_else(|| MergeError::Setup("give at least one shard folder".into()))?;
+    let dir = dirs.first().ok_or(MergeError::NoShards)?;
     let path = log_in(dir)?;
     let file = stickdice_agents::files::open_regular(&path)
         .map_err(|e| shard_error(&path, None, e.to_string()))?;
@@ -303,7 +342,8 @@ pub fn merge<G: Game>(
 /// As [`merge`], with [`MergeOptions`] (luck-adjusted scores).
 ///
 /// # Errors
-/// As [`merge`], and [`MergeError::Setup`] when a game's luck cannot be measured.
+/// As [`merge`], and [`MergeError::Luck`] when a game's luck cannot be measured
+/// ([`MergeError::Threads`] when the threads to measure it cannot be started).
 pub fn merge_with<G: Game>(
     t: &Tournament<G>,
     out: &Path,
@@ -354,8 +394,7 @@ pub fn merge_with<G: Game>(
                             .map(|g| luck_adjusted(g, &lucks[&g.index]))
                             .collect())
                     };
-                    t.sprt_status_with(test, &done, Some(&adjust))
-                        .map_err(|e| MergeError::Setup(e.to_string()))?
+                    t.sprt_status_with::<MergeError>(test, &done, Some(&adjust))?
                 }
                 None => t.sprt_status(test, &done),
             };
@@ -403,15 +442,14 @@ pub fn merge_with<G: Game>(
 /// output folder one of them, or a folder that holds a tournament log.
 fn check_output(out: &Path, dirs: &[PathBuf]) -> Result<(), MergeError> {
     if dirs.is_empty() {
-        return Err(MergeError::Setup("give at least one shard folder".into()));
+        return Err(MergeError::NoShards);
     }
     for d in dirs {
         if same_folder(d, out) {
-            return Err(MergeError::Setup(format!(
-                "the output folder {} is the shard folder {}: write the merged report elsewhere",
-                out.display(),
-                d.display()
-            )));
+            return Err(MergeError::OutputIsShard {
+                out: out.to_path_buf(),
+                shard: d.clone(),
+            });
         }
     }
     refuse_a_log_in(out)
@@ -420,10 +458,9 @@ fn check_output(out: &Path, dirs: &[PathBuf]) -> Result<(), MergeError> {
 /// Refuses an output folder that holds a tournament log.
 fn refuse_a_log_in(out: &Path) -> Result<(), MergeError> {
     if out.join(LOG_FILE).exists() {
-        return Err(MergeError::Setup(format!(
-            "the output folder {} holds a tournament log ({LOG_FILE}): write the merged report into a folder of its own",
-            out.display()
-        )));
+        return Err(MergeError::OutputHoldsLog {
+            out: out.to_path_buf(),
+        });
     }
     Ok(())
 }
@@ -588,12 +625,19 @@ fn write_merged<G: Game>(t: &Tournament<G>, out: &Path, report: &Report) -> Resu
     let _lock = crate::tournament::lock_folder(out).map_err(|e| match e {
         crate::TournamentError::Busy { out } => MergeError::Busy { out },
         crate::TournamentError::Io { path, message } => MergeError::Io { path, message },
-        other => MergeError::Setup(other.to_string()),
+        // (Locking fails only as Busy or Io; anything else is the folder's failure too.)
+        other => MergeError::Io {
+            path: out.to_path_buf(),
+            message: other.to_string(),
+        },
     })?;
     refuse_a_log_in(out)?;
     t.write_report(out, report).map_err(|e| match e {
         crate::TournamentError::Io { path, message } => MergeError::Io { path, message },
-        other => MergeError::Setup(other.to_string()),
+        other => MergeError::Io {
+            path: out.to_path_buf(),
+            message: other.to_string(),
+        },
     })
 }
 
@@ -612,7 +656,10 @@ fn measure_luck(
             .map(|g| {
                 let l = (luck.luck)(g)
                     .map(|l| (g.index, l))
-                    .map_err(|e| MergeError::Setup(format!("the luck of game {}: {e}", g.index)));
+                    .map_err(|source| MergeError::Luck {
+                        game: g.index,
+                        source,
+                    });
                 if let Some(p) = &options.luck_progress {
                     let done = measured.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
                     p(Progress {
@@ -629,7 +676,10 @@ fn measure_luck(
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build()
-            .map_err(|e| MergeError::Setup(format!("cannot start {n} threads: {e}")))?
+            .map_err(|e| MergeError::Threads {
+                threads: n,
+                message: e.to_string(),
+            })?
             .install(measure),
     }
 }

@@ -964,11 +964,26 @@ fn bad_shards_are_named_with_their_line_and_nothing_is_overwritten() {
     let m = merge_error(&t, &out, &[root.path().join("nowhere")]);
     assert!(m.contains("no such folder"), "{m}");
     assert!(merge_error(&t, &out, &[]).contains("at least one shard folder"));
+    assert_eq!(
+        merge::merge(&t, &out, &[]).unwrap_err(),
+        merge::MergeError::NoShards
+    );
     // The output folder may not be a shard, nor hold a log.
     let m = merge_error(&t, &dirs[1], &dirs);
     assert!(m.contains("is the shard folder"), "{m}");
+    assert_eq!(
+        merge::merge(&t, &dirs[1], &dirs).unwrap_err(),
+        merge::MergeError::OutputIsShard {
+            out: dirs[1].clone(),
+            shard: dirs[1].clone()
+        }
+    );
     let m = merge_error(&t, &twin, &dirs);
     assert!(m.contains("holds a tournament log"), "{m}");
+    assert_eq!(
+        merge::merge(&t, &twin, &dirs).unwrap_err(),
+        merge::MergeError::OutputHoldsLog { out: twin.clone() }
+    );
     assert_eq!(
         std::fs::read_to_string(out.join("report.md")).unwrap(),
         "an older report\n"
@@ -1068,6 +1083,7 @@ fn an_sprt_played_in_batches_of_rotations_over_shards_decides_as_one_machine() {
         )
         .unwrap_err();
     assert!(e.to_string().contains("for shards"), "{e}");
+    assert!(matches!(e, TournamentError::RotationsWithoutShard), "{e:?}");
 }
 
 /// The JSON of a report reads back into the same report (the form `report.json` holds).

@@ -78,8 +78,46 @@ impl<G: Game> core::fmt::Debug for Entrant<G> {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum TournamentError {
-    /// Impossible settings.
-    Setup(String),
+    /// An SPRT is asked for with other than two agents.
+    SprtAgents {
+        /// The number of agents.
+        agents: usize,
+    },
+    /// A shard is asked for without an output folder to play it into.
+    ShardWithoutFolder,
+    /// A bound on the rotations played is asked for without a shard.
+    RotationsWithoutShard,
+    /// A worker thread count of 0 (from [`TournamentBuilder::threads`](crate::TournamentBuilder::threads)).
+    NoThreads,
+    /// A worker thread count out of range (1 to [`MAX_THREADS`]).
+    Threads {
+        /// The count asked for.
+        threads: usize,
+    },
+    /// The worker threads could not be started.
+    ThreadPool {
+        /// What the system said.
+        message: String,
+    },
+    /// The output folder is a file.
+    OutputIsFile {
+        /// The path given.
+        out: PathBuf,
+    },
+    /// The luck-adjusted scores cannot be measured (no reference play for the game).
+    LuckSetup(crate::review::ReviewError),
+    /// A game's luck could not be measured.
+    Luck {
+        /// The game's index.
+        game: usize,
+        /// Why.
+        source: crate::review::ReviewError,
+    },
+    /// A game's luck was needed before it was measured.
+    LuckNotMeasured {
+        /// The game's index.
+        game: usize,
+    },
     /// The agents, seats and games cannot be scheduled.
     Schedule(crate::schedule::ScheduleError),
     /// The SPRT's parameters cannot be used.
@@ -117,7 +155,34 @@ pub enum TournamentError {
 impl core::fmt::Display for TournamentError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            TournamentError::Setup(m) => f.write_str(m),
+            TournamentError::SprtAgents { agents } => {
+                write!(f, "the SPRT compares exactly two agents, got {agents}")
+            }
+            TournamentError::ShardWithoutFolder => {
+                f.write_str("a shard is played into an output folder, for the merge")
+            }
+            TournamentError::RotationsWithoutShard => {
+                f.write_str("a bound on the rotations played is for shards (--shard I/K)")
+            }
+            TournamentError::NoThreads => f.write_str("threads must be at least 1"),
+            TournamentError::Threads { threads } => {
+                write!(f, "{threads} worker threads: use 1 to {MAX_THREADS}")
+            }
+            TournamentError::ThreadPool { message } => {
+                write!(f, "cannot start worker threads: {message}")
+            }
+            TournamentError::OutputIsFile { out } => write!(
+                f,
+                "the output folder {} is a file; name a folder (it is created if missing)",
+                out.display()
+            ),
+            TournamentError::LuckSetup(e) => write!(f, "luck-adjusted scores: {e}"),
+            TournamentError::Luck { game, source } => {
+                write!(f, "the luck of game {game}: {source}")
+            }
+            TournamentError::LuckNotMeasured { game } => {
+                write!(f, "the luck of game {game} was not measured")
+            }
             TournamentError::Schedule(e) => write!(f, "{e}"),
             TournamentError::Sprt(e) => write!(f, "{e}"),
             TournamentError::Game(e) => write!(f, "{e}"),
@@ -477,8 +542,8 @@ impl<G: Game> Tournament<G> {
     /// ```
     ///
     /// # Errors
-    /// [`TournamentError::Setup`] when the schedule is impossible (too few agents), or an
-    /// SPRT is asked for with other than two agents.
+    /// [`TournamentError::Schedule`] when the schedule is impossible (too few agents),
+    /// [`TournamentError::SprtAgents`] when an SPRT is asked for with other than two agents.
     pub fn new(
         game: impl Borrow<G>,
         entrants: Vec<Entrant<G>>,
@@ -489,10 +554,9 @@ impl<G: Game> Tournament<G> {
     ) -> Result<Tournament<G>, TournamentError> {
         let game = game.borrow().clone();
         if sprt.is_some() && entrants.len() != 2 {
-            return Err(TournamentError::Setup(format!(
-                "the SPRT compares exactly two agents, got {}",
-                entrants.len()
-            )));
+            return Err(TournamentError::SprtAgents {
+                agents: entrants.len(),
+            });
         }
         let schedule = Schedule::new(format, entrants.len(), game.seats(), games_per_table, seed)
             .map_err(TournamentError::Schedule)?;
@@ -604,7 +668,8 @@ impl<G: Game> Tournament<G> {
     /// without a log or files ([`RunOptions::restart`] is ignored).
     ///
     /// # Errors
-    /// [`TournamentError::Setup`] if the worker threads cannot be started.
+    /// [`TournamentError::Threads`] or [`TournamentError::ThreadPool`] if the worker
+    /// threads cannot be started.
     pub fn run_in_memory(&self, options: &RunOptions) -> Result<RunSummary, TournamentError> {
         self.run_in(None, options)
     }
@@ -615,19 +680,13 @@ impl<G: Game> Tournament<G> {
         options: &RunOptions,
     ) -> Result<RunSummary, TournamentError> {
         if options.shard.is_some() && out.is_none() {
-            return Err(TournamentError::Setup(
-                "a shard is played into an output folder, for the merge".into(),
-            ));
+            return Err(TournamentError::ShardWithoutFolder);
         }
         if options.until_rotation.is_some() && options.shard.is_none() {
-            return Err(TournamentError::Setup(
-                "a bound on the rotations played is for shards (--shard I/K)".into(),
-            ));
+            return Err(TournamentError::RotationsWithoutShard);
         }
         if let Some(t) = options.threads.filter(|&t| t == 0 || t > MAX_THREADS) {
-            return Err(TournamentError::Setup(format!(
-                "{t} worker threads: use 1 to {MAX_THREADS}"
-            )));
+            return Err(TournamentError::Threads { threads: t });
         }
         let mut notices = Vec::new();
         let mut done: BTreeMap<usize, GameRecord> = BTreeMap::new();
@@ -635,10 +694,9 @@ impl<G: Game> Tournament<G> {
         let _lock = match out {
             Some(out) => {
                 if out.exists() && !out.is_dir() {
-                    return Err(TournamentError::Setup(format!(
-                        "the output folder {} is a file; name a folder (it is created if missing)",
-                        out.display()
-                    )));
+                    return Err(TournamentError::OutputIsFile {
+                        out: out.to_path_buf(),
+                    });
                 }
                 std::fs::create_dir_all(out).map_err(|e| TournamentError::Io {
                     path: out.to_path_buf(),
@@ -662,7 +720,9 @@ impl<G: Game> Tournament<G> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.threads.unwrap_or(0))
             .build()
-            .map_err(|e| TournamentError::Setup(format!("cannot start worker threads: {e}")))?;
+            .map_err(|e| TournamentError::ThreadPool {
+                message: e.to_string(),
+            })?;
         let total = self.schedule.len();
         let n = self.schedule.seats();
         let tables = self.schedule.tables().len();
@@ -948,19 +1008,21 @@ impl<G: Game> Tournament<G> {
         test: Sprt,
         done: &BTreeMap<usize, GameRecord>,
     ) -> (usize, SprtReport) {
-        self.sprt_status_with(test, done, None)
-            .expect("the plain SPRT status cannot fail")
+        match self.sprt_status_with::<core::convert::Infallible>(test, done, None) {
+            Ok(status) => status,
+            Err(never) => match never {},
+        }
     }
 
     /// As [`Tournament::sprt_status`], with the observations taken from `adjust`ed games
     /// when it is given (the luck-adjusted scores); the report then says so.
     #[allow(clippy::type_complexity)]
-    pub(crate) fn sprt_status_with(
+    pub(crate) fn sprt_status_with<E>(
         &self,
         test: Sprt,
         done: &BTreeMap<usize, GameRecord>,
-        adjust: Option<&dyn Fn(&[&GameRecord]) -> Result<Vec<GameRecord>, TournamentError>>,
-    ) -> Result<(usize, SprtReport), TournamentError> {
+        adjust: Option<&dyn Fn(&[&GameRecord]) -> Result<Vec<GameRecord>, E>>,
+    ) -> Result<(usize, SprtReport), E> {
         let n = self.schedule.seats();
         let units = self.schedule.len() / n;
         let mut prefix = 0;
@@ -1145,14 +1207,11 @@ impl LuckState {
             .iter()
             .map(|g| match lucks.get(&g.index) {
                 Some(Ok(l)) => Ok(l.clone()),
-                Some(Err(e)) => Err(TournamentError::Setup(format!(
-                    "the luck of game {}: {e}",
-                    g.index
-                ))),
-                None => Err(TournamentError::Setup(format!(
-                    "the luck of game {} was not measured",
-                    g.index
-                ))),
+                Some(Err(e)) => Err(TournamentError::Luck {
+                    game: g.index,
+                    source: e.clone(),
+                }),
+                None => Err(TournamentError::LuckNotMeasured { game: g.index }),
             })
             .collect()
     }

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use stickdice::games::issiren::{self, Piece as IssirenPiece};
 use stickdice::games::sig_el_oued::{self, Pending};
-use stickdice::games::sig_wa_duqqan::{Piece, State as DuqqanState};
+use stickdice::games::sig_wa_duqqan::{Piece, Position as DuqqanPosition, State as DuqqanState};
 use stickdice::play::Event;
-use stickdice::{ActionList, Agent, Game, Issiren, Node, SigElOued, SigWaDuqqan, MAX_SEATS};
+use stickdice::{ActionList, Agent, Game, Issiren, Node, SigElOued, SigWaDuqqan};
 use stickdice_agents::{GreedyAgent, PerfectAgent, RandomAgent};
 use stickdice_evaluation::arena::{self, GameResult};
 use stickdice_evaluation::factory;
@@ -147,11 +147,12 @@ fn the_perfect_agent_makes_no_errors() {
 }
 
 fn duqqan(pieces: &[Piece], ghoula: Option<u8>, turn: u8) -> DuqqanState {
-    let mut all = [Piece::Racing(0); MAX_SEATS];
-    all[..pieces.len()].copy_from_slice(pieces);
-    DuqqanState::from_pieces(all)
-        .with_ghoula(ghoula)
-        .with_turn(turn)
+    DuqqanState::try_from(DuqqanPosition {
+        ghoula,
+        turn,
+        ..DuqqanPosition::new(pieces)
+    })
+    .unwrap()
 }
 
 /// Plays `throws` from `start`, then seeded random throws (`seed`) until the game ends,
@@ -271,10 +272,10 @@ fn hand_worked_issiren() {
     let q = (0..issiren::CIRCUIT_LEN)
         .find(|&q| issiren::circuit_square(1, q) == Some(target))
         .unwrap();
-    let mut start = issiren::State::from_pieces(
+    let mut start = issiren::State::try_from(issiren::Position::new(
         &[IssirenPiece::moved(10), IssirenPiece::moved(40)],
         &[IssirenPiece::moved(q)],
-    )
+    ))
     .unwrap();
     game.validate(&start).unwrap();
     let mut reference = game.reference(&ReferenceOptions::default()).unwrap();

@@ -67,9 +67,9 @@
 //! flag), listed in square order so equal positions are equal states, the live count, an
 //! occupancy bitboard per side (bit `row * 12 + col`), whose turn it is, the pending throw
 //! between a throw and its decision, and the throw count. Its fields are private (the count
-//! and the bitboards are derived from the pieces): build positions with
-//! [`State::from_pieces`] and its `with_*` builders, or from JSON, then check
-//! them with [`Game::validate`]. In JSON a state is written without the derived parts:
+//! and the bitboards are derived from the pieces): build one from a [`Position`] (each
+//! side's pieces and whose turn it is) with `State::try_from`, which checks it, or from
+//! JSON, which [`Game::load_state`] checks with [`Game::validate`]. In JSON a state is written without the derived parts:
 //! `{"pieces": [[{"pos": 11, "unmoved": true}, …], […]], "turn": 0, "pending": null,
 //! "throws": 0}` (`pending` is the number of green sides of the throw awaiting its move).
 
@@ -468,14 +468,14 @@ fn plan(s: &State, seat: usize, g: usize, piece: usize) -> PlannedMove {
 /// The fields are private (visible in this crate only, for `stickdice::testing`'s damaged
 /// states), so the derived parts (the order of the pieces, the counts and
 /// the bitboards) always agree with the pieces: a state comes from
-/// [`Game::initial_state`], from play, from [`State::from_pieces`] (which puts the pieces
-/// in order and fills in the rest) with [`State::with_turn`], [`State::with_pending`] and
-/// [`State::with_throws`], or from JSON (whose `Deserialize` does the same). Those can
-/// still describe a position the rules never reach (two pieces on a square, a turn out of
-/// range): [`Game::validate`] checks a state that comes from outside.
+/// [`Game::initial_state`], from play, from a [`Position`] (`State::try_from`, which puts
+/// the pieces in order, fills in the rest and checks the position), or from JSON (read
+/// the same way; [`Game::load_state`] then checks it). [`State::with_turn`],
+/// [`State::with_pending`] and [`State::with_throws`] change a state without checking it:
+/// [`Game::validate`] checks a state that comes from outside.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(into = "StateRepr", try_from = "StateRepr"))]
+#[cfg_attr(feature = "serde", serde(into = "Position", try_from = "Unvalidated"))]
 pub struct State {
     /// Each side's pieces still in the game (first `count[seat]` entries, in square order).
     pub(crate) pieces: [[Piece; PIECES]; 2],
@@ -492,28 +492,94 @@ pub struct State {
     pub(crate) throws: u32,
 }
 
+/// An Issiren position written out: each side's pieces and whose turn it is. It is the JSON
+/// form of [`State`] and the way to build one: `State::try_from(position)` puts the pieces
+/// in square order, fills in the rest and checks every rule that does not depend on the
+/// game's options (the throw cap is [`Game::validate`]'s).
+///
+/// ```
+/// use stickdice::games::issiren::{Issiren, Piece, Position, State};
+/// use stickdice::{Game, Throw};
+/// let game = Issiren::with_seats(2).unwrap();
+/// let s = State::try_from(Position {
+///     turn: 1,
+///     pending: Some(Throw::new(4)),
+///     throws: 9,
+///     ..Position::new(&[Piece::moved(30), Piece::moved(12)], &[Piece::start(3)])
+/// })
+/// .unwrap();
+/// assert_eq!(s.pieces_of(0), [Piece::moved(12), Piece::moved(30)]);
+/// assert_eq!((s.count(), s.turn(), s.throws()), ([2, 1], 1, 9));
+/// assert_eq!(game.validate(&s), Ok(()));
+/// assert_eq!(State::try_from(s.position()), Ok(s));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct Position {
+    /// Each side's pieces (P1's, then P2's; at most 12 a side, in any order).
+    pub pieces: [Vec<Piece>; 2],
+    /// The seat to throw, or to decide while a throw is pending (0 or 1).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub turn: u8,
+    /// The throw made and not yet acted on (its number of green sides up); `None`: a throw
+    /// is due.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub pending: Option<Throw>,
+    /// Throws made so far in the game, extra throws included.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub throws: u32,
+}
+
+impl Position {
+    /// These pieces for P1 and P2, P1 to throw, no throw made.
+    pub fn new(p1: &[Piece], p2: &[Piece]) -> Position {
+        Position {
+            pieces: [p1.to_vec(), p2.to_vec()],
+            ..Position::default()
+        }
+    }
+}
+
+impl From<State> for Position {
+    fn from(s: State) -> Position {
+        s.position()
+    }
+}
+
+impl TryFrom<Position> for State {
+    type Error = InvalidState;
+
+    /// Builds the state and checks every invariant that does not depend on the game's
+    /// options (each problem named, as [`Game::validate`] names it).
+    fn try_from(p: Position) -> Result<State, InvalidState> {
+        let s = State::from_position_unvalidated(&p)?;
+        let mut problems = Problems::new();
+        s.rule_problems(&mut problems);
+        problems.finish()?;
+        Ok(s)
+    }
+}
+
 impl State {
-    /// A state with these pieces for P1 and P2 (in any order), P1 to throw, no throw made.
-    /// The pieces are put in square order and the bitboards filled in; run
-    /// [`Game::validate`] to check the position itself.
-    ///
-    /// ```
-    /// use stickdice::games::issiren::{Issiren, Piece, State};
-    /// use stickdice::{Game, Throw};
-    /// let game = Issiren::with_seats(2).unwrap();
-    /// let s = State::from_pieces(&[Piece::moved(30), Piece::moved(12)], &[Piece::start(3)])
-    ///     .unwrap()
-    ///     .with_turn(1)
-    ///     .with_pending(Some(Throw::new(4)))
-    ///     .with_throws(9);
-    /// assert_eq!(s.pieces_of(0), [Piece::moved(12), Piece::moved(30)]);
-    /// assert_eq!((s.count(), s.turn(), s.throws()), ([2, 1], 1, 9));
-    /// assert_eq!(game.validate(&s), Ok(()));
-    /// ```
-    ///
-    /// # Errors
-    /// [`InvalidState`] if a side is given more than 12 pieces.
-    pub fn from_pieces(p1: &[Piece], p2: &[Piece]) -> Result<State, InvalidState> {
+    /// The state's parts (its JSON form).
+    pub fn position(&self) -> Position {
+        Position {
+            pieces: [self.pieces_of(0).to_vec(), self.pieces_of(1).to_vec()],
+            turn: self.turn,
+            pending: self.pending,
+            throws: self.throws,
+        }
+    }
+
+    /// The state of these parts, its derived parts filled in, checked only for what it
+    /// cannot hold (more than 12 pieces a side). JSON is read this way, so that
+    /// [`crate::load_state`] reports the position's problems as [`Game::validate`] finds
+    /// them; the solvers' tables build their states this way too. Not for general use:
+    /// `State::try_from(position)` checks the rules.
+    #[doc(hidden)]
+    pub fn from_position_unvalidated(p: &Position) -> Result<State, InvalidState> {
+        let [p1, p2] = &p.pieces;
         let mut problems = Problems::new();
         for (seat, list) in [p1, p2].iter().enumerate() {
             if list.len() > PIECES {
@@ -528,14 +594,111 @@ impl State {
             pieces: [[Piece::default(); PIECES]; 2],
             count: [p1.len() as u8, p2.len() as u8],
             occupied: [0; 2],
-            turn: 0,
-            pending: None,
-            throws: 0,
+            turn: p.turn,
+            pending: p.pending,
+            throws: p.throws,
         };
         s.pieces[0][..p1.len()].copy_from_slice(p1);
         s.pieces[1][..p2.len()].copy_from_slice(p2);
         s.normalize();
         Ok(s)
+    }
+
+    /// Every broken invariant that does not depend on the game's options, in the order
+    /// [`Game::validate`] reports them.
+    fn rule_problems(&self, problems: &mut Problems) {
+        let s = self;
+        if s.turn > 1 {
+            problems.push(Problem::TurnOutOfRange { turn: s.turn });
+        }
+        let mut found = [0u64; 2];
+        for seat in 0..2 {
+            let count = s.count[seat] as usize;
+            if count > PIECES {
+                problems.push(Problem::TooManyPieces { seat, count });
+            }
+            let n = count.min(PIECES);
+            let table = &SQUARE_OF[seat];
+            let mut on_square = [0u8; 48];
+            let mut all_on_circuit = true;
+            for (piece, p) in s.pieces[seat][..n].iter().enumerate() {
+                if p.pos >= CIRCUIT_LEN {
+                    all_on_circuit = false;
+                    problems.push(Problem::OffCircuit {
+                        seat,
+                        piece,
+                        pos: p.pos,
+                    });
+                    continue;
+                }
+                let sq = Square(table[p.pos as usize]);
+                if p.unmoved && p.pos >= PIECES as u8 {
+                    problems.push(Problem::UnmovedOffHomeRow {
+                        seat,
+                        piece,
+                        pos: p.pos,
+                        square: sq,
+                    });
+                }
+                on_square[sq.0 as usize] += 1;
+                found[seat] |= sq.bit();
+            }
+            for (idx, &k) in on_square.iter().enumerate() {
+                if k > 1 {
+                    problems.push(Problem::SharedSquare {
+                        seat,
+                        square: Square(idx as u8),
+                        pieces: k,
+                    });
+                }
+            }
+            if let Some(p) = s.pieces[seat][n..]
+                .iter()
+                .position(|p| *p != Piece::default())
+            {
+                problems.push(Problem::EntryNotBlank {
+                    seat,
+                    entry: n + p,
+                    count: n,
+                });
+            }
+            if all_on_circuit {
+                let list = &s.pieces[seat][..n];
+                let key = |p: &Piece| (table[p.pos as usize], p.pos, p.unmoved);
+                if list.windows(2).any(|w| key(&w[0]) > key(&w[1])) {
+                    problems.push(Problem::NotInSquareOrder { seat });
+                }
+                if s.occupied[seat] != found[seat] {
+                    problems.push(Problem::OccupancyMismatch {
+                        seat,
+                        occupied: s.occupied[seat],
+                        pieces: found[seat],
+                    });
+                }
+            }
+        }
+        let shared = found[0] & found[1];
+        for idx in 0..48u8 {
+            if shared & (1u64 << idx) != 0 {
+                problems.push(Problem::BothSidesOnSquare {
+                    square: Square(idx),
+                });
+            }
+        }
+        if s.count[0] == 0 && s.count[1] == 0 {
+            problems.push(Problem::NoPiecesLeft);
+        }
+        if let Some(t) = s.pending {
+            if t.marked() > 6 {
+                problems.push(Problem::ImpossiblePendingThrow { marked: t.marked() });
+            }
+            if s.throws == 0 {
+                problems.push(Problem::PendingBeforeAnyThrow);
+            }
+            if let Some(loser) = (0..2).find(|&seat| s.count[seat] == 0) {
+                problems.push(Problem::PendingAfterEnd { loser });
+            }
+        }
     }
 
     /// This state with `turn` as the seat to throw (or to decide, with a throw pending).
@@ -772,7 +935,7 @@ impl State {
 }
 
 /// What can be wrong with an Issiren [`State`]: the problems [`Game::validate`] (and
-/// [`State::from_pieces`]) report, each with the seat, piece, square or value concerned.
+/// `State::try_from` a [`Position`]) report, each with the seat, piece, square or value concerned.
 /// Seats are 0-based (P1 is seat 0); a piece is its index in its side's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -962,40 +1125,18 @@ impl fmt::Display for Problem {
 
 impl ProblemKind for Problem {}
 
-/// The JSON form of a [`State`]: the derived parts (count, bitboards, order) are rebuilt.
+/// The JSON form read as it is written, the position checked by [`Game::validate`] when
+/// loaded ([`crate::load_state`]) rather than on reading.
 #[cfg(feature = "serde")]
-#[derive(serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct StateRepr {
-    pieces: [Vec<Piece>; 2],
-    #[serde(default)]
-    turn: u8,
-    #[serde(default)]
-    pending: Option<Throw>,
-    #[serde(default)]
-    throws: u32,
-}
+#[derive(serde::Deserialize)]
+#[serde(transparent)]
+struct Unvalidated(Position);
 
 #[cfg(feature = "serde")]
-impl From<State> for StateRepr {
-    fn from(s: State) -> StateRepr {
-        StateRepr {
-            pieces: [s.pieces_of(0).to_vec(), s.pieces_of(1).to_vec()],
-            turn: s.turn,
-            pending: s.pending,
-            throws: s.throws,
-        }
-    }
-}
-
-#[cfg(feature = "serde")]
-impl TryFrom<StateRepr> for State {
+impl TryFrom<Unvalidated> for State {
     type Error = InvalidState;
-    fn try_from(r: StateRepr) -> Result<State, InvalidState> {
-        Ok(State::from_pieces(&r.pieces[0], &r.pieces[1])?
-            .with_turn(r.turn)
-            .with_pending(r.pending)
-            .with_throws(r.throws))
+    fn try_from(p: Unvalidated) -> Result<State, InvalidState> {
+        State::from_position_unvalidated(&p.0)
     }
 }
 
@@ -1384,97 +1525,7 @@ impl Game for Issiren {
 
     fn validate(&self, s: &State) -> Result<(), InvalidState> {
         let mut problems = Problems::new();
-        if s.turn > 1 {
-            problems.push(Problem::TurnOutOfRange { turn: s.turn });
-        }
-        let mut found = [0u64; 2];
-        for seat in 0..2 {
-            let count = s.count[seat] as usize;
-            if count > PIECES {
-                problems.push(Problem::TooManyPieces { seat, count });
-            }
-            let n = count.min(PIECES);
-            let table = &SQUARE_OF[seat];
-            let mut on_square = [0u8; 48];
-            let mut all_on_circuit = true;
-            for (piece, p) in s.pieces[seat][..n].iter().enumerate() {
-                if p.pos >= CIRCUIT_LEN {
-                    all_on_circuit = false;
-                    problems.push(Problem::OffCircuit {
-                        seat,
-                        piece,
-                        pos: p.pos,
-                    });
-                    continue;
-                }
-                let sq = Square(table[p.pos as usize]);
-                if p.unmoved && p.pos >= PIECES as u8 {
-                    problems.push(Problem::UnmovedOffHomeRow {
-                        seat,
-                        piece,
-                        pos: p.pos,
-                        square: sq,
-                    });
-                }
-                on_square[sq.0 as usize] += 1;
-                found[seat] |= sq.bit();
-            }
-            for (idx, &k) in on_square.iter().enumerate() {
-                if k > 1 {
-                    problems.push(Problem::SharedSquare {
-                        seat,
-                        square: Square(idx as u8),
-                        pieces: k,
-                    });
-                }
-            }
-            if let Some(p) = s.pieces[seat][n..]
-                .iter()
-                .position(|p| *p != Piece::default())
-            {
-                problems.push(Problem::EntryNotBlank {
-                    seat,
-                    entry: n + p,
-                    count: n,
-                });
-            }
-            if all_on_circuit {
-                let list = &s.pieces[seat][..n];
-                let key = |p: &Piece| (table[p.pos as usize], p.pos, p.unmoved);
-                if list.windows(2).any(|w| key(&w[0]) > key(&w[1])) {
-                    problems.push(Problem::NotInSquareOrder { seat });
-                }
-                if s.occupied[seat] != found[seat] {
-                    problems.push(Problem::OccupancyMismatch {
-                        seat,
-                        occupied: s.occupied[seat],
-                        pieces: found[seat],
-                    });
-                }
-            }
-        }
-        let shared = found[0] & found[1];
-        for idx in 0..48u8 {
-            if shared & (1u64 << idx) != 0 {
-                problems.push(Problem::BothSidesOnSquare {
-                    square: Square(idx),
-                });
-            }
-        }
-        if s.count[0] == 0 && s.count[1] == 0 {
-            problems.push(Problem::NoPiecesLeft);
-        }
-        if let Some(t) = s.pending {
-            if t.marked() > 6 {
-                problems.push(Problem::ImpossiblePendingThrow { marked: t.marked() });
-            }
-            if s.throws == 0 {
-                problems.push(Problem::PendingBeforeAnyThrow);
-            }
-            if let Some(loser) = (0..2).find(|&seat| s.count[seat] == 0) {
-                problems.push(Problem::PendingAfterEnd { loser });
-            }
-        }
+        s.rule_problems(&mut problems);
         if s.throws > self.max_throws {
             problems.push(Problem::PastThrowCap {
                 throws: s.throws,
@@ -1889,7 +1940,7 @@ mod tests {
     /// when they disagree (for states built here, or by a future bug).
     #[test]
     fn validate_names_derived_parts_that_disagree_with_the_pieces() {
-        let good = State::from_pieces(&[Piece::moved(12)], &[Piece::moved(6)]).unwrap();
+        let good = State::try_from(Position::new(&[Piece::moved(12)], &[Piece::moved(6)])).unwrap();
 
         let mut s = good;
         s.count[0] = 13;

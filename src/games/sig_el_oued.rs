@@ -322,11 +322,33 @@ pub enum Problem {
         /// The seat.
         seat: usize,
     },
+    /// A [`Position`] of fewer than 2 seats or more than 8.
+    SeatCount {
+        /// The number of seats given (pieces listed).
+        seats: usize,
+    },
+    /// A [`Position`]'s finishing places are not one a seat.
+    PlacesLength {
+        /// The number of finishing places given.
+        places: usize,
+        /// The number of seats.
+        seats: usize,
+    },
 }
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Problem::SeatCount { seats } => write!(
+                f,
+                "the position has {seats} seats, but Sig (El Oued) is played by 2 to \
+                 {MAX_SEATS}"
+            ),
+            Problem::PlacesLength { places, seats } => write!(
+                f,
+                "the position gives {places} finishing places for {seats} seats (one a seat, \
+                 or none)"
+            ),
             Problem::UnusedSeatInUse { seat, seats } => write!(
                 f,
                 "P{} has pieces off the start or a finishing place, but the game has only {seats} seats",
@@ -433,28 +455,12 @@ impl ProblemKind for Problem {}
 /// The fields are private (visible in this crate only, for `stickdice::testing`'s damaged
 /// states), so the derived part (the count of seats that have finished) always agrees
 /// with the finishing places: a state comes from [`Game::initial_state`], from play, from
-/// [`State::from_pieces`] (which counts the finished seats) with
+/// a [`Position`] (`State::try_from`, which counts the finished seats and checks the
+/// position), or from JSON (which counts them the same way, refuses a `finished` count
+/// that disagrees with the places, and is checked by [`Game::load_state`]).
 /// [`State::with_pieces_of`], [`State::with_finish_place`], [`State::with_turn`],
-/// [`State::with_pending`] and [`State::with_throws`], or from JSON (whose `Deserialize`
-/// does the same, and refuses a `finished` count that disagrees with the places). Those
-/// can still describe a position the rules never reach (a piece off the track, a turn out
-/// of range): [`Game::validate`] checks a state that comes from outside.
-///
-/// ```
-/// use stickdice::games::sig_el_oued::{Pending, SigElOued, State, MECCA};
-/// use stickdice::Game;
-/// let game = SigElOued::with_seats(3).unwrap();
-/// let mut pieces = [[0; 3]; stickdice::MAX_SEATS];
-/// pieces[..3].copy_from_slice(&[[MECCA; 3], [MECCA, 7, 0], [4, 0, 0]]);
-/// let mut places = [0; stickdice::MAX_SEATS];
-/// places[0] = 1;
-/// let s = State::from_pieces(pieces, places)
-///     .with_turn(1)
-///     .with_throws(40);
-/// assert_eq!((s.finished(), s.turn(), s.pending(), s.throws()), (1, 1, Pending::FirstThrow, 40));
-/// assert_eq!(s.pieces()[1], [MECCA, 7, 0]);
-/// assert_eq!(game.validate(&s), Ok(()));
-/// ```
+/// [`State::with_pending`] and [`State::with_throws`] change a state without checking it:
+/// [`Game::validate`] checks a state that comes from outside.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "StateRepr"))]
@@ -476,19 +482,237 @@ pub struct State {
     pub(crate) throws: u32,
 }
 
+/// A Sig (El Oued) position written out: where each seat's pieces stand and whose turn it
+/// is, one entry a seat. `State::try_from(position)` builds the [`State`] and checks every
+/// rule that does not depend on the game's options (the seat count must still be the
+/// game's, and the throw cap is [`Game::validate`]'s).
+///
+/// ```
+/// use stickdice::games::sig_el_oued::{Position, SigElOued, State, MECCA};
+/// use stickdice::Game;
+/// let game = SigElOued::with_seats(3).unwrap();
+/// let p = Position {
+///     finish_place: vec![1, 0, 0],
+///     turn: 1,
+///     throws: 40,
+///     ..Position::new(&[[MECCA; 3], [MECCA, 7, 0], [4, 0, 0]])
+/// };
+/// let s = State::try_from(p.clone()).unwrap();
+/// assert_eq!((s.finished(), s.turn(), s.throws()), (1, 1, 40));
+/// assert_eq!(game.validate(&s), Ok(()));
+/// assert_eq!(s.position(3), p);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Position {
+    /// Where each seat's pieces stand ([`FATHER`], [`DJINN`], [`MOTHER`]): an idx 0..=30,
+    /// pieces on Mecca first, then the active piece, then pieces on the start. One entry
+    /// a seat (2 to 8).
+    pub pieces: Vec<[u8; PIECES]>,
+    /// Each seat's finishing place, 1 for the first to bring all three pieces to Mecca, 2
+    /// for the next…; 0 while the seat is still racing (empty: no seat has finished).
+    pub finish_place: Vec<u8>,
+    /// The seat whose turn it is.
+    pub turn: u8,
+    /// What that seat owes next.
+    pub pending: Pending,
+    /// Throws made so far in the game, bonus throws included.
+    pub throws: u32,
+}
+
+impl Position {
+    /// These pieces (one entry a seat), no seat finished, P1 to throw, its first throw of
+    /// the turn due, no throw made.
+    pub fn new(pieces: &[[u8; PIECES]]) -> Position {
+        Position {
+            pieces: pieces.to_vec(),
+            finish_place: vec![0; pieces.len()],
+            ..Position::default()
+        }
+    }
+}
+
+impl TryFrom<Position> for State {
+    type Error = InvalidState;
+
+    /// Builds the state and checks every invariant that does not depend on the game's
+    /// options (each problem named, as [`Game::validate`] names it).
+    fn try_from(p: Position) -> Result<State, InvalidState> {
+        let n = p.pieces.len();
+        let mut problems = Problems::new();
+        if !(2..=MAX_SEATS).contains(&n) {
+            problems.push(Problem::SeatCount { seats: n });
+        }
+        if !p.finish_place.is_empty() && p.finish_place.len() != n {
+            problems.push(Problem::PlacesLength {
+                places: p.finish_place.len(),
+                seats: n,
+            });
+        }
+        problems.finish()?;
+        let mut pieces = [[START; PIECES]; MAX_SEATS];
+        pieces[..n].copy_from_slice(&p.pieces);
+        let mut finish_place = [0; MAX_SEATS];
+        finish_place[..p.finish_place.len()].copy_from_slice(&p.finish_place);
+        let s = State::unchecked(pieces, finish_place, p.turn, p.pending, p.throws);
+        let mut problems = Problems::new();
+        s.rule_problems(n, None, &mut problems);
+        problems.finish()?;
+        Ok(s)
+    }
+}
+
 impl State {
-    /// A state with these pieces (by seat then piece, [`FATHER`], [`DJINN`], [`MOTHER`]:
-    /// an idx 0..=30, pieces on Mecca first) and finishing places (0 while a seat races),
-    /// P1 to throw, its first throw of the turn due, no throw made. The finished count is
-    /// counted from the places; run [`Game::validate`] to check the position itself.
-    pub fn from_pieces(pieces: [[u8; PIECES]; MAX_SEATS], finish_place: [u8; MAX_SEATS]) -> State {
+    /// The state of these parts, the finished count counted from the places, unchecked
+    /// (JSON is read this way: [`crate::load_state`] then checks it).
+    fn unchecked(
+        pieces: [[u8; PIECES]; MAX_SEATS],
+        finish_place: [u8; MAX_SEATS],
+        turn: u8,
+        pending: Pending,
+        throws: u32,
+    ) -> State {
         State {
             pieces,
             finish_place,
             finished: finished_count(&finish_place),
-            turn: 0,
-            pending: Pending::FirstThrow,
-            throws: 0,
+            turn,
+            pending,
+            throws,
+        }
+    }
+
+    /// Every broken invariant for a game of `n` seats (and the throw cap, when given), in
+    /// the order [`Game::validate`] reports them.
+    fn rule_problems(&self, n: usize, cap: Option<u32>, problems: &mut Problems) {
+        let s = self;
+
+        // Seats past the seat count hold nothing.
+        for seat in n..MAX_SEATS {
+            if s.pieces[seat] != [0; PIECES] || s.finish_place[seat] != 0 {
+                problems.push(Problem::UnusedSeatInUse { seat, seats: n });
+            }
+        }
+
+        // Pieces.
+        for seat in 0..n {
+            let pcs = s.pieces[seat];
+            for (piece, &idx) in pcs.iter().enumerate() {
+                if idx > MECCA {
+                    problems.push(Problem::OffTrack { seat, piece, idx });
+                }
+            }
+            let on_mecca = pcs.iter().take_while(|&&x| x == MECCA).count();
+            for (piece, &idx) in pcs.iter().enumerate().skip(on_mecca + 1) {
+                if idx == MECCA {
+                    problems.push(Problem::MeccaOutOfOrder {
+                        seat,
+                        piece,
+                        racing: on_mecca,
+                    });
+                } else if idx != START && idx <= MECCA {
+                    problems.push(Problem::LeftStartTooEarly {
+                        seat,
+                        piece,
+                        idx,
+                        racing: on_mecca,
+                    });
+                }
+            }
+            let all_home = on_mecca == PIECES;
+            let place = s.finish_place[seat];
+            if all_home && place == 0 {
+                problems.push(Problem::HomeWithoutPlace { seat });
+            }
+            if !all_home && place != 0 {
+                problems.push(Problem::PlaceWithoutHome { seat, place });
+            }
+        }
+
+        // Finishing places.
+        let places = &s.finish_place[..n];
+        let count = places.iter().filter(|&&x| x != 0).count();
+        if count != s.finished as usize {
+            problems.push(Problem::FinishedCountMismatch {
+                finished: s.finished,
+                places: count,
+            });
+        }
+        let mut sorted: Vec<u8> = places.iter().copied().filter(|&x| x != 0).collect();
+        sorted.sort_unstable();
+        if sorted.iter().enumerate().any(|(i, &x)| x as usize != i + 1) {
+            problems.push(Problem::PlacesNotConsecutive { places: sorted });
+        }
+        if count >= n {
+            problems.push(Problem::AllFinished { seats: n });
+        }
+
+        // Turn.
+        let turn = s.turn as usize;
+        if turn >= n {
+            problems.push(Problem::TurnOutOfRange { turn, seats: n });
+        } else if s.finish_place[turn] != 0 {
+            problems.push(Problem::TurnOfFinishedSeat { turn });
+        }
+
+        // What is pending.
+        if let Some(cap) = cap.filter(|&cap| s.throws > cap) {
+            problems.push(Problem::PastThrowCap {
+                throws: s.throws,
+                cap,
+            });
+        }
+        if s.pending != Pending::FirstThrow {
+            if s.throws == 0 {
+                problems.push(Problem::PendingBeforeAnyThrow { pending: s.pending });
+            }
+            if count + 1 >= n && count < n {
+                problems.push(Problem::PendingAfterEnd { pending: s.pending });
+            }
+        }
+        match s.pending {
+            Pending::TwelveBonus { left, sum } => {
+                let reachable = match left {
+                    3 => sum == 0,
+                    2 => sum < 32 && BONUS_SUMS[1] & (1 << sum) != 0,
+                    1 => sum < 32 && BONUS_SUMS[2] & (1 << sum) != 0,
+                    _ => {
+                        problems.push(Problem::TwelveBonusLeftOutOfRange { left });
+                        true
+                    }
+                };
+                if !reachable {
+                    problems.push(Problem::TwelveBonusSumUnreachable {
+                        made: 3 - left,
+                        sum,
+                    });
+                }
+            }
+            Pending::Leftover { rest } => {
+                if !(2..=MAX_REST).contains(&rest) {
+                    problems.push(Problem::LeftoverOutOfRange { rest });
+                }
+                if turn < n {
+                    let pcs = s.pieces[turn];
+                    let on_mecca = pcs.iter().take_while(|&&x| x == MECCA).count();
+                    if on_mecca == 0 || on_mecca == PIECES || pcs[on_mecca] != START {
+                        problems.push(Problem::LeftoverWithoutWaitingPiece { seat: turn });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The state's parts, for a game of `seats` seats (the state does not record its seat
+    /// count; at most 8 are given).
+    pub fn position(&self, seats: usize) -> Position {
+        let n = seats.min(MAX_SEATS);
+        Position {
+            pieces: self.pieces[..n].to_vec(),
+            finish_place: self.finish_place[..n].to_vec(),
+            turn: self.turn,
+            pending: self.pending,
+            throws: self.throws,
         }
     }
 
@@ -604,10 +828,7 @@ struct StateRepr {
 impl TryFrom<StateRepr> for State {
     type Error = InvalidState;
     fn try_from(r: StateRepr) -> Result<State, InvalidState> {
-        let s = State::from_pieces(r.pieces, r.finish_place)
-            .with_turn(r.turn)
-            .with_pending(r.pending)
-            .with_throws(r.throws);
+        let s = State::unchecked(r.pieces, r.finish_place, r.turn, r.pending, r.throws);
         match r.finished {
             Some(finished) if finished != s.finished => {
                 let mut problems = Problems::new();
@@ -1264,124 +1485,8 @@ impl Game for SigElOued {
     }
 
     fn validate(&self, s: &State) -> Result<(), InvalidState> {
-        let n = self.seats as usize;
         let mut problems = Problems::new();
-
-        // Seats past the seat count hold nothing.
-        for seat in n..MAX_SEATS {
-            if s.pieces[seat] != [0; PIECES] || s.finish_place[seat] != 0 {
-                problems.push(Problem::UnusedSeatInUse { seat, seats: n });
-            }
-        }
-
-        // Pieces.
-        for seat in 0..n {
-            let pcs = s.pieces[seat];
-            for (piece, &idx) in pcs.iter().enumerate() {
-                if idx > MECCA {
-                    problems.push(Problem::OffTrack { seat, piece, idx });
-                }
-            }
-            let on_mecca = pcs.iter().take_while(|&&x| x == MECCA).count();
-            for (piece, &idx) in pcs.iter().enumerate().skip(on_mecca + 1) {
-                if idx == MECCA {
-                    problems.push(Problem::MeccaOutOfOrder {
-                        seat,
-                        piece,
-                        racing: on_mecca,
-                    });
-                } else if idx != START && idx <= MECCA {
-                    problems.push(Problem::LeftStartTooEarly {
-                        seat,
-                        piece,
-                        idx,
-                        racing: on_mecca,
-                    });
-                }
-            }
-            let all_home = on_mecca == PIECES;
-            let place = s.finish_place[seat];
-            if all_home && place == 0 {
-                problems.push(Problem::HomeWithoutPlace { seat });
-            }
-            if !all_home && place != 0 {
-                problems.push(Problem::PlaceWithoutHome { seat, place });
-            }
-        }
-
-        // Finishing places.
-        let places = &s.finish_place[..n];
-        let count = places.iter().filter(|&&x| x != 0).count();
-        if count != s.finished as usize {
-            problems.push(Problem::FinishedCountMismatch {
-                finished: s.finished,
-                places: count,
-            });
-        }
-        let mut sorted: Vec<u8> = places.iter().copied().filter(|&x| x != 0).collect();
-        sorted.sort_unstable();
-        if sorted.iter().enumerate().any(|(i, &x)| x as usize != i + 1) {
-            problems.push(Problem::PlacesNotConsecutive { places: sorted });
-        }
-        if count >= n {
-            problems.push(Problem::AllFinished { seats: n });
-        }
-
-        // Turn.
-        let turn = s.turn as usize;
-        if turn >= n {
-            problems.push(Problem::TurnOutOfRange { turn, seats: n });
-        } else if s.finish_place[turn] != 0 {
-            problems.push(Problem::TurnOfFinishedSeat { turn });
-        }
-
-        // What is pending.
-        if s.throws > self.max_throws {
-            problems.push(Problem::PastThrowCap {
-                throws: s.throws,
-                cap: self.max_throws,
-            });
-        }
-        if s.pending != Pending::FirstThrow {
-            if s.throws == 0 {
-                problems.push(Problem::PendingBeforeAnyThrow { pending: s.pending });
-            }
-            if count + 1 >= n && count < n {
-                problems.push(Problem::PendingAfterEnd { pending: s.pending });
-            }
-        }
-        match s.pending {
-            Pending::TwelveBonus { left, sum } => {
-                let reachable = match left {
-                    3 => sum == 0,
-                    2 => sum < 32 && BONUS_SUMS[1] & (1 << sum) != 0,
-                    1 => sum < 32 && BONUS_SUMS[2] & (1 << sum) != 0,
-                    _ => {
-                        problems.push(Problem::TwelveBonusLeftOutOfRange { left });
-                        true
-                    }
-                };
-                if !reachable {
-                    problems.push(Problem::TwelveBonusSumUnreachable {
-                        made: 3 - left,
-                        sum,
-                    });
-                }
-            }
-            Pending::Leftover { rest } => {
-                if !(2..=MAX_REST).contains(&rest) {
-                    problems.push(Problem::LeftoverOutOfRange { rest });
-                }
-                if turn < n {
-                    let pcs = s.pieces[turn];
-                    let on_mecca = pcs.iter().take_while(|&&x| x == MECCA).count();
-                    if on_mecca == 0 || on_mecca == PIECES || pcs[on_mecca] != START {
-                        problems.push(Problem::LeftoverWithoutWaitingPiece { seat: turn });
-                    }
-                }
-            }
-            _ => {}
-        }
+        s.rule_problems(self.seats as usize, Some(self.max_throws), &mut problems);
         problems.finish()
     }
 

@@ -131,8 +131,8 @@ use super::sig_throws::BONUS_SUMS;
 use crate::config::{check_seats, DEFAULT_MAX_THROWS};
 use crate::dice::{Sticks, Throw};
 use crate::game::{
-    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, Ranking, Seat,
-    MAX_ACTIONS,
+    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
+    Problems, Ranking, Seat, MAX_ACTIONS,
 };
 
 /// Pieces per side at the start.
@@ -574,56 +574,107 @@ impl Position {
     }
 }
 
-/// One broken invariant of a state (its text: [`problem_text`]).
+/// What can be wrong with a Sig (El Oued Capture) [`State`]: the problems `State::try_from`
+/// a [`Position`] and [`Game::validate`] report (read back with [`InvalidState::kinds`]),
+/// each with the seat (0-based: P1 is seat 0), square or value concerned. `Display` gives
+/// the sentence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Problem {
+#[non_exhaustive]
+pub enum Problem {
+    /// The turn is neither seat 0 nor seat 1.
     Turn(u8),
+    /// A side is given more than 6 pieces.
     TooMany {
+        /// The side.
         seat: usize,
+        /// Its number of pieces.
         n: usize,
     },
+    /// A piece's circuit position is not on the 24-step circuit.
     OffCircuit {
+        /// The side.
         seat: usize,
+        /// The piece's circuit position.
         pos: u8,
     },
+    /// A piece marked unmoved stands off its home row.
     UnmovedOffHome {
+        /// The side.
         seat: usize,
+        /// The piece's circuit position.
         pos: u8,
     },
+    /// Two pieces on one square.
     Shared {
+        /// The square.
         square: Square,
+        /// The side of both pieces, or `None` for a piece of each side.
         same_seat: Option<usize>,
     },
+    /// Neither side has a piece.
     NoPieces,
+    /// Something other than a lead throw is pending after the game ended.
     PendingAfterEnd {
+        /// The side without pieces.
         loser: usize,
+        /// What is pending.
         pending: Pending,
     },
+    /// The side without pieces is to move.
     LoserToMove(usize),
+    /// Something is pending that needs more throws than were made.
     PendingWithoutThrow {
+        /// What is pending.
         pending: Pending,
+        /// The throws it needs.
         needed: u32,
+        /// The throws made.
         throws: u32,
     },
+    /// A sig of twelve with other than 1 to 3 bonus throws left.
     TwelveLeft(u8),
+    /// A sig of twelve's bonus throws with a sum they cannot make.
     TwelveSum {
+        /// The bonus throws made.
         made: u8,
+        /// Their sum.
         sum: u8,
     },
+    /// A regular sig pending with other than 1 or 5 polished sides.
     SigPolished(u8),
+    /// A sig value other than 7 or 13 pending.
     SigValue(u8),
+    /// A plain value pending that no throws make.
     PlainValue(u8),
+    /// P2's first turn is marked over but P1's is not.
     FirstTurns,
+    /// It is P2's turn before P1's first turn is over.
     TurnBeforeOpening,
+    /// No throw has been made, yet it is not P1's first turn.
     NoThrowButTurn,
+    /// The turn goes on from a regular sig, but no throw has been made.
     GoesOnWithoutThrow,
+    /// More throws have been made than the throw cap allows.
     PastCap {
+        /// The throw count.
         throws: u32,
+        /// The cap.
         cap: u32,
     },
+    /// A plain 0 is pending where six rough sides make a sig of twelve.
     PlainZero,
+    /// A sig of twelve's bonus throws are pending after the seat's first turn, where
+    /// `sig_of_twelve_first_turn_only` makes six rough sides a plain 0.
     TwelveAfterFirstTurn,
 }
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&problem_text(*self))
+    }
+}
+
+impl ProblemKind for Problem {}
 
 /// The text of a problem: the one place where problem sentences are made.
 fn problem_text(p: Problem) -> String {
@@ -825,7 +876,11 @@ fn position_problems(p: &Position) -> Vec<Problem> {
 }
 
 fn invalid(problems: Vec<Problem>) -> Result<(), InvalidState> {
-    InvalidState::check(problems.into_iter().map(problem_text).collect())
+    let mut found = Problems::new();
+    for p in problems {
+        found.push(p);
+    }
+    found.finish()
 }
 
 impl TryFrom<Position> for State {

@@ -178,27 +178,10 @@ pub(crate) const LAYOUT: Layout = Layout {
 ///
 /// The fields are private (visible in this crate only, for `stickdice::testing`'s damaged
 /// states) and read through accessors: a state comes from [`Game::initial_state`], from
-/// play, from [`State::from_pieces`] with [`State::with_piece`], [`State::with_sigs`],
-/// [`State::with_ghoula`],
-/// [`State::with_turn`] and [`State::with_throws`], or from JSON. Those can still describe
-/// a position the rules never reach (a piece past the Ka'aba, sigs off the waiting
-/// square): [`Game::validate`] checks a state that comes from outside.
-///
-/// ```
-/// use stickdice::games::sig_wa_duqqan::{Piece, SigWaDuqqan, State};
-/// use stickdice::Game;
-/// let game = SigWaDuqqan::with_seats(3).unwrap();
-/// let mut pieces = [Piece::Racing(0); stickdice::MAX_SEATS];
-/// pieces[..3].copy_from_slice(&[Piece::Racing(14), Piece::Arrived(1), Piece::Racing(9)]);
-/// let s = State::from_pieces(pieces)
-///     .with_sigs(0, 2)
-///     .with_ghoula(Some(3))
-///     .with_turn(2)
-///     .with_throws(30);
-/// assert_eq!((s.sigs()[0], s.ghoula(), s.turn(), s.throws()), (2, Some(3), 2, 30));
-/// assert_eq!(s.pieces()[1], Piece::Arrived(1));
-/// assert_eq!(game.validate(&s), Ok(()));
-/// ```
+/// play, from a [`Position`] (`State::try_from`, which checks it), or from JSON (which
+/// [`Game::load_state`] checks). [`State::with_piece`], [`State::with_sigs`],
+/// [`State::with_ghoula`], [`State::with_turn`] and [`State::with_throws`] change a state
+/// without checking it: [`Game::validate`] checks a state that comes from outside.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct State {
@@ -215,17 +198,198 @@ pub struct State {
     pub(crate) throws: u32,
 }
 
-impl State {
-    /// A state with these pieces (one a seat; seats past the seat count hold
-    /// `Piece::Racing(0)`), no sigs, the Ghoula off the board, P1 to throw, no throw made.
-    /// Run [`Game::validate`] to check the position itself.
-    pub fn from_pieces(pieces: [Piece; MAX_SEATS]) -> State {
-        State {
-            pieces,
+/// A Sig wa Duqqan position written out: each seat's piece, sigs and whose turn it is, one
+/// entry a seat. `State::try_from(position)` builds the [`State`] and checks every rule
+/// that does not depend on the game's options (the seat count must still be the game's,
+/// and the throw cap is [`Game::validate`]'s).
+///
+/// ```
+/// use stickdice::games::sig_wa_duqqan::{Piece, Position, SigWaDuqqan, State};
+/// use stickdice::Game;
+/// let game = SigWaDuqqan::with_seats(3).unwrap();
+/// let p = Position {
+///     sigs: vec![2, 0, 0],
+///     ghoula: Some(3),
+///     turn: 2,
+///     throws: 30,
+///     ..Position::new(&[Piece::Racing(14), Piece::Arrived(1), Piece::Racing(9)])
+/// };
+/// let s = State::try_from(p.clone()).unwrap();
+/// assert_eq!((s.sigs()[0], s.ghoula(), s.turn(), s.throws()), (2, Some(3), 2, 30));
+/// assert_eq!(s.pieces()[1], Piece::Arrived(1));
+/// assert_eq!(game.validate(&s), Ok(()));
+/// assert_eq!(s.position(3), p);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Position {
+    /// Each seat's piece, one entry a seat (2 to 8).
+    pub pieces: Vec<Piece>,
+    /// Each seat's sig count on the waiting square (0..=6; 0 unless the piece is on idx
+    /// 14; empty: all 0).
+    pub sigs: Vec<u8>,
+    /// The Ghoula's square (idx 0..=14), or `None` while it is still off the board, just
+    /// before idx 0.
+    pub ghoula: Option<u8>,
+    /// The seat to throw next.
+    pub turn: u8,
+    /// The number of throws made so far, extra throws included.
+    pub throws: u32,
+}
+
+impl Position {
+    /// These pieces (one a seat), no sigs, the Ghoula off the board, P1 to throw, no throw
+    /// made.
+    pub fn new(pieces: &[Piece]) -> Position {
+        Position {
+            pieces: pieces.to_vec(),
+            sigs: vec![0; pieces.len()],
+            ..Position::default()
+        }
+    }
+}
+
+impl TryFrom<Position> for State {
+    type Error = InvalidState;
+
+    /// Builds the state and checks every invariant that does not depend on the game's
+    /// options (each problem named, as [`Game::validate`] names it).
+    fn try_from(p: Position) -> Result<State, InvalidState> {
+        let n = p.pieces.len();
+        let mut problems = Problems::new();
+        if !(2..=MAX_SEATS).contains(&n) {
+            problems.push(Problem::SeatCount { seats: n });
+        }
+        if !p.sigs.is_empty() && p.sigs.len() != n {
+            problems.push(Problem::SigsLength {
+                sigs: p.sigs.len(),
+                seats: n,
+            });
+        }
+        problems.finish()?;
+        let mut s = State {
+            pieces: [Piece::Racing(START); MAX_SEATS],
             sigs: [0; MAX_SEATS],
-            ghoula: None,
-            turn: 0,
-            throws: 0,
+            ghoula: p.ghoula,
+            turn: p.turn,
+            throws: p.throws,
+        };
+        s.pieces[..n].copy_from_slice(&p.pieces);
+        s.sigs[..p.sigs.len()].copy_from_slice(&p.sigs);
+        let mut problems = Problems::new();
+        s.rule_problems(n, None, &mut problems);
+        problems.finish()?;
+        Ok(s)
+    }
+}
+
+impl State {
+    /// Every broken invariant for a game of `n` seats (and the throw cap, when given), in
+    /// the order [`Game::validate`] reports them.
+    fn rule_problems(&self, n: usize, cap: Option<u32>, problems: &mut Problems) {
+        let state = self;
+
+        for seat in 0..n {
+            match state.pieces[seat] {
+                Piece::Racing(idx) if idx >= KAABA => {
+                    problems.push(Problem::RacingPastTrack { seat, idx });
+                }
+                Piece::Arrived(0) => problems.push(Problem::ArrivedAsZero { seat }),
+                Piece::Buried(0) => problems.push(Problem::BuriedAtStepZero { seat }),
+                _ => {}
+            }
+            let sigs = state.sigs[seat];
+            if sigs >= SIGS_TO_LEAVE {
+                problems.push(Problem::TooManySigs { seat, sigs });
+            }
+            if sigs > 0 && state.pieces[seat] != Piece::Racing(WAITING_SQUARE) {
+                problems.push(Problem::SigsOffWaitingSquare { seat, sigs });
+            }
+        }
+
+        // Arrival order: exactly 1..=a, each once.
+        let arrivals: Vec<(usize, u8)> = (0..n)
+            .filter_map(|s| match state.pieces[s] {
+                Piece::Arrived(k) if k > 0 => Some((s, k)),
+                _ => None,
+            })
+            .collect();
+        let arrived_count = (0..n)
+            .filter(|&s| matches!(state.pieces[s], Piece::Arrived(_)))
+            .count();
+        for (i, &(s, k)) in arrivals.iter().enumerate() {
+            if usize::from(k) > arrived_count {
+                problems.push(Problem::ArrivalPastCount {
+                    seat: s,
+                    number: k,
+                    arrived: arrived_count,
+                });
+            }
+            if let Some(&(other, _)) = arrivals[..i].iter().find(|&&(_, k2)| k2 == k) {
+                problems.push(Problem::SameArrival {
+                    first: other,
+                    second: s,
+                    number: k,
+                });
+            }
+        }
+
+        // Burial steps: the numbers used are exactly 1..=m.
+        let max_burial = (0..n)
+            .filter_map(|s| match state.pieces[s] {
+                Piece::Buried(b) => Some(b),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        for b in 1..max_burial {
+            if !state.pieces[..n].contains(&Piece::Buried(b)) {
+                problems.push(Problem::BurialStepMissing {
+                    step: b,
+                    last: max_burial,
+                });
+            }
+        }
+        if max_burial > 0 && state.ghoula.is_none() {
+            problems.push(Problem::BuriedWithoutGhoula);
+        }
+
+        if let Some(g) = state.ghoula {
+            if g > WAITING_SQUARE {
+                problems.push(Problem::GhoulaPastWaitingSquare { idx: g });
+            }
+        }
+
+        let turn = state.turn as usize;
+        if turn >= n {
+            problems.push(Problem::TurnOutOfRange { turn, seats: n });
+        } else if matches!(state.pieces[turn], Piece::Buried(_)) {
+            problems.push(Problem::TurnOfBuriedSeat { turn });
+        }
+
+        if let Some(cap) = cap.filter(|&cap| state.throws > cap) {
+            problems.push(Problem::PastThrowCap {
+                throws: state.throws,
+                cap,
+            });
+        }
+
+        for seat in n..MAX_SEATS {
+            if state.pieces[seat] != Piece::Racing(START) || state.sigs[seat] != 0 {
+                problems.push(Problem::UnusedSeatNotDefault { seat, seats: n });
+            }
+        }
+    }
+
+    /// The state's parts, for a game of `seats` seats (the state does not record its seat
+    /// count; at most 8 are given).
+    pub fn position(&self, seats: usize) -> Position {
+        let n = seats.min(MAX_SEATS);
+        Position {
+            pieces: self.pieces[..n].to_vec(),
+            sigs: self.sigs[..n].to_vec(),
+            ghoula: self.ghoula,
+            turn: self.turn,
+            throws: self.throws,
         }
     }
 
@@ -396,6 +560,18 @@ pub enum Problem {
         /// The seat count.
         seats: usize,
     },
+    /// A [`Position`] of fewer than 2 seats or more than 8.
+    SeatCount {
+        /// The number of seats given (pieces listed).
+        seats: usize,
+    },
+    /// A [`Position`]'s sig counts are not one a seat.
+    SigsLength {
+        /// The number of sig counts given.
+        sigs: usize,
+        /// The number of seats.
+        seats: usize,
+    },
 }
 
 impl fmt::Display for Problem {
@@ -472,6 +648,14 @@ impl fmt::Display for Problem {
             Problem::PastThrowCap { throws, cap } => write!(
                 f,
                 "{throws} throws have been made, more than the throw cap of {cap}"
+            ),
+            Problem::SeatCount { seats } => write!(
+                f,
+                "the position has {seats} seats, but Sig wa Duqqan is played by 2 to {MAX_SEATS}"
+            ),
+            Problem::SigsLength { sigs, seats } => write!(
+                f,
+                "the position gives {sigs} sig counts for {seats} seats (one a seat, or none)"
             ),
             Problem::UnusedSeatNotDefault { seat, seats } => write!(
                 f,
@@ -1004,100 +1188,8 @@ impl Game for SigWaDuqqan {
     }
 
     fn validate(&self, state: &State) -> Result<(), InvalidState> {
-        let n = self.seats as usize;
         let mut problems = Problems::new();
-
-        for seat in 0..n {
-            match state.pieces[seat] {
-                Piece::Racing(idx) if idx >= KAABA => {
-                    problems.push(Problem::RacingPastTrack { seat, idx });
-                }
-                Piece::Arrived(0) => problems.push(Problem::ArrivedAsZero { seat }),
-                Piece::Buried(0) => problems.push(Problem::BuriedAtStepZero { seat }),
-                _ => {}
-            }
-            let sigs = state.sigs[seat];
-            if sigs >= SIGS_TO_LEAVE {
-                problems.push(Problem::TooManySigs { seat, sigs });
-            }
-            if sigs > 0 && state.pieces[seat] != Piece::Racing(WAITING_SQUARE) {
-                problems.push(Problem::SigsOffWaitingSquare { seat, sigs });
-            }
-        }
-
-        // Arrival order: exactly 1..=a, each once.
-        let arrivals: Vec<(usize, u8)> = (0..n)
-            .filter_map(|s| match state.pieces[s] {
-                Piece::Arrived(k) if k > 0 => Some((s, k)),
-                _ => None,
-            })
-            .collect();
-        let arrived_count = (0..n)
-            .filter(|&s| matches!(state.pieces[s], Piece::Arrived(_)))
-            .count();
-        for (i, &(s, k)) in arrivals.iter().enumerate() {
-            if usize::from(k) > arrived_count {
-                problems.push(Problem::ArrivalPastCount {
-                    seat: s,
-                    number: k,
-                    arrived: arrived_count,
-                });
-            }
-            if let Some(&(other, _)) = arrivals[..i].iter().find(|&&(_, k2)| k2 == k) {
-                problems.push(Problem::SameArrival {
-                    first: other,
-                    second: s,
-                    number: k,
-                });
-            }
-        }
-
-        // Burial steps: the numbers used are exactly 1..=m.
-        let max_burial = (0..n)
-            .filter_map(|s| match state.pieces[s] {
-                Piece::Buried(b) => Some(b),
-                _ => None,
-            })
-            .max()
-            .unwrap_or(0);
-        for b in 1..max_burial {
-            if !state.pieces[..n].contains(&Piece::Buried(b)) {
-                problems.push(Problem::BurialStepMissing {
-                    step: b,
-                    last: max_burial,
-                });
-            }
-        }
-        if max_burial > 0 && state.ghoula.is_none() {
-            problems.push(Problem::BuriedWithoutGhoula);
-        }
-
-        if let Some(g) = state.ghoula {
-            if g > WAITING_SQUARE {
-                problems.push(Problem::GhoulaPastWaitingSquare { idx: g });
-            }
-        }
-
-        let turn = state.turn as usize;
-        if turn >= n {
-            problems.push(Problem::TurnOutOfRange { turn, seats: n });
-        } else if matches!(state.pieces[turn], Piece::Buried(_)) {
-            problems.push(Problem::TurnOfBuriedSeat { turn });
-        }
-
-        if state.throws > self.max_throws {
-            problems.push(Problem::PastThrowCap {
-                throws: state.throws,
-                cap: self.max_throws,
-            });
-        }
-
-        for seat in n..MAX_SEATS {
-            if state.pieces[seat] != Piece::Racing(START) || state.sigs[seat] != 0 {
-                problems.push(Problem::UnusedSeatNotDefault { seat, seats: n });
-            }
-        }
-
+        state.rule_problems(self.seats as usize, Some(self.max_throws), &mut problems);
         problems.finish()
     }
 

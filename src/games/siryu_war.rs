@@ -94,14 +94,15 @@
 //! each side's pieces as a bitboard of positions on its own circuit (bit `p` is position
 //! `p`, 0..35), each side's locked pieces as a sub-bitboard of its home row, whose turn it
 //! is, the pending throw between a throw and its decision, and the throw count. Build
-//! positions with [`State::new`] (which checks every invariant a state has by itself; the
-//! throw cap is checked by [`Game::validate`]), read them with the accessors.
+//! positions from a [`Position`] with `State::try_from` (which checks every invariant a
+//! state has by itself; the throw cap is checked by [`Game::validate`]), read them with the
+//! accessors.
 //!
 //! In JSON a state lists each side's pieces by square, locked and unlocked, in circuit
 //! order: `{"locked": [["a1", …, "l1"], ["l4", …, "a4"]], "unlocked": [[], []], "turn": 0,
 //! "pending": null, "throws": 0}` (`pending` is the number of white sides up of the throw
 //! awaiting its move; `turn`, `pending` and `throws` may be left out, meaning 0, null and
-//! 0). Reading a state checks it as [`State::new`] does.
+//! 0). Reading a state checks it as `State::try_from` a [`Position`] does.
 
 use core::fmt;
 use core::str::FromStr;
@@ -407,8 +408,8 @@ impl Piece {
     }
 }
 
-/// What can be wrong with a Siryu (War) [`State`]: the problems [`State::new`] and
-/// [`Game::validate`] report (read back with [`InvalidState::kinds`]), each with the seat
+/// What can be wrong with a Siryu (War) [`State`]: the problems `State::try_from` a
+/// [`Position`] and [`Game::validate`] report (read back with [`InvalidState::kinds`]), each with the seat
 /// (0-based: P1 is seat 0), square or value concerned. `Display` gives the sentence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -557,25 +558,9 @@ impl ProblemKind for Problem {}
 
 /// A position of Siryu (War) and the bookkeeping of whose turn it is.
 ///
-/// Every state is valid by construction: the fields are private, built by
-/// [`State::new`] (or read from JSON, which goes through it) and changed by the rules.
+/// Every state is valid by construction: the fields are private, built from a [`Position`]
+/// (`State::try_from`, which checks it; JSON is read through it) and changed by the rules.
 /// [`Game::validate`] checks it again, with the game's throw cap.
-///
-/// ```
-/// use stickdice::games::siryu_war::{Piece, SiryuWar, State};
-/// use stickdice::{Game, Throw};
-/// let sq = |s: &str| s.parse().unwrap();
-/// // Worked example 3: P1 on k3 and d2, P2 on k2; P1 threw 3 white sides.
-/// let s = State::new(
-///     [&[Piece::unlocked(sq("k3")), Piece::unlocked(sq("d2"))], &[Piece::unlocked(sq("k2"))]],
-///     0,
-///     Some(Throw::new(3)),
-///     1,
-/// )
-/// .unwrap();
-/// assert_eq!(s.count(1), 1);
-/// assert!(SiryuWar::default().validate(&s).is_ok());
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(into = "StateRepr", try_from = "StateRepr"))]
@@ -592,9 +577,62 @@ pub struct State {
     throws: u32,
 }
 
-impl State {
-    /// A state with these pieces for P1 and P2 (in any order), `turn` to throw or (with a
-    /// `pending` throw) to decide, `throws` throws made.
+/// A Siryu (War) position written out: each side's pieces and whose turn it is, the way to
+/// build a [`State`]: `State::try_from(position)` checks every rule that does not depend on
+/// the game's options (the throw cap is [`Game::validate`]'s). JSON gives each side's
+/// locked and unlocked squares instead (`{"locked": [[…], […]], "unlocked": [[…], […]],
+/// "turn": 0, "pending": null, "throws": 0}`) and is checked the same way.
+///
+/// ```
+/// use stickdice::games::siryu_war::{Piece, Position, SiryuWar, State};
+/// use stickdice::{Game, Throw};
+/// let sq = |s: &str| s.parse().unwrap();
+/// // Worked example 3: P1 on k3 and d2, P2 on k2; P1 threw 3 white sides.
+/// let s = State::try_from(Position {
+///     pending: Some(Throw::new(3)),
+///     throws: 1,
+///     ..Position::new(
+///         &[Piece::unlocked(sq("k3")), Piece::unlocked(sq("d2"))],
+///         &[Piece::unlocked(sq("k2"))],
+///     )
+/// })
+/// .unwrap();
+/// assert_eq!(s.count(1), 1);
+/// assert!(SiryuWar::default().validate(&s).is_ok());
+/// assert_eq!(State::try_from(s.position()), Ok(s));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Position {
+    /// Each side's pieces (P1's, then P2's; in any order).
+    pub pieces: [Vec<Piece>; 2],
+    /// The seat to throw or, with a throw pending, to decide (0 or 1).
+    pub turn: Seat,
+    /// The throw made and not yet acted on; `None`: a throw is due.
+    pub pending: Option<Throw>,
+    /// Throws made so far in the game, extra throws included.
+    pub throws: u32,
+}
+
+impl Position {
+    /// These pieces for P1 and P2, P1 to throw, no throw made.
+    pub fn new(p1: &[Piece], p2: &[Piece]) -> Position {
+        Position {
+            pieces: [p1.to_vec(), p2.to_vec()],
+            ..Position::default()
+        }
+    }
+}
+
+impl From<State> for Position {
+    fn from(s: State) -> Position {
+        s.position()
+    }
+}
+
+impl TryFrom<Position> for State {
+    type Error = InvalidState;
+
+    /// The state of these parts.
     ///
     /// # Errors
     /// [`InvalidState`] listing every problem: more than 12 pieces a side, a piece on the
@@ -603,21 +641,16 @@ impl State {
     /// 0–4), no piece on either side, a turn other than 0 or 1, a pending throw of more
     /// than six white sides, before any throw or in a game already won. The throw cap is
     /// the game's and is checked by [`Game::validate`].
-    pub fn new(
-        pieces: [&[Piece]; 2],
-        turn: Seat,
-        pending: Option<Throw>,
-        throws: u32,
-    ) -> Result<State, InvalidState> {
+    fn try_from(p: Position) -> Result<State, InvalidState> {
         let mut problems = Vec::new();
         let mut s = State {
             pieces: [0; 2],
             locked: [0; 2],
-            turn: turn.min(u8::MAX as usize) as u8,
-            pending,
-            throws,
+            turn: p.turn.min(u8::MAX as usize) as u8,
+            pending: p.pending,
+            throws: p.throws,
         };
-        for (seat, list) in pieces.iter().enumerate() {
+        for (seat, list) in p.pieces.iter().enumerate() {
             for p in list.iter() {
                 let Some(pos) = circuit_position(seat, p.square) else {
                     problems.push(Problem::OffCircuit {
@@ -640,9 +673,21 @@ impl State {
                 }
             }
         }
-        problems.extend(s.problems(None, turn));
+        problems.extend(s.problems(None, p.turn));
         invalid(problems)?;
         Ok(s)
+    }
+}
+
+impl State {
+    /// The state's parts.
+    pub fn position(&self) -> Position {
+        Position {
+            pieces: [self.pieces(0).collect(), self.pieces(1).collect()],
+            turn: self.turn as Seat,
+            pending: self.pending,
+            throws: self.throws,
+        }
     }
 
     /// Every broken invariant (the throw cap too, when given). `turn` is the turn as given
@@ -806,10 +851,10 @@ impl State {
     /// For evaluations (pieces in danger); 0 for a seat other than 0 or 1.
     ///
     /// ```
-    /// use stickdice::games::siryu_war::{Piece, State};
+    /// use stickdice::games::siryu_war::{Piece, Position, State};
     /// let sq = |s: &str| s.parse().unwrap();
     /// // P1 on k3 (34) reaches P2's k2 (its 13) with a 3 only.
-    /// let s = State::new([&[Piece::unlocked(sq("k3"))], &[Piece::unlocked(sq("k2"))]], 0, None, 0)
+    /// let s = State::try_from(Position::new(&[Piece::unlocked(sq("k3"))], &[Piece::unlocked(sq("k2"))]))
     ///     .unwrap();
     /// assert_eq!(s.capturing_throws(0), 1 << 3);
     /// // P2's k2 (25) reaches k3 (its 34)? 9 steps: never.
@@ -899,7 +944,12 @@ impl TryFrom<StateRepr> for State {
                 .chain(r.unlocked[seat].iter().map(|&sq| Piece::unlocked(sq)))
                 .collect()
         };
-        State::new([&list(0), &list(1)], r.turn, r.pending, r.throws)
+        State::try_from(Position {
+            pieces: [list(0), list(1)],
+            turn: r.turn,
+            pending: r.pending,
+            throws: r.throws,
+        })
     }
 }
 

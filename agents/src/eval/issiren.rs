@@ -432,7 +432,7 @@ mod tests {
     use crate::threats::issiren::tests::{
         attacks_step_by_step, each_node_of_random_games, pieces_anywhere,
     };
-    use stickdice::games::issiren::{circuit_square, State, CIRCUIT_LEN};
+    use stickdice::games::issiren::{circuit_square, Position, State, CIRCUIT_LEN};
     use stickdice::Game as _;
     use stickdice::MAX_SEATS;
 
@@ -474,11 +474,13 @@ mod tests {
         });
         for _ in 0..20_000 {
             let sides = pieces_anywhere(&mut rng, 0);
-            let state = State::from_pieces(&sides[0], &sides[1])
-                .unwrap()
-                .with_turn(rng.random_range(0..3))
-                .with_pending(Some(Throw::new(rng.random_range(0..=6))))
-                .with_throws(game.max_throws() - rng.random_range(0..3));
+            let state = State::from_position_unvalidated(&Position {
+                turn: rng.random_range(0..3),
+                pending: Some(Throw::new(rng.random_range(0..=6))),
+                throws: game.max_throws() - rng.random_range(0..3),
+                ..Position::new(&sides[0], &sides[1])
+            })
+            .unwrap();
             let actions: Vec<Action> = (0..rng.random_range(1..=12))
                 .map(|_| match rng.random_range(0..8) {
                     0 => Action::Pass,

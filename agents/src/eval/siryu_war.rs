@@ -83,7 +83,7 @@ impl Evaluate for stickdice::SiryuWar {
 mod tests {
     use super::chance_of_throws;
     use crate::eval::Evaluate as _;
-    use stickdice::games::siryu_war::{Piece, State};
+    use stickdice::games::siryu_war::{Piece, Position, State};
     use stickdice::{Game, SeedableRng, SiryuWar, Throw};
 
     fn sq(s: &str) -> stickdice::games::siryu_war::Square {
@@ -120,7 +120,13 @@ mod tests {
         let l =
             |names: &[&str]| -> Vec<Piece> { names.iter().map(|n| Piece::locked(sq(n))).collect() };
         let at = |p1: &[Piece], p2: &[Piece], turn, pending: Option<u8>| {
-            State::new([p1, p2], turn, pending.map(Throw::new), 5).unwrap()
+            State::try_from(Position {
+                turn,
+                pending: pending.map(Throw::new),
+                throws: 5,
+                ..Position::new(p1, p2)
+            })
+            .unwrap()
         };
         // More pieces: better.
         let more = at(&u(&["c2", "f3"]), &u(&["h2"]), 1, None);

@@ -177,7 +177,9 @@ pub enum SolveError {
         residual: f64,
     },
     /// The start position is not a valid state of the game.
-    InvalidStart(String),
+    InvalidStart(stickdice::InvalidState),
+    /// The start position is an end of the game: there is nothing to solve.
+    GameOver,
 }
 
 impl fmt::Display for SolveError {
@@ -193,6 +195,9 @@ impl fmt::Display for SolveError {
                 "value iteration did not converge: residual {residual:e} after {sweeps} sweeps"
             ),
             SolveError::InvalidStart(why) => write!(f, "cannot solve from this position: {why}"),
+            SolveError::GameOver => {
+                f.write_str("cannot solve from this position: the game is already over")
+            }
         }
     }
 }
@@ -401,12 +406,11 @@ pub fn solve_with<G: Exact>(
     // Lifting the cap: every game takes `max_throws` (the rules' conventions, `docs/games/conventions.md`).
     game.set_option("max_throws", &u32::MAX.to_string())
         .map_err(|e| SolveError::Unsupported(e.to_string()))?;
-    game.validate(start)
-        .map_err(|e| SolveError::InvalidStart(e.to_string()))?;
+    game.validate(start).map_err(SolveError::InvalidStart)?;
     let mut start = *start;
     G::strip_throw_count(&mut start);
     if game.node(&start) == Node::End {
-        return Err(SolveError::InvalidStart("the game is already over".into()));
+        return Err(SolveError::GameOver);
     }
     let t0 = Instant::now();
     let mut sol = enumerate(game, start, options.max_states)?;

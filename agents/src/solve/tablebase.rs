@@ -55,7 +55,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use stickdice::games::issiren::{
-    circuit_square, grants_extra_throw, throw_value, Action, Piece, State, CIRCUIT_LEN,
+    circuit_square, grants_extra_throw, throw_value, Action, Piece, Position, State, CIRCUIT_LEN,
 };
 use stickdice::{ActionList, Game, Issiren, Node, SeatValues, Throw, MAX_SEATS};
 
@@ -1056,7 +1056,13 @@ pub fn position(table: usize, index: usize, mover: usize) -> Option<State> {
     } else {
         (theirs, mine)
     };
-    Some(State::from_pieces(&p1, &p2).ok()?.with_turn(mover as u8))
+    let position = Position {
+        pieces: [p1, p2],
+        turn: mover as u8,
+        ..Position::default()
+    };
+    // Unchecked as before: the table's configurations are positions of the rules.
+    State::from_position_unvalidated(&position).ok()
 }
 
 #[cfg(test)]

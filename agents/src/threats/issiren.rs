@@ -255,7 +255,7 @@ pub(crate) fn chance_of(values: u8) -> f64 {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use stickdice::games::issiren::{Action, State};
+    use stickdice::games::issiren::{Action, Position, State};
     use stickdice::{Game as _, Issiren, Node};
 
     /// Plays `games` random games (the throws and moves drawn from `rng`), calling
@@ -370,7 +370,8 @@ pub(crate) mod tests {
             let sides = pieces_anywhere(&mut rng, 1);
             // (Bitboards that disagree with the pieces cannot be built any more: the
             // state's fields are private and its constructors fill them in.)
-            check(&State::from_pieces(&sides[0], &sides[1]).unwrap());
+            let position = Position::new(&sides[0], &sides[1]);
+            check(&State::from_position_unvalidated(&position).unwrap());
         }
         assert!(checked > 50_000, "{checked}");
     }

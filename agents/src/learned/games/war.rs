@@ -179,7 +179,7 @@ impl LearnedGame for SiryuWar {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use stickdice::games::siryu_war::Piece;
+    use stickdice::games::siryu_war::{Piece, Position};
     use stickdice::{Game, Throw};
 
     /// The throws that let a side land on a piece are those `capturing_throws` names, and
@@ -223,13 +223,26 @@ mod tests {
         let home: Vec<Piece> = (0..12)
             .map(|c| Piece::locked(format!("{}1", (b'a' + c) as char).parse().unwrap()))
             .collect();
-        let b = features(&State::new([&home, &locked], 1, None, 0).unwrap(), 1);
+        let b = features(
+            &State::try_from(Position {
+                turn: 1,
+                ..Position::new(&home, &locked)
+            })
+            .unwrap(),
+            1,
+        );
         assert_eq!(a, b);
         assert_eq!(a.active().len(), 26);
         // Seat 0's colour sir and seat 1's: the same input, each in its own colours.
         let mut s0 = s;
         game.apply_throw(&mut s0, Throw::new(5)).unwrap();
-        let s1 = State::new([&home, &locked], 1, Some(Throw::new(1)), 1).unwrap();
+        let s1 = State::try_from(Position {
+            turn: 1,
+            pending: Some(Throw::new(1)),
+            throws: 1,
+            ..Position::new(&home, &locked)
+        })
+        .unwrap();
         let (f0, f1) = (features(&s0, 0), features(&s1, 1));
         assert!(f0.active().contains(&(PENDING as u16 + 5)));
         assert!(f1.active().contains(&(PENDING as u16 + 5)));
