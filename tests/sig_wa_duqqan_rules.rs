@@ -5,7 +5,7 @@
 
 use rand::SeedableRng as _;
 use stickdice::games::sig_wa_duqqan::{Piece, State};
-use stickdice::{ActionList, ConfigError, Game, Node, SigWaDuqqan, Throw, MAX_SEATS};
+use stickdice::{ActionList, ConfigError, Game, Node, Present, SigWaDuqqan, Throw, MAX_SEATS};
 
 use Piece::{Arrived, Buried, Racing};
 

@@ -101,7 +101,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use stickdice::games::{HoumtTaourit, SigElOuedCapture, SiryuRace, SiryuWar};
-use stickdice::{ActionList, Game, Issiren, Node, SeatValues, SigElOued, SigWaDuqqan, Throw};
+use stickdice::{
+    ActionList, Game, Issiren, Node, Present, SeatValues, SigElOued, SigWaDuqqan, Throw,
+};
 use stickdice_agents::expectimax::{Expectimax, ExpectimaxConfig};
 use stickdice_agents::solve::{self, Exact, SharedSolution};
 use stickdice_agents::Evaluate;
@@ -344,8 +346,8 @@ pub struct ReferenceOptions {
     pub eval: Option<String>,
 }
 
-/// A game with a reference evaluator.
-pub trait Reviewable: Game {
+/// A game with a reference evaluator (shown to people, as a review describes its throws).
+pub trait Reviewable: Present {
     /// The game's reference for these options.
     ///
     /// # Errors
@@ -686,7 +688,7 @@ fn bad(event: usize, message: String) -> ReviewError {
 /// [`ReviewError::BadGame`] when an event does not apply, the game does not end where the
 /// events do (without a forfeit), or the forfeit scores have the wrong length;
 /// [`ReviewError::NotCovered`] when the reference has no value for a position.
-pub fn review<G: Game>(
+pub fn review<G: Present>(
     game: &G,
     reference: &mut dyn Reference<G>,
     events: &[LoggedEvent],
@@ -707,7 +709,7 @@ pub fn review<G: Game>(
 ///
 /// # Errors
 /// As [`review`], and [`ReviewError::BadGame`] when `start` is not a valid state.
-pub fn review_from<G: Game>(
+pub fn review_from<G: Present>(
     game: &G,
     reference: &mut dyn Reference<G>,
     start: G::State,
@@ -915,7 +917,7 @@ fn check_record<G: Game>(game: &G, record: &GameRecord) -> Result<(), ReviewErro
 /// # Errors
 /// As [`review`], and [`ReviewError::BadGame`] when the logged scores disagree with the
 /// replay.
-pub fn review_record<G: Game>(
+pub fn review_record<G: Present>(
     game: &G,
     reference: &mut dyn Reference<G>,
     record: &GameRecord,
@@ -942,7 +944,7 @@ pub fn review_record<G: Game>(
 ///
 /// # Errors
 /// As [`review_record`].
-pub fn record_luck<G: Game>(
+pub fn record_luck<G: Present>(
     game: &G,
     reference: &mut dyn Reference<G>,
     record: &GameRecord,

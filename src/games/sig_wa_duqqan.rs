@@ -74,6 +74,7 @@ use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
     Problems, Ranking, Seat, MAX_SEATS,
 };
+use crate::present::Present;
 
 /// The start square, where every piece begins.
 pub const START: u8 = 0;
@@ -1100,7 +1101,9 @@ impl Game for SigWaDuqqan {
 
         problems.finish()
     }
+}
 
+impl Present for SigWaDuqqan {
     fn render(&self, state: &State) -> String {
         const W: usize = 9;
         let n = self.seats as usize;
