@@ -2,7 +2,7 @@
 //! agent from a spec and one from a closure, seeded sticks, and a state saved and loaded.
 //! `cargo run --example first_game`.
 
-use stickdice::{agent_for, ActionList, Agent, Game, Issiren, Node, SeedableRng};
+use stickdice::{agent_for, ActionList, Agent, Game, Issiren, Node, Present, SeedableRng};
 use stickdice_agents::build_str;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

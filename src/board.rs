@@ -12,7 +12,8 @@
 //! Positions are in cell units: a square is a unit cell whose top-left corner is
 //! `(x, y)`, `x` to the right and `y` downwards, inside a `width` × `height` drawing.
 
-use crate::game::{ActionList, Game, Seat};
+use crate::game::{ActionList, Seat};
+use crate::present::Present;
 use crate::Throw;
 
 /// One square of a board.
@@ -234,8 +235,10 @@ pub struct BoardFeatures {
     pub chaser: Option<&'static str>,
 }
 
-/// A game that can be drawn: geometry, pieces and moves, all from the rules.
-pub trait Board: Game {
+/// A game that can be drawn: geometry, pieces and moves, all from the rules. It builds on
+/// the game's text for people ([`Present`]): a drawing shows the same game the transcripts
+/// write.
+pub trait Board: Present {
     /// The board's squares, tracks, arrows and sticks.
     fn geometry(&self) -> BoardGeometry;
     /// What the board has beyond squares and tracks (stacks, teams, holding squares, a road,
@@ -250,7 +253,7 @@ pub trait Board: Game {
     }
     /// Every piece of every seat in play (and neutral pieces), where it stands.
     fn pieces(&self, state: &Self::State) -> Vec<PlacedPiece>;
-    /// For each legal action (in [`Game::legal_actions`] order), what it moves.
+    /// For each legal action (in [`Game::legal_actions`](crate::Game::legal_actions) order), what it moves.
     fn moves(&self, state: &Self::State) -> Vec<BoardMove> {
         let mut legal = ActionList::new();
         self.legal_actions(state, &mut legal);
@@ -385,6 +388,7 @@ pub fn sides_up(faces: &StickFaces, throw: Throw) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
 
     /// Each status serializes to exactly the word the page's script knows, `as_str`'s.
     #[cfg(feature = "serde")]

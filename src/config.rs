@@ -56,12 +56,13 @@ macro_rules! define_games {
             }
         }
 
-        /// Every game of the list is drawn: the list demands [`Board`](crate::Board) of
-        /// each (a game without it does not compile).
+        /// Every game of the list is shown and drawn: the list demands
+        /// [`Present`](crate::Present) and [`Board`](crate::Board) of each (a game without
+        /// them does not compile).
         #[allow(dead_code)]
-        fn every_game_of_the_list_is_drawn() {
-            fn drawn<G: crate::Board>() {}
-            $(drawn::<$ty>();)*
+        fn every_game_of_the_list_is_shown_and_drawn() {
+            fn shown_and_drawn<G: crate::Present + crate::Board>() {}
+            $(shown_and_drawn::<$ty>();)*
         }
 
         /// One of the games, chosen at run time (generated from

@@ -649,9 +649,10 @@ pub use serde_bound::MaybeSerde;
 ///
 /// | | methods |
 /// |---|---|
-/// | **the rules** (required) | [`with_seats`](Game::with_seats), the rule options' table [`option_specs`](Game::option_specs) with [`set_option`](Game::set_option) and [`options`](Game::options) (all three written by [`rule_options!`](crate::rule_options)), [`seats`](Game::seats); what a node is: [`initial_state`](Game::initial_state), [`node`](Game::node), [`sticks`](Game::sticks) (the throw's outcomes); the actions: [`legal_actions`](Game::legal_actions), [`apply_throw_unchecked`](Game::apply_throw_unchecked), [`apply_action_unchecked`](Game::apply_action_unchecked); the end: [`ranking`](Game::ranking), [`throws_made`](Game::throws_made); notation and people: [`parse_action`](Game::parse_action) (with the action's `Display`), [`render`](Game::render), [`describe_throw`](Game::describe_throw); states from outside: [`validate`](Game::validate) |
+/// | **the rules** (required) | [`with_seats`](Game::with_seats), the rule options' table [`option_specs`](Game::option_specs) with [`set_option`](Game::set_option) and [`options`](Game::options) (all three written by [`rule_options!`](crate::rule_options)), [`seats`](Game::seats); what a node is: [`initial_state`](Game::initial_state), [`node`](Game::node), [`sticks`](Game::sticks) (the throw's outcomes); the actions: [`legal_actions`](Game::legal_actions), [`apply_throw_unchecked`](Game::apply_throw_unchecked), [`apply_action_unchecked`](Game::apply_action_unchecked); the end: [`ranking`](Game::ranking), [`throws_made`](Game::throws_made); notation: [`parse_action`](Game::parse_action) (with the action's `Display`); states from outside: [`validate`](Game::validate) |
 /// | **built on the rules** (provided) | overridden where a game answers faster or knows more: [`set_options`](Game::set_options) (by the described games, which compile their description once for all the options), [`max_throws`](Game::max_throws) (by Sig (El Oued Capture), Siryu (Race), Siryu (War), Sig wa Duqqan (Houmt Taourit), which read their field; the others answer from [`options`](Game::options)); no game overrides the rest: [`throw_outcomes`](Game::throw_outcomes), [`max_throw_outcomes`](Game::max_throw_outcomes), [`is_over`](Game::is_over), [`scores`](Game::scores), [`check_throw`](Game::check_throw), [`apply_throw`](Game::apply_throw), [`check_action`](Game::check_action), [`apply_action`](Game::apply_action), [`sample_throw`](Game::sample_throw), [`save_state`](Game::save_state), [`load_state`](Game::load_state), [`state_key`](Game::state_key) |
 /// | **speed** (trait [`Playouts`], defaults built on the rules) | [`play_throws`](Playouts::play_throws), [`random_action`](Playouts::random_action), [`play_random_action`](Playouts::play_random_action), [`play_random_to_end`](Playouts::play_random_to_end), [`play_legal_action`](Playouts::play_legal_action) |
+/// | **for people** (trait [`Present`](crate::Present), required of every game of the list) | [`render`](crate::Present::render) (the board as text), [`describe_throw`](crate::Present::describe_throw) (a throw in the game's words); the drawing is the trait [`Board`](crate::Board) |
 ///
 /// Every game is driven the same way: ask [`Game::node`] what comes next, feed in a throw
 /// at a throw node (sampled here, or from real sticks), an action at a decision node, and
@@ -802,13 +803,6 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// # Errors
     /// [`InvalidState`] listing every problem found.
     fn validate(&self, state: &Self::State) -> Result<(), InvalidState>;
-
-    /// The board drawn as text for people, in its real shape.
-    fn render(&self, state: &Self::State) -> String;
-
-    /// A throw described for people in the game's own words ("1 white side up: sig, moves
-    /// 1, throw again").
-    fn describe_throw(&self, state: &Self::State, throw: Throw) -> String;
 
     // ---- provided -------------------------------------------------------------------
 

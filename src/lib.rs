@@ -41,6 +41,7 @@ pub mod game;
 pub mod games;
 pub mod options;
 pub mod play;
+pub mod present;
 pub mod seed;
 pub mod testing;
 
@@ -59,6 +60,7 @@ pub use game::{
 pub use games::{
     HoumtTaourit, Issiren, SigElOued, SigElOuedCapture, SigWaDuqqan, SiryuRace, SiryuWar,
 };
+pub use present::Present;
 
 /// The portable, seedable random number generator used wherever stickdice needs one
 /// (PCG 64-bit MCG: the same stream on every platform and version). Seed it with

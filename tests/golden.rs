@@ -9,9 +9,9 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use stickdice::play::{play_game, Event, SeededDice};
-use stickdice::{Agent, AnyGame, Game};
+use stickdice::{Agent, AnyGame, Game, Present};
 
-fn transcript<G: Game>(game: &G, seed: u64) -> String {
+fn transcript<G: Present>(game: &G, seed: u64) -> String {
     let mut agents: Vec<Box<dyn Agent<G>>> = (0..game.seats())
         .map(|s| {
             Box::new(stickdice_agents::RandomAgent::new(stickdice::seed::derive(

@@ -6,7 +6,7 @@
 
 use stickdice::games::houmt_taourit::{Piece, Position, State};
 use stickdice::games::HoumtTaourit;
-use stickdice::{ConfigError, Game, Node, Throw};
+use stickdice::{ConfigError, Game, Node, Present, Throw};
 
 use Piece::{Buried, Centre, Racing};
 

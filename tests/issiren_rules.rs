@@ -5,7 +5,7 @@
 //! the circuit table), never read back from the implementation.
 
 use stickdice::games::issiren::{circuit_square, Action, Piece, Position, Square, State};
-use stickdice::{ActionList, ConfigError, Game, IllegalMove, Issiren, Node, Throw};
+use stickdice::{ActionList, ConfigError, Game, IllegalMove, Issiren, Node, Present, Throw};
 
 fn game() -> Issiren {
     Issiren::with_seats(2).unwrap()

@@ -9,7 +9,7 @@ use stickdice::games::issiren::Square;
 use stickdice::games::sig_el_oued::{self, Pending};
 use stickdice::games::sig_wa_duqqan::Piece;
 use stickdice::play::SeededDice;
-use stickdice::{ActionList, Game, Issiren, Node, SigElOued, SigWaDuqqan, Throw};
+use stickdice::{ActionList, Game, Issiren, Node, Present, SigElOued, SigWaDuqqan, Throw};
 
 /// The boards exactly as drawn today (a change to the drawing must change these too).
 #[test]

@@ -9,7 +9,7 @@
 use stickdice::games::sig_el_oued_capture::{
     circuit_square, Action, Pending, Piece, Position, SigElOuedCapture, Square, State,
 };
-use stickdice::{ActionList, ConfigError, Game, IllegalMove, Node, Ranking, Throw};
+use stickdice::{ActionList, ConfigError, Game, IllegalMove, Node, Present, Ranking, Throw};
 
 fn game() -> SigElOuedCapture {
     SigElOuedCapture::with_seats(2).unwrap()

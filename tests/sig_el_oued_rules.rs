@@ -8,7 +8,7 @@ use stickdice::games::sig_el_oued::{
     is_sig_square, square_cell, Action, Pending, Position, Problem, State, CAIRO, DJINN, FATHER,
     MECCA, MEDINA, MINARET, MOTHER, START,
 };
-use stickdice::{ActionList, Game, Node, SigElOued, Throw};
+use stickdice::{ActionList, Game, Node, Present, SigElOued, Throw};
 
 const M: u8 = MECCA;
 

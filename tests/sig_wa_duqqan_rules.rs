@@ -5,7 +5,7 @@
 
 use rand::SeedableRng as _;
 use stickdice::games::sig_wa_duqqan::{Piece, Position as DuqqanPosition, Problem, State};
-use stickdice::{ActionList, ConfigError, Game, Node, SigWaDuqqan, Throw};
+use stickdice::{ActionList, ConfigError, Game, Node, Present, SigWaDuqqan, Throw};
 
 use Piece::{Arrived, Buried, Racing};
 

@@ -6,7 +6,7 @@
 
 use stickdice::games::siryu_race::{Action, Position, State};
 use stickdice::games::SiryuRace;
-use stickdice::{ActionList, ConfigError, Game, Node, Throw};
+use stickdice::{ActionList, ConfigError, Game, Node, Present, Throw};
 
 /// Six black (no white side up): 0, three extra throws.
 const SIX_BLACK: Throw = Throw::new(0);

@@ -10,7 +10,9 @@ use stickdice::games::siryu_war::{
     self, circuit_position, circuit_square, colour_sir, grants_extra_throw, throw_value, Action,
     Piece, Position, Square, State, COLOUR_SIR,
 };
-use stickdice::{ActionList, ConfigError, Game, IllegalMove, Node, Playouts, SiryuWar, Throw};
+use stickdice::{
+    ActionList, ConfigError, Game, IllegalMove, Node, Playouts, Present, SiryuWar, Throw,
+};
 
 fn game() -> SiryuWar {
     SiryuWar::with_seats(2).unwrap()

@@ -11,7 +11,7 @@
 
 use rand::{RngExt as _, SeedableRng};
 use stickdice::games::issiren::{Action, Piece, Position, State};
-use stickdice::{ActionList, Game, Issiren, Node};
+use stickdice::{ActionList, Game, Issiren, Node, Present};
 use stickdice_agents::expectimax::{Expectimax, ExpectimaxConfig, Pruning};
 use stickdice_agents::mcts::{MctsAgent, MctsConfig};
 

@@ -310,74 +310,10 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
         .collect::<Result<_, _>>()?;
 
     // Exact, where solvable.
-    let (exact, exact_unavailable) = if args.no_exact {
-        (None, Some("skipped (--no-exact)".to_string()))
-    } else {
-        match game.solver_support() {
-            Err(e) => (None, Some(e.to_string())),
-            Ok(()) => {
-                if !args.json {
-                    eprintln!("solving {} for {seats} players exactly…", G::TITLE);
-                }
-                let solution = solve::solved(game)?;
-                (Some(ExactSummary::of(&solution)), None)
-            }
-        }
-    };
+    let (exact, exact_unavailable) = exact_summary(game, args)?;
 
     // Tablebase (Issiren).
-    let mut tb_report = None;
-    let mut tb: Option<Arc<Tablebase>> = None;
-    if let Some(path) = &args.write_tablebase {
-        let bar = progress_bar(3);
-        bar.set_message("building tablebase");
-        let (built, stats) = Tablebase::build_with_progress(|group, sweep, residual| {
-            bar.set_position(group as u64);
-            bar.set_message(format!(
-                "tables {}: sweep {sweep}, {residual:.0e}",
-                ["1v1", "1v2+2v1", "2v2"][group]
-            ));
-        });
-        bar.finish_and_clear();
-        built
-            .save(path)
-            .map_err(|e| CliError::io("write", path, e))?;
-        tb_report = Some(TablebaseReport {
-            source: path.display().to_string(),
-            entries: stats.entries,
-            bytes: built.bytes(),
-            build: Some(BuildReport {
-                seconds: stats.time.as_secs_f64(),
-                positions: stats.positions,
-                sweeps: stats.sweeps,
-                residual: stats.residual,
-                file: Some(path.display().to_string()),
-            }),
-            agreement: Vec::new(),
-        });
-        tb = Some(Arc::new(built));
-    } else if let Some(source) = &args.tablebase {
-        let t0 = Instant::now();
-        if source == "build" && !args.json {
-            eprintln!("building the Issiren tablebase in memory…");
-        }
-        let loaded = tablebase::shared(source)?;
-        let build = (source == "build").then(|| BuildReport {
-            seconds: t0.elapsed().as_secs_f64(),
-            positions: 0,
-            sweeps: [0; 3],
-            residual: [0.0; 3],
-            file: None,
-        });
-        tb_report = Some(TablebaseReport {
-            source: source.clone(),
-            entries: tablebase::table_sizes().iter().sum(),
-            bytes: loaded.bytes(),
-            build,
-            agreement: Vec::new(),
-        });
-        tb = Some(loaded);
-    }
+    let (mut tb_report, tb) = tablebase_source(args)?;
 
     let rotations = args
         .rotations
@@ -406,27 +342,15 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
     let lengths: Vec<u32> = measures.iter().map(|m| m.throws).collect();
 
     // Skill gap.
-    let mut skill = Vec::new();
-    for (ai, (spec, f)) in specs.iter().zip(&factories).enumerate() {
-        bar.set_message(&format!("skill: {spec}"));
-        let scores: Vec<f64> = (0..rotations * seats)
-            .into_par_iter()
-            .map(|k| {
-                let (rotation, seat) = (k / seats, k % seats);
-                let seed = stickdice::seed::derive(args.seed, &[SKILL, ai as u64, rotation as u64]);
-                let mut seating: Vec<&Factory<G>> = vec![&random_factory; seats];
-                seating[seat] = f;
-                let result = arena::play(game, &seating, seed);
-                bar.inc(1);
-                result.ranking.score(seat)
-            })
-            .collect();
-        let per_rotation: Vec<f64> = scores
-            .chunks(seats)
-            .map(|c| c.iter().sum::<f64>() / seats as f64)
-            .collect();
-        skill.push(Skill::of(&spec.to_string(), seats, &per_rotation));
-    }
+    let skill = skill_gap(
+        game,
+        args,
+        &specs,
+        &factories,
+        &random_factory,
+        rotations,
+        &bar,
+    );
     let strongest = skill
         .iter()
         .max_by(|a, b| a.score.mean.total_cmp(&b.score.mean))
@@ -490,6 +414,125 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
         svg_file: svg_text,
         counts: (G::CAPTURES, G::BURIALS),
     })
+}
+
+/// The exact solution's summary, or why there is none (`--no-exact`, or a game or
+/// configuration the solver does not cover).
+fn exact_summary<G: Exact>(
+    game: &G,
+    args: &AnalyzeArgs,
+) -> Result<(Option<ExactSummary>, Option<String>), CliError> {
+    let seats = game.seats();
+    Ok(if args.no_exact {
+        (None, Some("skipped (--no-exact)".to_string()))
+    } else {
+        match game.solver_support() {
+            Err(e) => (None, Some(e.to_string())),
+            Ok(()) => {
+                if !args.json {
+                    eprintln!("solving {} for {seats} players exactly…", G::TITLE);
+                }
+                let solution = solve::solved(game)?;
+                (Some(ExactSummary::of(&solution)), None)
+            }
+        }
+    })
+}
+
+/// The tablebase the analysis checks agreement with, and its report: built and written
+/// (`--write-tablebase`), read or built in memory (`--tablebase`), or none.
+fn tablebase_source(
+    args: &AnalyzeArgs,
+) -> Result<(Option<TablebaseReport>, Option<Arc<Tablebase>>), CliError> {
+    let mut tb_report = None;
+    let mut tb: Option<Arc<Tablebase>> = None;
+    if let Some(path) = &args.write_tablebase {
+        let bar = progress_bar(3);
+        bar.set_message("building tablebase");
+        let (built, stats) = Tablebase::build_with_progress(|group, sweep, residual| {
+            bar.set_position(group as u64);
+            bar.set_message(format!(
+                "tables {}: sweep {sweep}, {residual:.0e}",
+                ["1v1", "1v2+2v1", "2v2"][group]
+            ));
+        });
+        bar.finish_and_clear();
+        built
+            .save(path)
+            .map_err(|e| CliError::io("write", path, e))?;
+        tb_report = Some(TablebaseReport {
+            source: path.display().to_string(),
+            entries: stats.entries,
+            bytes: built.bytes(),
+            build: Some(BuildReport {
+                seconds: stats.time.as_secs_f64(),
+                positions: stats.positions,
+                sweeps: stats.sweeps,
+                residual: stats.residual,
+                file: Some(path.display().to_string()),
+            }),
+            agreement: Vec::new(),
+        });
+        tb = Some(Arc::new(built));
+    } else if let Some(source) = &args.tablebase {
+        let t0 = Instant::now();
+        if source == "build" && !args.json {
+            eprintln!("building the Issiren tablebase in memory…");
+        }
+        let loaded = tablebase::shared(source)?;
+        let build = (source == "build").then(|| BuildReport {
+            seconds: t0.elapsed().as_secs_f64(),
+            positions: 0,
+            sweeps: [0; 3],
+            residual: [0.0; 3],
+            file: None,
+        });
+        tb_report = Some(TablebaseReport {
+            source: source.clone(),
+            entries: tablebase::table_sizes().iter().sum(),
+            bytes: loaded.bytes(),
+            build,
+            agreement: Vec::new(),
+        });
+        tb = Some(loaded);
+    }
+    Ok((tb_report, tb))
+}
+
+/// The skill gap: each agent's score seated among random agents, every seat in turn, over
+/// `rotations` rotations.
+fn skill_gap<G: stickdice::Game>(
+    game: &G,
+    args: &AnalyzeArgs,
+    specs: &[AgentSpec],
+    factories: &[Factory<G>],
+    random_factory: &Factory<G>,
+    rotations: usize,
+    bar: &crate::progress::Meter,
+) -> Vec<Skill> {
+    let seats = game.seats();
+    let mut skill = Vec::new();
+    for (ai, (spec, f)) in specs.iter().zip(factories).enumerate() {
+        bar.set_message(&format!("skill: {spec}"));
+        let scores: Vec<f64> = (0..rotations * seats)
+            .into_par_iter()
+            .map(|k| {
+                let (rotation, seat) = (k / seats, k % seats);
+                let seed = stickdice::seed::derive(args.seed, &[SKILL, ai as u64, rotation as u64]);
+                let mut seating: Vec<&Factory<G>> = vec![random_factory; seats];
+                seating[seat] = f;
+                let result = arena::play(game, &seating, seed);
+                bar.inc(1);
+                result.ranking.score(seat)
+            })
+            .collect();
+        let per_rotation: Vec<f64> = scores
+            .chunks(seats)
+            .map(|c| c.iter().sum::<f64>() / seats as f64)
+            .collect();
+        skill.push(Skill::of(&spec.to_string(), seats, &per_rotation));
+    }
+    skill
 }
 
 /// The tablebase agreement check, for the games that have a tablebase.

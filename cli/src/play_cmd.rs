@@ -4,7 +4,7 @@ use crate::cli::GameArgs;
 use crate::error::CliError;
 use clap::Args;
 use stickdice::play::{play_game, Event, SeededDice};
-use stickdice::{with_game, Agent};
+use stickdice::{with_game, Agent, Present};
 use stickdice_agents::Evaluate;
 use stickdice_evaluation::builder::split_agents;
 
@@ -31,7 +31,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<(), CliError> {
     with_game!(&any, |g| play_one(g, args))
 }
 
-fn play_one<G: Evaluate>(game: &G, args: &PlayArgs) -> Result<(), CliError> {
+fn play_one<G: Evaluate + Present>(game: &G, args: &PlayArgs) -> Result<(), CliError> {
     let n = game.seats();
     let specs = split_agents(&args.agents);
     if specs.len() != 1 && specs.len() != n {

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use stickdice::{with_game, AnyGame, Game, Throw};
+use stickdice::{with_game, AnyGame, Present, Throw};
 use stickdice_evaluation::log::{self, GameRecord, LoggedEvent};
 use stickdice_evaluation::schedule::Schedule;
 use stickdice_evaluation::tournament::{labels, verify_game, verify_seating_by_play};
@@ -105,7 +105,7 @@ impl From<std::io::Error> for Failed {
     }
 }
 
-fn replay<G: Game>(
+fn replay<G: Present>(
     game: &G,
     record: &GameRecord,
     names: &[String],

@@ -9,7 +9,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use rand::SeedableRng;
 use serde_json::{json, Value};
 use stickdice::play::SeededDice;
-use stickdice::{ActionList, Agent, Game, Issiren, Node, SigElOued, SigWaDuqqan};
+use stickdice::{ActionList, Agent, Issiren, Node, Present, SigElOued, SigWaDuqqan};
 use stickdice_evaluation::protocol::agent_seed;
 
 /// A `stickdice serve` subprocess.
@@ -100,7 +100,7 @@ impl Drop for Client {
 }
 
 /// Checks that the protocol's view shows exactly the library's state.
-fn check_view<G: Game>(game: &G, state: &G::State, view: &Value, steps: usize) {
+fn check_view<G: Present>(game: &G, state: &G::State, view: &Value, steps: usize) {
     assert_eq!(view["state"], serde_json::to_value(state).unwrap());
     assert_eq!(view["board"], game.render(state));
     assert_eq!(view["throws_made"], game.throws_made(state));
@@ -163,7 +163,7 @@ fn bare(view: &Value) -> Value {
 /// Plays one whole game through the protocol and through the library, side by side.
 /// Mid-way it undoes two steps and replays them, and loads and unloads a state. Returns
 /// the number of decisions made.
-fn play_through<G: Game>(
+fn play_through<G: Present>(
     client: &mut Client,
     game: &G,
     options: &[(&str, &str)],
@@ -287,7 +287,10 @@ fn play_through<G: Game>(
 }
 
 /// Plays every configuration and seed with both kinds of dice; returns the decisions made.
-fn games_of<G: Game>(configs: &[(usize, &[(&str, &str)])], seeds: std::ops::Range<u64>) -> usize {
+fn games_of<G: Present>(
+    configs: &[(usize, &[(&str, &str)])],
+    seeds: std::ops::Range<u64>,
+) -> usize {
     let mut client = Client::start();
     let mut decisions = 0;
     for &(seats, options) in configs {

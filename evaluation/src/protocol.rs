@@ -39,7 +39,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
 use stickdice::play::SeededDice;
-use stickdice::{ActionList, AgentError, AnyGame, Game, GameKind, IllegalMove, Node, Stop, Throw};
+use stickdice::{
+    ActionList, AgentError, AnyGame, Game, GameKind, IllegalMove, Node, Present, Stop, Throw,
+};
 use stickdice_agents::{AgentSpec, Evaluate};
 
 /// Defines [`AnySession`] (a session of each game of the list) and `with_session!`.
@@ -1194,7 +1196,7 @@ impl AnySession {
     }
 }
 
-impl<G: Game> Session<G> {
+impl<G: Present> Session<G> {
     /// A new game of `game` whose engine dice are seeded `seed`.
     fn new(game: G, seed: u64) -> Self {
         Session {
@@ -1394,7 +1396,7 @@ impl<G: Game> Session<G> {
     }
 }
 
-impl<G: Evaluate> Session<G> {
+impl<G: Evaluate + Present> Session<G> {
     /// `agent_move`: the action an agent chooses here, optionally with its analysis, and
     /// optionally applied.
     /// The check of `agent_move` that needs no search: a decision is due.

@@ -101,7 +101,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use stickdice::games::{HoumtTaourit, SigElOuedCapture, SiryuRace, SiryuWar};
-use stickdice::{ActionList, Game, Issiren, Node, SeatValues, SigElOued, SigWaDuqqan, Throw};
+use stickdice::{
+    ActionList, Game, Issiren, Node, Present, SeatValues, SigElOued, SigWaDuqqan, Throw,
+};
 use stickdice_agents::expectimax::{Expectimax, ExpectimaxConfig};
 use stickdice_agents::solve::{self, Exact, SharedSolution};
 use stickdice_agents::Evaluate;
@@ -344,8 +346,8 @@ pub struct ReferenceOptions {
     pub eval: Option<String>,
 }
 
-/// A game with a reference evaluator.
-pub trait Reviewable: Game {
+/// A game with a reference evaluator (shown to people, as a review describes its throws).
+pub trait Reviewable: Present {
     /// The game's reference for these options.
     ///
     /// # Errors
@@ -686,7 +688,7 @@ fn bad(event: usize, message: String) -> ReviewError {
 /// [`ReviewError::BadGame`] when an event does not apply, the game does not end where the
 /// events do (without a forfeit), or the forfeit scores have the wrong length;
 /// [`ReviewError::NotCovered`] when the reference has no value for a position.
-pub fn review<G: Game>(
+pub fn review<G: Present>(
     game: &G,
     reference: &mut dyn Reference<G>,
     events: &[LoggedEvent],
@@ -707,7 +709,7 @@ pub fn review<G: Game>(
 ///
 /// # Errors
 /// As [`review`], and [`ReviewError::BadGame`] when `start` is not a valid state.
-pub fn review_from<G: Game>(
+pub fn review_from<G: Present>(
     game: &G,
     reference: &mut dyn Reference<G>,
     start: G::State,
@@ -720,146 +722,31 @@ pub fn review_from<G: Game>(
         event: None,
         message: e.to_string(),
     })?;
-    let mut state = start;
-    let start = values(game, reference, &state)?;
-    let mut current = start;
-    let mut tally = vec![Tally::default(); n];
-    let mut steps = Vec::with_capacity(events.len());
-    let mut legal = ActionList::new();
+    let start_values = values(game, reference, &start)?;
+    let mut walk = Walk {
+        game,
+        reference,
+        n,
+        blunder_threshold,
+        state: start,
+        current: start_values,
+        tally: vec![Tally::default(); n],
+        steps: Vec::with_capacity(events.len()),
+        legal: ActionList::new(),
+    };
     for (i, e) in events.iter().enumerate() {
         match e {
-            LoggedEvent::Throw(t) => {
-                let throw = Throw::new(*t);
-                game.check_throw(&state, throw)
-                    .map_err(|e| bad(i, e.to_string()))?;
-                let seat = game.node(&state).seat().unwrap_or(0);
-                let mut expected = [0.0; stickdice::MAX_SEATS];
-                let mut actual = [0.0; stickdice::MAX_SEATS];
-                let mut outcomes = Vec::with_capacity(game.throw_outcomes().len());
-                for o in game.throw_outcomes() {
-                    let mut s = state;
-                    game.apply_throw_unchecked(&mut s, o.throw);
-                    let v = values(game, reference, &s)?;
-                    for (x, y) in expected.iter_mut().zip(&v) {
-                        *x += o.probability * y;
-                    }
-                    if o.throw == throw {
-                        actual = v;
-                    }
-                    outcomes.push(OutcomeValue {
-                        throw: o.throw.marked(),
-                        probability: o.probability,
-                        value: v[..n].to_vec(),
-                    });
-                }
-                let luck: Vec<f64> = (0..n).map(|s| actual[s] - expected[s]).collect();
-                for (s, t) in tally.iter_mut().enumerate() {
-                    t.luck += luck[s];
-                    t.drift += expected[s] - current[s];
-                }
-                steps.push(Step::Throw {
-                    event: i,
-                    seat,
-                    throw: *t,
-                    describe: game.describe_throw(&state, throw),
-                    outcomes,
-                    expected: expected[..n].to_vec(),
-                    value: actual[..n].to_vec(),
-                    luck,
-                });
-                game.apply_throw_unchecked(&mut state, throw);
-                current = actual;
-            }
-            LoggedEvent::Action(text) => {
-                let Node::Decide(seat) = game.node(&state) else {
-                    return Err(bad(i, "an action where no decision is due".to_string()));
-                };
-                let chosen = game.parse_action(text).map_err(|e| bad(i, e.to_string()))?;
-                game.check_action(&state, chosen)
-                    .map_err(|e| bad(i, e.to_string()))?;
-                game.legal_actions(&state, &mut legal);
-                let mut actions = Vec::with_capacity(legal.len());
-                let mut best: Option<(usize, SeatValues)> = None;
-                let mut chosen_v = None;
-                for (j, &a) in legal.iter().enumerate() {
-                    let mut s = state;
-                    game.apply_action_unchecked(&mut s, a);
-                    let v = values(game, reference, &s)?;
-                    if best.is_none_or(|(_, b)| v[seat] > b[seat]) {
-                        best = Some((j, v));
-                    }
-                    if a == chosen {
-                        chosen_v = Some(v);
-                    }
-                    actions.push(ActionValue {
-                        action: a.to_string(),
-                        value: v[seat],
-                    });
-                }
-                let (best_j, best_v) = best.expect("a decision has a legal action");
-                let chosen_v = chosen_v.expect("the chosen action is legal");
-                let forced = legal.len() == 1;
-                let raw = best_v[seat] - chosen_v[seat];
-                let error = if raw > TIE { raw } else { 0.0 };
-                let blunder = !forced && error > blunder_threshold;
-                for (s, t) in tally.iter_mut().enumerate() {
-                    t.drift += best_v[s] - current[s];
-                    if s == seat {
-                        t.decisions += 1;
-                        t.unforced += usize::from(!forced);
-                        t.error += error;
-                        t.blunders += usize::from(blunder);
-                        // The part of the loss below the tie tolerance.
-                        t.drift += error - raw;
-                    } else {
-                        t.opponent += chosen_v[s] - best_v[s];
-                    }
-                }
-                steps.push(Step::Decision {
-                    event: i,
-                    seat,
-                    chosen: chosen.to_string(),
-                    best: legal[best_j].to_string(),
-                    actions,
-                    error,
-                    forced,
-                    blunder,
-                    value: chosen_v[..n].to_vec(),
-                });
-                game.apply_action_unchecked(&mut state, chosen);
-                current = chosen_v;
-            }
+            LoggedEvent::Throw(t) => walk.throw(i, Throw::new(*t))?,
+            LoggedEvent::Action(text) => walk.decision(i, text)?,
         }
     }
-    let final_scores: Vec<f64> = match forfeit_scores {
-        Some(f) => {
-            if f.len() != n {
-                return Err(ReviewError::BadGame {
-                    event: None,
-                    message: format!("{} final scores for {n} seats", f.len()),
-                });
-            }
-            f.to_vec()
-        }
-        None => match game.scores(&state) {
-            Some(s) => s[..n].to_vec(),
-            None => {
-                return Err(ReviewError::BadGame {
-                    event: None,
-                    message: format!(
-                        "the game has not ended after its {} events (a cut or damaged log)",
-                        events.len()
-                    ),
-                })
-            }
-        },
-    };
+    let final_scores = final_scores(game, &walk.state, forfeit_scores, events.len())?;
     let summary = (0..n)
         .map(|s| {
-            let t = tally[s];
+            let t = walk.tally[s];
             SeatReview {
                 seat: s,
-                start: start[s],
+                start: start_values[s],
                 final_score: final_scores[s],
                 luck: t.luck,
                 decisions: t.decisions,
@@ -870,7 +757,7 @@ pub fn review_from<G: Game>(
                 opponent_effect: t.opponent,
                 drift: t.drift,
                 forfeit: if forfeit_scores.is_some() {
-                    final_scores[s] - current[s]
+                    final_scores[s] - walk.current[s]
                 } else {
                     0.0
                 },
@@ -882,14 +769,165 @@ pub fn review_from<G: Game>(
         game: G::NAME.to_string(),
         seats: n,
         index: None,
-        reference: reference.describe(),
-        exact: reference.is_exact(),
+        reference: walk.reference.describe(),
+        exact: walk.reference.is_exact(),
         blunder_threshold,
-        start: start[..n].to_vec(),
+        start: start_values[..n].to_vec(),
         final_scores,
-        steps,
+        steps: walk.steps,
         summary,
     })
+}
+
+/// A review walking a game's events: the state reached, its values, each seat's tally and
+/// the steps so far.
+struct Walk<'a, G: Game> {
+    game: &'a G,
+    reference: &'a mut dyn Reference<G>,
+    n: usize,
+    blunder_threshold: f64,
+    state: G::State,
+    current: SeatValues,
+    tally: Vec<Tally>,
+    steps: Vec<Step>,
+    legal: ActionList<G::Action>,
+}
+
+impl<G: Present> Walk<'_, G> {
+    /// Event `i`, a throw: the value of every outcome, the luck of the one thrown.
+    fn throw(&mut self, i: usize, throw: Throw) -> Result<(), ReviewError> {
+        let (game, n) = (self.game, self.n);
+        game.check_throw(&self.state, throw)
+            .map_err(|e| bad(i, e.to_string()))?;
+        let seat = game.node(&self.state).seat().unwrap_or(0);
+        let mut expected = [0.0; stickdice::MAX_SEATS];
+        let mut actual = [0.0; stickdice::MAX_SEATS];
+        let mut outcomes = Vec::with_capacity(game.throw_outcomes().len());
+        for o in game.throw_outcomes() {
+            let mut s = self.state;
+            game.apply_throw_unchecked(&mut s, o.throw);
+            let v = values(game, self.reference, &s)?;
+            for (x, y) in expected.iter_mut().zip(&v) {
+                *x += o.probability * y;
+            }
+            if o.throw == throw {
+                actual = v;
+            }
+            outcomes.push(OutcomeValue {
+                throw: o.throw.marked(),
+                probability: o.probability,
+                value: v[..n].to_vec(),
+            });
+        }
+        let luck: Vec<f64> = (0..n).map(|s| actual[s] - expected[s]).collect();
+        for (s, t) in self.tally.iter_mut().enumerate() {
+            t.luck += luck[s];
+            t.drift += expected[s] - self.current[s];
+        }
+        self.steps.push(Step::Throw {
+            event: i,
+            seat,
+            throw: throw.marked(),
+            describe: game.describe_throw(&self.state, throw),
+            outcomes,
+            expected: expected[..n].to_vec(),
+            value: actual[..n].to_vec(),
+            luck,
+        });
+        game.apply_throw_unchecked(&mut self.state, throw);
+        self.current = actual;
+        Ok(())
+    }
+
+    /// Event `i`, a decision: the value of every legal action, the chosen one's error.
+    fn decision(&mut self, i: usize, text: &str) -> Result<(), ReviewError> {
+        let game = self.game;
+        let Node::Decide(seat) = game.node(&self.state) else {
+            return Err(bad(i, "an action where no decision is due".to_string()));
+        };
+        let chosen = game.parse_action(text).map_err(|e| bad(i, e.to_string()))?;
+        game.check_action(&self.state, chosen)
+            .map_err(|e| bad(i, e.to_string()))?;
+        game.legal_actions(&self.state, &mut self.legal);
+        let mut actions = Vec::with_capacity(self.legal.len());
+        let mut best: Option<(usize, SeatValues)> = None;
+        let mut chosen_v = None;
+        for (j, &a) in self.legal.iter().enumerate() {
+            let mut s = self.state;
+            game.apply_action_unchecked(&mut s, a);
+            let v = values(game, self.reference, &s)?;
+            if best.is_none_or(|(_, b)| v[seat] > b[seat]) {
+                best = Some((j, v));
+            }
+            if a == chosen {
+                chosen_v = Some(v);
+            }
+            actions.push(ActionValue {
+                action: a.to_string(),
+                value: v[seat],
+            });
+        }
+        let (best_j, best_v) = best.expect("a decision has a legal action");
+        let chosen_v = chosen_v.expect("the chosen action is legal");
+        let forced = self.legal.len() == 1;
+        let raw = best_v[seat] - chosen_v[seat];
+        let error = if raw > TIE { raw } else { 0.0 };
+        let blunder = !forced && error > self.blunder_threshold;
+        for (s, t) in self.tally.iter_mut().enumerate() {
+            t.drift += best_v[s] - self.current[s];
+            if s == seat {
+                t.decisions += 1;
+                t.unforced += usize::from(!forced);
+                t.error += error;
+                t.blunders += usize::from(blunder);
+                // The part of the loss below the tie tolerance.
+                t.drift += error - raw;
+            } else {
+                t.opponent += chosen_v[s] - best_v[s];
+            }
+        }
+        self.steps.push(Step::Decision {
+            event: i,
+            seat,
+            chosen: chosen.to_string(),
+            best: self.legal[best_j].to_string(),
+            actions,
+            error,
+            forced,
+            blunder,
+            value: chosen_v[..self.n].to_vec(),
+        });
+        game.apply_action_unchecked(&mut self.state, chosen);
+        self.current = chosen_v;
+        Ok(())
+    }
+}
+
+/// The final scores of a reviewed game: the forfeit's, when given, else the rules' (the
+/// game must have ended after its `events` events).
+fn final_scores<G: Game>(
+    game: &G,
+    state: &G::State,
+    forfeit_scores: Option<&[f64]>,
+    events: usize,
+) -> Result<Vec<f64>, ReviewError> {
+    let n = game.seats();
+    match forfeit_scores {
+        Some(f) if f.len() != n => Err(ReviewError::BadGame {
+            event: None,
+            message: format!("{} final scores for {n} seats", f.len()),
+        }),
+        Some(f) => Ok(f.to_vec()),
+        None => match game.scores(state) {
+            Some(s) => Ok(s[..n].to_vec()),
+            None => Err(ReviewError::BadGame {
+                event: None,
+                message: format!(
+                    "the game has not ended after its {events} events (a cut or damaged log)"
+                ),
+            }),
+        },
+    }
 }
 
 /// Checks a logged game's seats and scores against the game, before a review.
@@ -915,7 +953,7 @@ fn check_record<G: Game>(game: &G, record: &GameRecord) -> Result<(), ReviewErro
 /// # Errors
 /// As [`review`], and [`ReviewError::BadGame`] when the logged scores disagree with the
 /// replay.
-pub fn review_record<G: Game>(
+pub fn review_record<G: Present>(
     game: &G,
     reference: &mut dyn Reference<G>,
     record: &GameRecord,
@@ -942,7 +980,7 @@ pub fn review_record<G: Game>(
 ///
 /// # Errors
 /// As [`review_record`].
-pub fn record_luck<G: Game>(
+pub fn record_luck<G: Present>(
     game: &G,
     reference: &mut dyn Reference<G>,
     record: &GameRecord,

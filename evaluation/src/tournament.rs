@@ -679,31 +679,12 @@ impl<G: Game> Tournament<G> {
         out: Option<&Path>,
         options: &RunOptions,
     ) -> Result<RunSummary, TournamentError> {
-        if options.shard.is_some() && out.is_none() {
-            return Err(TournamentError::ShardWithoutFolder);
-        }
-        if options.until_rotation.is_some() && options.shard.is_none() {
-            return Err(TournamentError::RotationsWithoutShard);
-        }
-        if let Some(t) = options.threads.filter(|&t| t == 0 || t > MAX_THREADS) {
-            return Err(TournamentError::Threads { threads: t });
-        }
+        check_run_options(out, options)?;
         let mut notices = Vec::new();
         let mut done: BTreeMap<usize, GameRecord> = BTreeMap::new();
         // The output folder stays locked until the run ends.
         let _lock = match out {
-            Some(out) => {
-                if out.exists() && !out.is_dir() {
-                    return Err(TournamentError::OutputIsFile {
-                        out: out.to_path_buf(),
-                    });
-                }
-                std::fs::create_dir_all(out).map_err(|e| TournamentError::Io {
-                    path: out.to_path_buf(),
-                    message: e.to_string(),
-                })?;
-                Some(lock_folder(out)?)
-            }
+            Some(out) => Some(open_output(out)?),
             None => None,
         };
         let mut to_measure: Vec<GameRecord> = Vec::new();
@@ -726,17 +707,7 @@ impl<G: Game> Tournament<G> {
         let total = self.schedule.len();
         let n = self.schedule.seats();
         let tables = self.schedule.tables().len();
-        // A shard's games (below the rotation bound), for a shard's run.
-        let share: Option<Vec<usize>> = options.shard.map(|sh| {
-            let below = options.until_rotation.map_or(total, |r| {
-                let r = r.min(self.schedule.rotations());
-                self.schedule
-                    .games_in_units(r * self.schedule.tables().len())
-            });
-            (0..total.min(below))
-                .filter(|&i| sh.holds(i, n, tables))
-                .collect()
-        });
+        let share = self.shard_share(options);
         let (progress_done, progress_total) = match &share {
             Some(games) => (
                 games.iter().filter(|i| done.contains_key(i)).count(),
@@ -747,18 +718,7 @@ impl<G: Game> Tournament<G> {
         let luck = LuckState::default();
         if let Some(l) = &options.luck {
             // The logged games' luck, before any game is played.
-            let measured = AtomicUsize::new(0);
-            let total = to_measure.len();
-            pool.install(|| {
-                to_measure.par_iter().for_each(|g| {
-                    luck.measure(l, g);
-                    let done = measured.fetch_add(1, Ordering::SeqCst) + 1;
-                    if let Some(p) = &options.luck_progress {
-                        p(Progress { done, total });
-                    }
-                })
-            });
-            drop(to_measure);
+            pool.install(|| luck.measure_logged(l, to_measure, options.luck_progress.as_ref()));
         }
         let state = RunState {
             luck: options.luck.as_ref().map(|l| (l, &luck)),
@@ -781,7 +741,6 @@ impl<G: Game> Tournament<G> {
                 total: progress_total,
             });
         }
-        let mut sprt_result = None;
         if let (Some(sh), Some(games)) = (options.shard, &share) {
             if self.config.sprt.is_some() && options.until_rotation.is_none() {
                 notices.push(format!(
@@ -790,61 +749,20 @@ impl<G: Game> Tournament<G> {
             }
             let below = games.last().map_or(0, |&i| i + 1);
             pool.install(|| self.play_all(0..below, &done, &|i| sh.holds(i, n, tables), &state))?;
-            return Ok(RunSummary {
-                report: None,
-                labels: self.labels.clone(),
-                resumed,
-                played: state.played.load(Ordering::SeqCst),
-                elapsed: start.elapsed(),
-                notices,
-                seconds_per_game: Vec::new(),
-                luck_cost: None,
-            });
+            let played = state.played.load(Ordering::SeqCst);
+            return Ok(self.unreported(resumed, played, start.elapsed(), notices));
         }
-        let counted: usize = match self.config.sprt {
-            None => {
-                let new = pool.install(|| self.play_all(0..total, &done, &|_| true, &state))?;
-                done.extend(new.into_iter().map(|g| (g.index, g)));
-                total
-            }
-            Some(test) => {
-                let units = total / n;
-                let batch = pool.current_num_threads().max(1) * 8;
-                loop {
-                    let (prefix, decided) = match &options.luck {
-                        Some(l) if l.sprt => {
-                            self.sprt_status_with(test, &done, Some(&|r| luck.adjusted(r)))?
-                        }
-                        _ => self.sprt_status(test, &done),
-                    };
-                    if decided.decision != SprtDecision::Continue || decided.rotations == units {
-                        let u = decided.rotations;
-                        sprt_result = Some(decided);
-                        break u * n;
-                    }
-                    if state.out_of_budget() {
-                        break 0;
-                    }
-                    let range = prefix * n..((prefix + batch) * n).min(total);
-                    let new = pool.install(|| self.play_all(range, &done, &|_| true, &state))?;
-                    done.extend(new.into_iter().map(|g| (g.index, g)));
-                }
-            }
-        };
+        let adjust_luck = options
+            .luck
+            .as_ref()
+            .is_some_and(|l| l.sprt)
+            .then_some(&luck);
+        let (counted, sprt_result) = self.play_counted(&pool, &mut done, &state, adjust_luck)?;
         let played = state.played.load(Ordering::SeqCst);
         let elapsed = start.elapsed();
         let complete = counted > 0 && (0..counted).all(|i| done.contains_key(&i));
         if !complete {
-            return Ok(RunSummary {
-                report: None,
-                labels: self.labels.clone(),
-                resumed,
-                played,
-                elapsed,
-                notices,
-                seconds_per_game: Vec::new(),
-                luck_cost: None,
-            });
+            return Ok(self.unreported(resumed, played, elapsed, notices));
         }
         if done.len() > counted {
             notices.push(format!(
@@ -872,15 +790,6 @@ impl<G: Game> Tournament<G> {
         if let Some(out) = out {
             self.write_report(out, &report)?;
         }
-        let k = self.labels.len();
-        let mut time = vec![0.0; k];
-        let mut games = vec![0usize; k];
-        for g in &records {
-            for (s, &a) in g.seating.iter().enumerate() {
-                time[a] += g.time_s[s];
-                games[a] += 1;
-            }
-        }
         Ok(RunSummary {
             report: Some(report),
             labels: self.labels.clone(),
@@ -888,13 +797,86 @@ impl<G: Game> Tournament<G> {
             played,
             elapsed,
             notices,
-            seconds_per_game: time
-                .iter()
-                .zip(&games)
-                .map(|(t, &n)| if n == 0 { 0.0 } else { t / n as f64 })
-                .collect(),
+            seconds_per_game: seconds_per_game(self.labels.len(), &records),
             luck_cost: options.luck.as_ref().map(|_| luck.cost()),
         })
+    }
+
+    /// A shard's games (below the rotation bound), for a shard's run; `None` for a whole
+    /// run.
+    fn shard_share(&self, options: &RunOptions) -> Option<Vec<usize>> {
+        let total = self.schedule.len();
+        let n = self.schedule.seats();
+        let tables = self.schedule.tables().len();
+        options.shard.map(|sh| {
+            let below = options.until_rotation.map_or(total, |r| {
+                let r = r.min(self.schedule.rotations());
+                self.schedule
+                    .games_in_units(r * self.schedule.tables().len())
+            });
+            (0..total.min(below))
+                .filter(|&i| sh.holds(i, n, tables))
+                .collect()
+        })
+    }
+
+    /// Plays the games that count, into `done`: every game, or with an SPRT batches of
+    /// rotations until it decides (its decision comes back with the count of games it
+    /// read), or until the run's budget ends it (then nothing counts). With `adjust_luck`
+    /// the SPRT reads luck-adjusted scores.
+    fn play_counted(
+        &self,
+        pool: &rayon::ThreadPool,
+        done: &mut BTreeMap<usize, GameRecord>,
+        state: &RunState<'_>,
+        adjust_luck: Option<&LuckState>,
+    ) -> Result<(usize, Option<SprtReport>), TournamentError> {
+        let total = self.schedule.len();
+        let n = self.schedule.seats();
+        let Some(test) = self.config.sprt else {
+            let new = pool.install(|| self.play_all(0..total, done, &|_| true, state))?;
+            done.extend(new.into_iter().map(|g| (g.index, g)));
+            return Ok((total, None));
+        };
+        let units = total / n;
+        let batch = pool.current_num_threads().max(1) * 8;
+        loop {
+            let (prefix, decided) = match adjust_luck {
+                Some(luck) => self.sprt_status_with(test, done, Some(&|r| luck.adjusted(r)))?,
+                None => self.sprt_status(test, done),
+            };
+            if decided.decision != SprtDecision::Continue || decided.rotations == units {
+                let u = decided.rotations;
+                return Ok((u * n, Some(decided)));
+            }
+            if state.out_of_budget() {
+                return Ok((0, None));
+            }
+            let range = prefix * n..((prefix + batch) * n).min(total);
+            let new = pool.install(|| self.play_all(range, done, &|_| true, state))?;
+            done.extend(new.into_iter().map(|g| (g.index, g)));
+        }
+    }
+
+    /// A run's summary without a report (a shard's, or a run the SPRT or the budget left
+    /// unfinished).
+    fn unreported(
+        &self,
+        resumed: usize,
+        played: usize,
+        elapsed: std::time::Duration,
+        notices: Vec<String>,
+    ) -> RunSummary {
+        RunSummary {
+            report: None,
+            labels: self.labels.clone(),
+            resumed,
+            played,
+            elapsed,
+            notices,
+            seconds_per_game: Vec::new(),
+            luck_cost: None,
+        }
     }
 
     /// Opens the log in `out` (created, restarted, or read back: the games found go into
@@ -1191,6 +1173,25 @@ struct LuckState {
 }
 
 impl LuckState {
+    /// Measures the luck of the logged games (read back when a run resumes), before any
+    /// game is played, reporting each measured to `progress`.
+    fn measure_logged(
+        &self,
+        options: &LuckOptions,
+        logged: Vec<GameRecord>,
+        progress: Option<&ProgressFn>,
+    ) {
+        let measured = AtomicUsize::new(0);
+        let total = logged.len();
+        logged.par_iter().for_each(|g| {
+            self.measure(options, g);
+            let done = measured.fetch_add(1, Ordering::SeqCst) + 1;
+            if let Some(p) = progress {
+                p(Progress { done, total });
+            }
+        });
+    }
+
     /// Measures a game's luck (it must still hold its events).
     fn measure(&self, options: &LuckOptions, g: &GameRecord) {
         let start = Instant::now();
@@ -1339,6 +1340,51 @@ fn names_the_file(path: &Path, file: &std::fs::File) -> bool {
         let _ = file;
         path.exists()
     }
+}
+
+/// Refuses run options that do not go together: a shard without an output folder, a bound
+/// on the rotations without a shard, a thread count out of range.
+fn check_run_options(out: Option<&Path>, options: &RunOptions) -> Result<(), TournamentError> {
+    if options.shard.is_some() && out.is_none() {
+        return Err(TournamentError::ShardWithoutFolder);
+    }
+    if options.until_rotation.is_some() && options.shard.is_none() {
+        return Err(TournamentError::RotationsWithoutShard);
+    }
+    if let Some(t) = options.threads.filter(|&t| t == 0 || t > MAX_THREADS) {
+        return Err(TournamentError::Threads { threads: t });
+    }
+    Ok(())
+}
+
+/// Creates the output folder if missing and locks it (a file there is refused).
+fn open_output(out: &Path) -> Result<FolderLock, TournamentError> {
+    if out.exists() && !out.is_dir() {
+        return Err(TournamentError::OutputIsFile {
+            out: out.to_path_buf(),
+        });
+    }
+    std::fs::create_dir_all(out).map_err(|e| TournamentError::Io {
+        path: out.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    lock_folder(out)
+}
+
+/// Each entrant's mean seconds of thinking per game, over `records`.
+fn seconds_per_game(entrants: usize, records: &[&GameRecord]) -> Vec<f64> {
+    let mut time = vec![0.0; entrants];
+    let mut games = vec![0usize; entrants];
+    for g in records {
+        for (s, &a) in g.seating.iter().enumerate() {
+            time[a] += g.time_s[s];
+            games[a] += 1;
+        }
+    }
+    time.iter()
+        .zip(&games)
+        .map(|(t, &n)| if n == 0 { 0.0 } else { t / n as f64 })
+        .collect()
 }
 
 /// Takes the exclusive lock on the output folder `out` (its [`LOCK_FILE`]), held until the

@@ -1433,7 +1433,9 @@ macro_rules! described_game {
             fn validate(&self, state: &Self::State) -> Result<(), $crate::game::InvalidState> {
                 $crate::game::InvalidState::check(self.0.problems(state))
             }
+        }
 
+        impl $crate::present::Present for $ty {
             fn render(&self, state: &Self::State) -> String {
                 self.0.render(state)
             }

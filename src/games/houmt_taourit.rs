@@ -110,6 +110,7 @@ use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
     Ranking, MAX_SEATS,
 };
+use crate::present::Present;
 
 /// The start square, where every piece and the Ghoula begin.
 pub const START: u8 = 0;
@@ -961,7 +962,9 @@ impl Game for HoumtTaourit {
         }
         invalid(problems)
     }
+}
 
+impl Present for HoumtTaourit {
     fn render(&self, state: &State) -> String {
         const W: usize = 3;
         let n = state.seats();

@@ -83,6 +83,7 @@ use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
     Problems, Ranking, Seat, MAX_ACTIONS,
 };
+use crate::present::Present;
 
 /// Pieces per side at the start.
 pub const PIECES: usize = 12;
@@ -1534,7 +1535,9 @@ impl Game for Issiren {
         }
         problems.finish()
     }
+}
 
+impl Present for Issiren {
     fn render(&self, s: &State) -> String {
         let mut out = String::new();
         let header = "      a  b  c  d  e  f  g  h  i  j  k  l\n";

@@ -107,6 +107,7 @@ use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
     Problems, Ranking, Seat, MAX_SEATS,
 };
+use crate::present::Present;
 
 /// The number of squares on the track (idx 0..30).
 pub const TRACK_LEN: usize = 31;
@@ -1489,7 +1490,9 @@ impl Game for SigElOued {
         s.rule_problems(self.seats as usize, Some(self.max_throws), &mut problems);
         problems.finish()
     }
+}
 
+impl Present for SigElOued {
     fn render(&self, s: &State) -> String {
         let n = self.seats as usize;
         // Each square's cell: its label, then its pieces, three seats to a line.

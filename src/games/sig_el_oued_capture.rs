@@ -134,6 +134,7 @@ use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
     Problems, Ranking, Seat, MAX_ACTIONS,
 };
+use crate::present::Present;
 
 /// Pieces per side at the start.
 pub const PIECES: usize = 6;
@@ -1515,7 +1516,9 @@ impl Game for SigElOuedCapture {
         }
         invalid(problems)
     }
+}
 
+impl Present for SigElOuedCapture {
     fn render(&self, s: &State) -> String {
         let mut out = String::new();
         let header = "          a  b  c  d  e  f\n";

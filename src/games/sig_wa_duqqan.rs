@@ -74,6 +74,7 @@ use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
     Problems, Ranking, Seat, MAX_SEATS,
 };
+use crate::present::Present;
 
 /// The start square, where every piece begins.
 pub const START: u8 = 0;
@@ -1192,7 +1193,9 @@ impl Game for SigWaDuqqan {
         state.rule_problems(self.seats as usize, Some(self.max_throws), &mut problems);
         problems.finish()
     }
+}
 
+impl Present for SigWaDuqqan {
     fn render(&self, state: &State) -> String {
         const W: usize = 9;
         let n = self.seats as usize;

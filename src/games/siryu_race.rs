@@ -113,6 +113,7 @@ use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
     Ranking, MAX_SEATS,
 };
+use crate::present::Present;
 
 /// The number of squares on the track (idx 0..=30).
 pub const TRACK_LEN: usize = 31;
@@ -1256,7 +1257,9 @@ impl Game for SiryuRace {
         }
         invalid(problems)
     }
+}
 
+impl Present for SiryuRace {
     fn render(&self, state: &State) -> String {
         const W: usize = 8;
         let n = state.seats();

@@ -117,6 +117,7 @@ use crate::game::{
     ActionList, ConfigError, Game, InvalidState, Node, NotationError, Playouts, ProblemKind,
     Ranking, Seat, MAX_ACTIONS,
 };
+use crate::present::Present;
 
 /// Pieces per side at the start.
 pub const PIECES: usize = 12;
@@ -1153,7 +1154,9 @@ impl Game for SiryuWar {
     fn validate(&self, s: &State) -> Result<(), InvalidState> {
         invalid(s.problems(Some(self.max_throws), s.turn as usize))
     }
+}
 
+impl Present for SiryuWar {
     fn render(&self, s: &State) -> String {
         let mut out = String::new();
         let header = "      a  b  c  d  e  f  g  h  i  j  k  l\n";

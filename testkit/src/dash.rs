@@ -18,8 +18,8 @@ use core::fmt;
 use serde::{Deserialize, Serialize};
 use stickdice::config::check_seats;
 use stickdice::{
-    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, SeatValues, Sticks,
-    Throw,
+    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Present, Ranking, SeatValues,
+    Sticks, Throw,
 };
 
 use stickdice_agents::eval::{pairwise_scores, SeatStanding};
@@ -236,7 +236,9 @@ impl Game for Dash {
         }
         InvalidState::check(problems)
     }
+}
 
+impl Present for Dash {
     fn render(&self, s: &DashState) -> String {
         format!("{s:?}")
     }

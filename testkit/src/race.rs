@@ -14,8 +14,8 @@
 //! 0..4 (2 each), seat to move, phase, pending value, throws made]`.
 
 use stickdice::{
-    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, SeatValues, Sticks,
-    Throw,
+    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Present, Ranking, SeatValues,
+    Sticks, Throw,
 };
 
 // `crate::Evaluate`, not `stickdice_agents::Evaluate`: the agents' own unit tests compile
@@ -186,6 +186,9 @@ impl Game for Race {
     fn validate(&self, _s: &RaceState) -> Result<(), InvalidState> {
         Ok(())
     }
+}
+
+impl Present for Race {
     fn render(&self, s: &RaceState) -> String {
         format!("{s:?}")
     }

@@ -13,8 +13,8 @@ use core::fmt;
 
 use stickdice::config::check_seats;
 use stickdice::{
-    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Ranking, Sticks, Throw,
-    MAX_SEATS,
+    ActionList, ConfigError, Game, InvalidState, Node, NotationError, Present, Ranking, Sticks,
+    Throw, MAX_SEATS,
 };
 
 /// The toy race game.
@@ -173,7 +173,9 @@ impl Game for Race {
         }
         InvalidState::check(problems)
     }
+}
 
+impl Present for Race {
     fn render(&self, s: &RaceState) -> String {
         (0..self.seats as usize)
             .map(|i| {

@@ -3,10 +3,10 @@
 
 use serde_json::{json, Value};
 use stickdice::board::{self, Board, BoardMove, PlacedPiece};
-use stickdice::{Game, Throw};
+use stickdice::{Game, Present, Throw};
 
-/// A game as the page shows it.
-pub(crate) trait Drawing: Game {
+/// A game as the page shows it: its text ([`Present`]) and its drawing.
+pub(crate) trait Drawing: Present {
     /// `GET /api/geometry`'s answer: the board's geometry with `drawn: true`.
     fn geometry_json(&self) -> Value;
     /// Every piece where it stands.

@@ -39,7 +39,7 @@ use axum::Router;
 use serde_json::{json, Value};
 use stickdice::{with_game, AnyGame, Node, Stop};
 use stickdice_evaluation::log::{self, GameRecord, LogLine, LoggedEvent, TournamentConfig};
-use stickdice_evaluation::protocol::{Begin, Server, MAX_LINE_BYTES};
+use stickdice_evaluation::protocol::{Begin, Search, Server, MAX_LINE_BYTES};
 use tokio::sync::watch;
 
 use drawing::Drawing;
@@ -647,144 +647,32 @@ async fn session_request(
         Ok(s) => s,
         Err(e) => return e.into_response(),
     };
-    let line = match std::str::from_utf8(&body) {
-        Ok(t) => t.to_string(),
-        Err(_) => {
-            let mut server = Server::new();
-            return protocol_reply(server.handle_bytes(&body).map(|r| r.line));
-        }
+    let line = match request_line(&body) {
+        Ok(line) => line,
+        Err(refused) => return refused,
     };
-    if line.trim().is_empty() {
-        return WebError::bad(
-            "bad_request",
-            "the body is empty: send one protocol request, such as {\"cmd\":\"hello\"}",
-        )
-        .into_response();
-    }
     // The command, for the web layer's own bookkeeping; the protocol reads and checks the
     // whole request.
     let cmd = serde_json::from_str::<Peek>(&line)
         .ok()
         .and_then(|p| p.cmd)
         .unwrap_or_default();
-    let read_only = matches!(cmd.as_str(), "state" | "hello" | "cancel");
-
-    // The state before the step, for its words. A request that would change the game
-    // while an agent thinks is refused; if that search was already stopped (cancelled,
-    // or its client went away), the request waits the moment it takes to end instead.
-    let (before, begun) = loop {
-        let waiting = {
-            let mut s = lock(&slot);
-            match &s.busy {
-                Some(b) if !read_only && b.stop.is_cancelled() => Some(b.done.clone()),
-                Some(_) if !read_only => {
-                    return WebError::new(
-                        StatusCode::CONFLICT,
-                        "busy",
-                        "an agent is still thinking in this session: wait for its move, or \
-                         cancel it (POST /api/session/{id}/cancel)",
-                    )
-                    .into_response();
-                }
-                _ => {
-                    let before = s
-                        .server
-                        .handle_line(r#"{"cmd":"state"}"#)
-                        .and_then(|r| serde_json::from_str::<Value>(&r.line).ok())
-                        .and_then(|v| v.get("result").and_then(|r| r.get("state")).cloned());
-                    // Kept to fall back on should the search's thread be lost.
-                    let backup = (cmd == "agent_move").then(|| Box::new(s.server.clone()));
-                    let begun = s.server.begin(line.as_bytes());
-                    if let (Begin::Search(search), Some(backup)) = (&begun, backup) {
-                        s.searches += 1;
-                        let (tx, rx) = watch::channel(false);
-                        let n = s.searches;
-                        s.busy = Some(Busy {
-                            search: n,
-                            stop: search.stopper(),
-                            done: rx,
-                        });
-                        break (before, (begun, Some((n, tx, backup))));
-                    }
-                    break (before, (begun, None));
-                }
-            }
-        };
-        if let Some(mut done) = waiting {
-            // The sender goes with the search's task, so this ends either way.
-            let _ = done.wait_for(|d| *d).await;
-        }
+    let (before, begun) = match begin_step(&slot, &line, &cmd).await {
+        Ok(begun) => begun,
+        Err(refused) => return refused,
     };
-
     let line_out = match begun {
-        (Begin::Reply(reply), _) => {
-            let out = reply.map(|r| r.line);
+        Begun::Reply(out) => {
             if let Some(text) = &out {
                 record(&mut lock(&slot), &cmd, text);
             }
             out
         }
-        (Begin::Wait, _) => {
-            return WebError::new(
-                StatusCode::CONFLICT,
-                "busy",
-                "an agent is still thinking in this session: wait for its move, or cancel it \
-                 (POST /api/session/{id}/cancel)",
-            )
-            .into_response();
-        }
-        (Begin::Search(search), Some((n, tx, backup))) => {
-            // The search runs on a blocking thread, so other sessions (and this one's
-            // `state` and `cancel`) are answered meanwhile; it looks at its stop every few
-            // iterations, so `cancel` and the time limit end it early. A task of its own
-            // hands the result back to the session whatever becomes of this request.
-            let stop = search.stopper();
-            let task_slot = Arc::clone(&slot);
-            let task_cmd = cmd.clone();
-            let task = tokio::spawn(async move {
-                let joined = tokio::task::spawn_blocking(move || search.run()).await;
-                let mut s = lock(&task_slot);
-                let reply = match joined {
-                    Ok(searched) => s.server.finish(searched).line,
-                    Err(e) => {
-                        // The search's thread was lost outside the protocol's own catch
-                        // (the runtime shutting down): the session is as before it.
-                        s.server = *backup;
-                        format!(
-                            "{{\"id\":null,\"ok\":false,\"error\":{{\"code\":\"internal\",\
-                             \"message\":{}}}}}",
-                            Value::String(format!(
-                                "the agent's search failed: {e}; the game is unchanged"
-                            ))
-                        )
-                    }
-                };
-                record(&mut s, &task_cmd, &reply);
-                if s.busy.as_ref().is_some_and(|b| b.search == n) {
-                    s.busy = None;
-                }
-                drop(s);
-                let _ = tx.send(true);
-                reply
-            });
-            // Should the client go away while the agent thinks (this future is dropped),
-            // the search is stopped: nobody waits for its move.
-            let mut guard = StopOnDrop(Some(stop));
-            let joined = task.await;
-            guard.0 = None;
-            match joined {
-                Ok(reply) => Some(reply),
-                Err(e) => {
-                    return WebError::new(
-                        StatusCode::INTERNAL_SERVER_ERROR,
-                        "internal",
-                        format!("the agent's search failed: {e}; the game is unchanged"),
-                    )
-                    .into_response()
-                }
-            }
-        }
-        (Begin::Search(_), None) => unreachable!("a search is always numbered"),
+        Begun::Wait => return busy(),
+        Begun::Search(search) => match run_search(&slot, &cmd, search).await {
+            Ok(reply) => Some(reply),
+            Err(failed) => return failed,
+        },
     };
     let Some(text) = line_out else {
         return WebError::bad("bad_request", "a blank line is not a request").into_response();
@@ -800,6 +688,172 @@ async fn session_request(
             .remove(&id.parse::<u64>().unwrap_or(0));
     }
     protocol_value(response)
+}
+
+/// A session's request body as one line of text, or the answer refusing it (a body that is
+/// not UTF-8 is answered by the protocol's own error; an empty one is a bad request).
+fn request_line(body: &Bytes) -> Result<String, Response> {
+    let line = match std::str::from_utf8(body) {
+        Ok(t) => t.to_string(),
+        Err(_) => {
+            let mut server = Server::new();
+            return Err(protocol_reply(server.handle_bytes(body).map(|r| r.line)));
+        }
+    };
+    if line.trim().is_empty() {
+        return Err(WebError::bad(
+            "bad_request",
+            "the body is empty: send one protocol request, such as {\"cmd\":\"hello\"}",
+        )
+        .into_response());
+    }
+    Ok(line)
+}
+
+/// The answer to a request that would change the game while an agent thinks.
+fn busy() -> Response {
+    WebError::new(
+        StatusCode::CONFLICT,
+        "busy",
+        "an agent is still thinking in this session: wait for its move, or cancel it \
+         (POST /api/session/{id}/cancel)",
+    )
+    .into_response()
+}
+
+/// What beginning a request in a session gave.
+enum Begun {
+    /// The response line (`None` for a blank line).
+    Reply(Option<String>),
+    /// The protocol's answer that a search is running.
+    Wait,
+    /// An agent's search, numbered in the session.
+    Search(NumberedSearch),
+}
+
+/// An agent's search begun in a session: its number, the sender that says its result is
+/// back, and the session's server before it, to fall back on should its thread be lost.
+struct NumberedSearch {
+    search: Search,
+    n: u64,
+    done: watch::Sender<bool>,
+    backup: Box<Server>,
+}
+
+/// Begins `line` (whose command is `cmd`) in the session, with the state before it (for
+/// the step's words). A request that would change the game while an agent thinks is
+/// refused; if that search was already stopped (cancelled, or its client went away), the
+/// request waits the moment it takes to end instead.
+async fn begin_step(
+    slot: &Arc<Mutex<Slot>>,
+    line: &str,
+    cmd: &str,
+) -> Result<(Option<Value>, Begun), Response> {
+    let read_only = matches!(cmd, "state" | "hello" | "cancel");
+    loop {
+        let waiting = {
+            let mut s = lock(slot);
+            match &s.busy {
+                Some(b) if !read_only && b.stop.is_cancelled() => Some(b.done.clone()),
+                Some(_) if !read_only => return Err(busy()),
+                _ => {
+                    let before = s
+                        .server
+                        .handle_line(r#"{"cmd":"state"}"#)
+                        .and_then(|r| serde_json::from_str::<Value>(&r.line).ok())
+                        .and_then(|v| v.get("result").and_then(|r| r.get("state")).cloned());
+                    // Kept to fall back on should the search's thread be lost.
+                    let backup = (cmd == "agent_move").then(|| Box::new(s.server.clone()));
+                    let begun = match (s.server.begin(line.as_bytes()), backup) {
+                        (Begin::Reply(reply), _) => Begun::Reply(reply.map(|r| r.line)),
+                        (Begin::Wait, _) => Begun::Wait,
+                        (Begin::Search(search), Some(backup)) => {
+                            s.searches += 1;
+                            let (done, rx) = watch::channel(false);
+                            let n = s.searches;
+                            s.busy = Some(Busy {
+                                search: n,
+                                stop: search.stopper(),
+                                done: rx,
+                            });
+                            Begun::Search(NumberedSearch {
+                                search,
+                                n,
+                                done,
+                                backup,
+                            })
+                        }
+                        (Begin::Search(_), None) => unreachable!("a search is always numbered"),
+                    };
+                    return Ok((before, begun));
+                }
+            }
+        };
+        if let Some(mut done) = waiting {
+            // The sender goes with the search's task, so this ends either way.
+            let _ = done.wait_for(|d| *d).await;
+        }
+    }
+}
+
+/// Runs an agent's search and answers its response line. The search runs on a blocking
+/// thread, so other sessions (and this one's `state` and `cancel`) are answered meanwhile;
+/// it looks at its stop every few iterations, so `cancel` and the time limit end it early.
+/// A task of its own hands the result back to the session whatever becomes of this
+/// request.
+async fn run_search(
+    slot: &Arc<Mutex<Slot>>,
+    cmd: &str,
+    begun: NumberedSearch,
+) -> Result<String, Response> {
+    let NumberedSearch {
+        search,
+        n,
+        done: tx,
+        backup,
+    } = begun;
+    let stop = search.stopper();
+    let task_slot = Arc::clone(slot);
+    let task_cmd = cmd.to_string();
+    let task = tokio::spawn(async move {
+        let joined = tokio::task::spawn_blocking(move || search.run()).await;
+        let mut s = lock(&task_slot);
+        let reply = match joined {
+            Ok(searched) => s.server.finish(searched).line,
+            Err(e) => {
+                // The search's thread was lost outside the protocol's own catch (the
+                // runtime shutting down): the session is as before it.
+                s.server = *backup;
+                format!(
+                    "{{\"id\":null,\"ok\":false,\"error\":{{\"code\":\"internal\",\
+                     \"message\":{}}}}}",
+                    Value::String(format!(
+                        "the agent's search failed: {e}; the game is unchanged"
+                    ))
+                )
+            }
+        };
+        record(&mut s, &task_cmd, &reply);
+        if s.busy.as_ref().is_some_and(|b| b.search == n) {
+            s.busy = None;
+        }
+        drop(s);
+        let _ = tx.send(true);
+        reply
+    });
+    // Should the client go away while the agent thinks (this future is dropped), the
+    // search is stopped: nobody waits for its move.
+    let mut guard = StopOnDrop(Some(stop));
+    let joined = task.await;
+    guard.0 = None;
+    joined.map_err(|e| {
+        WebError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            format!("the agent's search failed: {e}; the game is unchanged"),
+        )
+        .into_response()
+    })
 }
 
 /// What the web layer reads of a protocol request: its command, when it is a string.

@@ -565,6 +565,7 @@ async fn a_finished_game_is_saved_as_a_tournament_log_and_replays() {
     assert_eq!(steps[12]["throws_made"], 12);
     // Each step's text board is the rules' render of the replayed state.
     use stickdice::Game as _;
+    use stickdice::Present as _;
     let mut game = stickdice::SigWaDuqqan::with_seats(3).unwrap();
     game.set_option("max_throws", "12").unwrap();
     let first: <stickdice::SigWaDuqqan as stickdice::Game>::State =

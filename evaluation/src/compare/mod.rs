@@ -884,7 +884,8 @@ fn mean_scores(trials: &[Trial], idx: &[usize], seats: usize) -> Vec<f64> {
 /// One figure of a game's detail.
 type DetailFigure = fn(&measure::Detail) -> Option<f64>;
 
-#[allow(clippy::too_many_lines)]
+/// Every figure of one agent's trials: the outcomes' (balance, duration, branching…), the
+/// detail's (board and state evaluation) and the state space's.
 fn figures<G>(
     game: &G,
     trials: &[Trial],
@@ -897,13 +898,40 @@ fn figures<G>(
 where
     G: Measure + Board + Exact + Evaluate,
 {
-    let seats = game.seats();
-    let n = trials.len();
     let seed = stickdice::seed::derive(settings.seed, &[agent_index as u64]);
+    let mut out = outcome_figures(trials, game.seats(), seed, source);
+    let no_decisions = trials.iter().all(|t| t.decisions == 0);
+    for m in &mut out {
+        if m.value.is_none() && matches!(m.name, "BranchingFactor" | "DecisionFactor") {
+            m.note = Some("no decision in any game: a pure chance process".to_string());
+        }
+    }
+    // Detail: board and state evaluation.
+    let details: Vec<&measure::Detail> = trials.iter().filter_map(|t| t.detail.as_ref()).collect();
+    let dsource = format!(
+        "the first {} games, values: {}",
+        details.len(),
+        values.describe()
+    );
+    out.extend(detail_figures::<G>(
+        &details,
+        values,
+        no_decisions,
+        &dsource,
+    ));
+    out.extend(state_space_figures(
+        game, solution, &details, &dsource, settings,
+    ));
+    out
+}
+
+/// The figures of the games' outcomes and lengths, from every trial.
+fn outcome_figures(trials: &[Trial], seats: usize, seed: u64, source: &str) -> Vec<Metric> {
+    let n = trials.len();
     let col =
         |f: &dyn Fn(&Trial) -> Option<f64>| -> Vec<f64> { trials.iter().filter_map(f).collect() };
     let share = |f: &dyn Fn(&Trial) -> bool| col(&|t| Some(f64::from(u8::from(f(t)))));
-    let mut out = vec![
+    vec![
         aggregate("Balance", n, seed, source, |idx| {
             let r = mean_scores(trials, idx, seats);
             let max = r.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -975,37 +1003,35 @@ where
             "ScoreDifference",
             "the stick-dice games keep no score: a game ends with a ranking",
         ),
-    ];
-    let no_decisions = trials.iter().all(|t| t.decisions == 0);
-    for m in &mut out {
-        if m.value.is_none() && matches!(m.name, "BranchingFactor" | "DecisionFactor") {
-            m.note = Some("no decision in any game: a pure chance process".to_string());
-        }
-    }
-    // Detail: board and state evaluation.
-    let details: Vec<&measure::Detail> = trials.iter().filter_map(|t| t.detail.as_ref()).collect();
-    let dsource = format!(
-        "the first {} games, values: {}",
-        details.len(),
-        values.describe()
-    );
+    ]
+}
+
+/// The figures of the detailed games: the board's, and those of the state evaluation (at
+/// decision nodes, so missing for a pure chance process or a game without values).
+fn detail_figures<G: Exact>(
+    details: &[&measure::Detail],
+    values: &Values<G>,
+    no_decisions: bool,
+    dsource: &str,
+) -> Vec<Metric> {
     let dcol = |f: &dyn Fn(&measure::Detail) -> Option<f64>| -> Vec<f64> {
         details.iter().filter_map(|d| f(d)).collect()
     };
+    let mut out = Vec::new();
     out.push(Metric::estimate(
         "PieceNumber",
         &dcol(&|d| Some(d.pieces)),
-        &dsource,
+        dsource,
     ));
     out.push(Metric::estimate(
         "BoardCoverage",
         &dcol(&|d| Some(d.coverage)),
-        &dsource,
+        dsource,
     ));
     out.push(Metric::estimate(
         "MoveDistance",
         &dcol(&|d| d.move_distance),
-        &dsource,
+        dsource,
     ));
     let evaluated: [(&'static str, DetailFigure); 7] = [
         ("Drama", |d| d.drama),
@@ -1023,7 +1049,7 @@ where
                 "no decision in any game: a pure chance process (evaluated at decision nodes)",
             )
         } else if values.available() {
-            Metric::estimate(name, &dcol(&f), &dsource)
+            Metric::estimate(name, &dcol(&f), dsource)
         } else {
             Metric::missing(
                 name,
@@ -1032,7 +1058,19 @@ where
         };
         out.push(m);
     }
-    // The state space.
+    out
+}
+
+/// The figures of the state space: exact from the solver's solution, else a lower bound
+/// from the positions the detailed games met.
+fn state_space_figures<G: Exact>(
+    game: &G,
+    solution: Option<&solve::Solution<G>>,
+    details: &[&measure::Detail],
+    dsource: &str,
+    settings: &Settings,
+) -> Vec<Metric> {
+    let mut out = Vec::new();
     match solution {
         Some(sol) => {
             let states = sol.stats().states as f64;
@@ -1071,7 +1109,7 @@ where
                 interval: None,
                 n: details.len(),
                 exact: false,
-                source: dsource.clone(),
+                source: dsource.to_string(),
                 note: Some(
                     "a lower bound: log10 of the distinct positions met in the games".to_string(),
                 ),
