@@ -20,7 +20,7 @@ pub struct CompareArgs {
     #[arg(long, short = 'g')]
     game: Vec<String>,
     /// Every game of the family in its default reading, two players (a game that cannot
-    /// take two: its fewest), in the order of `stickdice list`; compared before any --game.
+    /// take two: its fewest), in the order of `stickdice games`; compared before any --game.
     #[arg(long)]
     all: bool,
     /// A rule option of the latest --game and the values to try, key=v1,v2 (repeatable;
@@ -38,8 +38,9 @@ pub struct CompareArgs {
     #[arg(long, short = 'n', default_value_t = 2000)]
     games: usize,
     /// A budget of throws per configuration and agent: self-play stops after the game that
-    /// brings its throws to the budget (at least 100 games, at most --games): long games get
-    /// fewer games, not more time [default: none; with --all, 200000].
+    /// brings its throws to the budget (at least 100 games, at most --games), its luck games
+    /// at a tenth of the budget (at least 20): long games get fewer games, not more time
+    /// [default: none; with --all, 200000].
     #[arg(long, value_name = "THROWS")]
     throws: Option<u64>,
     /// A budget of throws per step of the skill trace: it stops after the rotation whose

@@ -78,7 +78,7 @@ impl fmt::Display for Configuration {
 }
 
 /// Every game of the family in its default reading, two players (a game that cannot take two:
-/// its fewest seats), in the registry's order (`stickdice list`).
+/// its fewest seats), in the registry's order (`stickdice games`).
 ///
 /// # Errors
 /// [`CompareError::Config`] if a game of the registry cannot be built (a broken build).

@@ -153,7 +153,9 @@ pub struct Settings {
     /// A budget of throws per configuration and agent, so that long games get fewer games
     /// rather than more time: self-play stops after the first game that brings its throws
     /// to the budget (at least [`MIN_BUDGET_GAMES`] games, at most `games`; the detailed and
-    /// luck games are the first of those). The games kept are a prefix in index order, so
+    /// luck games are the first of those, the luck games only up to the game that brings
+    /// their throws to a tenth of the budget, at least [`MIN_BUDGET_LUCK_GAMES`]: luck is
+    /// reviewed throw by throw). The games kept are a prefix in index order, so
     /// the figures still do not depend on the thread count; each row's `games` and each
     /// figure's `n` say how many games it rests on. `None`: `games` games.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -411,6 +413,14 @@ pub const MAX_GAMES: usize = 1_000_000;
 /// The fewest self-play games a configuration and agent plays under a budget of throws
 /// ([`Settings::throws`]), however long its games.
 pub const MIN_BUDGET_GAMES: usize = 100;
+
+/// The fewest luck games a configuration and agent measures under a budget of throws
+/// ([`Settings::throws`]).
+pub const MIN_BUDGET_LUCK_GAMES: usize = 20;
+
+/// Under a budget of throws, the luck games stop after the game that brings their throws to
+/// this fraction (1/10) of the budget.
+const LUCK_SHARE_OF_BUDGET: u64 = 10;
 
 /// The fewest rotations a step of the skill trace plays under a budget of throws
 /// ([`Settings::trace_throws`]), however long its games.
@@ -689,7 +699,20 @@ where
         let t0 = Instant::now();
         let luck = if luck_wanted {
             progress(&format!("  luck: {spec}"));
-            let kept: Vec<arena::GameResult<G>> = kept.into_iter().flatten().collect();
+            let mut kept: Vec<arena::GameResult<G>> = kept.into_iter().flatten().collect();
+            if let Some(budget) = settings.throws {
+                // Within a tenth of the budget: luck is reviewed throw by throw.
+                let mut total = 0u64;
+                let n = kept
+                    .iter()
+                    .position(|r| {
+                        total += u64::from(r.throws);
+                        total >= budget / LUCK_SHARE_OF_BUDGET
+                    })
+                    .map_or(kept.len(), |i| i + 1)
+                    .max(MIN_BUDGET_LUCK_GAMES);
+                kept.truncate(n);
+            }
             Some(luck_share(game, &kept, settings.seed ^ ai as u64, stop))
         } else {
             None
