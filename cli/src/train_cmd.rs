@@ -123,7 +123,15 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
                     }
                 )*};
             }
-            described!(SigMzab, SigTozeur, Kioz, Tab, SijatElTaba, EsSig, SigWesternSahara);
+            described!(
+                SigMzab,
+                SigTozeur,
+                Kioz,
+                Tab,
+                SijatElTaba,
+                EsSig,
+                SigWesternSahara
+            );
             return Err(CliError::Invalid(format!(
                 "`{name}` has no learned evaluation: issiren, sig-el-oued-capture, siryu-war and the described games (sig-mzab, sig-tozeur, kioz, tab, sijat-el-taba, es-sig, sig-western-sahara) are trained (the hand-written race games keep their hand-set evaluations)"
             )));

@@ -190,7 +190,11 @@ fn every_game_within_budgets_on_one_thread_and_two() {
     assert_eq!(games("kioz"), (100, 20));
     let (duqqan, _) = games("sig-wa-duqqan");
     assert!((101..300).contains(&duqqan), "{duqqan} games");
-    assert_eq!(one, json("2", Some(&dir)), "the thread count changed the figures");
+    assert_eq!(
+        one,
+        json("2", Some(&dir)),
+        "the thread count changed the figures"
+    );
     // The table names the budgets and the games each configuration played.
     let table = std::fs::read_to_string(dir.join("table.txt")).unwrap();
     assert!(

@@ -123,7 +123,12 @@ impl Comparison {
                     if trace.is_empty() {
                         format!("{} {}", row.label, row.games)
                     } else {
-                        format!("{} {} (skill trace {})", row.label, row.games, trace.join("/"))
+                        format!(
+                            "{} {} (skill trace {})",
+                            row.label,
+                            row.games,
+                            trace.join("/")
+                        )
                     }
                 })
                 .collect();

@@ -451,7 +451,10 @@ fn intervals_lie_within_the_metrics_range() {
 /// without one (the same figures as that many games), and fewer where the games are long.
 #[test]
 fn a_budget_of_throws_keeps_a_prefix_of_the_games() {
-    let configs = [config("sig-wa-duqqan", 2, &[]), config("sig-el-oued", 2, &[])];
+    let configs = [
+        config("sig-wa-duqqan", 2, &[]),
+        config("sig-el-oued", 2, &[]),
+    ];
     let budgeted = Settings {
         games: 300,
         detailed: 20,

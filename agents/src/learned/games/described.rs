@@ -187,9 +187,14 @@ mod tests {
             ..crate::learned::train::TrainConfig::default()
         };
         let never = std::sync::atomic::AtomicBool::new(false);
-        let net = super::super::train(&game, &config, None, &never, |_| {}, |_| {
-            Ok::<(), String>(())
-        })
+        let net = super::super::train(
+            &game,
+            &config,
+            None,
+            &never,
+            |_| {},
+            |_| Ok::<(), String>(()),
+        )
         .unwrap();
         let bytes = net.to_bytes();
         assert_eq!(GameNet::from_bytes::<Kioz>(&bytes).unwrap(), net);

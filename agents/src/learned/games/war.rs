@@ -172,7 +172,10 @@ impl LearnedGame for SiryuWar {
 
     fn shipped() -> Option<&'static GameNet> {
         static NET: std::sync::OnceLock<GameNet> = std::sync::OnceLock::new();
-        Some(super::shipped::<Self>(&NET, include_bytes!("../../../weights/siryu-war.sdw")))
+        Some(super::shipped::<Self>(
+            &NET,
+            include_bytes!("../../../weights/siryu-war.sdw"),
+        ))
     }
 }
 
