@@ -67,6 +67,12 @@ impl<G: AsDescribed> Evaluate for G {
     /// too costly to call for every move of a playout in games of 14 to 20 pieces a side.
     const RANDOM_PLAYOUTS_BY_DEFAULT: bool = true;
 
+    /// `hand` (the default) or a weights file written by `stickdice train --game NAME`
+    /// ([`crate::learned::games::described`]); no weights ship.
+    fn evaluator(name: &str) -> Result<crate::eval::Evaluator<Self>, crate::eval::EvaluatorError> {
+        crate::eval::Evaluator::learned_named(name, crate::eval::Evaluator::default())
+    }
+
     fn evaluate(&self, state: &State) -> SeatValues {
         if let Some(scores) = self.scores(state) {
             return scores;
@@ -97,8 +103,20 @@ const PROGRESS: f64 = 0.1;
 /// What a stored throw adds to its side's material (at most three count).
 const STORED: f64 = 0.1;
 
-/// The capture games' evaluation.
-fn capture(d: &Described, s: &State, mover: usize) -> SeatValues {
+/// What the capture evaluation reads off a position of two sides or more: each side's
+/// material and, where it counts, the pieces each of two sides is expected to lose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Parts {
+    /// Each side's material (see the [module docs](self)).
+    pub material: [f64; MAX_SEATS],
+    /// The pieces each of two sides is expected to lose to the other's next throw (the
+    /// mover's threat weighed fully, the waiting side's by [`WAITING_THREAT`]); zeros with
+    /// other than two sides or without capture by landing.
+    pub loss: [f64; 2],
+}
+
+/// The [`Parts`] of `s`, `mover` the seat to throw or decide next.
+pub(crate) fn parts(d: &Described, s: &State, mover: usize) -> Parts {
     let sides = d.sides();
     let n = d.pieces_per_side();
     let len = d.track_len().max(2) as f64;
@@ -125,7 +143,33 @@ fn capture(d: &Described, s: &State, mover: usize) -> SeatValues {
         let stock = s.stock(side).min(3);
         material[side] += STORED * f64::from(stock);
     }
-    let mover_side = d.side_of(mover);
+    let mut loss = [0.0f64; 2];
+    if sides == 2 && d.captures_by_landing() {
+        let mover_side = d.side_of(mover);
+        for (side, l) in loss.iter_mut().enumerate() {
+            let enemy = 1 - side;
+            *l = if enemy == mover_side {
+                match d.pending_value(s) {
+                    Some(v) => f64::from(best_capture(d, s, enemy, v, &on_square[side])),
+                    None => expected_capture(d, s, enemy, &on_square[side]),
+                }
+            } else {
+                WAITING_THREAT * expected_capture(d, s, enemy, &on_square[side])
+            };
+        }
+    }
+    Parts { material, loss }
+}
+
+/// The capture games' evaluation.
+fn capture(d: &Described, s: &State, mover: usize) -> SeatValues {
+    capture_of(d, &parts(d, s, mover))
+}
+
+/// The capture games' evaluation from a position's [`Parts`].
+pub(crate) fn capture_of(d: &Described, p: &Parts) -> SeatValues {
+    let sides = d.sides();
+    let material = p.material;
     let mut values = [0.0; MAX_SEATS];
     if sides != 2 {
         // Capture needs two sides; anything else is compared by material alone.
@@ -138,18 +182,7 @@ fn capture(d: &Described, s: &State, mover: usize) -> SeatValues {
     }
     let mut eff = [0.0f64; 2];
     for side in 0..2 {
-        let enemy = 1 - side;
-        let loss = if !d.captures_by_landing() {
-            0.0
-        } else if enemy == mover_side {
-            match d.pending_value(s) {
-                Some(v) => f64::from(best_capture(d, s, enemy, v, &on_square[side])),
-                None => expected_capture(d, s, enemy, &on_square[side]),
-            }
-        } else {
-            WAITING_THREAT * expected_capture(d, s, enemy, &on_square[side])
-        };
-        eff[side] = (material[side] - loss).max(0.05);
+        eff[side] = (material[side] - p.loss[side]).max(0.05);
     }
     let r = eff[0] / (eff[0] + eff[1]);
     let (a, b) = (r * r, (1.0 - r) * (1.0 - r));
@@ -207,7 +240,7 @@ fn best_capture(d: &Described, s: &State, side: usize, value: u8, targets: &[u8;
 }
 
 /// The race games' evaluation.
-fn race(d: &Described, s: &State, mover: usize) -> SeatValues {
+pub(crate) fn race(d: &Described, s: &State, mover: usize) -> SeatValues {
     let seats = d.seats();
     let t = Tables::new(d);
     let n = d.pieces_per_side();

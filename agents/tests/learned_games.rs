@@ -12,7 +12,7 @@ use stickdice_testkit::counting::allocations;
 
 fn keeps_the_contract<G: LearnedGame>(game: &G, games: u64) {
     let eval = G::evaluator("learned").unwrap();
-    let net = G::shipped();
+    let net = G::shipped().expect("the game ships weights");
     let states = common::random_game_positions(game, games);
     let mut sum = 0.0;
     for s in &states {
@@ -75,7 +75,7 @@ fn the_eval_parameter_selects_the_capture_games_evaluations() {
     let dir = std::env::temp_dir().join(format!("stickdice-learned-family-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("siryu-war.sdw");
-    SiryuWar::shipped().save(&path).unwrap();
+    SiryuWar::shipped().unwrap().save(&path).unwrap();
     let spec = format!("greedy:eval={}", path.display());
     assert!(build_str(&spec, &war, 1).is_ok());
     let err = build_str(&spec, &capture, 1).err().unwrap().to_string();

@@ -19,6 +19,10 @@ pub struct CompareArgs {
     /// (repeatable).
     #[arg(long, short = 'g')]
     game: Vec<String>,
+    /// Every game of the family in its default reading, two players (a game that cannot
+    /// take two: its fewest), in the order of `stickdice games`; compared before any --game.
+    #[arg(long)]
+    all: bool,
     /// A rule option of the latest --game and the values to try, key=v1,v2 (repeatable;
     /// each list expands to the cross product).
     #[arg(long = "option", short = 'o', value_name = "KEY=V1,V2")]
@@ -33,6 +37,17 @@ pub struct CompareArgs {
     /// Games per configuration and agent.
     #[arg(long, short = 'n', default_value_t = 2000)]
     games: usize,
+    /// A budget of throws per configuration and agent: self-play stops after the game that
+    /// brings its throws to the budget (at least 100 games, at most --games), its luck games
+    /// at a tenth of the budget (at least 20): long games get fewer games, not more time
+    /// [default: none; with --all, 200000].
+    #[arg(long, value_name = "THROWS")]
+    throws: Option<u64>,
+    /// A budget of throws per step of the skill trace: it stops after the rotation whose
+    /// games bring its throws to the budget (at least 10 rotations, at most
+    /// --trace-rotations) [default: none; with --all, 20000].
+    #[arg(long, value_name = "THROWS")]
+    trace_throws: Option<u64>,
     /// The agents of self-play, comma-separated specs (one row per agent).
     #[arg(long, short = 'a', default_value = "random")]
     agents: String,
@@ -75,6 +90,11 @@ pub struct CompareArgs {
     out: Option<PathBuf>,
 }
 
+/// The budget of throws of self-play with `--all` (when --throws is not given).
+const ALL_THROWS: u64 = 200_000;
+/// The budget of throws per step of the skill trace with `--all`.
+const ALL_TRACE_THROWS: u64 = 20_000;
+
 /// The most games per configuration and agent.
 const MAX_GAMES: usize = 1_000_000;
 
@@ -115,10 +135,14 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
             args.format
         )));
     }
-    let mut configs: Vec<Configuration> = match matches {
-        Some(m) => compare::parse_groups(&groups(m))?,
-        None => Vec::new(),
+    let mut configs: Vec<Configuration> = if args.all {
+        compare::every_game()?
+    } else {
+        Vec::new()
     };
+    if let Some(m) = matches {
+        configs.extend(compare::parse_groups(&groups(m))?);
+    }
     if let Some(path) = &args.file {
         // Bounded: `/dev/zero` or a pipe named by mistake is refused, not read for ever.
         let text = read_to_string_bounded(path, MAX_FILE_BYTES).map_err(|source| CliError::Io {
@@ -149,6 +173,8 @@ pub(crate) fn run(args: &CompareArgs, matches: Option<&ArgMatches>) -> Result<()
         exact: !args.no_exact,
         alpha: args.alpha,
         seed: args.seed,
+        throws: args.throws.or(args.all.then_some(ALL_THROWS)),
+        trace_throws: args.trace_throws.or(args.all.then_some(ALL_TRACE_THROWS)),
     };
     // The output folder is created and locked before the work, so that a second
     // comparison into the same folder is refused at once, not after its minutes of work.

@@ -27,8 +27,9 @@ pub const WEIGHTS_FILE: &str = "issiren.sdw";
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// The game: `issiren`, `sig-el-oued-capture` or `siryu-war` (the games with a learned
-    /// evaluation).
+    /// The game: `issiren`, `sig-el-oued-capture`, `siryu-war` or a described game
+    /// (`sig-mzab`, `sig-tozeur`, `kioz`, `tab`, `sijat-el-taba`, `es-sig`,
+    /// `sig-western-sahara`: generic features, two seats).
     #[arg(long, default_value = "issiren")]
     pub game: String,
     /// The folder for the weights (`GAME.sdw`, e.g. `issiren.sdw`, also the checkpoint).
@@ -111,11 +112,29 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
             let game = stickdice::SiryuWar::with_seats(2).expect("two seats");
             return run_learned_game(args, &game);
         }
-        _ => {
+        name => {
+            // A described game: the generic features, two seats.
+            macro_rules! described {
+                ($($ty:ident),*) => {$(
+                    if name == <stickdice::described::games::$ty as stickdice::Game>::NAME {
+                        let game = stickdice::described::games::$ty::with_seats(2)
+                            .map_err(|e| CliError::Invalid(format!("{name}: {e}")))?;
+                        return run_learned_game(args, &game);
+                    }
+                )*};
+            }
+            described!(
+                SigMzab,
+                SigTozeur,
+                Kioz,
+                Tab,
+                SijatElTaba,
+                EsSig,
+                SigWesternSahara
+            );
             return Err(CliError::Invalid(format!(
-                "`{}` has no learned evaluation: issiren, sig-el-oued-capture and siryu-war are trained (the race games keep their hand-set evaluations)",
-                args.game
-            )))
+                "`{name}` has no learned evaluation: issiren, sig-el-oued-capture, siryu-war and the described games (sig-mzab, sig-tozeur, kioz, tab, sijat-el-taba, es-sig, sig-western-sahara) are trained (the hand-written race games keep their hand-set evaluations)"
+            )));
         }
     }
     if args.endgame && args.distill {

@@ -392,6 +392,8 @@ pub fn _compare(
         exact,
         alpha,
         seed,
+        throws: None,
+        trace_throws: None,
     };
     let pool = pool(threads)?;
     // On a worker thread while this one looks for Ctrl-C, which stops the comparison.

@@ -283,6 +283,8 @@ fn settings_of(r: CompareRequest) -> Result<(Vec<Configuration>, Settings, u64),
         exact: r.exact,
         alpha: r.alpha,
         seed: r.seed,
+        throws: None,
+        trace_throws: None,
     };
     Ok((configs, settings, seconds))
 }

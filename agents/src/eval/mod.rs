@@ -279,11 +279,14 @@ impl<G: crate::learned::games::LearnedGame> Evaluator<G> {
         }
     }
 
-    /// The evaluation `eval=NAME` names for a capture game of the family: `learned` (the
-    /// shipped weights), `hand` (the hand-set one, `hand`) or a weights file of the game.
-    fn learned_named(name: &str, hand: Self) -> Result<Self, EvaluatorError> {
+    /// The evaluation `eval=NAME` names for a game with a learned evaluation: `learned` (the
+    /// shipped weights, where the game ships some), `hand` (the hand-set one, `hand`) or a
+    /// weights file of the game.
+    pub(crate) fn learned_named(name: &str, hand: Self) -> Result<Self, EvaluatorError> {
         match name {
-            "learned" => Ok(Evaluator::learned(G::shipped())),
+            "learned" => G::shipped()
+                .map(Evaluator::learned)
+                .ok_or(EvaluatorError::NoneShipped { title: G::TITLE }),
             "hand" => Ok(hand),
             path => crate::learned::games::shared::<G>(path)
                 .map(Evaluator::learned)
@@ -298,8 +301,9 @@ pub const EVAL_PARAM: crate::params::ParamInfo = crate::params::ParamInfo {
     default: "learned",
     help: "the evaluation: `learned` (the shipped weights of a network trained by self-play \
            TD(λ): Issiren's default, also for Sig (El Oued Capture) and Siryu (War)), `hand` \
-           (the hand-set evaluation; the only choice for the race games) or a weights file \
-           written by `stickdice train` (Issiren and the capture games)",
+           (the hand-set evaluation; the only choice for the hand-written race games, the \
+           default of the described games) or a weights file written by `stickdice train` \
+           (Issiren, the capture games and the described games)",
 };
 
 /// The `eval` parameter of a spec: the text given (`None` when not given) and the
@@ -340,8 +344,14 @@ pub fn eval_param<G: Evaluate>(
 #[non_exhaustive]
 pub enum EvaluatorError {
     /// The game has only its hand-set evaluation.
-    #[error("{title} has only the hand-set evaluation (`hand`); learned weights are for Issiren, Sig (El Oued Capture) and Siryu (War)")]
+    #[error("{title} has only the hand-set evaluation (`hand`); learned weights are for Issiren, Sig (El Oued Capture), Siryu (War) and the described games")]
     HandOnly {
+        /// The game's title.
+        title: &'static str,
+    },
+    /// The game ships no learned weights (a described game): a weights file names them.
+    #[error("{title} ships no learned weights: give a weights file written by `stickdice train` (`eval=FILE`), or `hand`")]
+    NoneShipped {
         /// The game's title.
         title: &'static str,
     },

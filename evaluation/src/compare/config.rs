@@ -77,6 +77,22 @@ impl fmt::Display for Configuration {
     }
 }
 
+/// Every game of the family in its default reading, two players (a game that cannot take two:
+/// its fewest seats), in the registry's order (`stickdice games`).
+///
+/// # Errors
+/// [`CompareError::Config`] if a game of the registry cannot be built (a broken build).
+pub fn every_game() -> Result<Vec<Configuration>, CompareError> {
+    GameKind::ALL
+        .iter()
+        .map(|k| {
+            let (low, high) = k.seat_range();
+            let players = if (low..=high).contains(&2) { 2 } else { low };
+            Configuration::new(k.name(), Some(players), &[] as &[&str])
+        })
+        .collect()
+}
+
 /// Why a comparison could not be set up or run.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]

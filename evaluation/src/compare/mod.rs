@@ -37,7 +37,9 @@ use stickdice::{with_game, Board, Stop};
 use stickdice_agents::solve::{self, Exact};
 use stickdice_agents::{AgentSpec, Evaluate};
 
-pub use config::{parse_groups, parse_toml, Arg, CompareError, Configuration, MAX_CONFIGURATIONS};
+pub use config::{
+    every_game, parse_groups, parse_toml, Arg, CompareError, Configuration, MAX_CONFIGURATIONS,
+};
 pub use significance::{holm, normal_two_sided_p, Difference};
 
 use crate::analysis::Measure;
@@ -148,6 +150,22 @@ pub struct Settings {
     pub alpha: f64,
     /// The root seed.
     pub seed: u64,
+    /// A budget of throws per configuration and agent, so that long games get fewer games
+    /// rather than more time: self-play stops after the first game that brings its throws
+    /// to the budget (at least [`MIN_BUDGET_GAMES`] games, at most `games`; the detailed and
+    /// luck games are the first of those, the luck games only up to the game that brings
+    /// their throws to a tenth of the budget, at least [`MIN_BUDGET_LUCK_GAMES`]: luck is
+    /// reviewed throw by throw). The games kept are a prefix in index order, so
+    /// the figures still do not depend on the thread count; each row's `games` and each
+    /// figure's `n` say how many games it rests on. `None`: `games` games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub throws: Option<u64>,
+    /// The same for each step of the skill trace: it stops after the first rotation whose
+    /// games bring the step's throws (those of the games, not of the agents' searches) to
+    /// the budget (at least [`MIN_BUDGET_ROTATIONS`] rotations, at most `trace_rotations`).
+    /// `None`: `trace_rotations` rotations.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_throws: Option<u64>,
 }
 
 impl Default for Settings {
@@ -163,6 +181,8 @@ impl Default for Settings {
             exact: true,
             alpha: 0.05,
             seed: 1,
+            throws: None,
+            trace_throws: None,
         }
     }
 }
@@ -276,6 +296,9 @@ pub struct Row {
     pub label: String,
     /// The agent in every seat.
     pub agent: String,
+    /// The self-play games its figures rest on ([`Settings::games`], or fewer within a
+    /// budget of throws, [`Settings::throws`]).
+    pub games: usize,
     /// The figures, in the order of [`METRICS`] (those asked for).
     pub metrics: Vec<Metric>,
 }
@@ -387,6 +410,22 @@ pub fn check_metrics<S: AsRef<str>>(names: &[S]) -> Result<Vec<&'static str>, Co
 /// skill trace.
 pub const MAX_GAMES: usize = 1_000_000;
 
+/// The fewest self-play games a configuration and agent plays under a budget of throws
+/// ([`Settings::throws`]), however long its games.
+pub const MIN_BUDGET_GAMES: usize = 100;
+
+/// The fewest luck games a configuration and agent measures under a budget of throws
+/// ([`Settings::throws`]).
+pub const MIN_BUDGET_LUCK_GAMES: usize = 20;
+
+/// Under a budget of throws, the luck games stop after the game that brings their throws to
+/// this fraction (1/10) of the budget.
+const LUCK_SHARE_OF_BUDGET: u64 = 10;
+
+/// The fewest rotations a step of the skill trace plays under a budget of throws
+/// ([`Settings::trace_throws`]), however long its games.
+pub const MIN_BUDGET_ROTATIONS: usize = 10;
+
 /// Path tags of the seeds.
 const PLAY: u64 = 0x706c6179; // "play"
 const TRACE: u64 = 0x74726163; // "trac"
@@ -479,6 +518,16 @@ fn compare_inner(
             "{} configurations are more than the limit of {MAX_CONFIGURATIONS}: compare fewer at once",
             configs.len()
         )));
+    }
+    for (flag, budget) in [
+        ("--throws", settings.throws),
+        ("--trace-throws", settings.trace_throws),
+    ] {
+        if budget == Some(0) {
+            return Err(CompareError::Settings(format!(
+                "a budget of 0 throws plays nothing: give a positive {flag}"
+            )));
+        }
     }
     if settings.agents.is_empty() {
         return Err(CompareError::Settings(
@@ -629,28 +678,41 @@ where
         progress(&format!("  self-play: {spec}"));
         let seating: Vec<&Factory<G>> = vec![f; seats];
         let detailed = settings.detailed;
-        let played: Vec<Option<(Trial, Option<arena::GameResult<G>>)>> = (0..settings.games)
-            .into_par_iter()
-            .map(|i| {
-                if stopped(stop) {
-                    return None;
-                }
+        let played = within_budget(
+            settings.games,
+            settings.throws.map(|b| (b, MIN_BUDGET_GAMES)),
+            stop,
+            |i| {
                 let seed = stickdice::seed::derive(settings.seed, &[PLAY, i as u64]);
                 let result = arena::play(game, &seating, seed);
                 let t = measure::trial(game, &result, (i < detailed).then_some(&values));
                 let keep = luck_wanted && i < settings.luck_games;
-                Some((t, keep.then_some(result)))
-            })
-            .collect();
+                (t, keep.then_some(result))
+            },
+            |(t, _)| u64::from(t.throws),
+        );
         timing.play += t0.elapsed().as_secs_f64();
-        if stopped(stop) {
+        let Some(played) = played else {
             return Err(CompareError::Stopped);
-        }
-        let (trials, kept): (Vec<Trial>, Vec<_>) = played.into_iter().flatten().unzip();
+        };
+        let (trials, kept): (Vec<Trial>, Vec<_>) = played.into_iter().unzip();
         let t0 = Instant::now();
         let luck = if luck_wanted {
             progress(&format!("  luck: {spec}"));
-            let kept: Vec<arena::GameResult<G>> = kept.into_iter().flatten().collect();
+            let mut kept: Vec<arena::GameResult<G>> = kept.into_iter().flatten().collect();
+            if let Some(budget) = settings.throws {
+                // Within a tenth of the budget: luck is reviewed throw by throw.
+                let mut total = 0u64;
+                let n = kept
+                    .iter()
+                    .position(|r| {
+                        total += u64::from(r.throws);
+                        total >= budget / LUCK_SHARE_OF_BUDGET
+                    })
+                    .map_or(kept.len(), |i| i + 1)
+                    .max(MIN_BUDGET_LUCK_GAMES);
+                kept.truncate(n);
+            }
             Some(luck_share(game, &kept, settings.seed ^ ai as u64, stop))
         } else {
             None
@@ -675,6 +737,7 @@ where
         rows.push(Row {
             label: config.label(),
             agent: spec.to_string(),
+            games: trials.len(),
             metrics: ms,
         });
     }
@@ -687,35 +750,39 @@ where
         for (k, (spec, f)) in trace.iter().zip(&trace_factories).enumerate() {
             progress(&format!("  skill trace: {spec}"));
             let rotations = settings.trace_rotations.max(2);
-            let scores: Vec<Option<f64>> = (0..rotations * seats)
-                .into_par_iter()
-                .map(|j| {
-                    if stopped(stop) {
-                        return None;
-                    }
-                    let (rotation, seat) = (j / seats, j % seats);
-                    let seed =
-                        stickdice::seed::derive(settings.seed, &[TRACE, k as u64, rotation as u64]);
+            // One rotation: the stronger agent in each seat in turn, on the same throws;
+            // its mean score and its throws.
+            let rotation = |r: usize| -> (f64, u64) {
+                let seed = stickdice::seed::derive(settings.seed, &[TRACE, k as u64, r as u64]);
+                let mut total = 0.0;
+                let mut throws = 0u64;
+                for seat in 0..seats {
                     let mut seating: Vec<&Factory<G>> = vec![weaker.0; seats];
                     seating[seat] = f;
-                    Some(arena::play(game, &seating, seed).ranking.score(seat))
-                })
-                .collect();
-            if stopped(stop) {
+                    let result = arena::play(game, &seating, seed);
+                    total += result.ranking.score(seat);
+                    throws += u64::from(result.throws);
+                }
+                (total / seats as f64, throws)
+            };
+            let played = within_budget(
+                rotations,
+                settings.trace_throws.map(|b| (b, MIN_BUDGET_ROTATIONS)),
+                stop,
+                rotation,
+                |&(_, throws)| throws,
+            );
+            let Some(played) = played else {
                 return Err(CompareError::Stopped);
-            }
-            let scores: Vec<f64> = scores.into_iter().flatten().collect();
-            let per_rotation: Vec<f64> = scores
-                .chunks(seats)
-                .map(|c| c.iter().sum::<f64>() / seats as f64)
-                .collect();
+            };
+            let per_rotation: Vec<f64> = played.iter().map(|&(score, _)| score).collect();
             let e = Estimate::of(&per_rotation);
             steps.push(SkillStep {
                 agent: spec.to_string(),
                 against: weaker.1.clone(),
                 score: e.mean,
                 ci95: e.half_width,
-                games: scores.len(),
+                games: per_rotation.len() * seats,
                 rotations: per_rotation.clone(),
             });
             weaker = (f, spec.to_string());
@@ -748,6 +815,46 @@ where
         skill_trace: steps,
         seconds: timing,
     })
+}
+
+/// Plays items `0..max` (`play(i)`, in parallel chunks) and keeps them in index order: all
+/// of them, or with `budget = Some((throws, min))` those up to the first whose running total
+/// of `cost` reaches `throws`, at least `min`. What is kept depends only on the items, not
+/// on the chunks or threads. `None` once `stop` is stopped.
+fn within_budget<T: Send>(
+    max: usize,
+    budget: Option<(u64, usize)>,
+    stop: Option<&Stop>,
+    play: impl Fn(usize) -> T + Sync,
+    cost: impl Fn(&T) -> u64,
+) -> Option<Vec<T>> {
+    let chunk = match budget {
+        None => max.max(1),
+        Some(_) => (8 * rayon::current_num_threads()).max(32),
+    };
+    let enough = |n: usize, total: u64| budget.is_some_and(|(b, min)| n >= min && total >= b);
+    let mut kept = Vec::new();
+    let mut total = 0u64;
+    let mut start = 0;
+    while start < max && !enough(kept.len(), total) {
+        let end = (start + chunk).min(max);
+        let batch: Vec<Option<T>> = (start..end)
+            .into_par_iter()
+            .map(|i| (!stopped(stop)).then(|| play(i)))
+            .collect();
+        if stopped(stop) {
+            return None;
+        }
+        for item in batch.into_iter().flatten() {
+            if enough(kept.len(), total) {
+                break;
+            }
+            total += cost(&item);
+            kept.push(item);
+        }
+        start = end;
+    }
+    Some(kept)
 }
 
 /// Ludii's SkillTrace summary (`designer/SkillTrace.java`) of the steps' results `r_j` on

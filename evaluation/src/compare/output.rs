@@ -101,11 +101,45 @@ impl Comparison {
         let mut o = String::new();
         let _ = writeln!(
             o,
-            "\n± is the 95% interval; `exact` is solved. {} games per configuration and agent ({}), seed {}.",
+            "\n± is the 95% interval; `exact` is solved. {}{} games per configuration and agent ({}), seed {}.",
+            if self.settings.throws.is_some() {
+                "At most "
+            } else {
+                ""
+            },
             self.settings.games,
             self.settings.agents.join(", "),
             self.settings.seed
         );
+        if self.settings.throws.is_some() || self.settings.trace_throws.is_some() {
+            let budget = |b: Option<u64>| b.map_or("none".to_string(), |b| format!("{b} throws"));
+            let games: Vec<String> = self
+                .results
+                .iter()
+                .flat_map(|r| r.rows.iter().map(move |row| (r, row)))
+                .map(|(r, row)| {
+                    let trace: Vec<String> =
+                        r.skill_trace.iter().map(|s| s.games.to_string()).collect();
+                    if trace.is_empty() {
+                        format!("{} {}", row.label, row.games)
+                    } else {
+                        format!(
+                            "{} {} (skill trace {})",
+                            row.label,
+                            row.games,
+                            trace.join("/")
+                        )
+                    }
+                })
+                .collect();
+            let _ = writeln!(
+                o,
+                "Budgets: self-play {}, each step of the skill trace {}; the games played: {}.",
+                budget(self.settings.throws),
+                budget(self.settings.trace_throws),
+                games.join(", ")
+            );
+        }
         if self.results.len() > 1 {
             let _ = writeln!(
                 o,

@@ -445,3 +445,54 @@ fn intervals_lie_within_the_metrics_range() {
     let at = cols["metric"].iter().position(|m| m == "Balance").unwrap();
     assert_eq!(cols["ci95_high"][at], 1.0);
 }
+
+/// Under a budget of throws a configuration plays the games up to the first that brings
+/// its throws to the budget, at least [`MIN_BUDGET_GAMES`]: a prefix of the games it plays
+/// without one (the same figures as that many games), and fewer where the games are long.
+#[test]
+fn a_budget_of_throws_keeps_a_prefix_of_the_games() {
+    let configs = [
+        config("sig-wa-duqqan", 2, &[]),
+        config("sig-el-oued", 2, &[]),
+    ];
+    let budgeted = Settings {
+        games: 300,
+        detailed: 20,
+        luck_games: 0,
+        trace: vec![],
+        exact: false,
+        metrics: vec!["DurationThrows".into(), "AdvantageP1".into()],
+        throws: Some(20_000),
+        ..Settings::default()
+    };
+    let c = compare(&configs, &budgeted).unwrap();
+    let games: Vec<usize> = c.results.iter().map(|r| r.rows[0].games).collect();
+    // Sig wa Duqqan's games are about 134 throws long, Sig (El Oued)'s about 220.
+    assert!((101..300).contains(&games[0]), "{games:?}");
+    assert_eq!(games[1], MIN_BUDGET_GAMES, "{games:?}");
+    let total = |settings: &Settings| {
+        let c = compare(&configs[..1], settings).unwrap();
+        let m = c.results[0].rows[0].get("DurationThrows").unwrap().clone();
+        (m.value.unwrap() * m.n as f64, c)
+    };
+    let plain = |n: usize| Settings {
+        games: n,
+        throws: None,
+        ..budgeted.clone()
+    };
+    let (all, same) = total(&plain(games[0]));
+    let (short, _) = total(&plain(games[0] - 1));
+    assert!(all >= 20_000.0 - 1e-6 && short < 20_000.0, "{short} {all}");
+    assert_eq!(
+        same.results[0].rows[0].metrics,
+        c.results[0].rows[0].metrics
+    );
+    let zero = Settings {
+        trace_throws: Some(0),
+        ..budgeted
+    };
+    assert!(compare(&configs, &zero)
+        .unwrap_err()
+        .to_string()
+        .contains("--trace-throws"));
+}

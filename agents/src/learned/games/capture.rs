@@ -144,12 +144,12 @@ impl LearnedGame for SigElOuedCapture {
         features(s, mover)
     }
 
-    fn shipped() -> &'static GameNet {
+    fn shipped() -> Option<&'static GameNet> {
         static NET: std::sync::OnceLock<GameNet> = std::sync::OnceLock::new();
-        super::shipped::<Self>(
+        Some(super::shipped::<Self>(
             &NET,
             include_bytes!("../../../weights/sig-el-oued-capture.sdw"),
-        )
+        ))
     }
 }
 

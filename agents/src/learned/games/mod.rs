@@ -1,5 +1,7 @@
 //! The learned evaluations of the capture games of the family, Sig (El Oued Capture) and
-//! Siryu (War): Issiren's design ([`crate::learned`]) on each game's own inputs.
+//! Siryu (War), and of the described games: Issiren's design ([`crate::learned`]) on each
+//! hand-written game's own inputs, and on one generic feature set, read off the
+//! description, for every described game ([`described`]).
 //!
 //! # The network
 //!
@@ -32,14 +34,14 @@
 //! its feature set and input count, no endgame network (hidden units 0) and no
 //! distillation record (byte 0). A file of another game, or of another feature set or
 //! shape, is refused with a message naming what differs. The shipped weights are embedded
-//! in the binary ([`LearnedGame::shipped`]); `eval=FILE` loads another file once per
-//! process ([`shared`]).
+//! in the binary ([`LearnedGame::shipped`]; the described games ship none); `eval=FILE`
+//! loads another file once per process ([`shared`]).
 //!
 //! ```
 //! use stickdice::{Game, SigElOuedCapture};
 //! use stickdice_agents::learned::games::{LearnedGame, GameNet};
 //! let game = SigElOuedCapture::with_seats(2).unwrap();
-//! let net = SigElOuedCapture::shipped();
+//! let net = SigElOuedCapture::shipped().expect("Sig (El Oued Capture) ships weights");
 //! let v = net.evaluate(&game, &game.initial_state());
 //! assert!((v[0] + v[1] - 1.0).abs() < 1e-6 && v[0] > 0.2 && v[0] < 0.8);
 //! // The file round-trips exactly, and is refused as Issiren's.
@@ -49,6 +51,7 @@
 //! ```
 
 pub mod capture;
+pub mod described;
 pub mod war;
 
 use core::fmt;
@@ -83,8 +86,14 @@ pub trait LearnedGame: Evaluate + Sized {
     const DENSE_INPUTS: usize;
     /// The position's inputs from the side of `mover`. Allocates nothing.
     fn features(&self, s: &Self::State, mover: Seat) -> Features;
-    /// The shipped weights, embedded in the binary, parsed once.
-    fn shipped() -> &'static GameNet;
+    /// The shipped weights, embedded in the binary, parsed once; `None` for a game that
+    /// ships none.
+    fn shipped() -> Option<&'static GameNet>;
+    /// Whether a learned evaluation reads this configuration (the described games' reads two
+    /// seats on two sides); where not, [`GameNet::evaluate`] gives the hand-set evaluation.
+    fn learned_applies(&self) -> bool {
+        true
+    }
     /// All inputs.
     fn inputs() -> usize {
         Self::SPARSE_INPUTS + Self::DENSE_INPUTS
@@ -235,9 +244,14 @@ impl GameNet {
     }
 
     /// Each seat's estimated score: at an ended state exactly the scores, elsewhere
-    /// `[p, 1 − p]` with `p` the chance that the seat to move wins. Allocates nothing.
+    /// `[p, 1 − p]` with `p` the chance that the seat to move wins (the hand-set evaluation
+    /// where the learned one does not apply, [`LearnedGame::learned_applies`]). Allocates
+    /// nothing.
     #[inline]
     pub fn evaluate<G: LearnedGame>(&self, game: &G, s: &G::State) -> SeatValues {
+        if !game.learned_applies() {
+            return game.evaluate(s);
+        }
         super::seat_values(game, s, |mover| self.win_probability(game, s, mover))
     }
 

@@ -170,9 +170,12 @@ impl LearnedGame for SiryuWar {
         features(s, mover)
     }
 
-    fn shipped() -> &'static GameNet {
+    fn shipped() -> Option<&'static GameNet> {
         static NET: std::sync::OnceLock<GameNet> = std::sync::OnceLock::new();
-        super::shipped::<Self>(&NET, include_bytes!("../../../weights/siryu-war.sdw"))
+        Some(super::shipped::<Self>(
+            &NET,
+            include_bytes!("../../../weights/siryu-war.sdw"),
+        ))
     }
 }
 
