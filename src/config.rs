@@ -330,6 +330,16 @@ impl AnyGame {
     pub fn options(&self) -> Vec<(&'static str, String)> {
         crate::with_game!(self, |g| g.options())
     }
+
+    /// The game's name ([`Game::name`]: a loaded description's own name for `game-file`).
+    pub fn name(&self) -> &'static str {
+        crate::with_game!(self, |g| g.name())
+    }
+
+    /// The game's name for people ([`Game::title`]).
+    pub fn title(&self) -> &'static str {
+        crate::with_game!(self, |g| g.title())
+    }
 }
 
 /// Runs generic code on the game an [`AnyGame`] holds: `with_game!(any, |g| body)`, where

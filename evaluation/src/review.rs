@@ -520,7 +520,8 @@ described_references!(
     Tab,
     SijatElTaba,
     EsSig,
-    SigWesternSahara
+    SigWesternSahara,
+    FileGame
 );
 
 /// A throw outcome with the values it leads to.
