@@ -776,6 +776,12 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
         Self::TITLE
     }
 
+    /// The description loaded at run time that this game plays (`None` but for
+    /// [`FileGame`](crate::described::FileGame)): logs record it.
+    fn loaded_description(&self) -> Option<&'static crate::described::file::Loaded> {
+        None
+    }
+
     /// The throw cap: the `max_throws` rule option (read from [`Game::options`] by
     /// default; a game may answer it from its field, see the table of [`Game`]).
     fn max_throws(&self) -> u32 {

@@ -162,7 +162,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     let pool = builder.build()?;
     // Output files are checked before the work, so a bad path fails at once.
     let seats = with_game!(&any, |g| g.seats());
-    let svg_path = svg_path(args, any.kind().name(), seats);
+    let svg_path = svg_path(args, any.name(), seats);
     for path in svg_path.iter().chain(&args.write_tablebase) {
         check_writable(path)?;
     }
@@ -317,7 +317,7 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
             Err(e) => (None, Some(e.to_string())),
             Ok(()) => {
                 if !args.json {
-                    eprintln!("solving {} for {seats} players exactly…", G::TITLE);
+                    eprintln!("solving {} for {seats} players exactly…", game.title());
                 }
                 let solution = solve::solved(game)?;
                 (Some(ExactSummary::of(&solution)), None)
@@ -459,10 +459,10 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
     bar.finish();
 
     let mut svg_text = None;
-    let svg = if let Some(path) = svg_path(args, G::NAME, seats) {
+    let svg = if let Some(path) = svg_path(args, game.name(), seats) {
         let title = format!(
             "{} — {} players, {} self-play games ({})",
-            G::TITLE,
+            game.title(),
             seats,
             args.games,
             baseline
@@ -475,8 +475,8 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
     };
 
     Ok(Report {
-        game: G::NAME,
-        title: G::TITLE,
+        game: game.name(),
+        title: game.title(),
         players: seats,
         options: game.options(),
         seed: args.seed,

@@ -53,7 +53,7 @@ fn play_one<G: Evaluate>(game: &G, args: &PlayArgs) -> Result<(), CliError> {
         .collect();
     outln!(
         "{} — {} players, seed {}, {}",
-        G::TITLE,
+        game.title(),
         game.seats(),
         args.seed,
         options.join(" ")

@@ -580,7 +580,7 @@ pub fn calibrate<G: Evaluate>(
         });
     }
     Ok(LadderSpecs {
-        game: G::NAME.to_string(),
+        game: game.name().to_string(),
         millis: options.millis.clone(),
         positions: options.positions,
         seed: options.seed,
@@ -732,11 +732,11 @@ pub fn play<G: Evaluate>(
     out: &Path,
     progress: &Progress<'_>,
 ) -> Result<LadderReport, LadderError> {
-    if specs.game != G::NAME {
+    if specs.game != game.name() {
         return Err(setup(format!(
             "the specs are for {}, not {}",
             specs.game,
-            G::NAME
+            game.name()
         )));
     }
     if options.games == 0 {

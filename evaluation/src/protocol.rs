@@ -1270,7 +1270,7 @@ impl<G: Game> Session<G> {
             )
         })?;
         Ok(json!({
-            "game": G::NAME,
+            "game": g.name(),
             "players": g.seats(),
             "options": options,
             "seed": point.seed,

@@ -880,7 +880,7 @@ pub fn review_from<G: Game>(
         })
         .collect();
     Ok(Review {
-        game: G::NAME.to_string(),
+        game: game.name().to_string(),
         seats: n,
         index: None,
         reference: reference.describe(),

@@ -68,6 +68,12 @@ impl Loaded {
 static LOADED: Mutex<Vec<&'static Loaded>> = Mutex::new(Vec::new());
 static SELECTED: RwLock<Option<&'static Loaded>> = RwLock::new(None);
 
+/// The description kept with this digest, if one is ([`register`]).
+pub fn registered(digest: &str) -> Option<&'static Loaded> {
+    let list = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    list.iter().copied().find(|l| l.digest == digest)
+}
+
 /// Keeps a description for the life of the process (once per digest: the same content
 /// loaded again is the same [`Loaded`]).
 pub fn register(base: Arc<Base>) -> &'static Loaded {
@@ -239,6 +245,10 @@ impl Game for FileGame {
 
     fn title(&self) -> &'static str {
         self.1.title
+    }
+
+    fn loaded_description(&self) -> Option<&'static Loaded> {
+        Some(self.1)
     }
 
     crate::__described_rules!();
