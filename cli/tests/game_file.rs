@@ -236,7 +236,7 @@ fn a_tournament_logs_the_description_and_its_readers_refuse_another() {
 
     // Resuming with another file is refused, and the log is left as it was.
     let before = std::fs::read(&log_path).unwrap();
-    refused(&tournament(&other, &out, &["--resume"]), &["description"]);
+    refused(&tournament(&other, &out, &[]), &["description"]);
     assert_eq!(std::fs::read(&log_path).unwrap(), before);
 }
 
