@@ -191,7 +191,7 @@ fn a_tournament_logs_the_description_and_its_readers_refuse_another() {
         "0",
         "--game-file",
         rp,
-        "--depth",
+        "--reference-depth",
         "1",
     ]));
     refused(
