@@ -533,6 +533,7 @@ no_tablebase!(
     stickdice::described::games::SijatElTaba,
     stickdice::described::games::EsSig,
     stickdice::described::games::SigWesternSahara,
+    stickdice::described::games::FileGame,
 );
 
 impl Tablebased for Issiren {

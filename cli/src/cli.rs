@@ -2,7 +2,7 @@
 
 use crate::error::CliError;
 use clap::Args;
-use stickdice::{AnyGame, ConfigError, GameKind};
+use stickdice::{AnyGame, GameKind};
 
 /// The most worker threads a command starts (`--threads`).
 pub use stickdice_evaluation::tournament::MAX_THREADS;

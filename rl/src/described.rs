@@ -932,6 +932,9 @@ mod tests {
     fn every_described_game_of_the_list_encodes_every_variant() {
         macro_rules! each {
             ([$games:ident]) => {};
+            ([$games:ident] GameFile : $ty:path, $($rest:tt)*) => {
+                each!([$games] $($rest)*);
+            };
             ([$games:ident] $variant:ident : $k:tt :: described :: games :: $ty:ident, $($rest:tt)*) => {
                 check::<$k::described::games::$ty>();
                 $games += 1;
