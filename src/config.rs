@@ -40,8 +40,11 @@ macro_rules! define_games {
                 }
             }
 
-            /// The fewest and most seats.
+            /// The fewest and most seats (for `game-file`, the selected description's).
             pub fn seat_range(self) -> (usize, usize) {
+                if let (GameKind::GameFile, Some(loaded)) = (self, crate::described::file::selected()) {
+                    return loaded.seat_range();
+                }
                 match self {
                     $(GameKind::$variant => <$ty as Game>::SEATS,)*
                 }
@@ -331,6 +334,16 @@ impl AnyGame {
     pub fn options(&self) -> Vec<(&'static str, String)> {
         crate::with_game!(self, |g| g.options())
     }
+
+    /// The game's name ([`Game::name`]: a loaded description's own name for `game-file`).
+    pub fn name(&self) -> &'static str {
+        crate::with_game!(self, |g| g.name())
+    }
+
+    /// The game's name for people ([`Game::title`]).
+    pub fn title(&self) -> &'static str {
+        crate::with_game!(self, |g| g.title())
+    }
 }
 
 /// Runs generic code on the game an [`AnyGame`] holds: `with_game!(any, |g| body)`, where
@@ -384,6 +397,10 @@ mod tests {
 
     #[test]
     fn a_repeated_option_is_refused_by_every_game() {
+        // The `game-file` slot plays the selected description.
+        crate::described::file::select(
+            crate::described::file::parse("tab.toml", crate::described::games::Tab::TEXT).unwrap(),
+        );
         for &kind in GameKind::ALL {
             let err =
                 AnyGame::new(kind.name(), None, &["max_throws=1", "max_throws=2"]).unwrap_err();

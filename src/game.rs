@@ -232,6 +232,10 @@ pub enum ConfigError {
         /// The text given.
         text: String,
     },
+    /// `game-file` was chosen but no description is loaded (the command line's
+    /// `--game-file PATH`, the protocol's `new_game` with a `description`, Python's
+    /// `load_game`).
+    NoGameFile,
 }
 
 impl fmt::Display for ConfigError {
@@ -290,6 +294,12 @@ impl fmt::Display for ConfigError {
             ConfigError::Malformed { text } => {
                 write!(f, "`{text}` is not a rule option: write key=value")
             }
+            ConfigError::NoGameFile => write!(
+                f,
+                "game-file plays a description loaded from a file, and none is loaded: \
+                 give --game-file PATH (the protocol: new_game with a description; \
+                 Python: stickdice.load_game)"
+            ),
         }
     }
 }
@@ -754,6 +764,24 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
 
     /// The number of seats.
     fn seats(&self) -> usize;
+
+    /// This game's name on the command line: [`Game::NAME`], except for a game whose
+    /// rules come from a file loaded at run time
+    /// ([`FileGame`](crate::described::FileGame)), which answers its description's name.
+    fn name(&self) -> &'static str {
+        Self::NAME
+    }
+
+    /// This game's name for people: [`Game::TITLE`], or a loaded description's title.
+    fn title(&self) -> &'static str {
+        Self::TITLE
+    }
+
+    /// The description loaded at run time that this game plays (`None` but for
+    /// [`FileGame`](crate::described::FileGame)): logs record it.
+    fn loaded_description(&self) -> Option<&'static crate::described::file::Loaded> {
+        None
+    }
 
     /// The throw cap: the `max_throws` rule option (read from [`Game::options`] by
     /// default; a game may answer it from its field, see the table of [`Game`]).

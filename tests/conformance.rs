@@ -5,6 +5,14 @@
 use stickdice::testing;
 
 fn all<G: stickdice::Playouts>(games_per_configuration: usize) {
+    // The list's `game-file` slot plays the selected description: Sig (Tozeur)'s text here.
+    stickdice::described::file::select(
+        stickdice::described::file::parse(
+            "sig-tozeur.toml",
+            stickdice::described::games::SigTozeur::TEXT,
+        )
+        .unwrap(),
+    );
     let configurations = testing::configurations::<G>();
     assert!(!configurations.is_empty());
     for (i, game) in configurations.iter().enumerate() {

@@ -59,7 +59,8 @@ as_described!(
     Tab,
     SijatElTaba,
     EsSig,
-    SigWesternSahara
+    SigWesternSahara,
+    FileGame
 );
 
 impl<G: AsDescribed> Evaluate for G {

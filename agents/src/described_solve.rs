@@ -54,4 +54,4 @@ macro_rules! described_exact {
         }
     )*};
 }
-described_exact!(EsSig);
+described_exact!(EsSig, FileGame);

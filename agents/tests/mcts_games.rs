@@ -60,6 +60,14 @@ fn play<G: stickdice::Playouts>(game: &G, seed: u64) -> Vec<String> {
 
 #[test]
 fn searchers_play_every_game_legally_and_reproducibly() {
+    // The list's `game-file` slot plays the selected description: Sig (Tozeur)'s text here.
+    stickdice::described::file::select(
+        stickdice::described::file::parse(
+            "sig-tozeur.toml",
+            stickdice::described::games::SigTozeur::TEXT,
+        )
+        .unwrap(),
+    );
     for &kind in GameKind::ALL {
         let (min, max) = kind.seat_range();
         // Defaults, a small throw cap, and each yes/no rule option turned on.

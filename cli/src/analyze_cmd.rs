@@ -162,7 +162,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     let pool = builder.build()?;
     // Output files are checked before the work, so a bad path fails at once.
     let seats = with_game!(&any, |g| g.seats());
-    let svg_path = svg_path(args, any.kind().name(), seats);
+    let svg_path = svg_path(args, any.name(), seats);
     for path in svg_path.iter().chain(&args.write_tablebase) {
         check_writable(path)?;
     }
@@ -383,10 +383,10 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
     bar.finish();
 
     let mut svg_text = None;
-    let svg = if let Some(path) = svg_path(args, G::NAME, seats) {
+    let svg = if let Some(path) = svg_path(args, game.name(), seats) {
         let title = format!(
             "{} — {} players, {} self-play games ({})",
-            G::TITLE,
+            game.title(),
             seats,
             args.games,
             baseline
@@ -399,8 +399,8 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
     };
 
     Ok(Report {
-        game: G::NAME,
-        title: G::TITLE,
+        game: game.name(),
+        title: game.title(),
         players: seats,
         options: game.options(),
         seed: args.seed,
@@ -430,7 +430,7 @@ fn exact_summary<G: Exact>(
             Err(e) => (None, Some(e.to_string())),
             Ok(()) => {
                 if !args.json {
-                    eprintln!("solving {} for {seats} players exactly…", G::TITLE);
+                    eprintln!("solving {} for {seats} players exactly…", game.title());
                 }
                 let solution = solve::solved(game)?;
                 (Some(ExactSummary::of(&solution)), None)
@@ -576,6 +576,7 @@ no_tablebase!(
     stickdice::described::games::SijatElTaba,
     stickdice::described::games::EsSig,
     stickdice::described::games::SigWesternSahara,
+    stickdice::described::games::FileGame,
 );
 
 impl Tablebased for Issiren {

@@ -2,7 +2,7 @@
 
 use crate::error::CliError;
 use clap::Args;
-use stickdice::{AnyGame, ConfigError, GameKind};
+use stickdice::{AnyGame, GameKind};
 
 /// The most worker threads a command starts (`--threads`).
 pub use stickdice_evaluation::tournament::MAX_THREADS;
@@ -21,13 +21,18 @@ pub(crate) fn check_count(option: &str, value: Option<usize>, max: usize) -> Res
     }
 }
 
-/// Choosing a game: `--game NAME [--players N] [--option key=value]...`.
+/// Choosing a game: `--game NAME` or `--game-file PATH`, `[--players N] [--option
+/// key=value]...`.
 #[derive(Args, Clone, Debug)]
 pub struct GameArgs {
     /// The game (its name as `stickdice games` lists it; the help names them all, from the
     /// game list: see [`with_game_lists`]).
     #[arg(long, short = 'g', default_value = "issiren")]
     pub game: String,
+    /// A game description file (TOML, docs/described/format.md) to play instead of a game
+    /// of the list.
+    #[arg(long, value_name = "PATH", conflicts_with = "game")]
+    pub game_file: Option<std::path::PathBuf>,
     /// Number of players (default: the game's fewest).
     #[arg(long, short = 'p')]
     pub players: Option<usize>,
@@ -68,10 +73,32 @@ impl GameArgs {
     /// The configured game.
     ///
     /// # Errors
-    /// An unknown game, a seat count it does not allow, or a bad option.
-    pub fn build(&self) -> Result<AnyGame, ConfigError> {
-        AnyGame::new(&self.game, self.players, &self.options)
+    /// An unknown game, a description file that does not read, a seat count the game does
+    /// not allow, or a bad option.
+    pub fn build(&self) -> Result<AnyGame, CliError> {
+        match &self.game_file {
+            Some(path) => Ok(stickdice::described::file::any_game(
+                stickdice::described::file::load(path)?,
+                self.players,
+                &self.options,
+            )?),
+            None => Ok(AnyGame::new(&self.game, self.players, &self.options)?),
+        }
     }
+}
+
+/// A description file given to check a log against (`--game-file` of replay, review and
+/// merge), read.
+///
+/// # Errors
+/// A file that does not read as a description.
+pub(crate) fn load_game_file(
+    path: Option<&std::path::Path>,
+) -> Result<Option<std::sync::Arc<stickdice::described::Base>>, CliError> {
+    Ok(match path {
+        Some(p) => Some(stickdice::described::file::load(p)?),
+        None => None,
+    })
 }
 
 #[cfg(test)]

@@ -23,6 +23,10 @@ pub struct CompareArgs {
     /// take two: its fewest), in the order of `stickdice games`; compared before any --game.
     #[arg(long)]
     all: bool,
+    /// A game description file to compare (TOML, docs/described/format.md); starts a group
+    /// as --game does (repeatable).
+    #[arg(long, value_name = "PATH")]
+    game_file: Vec<String>,
     /// A rule option of the latest --game and the values to try, key=v1,v2 (repeatable;
     /// each list expands to the cross product).
     #[arg(long = "option", short = 'o', value_name = "KEY=V1,V2")]
@@ -104,6 +108,7 @@ fn groups(m: &ArgMatches) -> Vec<Arg> {
     let mut items: Vec<(usize, Arg)> = Vec::new();
     for (id, make) in [
         ("game", Arg::Game as fn(String) -> Arg),
+        ("game_file", Arg::GameFile),
         ("option", Arg::Option),
         ("players", Arg::Players),
     ] {

@@ -35,6 +35,13 @@ pub(crate) enum CliError {
     /// A game that cannot be configured (`--game`, `--players`, `--option`).
     #[error(transparent)]
     Config(#[from] stickdice::ConfigError),
+    /// A description file that cannot be read (`--game-file`).
+    #[error(transparent)]
+    Description(#[from] stickdice::described::DescriptionError),
+    /// A log's game that cannot be set up again (its description differs from the one
+    /// given, say).
+    #[error(transparent)]
+    LoggedGame(#[from] stickdice_evaluation::log::LoggedGameError),
     /// An agent spec that cannot be read or built.
     #[error(transparent)]
     Spec(#[from] stickdice_agents::SpecError),

@@ -6,7 +6,7 @@ use crate::error::CliError;
 use std::path::PathBuf;
 
 use clap::Args;
-use stickdice::{with_game, AnyGame};
+use stickdice::with_game;
 use stickdice_agents::{AgentSpec, Evaluate};
 use stickdice_evaluation::builder::spec_entrant;
 use stickdice_evaluation::log::TournamentConfig;
@@ -34,6 +34,11 @@ pub struct MergeArgs {
     /// depend on it.
     #[arg(long, short = 't', value_name = "N")]
     threads: Option<usize>,
+    /// The description file the shards were played with, for shards of a game loaded with
+    /// --game-file: refused unless it is the logged one (same digest). Without it, the
+    /// text the logs record is used.
+    #[arg(long, value_name = "PATH")]
+    game_file: Option<PathBuf>,
 }
 
 /// Merges; `Ok(false)` when an SPRT is not decided yet at the merged count.
@@ -47,7 +52,9 @@ pub(crate) fn run(args: &MergeArgs) -> Result<bool, CliError> {
         ),
         source: e,
     };
-    let any = AnyGame::new(&config.game, Some(config.players), &config.options)
+    let given = crate::cli::load_game_file(args.game_file.as_deref())?;
+    let any = config
+        .game(given.as_ref())
         .map_err(|e| bad_header(e.into()))?;
     let specs: Vec<AgentSpec> = config
         .agents

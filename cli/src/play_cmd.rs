@@ -53,7 +53,7 @@ fn play_one<G: Evaluate + Present>(game: &G, args: &PlayArgs) -> Result<(), CliE
         .collect();
     outln!(
         "{} — {} players, seed {}, {}",
-        G::TITLE,
+        game.title(),
         game.seats(),
         args.seed,
         options.join(" ")

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use stickdice::{with_game, AnyGame, Present, Throw};
+use stickdice::{with_game, AnyGame, Game, Present, Throw};
 use stickdice_evaluation::log::{self, GameRecord, LoggedEvent};
 use stickdice_evaluation::schedule::Schedule;
 use stickdice_evaluation::tournament::{labels, verify_game, verify_seating_by_play};
@@ -24,6 +24,11 @@ pub struct ReplayArgs {
     /// Only print the throws and actions, not the board after each.
     #[arg(long)]
     quiet: bool,
+    /// The description file the log was played with, for a log of a game loaded with
+    /// --game-file: refused unless it is the logged one (same digest). Without it, the
+    /// text the log records is used.
+    #[arg(long, value_name = "PATH")]
+    game_file: Option<PathBuf>,
 }
 
 pub(crate) fn run(args: &ReplayArgs) -> Result<(), CliError> {
@@ -61,7 +66,9 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<(), CliError> {
             )
         })?;
     let c = &contents.config;
-    let any = AnyGame::new(&c.game, Some(c.players), &c.options)
+    let given = crate::cli::load_game_file(args.game_file.as_deref())?;
+    let any = c
+        .game(given.as_ref())
         .map_err(|e| CliError::context(format!("{}: the log's game", path.display()), e))?;
     let names = labels(&c.agents);
     // Check the game as resuming does: a log that does not check is not replayed.
@@ -115,7 +122,7 @@ fn replay<G: Present>(
     writeln!(
         out,
         "{} — game {} (table {}, rotation {}, seating shift {}), game seed {}",
-        G::TITLE,
+        game.title(),
         record.index,
         record.table,
         record.rotation,

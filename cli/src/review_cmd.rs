@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 use rayon::prelude::*;
 use serde::Serialize;
-use stickdice::{with_game, AnyGame};
+use stickdice::with_game;
 use stickdice_evaluation::log::{self, GameRecord};
 use stickdice_evaluation::report::display_name;
 use stickdice_evaluation::review::{
@@ -105,6 +105,11 @@ pub struct ReviewArgs {
     /// on it.
     #[arg(long, short = 't')]
     threads: Option<usize>,
+    /// The description file the log was played with, for a log of a game loaded with
+    /// --game-file: refused unless it is the logged one (same digest). Without it, the
+    /// text the log records is used.
+    #[arg(long, value_name = "PATH")]
+    game_file: Option<PathBuf>,
 }
 
 pub(crate) fn run(args: &ReviewArgs) -> Result<(), CliError> {
@@ -124,7 +129,9 @@ pub(crate) fn run(args: &ReviewArgs) -> Result<(), CliError> {
     };
     let contents = log::read(&path)?.ok_or_else(|| format!("{} is empty", path.display()))?;
     let c = &contents.config;
-    let any = AnyGame::new(&c.game, Some(c.players), &c.options)
+    let given = crate::cli::load_game_file(args.game_file.as_deref())?;
+    let any = c
+        .game(given.as_ref())
         .map_err(|e| CliError::context(format!("{}: the log's game", path.display()), e))?;
     // The agents as they were given (without the default `tablebase=off`).
     let names: Vec<String> = labels(&c.agents)

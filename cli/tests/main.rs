@@ -10,6 +10,7 @@ mod cli;
 mod cli_merge;
 mod cli_play;
 mod compare_cli;
+mod game_file;
 mod hardening;
 mod hardening_newer;
 mod ladder_cli;

@@ -739,6 +739,7 @@ described_measures!(
     SijatElTaba: true,
     EsSig: false,
     SigWesternSahara: true,
+    FileGame: true,
 );
 
 /// [`Measure`] for the games without measures of their own: a throw starts a turn when it is the first of the game

@@ -726,7 +726,7 @@ pub fn calibrate<G: Evaluate>(
         });
     }
     Ok(LadderSpecs {
-        game: G::NAME.to_string(),
+        game: game.name().to_string(),
         millis: options.millis.clone(),
         positions: options.positions,
         seed: options.seed,
@@ -878,10 +878,10 @@ pub fn play<G: Evaluate>(
     out: &Path,
     progress: &Progress<'_>,
 ) -> Result<LadderReport, LadderError> {
-    if specs.game != G::NAME {
+    if specs.game != game.name() {
         return Err(LadderError::WrongGame {
             specs: specs.game.clone(),
-            game: G::NAME,
+            game: game.name(),
         });
     }
     if options.games == 0 {

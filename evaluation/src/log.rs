@@ -23,7 +23,12 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
+use stickdice::described::file::Loaded;
+use stickdice::described::{Base, DescriptionError};
+use stickdice::{AnyGame, ConfigError, Game};
 
 use crate::arena::Failure;
 use crate::schedule::{Format, Shard};
@@ -60,6 +65,128 @@ pub struct TournamentConfig {
     pub seed: u64,
     /// The SPRT, for a two-agent match that stops when it decides.
     pub sprt: Option<Sprt>,
+    /// For a game loaded from a description file (`--game-file`): the description, so
+    /// that the log is self-contained. Absent for the games of the list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<LoggedDescription>,
+}
+
+/// A description loaded from a file, as a log records it: its name, its digest
+/// ([`Base::digest`](stickdice::described::Base::digest)) and its whole text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoggedDescription {
+    /// The description's name.
+    pub name: String,
+    /// The digest of its content.
+    pub digest: String,
+    /// Its text.
+    pub text: String,
+}
+
+impl LoggedDescription {
+    /// The record of a loaded description.
+    pub fn of(loaded: &Loaded) -> LoggedDescription {
+        LoggedDescription {
+            name: loaded.name().to_string(),
+            digest: loaded.digest().to_string(),
+            text: loaded.base().text().to_string(),
+        }
+    }
+
+    /// The record of the description a game plays, if it plays one loaded at run time.
+    pub fn of_game<G: Game>(game: &G) -> Option<LoggedDescription> {
+        game.loaded_description().map(LoggedDescription::of)
+    }
+}
+
+/// The game a log's games were played in could not be set up again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LoggedGameError {
+    /// The logged configuration is refused (an unknown game, a bad option).
+    Config(ConfigError),
+    /// The description the log records does not read.
+    Description(DescriptionError),
+    /// The description given (`--game-file`) is not the one the log was played with.
+    DifferentDescription {
+        /// The logged description's name and digest.
+        logged: (String, String),
+        /// The given description's name and digest.
+        given: (String, String),
+    },
+    /// A description was given (`--game-file`) for a log of a game of the list.
+    NotADescription {
+        /// The logged game.
+        game: String,
+    },
+}
+
+impl core::fmt::Display for LoggedGameError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            LoggedGameError::Config(e) => e.fmt(f),
+            LoggedGameError::Description(e) => write!(f, "the log's description: {e}"),
+            LoggedGameError::DifferentDescription { logged, given } => write!(
+                f,
+                "the log was played with the description {} (digest {}), not the one given, \
+                 {} (digest {}): give the file it was played with, or no --game-file to use \
+                 the text the log records",
+                logged.0, logged.1, given.0, given.1
+            ),
+            LoggedGameError::NotADescription { game } => write!(
+                f,
+                "the log was played in the game {game} of the list, not with a description \
+                 file: leave out --game-file"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LoggedGameError {}
+
+impl From<ConfigError> for LoggedGameError {
+    fn from(e: ConfigError) -> Self {
+        LoggedGameError::Config(e)
+    }
+}
+
+impl TournamentConfig {
+    /// The game the log's games were played in: a game of the list by its name, or the
+    /// logged description, which `given` (a description loaded with `--game-file`) must be
+    /// (same digest); without `given`, the text the log records.
+    ///
+    /// # Errors
+    /// [`LoggedGameError`]: a refused configuration, a description that differs from the
+    /// logged one, or one given for a game of the list.
+    pub fn game(&self, given: Option<&Arc<Base>>) -> Result<AnyGame, LoggedGameError> {
+        let Some(logged) = &self.description else {
+            if given.is_some() {
+                return Err(LoggedGameError::NotADescription {
+                    game: self.game.clone(),
+                });
+            }
+            return Ok(AnyGame::new(&self.game, Some(self.players), &self.options)?);
+        };
+        let base = match given {
+            Some(base) => {
+                let digest = base.digest();
+                if digest != logged.digest {
+                    return Err(LoggedGameError::DifferentDescription {
+                        logged: (logged.name.clone(), logged.digest.clone()),
+                        given: (base.description().name.clone(), digest),
+                    });
+                }
+                base.clone()
+            }
+            None => stickdice::described::file::parse("<the log's description>", &logged.text)
+                .map_err(LoggedGameError::Description)?,
+        };
+        Ok(stickdice::described::file::any_game(
+            base,
+            Some(self.players),
+            &self.options,
+        )?)
+    }
 }
 
 impl TournamentConfig {
@@ -87,6 +214,12 @@ impl TournamentConfig {
         );
         check("seed", self.seed.to_string(), other.seed.to_string());
         check("SPRT", sprt_words(&self.sprt), sprt_words(&other.sprt));
+        let digest = |c: &TournamentConfig| {
+            c.description.as_ref().map_or("none".to_string(), |l| {
+                format!("{} (digest {})", l.name, l.digest)
+            })
+        };
+        check("description", digest(self), digest(other));
         d
     }
 }
@@ -523,6 +656,7 @@ mod tests {
             games_per_table: 2,
             seed: 1,
             sprt: None,
+            description: None,
         }
     }
 

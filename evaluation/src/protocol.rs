@@ -1272,7 +1272,7 @@ impl<G: Present> Session<G> {
             )
         })?;
         Ok(json!({
-            "game": G::NAME,
+            "game": g.name(),
             "players": g.seats(),
             "options": options,
             "seed": point.seed,

@@ -522,7 +522,8 @@ described_references!(
     Tab,
     SijatElTaba,
     EsSig,
-    SigWesternSahara
+    SigWesternSahara,
+    FileGame
 );
 
 /// A throw outcome with the values it leads to.
@@ -766,7 +767,7 @@ pub fn review_from<G: Present>(
         })
         .collect();
     Ok(Review {
-        game: G::NAME.to_string(),
+        game: game.name().to_string(),
         seats: n,
         index: None,
         reference: walk.reference.describe(),

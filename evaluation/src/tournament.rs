@@ -562,7 +562,7 @@ impl<G: Game> Tournament<G> {
             .map_err(TournamentError::Schedule)?;
         let specs: Vec<String> = entrants.iter().map(|e| e.spec.clone()).collect();
         let config = TournamentConfig {
-            game: G::NAME.to_string(),
+            game: game.name().to_string(),
             players: game.seats(),
             options: game
                 .options()
@@ -574,6 +574,7 @@ impl<G: Game> Tournament<G> {
             games_per_table: schedule.games_per_table(),
             seed,
             sprt,
+            description: crate::log::LoggedDescription::of_game(&game),
         };
         Ok(Tournament {
             game,
@@ -611,7 +612,7 @@ impl<G: Game> Tournament<G> {
         let sprt = self.config.sprt.is_some();
         format!(
             "{}: {} players; {} agents ({}); {}; {} games per table, {} games{}; seed {}; {} thread{}; output {}",
-            G::TITLE,
+            self.game.title(),
             self.game.seats(),
             self.labels.len(),
             self.labels.join(", "),

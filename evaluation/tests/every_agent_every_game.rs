@@ -19,6 +19,14 @@ const AGENTS: [&str; 5] = [
 /// every table's games are played and counted, no agent fails a game, and every agent
 /// plays and scores.
 fn round_robin<G: stickdice_agents::Evaluate>(cap: u32) {
+    // The list's `game-file` slot plays the selected description: Sig (Tozeur)'s text here.
+    stickdice::described::file::select(
+        stickdice::described::file::parse(
+            "sig-tozeur.toml",
+            stickdice::described::games::SigTozeur::TEXT,
+        )
+        .unwrap(),
+    );
     assert!(G::HAS_EVALUATION, "{} has no evaluation", G::NAME);
     let mut game = G::with_seats(2).unwrap();
     game.set_option("max_throws", &cap.to_string()).unwrap();

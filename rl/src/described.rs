@@ -764,6 +764,11 @@ impl<G: DescribedGame> Encoded for G {
 /// the description engine (`stickdice::described::games::…`).
 macro_rules! described_games {
     ([]) => {};
+    // A description loaded at run time has no layout fixed for its type (the codes are
+    // per type): it has no encoding (the table `for_each_encoding!`).
+    ([] GameFile : $ty:path, $($rest:tt)*) => {
+        described_games!([] $($rest)*);
+    };
     ([] $variant:ident : $k:tt :: described :: games :: $ty:ident, $($rest:tt)*) => {
         impl DescribedGame for $k::described::games::$ty {
             fn engine(&self) -> &Described {
@@ -819,6 +824,10 @@ trait MaybeDescribed {
 
 macro_rules! maybe_described {
     ([]) => {};
+    ([] GameFile : $ty:path, $($rest:tt)*) => {
+        impl MaybeDescribed for $ty {}
+        maybe_described!([] $($rest)*);
+    };
     ([] $variant:ident : $k:tt :: described :: games :: $ty:ident, $($rest:tt)*) => {
         impl MaybeDescribed for $k::described::games::$ty {
             fn layout() -> Option<&'static DescribedCodes> {
@@ -923,6 +932,9 @@ mod tests {
     fn every_described_game_of_the_list_encodes_every_variant() {
         macro_rules! each {
             ([$games:ident]) => {};
+            ([$games:ident] GameFile : $ty:path, $($rest:tt)*) => {
+                each!([$games] $($rest)*);
+            };
             ([$games:ident] $variant:ident : $k:tt :: described :: games :: $ty:ident, $($rest:tt)*) => {
                 check::<$k::described::games::$ty>();
                 $games += 1;

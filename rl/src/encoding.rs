@@ -63,7 +63,9 @@ macro_rules! for_each_encoding {
                 ::stickdice::described::games::EsSig,
                 ::stickdice::described::games::SigWesternSahara,
             ],
-            missing: [],
+            missing: [
+                ::stickdice::described::games::FileGame,
+            ],
         }
     };
 }

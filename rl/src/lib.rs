@@ -100,6 +100,9 @@ mod tests {
             ("sijat-el-taba", "board evaluate measure review encode"),
             ("es-sig", all),
             ("sig-western-sahara", "board evaluate measure review encode"),
+            // A description loaded at run time: what the described games offer, but no
+            // encoding (its codes would be per type); exactly where it is a race.
+            ("game-file", "board evaluate exact measure review"),
         ];
         assert_eq!(GameKind::ALL.len(), expected.len());
         for (&kind, (name, parts)) in GameKind::ALL.iter().zip(expected) {

@@ -888,6 +888,7 @@ impl<G: Encoded + Evaluate> Batch<G> {
             games_per_table: seats,
             seed: log_seed,
             sprt: None,
+            description: None,
         };
         let record = r.record(slot.game_seed, (0..seats).collect());
         Ok((config, record))

@@ -1,4 +1,7 @@
-//! The shipped descriptions, one registration line each.
+//! The shipped descriptions, one registration line each, and the slot of a description
+//! loaded at run time ([`FileGame`]).
+
+pub use super::file::FileGame;
 
 crate::described_game!(
     /// Sig (Mzab): `games/sig-mzab.toml` (docs/games/sig-mzab.md).

@@ -17,6 +17,7 @@ mod codes;
 mod compile;
 mod digest;
 mod engine;
+pub mod file;
 pub mod format;
 pub mod games;
 pub mod query;
@@ -28,6 +29,7 @@ use std::sync::Arc;
 
 pub use action::{Action, Kind};
 pub use compile::{MAX_COLUMNS, MAX_PIECES, MAX_ROWS, MAX_SQUARES};
+pub use file::FileGame;
 pub use format::Description;
 pub use state::State;
 
@@ -64,7 +66,7 @@ impl DescriptionError {
         }
     }
 
-    fn in_file(mut self, file: &str, text: Option<&str>) -> DescriptionError {
+    pub(crate) fn in_file(mut self, file: &str, text: Option<&str>) -> DescriptionError {
         self.file = file.to_string();
         if self.at.is_none() {
             if let Some(text) = text {
@@ -1379,62 +1381,87 @@ macro_rules! described_game {
                     .collect()
             }
 
-            fn seats(&self) -> usize {
-                self.0.seats()
-            }
-
-            fn max_throws(&self) -> u32 {
-                self.0.max_throws()
-            }
-
-            #[inline]
-            fn initial_state(&self) -> Self::State {
-                self.0.initial_state()
-            }
-
-            #[inline]
-            fn node(&self, state: &Self::State) -> $crate::game::Node {
-                self.0.node(state)
-            }
-
-            #[inline]
-            fn sticks(&self) -> $crate::dice::Sticks {
-                self.0.sticks()
-            }
-
-            #[inline]
-            fn legal_actions(&self, state: &Self::State, out: &mut $crate::game::ActionList<Self::Action>) {
-                out.clear();
-                self.0.legal_into_list(state, out);
-            }
-
-            #[inline]
-            fn apply_throw_unchecked(&self, state: &mut Self::State, throw: $crate::dice::Throw) {
-                self.0.apply_throw_unchecked(state, throw)
-            }
-
-            #[inline]
-            fn apply_action_unchecked(&self, state: &mut Self::State, action: Self::Action) {
-                self.0.apply_action_unchecked(state, action)
-            }
-
-            fn ranking(&self, state: &Self::State) -> Option<$crate::game::Ranking> {
-                self.0.ranking(state)
-            }
-
-            fn throws_made(&self, state: &Self::State) -> u32 {
-                state.throws()
-            }
-
-            fn parse_action(&self, text: &str) -> Result<Self::Action, $crate::game::NotationError> {
-                text.parse()
-            }
-
-            fn validate(&self, state: &Self::State) -> Result<(), $crate::game::InvalidState> {
-                $crate::game::InvalidState::check(self.0.problems(state))
-            }
+            $crate::__described_rules!();
         }
 
+        $crate::__described_board!($ty, $max_actions);
+    };
+}
+
+/// The [`Game`](crate::Game) methods every type over [`Described`] (its field `.0`) hands to
+/// it (see [`described_game!`](crate::described_game)).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __described_rules {
+    () => {
+        fn seats(&self) -> usize {
+            self.0.seats()
+        }
+
+        fn max_throws(&self) -> u32 {
+            self.0.max_throws()
+        }
+
+        #[inline]
+        fn initial_state(&self) -> Self::State {
+            self.0.initial_state()
+        }
+
+        #[inline]
+        fn node(&self, state: &Self::State) -> $crate::game::Node {
+            self.0.node(state)
+        }
+
+        #[inline]
+        fn sticks(&self) -> $crate::dice::Sticks {
+            self.0.sticks()
+        }
+
+        #[inline]
+        fn legal_actions(
+            &self,
+            state: &Self::State,
+            out: &mut $crate::game::ActionList<Self::Action>,
+        ) {
+            out.clear();
+            self.0.legal_into_list(state, out);
+        }
+
+        #[inline]
+        fn apply_throw_unchecked(&self, state: &mut Self::State, throw: $crate::dice::Throw) {
+            self.0.apply_throw_unchecked(state, throw)
+        }
+
+        #[inline]
+        fn apply_action_unchecked(&self, state: &mut Self::State, action: Self::Action) {
+            self.0.apply_action_unchecked(state, action)
+        }
+
+        fn ranking(&self, state: &Self::State) -> Option<$crate::game::Ranking> {
+            self.0.ranking(state)
+        }
+
+        fn throws_made(&self, state: &Self::State) -> u32 {
+            state.throws()
+        }
+
+        fn parse_action(&self, text: &str) -> Result<Self::Action, $crate::game::NotationError> {
+            text.parse()
+        }
+
+        fn validate(&self, state: &Self::State) -> Result<(), $crate::game::InvalidState> {
+            $crate::game::InvalidState::check(self.0.problems(state))
+        }
+    };
+}
+
+/// [`Present`](crate::Present), [`Board`](crate::Board) and [`Playouts`](crate::Playouts) for a type over [`Described`]
+/// (its field `.0`), with its bound on legal actions (see
+/// [`described_game!`](crate::described_game)).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __described_board {
+    ($ty:ty, $max_actions:expr) => {
         impl $crate::present::Present for $ty {
             fn render(&self, state: &Self::State) -> String {
                 self.0.render(state)
@@ -1483,7 +1510,8 @@ macro_rules! described_game {
                 _actions: &mut $crate::game::ActionList<Self::Action>,
                 index: impl FnMut(usize) -> usize,
             ) -> Self::Action {
-                self.0.random_action_within::<$max_actions>(state, index)
+                self.0
+                    .random_action_within::<{ $max_actions }>(state, index)
             }
 
             #[inline]
@@ -1493,7 +1521,9 @@ macro_rules! described_game {
                 _actions: &mut $crate::game::ActionList<Self::Action>,
                 index: impl FnMut(usize) -> usize,
             ) -> Self::Action {
-                let a = self.0.random_action_within::<$max_actions>(state, index);
+                let a = self
+                    .0
+                    .random_action_within::<{ $max_actions }>(state, index);
                 self.0.apply_action_unchecked(state, a);
                 a
             }
@@ -1505,7 +1535,9 @@ macro_rules! described_game {
                 _actions: &mut $crate::game::ActionList<Self::Action>,
                 index: impl FnMut(usize) -> usize,
             ) -> Self::Action {
-                let a = self.0.random_action_within::<$max_actions>(state, index);
+                let a = self
+                    .0
+                    .random_action_within::<{ $max_actions }>(state, index);
                 self.0.apply_action_unchecked(state, a);
                 a
             }

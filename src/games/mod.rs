@@ -95,6 +95,7 @@ macro_rules! __game_list {
             SijatElTaba: $crate::described::games::SijatElTaba,
             EsSig: $crate::described::games::EsSig,
             SigWesternSahara: $crate::described::games::SigWesternSahara,
+            GameFile: $crate::described::games::FileGame,
         }
     };
 }

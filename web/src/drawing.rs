@@ -206,7 +206,9 @@ mod tests {
 
     #[test]
     fn every_game_of_the_list_is_drawn() {
-        for &kind in stickdice::GameKind::ALL {
+        // The `game-file` slot draws the description it is given (none here).
+        let listed = stickdice::GameKind::ALL.iter();
+        for &kind in listed.filter(|k| **k != stickdice::GameKind::GameFile) {
             let any = stickdice::AnyGame::new::<&str>(kind.name(), None, &[]).unwrap();
             let v = stickdice::with_game!(&any, |g| g.geometry_json());
             assert_eq!(v["drawn"], json!(true), "{}", kind.name());

@@ -1092,6 +1092,7 @@ fn save_game(state: &AppState, id: &str, body: &[u8]) -> Result<Value, WebError>
         games_per_table: 1,
         seed,
         sprt: None,
+        description: None,
     };
     let record = GameRecord {
         index: 0,

@@ -17,6 +17,10 @@ pub struct Configuration {
     pub options: Vec<(String, String)>,
     /// The number of seats.
     pub players: usize,
+    /// For a description loaded from a file (`--game-file`): its digest (the description
+    /// is kept by [`stickdice::described::file::register`]); `game` is then its name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
 }
 
 impl Configuration {
@@ -43,6 +47,34 @@ impl Configuration {
             game: kind.name().to_string(),
             options: pairs,
             players,
+            description: None,
+        };
+        c.build()?;
+        Ok(c)
+    }
+
+    /// The configuration of a description loaded from a file, as [`Configuration::new`]
+    /// for a game of the list.
+    ///
+    /// # Errors
+    /// [`CompareError::Config`] saying what is wrong.
+    pub fn of_description<S: AsRef<str>>(
+        base: std::sync::Arc<stickdice::described::Base>,
+        players: Option<usize>,
+        options: &[S],
+    ) -> Result<Configuration, CompareError> {
+        let loaded = stickdice::described::file::register(base);
+        let mut pairs = Vec::new();
+        for o in options {
+            let (k, v) =
+                stickdice::config::parse_option(o.as_ref()).map_err(CompareError::Config)?;
+            pairs.push((k.trim().to_string(), v.trim().to_string()));
+        }
+        let c = Configuration {
+            game: loaded.name().to_string(),
+            options: pairs,
+            players: players.unwrap_or(loaded.seat_range().0),
+            description: Some(loaded.digest().to_string()),
         };
         c.build()?;
         Ok(c)
@@ -58,7 +90,18 @@ impl Configuration {
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
-        AnyGame::new(&self.game, Some(self.players), &opts).map_err(CompareError::Config)
+        match &self.description {
+            None => AnyGame::new(&self.game, Some(self.players), &opts),
+            Some(digest) => match stickdice::described::file::registered(digest) {
+                Some(loaded) => stickdice::described::file::any_game(
+                    loaded.base().clone(),
+                    Some(self.players),
+                    &opts,
+                ),
+                None => Err(ConfigError::NoGameFile),
+            },
+        }
+        .map_err(CompareError::Config)
     }
 
     /// A short label: `sig-el-oued 2p cairo_always_three=true` (the options set, in order).
@@ -108,6 +151,8 @@ pub enum CompareError {
     },
     /// The command-line groups or the TOML file are malformed.
     Syntax(String),
+    /// A description file (`--game-file`) that cannot be read.
+    Description(stickdice::described::DescriptionError),
     /// An agent spec that cannot be built for a game.
     Agent(String),
     /// Nothing to compare, or a setting out of range.
@@ -120,6 +165,7 @@ impl fmt::Display for CompareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CompareError::Config(e) => write!(f, "{e}"),
+            CompareError::Description(e) => write!(f, "{e}"),
             CompareError::UnknownMetric { name, near } => {
                 write!(f, "unknown metric `{name}`")?;
                 if let Some(n) = near {
@@ -155,6 +201,8 @@ pub const MAX_CONFIGURATIONS: usize = 1000;
 pub enum Arg {
     /// `--game NAME`: starts a new group.
     Game(String),
+    /// `--game-file PATH`: starts a new group, of the description in the file.
+    GameFile(String),
     /// `--option key=v1,v2`: a rule option of the latest game and the values to try.
     Option(String),
     /// `--players 2,3`: the seat counts of the latest game.
@@ -201,6 +249,20 @@ pub fn parse_groups(args: &[Arg]) -> Result<Vec<Configuration>, CompareError> {
                 }
                 group = Some(Group {
                     game: name.clone(),
+                    description: None,
+                    players: Vec::new(),
+                    options: Vec::new(),
+                });
+            }
+            Arg::GameFile(path) => {
+                if let Some(g) = group.take() {
+                    out.extend(g.expand(&mut counted)?);
+                }
+                let base = stickdice::described::file::load(std::path::Path::new(path))
+                    .map_err(CompareError::Description)?;
+                group = Some(Group {
+                    game: path.clone(),
+                    description: Some(base),
                     players: Vec::new(),
                     options: Vec::new(),
                 });
@@ -253,6 +315,7 @@ fn split_list(text: &str) -> Vec<String> {
 
 struct Group {
     game: String,
+    description: Option<std::sync::Arc<stickdice::described::Base>>,
     players: Vec<usize>,
     options: Vec<(String, Vec<String>)>,
 }
@@ -294,7 +357,10 @@ impl Group {
         let mut out = Vec::new();
         for p in players {
             for c in &combos {
-                out.push(Configuration::new(&self.game, p, c)?);
+                out.push(match &self.description {
+                    Some(base) => Configuration::of_description(base.clone(), p, c)?,
+                    None => Configuration::new(&self.game, p, c)?,
+                });
             }
         }
         Ok(out)

@@ -805,7 +805,7 @@ where
     Ok(ConfigurationResult {
         configuration: config.clone(),
         label: config.label(),
-        title: G::TITLE.to_string(),
+        title: game.title().to_string(),
         options: game
             .options()
             .into_iter()
