@@ -1115,7 +1115,7 @@ fn outcome_figures(trials: &[Trial], seats: usize, seed: u64, source: &str) -> V
 
 /// The figures of the detailed games: the board's, and those of the state evaluation (at
 /// decision nodes, so missing for a pure chance process or a game without values).
-fn detail_figures<G: Exact>(
+fn detail_figures<G: Exact + Evaluate>(
     details: &[&measure::Detail],
     values: &Values<G>,
     no_decisions: bool,
