@@ -1297,7 +1297,13 @@ mod lockstep {
     fn agree<H: Hand>(h: &H, hs: &H::State, d: &Described, ds: &State, at: &str) {
         let (nh, nd) = (h.node(hs), d.node(ds));
         assert_eq!(nh, nd, "{at}: node differs");
-        assert_eq!(h.canon(hs), canon_described(d, ds), "{at}: state differs");
+        let (mut ch, mut cd) = (h.canon(hs), canon_described(d, ds));
+        if nh == Node::End {
+            // Whose turn it would be after the end means nothing: Houmt Taourit's module
+            // advances it as after any throw, the engine leaves it.
+            (ch.turn, cd.turn) = (0, 0);
+        }
+        assert_eq!(ch, cd, "{at}: state differs");
         if nh == Node::End {
             let (rh, rd) = (h.ranking(hs).unwrap(), d.ranking(ds).unwrap());
             assert_eq!(rh.places(), rd.places(), "{at}: ranking differs");
