@@ -90,7 +90,7 @@ impl<G: AsDescribed> Evaluate for G {
 /// `mover` is the seat to throw or decide next.
 pub fn evaluate(d: &Described, s: &State, mover: usize) -> SeatValues {
     match d.rank() {
-        Rank::Arrival => race(d, s, mover),
+        Rank::Arrival | Rank::Out => race(d, s, mover),
         _ => capture(d, s, mover),
     }
 }

@@ -395,6 +395,8 @@ impl DescribedCodes {
             Kind::Forward => self.back_at.map_or(NONE, |b| b + 1),
             Kind::Enter => self.enter_at.unwrap_or(NONE),
             Kind::Pass => self.pass_at,
+            // A self-steering chaser's move is never a decision.
+            Kind::Drive => NONE,
         }
     }
 

@@ -29,6 +29,8 @@ pub enum Kind {
     Enter,
     /// `pass`: nothing can move.
     Pass,
+    /// `drive`: the throw moves a self-steering chaser, which chooses its own direction.
+    Drive,
 }
 
 /// An action of a described game: plain `Copy` data, written as the rules write it.
@@ -133,13 +135,14 @@ impl fmt::Display for Action {
             Kind::Forward => f.write_str("forward"),
             Kind::Enter => f.write_str("enter"),
             Kind::Pass => f.write_str("pass"),
+            Kind::Drive => f.write_str("drive"),
         }
     }
 }
 
 const EXPECTED: &str = "a square (column letter and row number as P1 sees the board, `a1` is \
      the bottom-left), optionally with `/branch`, `/value` or `+count`; or `unlock SQUARE`, \
-     `store`, `back`, `forward`, `enter` or `pass`";
+     `store`, `back`, `forward`, `enter`, `drive` or `pass`";
 
 impl FromStr for Action {
     type Err = NotationError;
@@ -156,6 +159,7 @@ impl FromStr for Action {
             "back" => Some(Kind::Back),
             "forward" => Some(Kind::Forward),
             "enter" => Some(Kind::Enter),
+            "drive" => Some(Kind::Drive),
             _ => None,
         };
         if let Some(kind) = simple {
@@ -229,6 +233,7 @@ mod tests {
             "back",
             "forward",
             "enter",
+            "drive",
             "pass",
             "a8",
         ] {

@@ -128,6 +128,10 @@ pub(crate) struct Compiled {
     pub table: Table,
     pub chaser_table: Option<Table>,
     pub chaser_appears: u8,
+    /// The seats' values that drive a self-steering chaser from holding positions (bit v).
+    pub driving_values: u16,
+    /// The self-steering chaser's rules, if the chaser is one.
+    pub steering: Option<super::chaser::Steering>,
     /// Per side: position → square id.
     pub square_of: Vec<Vec<u8>>,
     /// Per side: square id → position (first), or NONE.
@@ -920,29 +924,6 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
         Some(o) => Some((value_field("opening.value", o.value, &table, n)?, o.moves)),
         None => None,
     };
-    // Chaser.
-    let (chaser_table, chaser_appears) = match &d.chaser {
-        Some(c) => {
-            if !shared {
-                return Err(err("chaser", "a chaser runs a shared track"));
-            }
-            let mut t = c.throws.clone();
-            if t.sticks.is_none() {
-                t.sticks = Some(sticks_n);
-            }
-            if t.sticks != Some(sticks_n) {
-                return Err(err(
-                    "chaser.throws.sticks",
-                    "the chaser's throws use the same sticks",
-                ));
-            }
-            (
-                Some(compile_table("chaser.throws", &t, sticks)?),
-                index("chaser.appears_at", c.appears_at, len)? as u8,
-            )
-        }
-        None => (None, 0),
-    };
     // Pieces.
     let pc = &d.pieces;
     let mut start0: Vec<u8> = Vec::new();
@@ -1014,12 +995,27 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
             "pieces get out by a hold on the track's last position; there is none",
         ));
     }
-    if e.rank == Rank::Arrival && !e.all_out {
+    if matches!(e.rank, Rank::Arrival | Rank::Out) && !e.all_out {
         return Err(err(
             "end.rank",
-            "`arrival` ranks seats that get out: set `all_out`",
+            "`arrival` and `out` rank seats that get out: set `all_out`",
         ));
     }
+    // Chaser.
+    let chaser = super::chaser::compile(
+        d,
+        &super::chaser::Context {
+            len,
+            sticks,
+            shared,
+            teams,
+            table: &table,
+            hold: &hold,
+            pieces_per_side: start0.len(),
+            index,
+            compile_table,
+        },
+    )?;
     if d.turn.throws == TurnThrows::AllFirst
         && (d.release.is_some() || d.store.is_some() || d.chaser.is_some())
     {
@@ -1098,8 +1094,10 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
         board,
         sticks,
         table,
-        chaser_table,
-        chaser_appears,
+        chaser_table: chaser.table,
+        chaser_appears: chaser.appears,
+        driving_values: chaser.driving_values,
+        steering: chaser.steering,
         square_of,
         pos_of,
         next,

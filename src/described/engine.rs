@@ -118,6 +118,9 @@ impl Compiled {
             }
         }
         s.opening = self.opening.is_some();
+        if let Some(st) = &self.steering {
+            s.chaser = st.start;
+        }
         s
     }
 
@@ -396,6 +399,10 @@ impl Compiled {
         let seat = s.turn as usize;
         let v = self.pending_value(s);
         if self.drives(s, seat) {
+            if self.steering.is_some() && v > 0 {
+                out.push(Action::simple(Kind::Drive));
+                return;
+            }
             if v == 0 || s.chaser == GONE {
                 out.push(Action::PASS);
             } else {
@@ -574,6 +581,8 @@ impl Compiled {
             if need > 0 {
                 if counted == v {
                     out.push(Action::at(Kind::Move, sq, 0));
+                } else if self.driving_values != 0 && self.drives_from(p, v) {
+                    out.push(Action::simple(Kind::Drive));
                 }
                 continue;
             }
@@ -837,6 +846,7 @@ impl Compiled {
                 }
             }
             Kind::Back | Kind::Forward => self.move_chaser(s, v, a.kind == Kind::Back),
+            Kind::Drive => self.steer(s, v),
             Kind::Held | Kind::Pass => {}
         }
         self.check_end(s);
@@ -868,7 +878,7 @@ impl Compiled {
             if s.out_place[seat] == 0 && self.pieces(side).all(|j| s.pos[j] == GONE) {
                 s.outs += 1;
                 s.out_place[seat] = s.outs;
-                if self.chaser_table.is_some() && s.chaser == GONE {
+                if self.chaser_table.is_some() && s.chaser == GONE && self.steering.is_none() {
                     s.chaser = self.chaser_appears;
                 }
             }
@@ -920,7 +930,7 @@ impl Compiled {
         let mut t = s.turn as usize;
         for _ in 0..n {
             t = (t + 1) % n;
-            if s.out_place[t] == 0 || self.chaser_table.is_some() {
+            if (s.out_place[t] == 0 || self.chaser_table.is_some()) && s.burials[t] == 0 {
                 break;
             }
         }
@@ -1012,7 +1022,7 @@ impl Compiled {
                 }
             }
         }
-        if self.end_all_out && s.outs as usize == self.seats {
+        if self.end_all_out && (s.outs + s.buried) as usize == self.seats {
             s.ended = true;
             return;
         }
@@ -1052,7 +1062,7 @@ impl Compiled {
                 }
             }
         }
-        if self.end_all_out && s.outs as usize == self.seats {
+        if self.end_all_out && (s.outs + s.buried) as usize == self.seats {
             return Some("every seat got out");
         }
         if self.end_frozen && self.frozen(s) {
@@ -1107,10 +1117,17 @@ impl Compiled {
                     *key = 1000 - u32::from(s.captures[self.side_of(seat)]);
                 }
             }
-            Rank::Arrival => {
+            Rank::Arrival | Rank::Out => {
+                let by_order = self.rank == Rank::Arrival;
                 for (seat, key) in keys.iter_mut().enumerate().take(n) {
-                    let p = s.out_place[seat];
-                    *key = if p == 0 { 100 } else { u32::from(p) };
+                    let (p, b) = (s.out_place[seat], s.burials[seat]);
+                    *key = match (p, b) {
+                        (0, 0) => 100,
+                        (0, b) if by_order => 1000 - u32::from(b),
+                        (0, _) => 1000,
+                        (p, _) if by_order => u32::from(p),
+                        _ => 1,
+                    };
                 }
             }
         }

@@ -522,11 +522,63 @@ pub struct OpeningSpec {
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChaserSpec {
-    /// The position where it appears when the first seat gets out (negative counts from
-    /// the end).
-    pub appears_at: i64,
+    /// How it moves: `steered` (default: it appears when the first seat gets out, and its
+    /// drivers choose `back` or `forward`) or `self-steering` (it stands on the board from
+    /// the start and steps back while it carries pieces, forward otherwise).
+    #[serde(default)]
+    pub kind: ChaserKind,
+    /// A steered chaser: the position where it appears when the first seat gets out
+    /// (negative counts from the end).
+    #[serde(default)]
+    pub appears_at: Option<i64>,
     /// Its own throw table (same sticks), read by the seats that drive it.
     pub throws: ThrowTable,
+    /// A self-steering chaser: where it stands at the start, a position or `"off"` (off
+    /// the board before position 0; its first step puts it on position 0).
+    #[serde(default)]
+    pub start: Option<ChaserStart>,
+    /// A self-steering chaser: the last position it may stand on (negative counts from the
+    /// end); a forward step from it is lost with the rest of the move.
+    #[serde(default)]
+    pub reach: Option<i64>,
+    /// A self-steering chaser: the first position it carries pieces from (default 1);
+    /// pieces before it are never carried, and pieces carried back from it are buried,
+    /// their seats out of the game.
+    #[serde(default)]
+    pub carries_from: Option<i64>,
+    /// A self-steering chaser: holding positions whose pieces drive it with the seats' own
+    /// throws (with `driving_values`).
+    #[serde(default)]
+    pub driven_from: Vec<i64>,
+    /// A self-steering chaser: the seats' values that drive it from `driven_from`, each
+    /// moving it that many steps.
+    #[serde(default)]
+    pub driving_values: Vec<i64>,
+    /// A self-steering chaser: at its first move, the pieces on its start position are
+    /// lifted off the board and set down, unharmed, where that move ends.
+    #[serde(default)]
+    pub lifts_at_first_move: bool,
+}
+
+/// How a chaser moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChaserKind {
+    /// Its drivers choose its direction.
+    #[default]
+    Steered,
+    /// Back while it carries pieces, forward otherwise.
+    SelfSteering,
+}
+
+/// Where a self-steering chaser starts.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ChaserStart {
+    /// On this position (negative counts from the end).
+    At(i64),
+    /// `"off"`: off the board, before position 0.
+    Off(String),
 }
 
 /// When the game ends and how seats rank.
@@ -564,8 +616,12 @@ pub enum Rank {
     PiecesLeft,
     /// More captures ranks higher; equal counts tie.
     Captures,
-    /// In the order the seats got out; seats still racing tie below.
+    /// In the order the seats got out; seats still racing tie below; buried seats last, a
+    /// later burial above an earlier one.
     Arrival,
+    /// Every seat that got out ties first; seats still racing tie below; buried seats tie
+    /// last.
+    Out,
 }
 
 /// A rule option: a named patch of the description.

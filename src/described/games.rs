@@ -61,6 +61,11 @@ pub const REFERENCE: &[(&str, &str, &str)] = &[
         "siryu-war.toml",
         include_str!("reference/siryu-war.toml"),
     ),
+    (
+        "sig-wa-duqqan-houmt-taourit-described",
+        "sig-wa-duqqan-houmt-taourit.toml",
+        include_str!("reference/sig-wa-duqqan-houmt-taourit.toml"),
+    ),
 ];
 
 /// A reference description's file name and text, by its name.

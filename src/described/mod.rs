@@ -13,6 +13,7 @@
 //! The book's chapter `docs/described/format.md` is the reference of every field.
 
 mod action;
+mod chaser;
 mod codes;
 mod compile;
 mod digest;
@@ -947,12 +948,17 @@ impl Described {
         }
         if c.end_all_out {
             for seat in 0..c.seats {
-                if s.out_place[seat] == 0 && c.pieces(c.side_of(seat)).all(|k| s.pos[k] == GONE) {
+                if s.out_place[seat] == 0
+                    && s.burials[seat] == 0
+                    && c.pieces(c.side_of(seat)).all(|k| s.pos[k] == GONE)
+                {
                     out.push(format!("P{} has no pieces but is not out", seat + 1));
                 }
             }
         }
-        match (c.chaser_table.is_some(), s.chaser) {
+        c.steering_problems(s, &mut out);
+        match (c.chaser_table.is_some() && c.steering.is_none(), s.chaser) {
+            _ if c.steering.is_some() => {}
             (false, GONE) => {}
             (false, _) => out.push(format!("{} has no chaser", c.name)),
             (true, GONE) if s.outs > 0 => {
@@ -1157,6 +1163,10 @@ mod json {
         turn: u8,
         #[serde(default)]
         throws: u32,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        buried: Vec<u8>,
+        #[serde(default, skip_serializing_if = "is_false")]
+        chaser_moved: bool,
     }
 
     impl From<State> for StateRepr {
@@ -1196,6 +1206,8 @@ mod json {
                 ended: s.ended,
                 turn: s.turn,
                 throws: s.throws,
+                buried: trim(&s.burials),
+                chaser_moved: s.chaser_moved,
             }
         }
     }
@@ -1263,6 +1275,9 @@ mod json {
             copy(&mut s.captures, &r.captures, "captures")?;
             copy(&mut s.out_place, &r.out, "out")?;
             s.outs = s.out_place.iter().filter(|&&p| p != 0).count() as u8;
+            copy(&mut s.burials, &r.buried, "buried")?;
+            s.buried = s.burials.iter().filter(|&&b| b != 0).count() as u8;
+            s.chaser_moved = r.chaser_moved;
             s.chaser = match r.chaser {
                 Some(g) if g >= OFF => return Err(format!("chaser position {g} is out of range")),
                 Some(g) => g,
@@ -1777,6 +1792,7 @@ impl Described {
             Kind::Store => format!("P{seat} stores the value"),
             Kind::Back => format!("P{seat} moves the chaser back"),
             Kind::Forward => format!("P{seat} moves the chaser forward"),
+            Kind::Drive => format!("P{seat} drives the chaser"),
             Kind::Enter => format!("P{seat} brings a piece onto the track"),
             Kind::Unlock => format!("P{seat} unlocks the piece on {}", show(a.sq)),
             _ => format!("P{seat} plays {a}"),

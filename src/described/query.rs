@@ -321,7 +321,9 @@ impl Described {
                         let entered = c.pieces(side).find(|&k| s.pos[k] == OFF && on(&after, k));
                         (None, entered.and_then(|k| self.drawn_index(after.sq[k])))
                     }
-                    Kind::Store | Kind::Back | Kind::Forward | Kind::Pass => (None, None),
+                    Kind::Store | Kind::Back | Kind::Forward | Kind::Drive | Kind::Pass => {
+                        (None, None)
+                    }
                 };
                 BoardMove {
                     action: a.to_string(),

@@ -37,6 +37,12 @@ pub struct State {
     pub(crate) throws: u32,
     /// The number of sides and of pieces per side (checked against the game).
     pub(crate) layout: (u8, u8),
+    /// Per seat: the burial step that buried it (0: not buried), by a self-steering chaser.
+    pub(crate) burials: [u8; MAX_SEATS],
+    /// The number of buried seats.
+    pub(crate) buried: u8,
+    /// Whether a self-steering chaser has made its first move.
+    pub(crate) chaser_moved: bool,
 }
 
 impl State {
@@ -59,6 +65,9 @@ impl State {
         turn: 0,
         throws: 0,
         layout: (0, 0),
+        burials: [0; MAX_SEATS],
+        buried: 0,
+        chaser_moved: false,
     };
 
     /// The seat to throw or decide next.
@@ -84,6 +93,17 @@ impl State {
     /// The chaser's track position, if it is on the board.
     pub fn chaser(&self) -> Option<u8> {
         (self.chaser != GONE).then_some(self.chaser)
+    }
+
+    /// The burial step that buried the seat's pieces (1 for the first chaser step of the
+    /// game that buried any), or 0 if the seat is not buried.
+    pub fn burial(&self, seat: usize) -> u8 {
+        self.burials.get(seat).copied().unwrap_or(0)
+    }
+
+    /// Whether a self-steering chaser has made its first move.
+    pub fn chaser_has_moved(&self) -> bool {
+        self.chaser_moved
     }
 
     /// The held values still to spend, ascending, with repeats.
