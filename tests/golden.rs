@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use stickdice::play::{play_game, Event, SeededDice};
-use stickdice::{Agent, AnyGame, Game, Present};
+use stickdice::{Agent, AnyGame, Present};
 
 fn transcript<G: Present>(game: &G, seed: u64) -> String {
     let mut agents: Vec<Box<dyn Agent<G>>> = (0..game.seats())

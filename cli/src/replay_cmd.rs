@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use stickdice::{with_game, AnyGame, Game, Present, Throw};
+use stickdice::{with_game, Present, Throw};
 use stickdice_evaluation::log::{self, GameRecord, LoggedEvent};
 use stickdice_evaluation::schedule::Schedule;
 use stickdice_evaluation::tournament::{labels, verify_game, verify_seating_by_play};
