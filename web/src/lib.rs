@@ -734,7 +734,7 @@ enum Begun {
 /// An agent's search begun in a session: its number, the sender that says its result is
 /// back, and the session's server before it, to fall back on should its thread be lost.
 struct NumberedSearch {
-    search: Search,
+    search: Box<Search>,
     n: u64,
     done: watch::Sender<bool>,
     backup: Box<Server>,
