@@ -1,10 +1,13 @@
 //! Plays `count` random playouts of one game from a fixed seed and prints the number of
 //! throws made, so that `scripts/instructions.sh` can divide callgrind's instruction counts
-//! by it. `cargo run --release --example playouts -- issiren 2 1000`.
+//! by it. `cargo run --release --example playouts -- issiren 2 1000`. A reference
+//! description (`issiren-described`, `siryu-war-described`: games a hand-written module
+//! plays, written in the description format) is played by the description engine.
 
 use rand::SeedableRng;
-use stickdice::play::random_playout;
-use stickdice::AnyGame;
+use stickdice::described::{games::REFERENCE, Described};
+use stickdice::play::{random_playout, RandomBits};
+use stickdice::{AnyGame, Node};
 
 fn run<G: stickdice::Playouts>(game: &G, count: u64) -> u64 {
     let mut rng = stickdice::Rng::seed_from_u64(1);
@@ -17,6 +20,31 @@ fn run<G: stickdice::Playouts>(game: &G, count: u64) -> u64 {
     throws
 }
 
+/// The same playouts for a description that is not a registered game: throws and random
+/// actions drawn as `random_playout` draws them.
+fn run_described(game: &Described, count: u64) -> u64 {
+    let mut rng = stickdice::Rng::seed_from_u64(1);
+    let sticks = game.sticks();
+    let mut throws = 0u64;
+    for _ in 0..count {
+        let mut bits = RandomBits::new();
+        let mut s = game.initial_state();
+        loop {
+            match game.node(&s) {
+                Node::Throw(_) => game.apply_throw_unchecked(&mut s, bits.throw(&mut rng, sticks)),
+                Node::Decide(_) => {
+                    let a = game.random_action(&s, |len| bits.index(&mut rng, len));
+                    game.apply_action_unchecked(&mut s, a);
+                }
+                Node::End => break,
+            }
+        }
+        std::hint::black_box(game.ranking(&s));
+        throws += u64::from(s.throws());
+    }
+    throws
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [name, players, count] = args.as_slice() else {
@@ -24,6 +52,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let players: usize = players.parse()?;
     let count: u64 = count.parse()?;
+    if let Some(&(_, file, text)) = REFERENCE.iter().find(|(n, _, _)| n == name) {
+        let game = Described::from_text(file, text)?.with_seat_count(players)?;
+        println!("{}", run_described(&game, count));
+        return Ok(());
+    }
     let any = AnyGame::new::<&str>(name, Some(players), &[])?;
     let throws = stickdice::with_game!(&any, |g| run(g, count));
     println!("{throws}");

@@ -42,10 +42,13 @@ count() {
 }
 
 printf '%-28s %8s %14s %12s\n' game players "instr/throw" "throws"
+# `issiren-described` and `siryu-war-described` are the reference descriptions of Issiren and
+# Siryu (War), played by the description engine beside their hand-written modules.
 for spec in "sig-wa-duqqan 2" "sig-wa-duqqan 4" "sig-el-oued 2" "sig-el-oued 4" "issiren 2" \
-    "sig-wa-duqqan-houmt-taourit 2" "sig-wa-duqqan-houmt-taourit 4" "siryu-race 2" "siryu-race 4" \
-    "siryu-war 2" "sig-el-oued-capture 2" "sig-mzab 2" "sig-tozeur 2" "kioz 2" "tab 2" \
-    "sijat-el-taba 2" "es-sig 2" "es-sig 4" "sig-western-sahara 2"; do
+    "issiren-described 2" "sig-wa-duqqan-houmt-taourit 2" "sig-wa-duqqan-houmt-taourit 4" \
+    "siryu-race 2" "siryu-race 4" "siryu-war 2" "siryu-war-described 2" "sig-el-oued-capture 2" \
+    "sig-mzab 2" "sig-tozeur 2" "kioz 2" "tab 2" "sijat-el-taba 2" "es-sig 2" "es-sig 4" \
+    "sig-western-sahara 2"; do
     read -r game players <<<"$spec"
     if [ $# -gt 0 ] && [[ "$spec" != *"$1"* ]]; then continue; fi
     read -r ir1 t1 <<<"$(count "$game" "$players" "$SMALL")"

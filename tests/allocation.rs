@@ -75,8 +75,9 @@ fn a_random_playout_allocates_nothing() {
     playouts_allocate_nothing::<SiryuRace>();
     playouts_allocate_nothing::<SiryuWar>();
     playouts_allocate_nothing::<SigElOuedCapture>();
-    // The described games: their playouts list actions in a stack buffer, never in an
-    // ActionList that could spill.
+    // The described games: their playouts list actions in a stack buffer or in the
+    // thread's own (kept from one listing to the next), never in an ActionList that could
+    // spill.
     playouts_allocate_nothing::<SigMzab>();
     playouts_allocate_nothing::<SigTozeur>();
     playouts_allocate_nothing::<Kioz>();

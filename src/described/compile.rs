@@ -62,6 +62,18 @@ impl Mask {
             | (self.0[3] & other.0[3])
             != 0
     }
+    /// The lowest square in the set.
+    #[inline(always)]
+    pub fn first(&self) -> Option<u8> {
+        let w = self.0.iter().position(|&w| w != 0)?;
+        Some((w * 64) as u8 + self.0[w].trailing_zeros() as u8)
+    }
+    /// The highest square in the set.
+    #[inline(always)]
+    pub fn last(&self) -> Option<u8> {
+        let w = self.0.iter().rposition(|&w| w != 0)?;
+        Some((w * 64) as u8 + 63 - self.0[w].leading_zeros() as u8)
+    }
     pub fn iter(self) -> impl Iterator<Item = u8> {
         (0..=255u8).filter(move |&sq| self.has(sq))
     }
@@ -155,6 +167,9 @@ pub(crate) struct Compiled {
     /// or limit on the way), so that its destination, the squares it passes and the
     /// landing decide it.
     pub simple_walk: Vec<bool>,
+    /// Whether every walk is plain and goes one position on a step (position `p + 1` after
+    /// `p`, nothing after the last): a walk of `n` steps from `p` can only end on `p + n`.
+    pub linear: bool,
     /// Whether any position holds a piece for some throws.
     pub any_hold: bool,
     /// Per side: region masks (turned with the side's track).
@@ -1081,6 +1096,12 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
             }
         }
     }
+    let linear = plain
+        && limit == NONE
+        && next0
+            .iter()
+            .enumerate()
+            .all(|(p, l)| usize::from(l.to) == p + 1 || (p + 1 == len && l.to == NONE));
     let any_hold = hold.iter().any(|h| h.0 > 0);
     let pieces_per_side = start0.len();
     Ok(Compiled {
@@ -1108,6 +1129,7 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
         dest_sq,
         path,
         simple_walk,
+        linear,
         any_hold,
         regions,
         region_names,

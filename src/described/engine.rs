@@ -31,13 +31,35 @@ pub(crate) struct Buf<const N: usize = BUFFER> {
 }
 
 impl<const N: usize> Buf<N> {
-    pub fn new() -> Buf<N> {
+    pub const fn new() -> Buf<N> {
         // The filler is all zero bytes (`Move` is the first kind), which the compiler
         // clears with a memset; no filler is ever read.
         Buf {
             items: [Action::at(Kind::Move, 0, 0); N],
             n: 0,
         }
+    }
+}
+
+thread_local! {
+    /// A full buffer kept per thread, so that listing the legal actions does not clear a
+    /// new one each time.
+    static SCRATCH: core::cell::RefCell<Buf> = const { core::cell::RefCell::new(Buf::new()) };
+}
+
+/// Calls `f` with an empty full-size buffer: the thread's own, or a new one where that is
+/// in use already (or the thread is ending).
+#[inline]
+pub(crate) fn with_scratch<R>(mut f: impl FnMut(&mut Buf) -> R) -> R {
+    let kept = SCRATCH.try_with(|cell| {
+        cell.try_borrow_mut().ok().map(|mut buf| {
+            buf.n = 0;
+            f(&mut buf)
+        })
+    });
+    match kept {
+        Ok(Some(r)) => r,
+        _ => f(&mut Buf::new()),
     }
 }
 
@@ -554,6 +576,19 @@ impl Compiled {
             if total as usize >= self.track_len {
                 break;
             }
+            if self.linear {
+                // The walk can only end on `p + total` (or on the last position when it
+                // stops there): no enemy there, no capture, and no need to walk.
+                let last = self.track_len - 1;
+                let to = match (p as usize + total as usize, self.overshoot) {
+                    (t, _) if t <= last => t,
+                    (_, Overshoot::Stop) => last,
+                    _ => continue,
+                };
+                if !self.enemy_on(s, side, self.square_of[side][to]) {
+                    continue;
+                }
+            }
             self.walk(s, side, p, total, flags, &mut |d| {
                 if d.branch.is_none()
                     && self.enemy_on(s, side, self.square_of[side][d.pos as usize])
@@ -1004,23 +1039,9 @@ impl Compiled {
                 return;
             }
         }
-        if self.end_separated {
-            let lowest0 = self
-                .pieces(0)
-                .filter(|&k| s.pos[k] < OFF)
-                .map(|k| s.sq[k] >> 5)
-                .min();
-            let highest1 = self
-                .pieces(1)
-                .filter(|&k| s.pos[k] < OFF)
-                .map(|k| s.sq[k] >> 5)
-                .max();
-            if let (Some(lo), Some(hi)) = (lowest0, highest1) {
-                if lo > hi {
-                    s.ended = true;
-                    return;
-                }
-            }
+        if self.end_separated && self.separated(s) {
+            s.ended = true;
+            return;
         }
         if self.end_all_out && (s.outs + s.buried) as usize == self.seats {
             s.ended = true;
@@ -1045,22 +1066,8 @@ impl Compiled {
                 return Some("every piece in its region");
             }
         }
-        if self.end_separated {
-            let lowest0 = self
-                .pieces(0)
-                .filter(|&k| s.pos[k] < OFF)
-                .map(|k| s.sq[k] >> 5)
-                .min();
-            let highest1 = self
-                .pieces(1)
-                .filter(|&k| s.pos[k] < OFF)
-                .map(|k| s.sq[k] >> 5)
-                .max();
-            if let (Some(lo), Some(hi)) = (lowest0, highest1) {
-                if lo > hi {
-                    return Some("no capture possible any more");
-                }
-            }
+        if self.end_separated && self.separated(s) {
+            return Some("no capture possible any more");
         }
         if self.end_all_out && (s.outs + s.buried) as usize == self.seats {
             return Some("every seat got out");
@@ -1071,9 +1078,35 @@ impl Compiled {
         None
     }
 
+    /// Whether every piece of side 0 on the board stands on a higher row than every piece
+    /// of side 1 (and each side has one there).
+    fn separated(&self, s: &State) -> bool {
+        if self.occupancy != Occupancy::Shared && self.chaser_table.is_none() {
+            // The side's squares are its pieces' squares (kept on every move; only a
+            // chaser carries pieces without them): the first and last square give the rows.
+            return match (s.occ[0].first(), s.occ[1].last()) {
+                (Some(lo), Some(hi)) => lo >> 5 > hi >> 5,
+                _ => false,
+            };
+        }
+        let lowest0 = self
+            .pieces(0)
+            .filter(|&k| s.pos[k] < OFF)
+            .map(|k| s.sq[k] >> 5)
+            .min();
+        let highest1 = self
+            .pieces(1)
+            .filter(|&k| s.pos[k] < OFF)
+            .map(|k| s.sq[k] >> 5)
+            .max();
+        matches!((lowest0, highest1), (Some(lo), Some(hi)) if lo > hi)
+    }
+
     fn frozen(&self, s: &State) -> bool {
         for side in 0..self.sides {
-            for k in self.pieces(side) {
+            // From the last piece: pieces keep their order along the track where own pieces
+            // block, so the first that can move is usually found at once.
+            for k in self.pieces(side).rev() {
                 if s.pos[k] >= OFF {
                     continue;
                 }

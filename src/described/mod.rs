@@ -708,9 +708,10 @@ impl Described {
 
     /// The legal actions.
     pub fn legal_actions(&self, s: &State) -> Vec<Action> {
-        let mut buf = Buf::<BUFFER>::new();
-        self.legal_into(s, &mut buf);
-        buf.items[..buf.n.min(BUFFER)].to_vec()
+        engine::with_scratch(|buf| {
+            self.legal_into(s, buf);
+            buf.items[..buf.n.min(BUFFER)].to_vec()
+        })
     }
 
     /// Applies a throw without checks.
@@ -745,13 +746,21 @@ impl Described {
         s: &State,
         mut index: impl FnMut(usize) -> usize,
     ) -> Action {
-        let mut buf = Buf::<N>::new();
-        self.legal_into(s, &mut buf);
-        let n = buf.n.min(N);
-        match n {
+        let mut choose = |items: &[Action], listed: usize| match listed.min(items.len()) {
             0 => Action::PASS,
-            1 => buf.items[0],
-            n => buf.items[index(n).min(n - 1)],
+            1 => items[0],
+            n => items[index(n).min(n - 1)],
+        };
+        if N <= 32 {
+            // A small buffer costs less to clear than the thread's full one to reach.
+            let mut buf = Buf::<N>::new();
+            self.legal_into(s, &mut buf);
+            choose(&buf.items, buf.n)
+        } else {
+            engine::with_scratch(|buf| {
+                self.legal_into(s, buf);
+                choose(&buf.items[..N.min(BUFFER)], buf.n)
+            })
         }
     }
 
@@ -1565,9 +1574,10 @@ impl Described {
     /// the heap past its inline capacity; playouts use a stack buffer instead).
     #[inline]
     pub fn legal_into_list(&self, s: &State, out: &mut crate::game::ActionList<Action>) {
-        let mut buf = Buf::<BUFFER>::new();
-        self.legal_into(s, &mut buf);
-        out.extend_from_slice(&buf.items[..buf.n.min(BUFFER)]);
+        engine::with_scratch(|buf| {
+            self.legal_into(s, buf);
+            out.extend_from_slice(&buf.items[..buf.n.min(BUFFER)]);
+        })
     }
 
     /// Parses an action in notation.
