@@ -777,7 +777,7 @@ async fn begin_step(
                                 done: rx,
                             });
                             Begun::Search(NumberedSearch {
-                                search: *search,
+                                search,
                                 n,
                                 done,
                                 backup,
