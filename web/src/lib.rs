@@ -649,7 +649,7 @@ async fn session_request(
     };
     let line = match request_line(&body) {
         Ok(line) => line,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     // The command, for the web layer's own bookkeeping; the protocol reads and checks the
     // whole request.
@@ -692,20 +692,24 @@ async fn session_request(
 
 /// A session's request body as one line of text, or the answer refusing it (a body that is
 /// not UTF-8 is answered by the protocol's own error; an empty one is a bad request).
-fn request_line(body: &Bytes) -> Result<String, Response> {
+fn request_line(body: &Bytes) -> Result<String, Box<Response>> {
     let line = match std::str::from_utf8(body) {
         Ok(t) => t.to_string(),
         Err(_) => {
             let mut server = Server::new();
-            return Err(protocol_reply(server.handle_bytes(body).map(|r| r.line)));
+            return Err(Box::new(protocol_reply(
+                server.handle_bytes(body).map(|r| r.line),
+            )));
         }
     };
     if line.trim().is_empty() {
-        return Err(WebError::bad(
-            "bad_request",
-            "the body is empty: send one protocol request, such as {\"cmd\":\"hello\"}",
-        )
-        .into_response());
+        return Err(Box::new(
+            WebError::bad(
+                "bad_request",
+                "the body is empty: send one protocol request, such as {\"cmd\":\"hello\"}",
+            )
+            .into_response(),
+        ));
     }
     Ok(line)
 }
