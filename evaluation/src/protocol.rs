@@ -1096,8 +1096,10 @@ pub fn option_spec_json(spec: &stickdice::options::OptionSpec<'_>) -> Value {
 
 /// The `hello` result: protocol, games and agents.
 fn hello() -> Value {
+    // The `game-file` slot plays a description file, which `new_game` does not take yet.
     let games: Vec<Value> = GameKind::ALL
         .iter()
+        .filter(|k| **k != GameKind::GameFile)
         .map(|&kind| {
             let (min, max) = kind.seat_range();
             let defaults = AnyGame::new::<&str>(kind.name(), None, &[]).ok();

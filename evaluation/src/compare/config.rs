@@ -126,8 +126,10 @@ impl fmt::Display for Configuration {
 /// # Errors
 /// [`CompareError::Config`] if a game of the registry cannot be built (a broken build).
 pub fn every_game() -> Result<Vec<Configuration>, CompareError> {
+    // The `game-file` slot is not a game of the family but the place of a user's file.
     GameKind::ALL
         .iter()
+        .filter(|k| **k != GameKind::GameFile)
         .map(|k| {
             let (low, high) = k.seat_range();
             let players = if (low..=high).contains(&2) { 2 } else { low };
