@@ -242,7 +242,11 @@ impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ConfigError::UnknownGame { name } => {
-                let names = crate::GameKind::ALL.iter().map(|k| k.name());
+                // The `game-file` slot is chosen with `--game-file PATH`, not by name.
+                let names = crate::GameKind::ALL
+                    .iter()
+                    .filter(|k| **k != crate::GameKind::GameFile)
+                    .map(|k| k.name());
                 write!(f, "unknown game `{name}`")?;
                 if let Some(near) = crate::config::did_you_mean(name, names.clone()) {
                     write!(f, " (did you mean `{near}`?)")?;

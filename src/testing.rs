@@ -95,11 +95,20 @@ pub fn damaged_issiren_state(
     state
 }
 
+/// The seats `G` allows: its `SEATS`, or for the list's `game-file` slot those of the
+/// description selected for it.
+fn seat_range<G: Game>() -> (usize, usize) {
+    crate::GameKind::ALL
+        .iter()
+        .find(|k| k.name() == G::NAME)
+        .map_or(G::SEATS, |k| k.seat_range())
+}
+
 /// Every configuration of `G` worth testing: each allowed seat count, each subset of its
 /// yes/no rule options, and the throw cap at its default and at a small value (so capped
 /// endings are exercised).
 pub fn configurations<G: Game>() -> Vec<G> {
-    let (min, max) = G::SEATS;
+    let (min, max) = seat_range::<G>();
     let base = G::with_seats(min).expect("the fewest seats are allowed");
     let flags: Vec<&str> = G::option_specs()
         .iter()
@@ -244,7 +253,7 @@ fn check_static<G: Game>(game: &G, ctx: &str) {
         "{ctx}: throw probabilities sum to {total}, not exactly 1"
     );
     assert!(
-        game.seats() >= G::SEATS.0 && game.seats() <= G::SEATS.1,
+        game.seats() >= seat_range::<G>().0 && game.seats() <= seat_range::<G>().1,
         "{ctx}: seat count"
     );
     let reread = crate::config::build::<G, String>(
@@ -289,11 +298,11 @@ fn check_static<G: Game>(game: &G, ctx: &str) {
     );
     assert_eq!(&copy, game, "{ctx}: a refused option changed the game");
     assert!(
-        G::with_seats(G::SEATS.1 + 1).is_err(),
+        G::with_seats(seat_range::<G>().1 + 1).is_err(),
         "{ctx}: too many seats accepted"
     );
     assert!(
-        G::with_seats(G::SEATS.0 - 1).is_err(),
+        G::with_seats(seat_range::<G>().0 - 1).is_err(),
         "{ctx}: too few seats accepted"
     );
 }

@@ -144,9 +144,9 @@ fn a_tournament_logs_the_description_and_its_readers_refuse_another() {
     let r = reading();
     let o = succeeded(tournament(&r, &out, &[]));
     assert!(
-        stdout(&o).contains("Tab (no out gate): 2 players"),
+        stderr(&o).contains("Tab (no out gate): 2 players"),
         "{}",
-        stdout(&o)
+        stderr(&o)
     );
     let log = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
     let header: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
@@ -262,7 +262,10 @@ fn shards_of_a_file_merge_with_that_file_only() {
     assert!(!merged.join("report.json").exists());
     succeeded(merge(Some(&r)));
     let report = std::fs::read_to_string(merged.join("report.md")).unwrap();
-    assert!(report.contains("Tab (no out gate)"), "{report}");
+    assert!(
+        report.contains("Tournament report: tab-no-out-gate"),
+        "{report}"
+    );
 }
 
 #[test]
@@ -324,6 +327,8 @@ fn analyze_compare_and_ladder_take_a_file() {
             "1",
             "--family",
             "random",
+            "--family",
+            "greedy",
             "--out",
             "l",
         ])

@@ -1168,7 +1168,7 @@ const INITIAL_STATE: State = {
 /// Issiren for two players, with its throw cap.
 ///
 /// ```
-/// use stickdice::{ActionList, Game, Issiren, Node};
+/// use stickdice::{ActionList, Game, Issiren, Node, Present};
 /// let game = Issiren::with_seats(2).unwrap();
 /// assert!(Issiren::with_seats(3).is_err()); // two players only
 /// let mut state = game.initial_state();
