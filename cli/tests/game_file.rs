@@ -182,7 +182,7 @@ fn a_tournament_logs_the_description_and_its_readers_refuse_another() {
     let op = other.to_str().unwrap();
     refused(
         &run(&["replay", lp, "--index", "0", "--game-file", op]),
-        &[&digest, "Tab", "not the one given"],
+        &[&digest, "tab-no-out-gate", "not the one given"],
     );
     succeeded(run(&[
         "review",
