@@ -5,7 +5,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
 
-use stickdice::{ActionList, AnyGame, Game, Present, GameKind, Node, Throw};
+use stickdice::{ActionList, AnyGame, Game, GameKind, Node, Present, Throw};
 
 use crate::encoding::{Codes, Missing};
 
