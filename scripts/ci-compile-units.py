@@ -57,7 +57,6 @@ def stages(before):
         ("instructions (callgrind)",
          [(["build", "--profile", instr, "--example", "playouts", "--example", "search"], ROOT, "", "root")]),
         ("web page", [(web_cmd, ROOT, "", "root")]),
-        ("benchmarks build", [(["bench", "--workspace", "--no-run"], ROOT, "", "root")]),
         ("Slurm", [(bin_cmd, ROOT, "", "root")]),
     ]
 
