@@ -583,7 +583,8 @@ test('the analysis form names the chosen game\'s own rule options and seat count
 test('the comparison form starts from stickdice compare\'s defaults', async () => {
   const help = execFileSync(BINARY, ['compare', '--help'], { encoding: 'utf8' });
   const dflt = (flag) => {
-    const m = help.match(new RegExp(`--${flag}\\b[^\\n]*(?:\\n(?! +-)[^\\n]*)*?\\[default: ([^\\]]+)\\]`));
+    // The flag where it is declared (at a line's start), not where another flag's help names it.
+    const m = help.match(new RegExp(`^ +(?:-\\w, )?--${flag}(?![\\w-])[^\\n]*(?:\\n(?! +-)[^\\n]*)*?\\[default: ([^\\]]+)\\]`, 'm'));
     assert.ok(m, `no default for --${flag} in stickdice compare --help`);
     return m[1];
   };
