@@ -37,12 +37,7 @@ impl Configuration {
     ) -> Result<Configuration, CompareError> {
         let kind: GameKind = game.trim().parse().map_err(CompareError::Config)?;
         let players = players.unwrap_or(kind.seat_range().0);
-        let mut pairs = Vec::new();
-        for o in options {
-            let (k, v) =
-                stickdice::config::parse_option(o.as_ref()).map_err(CompareError::Config)?;
-            pairs.push((k.trim().to_string(), v.trim().to_string()));
-        }
+        let pairs = option_pairs(options)?;
         let c = Configuration {
             game: kind.name().to_string(),
             options: pairs,
@@ -64,12 +59,7 @@ impl Configuration {
         options: &[S],
     ) -> Result<Configuration, CompareError> {
         let loaded = stickdice::described::file::register(base);
-        let mut pairs = Vec::new();
-        for o in options {
-            let (k, v) =
-                stickdice::config::parse_option(o.as_ref()).map_err(CompareError::Config)?;
-            pairs.push((k.trim().to_string(), v.trim().to_string()));
-        }
+        let pairs = option_pairs(options)?;
         let c = Configuration {
             game: loaded.name().to_string(),
             options: pairs,
@@ -468,6 +458,18 @@ pub fn parse_toml(text: &str) -> Result<Vec<Configuration>, CompareError> {
         }
     }
     parse_groups(&args)
+}
+
+/// `key=value` options as trimmed pairs, in the order given.
+fn option_pairs<S: AsRef<str>>(options: &[S]) -> Result<Vec<(String, String)>, CompareError> {
+    options
+        .iter()
+        .map(|o| {
+            let (k, v) =
+                stickdice::config::parse_option(o.as_ref()).map_err(CompareError::Config)?;
+            Ok((k.trim().to_string(), v.trim().to_string()))
+        })
+        .collect()
 }
 
 #[cfg(test)]
