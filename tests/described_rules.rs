@@ -1454,6 +1454,22 @@ fn lockstep_long_run() {
         "siryu-war: {n} games, {} nodes agree",
         lockstep::run(&h, &d, n, 2026, 10)
     );
+    for seats in 2..=4 {
+        let (h, d) = lockstep::houmt_taourit(seats, &[]);
+        println!(
+            "sig-wa-duqqan-houmt-taourit, {seats} seats: {n} games, {} nodes agree",
+            lockstep::run(&h, &d, n, 2026, 10)
+        );
+    }
+    let options = [
+        ("exact_waiting_square", "true"),
+        ("rank_by_arrival", "true"),
+    ];
+    let (h, d) = lockstep::houmt_taourit(3, &options);
+    println!(
+        "sig-wa-duqqan-houmt-taourit, 3 seats, both options: {n} games, {} nodes agree",
+        lockstep::run(&h, &d, n, 2026, 10)
+    );
 }
 
 /// The lockstep comparison catches a changed rule: a description with one throw's extra
