@@ -1117,7 +1117,7 @@ mod lockstep {
     use stickdice::described::games::reference;
     use stickdice::described::query::Place;
     use stickdice::described::{Described, State};
-    use stickdice::games::HoumtTaourit;
+    use stickdice::games::{HoumtTaourit, SigWaDuqqan};
     use stickdice::rand::RngExt;
     use stickdice::{ActionList, Game, Issiren, Node, SeedableRng, SiryuWar, Throw};
 
@@ -1278,6 +1278,40 @@ mod lockstep {
         }
     }
 
+    impl Hand for SigWaDuqqan {
+        fn canon(&self, s: &Self::State) -> Canon {
+            use stickdice::games::sig_wa_duqqan::Piece;
+            let n = self.seats();
+            let (mut pieces, mut counts) = (vec![Vec::new(); n], vec![Vec::new(); n]);
+            let (mut out, mut buried) = (vec![0; n], vec![0; n]);
+            for (seat, piece) in s.pieces()[..n].iter().enumerate() {
+                match *piece {
+                    // Only a sig takes a piece off the start: there it has not moved.
+                    Piece::Racing(i) => {
+                        pieces[seat].push((i, i == 0));
+                        if s.sigs()[seat] > 0 {
+                            counts[seat].push((i, s.sigs()[seat]));
+                        }
+                    }
+                    Piece::Arrived(k) => out[seat] = k,
+                    Piece::Buried(b) => buried[seat] = b,
+                }
+            }
+            Canon {
+                pieces,
+                turn: s.turn() as usize,
+                pending: None,
+                throws: s.throws(),
+                counts,
+                out: trim(out),
+                buried: trim(buried),
+                chaser: s.ghoula(),
+                // The Ghoula starts off the board: its first step puts it on the start.
+                chaser_moved: s.ghoula().is_some(),
+            }
+        }
+    }
+
     fn legal_h<H: Game>(h: &H, s: &H::State) -> Vec<String> {
         let mut out = ActionList::new();
         h.legal_actions(s, &mut out);
@@ -1393,6 +1427,20 @@ mod lockstep {
         )
     }
 
+    /// Sig wa Duqqan (Houmt al-Arbah) for `seats` seats, with the rule options given (set
+    /// in both).
+    pub fn houmt_al_arbah(seats: usize, options: &[(&str, &str)]) -> (SigWaDuqqan, Described) {
+        let mut h = SigWaDuqqan::with_seats(seats).unwrap();
+        let mut d = described("sig-wa-duqqan-described")
+            .with_seat_count(seats)
+            .unwrap();
+        for (k, v) in options {
+            h.set_option(k, v).unwrap();
+        }
+        d.set_options("lockstep", options).unwrap();
+        (h, d)
+    }
+
     /// Sig wa Duqqan (Houmt Taourit) for `seats` seats, with the rule options given (set
     /// in both).
     pub fn houmt_taourit(seats: usize, options: &[(&str, &str)]) -> (HoumtTaourit, Described) {
@@ -1426,6 +1474,14 @@ fn lockstep_houmt_taourit_plays_as_its_module() {
     lockstep::run(&h, &d, 200, 37, 10);
     let (h, d) = lockstep::houmt_taourit(4, &[]);
     lockstep::run(&h, &d, 100, 38, 10);
+}
+
+#[test]
+fn lockstep_houmt_al_arbah_plays_as_its_module() {
+    let (h, d) = lockstep::houmt_al_arbah(2, &[]);
+    lockstep::run(&h, &d, 200, 41, 10);
+    let (h, d) = lockstep::houmt_al_arbah(5, &[("exact_waiting_square", "true")]);
+    lockstep::run(&h, &d, 60, 42, 10);
 }
 
 /// The module's rule options are the description's, and play alike.
@@ -1470,11 +1526,25 @@ fn lockstep_long_run() {
         "sig-wa-duqqan-houmt-taourit, 3 seats, both options: {n} games, {} nodes agree",
         lockstep::run(&h, &d, n, 2026, 10)
     );
+    for seats in [2, 4, 8] {
+        let (h, d) = lockstep::houmt_al_arbah(seats, &[]);
+        println!(
+            "sig-wa-duqqan, {seats} seats: {n} games, {} nodes agree",
+            lockstep::run(&h, &d, n, 2026, 10)
+        );
+    }
+    let (h, d) = lockstep::houmt_al_arbah(3, &[("exact_waiting_square", "true")]);
+    println!(
+        "sig-wa-duqqan, 3 seats, exact_waiting_square: {n} games, {} nodes agree",
+        lockstep::run(&h, &d, n, 2026, 10)
+    );
 }
 
 /// The lockstep comparison catches a changed rule: a description with one throw's extra
-/// throw moved, the colours' sirs swapped, or the Ghoula driven by 4s, reaching one square
-/// less far or carrying only from position 2, does not play as its module.
+/// throw moved, the colours' sirs swapped, Houmt Taourit's Ghoula driven by 4s, reaching one
+/// square less far or carrying only from position 2, or Houmt al-Arbah's driven by nothing
+/// from a 0, a 4 leaving the start, six sigs on the waiting square or the Ghoula starting on
+/// the board, does not play as its module.
 #[test]
 fn lockstep_catches_a_changed_rule() {
     use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -1499,6 +1569,23 @@ fn lockstep_catches_a_changed_rule() {
         ("reach = 80", "reach = 79"),
         ("carries_from = 1", "carries_from = 2"),
     ] {
+        let d = Described::from_text(file, &text.replace(from, to)).unwrap();
+        assert!(
+            catch_unwind(AssertUnwindSafe(|| lockstep::run(&h, &d, 20, 37, 0))).is_err(),
+            "{to}"
+        );
+    }
+    let (file, text) = stickdice::described::games::reference("sig-wa-duqqan-described").unwrap();
+    let h = stickdice::games::SigWaDuqqan::with_seats(2).unwrap();
+    for (from, to) in [
+        // A 0 thrown from the Ka'aba driving the Ghoula 0 steps instead of 2.
+        ("values = [6, 1, 2, 3, 4]", "values = [6, 1, 0, 3, 4]"),
+        // A 4 taking a piece off the start as a sig does.
+        ("values = [1]\nsteps = 1", "values = [1, 4]\nsteps = 1"),
+        ("throws = 7", "throws = 6"),
+        ("start = \"off\"", "start = 0"),
+    ] {
+        assert!(text.contains(from), "{from}");
         let d = Described::from_text(file, &text.replace(from, to)).unwrap();
         assert!(
             catch_unwind(AssertUnwindSafe(|| lockstep::run(&h, &d, 20, 37, 0))).is_err(),

@@ -66,6 +66,11 @@ pub const REFERENCE: &[(&str, &str, &str)] = &[
         "sig-wa-duqqan-houmt-taourit.toml",
         include_str!("reference/sig-wa-duqqan-houmt-taourit.toml"),
     ),
+    (
+        "sig-wa-duqqan-described",
+        "sig-wa-duqqan.toml",
+        include_str!("reference/sig-wa-duqqan.toml"),
+    ),
 ];
 
 /// A reference description's file name and text, by its name.
