@@ -152,16 +152,19 @@ impl GameSource {
     /// else is taken for a name (refused as an unknown game).
     pub fn of(arg: &Bound<'_, PyAny>) -> PyResult<GameSource> {
         let Ok(text) = arg.downcast::<PyString>() else {
-            return arg.extract::<std::path::PathBuf>().map(GameSource::Path).map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "load_game takes a game's name, a description's TOML text (str) or a \
+            return arg
+                .extract::<std::path::PathBuf>()
+                .map(GameSource::Path)
+                .map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "load_game takes a game's name, a description's TOML text (str) or a \
                      description file's path (str or os.PathLike), not {}",
-                    arg.get_type()
-                        .name()
-                        .map(|n| n.to_string())
-                        .unwrap_or_default()
-                ))
-            });
+                        arg.get_type()
+                            .name()
+                            .map(|n| n.to_string())
+                            .unwrap_or_default()
+                    ))
+                });
         };
         let text = text.to_str()?.to_string();
         let path = std::path::Path::new(&text);

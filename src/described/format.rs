@@ -618,7 +618,10 @@ pub enum ChaserKind {
 
 /// Where a self-steering chaser starts.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "expected a position (a whole number, negative from the end) or `\"off\"`"
+)]
 pub enum ChaserStart {
     /// On this position (negative counts from the end).
     At(i64),
