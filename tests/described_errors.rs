@@ -406,7 +406,8 @@ fn releases_by_count_per_side_are_checked() {
 /// with `from` replaced by `to` (once): its error, which must name the line of `marker`
 /// (the first line holding it after the change) and the field.
 fn chaser_error(from: &str, to: &str, marker: &str, field: &str) -> String {
-    let (_, text) = stickdice::described::games::reference("sig-wa-duqqan-houmt-taourit-described").unwrap();
+    let (_, text) =
+        stickdice::described::games::reference("sig-wa-duqqan-houmt-taourit-described").unwrap();
     assert!(text.contains(from), "{from}");
     let bad = text.replacen(from, to, 1);
     let line = bad.lines().position(|l| l.contains(marker)).unwrap() + 1;
@@ -489,7 +490,10 @@ fn a_self_steering_chaser_field_of_the_wrong_type() {
         chaser_error(from, to, to, field);
     }
     let e = chaser_error("start = 0", "start = true", "start = true", "chaser.start");
-    assert!(e.contains("expected a position (a whole number, negative from the end) or"), "{e}");
+    assert!(
+        e.contains("expected a position (a whole number, negative from the end) or"),
+        "{e}"
+    );
     let e = chaser_error(
         "start = 0",
         "start = \"of\"",
