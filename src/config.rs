@@ -40,6 +40,14 @@ macro_rules! define_games {
                 }
             }
 
+            /// The seat count played when none is given ([`Game::default_seats`]; for
+            /// `game-file`, the selected description's).
+            pub fn default_seats(self) -> usize {
+                match self {
+                    $(GameKind::$variant => <$ty as Game>::default_seats(),)*
+                }
+            }
+
             /// The fewest and most seats (for `game-file`, the selected description's).
             pub fn seat_range(self) -> (usize, usize) {
                 if let (GameKind::GameFile, Some(loaded)) = (self, crate::described::file::selected()) {
@@ -91,7 +99,7 @@ macro_rules! define_games {
                 options: &[S],
             ) -> Result<AnyGame, ConfigError> {
                 let kind: GameKind = name.parse()?;
-                let seats = seats.unwrap_or(kind.seat_range().0);
+                let seats = seats.unwrap_or(kind.default_seats());
                 Ok(match kind {
                     $(GameKind::$variant => AnyGame::$variant(build(seats, options)?),)*
                 })

@@ -204,6 +204,15 @@ pub enum ConfigError {
         /// The most seats allowed.
         max: usize,
     },
+    /// The game allows only some seat counts of its range, and not this one.
+    SeatsNotAllowed {
+        /// The game.
+        game: &'static str,
+        /// The count asked for.
+        players: usize,
+        /// Every count allowed, fewest first.
+        allowed: Vec<usize>,
+    },
     /// The game has no rule option of this name.
     UnknownOption {
         /// The game.
@@ -274,6 +283,20 @@ impl fmt::Display for ConfigError {
                         "{game} is played by {min} to {max} players, not {players}"
                     )
                 }
+            }
+            ConfigError::SeatsNotAllowed {
+                game,
+                players,
+                allowed,
+            } => {
+                let counts: Vec<String> = allowed.iter().map(ToString::to_string).collect();
+                let counts = match counts.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => {
+                        format!("{} or {last}", rest.join(", "))
+                    }
+                    _ => counts.join(""),
+                };
+                write!(f, "{game} is played by {counts} players, not {players}")
             }
             ConfigError::UnknownOption { game, key, known } => {
                 write!(f, "{game} has no rule option `{key}`")?;
@@ -730,10 +753,20 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     where
         Self: Sized;
 
+    /// The seat count played when none is given: the fewest ([`Game::SEATS`]) unless the
+    /// rules say otherwise (a description's `seats.default`).
+    fn default_seats() -> usize
+    where
+        Self: Sized,
+    {
+        Self::SEATS.0
+    }
+
     /// The game with default rules for `seats` players.
     ///
     /// # Errors
-    /// [`ConfigError::Players`] if the game does not allow that many seats.
+    /// [`ConfigError::Players`] if the game does not allow that many seats
+    /// ([`ConfigError::SeatsNotAllowed`] if it allows only some of its range).
     fn with_seats(seats: usize) -> Result<Self, ConfigError>;
 
     /// Sets a rule option from text, read by its entry of

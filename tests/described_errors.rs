@@ -401,3 +401,233 @@ fn releases_by_count_per_side_are_checked() {
     let g = Described::from_text("tiny.toml", &with("counts_by_side = [[1], [3]]")).unwrap();
     assert!(g.releases(1) && g.releases(3) && !g.releases(2));
 }
+
+/// The self-steering chaser's description (the Ghoula of Sig wa Duqqan (Houmt Taourit)),
+/// with `from` replaced by `to` (once): its error, which must name the line of `marker`
+/// (the first line holding it after the change) and the field.
+fn chaser_error(from: &str, to: &str, marker: &str, field: &str) -> String {
+    let (_, text) =
+        stickdice::described::games::reference("sig-wa-duqqan-houmt-taourit-described").unwrap();
+    assert!(text.contains(from), "{from}");
+    let bad = text.replacen(from, to, 1);
+    let line = bad.lines().position(|l| l.contains(marker)).unwrap() + 1;
+    let e = error(&bad);
+    assert!(
+        e.starts_with(&format!("bad.toml:{line}:")),
+        "{to}: line {line}: {e}"
+    );
+    assert!(
+        e.contains(&format!("field `{field}`")),
+        "{to}: {field}: {e}"
+    );
+    e
+}
+
+#[test]
+fn a_self_steering_chaser_out_of_range() {
+    for (from, to, field) in [
+        ("start = 0", "start = 85", "chaser.start"),
+        ("reach = 80", "reach = 90", "chaser.reach"),
+        (
+            "carries_from = 1",
+            "carries_from = 99",
+            "chaser.carries_from",
+        ),
+        (
+            "driven_from = [81, 82, 83, 84]",
+            "driven_from = [81, 120]",
+            "chaser.driven_from",
+        ),
+    ] {
+        let e = chaser_error(from, to, to, field);
+        assert!(e.contains("out of range: expected"), "{to}: {e}");
+    }
+    let e = chaser_error(
+        "driving_values = [3]",
+        "driving_values = [5]",
+        "driving_values",
+        "chaser.driving_values",
+    );
+    assert!(
+        e.contains("5 is not a value above 0 of the seats' throws"),
+        "{e}"
+    );
+    let e = chaser_error(
+        "driving_values = [3]",
+        "driving_values = [0]",
+        "driving_values",
+        "chaser.driving_values",
+    );
+    assert!(e.contains("0 is not a value above 0"), "{e}");
+}
+
+#[test]
+fn a_self_steering_chaser_field_of_the_wrong_type() {
+    for (from, to, field) in [
+        ("start = 0", "start = true", "chaser.start"),
+        ("reach = 80", "reach = \"80\"", "chaser.reach"),
+        (
+            "carries_from = 1",
+            "carries_from = 1.5",
+            "chaser.carries_from",
+        ),
+        (
+            "driven_from = [81, 82, 83, 84]",
+            "driven_from = 81",
+            "chaser.driven_from",
+        ),
+        (
+            "driving_values = [3]",
+            "driving_values = [\"3\"]",
+            "chaser.driving_values",
+        ),
+        (
+            "lifts_at_first_move = true",
+            "lifts_at_first_move = \"yes\"",
+            "chaser.lifts_at_first_move",
+        ),
+    ] {
+        chaser_error(from, to, to, field);
+    }
+    let e = chaser_error("start = 0", "start = true", "start = true", "chaser.start");
+    assert!(
+        e.contains("expected a position (a whole number, negative from the end) or"),
+        "{e}"
+    );
+    let e = chaser_error(
+        "start = 0",
+        "start = \"of\"",
+        "start = \"of\"",
+        "chaser.start",
+    );
+    assert!(e.contains("`of`: expected a position or `\"off\"`"), "{e}");
+    let e = chaser_error(
+        "rank = \"out\"",
+        "rank = \"outs\"",
+        "rank = \"outs\"",
+        "end.rank",
+    );
+    assert!(e.contains("`out`"), "{e}");
+}
+
+#[test]
+fn a_self_steering_chaser_field_contradicting_another() {
+    for (from, to, marker, field, says) in [
+        (
+            "start = 0",
+            "start = 81",
+            "start = 81",
+            "chaser.start",
+            "past the chaser's reach (80)",
+        ),
+        (
+            "carries_from = 1",
+            "carries_from = 0",
+            "carries_from = 0",
+            "chaser.carries_from",
+            "1 or more",
+        ),
+        (
+            "reach = 80",
+            "reach = 0",
+            "carries_from = 1",
+            "chaser.carries_from",
+            "past the chaser's reach (0)",
+        ),
+        (
+            "start = 0",
+            "start = \"off\"",
+            "lifts_at_first_move",
+            "chaser.lifts_at_first_move",
+            "no pieces on its start",
+        ),
+        (
+            "driven_from = [81, 82, 83, 84]",
+            "driven_from = [79]",
+            "driven_from",
+            "chaser.driven_from",
+            "not a hold",
+        ),
+        (
+            "driven_from = [81, 82, 83, 84]",
+            "driven_from = [80]",
+            "driven_from",
+            "chaser.driven_from",
+            "within the chaser's reach",
+        ),
+        (
+            "driving_values = [3]\n",
+            "",
+            "driven_from",
+            "chaser.driving_values",
+            "give both",
+        ),
+        (
+            "driving_values = [3]",
+            "driving_values = [1]",
+            "driving_values",
+            "chaser.driving_values",
+            "also moves the piece held",
+        ),
+        (
+            "kind = \"self-steering\"\n",
+            "",
+            "start = 0",
+            "chaser.start",
+            "self-steering chaser's field",
+        ),
+        (
+            "[chaser]\n",
+            "[chaser]\nappears_at = 3\n",
+            "appears_at",
+            "chaser.appears_at",
+            "give `start`",
+        ),
+        (
+            "all_out = true\n",
+            "",
+            "rank = \"out\"",
+            "end.rank",
+            "set `all_out`",
+        ),
+        (
+            "rank = \"out\"",
+            "rank = \"pieces-left\"",
+            "[end]",
+            "end",
+            "ranks by `arrival` or `out`",
+        ),
+        (
+            "decide = \"choices\"",
+            "decide = \"always\"",
+            "decide = \"always\"",
+            "moves.decide",
+            "decide = \\\"choices\\\"",
+        ),
+    ] {
+        let e = chaser_error(from, to, marker, field);
+        assert!(e.contains(says), "{to}: {e}");
+    }
+}
+
+#[test]
+fn a_self_steering_chaser_unknown_field_names_the_nearest() {
+    for (from, to, near) in [
+        ("reach = 80", "rech = 80", "reach"),
+        ("carries_from = 1", "carry_from = 1", "carries_from"),
+        ("driven_from = [81", "driven_form = [81", "driven_from"),
+        (
+            "driving_values = [3]",
+            "driving_value = [3]",
+            "driving_values",
+        ),
+        (
+            "lifts_at_first_move = true",
+            "lift_at_first_move = true",
+            "lifts_at_first_move",
+        ),
+    ] {
+        let e = chaser_error(from, to, to, "chaser");
+        assert!(e.contains(&format!("did you mean `{near}`?")), "{to}: {e}");
+    }
+}

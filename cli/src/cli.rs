@@ -33,7 +33,7 @@ pub struct GameArgs {
     /// of the list.
     #[arg(long, value_name = "PATH", conflicts_with = "game")]
     pub game_file: Option<std::path::PathBuf>,
-    /// Number of players (default: the game's fewest).
+    /// Number of players (default: the game's own, its fewest unless its rules say otherwise).
     #[arg(long, short = 'p')]
     pub players: Option<usize>,
     /// A rule option, key=value (repeatable), e.g. --option max_throws=500.

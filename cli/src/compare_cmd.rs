@@ -31,7 +31,7 @@ pub struct CompareArgs {
     /// each list expands to the cross product).
     #[arg(long = "option", short = 'o', value_name = "KEY=V1,V2")]
     option: Vec<String>,
-    /// The seat counts of the latest --game, e.g. 2,3 [default: the game's fewest].
+    /// The seat counts of the latest --game, e.g. 2,3 [default: the game's own].
     #[arg(long, short = 'p', value_name = "N,M")]
     players: Vec<String>,
     /// A TOML file listing the configurations ([[configuration]] tables with game,

@@ -247,3 +247,55 @@ fn misspellings_get_a_did_you_mean() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Sig (Western Sahara) is played by four (two teams) unless `-p` says otherwise, as its
+/// rules say; three seats are refused naming the counts it allows.
+#[test]
+fn sig_western_sahara_is_played_by_four_unless_told_otherwise() {
+    let dir = temp("western-sahara-seats");
+    let tournament = |name: &str, extra: &[&str]| {
+        bin()
+            .args([
+                "tournament",
+                "-g",
+                "sig-western-sahara",
+                "--agents",
+                "random,greedy",
+            ])
+            .args(["--games", "2", "--seed", "1", "--threads", "1"])
+            .args(["--option", "max_throws=60"])
+            .args(extra)
+            .arg("--out")
+            .arg(dir.join(name))
+            .output()
+            .unwrap()
+    };
+    let seats = |name: &str| {
+        let text = std::fs::read_to_string(dir.join(name).join("report.json")).unwrap();
+        let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+        report["seats"].as_array().unwrap().len()
+    };
+    succeeded(tournament("default", &[]));
+    assert_eq!(seats("default"), 4);
+    succeeded(tournament("two", &["-p", "2"]));
+    assert_eq!(seats("two"), 2);
+    let out = tournament("three", &["-p", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("sig-western-sahara is played by 2 or 4 players, not 3"),
+        "{err}"
+    );
+    let out = succeeded(
+        bin()
+            .args(["play", "-g", "sig-western-sahara", "--seed", "3", "--quiet"])
+            .args(["--option", "max_throws=20"])
+            .output()
+            .unwrap(),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("Sig (Western Sahara) — 4 players"),
+        "{text}"
+    );
+}

@@ -393,8 +393,20 @@ fn bad_input_through_the_pipe_gets_one_error_each_and_the_server_goes_on() {
             "sig-western-sahara"
         ]
     );
-    assert_eq!(hello["games"][2]["players"], json!({"min": 2, "max": 2}));
-    assert_eq!(hello["games"][0]["players"], json!({"min": 2, "max": 8}));
+    assert_eq!(
+        hello["games"][2]["players"],
+        json!({"min": 2, "max": 2, "default": 2})
+    );
+    assert_eq!(
+        hello["games"][0]["players"],
+        json!({"min": 2, "max": 8, "default": 2})
+    );
+    // Sig (Western Sahara) is played by four unless told otherwise.
+    assert_eq!(
+        hello["games"][13]["players"],
+        json!({"min": 2, "max": 4, "default": 4})
+    );
+    assert_eq!(hello["descriptions"]["field"], "description");
     assert!(hello["agents"]
         .as_array()
         .unwrap()

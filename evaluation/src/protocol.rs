@@ -131,6 +131,9 @@ pub enum ErrorCode {
     NoGame,
     /// `new_game`: an unknown game, a seat count it does not allow or a bad rule option.
     BadConfig,
+    /// `new_game`: the `description` cannot be read (the message names the line and
+    /// field).
+    BadDescription,
     /// `act`: the action could not be read.
     BadNotation,
     /// `act`: the action is not legal here.
@@ -165,7 +168,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code.
-    pub const ALL: [ErrorCode; 24] = [
+    pub const ALL: [ErrorCode; 25] = [
         ErrorCode::MalformedJson,
         ErrorCode::LineTooLong,
         ErrorCode::BadRequest,
@@ -176,6 +179,7 @@ impl ErrorCode {
         ErrorCode::BadValue,
         ErrorCode::NoGame,
         ErrorCode::BadConfig,
+        ErrorCode::BadDescription,
         ErrorCode::BadNotation,
         ErrorCode::IllegalAction,
         ErrorCode::ThrowDue,
@@ -205,6 +209,7 @@ impl ErrorCode {
             ErrorCode::BadValue => "bad_value",
             ErrorCode::NoGame => "no_game",
             ErrorCode::BadConfig => "bad_config",
+            ErrorCode::BadDescription => "bad_description",
             ErrorCode::BadNotation => "bad_notation",
             ErrorCode::IllegalAction => "illegal_action",
             ErrorCode::ThrowDue => "throw_due",
@@ -636,9 +641,7 @@ impl Server {
                     let e = stickdice::ConfigError::Repeated { key };
                     return Err(ProtocolError::new(ErrorCode::BadConfig, e.to_string()));
                 }
-                let options = r.options.map(|o| o.0).unwrap_or_default();
-                let seed = r.seed.map_or(DEFAULT_SEED, |s| s.0);
-                let session = AnySession::new(&r.game.0, r.players.map(|p| p.0), &options, seed)?;
+                let session = AnySession::new(r)?;
                 let view = session.view()?;
                 self.session = Some(session);
                 view
@@ -1094,9 +1097,29 @@ pub fn option_spec_json(spec: &stickdice::options::OptionSpec<'_>) -> Value {
     o
 }
 
+/// The most different descriptions a server's process keeps (each is kept for the life of
+/// the process, [`stickdice::described::file::register`]): a `new_game` with another one
+/// beyond them is refused (`bad_description`).
+pub const MAX_DESCRIPTIONS: usize = 256;
+
+/// The description of a `new_game`, read from its text.
+fn described_base(text: &str) -> Result<std::sync::Arc<stickdice::described::Base>> {
+    use stickdice::described::file;
+    let bad = |message: String| ProtocolError::new(ErrorCode::BadDescription, message);
+    let base = file::parse("", text).map_err(|e| bad(e.to_string()))?;
+    if file::registered(&base.digest()).is_none() && file::kept() >= MAX_DESCRIPTIONS {
+        return Err(bad(format!(
+            "this server has kept {MAX_DESCRIPTIONS} different descriptions, the most it \
+             keeps: play one of them again, or start another server"
+        )));
+    }
+    Ok(base)
+}
+
 /// The `hello` result: protocol, games and agents.
 fn hello() -> Value {
-    // The `game-file` slot plays a description file, which `new_game` does not take yet.
+    // The `game-file` slot is no game of its own: `descriptions` says how new_game takes
+    // a description in its place.
     let games: Vec<Value> = GameKind::ALL
         .iter()
         .filter(|k| **k != GameKind::GameFile)
@@ -1117,7 +1140,7 @@ fn hello() -> Value {
             json!({
                 "name": kind.name(),
                 "title": kind.title(),
-                "players": { "min": min, "max": max },
+                "players": { "min": min, "max": max, "default": kind.default_seats() },
                 "options": options,
                 "rule_options": kind.option_specs().iter().map(option_spec_json).collect::<Vec<_>>(),
                 "sticks": sticks,
@@ -1143,6 +1166,14 @@ fn hello() -> Value {
         "version": PROTOCOL_VERSION,
         "engine": format!("stickdice {}", env!("CARGO_PKG_VERSION")),
         "games": games,
+        "descriptions": {
+            "field": "description",
+            "format": "toml",
+            "help": "new_game plays a game description (docs/described/format.md) given as its \
+                     TOML text in `description`, in place of `game`; players, options and seed \
+                     as for a game of the list",
+            "max_kept": MAX_DESCRIPTIONS,
+        },
         "agents": agents,
     })
 }
@@ -1171,10 +1202,48 @@ struct Point<G: Game> {
 }
 
 impl AnySession {
-    fn new(name: &str, players: Option<u64>, options: &[String], seed: u64) -> Result<Self> {
-        let players = players.map(|p| usize::try_from(p).unwrap_or(usize::MAX));
-        let any = AnyGame::new(name, players, options)
-            .map_err(|e| ProtocolError::new(ErrorCode::BadConfig, e.to_string()))?;
+    /// The session `new_game` starts: a game of the list by name, or a description's.
+    fn new(r: requests::NewGame) -> Result<Self> {
+        let players = r
+            .players
+            .map(|p| usize::try_from(p.0).unwrap_or(usize::MAX));
+        let options = r.options.map(|o| o.0).unwrap_or_default();
+        let seed = r.seed.map_or(DEFAULT_SEED, |s| s.0);
+        let bad =
+            |e: stickdice::ConfigError| ProtocolError::new(ErrorCode::BadConfig, e.to_string());
+        let any = match (r.game, r.description) {
+            (Some(_), Some(_)) => {
+                return Err(ProtocolError::new(
+                    ErrorCode::BadRequest,
+                    "new_game takes `game` (a game's name) or `description` (a game \
+                     description's TOML text), not both",
+                ))
+            }
+            (None, None) => {
+                return Err(ProtocolError::new(
+                    ErrorCode::MissingField,
+                    "new_game needs `game` (a game's name, as hello lists them) or \
+                     `description` (a game description's TOML text)",
+                ))
+            }
+            (Some(name), None) if name.0 == GameKind::GameFile.name() => {
+                // The slot plays the process's selected description, which is no session's
+                // own: a description is given as its text.
+                return Err(ProtocolError::new(
+                    ErrorCode::BadConfig,
+                    format!(
+                        "`{}` is played by giving the description itself: new_game with \
+                         `description` (its TOML text) in place of `game`",
+                        name.0
+                    ),
+                ));
+            }
+            (Some(name), None) => AnyGame::new(&name.0, players, &options).map_err(bad)?,
+            (None, Some(text)) => {
+                let base = described_base(&text.0)?;
+                stickdice::described::file::game(base, players, &options).map_err(bad)?
+            }
+        };
         Ok(AnySession::of(any, seed))
     }
 
@@ -1967,6 +2036,161 @@ mod tests {
             "{}",
             done.line
         );
+    }
+
+    /// A request line with a description's text in it.
+    fn with_description(id: u32, text: &str, rest: &str) -> String {
+        format!(
+            r#"{{"id":{id},"cmd":"new_game","description":{}{rest}}}"#,
+            Value::String(text.to_string())
+        )
+    }
+
+    /// Plays a game to its end, the engine throwing and the first legal action taken, and
+    /// gives every result.
+    fn play_out(server: &mut Server) -> Vec<Value> {
+        let mut results = Vec::new();
+        for _ in 0..2000 {
+            let view: Value =
+                serde_json::from_str(&server.handle_line(r#"{"cmd":"state"}"#).unwrap().line)
+                    .unwrap();
+            let line = match view["result"]["node"]["kind"].as_str() {
+                Some("throw") => r#"{"cmd":"throw"}"#.to_string(),
+                Some("decide") => format!(
+                    r#"{{"cmd":"act","action":{}}}"#,
+                    view["result"]["legal_actions"][0]
+                ),
+                _ => return results,
+            };
+            let r: Value = serde_json::from_str(&server.handle_line(&line).unwrap().line).unwrap();
+            assert_eq!(r["ok"], true, "{line}: {r}");
+            results.push(r["result"].clone());
+        }
+        panic!("the game did not end")
+    }
+
+    /// `new_game` with a description plays it as the same game by name is played: the same
+    /// views, throw for throw, with players, options and seed.
+    #[test]
+    fn a_description_is_played_as_the_game_it_describes() {
+        use stickdice::described::games::SigTozeur;
+        let rest = r#","players":2,"seed":9,"options":{"max_throws":60}"#;
+        let mut named = Server::new();
+        let a = named
+            .handle_line(&format!(
+                r#"{{"cmd":"new_game","game":"sig-tozeur"{rest}}}"#
+            ))
+            .unwrap();
+        let mut described = Server::new();
+        let b = described
+            .handle_line(&with_description(1, SigTozeur::TEXT, rest))
+            .unwrap();
+        let (a, b): (Value, Value) = (
+            serde_json::from_str(&a.line).unwrap(),
+            serde_json::from_str(&b.line).unwrap(),
+        );
+        assert_eq!(b["ok"], true, "{b}");
+        assert_eq!(a["result"], b["result"]);
+        assert_eq!(b["result"]["game"], "sig-tozeur");
+        assert_eq!(b["result"]["players"], 2);
+        let played = play_out(&mut described);
+        assert!(played.len() > 10);
+        assert_eq!(play_out(&mut named), played);
+        // An agent moves in it, and undo takes steps back.
+        described
+            .handle_line(&with_description(2, SigTozeur::TEXT, ""))
+            .unwrap();
+        described.handle_line(r#"{"cmd":"throw","marked":1}"#);
+        let r = described
+            .handle_line(r#"{"cmd":"agent_move","agent":"greedy","apply":true}"#)
+            .unwrap();
+        assert!(r.line.contains(r#""ok":true"#), "{}", r.line);
+        let r = described
+            .handle_line(r#"{"cmd":"undo","steps":2}"#)
+            .unwrap();
+        assert!(r.line.contains(r#""undo_steps":0"#), "{}", r.line);
+    }
+
+    /// A description that cannot be read is refused with `bad_description`, naming the
+    /// line and field, and the game in progress stays; `game` and `description` together,
+    /// neither, or the `game-file` slot by name are refused too.
+    #[test]
+    fn a_bad_description_is_refused_and_the_session_stays() {
+        use stickdice::described::games::SigTozeur;
+        let mut server = Server::new();
+        let mut ask = |line: &str| -> Value {
+            serde_json::from_str(&server.handle_line(line).unwrap().line).unwrap()
+        };
+        ask(r#"{"cmd":"new_game","game":"issiren","seed":4}"#);
+        ask(r#"{"cmd":"throw","marked":4}"#);
+        let before = ask(r#"{"cmd":"state"}"#);
+        let broken = SigTozeur::TEXT.replace("columns = 13", "columns = \"13\"");
+        let line = SigTozeur::TEXT
+            .lines()
+            .position(|l| l.starts_with("columns"))
+            .unwrap()
+            + 1;
+        let r = ask(&with_description(1, &broken, ""));
+        assert_eq!(r["error"]["code"], "bad_description", "{r}");
+        let message = r["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!(":{line}:")) && message.contains("field `board.columns`"),
+            "{message}"
+        );
+        let unknown = SigTozeur::TEXT.replace("rows = 4", "rows = 4\ncolums = 2");
+        let r = ask(&with_description(2, &unknown, ""));
+        let message = r["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!(":{line}:")) && message.contains("did you mean `columns`"),
+            "{message}"
+        );
+        let r = ask(&with_description(3, SigTozeur::TEXT, r#","players":7"#));
+        assert_eq!(r["error"]["code"], "bad_config", "{r}");
+        let r = ask(&with_description(4, SigTozeur::TEXT, r#","game":"tab""#));
+        assert_eq!(r["error"]["code"], "bad_request", "{r}");
+        assert!(r["error"]["message"].as_str().unwrap().contains("not both"));
+        let r = ask(r#"{"cmd":"new_game","seed":3}"#);
+        assert_eq!(r["error"]["code"], "missing_field", "{r}");
+        assert!(r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("description"));
+        let r = ask(r#"{"cmd":"new_game","game":"game-file"}"#);
+        assert_eq!(r["error"]["code"], "bad_config", "{r}");
+        assert!(r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("description"));
+        assert_eq!(ask(r#"{"cmd":"state"}"#)["result"], before["result"]);
+        // hello says how a description is given.
+        let hello = ask(r#"{"cmd":"hello"}"#);
+        assert_eq!(hello["result"]["descriptions"]["field"], "description");
+    }
+
+    /// Each session plays its own description: a second one replaces the first as any
+    /// new_game does, another server's description changes nothing in this one, and the
+    /// process's selection (`--game-file`'s) is left alone.
+    #[test]
+    fn each_session_plays_its_own_description() {
+        use stickdice::described::file;
+        use stickdice::described::games::{SigTozeur, Tab};
+        let selected = file::selected().map(|l| l.digest().to_string());
+        let mine = Tab::TEXT.replace("name = \"tab\"", "name = \"my-tab\"");
+        let mut first = Server::new();
+        let mut second = Server::new();
+        let game = |server: &mut Server, line: &str| -> Value {
+            let r: Value = serde_json::from_str(&server.handle_line(line).unwrap().line).unwrap();
+            r["result"]["game"].clone()
+        };
+        assert_eq!(game(&mut first, &with_description(1, &mine, "")), "my-tab");
+        assert_eq!(
+            game(&mut second, &with_description(1, SigTozeur::TEXT, "")),
+            "sig-tozeur"
+        );
+        assert_eq!(game(&mut first, r#"{"cmd":"throw"}"#), "my-tab");
+        assert_eq!(game(&mut first, &with_description(2, Tab::TEXT, "")), "tab");
+        assert_eq!(game(&mut second, r#"{"cmd":"throw"}"#), "sig-tozeur");
+        assert_eq!(file::selected().map(|l| l.digest().to_string()), selected);
     }
 
     #[test]

@@ -20,21 +20,33 @@ use pyo3::types::{PyDict, PyList};
 
 use state::{PyGame, PyState};
 
-/// Loads a game: `load_game("issiren", players=2, max_throws=500)`.
+/// Loads a game: a game of the list by name (`load_game("issiren", players=2,
+/// max_throws=500)`), or a game description (the book's chapter on the description
+/// format): the path of its file (str or os.PathLike) or its TOML text.
+///
+/// A str with a line break or a `=` is TOML text; a game's name is that game; otherwise a
+/// str is a path when it ends in `.toml`, holds a path separator or names a file.
 ///
 /// Raises:
-///     ValueError: an unknown game or option, a bad option value, or a seat count the game
-///         does not allow.
+///     ValueError: an unknown game or option, a bad option value, a seat count the game
+///         does not allow, or a description that cannot be read (naming the line and the
+///         field).
+///     OSError: the description file cannot be read (FileNotFoundError when it is not
+///         there).
 #[pyfunction]
 #[pyo3(signature = (name, players = None, **options))]
 fn load_game(
-    name: &str,
+    name: &Bound<'_, PyAny>,
     players: Option<&Bound<'_, PyAny>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyGame> {
-    Ok(PyGame {
-        any: state::build_game(name, players, options)?,
-    })
+    use state::GameSource;
+    let any = match GameSource::of(name)? {
+        GameSource::Name(name) => state::build_game(&name, players, options)?,
+        GameSource::Text(text) => state::build_described("<description>", &text, players, options)?,
+        GameSource::Path(path) => state::build_from_file(&path, players, options)?,
+    };
+    Ok(PyGame { any })
 }
 
 /// Every agent with its parameters, defaults and help (as `stickdice agents` prints them).
@@ -121,6 +133,7 @@ fn _stickdice(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::_play_random, m)?)?;
     m.add_function(wrap_pyfunction!(run::_compare, m)?)?;
     m.add_function(wrap_pyfunction!(state::_load_game_from_options, m)?)?;
+    m.add_function(wrap_pyfunction!(state::_load_described_from_options, m)?)?;
     m.add_function(wrap_pyfunction!(state::_load_state, m)?)?;
     // The package's version is the crate's, which .ci/python.sh checks against the
     // workspace's (one version for the crates and the wheel).

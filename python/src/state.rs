@@ -1,7 +1,7 @@
 //! `Game` and `State` for Python: thin wrappers over the core's [`AnyGame`] and each game's
 //! state, answering with the core's rules and the encodings of [`crate::encoding`].
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
 
@@ -130,6 +130,95 @@ pub fn build_game(
     players: Option<&Bound<'_, PyAny>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<AnyGame> {
+    let (seats, texts) = game_args(players, options)?;
+    AnyGame::new(name, seats, &texts).map_err(value_error)
+}
+
+/// What `load_game`'s first argument names: a game of the list, a description's TOML
+/// text, or the path of a description file.
+pub enum GameSource {
+    /// A game of the list, by name.
+    Name(String),
+    /// A description's TOML text.
+    Text(String),
+    /// A description file.
+    Path(std::path::PathBuf),
+}
+
+impl GameSource {
+    /// Tells them apart: an `os.PathLike` is a path; a str with a line break or a `=` is
+    /// TOML text (a description has both); a game's name is that game; a str ending in
+    /// `.toml`, holding a path separator or naming a file that exists is a path; anything
+    /// else is taken for a name (refused as an unknown game).
+    pub fn of(arg: &Bound<'_, PyAny>) -> PyResult<GameSource> {
+        let Ok(text) = arg.downcast::<PyString>() else {
+            return arg
+                .extract::<std::path::PathBuf>()
+                .map(GameSource::Path)
+                .map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "load_game takes a game's name, a description's TOML text (str) or a \
+                     description file's path (str or os.PathLike), not {}",
+                        arg.get_type()
+                            .name()
+                            .map(|n| n.to_string())
+                            .unwrap_or_default()
+                    ))
+                });
+        };
+        let text = text.to_str()?.to_string();
+        let path = std::path::Path::new(&text);
+        Ok(if text.contains(['\n', '=']) {
+            GameSource::Text(text)
+        } else if GameKind::ALL.iter().any(|k| k.name() == text) {
+            GameSource::Name(text)
+        } else if text.ends_with(".toml")
+            || text.contains(['/', std::path::MAIN_SEPARATOR])
+            || path.is_file()
+        {
+            GameSource::Path(text.into())
+        } else {
+            GameSource::Name(text)
+        })
+    }
+}
+
+/// Builds the game of a description's text (`file` names it in errors) from Python
+/// arguments. The game carries its own description: the process's selection (which the
+/// list's `game-file` slot reads) is left alone.
+pub fn build_described(
+    file: &str,
+    text: &str,
+    players: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<AnyGame> {
+    let (seats, texts) = game_args(players, options)?;
+    let base = stickdice::described::file::parse(file, text).map_err(value_error)?;
+    stickdice::described::file::game(base, seats, &texts).map_err(value_error)
+}
+
+/// Builds the game of a description file from Python arguments ([`build_described`]).
+pub fn build_from_file(
+    path: &std::path::Path,
+    players: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<AnyGame> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        let message = format!("cannot read the description file {file}: {e}");
+        match e.kind() {
+            std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+            _ => PyOSError::new_err(message),
+        }
+    })?;
+    build_described(&file, &text, players, options)
+}
+
+/// The seat count and `key=value` rule options of Python arguments.
+fn game_args(
+    players: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(Option<usize>, Vec<String>)> {
     let seats = match players {
         None => None,
         Some(p) if p.is_none() => None,
@@ -158,11 +247,12 @@ pub fn build_game(
             texts.push(format!("{key}={}", option_text(&key, &v)?));
         }
     }
-    AnyGame::new(name, seats, &texts).map_err(value_error)
+    Ok((seats, texts))
 }
 
-fn kind_text(kind: GameKind) -> &'static str {
-    kind.name()
+/// The description a game of a description plays (`None` for another game).
+fn description_of(any: &AnyGame) -> Option<&'static stickdice::described::file::Loaded> {
+    stickdice::with_game!(any, |g| g.loaded_description())
 }
 
 /// A game with its rule options and seat count (`stickdice.load_game(...)`).
@@ -174,16 +264,30 @@ pub struct PyGame {
 
 #[pymethods]
 impl PyGame {
-    /// The game's name, as `stickdice.games()` lists it (`issiren`, `siryu-race`, ...).
+    /// The game's name, as `stickdice.games()` lists it (`issiren`, `siryu-race`, ...); a
+    /// description's own `name` for a game loaded from a description.
     #[getter]
     fn name(&self) -> &'static str {
-        kind_text(self.any.kind())
+        self.any.name()
     }
 
     /// The game's name for people.
     #[getter]
     fn title(&self) -> &'static str {
-        self.any.kind().title()
+        self.any.title()
+    }
+
+    /// For a game loaded from a description: its digest (as tournament logs record it);
+    /// `None` for a game of the list.
+    #[getter]
+    fn description_digest(&self) -> Option<&'static str> {
+        description_of(&self.any).map(|l| l.digest())
+    }
+
+    /// For a game loaded from a description: its TOML text; `None` for a game of the list.
+    #[getter]
+    fn description_text(&self) -> Option<&'static str> {
+        description_of(&self.any).map(|l| l.base().text())
     }
 
     /// The number of seats.
@@ -277,9 +381,12 @@ impl PyGame {
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
+        let first = match description_of(&self.any) {
+            Some(l) => format!("<description {:?}, digest {}>", l.name(), l.digest()),
+            None => format!("{:?}", self.name()),
+        };
         format!(
-            "load_game({:?}, players={}, {})",
-            self.name(),
+            "load_game({first}, players={}, {})",
             self.any.seats(),
             opts.join(", ")
         )
@@ -299,16 +406,25 @@ impl PyGame {
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let f = py
-            .import("stickdice._stickdice")?
-            .getattr("_load_game_from_options")?;
+        let module = py.import("stickdice._stickdice")?;
         let opts: Vec<String> = self
             .any
             .options()
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
-        (f, (self.name(), self.any.seats(), opts)).into_pyobject(py)
+        match description_of(&self.any) {
+            Some(l) => (
+                module.getattr("_load_described_from_options")?,
+                (l.base().text(), self.any.seats(), opts),
+            )
+                .into_pyobject(py),
+            None => (
+                module.getattr("_load_game_from_options")?,
+                (self.name(), self.any.seats(), opts),
+            )
+                .into_pyobject(py),
+        }
     }
 }
 
@@ -333,6 +449,20 @@ pub fn _load_game_from_options(
 ) -> PyResult<PyGame> {
     Ok(PyGame {
         any: AnyGame::new(name, Some(players), &options).map_err(value_error)?,
+    })
+}
+
+/// Rebuilds a game of a description from `Game.__reduce__`.
+#[pyfunction]
+pub fn _load_described_from_options(
+    text: &str,
+    players: usize,
+    options: Vec<String>,
+) -> PyResult<PyGame> {
+    let base = stickdice::described::file::parse("<description>", text).map_err(value_error)?;
+    Ok(PyGame {
+        any: stickdice::described::file::game(base, Some(players), &options)
+            .map_err(value_error)?,
     })
 }
 
@@ -798,11 +928,13 @@ fn save<G: Game>(_g: &G, s: &G::State) -> String {
     stickdice::save_state::<G>(s)
 }
 
-/// Every game with its seats and rule options (defaults and help).
+/// Every game of the list with its seats and rule options (defaults and help); a game
+/// description of one's own is loaded with `load_game(path_or_toml)`.
 #[pyfunction]
 pub fn games(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let list = PyList::empty(py);
-    // The `game-file` slot plays a description file, which the package does not load yet.
+    // The `game-file` slot is no game of its own: `load_game` takes a description (its
+    // file's path or its text) in its place.
     for &kind in GameKind::ALL.iter().filter(|k| **k != GameKind::GameFile) {
         let d = PyDict::new(py);
         let (min, max) = kind.seat_range();
@@ -810,6 +942,7 @@ pub fn games(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("title", kind.title())?;
         d.set_item("min_players", min)?;
         d.set_item("max_players", max)?;
+        d.set_item("default_players", kind.default_seats())?;
         let opts = PyList::empty(py);
         for spec in kind.option_specs() {
             let o = PyDict::new(py);

@@ -1,5 +1,6 @@
 """Type stubs of the extension module (the Rust side of the package)."""
 
+import os
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
@@ -20,6 +21,7 @@ __all__ = [
     "_play_random",
     "_compare",
     "_load_game_from_options",
+    "_load_described_from_options",
     "_load_state",
     "__version__",
     "MissingCapability",
@@ -43,17 +45,32 @@ class MissingCapability(NotImplementedError):
     ``State.legal_action_strings()``, ``State.apply_action_string()``,
     ``Agent.step_string()``)."""
 
-def load_game(name: str, players: Optional[int] = None, **options: OptionValue) -> Game:
-    """Loads a game: ``load_game("issiren", players=2, max_throws=500)``.
+def load_game(
+    name: Union[str, "os.PathLike[str]"], players: Optional[int] = None, **options: OptionValue
+) -> Game:
+    """Loads a game: a game of the list by name (``load_game("issiren", players=2,
+    max_throws=500)``), or a game description (the book's chapter on the description
+    format): the path of its file (a str or an ``os.PathLike``) or its TOML text.
+
+    A str with a line break or a ``=`` is TOML text (a description has both); a game's
+    name is that game; otherwise a str is a path when it ends in ``.toml``, holds a path
+    separator or names a file (``pathlib.Path("issiren")`` reads a file named like a game).
+    A description's game plays by action notation (no ``encode`` capability), with its own
+    ``players`` and rule options as keywords.
 
     Raises:
         ValueError: an unknown game or option, a bad option value, an option given twice
-            (``max_throws`` and ``" max_throws"``), or a seat count the game does not allow.
+            (``max_throws`` and ``" max_throws"``), a seat count the game does not allow, or
+            a description that cannot be read (the message names the line and the field).
+        OSError: the description file cannot be read (``FileNotFoundError`` when it is not
+            there).
         TypeError: ``players`` is not an int, or an option value not an int, bool or str.
     """
 
 def games() -> List[Dict[str, Any]]:
-    """Every game: ``name``, ``title``, ``min_players``, ``max_players``,
+    """Every game of the list (a game description of one's own is loaded with
+    ``load_game(path_or_toml)``, and is not listed): ``name``, ``title``, ``min_players``, ``max_players``, ``default_players`` (the seat count
+    ``load_game`` plays without ``players``),
     ``num_distinct_actions`` (None for a game without action codes), ``capabilities`` and
     ``options``, the game's table of rule options (each with ``name``, ``type`` (``"bool"``
     or ``"int"``), ``default`` (as ``Game.options()`` writes it), ``allowed`` (the values
@@ -72,10 +89,18 @@ class Game:
 
     @property
     def name(self) -> str:
-        """The game's name, as ``stickdice.games()`` lists it (``issiren``, ``siryu-race``, …)."""
+        """The game's name, as ``stickdice.games()`` lists it (``issiren``, ``siryu-race``, …);
+        a description's own ``name`` for a game loaded from a description."""
     @property
     def title(self) -> str:
         """The game's name for people."""
+    @property
+    def description_digest(self) -> Optional[str]:
+        """For a game loaded from a description: its digest (as tournament logs record it);
+        None for a game of the list."""
+    @property
+    def description_text(self) -> Optional[str]:
+        """For a game loaded from a description: its TOML text; None for a game of the list."""
     @property
     def capabilities(self) -> List[str]:
         """The optional capabilities the game provides beyond its rules (``board``,
@@ -261,6 +286,8 @@ def _compare(
 ) -> str: ...
 def _load_game_from_options(name: str, players: int, options: Dict[str, Any]) -> Game:
     """Rebuilds a game from ``Game.__reduce__``."""
+def _load_described_from_options(text: str, players: int, options: List[str]) -> Game:
+    """Rebuilds a game of a description from ``Game.__reduce__``."""
 def _load_state(game: Game, text: str) -> State:
     """Rebuilds a state from ``State.__reduce__``."""
 

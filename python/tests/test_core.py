@@ -31,6 +31,12 @@ def test_games_lists_every_game_with_options_defaults_and_help():
     }
     assert (games["issiren"]["min_players"], games["issiren"]["max_players"]) == (2, 2)
     assert (games["sig-wa-duqqan"]["min_players"], games["sig-wa-duqqan"]["max_players"]) == (2, 8)
+    # Sig (Western Sahara) is played by four unless told otherwise (two or four).
+    assert games["sig-western-sahara"]["default_players"] == 4
+    assert stickdice.load_game("sig-western-sahara").num_players() == 4
+    assert games["issiren"]["default_players"] == 2
+    with pytest.raises(ValueError, match="2 or 4 players, not 3"):
+        stickdice.load_game("sig-western-sahara", players=3)
     opts = {o["name"]: o for o in games["sig-el-oued"]["options"]}
     assert opts["max_throws"]["default"] == "10000"
     assert opts["max_throws"]["type"] == "int"
@@ -314,3 +320,75 @@ def test_a_callable_may_answer_in_notation():
         game, ["random", lambda s: s.legal_action_strings()[-1]], games=2, seed=3
     )
     assert report["played"] == 2
+
+
+TAB_TEXT = (REPO / "src" / "described" / "games" / "tab.toml").read_text()
+MY_TAB = TAB_TEXT.replace('name = "tab"', 'name = "my-tab"')
+
+
+def _play_by_notation(game, seed):
+    """Plays a game to its end: seeded engine throws, a seeded random legal action."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    for _ in range(100_000):
+        if state.is_terminal():
+            return state
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action_string(rng.choice(state.legal_action_strings()))
+    raise AssertionError("the game did not end")
+
+
+def test_load_game_plays_a_description_from_its_path_or_its_text(tmp_path):
+    path = tmp_path / "my-tab.toml"
+    path.write_text(MY_TAB)
+    named = stickdice.load_game("tab", players=2, max_throws=300)
+    for source in (path, str(path), MY_TAB):
+        game = stickdice.load_game(source, players=2, max_throws=300)
+        assert game.name == "my-tab" and game.title == "Tab"
+        assert game.description_text == MY_TAB and len(game.description_digest) > 8
+        assert dict(game.options())["max_throws"] == "300"
+        # The same rules as the game of the list, throw for throw and move for move.
+        a, b = _play_by_notation(game, 5), _play_by_notation(named, 5)
+        assert a.is_terminal() and a.returns() == b.returns() and str(a) == str(b)
+        assert a.get_game() == game
+    # The helpers that play a game of the list play it: random playouts, tournaments,
+    # pickling; the codes and tensors are missing (no `encode` capability).
+    r, s = stickdice.play_random(game, 40, seed=2), stickdice.play_random(named, 40, seed=2)
+    np.testing.assert_array_equal(r["places"], s["places"])
+    np.testing.assert_array_equal(r["throws"], s["throws"])
+    report = stickdice.tournament(game, ["random", "greedy"], games=4, seed=3)
+    assert report["played"] == 4 and report["standings"]
+    assert pickle.loads(pickle.dumps(game)) == game
+    state = _play_by_notation(game, 6)
+    assert pickle.loads(pickle.dumps(state)).serialize() == state.serialize()
+    assert "encode" not in game.capabilities
+    with pytest.raises(stickdice.MissingCapability):
+        game.num_distinct_actions()
+    # A default seat count, and the process's game-file slot untouched by the loads.
+    assert stickdice.load_game(MY_TAB).num_players() == 2
+    with pytest.raises(ValueError, match="load_game"):
+        stickdice.load_game("game-file")
+
+
+def test_load_game_names_the_line_and_the_field_of_a_bad_description(tmp_path):
+    unknown = MY_TAB.replace("rows = 4\n", "rows = 4\ncolums = 7\n", 1)
+    line = unknown.splitlines().index("colums = 7") + 1
+    with pytest.raises(ValueError, match=rf"<description>:{line}:.*did you mean `columns`"):
+        stickdice.load_game(unknown)
+    wrong = MY_TAB.replace("sticks = 4", 'sticks = "four"', 1)
+    line = wrong.splitlines().index('sticks = "four"') + 1
+    path = tmp_path / "bad.toml"
+    path.write_text(wrong)
+    with pytest.raises(ValueError, match=rf"bad\.toml:{line}:\d+: field `throws\.sticks`"):
+        stickdice.load_game(path)
+    with pytest.raises(ValueError, match="players"):
+        stickdice.load_game(MY_TAB, players=5)
+    with pytest.raises(FileNotFoundError, match="nowhere.toml"):
+        stickdice.load_game(tmp_path / "nowhere.toml")
+    with pytest.raises(ValueError, match="unknown game"):
+        stickdice.load_game("no-such-game")
+    with pytest.raises(TypeError, match="description"):
+        stickdice.load_game(12)

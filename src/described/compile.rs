@@ -367,6 +367,16 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
             ),
         ));
     }
+    if let Some(n) = s.default.filter(|n| !s.counts().contains(n)) {
+        let counts: Vec<String> = s.counts().iter().map(ToString::to_string).collect();
+        return Err(err(
+            "seats.default",
+            format!(
+                "{n}: expected one of the seat counts allowed ({})",
+                counts.join(", ")
+            ),
+        ));
+    }
     if seats < s.min || seats > s.max || (!s.allowed.is_empty() && !s.allowed.contains(&seats)) {
         return Err(err("seats", format!("{seats} seats are not allowed")));
     }

@@ -59,6 +59,11 @@ impl Loaded {
         (s.min, s.max)
     }
 
+    /// The seat count played when none is given ([`Seats::default_count`](super::format::Seats::default_count)).
+    pub fn default_seats(&self) -> usize {
+        self.base.description().seats.default_count()
+    }
+
     /// Its rule options' table ([`Base::option_specs`]).
     pub fn option_specs(&self) -> &'static [OptionSpec<'static>] {
         self.specs
@@ -72,6 +77,11 @@ static SELECTED: RwLock<Option<&'static Loaded>> = RwLock::new(None);
 pub fn registered(digest: &str) -> Option<&'static Loaded> {
     let list = LOADED.lock().unwrap_or_else(|e| e.into_inner());
     list.iter().copied().find(|l| l.digest == digest)
+}
+
+/// How many different descriptions the process keeps ([`register`]).
+pub fn kept() -> usize {
+    LOADED.lock().unwrap_or_else(|e| e.into_inner()).len()
 }
 
 /// Keeps a description for the life of the process (once per digest: the same content
@@ -167,9 +177,7 @@ impl FileGame {
             min,
             max,
         };
-        if !(min..=max).contains(&seats) {
-            return Err(refuse());
-        }
+        loaded.base.description().seats.check(loaded.name, seats)?;
         Described::new(loaded.base.clone(), seats)
             .map(|d| FileGame(d, loaded))
             .map_err(|_| refuse())
@@ -192,8 +200,22 @@ pub fn any_game<S: AsRef<str>>(
     seats: Option<usize>,
     options: &[S],
 ) -> Result<AnyGame, ConfigError> {
-    let loaded = select(base);
-    let mut game = FileGame::new(loaded.base.clone(), seats.unwrap_or(loaded.seat_range().0))?;
+    game(select(base).base.clone(), seats, options)
+}
+
+/// The game of a description as one of the list, as [`any_game`] makes it but without
+/// selecting the description: the game carries its own, and the selection (which another
+/// session of the process may hold) is left as it is.
+///
+/// # Errors
+/// A seat count the description does not allow, or a bad option.
+pub fn game<S: AsRef<str>>(
+    base: Arc<Base>,
+    seats: Option<usize>,
+    options: &[S],
+) -> Result<AnyGame, ConfigError> {
+    let loaded = register(base);
+    let mut game = FileGame::new(loaded.base.clone(), seats.unwrap_or(loaded.default_seats()))?;
     let pairs = options
         .iter()
         .map(|text| crate::config::parse_option(text.as_ref()))
@@ -215,6 +237,10 @@ impl Game for FileGame {
 
     fn option_specs() -> &'static [OptionSpec<'static>] {
         selected().map_or(&NO_OPTIONS, Loaded::option_specs)
+    }
+
+    fn default_seats() -> usize {
+        selected().map_or(Self::SEATS.0, Loaded::default_seats)
     }
 
     fn with_seats(seats: usize) -> Result<Self, ConfigError> {

@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::game::ConfigError;
+
 /// A whole description: one game of the family, as plain data.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -99,6 +101,9 @@ pub struct Seats {
     /// Seat counts allowed between `min` and `max` (all when empty).
     #[serde(default)]
     pub allowed: Vec<usize>,
+    /// The seat count played when none is given (one of those allowed). Default `min`.
+    #[serde(default)]
+    pub default: Option<usize>,
     /// `true`: two teams, seats alternating (seats 0, 2, … against 1, 3, …), sharing their
     /// team's pieces and ranking together. Default `false`: every seat plays its own side.
     #[serde(default)]
@@ -109,12 +114,52 @@ fn two() -> usize {
     2
 }
 
+impl Seats {
+    /// Every seat count allowed, fewest first.
+    pub fn counts(&self) -> Vec<usize> {
+        (self.min..=self.max)
+            .filter(|n| self.allowed.is_empty() || self.allowed.contains(n))
+            .collect()
+    }
+
+    /// The seat count played when none is given (`default`, else `min`).
+    pub fn default_count(&self) -> usize {
+        self.default.unwrap_or(self.min)
+    }
+
+    /// Checks that `game` (these seats') is played by `players` seats.
+    ///
+    /// # Errors
+    /// [`ConfigError::Players`] out of `min..=max`; [`ConfigError::SeatsNotAllowed`], with
+    /// the counts allowed, for any other count where `allowed` lists them.
+    pub fn check(&self, game: &'static str, players: usize) -> Result<(), ConfigError> {
+        let counts = self.counts();
+        if counts.contains(&players) {
+            Ok(())
+        } else if self.allowed.is_empty() {
+            Err(ConfigError::Players {
+                game,
+                players,
+                min: self.min,
+                max: self.max,
+            })
+        } else {
+            Err(ConfigError::SeatsNotAllowed {
+                game,
+                players,
+                allowed: counts,
+            })
+        }
+    }
+}
+
 impl Default for Seats {
     fn default() -> Self {
         Seats {
             min: 2,
             max: 2,
             allowed: Vec::new(),
+            default: None,
             teams: false,
         }
     }
@@ -573,7 +618,10 @@ pub enum ChaserKind {
 
 /// Where a self-steering chaser starts.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "expected a position (a whole number, negative from the end) or `\"off\"`"
+)]
 pub enum ChaserStart {
     /// On this position (negative counts from the end).
     At(i64),

@@ -167,9 +167,23 @@ fn toml_error(file: &str, text: Option<&str>, e: &toml::de::Error) -> Descriptio
     DescriptionError {
         file: file.to_string(),
         at,
-        field: String::new(),
+        field: toml_error_field(e),
         message,
     }
+}
+
+/// The field a TOML reading error is about (`board.columns`), where the reader names it:
+/// its text without the input ends with ``in `board.columns` ``.
+fn toml_error_field(e: &toml::de::Error) -> String {
+    let mut bare = e.clone();
+    bare.set_input(None);
+    bare.to_string()
+        .lines()
+        .last()
+        .and_then(|l| l.strip_prefix("in `"))
+        .and_then(|l| l.strip_suffix('`'))
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// A description read from its text, before options: the typed form and the tree the
@@ -1376,8 +1390,12 @@ macro_rules! described_game {
                 SPECS.get_or_init(|| Self::base_ref().option_specs())
             }
 
+            fn default_seats() -> usize {
+                Self::base_ref().description().seats.default_count()
+            }
+
             fn with_seats(seats: usize) -> Result<Self, $crate::game::ConfigError> {
-                $crate::config::check_seats::<Self>(seats)?;
+                Self::base_ref().description().seats.check($name, seats)?;
                 $crate::described::Described::new(Self::base(), seats)
                     .map($ty)
                     .map_err(|_| $crate::game::ConfigError::Players {

@@ -36,7 +36,7 @@ impl Configuration {
         options: &[S],
     ) -> Result<Configuration, CompareError> {
         let kind: GameKind = game.trim().parse().map_err(CompareError::Config)?;
-        let players = players.unwrap_or(kind.seat_range().0);
+        let players = players.unwrap_or(kind.default_seats());
         let pairs = option_pairs(options)?;
         let c = Configuration {
             game: kind.name().to_string(),
@@ -63,7 +63,7 @@ impl Configuration {
         let c = Configuration {
             game: loaded.name().to_string(),
             options: pairs,
-            players: players.unwrap_or(loaded.seat_range().0),
+            players: players.unwrap_or(loaded.default_seats()),
             description: Some(loaded.digest().to_string()),
         };
         c.build()?;

@@ -67,11 +67,15 @@ macro_rules! commands {
 commands! {
     /// `hello`: the protocol, the games and the agents.
     "hello" => Hello {}
-    /// `new_game`: starts a game, replacing any in progress.
+    /// `new_game`: starts a game, replacing any in progress: a game of the list by its
+    /// `game` name, or the game a `description` describes (one of the two).
     "new_game" => NewGame {
         /// The game's name (`issiren`, …; `hello` lists them).
-        game: Text,
-        /// The seat count; the game's fewest by default.
+        game: Option<Text>,
+        /// A game description's TOML text (docs/described/format.md), played in place of
+        /// a game of the list.
+        description: Option<Text>,
+        /// The seat count; by default the game's own (`hello` lists it).
         players: Option<Whole>,
         /// Rule options: `{"max_throws": 500}` or `["max_throws=500"]`.
         options: Option<GameOptions>,
