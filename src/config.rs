@@ -128,7 +128,7 @@ crate::for_each_game!(define_games);
 /// Generates [`AnyAgent`] and [`Listed`] for every game of the list.
 macro_rules! define_any_agent {
     ([] $($variant:ident : $ty:path,)*) => {
-        /// An agent of any game of the list, boxed: what an agent family built outside
+        /// An agent of any game of the list, boxed: what a kind of agent built outside
         /// the library returns for a game chosen at run time (see `stickdice-agents`'
         /// registry). Build one with `AnyAgent::from(boxed)`.
         #[non_exhaustive]
@@ -175,7 +175,7 @@ crate::for_each_game!(define_any_agent);
 
 /// Whether a game is one of the list, and the conversions to and from [`AnyGame`] and
 /// [`AnyAgent`] that code generic over a game uses to reach run-time registries (agent
-/// families registered by other crates). Implemented for every game of the list; a game
+/// kinds registered by other crates). Implemented for every game of the list; a game
 /// outside it (a test game) takes the defaults with an empty `impl Listed for MyGame {}`.
 pub trait Listed: Game {
     /// The game as an [`AnyGame`], if it is one of the list.

@@ -630,4 +630,160 @@ fn a_self_steering_chaser_unknown_field_names_the_nearest() {
         let e = chaser_error(from, to, to, "chaser");
         assert!(e.contains(&format!("did you mean `{near}`?")), "{to}: {e}");
     }
+
+/// A described game's state gives back its [`Position`], which builds it again; a position
+/// no state can hold is refused with each problem typed (field, side, piece, value), and
+/// JSON says the same sentence.
+#[test]
+fn a_position_round_trips_and_each_bad_one_names_its_problem() {
+    use stickdice::described::games::SigMzab;
+    use stickdice::described::{Piece, Position, Problem, SeatList, State};
+    use stickdice::{ActionList, Game, Node, Playouts, SeedableRng};
+    let g = SigMzab::with_seats(2).unwrap();
+    let mut s = g.initial_state();
+    let mut rng = stickdice::Rng::seed_from_u64(3);
+    let mut actions = ActionList::new();
+    for _ in 0..40 {
+        match g.node(&s) {
+            Node::Throw(_) => {
+                let t = g.sample_throw(&mut rng);
+                g.apply_throw(&mut s, t).unwrap();
+            }
+            Node::Decide(_) => {
+                let n = rand::RngExt::random_range(&mut rng, 0..64usize);
+                g.play_random_action(&mut s, &mut actions, |k| n % k);
+            }
+            Node::End => break,
+        }
+    }
+    assert_eq!(State::try_from(s.position()), Ok(s));
+    assert_eq!(Position::from(s), s.position());
+    assert_eq!(g.load_state(&g.save_state(&s)).unwrap(), s);
+
+    let kinds = |p: Position| -> Vec<Problem> {
+        State::try_from(p)
+            .unwrap_err()
+            .kinds::<Problem>()
+            .cloned()
+            .collect()
+    };
+    let on = |at: &str, pos: u8| Piece {
+        at: at.into(),
+        pos: Some(pos),
+        ..Piece::default()
+    };
+    let two = |a: Piece, b: Piece| Position {
+        pieces: vec![vec![a], vec![b]],
+        ..Position::default()
+    };
+    assert_eq!(kinds(Position::default()), [Problem::NoPieces]);
+    assert_eq!(
+        kinds(Position {
+            pieces: vec![vec![on("a1", 0)], vec![on("a2", 1), on("a3", 2)]],
+            ..Position::default()
+        }),
+        [Problem::UnevenSides {
+            side: 1,
+            pieces: 2,
+            expected: 1
+        }]
+    );
+    assert_eq!(
+        kinds(Position {
+            pieces: vec![vec![Piece::default(); 33]; 2],
+            ..Position::default()
+        }),
+        [Problem::TooManyPieces {
+            pieces: 66,
+            max: stickdice::described::MAX_PIECES
+        }]
+    );
+    assert_eq!(
+        kinds(two(on("z0", 0), on("off", 0))),
+        [Problem::NotASquare {
+            side: 0,
+            piece: 0,
+            at: "z0".into()
+        }]
+    );
+    assert_eq!(
+        kinds(two(
+            on("a1", 0),
+            Piece {
+                at: "b1".into(),
+                ..Piece::default()
+            }
+        )),
+        [Problem::NoTrackPosition {
+            side: 1,
+            piece: 0,
+            square: "b1".into()
+        }]
+    );
+    assert_eq!(
+        kinds(two(on("a1", 254), on("gone", 0))),
+        [Problem::TrackPositionOutOfRange {
+            side: 0,
+            piece: 0,
+            pos: 254
+        }]
+    );
+    assert_eq!(
+        kinds(two(
+            on("a1", 0),
+            Piece {
+                flags: 0x81,
+                ..on("b1", 3)
+            }
+        )),
+        [Problem::FlagsOutOfRange {
+            side: 1,
+            piece: 0,
+            flags: 0x81
+        }]
+    );
+    let fine = two(on("a1", 0), on("b1", 3));
+    assert_eq!(
+        kinds(Position {
+            stock: vec![1; 9],
+            captures: vec![1; 9],
+            out: vec![1; 9],
+            buried: vec![1; 9],
+            ..fine.clone()
+        }),
+        [
+            SeatList::Stock,
+            SeatList::Captures,
+            SeatList::Out,
+            SeatList::Buried
+        ]
+        .map(|list| Problem::TooManyEntries { list, entries: 9 })
+    );
+    // Every problem is named, in reading order, not only the first.
+    assert_eq!(
+        kinds(Position {
+            chaser: Some(254),
+            held: vec![3, 16],
+            pending: Some(16),
+            ..fine.clone()
+        }),
+        [
+            Problem::ChaserOutOfRange { pos: 254 },
+            Problem::HeldOutOfRange { value: 16 },
+            Problem::PendingOutOfRange { white: 16 },
+        ]
+    );
+    assert!(State::try_from(fine).is_ok());
+    // JSON states are read through the same checks, with the same sentences.
+    let err = g
+        .load_state(r#"{"pieces": [[{"at": "z0", "pos": 0}], [{"at": "a1"}]]}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(
+            "invalid state: P1's piece 1: `z0` is not a square, `off` or `gone`; \
+             P2's piece 1 on a1 needs its track position `pos`"
+        ),
+        "{err}"
+    );
 }

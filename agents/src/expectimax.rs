@@ -444,6 +444,16 @@ struct Reuse<S, A> {
     horizon: bool,
 }
 
+/// What a throw node's search knows of each outcome: its bounds, its exact value where it
+/// was searched, and the probe to reuse.
+struct Bounds<'a, S, A> {
+    lo: &'a mut [f64; stickdice::dice::MAX_THROW_OUTCOMES],
+    hi: &'a mut [f64; stickdice::dice::MAX_THROW_OUTCOMES],
+    vals: &'a mut [f64; stickdice::dice::MAX_THROW_OUTCOMES],
+    searched: &'a mut [bool; stickdice::dice::MAX_THROW_OUTCOMES],
+    probes: &'a mut [Option<Reuse<S, A>>; stickdice::dice::MAX_THROW_OUTCOMES],
+}
+
 /// What a root search found, before ties are broken.
 struct RootOutcome<A> {
     /// The root's actions with their values for the mover, in search order (a value is
@@ -1130,85 +1140,18 @@ impl<G: Evaluate> Expectimax<G> {
         let mut probes: [Option<Reuse<G::State, G::Action>>; stickdice::dice::MAX_THROW_OUTCOMES] =
             [None; stickdice::dice::MAX_THROW_OUTCOMES];
         if self.pruning == Pruning::Star2 && late && (can_cut_high || can_cut_low) {
-            // Probing: one action of each outcome's decision bounds that outcome. An
-            // outcome that ends the game, or whose decision has a single action, is
-            // searched outright (the probe would be the whole search), and kept.
-            let mut legal = ActionList::new();
-            for &i in &order[..n] {
-                let c = &children[i];
-                let cd = Self::child_depth(game, c, d);
-                let (maximize, whole) = match game.node(c) {
-                    Node::Throw(_) => continue,
-                    Node::End => (true, true),
-                    Node::Decide(seat) => {
-                        game.legal_actions(c, &mut legal);
-                        (self.is_max(seat), legal.len() == 1)
-                    }
-                };
-                if !whole && ((maximize && !can_cut_high) || (!maximize && !can_cut_low)) {
-                    continue;
-                }
-                let mut rest_lo = 0.0;
-                let mut rest_hi = 0.0;
-                for j in 0..n {
-                    if j != i {
-                        rest_lo += p(j) * lo[j];
-                        rest_hi += p(j) * hi[j];
-                    }
-                }
-                let wa = (alpha - rest_hi) / p(i) - EPS;
-                let wb = (beta - rest_lo) / p(i) + EPS;
-                if whole {
-                    let w = self.ab(game, c, cd, wa, wb);
-                    if self.aborted {
-                        return 0.5;
-                    }
-                    if w <= wa {
-                        hi[i] = w.clamp(LO, hi[i]);
-                    } else if w >= wb {
-                        lo[i] = w.clamp(lo[i], HI);
-                    } else {
-                        vals[i] = w;
-                        lo[i] = w;
-                        hi[i] = w;
-                        searched[i] = true;
-                    }
-                } else {
-                    let first = self.first_action(game, c, cd, maximize, &mut legal);
-                    let mut gc = *c;
-                    game.apply_action_unchecked(&mut gc, first);
-                    let outer = core::mem::replace(&mut self.horizon, false);
-                    self.late = false;
-                    let w = self.ab(game, &gc, cd - 1, wa, wb);
-                    if self.aborted {
-                        return 0.5;
-                    }
-                    probes[i] = Some(Reuse {
-                        child: *c,
-                        action: first,
-                        value: w,
-                        lo: wa,
-                        hi: wb,
-                        horizon: self.horizon,
-                    });
-                    self.horizon |= outer;
-                    if maximize {
-                        // The outcome is worth at least this action's value.
-                        if w > wa && w > lo[i] {
-                            lo[i] = w.min(HI);
-                        }
-                    } else if w < wb && w < hi[i] {
-                        hi[i] = w.max(LO);
-                    }
-                }
-                let sum_lo: f64 = (0..n).map(|j| p(j) * lo[j]).sum();
-                if sum_lo >= beta + TINY {
-                    return sum_lo;
-                }
-                let sum_hi: f64 = (0..n).map(|j| p(j) * hi[j]).sum();
-                if sum_hi <= alpha - TINY {
-                    return sum_hi;
-                }
+            let mut b = Bounds {
+                lo: &mut lo,
+                hi: &mut hi,
+                vals: &mut vals,
+                searched: &mut searched,
+                probes: &mut probes,
+            };
+            let cuts = (can_cut_high, can_cut_low);
+            if let Some(v) =
+                self.probe_outcomes(game, outcomes, children, d, alpha, beta, cuts, &mut b)
+            {
+                return v;
             }
         }
 
@@ -1254,6 +1197,117 @@ impl<G: Evaluate> Expectimax<G> {
             sum += o.probability * vals[i];
         }
         sum
+    }
+
+    /// Star2's probing at a throw node: one action of each outcome's decision bounds that
+    /// outcome (in `b`); an outcome that ends the game, or whose decision has a single
+    /// action, is searched outright and kept. `Some` value once the bounds decide the node
+    /// (or the search is aborted); `cuts` says whether a cut above `beta` and below
+    /// `alpha` can be proved.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn probe_outcomes(
+        &mut self,
+        game: &G,
+        outcomes: &[stickdice::Outcome],
+        children: &[G::State],
+        d: u32,
+        alpha: f64,
+        beta: f64,
+        (can_cut_high, can_cut_low): (bool, bool),
+        b: &mut Bounds<'_, G::State, G::Action>,
+    ) -> Option<f64> {
+        let n = children.len();
+        let order = self.order;
+        let p = |i: usize| outcomes[i].probability;
+        let Bounds {
+            lo,
+            hi,
+            vals,
+            searched,
+            probes,
+        } = b;
+        // Probing: one action of each outcome's decision bounds that outcome. An
+        // outcome that ends the game, or whose decision has a single action, is
+        // searched outright (the probe would be the whole search), and kept.
+        let mut legal = ActionList::new();
+        for &i in &order[..n] {
+            let c = &children[i];
+            let cd = Self::child_depth(game, c, d);
+            let (maximize, whole) = match game.node(c) {
+                Node::Throw(_) => continue,
+                Node::End => (true, true),
+                Node::Decide(seat) => {
+                    game.legal_actions(c, &mut legal);
+                    (self.is_max(seat), legal.len() == 1)
+                }
+            };
+            if !whole && ((maximize && !can_cut_high) || (!maximize && !can_cut_low)) {
+                continue;
+            }
+            let mut rest_lo = 0.0;
+            let mut rest_hi = 0.0;
+            for j in 0..n {
+                if j != i {
+                    rest_lo += p(j) * lo[j];
+                    rest_hi += p(j) * hi[j];
+                }
+            }
+            let wa = (alpha - rest_hi) / p(i) - EPS;
+            let wb = (beta - rest_lo) / p(i) + EPS;
+            if whole {
+                let w = self.ab(game, c, cd, wa, wb);
+                if self.aborted {
+                    return Some(0.5);
+                }
+                if w <= wa {
+                    hi[i] = w.clamp(LO, hi[i]);
+                } else if w >= wb {
+                    lo[i] = w.clamp(lo[i], HI);
+                } else {
+                    vals[i] = w;
+                    lo[i] = w;
+                    hi[i] = w;
+                    searched[i] = true;
+                }
+            } else {
+                let first = self.first_action(game, c, cd, maximize, &mut legal);
+                let mut gc = *c;
+                game.apply_action_unchecked(&mut gc, first);
+                let outer = core::mem::replace(&mut self.horizon, false);
+                self.late = false;
+                let w = self.ab(game, &gc, cd - 1, wa, wb);
+                if self.aborted {
+                    return Some(0.5);
+                }
+                probes[i] = Some(Reuse {
+                    child: *c,
+                    action: first,
+                    value: w,
+                    lo: wa,
+                    hi: wb,
+                    horizon: self.horizon,
+                });
+                self.horizon |= outer;
+                if maximize {
+                    // The outcome is worth at least this action's value.
+                    if w > wa && w > lo[i] {
+                        lo[i] = w.min(HI);
+                    }
+                } else if w < wb && w < hi[i] {
+                    hi[i] = w.max(LO);
+                }
+            }
+            let sum_lo: f64 = (0..n).map(|j| p(j) * lo[j]).sum();
+            if sum_lo >= beta + TINY {
+                return Some(sum_lo);
+            }
+            let sum_hi: f64 = (0..n).map(|j| p(j) * hi[j]).sum();
+            if sum_hi <= alpha - TINY {
+                return Some(sum_hi);
+            }
+        }
+        None
     }
 
     /// The action a probe tries: the best one the table knows, else (with a subtree

@@ -640,6 +640,20 @@ fn seat_row(label: &str, values: &[String]) {
 }
 
 fn print_report(r: &Report) {
+    print_heading(r);
+    print_seat_advantage(r);
+    print_game_length(r);
+    print_decisions(r);
+    print_skill_gap(r);
+    print_tablebase(r);
+    if let Some(svg) = &r.svg {
+        outln!();
+        outln!("histogram of game lengths: {svg}");
+    }
+}
+
+/// The game, its options, the seed and the self-play games.
+fn print_heading(r: &Report) {
     let opts: Vec<String> = r.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
     outln!("{} — {} players; {}", r.title, r.players, opts.join(" "));
     outln!(
@@ -649,6 +663,10 @@ fn print_report(r: &Report) {
         r.self_play.agent
     );
     outln!();
+}
+
+/// Each seat's chances, exact and simulated, and the exact outcomes from the start.
+fn print_seat_advantage(r: &Report) {
     let seats: Vec<String> = (1..=r.players).map(|s| format!("P{s}")).collect();
     outln!("Seat advantage");
     seat_row("", &seats);
@@ -703,6 +721,11 @@ fn print_report(r: &Report) {
             outln!("  {name:<60} {p:.6}");
         }
     }
+}
+
+/// Game lengths in throws and turns (and the exact expected throws).
+fn print_game_length(r: &Report) {
+    let sp = &r.self_play;
     outln!();
     outln!("Game length                        mean            median   90th pct   max");
     outln!(
@@ -734,6 +757,11 @@ fn print_report(r: &Report) {
             e.expected_throws
         );
     }
+}
+
+/// Decision nodes, choices, captures, burials, capped games and failures.
+fn print_decisions(r: &Report) {
+    let sp = &r.self_play;
     outln!();
     outln!("Decisions");
     outln!(
@@ -762,6 +790,10 @@ fn print_report(r: &Report) {
     if sp.failures > 0 {
         outln!("  {:<28} {}", "games an agent failed", sp.failures);
     }
+}
+
+/// The score of each listed agent against random play.
+fn print_skill_gap(r: &Report) {
     if !r.skill.is_empty() {
         outln!();
         outln!("Skill gap: score against random play (the agent rotated through the seats)");
@@ -783,6 +815,10 @@ fn print_report(r: &Report) {
             outln!("  strongest listed: {best} ({gap:+.3} over random)");
         }
     }
+}
+
+/// Issiren's endgame tablebase: its size, its build and each agent's agreement with it.
+fn print_tablebase(r: &Report) {
     if let Some(t) = &r.tablebase {
         outln!();
         outln!(
@@ -813,9 +849,5 @@ fn print_report(r: &Report) {
                 a.loss.show(4)
             );
         }
-    }
-    if let Some(svg) = &r.svg {
-        outln!();
-        outln!("histogram of game lengths: {svg}");
     }
 }

@@ -63,9 +63,9 @@ pub(crate) enum CliError {
     /// A ladder that cannot be calibrated or played.
     #[error(transparent)]
     Ladder(#[from] stickdice_evaluation::ladder::LadderError),
-    /// A ladder family that cannot be formed.
+    /// A ladder series that cannot be formed.
     #[error(transparent)]
-    Family(#[from] stickdice_evaluation::ladder::FamilyError),
+    Series(#[from] stickdice_evaluation::ladder::SeriesError),
     /// A game or position the exact solver cannot handle.
     #[error(transparent)]
     Solve(#[from] stickdice_agents::solve::SolveError),

@@ -1,4 +1,4 @@
-//! `stickdice ladder`: agent families at budgets calibrated to a few milliseconds per
+//! `stickdice ladder`: agents at budgets calibrated to a few milliseconds per
 //! decision on this machine, played with those fixed budgets and rated from random = 0
 //! (see `stickdice_evaluation::ladder`).
 
@@ -11,7 +11,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use stickdice::with_game;
 use stickdice_agents::Evaluate;
-use stickdice_evaluation::ladder::{self, Family, LadderOptions, LadderProgress, LadderSpecs};
+use stickdice_evaluation::ladder::{self, LadderOptions, LadderProgress, LadderSpecs, Series};
 
 use crate::cli::{check_count, GameArgs, MAX_THREADS};
 
@@ -37,13 +37,22 @@ pub struct LadderArgs {
     /// the matches' logs in matches/.
     #[arg(long, default_value = "ladder-out")]
     out: PathBuf,
-    /// A family, LABEL=SPEC without its budget (repeatable; replaces the default families:
-    /// random, greedy, uct=mcts:playout=random,cutoff=0,prior=0,c=1.4, expectimax, mcts,
-    /// ismcts). The first is the anchor (0 Elo); mcts and ismcts get `iterations`,
-    /// expectimax `nodes`; other agents play as they are.
-    #[arg(long = "family", value_name = "LABEL=SPEC")]
-    families: Vec<String>,
-    /// The best agent, a spec without its budget, added to the families as `best`.
+    /// A series: an agent, LABEL=SPEC without its budget, rated at one budget per target
+    /// (repeatable; replaces the default series: random, greedy,
+    /// uct=mcts:playout=random,cutoff=0,prior=0,c=1.4, expectimax, mcts, ismcts). The
+    /// first is the anchor (0 Elo); mcts and ismcts get `iterations`, expectimax `nodes`;
+    /// other agents play as they are.
+    #[arg(long = "series", value_name = "LABEL=SPEC")]
+    series: Vec<String>,
+    /// The old spelling of --series, still read (with a note).
+    #[arg(
+        long = "family",
+        value_name = "LABEL=SPEC",
+        hide = true,
+        conflicts_with = "series"
+    )]
+    family: Vec<String>,
+    /// The best agent, a spec without its budget, added to the series as `best`.
     #[arg(long, value_name = "SPEC")]
     best: Option<String>,
     /// Calibration positions (one decision from each of this many seeded games).
@@ -51,7 +60,7 @@ pub struct LadderArgs {
     positions: usize,
     /// Play the calibrated specs of this file (a ladder's specs.json) instead of
     /// calibrating: the same games on any machine.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["families", "best", "millis", "positions"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["series", "family", "best", "millis", "positions"])]
     specs: Option<PathBuf>,
     /// Continue the ladder in --out: its specs.json, and the matches' logs (give the same
     /// --games and --seed: other values are another ladder, and its logs are refused).
@@ -93,9 +102,9 @@ fn run_game<G: Evaluate>(game: &G, args: &LadderArgs) -> Result<(), CliError> {
     );
     let last_line = Mutex::new(std::time::Instant::now());
     let progress = |p: LadderProgress| match p {
-        LadderProgress::Timed { family, budget, ms } => bar.suspend(|| {
+        LadderProgress::Timed { series, budget, ms } => bar.suspend(|| {
             eprintln!(
-                "calibrate {family}{}: {ms:.4} ms per decision",
+                "calibrate {series}{}: {ms:.4} ms per decision",
                 budget.map_or(String::new(), |b| format!(" at {b}"))
             )
         }),
@@ -130,20 +139,28 @@ fn run_game<G: Evaluate>(game: &G, args: &LadderArgs) -> Result<(), CliError> {
                 specs_in_out.display()
             )));
         }
-        let mut families = if args.families.is_empty() {
-            ladder::default_families()
+        if !args.family.is_empty() {
+            eprintln!("note: --family is now --series (the old spelling still works)");
+        }
+        let given = if args.family.is_empty() {
+            &args.series
         } else {
-            args.families
+            &args.family
+        };
+        let mut series = if given.is_empty() {
+            ladder::default_series()
+        } else {
+            given
                 .iter()
-                .map(|f| Family::parse(f))
+                .map(|f| Series::parse(f))
                 .collect::<Result<Vec<_>, _>>()?
         };
         if let Some(best) = &args.best {
-            families.push(Family::new("best", best)?);
+            series.push(Series::new("best", best)?);
         }
         eprintln!(
-            "calibrating {} families to {} ms per decision on {} positions (one thread)…",
-            families.len(),
+            "calibrating {} series to {} ms per decision on {} positions (one thread)…",
+            series.len(),
             args.millis
                 .iter()
                 .map(|m| m.to_string())
@@ -151,7 +168,7 @@ fn run_game<G: Evaluate>(game: &G, args: &LadderArgs) -> Result<(), CliError> {
                 .join(", "),
             args.positions
         );
-        let specs = ladder::calibrate(game, &families, &options, &progress)?;
+        let specs = ladder::calibrate(game, &series, &options, &progress)?;
         std::fs::create_dir_all(&args.out).map_err(|e| CliError::io("create", &args.out, e))?;
         let mut text = serde_json::to_string_pretty(&specs)?;
         text.push('\n');
@@ -159,11 +176,11 @@ fn run_game<G: Evaluate>(game: &G, args: &LadderArgs) -> Result<(), CliError> {
         specs
     };
     if args.calibrate_only {
-        for f in &specs.families {
+        for f in &specs.series {
             for l in &f.levels {
                 outln!(
                     "{:<12} {:>9.3} ms  {}",
-                    f.family.label,
+                    f.series.label,
                     l.measured_ms,
                     l.spec
                 );

@@ -101,7 +101,7 @@ enum Command {
     /// Brier scores and a reliability plot (SVG) on tablebase and held-out self-play
     /// positions.
     Calibration(calibration_cmd::CalibrationArgs),
-    /// The ladder: agent families at budgets calibrated to milliseconds per decision on
+    /// The ladder: agents at budgets calibrated to milliseconds per decision on
     /// this machine (2, 5, 20 ms), played with those fixed budgets and rated from random =
     /// 0 Elo with 95% intervals; a table and a chart.
     Ladder(ladder_cmd::LadderArgs),

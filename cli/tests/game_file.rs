@@ -119,7 +119,7 @@ fn a_bad_file_is_refused_with_its_line_and_field_in_every_command() {
         vec!["tournament", "--game-file", b, "--agents", "random,random"],
         vec!["analyze", "--game-file", b, "--games", "2"],
         vec!["compare", "--game-file", b, "--games", "2"],
-        vec!["ladder", "--game-file", b, "--family", "random"],
+        vec!["ladder", "--game-file", b, "--series", "random"],
     ] {
         refused(
             &run(&args),
@@ -337,6 +337,12 @@ fn analyze_compare_and_ladder_take_a_file() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
+    // `--family`, the old spelling of `--series`, still plays, with a note.
+    assert!(
+        stderr(&o).contains("note: --family is now --series"),
+        "{}",
+        stderr(&o)
+    );
     let specs = std::fs::read_to_string(dir.join("l").join("specs.json")).unwrap_or_default();
     assert!(specs.contains("tab-no-out-gate"), "{specs}");
 }

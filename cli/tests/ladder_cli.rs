@@ -255,13 +255,13 @@ fn a_tiny_ladder_runs_end_to_end_and_replays_from_its_specs() {
         "3",
         "--threads",
         "2",
-        "--family",
+        "--series",
         "random",
-        "--family",
+        "--series",
         "greedy",
-        "--family",
+        "--series",
         "mcts",
-        "--family",
+        "--series",
         "x=expectimax:pruning=none",
         "--out",
         "l",
@@ -290,7 +290,7 @@ fn a_tiny_ladder_runs_end_to_end_and_replays_from_its_specs() {
     assert_eq!(
         rows.len(),
         2 + 2 * 2,
-        "random, greedy, two levels of two families"
+        "random, greedy, two levels of two series"
     );
     assert_eq!(rows[0]["elo"].as_f64(), Some(0.0));
     let budgets: Vec<u64> = rows
@@ -345,7 +345,7 @@ fn a_tiny_ladder_runs_end_to_end_and_replays_from_its_specs() {
     assert!(o.status.success(), "{:?}", text(&o));
     let replayed = std::fs::read_to_string(dir.join("r/ladder.json")).unwrap();
     assert_eq!(figures(&replayed), report);
-    // Two levels of a family calibrated to the same budget (as happens on a loaded machine)
+    // Two levels of a series calibrated to the same budget (as happens on a loaded machine)
     // play as `SPEC` and `SPEC#2` in their matches and still get a row each.
     let mut same: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&specs).unwrap()).unwrap();
@@ -382,12 +382,27 @@ fn a_tiny_ladder_runs_end_to_end_and_replays_from_its_specs() {
             "ascending",
         ),
         (
-            vec!["ladder", "--family", "mcts:iterations=5", "--out", "b2"],
+            vec!["ladder", "--series", "mcts:iterations=5", "--out", "b2"],
             "sets `iterations`",
         ),
         (
-            vec!["ladder", "--family", "random", "--out", "b3"],
-            "at least two families",
+            vec!["ladder", "--series", "random", "--out", "b3"],
+            "at least two series",
+        ),
+        // The old spelling is read as the new one, with a note; the two do not mix.
+        (
+            vec!["ladder", "--family", "random", "--out", "b5"],
+            "note: --family is now --series",
+        ),
+        (
+            vec!["ladder", "--family", "random", "--out", "b6"],
+            "at least two series",
+        ),
+        (
+            vec![
+                "ladder", "--family", "random", "--series", "greedy", "--out", "b7",
+            ],
+            "cannot be used with",
         ),
         (
             vec![

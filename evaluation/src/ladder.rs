@@ -1,10 +1,10 @@
-//! The ladder: agent families at budgets calibrated to a few milliseconds per decision on
+//! The ladder: agents at budgets calibrated to a few milliseconds per decision on
 //! the machine it runs on, played against each other with fixed budgets and rated on one
 //! Elo scale anchored at `random` = 0.
 //!
 //! # What it does
 //!
-//! 1. **Calibrates** ([`calibrate`]): for each family with a budget (an `iterations` or
+//! 1. **Calibrates** ([`calibrate`]): for each series with a budget (an `iterations` or
 //!    `nodes` parameter: MCTS, ISMCTS, expectimax) and each target time (default 2, 5 and
 //!    20 ms), it finds the budget whose **median time per decision** over a fixed, seeded
 //!    set of positions ([`calibration_positions`]: one real decision from each of
@@ -20,20 +20,20 @@
 //! 3. **Plays** through the [`TournamentBuilder`](crate::TournamentBuilder) (seats rotated,
 //!    duplicate dice, resumable logs in `matches/`), on a schedule far smaller than a
 //!    round robin ([`schedule`]): every entrant against `random` and `greedy` (the
-//!    anchors), every two families at the same time level, and every two levels of a
-//!    family.
+//!    anchors), every two series at the same time level, and every two levels of a
+//!    series.
 //! 4. **Rates** all games at once ([`LadderReport`]): the paired Bradley–Terry fit of
 //!    [`crate::stats::fit_elo_paired`] (cluster-robust over rotations), ratings minus
 //!    random's, with the 95% interval of that difference.
 //!
 //! ```no_run
 //! use stickdice::{Game, Issiren};
-//! use stickdice_evaluation::ladder::{self, Family, LadderOptions};
+//! use stickdice_evaluation::ladder::{self, Series, LadderOptions};
 //!
 //! let game = Issiren::with_seats(2)?;
-//! let families = ladder::default_families();
+//! let series = ladder::default_series();
 //! let options = LadderOptions { millis: vec![2.0, 5.0, 20.0], ..LadderOptions::default() };
-//! let specs = ladder::calibrate(&game, &families, &options, &|_| {})?;
+//! let specs = ladder::calibrate(&game, &series, &options, &|_| {})?;
 //! let report = ladder::play(&game, &specs, &options, std::path::Path::new("ladder-out"), &|_| {})?;
 //! println!("{}", report.to_markdown());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -58,14 +58,14 @@ use crate::stats::{fit_elo_paired, Comparison};
 pub const MIN_BUDGET: u64 = 10;
 /// The largest budget calibration gives.
 pub const MAX_BUDGET: u64 = 10_000_000;
-/// The budget the first measurement of a family is made at.
+/// The budget the first measurement of a series is made at.
 pub const START_BUDGET: u64 = 200;
 /// Proportional steps per target at most.
 pub const ROUNDS: usize = 4;
 
 /// The parameter that sets an agent's budget, by agent name: `iterations` for an agent
 /// that takes it (MCTS, ISMCTS), else `nodes` (expectimax); `None` for agents with
-/// neither. Registered families ([`stickdice_agents::register`]) are calibrated by the
+/// neither. Registered agents ([`stickdice_agents::register`]) are calibrated by the
 /// same rule.
 pub fn budget_key(agent: &str) -> Option<&'static str> {
     let params = stickdice_agents::info(agent)?.params;
@@ -74,23 +74,24 @@ pub fn budget_key(agent: &str) -> Option<&'static str> {
         .find(|key| params.iter().any(|p| p.key == *key))
 }
 
-/// An agent family: a label and a spec without its budget.
+/// A series: an agent, by a label and its spec without the budget, which the ladder
+/// rates at a series of budgets (one per time level).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Family {
+pub struct Series {
     /// Its label in the tables and the chart.
     pub label: String,
     /// Its spec, without the budget parameter.
     pub spec: String,
 }
 
-/// A ladder family that cannot be used ([`Family::new`]).
+/// A ladder series that cannot be used ([`Series::new`]).
 #[derive(Clone, Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum FamilyError {
+pub enum SeriesError {
     /// The spec does not parse or check.
     #[error("{label}: {source}")]
     Spec {
-        /// The family's label.
+        /// The series' label.
         label: String,
         /// Why.
         source: stickdice_agents::SpecError,
@@ -98,7 +99,7 @@ pub enum FamilyError {
     /// The spec sets the budget the ladder sets.
     #[error("{label}: `{spec}` sets `{key}`; the ladder sets the budget itself (give the spec without it)")]
     SetsBudget {
-        /// The family's label.
+        /// The series' label.
         label: String,
         /// The spec.
         spec: String,
@@ -106,7 +107,7 @@ pub enum FamilyError {
         key: String,
     },
     /// The label is empty or holds a path separator or a line break.
-    #[error("`{label}` is not a family label")]
+    #[error("`{label}` is not a series label")]
     BadLabel {
         /// The label.
         label: String,
@@ -136,14 +137,14 @@ pub enum TimingError {
     NoPositions,
 }
 
-impl Family {
-    /// A family from `label` and a spec text.
+impl Series {
+    /// A series from `label` and a spec text.
     ///
     /// # Errors
     /// A spec that does not parse or check, or one that sets its own budget (`iterations`,
     /// `nodes` or `millis`: the ladder sets the budget).
-    pub fn new(label: &str, spec: &str) -> Result<Family, FamilyError> {
-        let bad_spec = |source| FamilyError::Spec {
+    pub fn new(label: &str, spec: &str) -> Result<Series, SeriesError> {
+        let bad_spec = |source| SeriesError::Spec {
             label: label.to_string(),
             source,
         };
@@ -151,7 +152,7 @@ impl Family {
         parsed.checked_params().map_err(bad_spec)?;
         for (k, _) in parsed.params() {
             if ["iterations", "nodes", "millis", "depth"].contains(&k.as_str()) {
-                return Err(FamilyError::SetsBudget {
+                return Err(SeriesError::SetsBudget {
                     label: label.to_string(),
                     spec: spec.to_string(),
                     key: k.to_string(),
@@ -159,11 +160,11 @@ impl Family {
             }
         }
         if label.is_empty() || label.contains(['/', '\\', '\n']) {
-            return Err(FamilyError::BadLabel {
+            return Err(SeriesError::BadLabel {
                 label: label.to_string(),
             });
         }
-        Ok(Family {
+        Ok(Series {
             label: label.to_string(),
             spec: parsed.to_string(),
         })
@@ -172,26 +173,26 @@ impl Family {
     /// Parses `label=spec` or a bare spec (labelled by itself).
     ///
     /// # Errors
-    /// As [`Family::new`].
-    pub fn parse(text: &str) -> Result<Family, FamilyError> {
+    /// As [`Series::new`].
+    pub fn parse(text: &str) -> Result<Series, SeriesError> {
         match text.split_once('=') {
             Some((label, spec)) if !label.contains(':') && !label.contains(',') => {
-                Family::new(label.trim(), spec.trim())
+                Series::new(label.trim(), spec.trim())
             }
-            _ => Family::new(text.trim(), text.trim()),
+            _ => Series::new(text.trim(), text.trim()),
         }
     }
 
-    /// The parameter the ladder sets, if the family has a budget.
+    /// The parameter the ladder sets, if the series has a budget.
     pub fn budget_key(&self) -> Option<&'static str> {
         budget_key(self.spec.split(':').next().unwrap_or(""))
     }
 
-    /// The spec at `budget` (the spec itself for a family without one).
+    /// The spec at `budget` (the spec itself for a series without one).
     pub fn spec_at(&self, budget: Option<u64>) -> String {
         match (self.budget_key(), budget) {
             (Some(key), Some(b)) => {
-                let spec: AgentSpec = self.spec.parse().expect("checked in Family::new");
+                let spec: AgentSpec = self.spec.parse().expect("checked in Series::new");
                 spec.with_param(key, &b.to_string()).to_string()
             }
             _ => self.spec.clone(),
@@ -199,10 +200,10 @@ impl Family {
     }
 }
 
-/// The ladder's families when none are given: `random` (the anchor, 0 Elo), `greedy`,
+/// The ladder's series when none are given: `random` (the anchor, 0 Elo), `greedy`,
 /// plain UCT (`mcts:playout=random,cutoff=0,prior=0,c=1.4`), `expectimax`, `mcts` and
 /// `ismcts` with their defaults. The best agent is added with `--best`.
-pub fn default_families() -> Vec<Family> {
+pub fn default_series() -> Vec<Series> {
     [
         ("random", "random"),
         ("greedy", "greedy"),
@@ -212,7 +213,7 @@ pub fn default_families() -> Vec<Family> {
         ("ismcts", "ismcts"),
     ]
     .iter()
-    .map(|(l, s)| Family::new(l, s).expect("the default families are valid"))
+    .map(|(l, s)| Series::new(l, s).expect("the default series are valid"))
     .collect()
 }
 
@@ -243,10 +244,10 @@ impl Default for LadderOptions {
     }
 }
 
-/// One calibrated level of a family.
+/// One calibrated level of a series.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Level {
-    /// The target milliseconds per decision (`None` for a family without a budget).
+    /// The target milliseconds per decision (`None` for a series without a budget).
     pub target_ms: Option<f64>,
     /// The budget chosen.
     pub budget: Option<u64>,
@@ -256,12 +257,13 @@ pub struct Level {
     pub spec: String,
 }
 
-/// A family with its calibrated levels.
+/// A series with its calibrated levels.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FamilySpecs {
-    /// The family.
-    pub family: Family,
-    /// One level per target (one level for a family without a budget).
+pub struct SeriesSpecs {
+    /// The series (`family` in `specs.json`, the key it had before).
+    #[serde(rename = "family")]
+    pub series: Series,
+    /// One level per target (one level for a series without a budget).
     pub levels: Vec<Level>,
 }
 
@@ -277,17 +279,19 @@ pub struct LadderSpecs {
     pub positions: usize,
     /// The seed of the positions.
     pub seed: u64,
-    /// The families, the first one the anchor (rated 0).
-    pub families: Vec<FamilySpecs>,
+    /// The series, the first one the anchor (rated 0) (`families` in `specs.json`, the key
+    /// it had before).
+    #[serde(rename = "families")]
+    pub series: Vec<SeriesSpecs>,
     /// How the budgets were found.
     pub method: String,
 }
 
 impl LadderSpecs {
-    /// Every entrant: (family index, level index, spec), in family order.
+    /// Every entrant: (series index, level index, spec), in series order.
     pub fn entrants(&self) -> Vec<(usize, usize, String)> {
         let mut out = Vec::new();
-        for (f, fam) in self.families.iter().enumerate() {
+        for (f, fam) in self.series.iter().enumerate() {
             for (l, level) in fam.levels.iter().enumerate() {
                 out.push((f, l, level.spec.clone()));
             }
@@ -302,8 +306,8 @@ impl LadderSpecs {
 pub enum LadderProgress {
     /// A budget was timed.
     Timed {
-        /// The family.
-        family: String,
+        /// The series.
+        series: String,
         /// The budget.
         budget: Option<u64>,
         /// The median milliseconds per decision.
@@ -322,9 +326,9 @@ pub type Progress<'a> = dyn Fn(LadderProgress) + Sync + 'a;
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum LadderError {
-    /// Fewer than two families.
-    TooFewFamilies,
-    /// Two families have the same label.
+    /// Fewer than two series.
+    TooFewSeries,
+    /// Two series have the same label.
     SameLabel {
         /// The label.
         label: String,
@@ -337,10 +341,10 @@ pub enum LadderError {
     Games,
     /// The game gave no calibration positions (it has no real decisions).
     NoPositions,
-    /// A family's spec that cannot be parsed or built for the game.
+    /// A series' spec that cannot be parsed or built for the game.
     Spec {
-        /// The family, when the spec was parsed (its label then names it).
-        family: Option<String>,
+        /// The series, when the spec was parsed (its label then names it).
+        series: Option<String>,
         /// What is wrong with it.
         source: stickdice_agents::SpecError,
     },
@@ -369,7 +373,7 @@ pub enum LadderError {
         /// What the JSON reader found.
         message: String,
     },
-    /// A specs file with fewer than two families, or a family without a level.
+    /// A specs file with fewer than two series, or a series without a level.
     SpecsTooFew {
         /// The file.
         path: std::path::PathBuf,
@@ -411,8 +415,8 @@ pub enum IoAction {
 impl core::fmt::Display for LadderError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            LadderError::TooFewFamilies => f.write_str("the ladder needs at least two families"),
-            LadderError::SameLabel { .. } => f.write_str("two families have the same label"),
+            LadderError::TooFewSeries => f.write_str("the ladder needs at least two series"),
+            LadderError::SameLabel { .. } => f.write_str("two series have the same label"),
             LadderError::Millis => f.write_str(
                 "--millis takes ascending times in milliseconds, each above 0 and at most 60000",
             ),
@@ -422,11 +426,11 @@ impl core::fmt::Display for LadderError {
                 f.write_str("the game gave no calibration positions (no real decisions)")
             }
             LadderError::Spec {
-                family: Some(family),
+                series: Some(series),
                 source,
-            } => write!(f, "{family}: {source}"),
+            } => write!(f, "{series}: {source}"),
             LadderError::Spec {
-                family: None,
+                series: None,
                 source,
             } => write!(f, "{source}"),
             LadderError::Timing(e) => write!(f, "{e}"),
@@ -447,7 +451,7 @@ impl core::fmt::Display for LadderError {
             }
             LadderError::SpecsTooFew { path } => write!(
                 f,
-                "{}: the specs need at least two families, each with a level",
+                "{}: the specs need at least two series, each with a level",
                 path.display()
             ),
             LadderError::Log(e) => write!(f, "{e}"),
@@ -633,35 +637,35 @@ fn method_note(options: &LadderOptions) -> String {
     )
 }
 
-/// Calibrates every family on this machine (see the [module docs](self)).
+/// Calibrates every series on this machine (see the [module docs](self)).
 ///
 /// # Errors
-/// [`LadderError`]: fewer than two families or two with one label
-/// ([`LadderError::TooFewFamilies`], [`LadderError::SameLabel`]), bad targets
+/// [`LadderError`]: fewer than two series or two with one label
+/// ([`LadderError::TooFewSeries`], [`LadderError::SameLabel`]), bad targets
 /// ([`LadderError::Millis`], [`LadderError::Positions`], [`LadderError::Games`]), a spec
 /// that cannot be built ([`LadderError::Spec`]) or timed ([`LadderError::Timing`]).
 pub fn calibrate<G: Evaluate>(
     game: &G,
-    families: &[Family],
+    series: &[Series],
     options: &LadderOptions,
     progress: &Progress<'_>,
 ) -> Result<LadderSpecs, LadderError> {
-    check_options(families, options)?;
+    check_options(series, options)?;
     let positions = calibration_positions(game, options.positions, options.seed);
     if positions.is_empty() {
         return Err(LadderError::NoPositions);
     }
     let mut out = Vec::new();
-    for fam in families {
+    for fam in series {
         let resolve = |b: Option<u64>| -> Result<String, LadderError> {
             let spec: AgentSpec = fam.spec_at(b).parse().map_err(|source| LadderError::Spec {
-                family: None,
+                series: None,
                 source,
             })?;
             stickdice_agents::solve::resolve_spec::<G>(&spec)
                 .map(|s| s.to_string())
                 .map_err(|source| LadderError::Spec {
-                    family: Some(fam.label.clone()),
+                    series: Some(fam.label.clone()),
                     source,
                 })
         };
@@ -678,7 +682,7 @@ pub fn calibrate<G: Evaluate>(
                 match time_per_decision(game, &spec, &positions) {
                     Ok(ms) => {
                         progress(LadderProgress::Timed {
-                            family: fam.label.clone(),
+                            series: fam.label.clone(),
                             budget: Some(b),
                             ms,
                         });
@@ -709,7 +713,7 @@ pub fn calibrate<G: Evaluate>(
             let spec = resolve(None)?;
             let ms = time_per_decision(game, &spec, &positions).map_err(LadderError::Timing)?;
             progress(LadderProgress::Timed {
-                family: fam.label.clone(),
+                series: fam.label.clone(),
                 budget: None,
                 ms,
             });
@@ -720,8 +724,8 @@ pub fn calibrate<G: Evaluate>(
                 spec,
             }]
         };
-        out.push(FamilySpecs {
-            family: fam.clone(),
+        out.push(SeriesSpecs {
+            series: fam.clone(),
             levels,
         });
     }
@@ -730,16 +734,16 @@ pub fn calibrate<G: Evaluate>(
         millis: options.millis.clone(),
         positions: options.positions,
         seed: options.seed,
-        families: out,
+        series: out,
         method: method_note(options),
     })
 }
 
-fn check_options(families: &[Family], options: &LadderOptions) -> Result<(), LadderError> {
-    if families.len() < 2 {
-        return Err(LadderError::TooFewFamilies);
+fn check_options(series: &[Series], options: &LadderOptions) -> Result<(), LadderError> {
+    if series.len() < 2 {
+        return Err(LadderError::TooFewSeries);
     }
-    let mut labels: Vec<&str> = families.iter().map(|f| f.label.as_str()).collect();
+    let mut labels: Vec<&str> = series.iter().map(|f| f.label.as_str()).collect();
     labels.sort_unstable();
     if let Some(w) = labels.windows(2).find(|w| w[0] == w[1]) {
         return Err(LadderError::SameLabel {
@@ -775,17 +779,17 @@ pub struct Match {
     pub format: Format,
 }
 
-/// The schedule (the default six families at three levels are 14 entrants, 91 tables in a
+/// The schedule (the default six series at three levels are 14 entrants, 91 tables in a
 /// round robin; this is 47, with a best agent 66 of 136, and every
 /// table it has answers a question the ladder asks):
 ///
-/// * a gauntlet of the first family (the anchor, `random`) against every other family's
+/// * a gauntlet of the first series (the anchor, `random`) against every other series'
 ///   first level (a strong agent scores close to 1 against random, which says little, so
-///   the others are tied to the anchor through these, `greedy` and their own family);
-/// * a gauntlet of the second family's first level (`greedy`, a yardstick the strong
+///   the others are tied to the anchor through these, `greedy` and their own series);
+/// * a gauntlet of the second series' first level (`greedy`, a yardstick the strong
 ///   agents do not beat every game) against every entrant with a budget;
-/// * per time level, a round robin of the families at that level (equal time);
-/// * per family, a round robin of its levels (strength against time).
+/// * per time level, a round robin of the series at that level (equal time);
+/// * per series, a round robin of its levels (strength against time).
 ///
 /// The Elo fit joins them all through the shared entrants.
 pub fn schedule(specs: &LadderSpecs) -> Vec<Match> {
@@ -793,15 +797,15 @@ pub fn schedule(specs: &LadderSpecs) -> Vec<Match> {
     let index = |f: usize, l: usize| entrants.iter().position(|e| e.0 == f && e.1 == l);
     let budgeted: Vec<usize> = (0..entrants.len())
         .filter(|&i| {
-            specs.families[entrants[i].0].levels[entrants[i].1]
+            specs.series[entrants[i].0].levels[entrants[i].1]
                 .budget
                 .is_some()
         })
         .collect();
     let mut out = Vec::new();
-    let anchor = index(0, 0).expect("the first family has a level");
-    // Each other family's first (cheapest) level: the rest reach the anchor through them.
-    let firsts: Vec<usize> = (1..specs.families.len())
+    let anchor = index(0, 0).expect("the first series has a level");
+    // Each other series' first (cheapest) level: the rest reach the anchor through them.
+    let firsts: Vec<usize> = (1..specs.series.len())
         .filter_map(|f| index(f, 0))
         .collect();
     out.push(Match {
@@ -833,10 +837,10 @@ pub fn schedule(specs: &LadderSpecs) -> Vec<Match> {
             });
         }
     }
-    for (f, fam) in specs.families.iter().enumerate() {
+    for (f, fam) in specs.series.iter().enumerate() {
         if fam.levels.len() >= 2 && fam.levels.iter().all(|l| l.budget.is_some()) {
             out.push(Match {
-                name: format!("family-{}", fam.family.label),
+                name: format!("family-{}", fam.series.label),
                 entrants: (0..fam.levels.len()).filter_map(|l| index(f, l)).collect(),
                 format: Format::RoundRobin,
             });
@@ -917,7 +921,7 @@ pub fn play<G: Evaluate>(
             .map_err(LadderError::Log)?
             .ok_or_else(|| LadderError::EmptyLog { dir: dir.clone() })?;
         // The match's entrants in the order given, so the log's agent `a` is the ladder's
-        // entrant `mt.entrants[a]` (two levels of a family calibrated to the same budget
+        // entrant `mt.entrants[a]` (two levels of a series calibrated to the same budget
         // play as `SPEC` and `SPEC#2`).
         let given: Vec<String> = agents.iter().map(|a| a.to_string()).collect();
         let expected = crate::tournament::labels(&given);
@@ -1014,7 +1018,7 @@ pub fn read_specs(path: &Path) -> Result<LadderSpecs, LadderError> {
         path: path.to_path_buf(),
         message: e.to_string(),
     })?;
-    if specs.families.len() < 2 || specs.families.iter().any(|f| f.levels.is_empty()) {
+    if specs.series.len() < 2 || specs.series.iter().any(|f| f.levels.is_empty()) {
         return Err(LadderError::SpecsTooFew {
             path: path.to_path_buf(),
         });
@@ -1025,8 +1029,10 @@ pub fn read_specs(path: &Path) -> Result<LadderSpecs, LadderError> {
 /// One row of the ladder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LadderRow {
-    /// The family.
-    pub family: String,
+    /// The series' label (`family` in `ladder.json` and `ladder.csv`, the name it had
+    /// before).
+    #[serde(rename = "family")]
+    pub series: String,
     /// The target milliseconds per decision (`None` without a budget).
     pub target_ms: Option<f64>,
     /// The measured median milliseconds per decision (calibration).
@@ -1058,7 +1064,7 @@ pub struct LadderReport {
     pub games_per_table: usize,
     /// Games in all.
     pub games: usize,
-    /// The rows, in family and level order.
+    /// The rows, in series and level order.
     pub rows: Vec<LadderRow>,
     /// The first-seat advantage, Elo.
     pub first_seat_elo: f64,
@@ -1116,11 +1122,11 @@ impl LadderReport {
             .iter()
             .enumerate()
             .map(|(i, &(f, l, ref spec))| {
-                let level = &specs.families[f].levels[l];
+                let level = &specs.series[f].levels[l];
                 let elo = fit.ratings[i] - fit.ratings[0];
                 let hw = fit.anchored_half_widths.get(i).copied().flatten();
                 LadderRow {
-                    family: specs.families[f].family.label.clone(),
+                    series: specs.series[f].series.label.clone(),
                     target_ms: level.target_ms,
                     measured_ms: level.measured_ms,
                     budget: level.budget,
@@ -1144,21 +1150,21 @@ impl LadderReport {
             .collect();
         let mut methods = vec![specs.method.clone()];
         methods.push(format!(
-            "Schedule: a gauntlet of {} against every other family's first level, one of {} against every \
-             entrant with a budget, a round robin of the families at each time level and one \
-             of each family's levels; {games_per_table} games per table, seats rotated on \
+            "Schedule: a gauntlet of {} against every other series' first level, one of {} against every \
+             entrant with a budget, a round robin of the series at each time level and one \
+             of each series' levels; {games_per_table} games per table, seats rotated on \
              duplicate dice.",
-            specs.families[0].family.label,
+            specs.series[0].series.label,
             specs
-                .families
+                .series
                 .get(1)
-                .map_or("-", |f| f.family.label.as_str())
+                .map_or("-", |f| f.series.label.as_str())
         ));
         methods.push(format!(
             "Elo: one Bradley–Terry fit of every game of every match (crate::stats::fit_elo_paired, \
              first-seat term, {ELO_PRIOR} virtual draws per pair that met), ratings minus {}'s; \
              95% intervals of that difference, cluster-robust over rotations.",
-            specs.families[0].family.label
+            specs.series[0].series.label
         ));
         Ok(LadderReport {
             game: specs.game.clone(),
@@ -1179,18 +1185,18 @@ impl LadderReport {
             "{} games, {} per table; Elo relative to {} with 95% intervals.\n",
             self.games,
             self.games_per_table,
-            self.rows.first().map_or("-", |r| r.family.as_str())
+            self.rows.first().map_or("-", |r| r.series.as_str())
         );
         let _ = writeln!(
             o,
-            "| family | target ms | measured ms | budget | Elo | 95% interval | games | score | spec |"
+            "| series | target ms | measured ms | budget | Elo | 95% interval | games | score | spec |"
         );
         let _ = writeln!(o, "|---|---:|---:|---:|---:|---|---:|---:|---|");
         for r in &self.rows {
             let _ = writeln!(
                 o,
                 "| {} | {} | {} | {} | {:+.0} | {} | {} | {:.3} | `{}` |",
-                r.family,
+                r.series,
                 r.target_ms.map_or("–".to_string(), fmt_ms),
                 fmt_time(r.measured_ms),
                 r.budget.map_or("–".to_string(), |b| b.to_string()),
@@ -1226,7 +1232,7 @@ impl LadderReport {
             let _ = writeln!(
                 o,
                 "{},{},{:.4},{},{:.1},{},{},{},{:.4},{:.4},\"{}\"",
-                r.family,
+                r.series,
                 r.target_ms.map_or(String::new(), fmt_ms),
                 r.measured_ms,
                 r.budget.map_or(String::new(), |b| b.to_string()),
@@ -1243,7 +1249,7 @@ impl LadderReport {
     }
 
     /// The chart: Elo against measured milliseconds per decision (log scale), one line
-    /// per family with its 95% intervals as error bars; families without a budget are
+    /// per series with its 95% intervals as error bars; series without a budget are
     /// single points.
     pub fn to_svg(&self) -> String {
         let (w, h) = (720.0, 440.0);
@@ -1288,7 +1294,7 @@ impl LadderReport {
             o,
             r#"<text x="{left}" y="22" font-size="14">Ladder ({}): Elo relative to {} against time per decision, 95% intervals</text>"#,
             chart::escape(&self.game),
-            chart::escape(self.rows.first().map_or("-", |r| r.family.as_str()))
+            chart::escape(self.rows.first().map_or("-", |r| r.series.as_str()))
         );
         let mut e = y0;
         while e <= y1 + step / 2.0 {
@@ -1328,15 +1334,15 @@ impl LadderReport {
         const COLOURS: [&str; 8] = [
             "777777", "1f77b4", "ff7f0e", "2ca02c", "d62728", "9467bd", "8c564b", "e377c2",
         ];
-        let mut families: Vec<&str> = Vec::new();
+        let mut series: Vec<&str> = Vec::new();
         for r in &self.rows {
-            if !families.contains(&r.family.as_str()) {
-                families.push(&r.family);
+            if !series.contains(&r.series.as_str()) {
+                series.push(&r.series);
             }
         }
-        for (fi, fam) in families.iter().enumerate() {
+        for (fi, fam) in series.iter().enumerate() {
             let colour = COLOURS[fi % COLOURS.len()];
-            let rows: Vec<&LadderRow> = self.rows.iter().filter(|r| r.family == *fam).collect();
+            let rows: Vec<&LadderRow> = self.rows.iter().filter(|r| r.series == *fam).collect();
             let points: Vec<String> = rows
                 .iter()
                 .map(|r| format!("{:.1},{:.1}", px(r.measured_ms), py(r.elo)))
@@ -1398,18 +1404,18 @@ mod tests {
     /// Each bad setting is its own variant (with the message the command line shows).
     #[test]
     fn bad_settings_are_refused_with_their_own_variant() {
-        let fam = |label: &str| Family::new(label, "mcts").unwrap();
+        let fam = |label: &str| Series::new(label, "mcts").unwrap();
         let ok = LadderOptions::default();
         assert!(matches!(
             check_options(&[fam("a")], &ok),
-            Err(LadderError::TooFewFamilies)
+            Err(LadderError::TooFewSeries)
         ));
         let e = check_options(&[fam("a"), fam("a")], &ok).unwrap_err();
         assert!(
             matches!(&e, LadderError::SameLabel { label } if label == "a"),
             "{e:?}"
         );
-        assert_eq!(e.to_string(), "two families have the same label");
+        assert_eq!(e.to_string(), "two series have the same label");
         let two = [fam("a"), fam("b")];
         let with = |f: fn(&mut LadderOptions)| {
             let mut o = LadderOptions::default();
@@ -1489,20 +1495,20 @@ mod tests {
 
     #[test]
     fn families_refuse_their_own_budget() {
-        assert!(Family::parse("mcts:iterations=5").is_err());
-        assert!(Family::parse("x=expectimax:depth=2").is_err());
-        let f = Family::parse("uct=mcts:playout=random,cutoff=0").unwrap();
+        assert!(Series::parse("mcts:iterations=5").is_err());
+        assert!(Series::parse("x=expectimax:depth=2").is_err());
+        let f = Series::parse("uct=mcts:playout=random,cutoff=0").unwrap();
         assert_eq!(f.label, "uct");
         assert_eq!(
             f.spec_at(Some(300)),
             "mcts:playout=random,cutoff=0,iterations=300"
         );
-        let g = Family::parse("greedy").unwrap();
+        let g = Series::parse("greedy").unwrap();
         assert_eq!(
             (g.label.as_str(), g.spec_at(Some(5))),
             ("greedy", "greedy".into())
         );
-        assert!(Family::parse("nosuch").is_err());
+        assert!(Series::parse("nosuch").is_err());
     }
 
     #[test]
@@ -1513,8 +1519,8 @@ mod tests {
             measured_ms: 1.0,
             spec: String::new(),
         };
-        let fam = |label: &str, levels: Vec<Level>| FamilySpecs {
-            family: Family::new(label, label).unwrap(),
+        let fam = |label: &str, levels: Vec<Level>| SeriesSpecs {
+            series: Series::new(label, label).unwrap(),
             levels,
         };
         let specs = LadderSpecs {
@@ -1522,7 +1528,7 @@ mod tests {
             millis: vec![1.0, 2.0],
             positions: 1,
             seed: 1,
-            families: vec![
+            series: vec![
                 fam("random", vec![level(None)]),
                 fam("greedy", vec![level(None)]),
                 fam("mcts", vec![level(Some(1)), level(Some(2))]),

@@ -590,70 +590,16 @@ impl Server {
 
     fn dispatch(
         &mut self,
-        mut request: Map<String, Value>,
+        request: Map<String, Value>,
         id: &Value,
         repeated_option: Option<String>,
     ) -> Result<Outcome> {
-        let cmd = match request.remove("cmd") {
-            None | Some(Value::Null) => {
-                return Err(ProtocolError::new(
-                    ErrorCode::MissingField,
-                    format!(
-                        "the request has no `cmd`: the commands are {}",
-                        command_names()
-                    ),
-                ))
-            }
-            Some(Value::String(s)) => s,
-            Some(other) => {
-                return Err(ProtocolError::new(
-                    ErrorCode::WrongType,
-                    format!("`cmd` must be a string, not {}", json_type(&other)),
-                ))
-            }
-        };
-        request.remove("id");
-        let Some(&(cmd, fields)) = COMMANDS.iter().find(|(name, _)| *name == cmd) else {
-            return Err(ProtocolError::new(
-                ErrorCode::UnknownCommand,
-                format!(
-                    "unknown command `{cmd}`: the commands are {}",
-                    command_names()
-                ),
-            ));
-        };
-        if let Some(key) = request.keys().find(|k| !fields.contains(&k.as_str())) {
-            let takes = if fields.is_empty() {
-                "no fields besides id and cmd".to_string()
-            } else {
-                format!("the fields {}", fields.join(", "))
-            };
-            return Err(ProtocolError::new(
-                ErrorCode::UnknownField,
-                format!("`{cmd}` has no field `{key}`: it takes {takes}"),
-            ));
-        }
-        let command = Command::read(cmd, request)?;
+        let (cmd, command) = read_command(request)?;
         let result = match command {
             Command::Hello(_) => hello(),
-            Command::NewGame(r) => {
-                if let Some(key) = repeated_option {
-                    let e = stickdice::ConfigError::Repeated { key };
-                    return Err(ProtocolError::new(ErrorCode::BadConfig, e.to_string()));
-                }
-                let session = AnySession::new(r)?;
-                let view = session.view()?;
-                self.session = Some(session);
-                view
-            }
+            Command::NewGame(r) => self.new_game(r, repeated_option)?,
             Command::Quit(_) => return Ok(Outcome::Answer(json!({}), true)),
-            Command::Cancel(_) => match &self.running {
-                Some(running) => {
-                    running.stop.stop();
-                    json!({ "cancelled": true, "search": running.id })
-                }
-                None => json!({ "cancelled": false }),
-            },
+            Command::Cancel(_) => self.cancel(),
             command => {
                 let session = self.session.as_mut().ok_or_else(|| {
                     ProtocolError::new(
@@ -675,50 +621,8 @@ impl Server {
                     }
                     Command::Act(r) => with_session!(session, |s| s.act(&r.action.0))?,
                     Command::AgentMove(r) => {
-                        let spec = agent_spec(&r.agent.0, r.budget)?;
-                        if let Some((k, v)) =
-                            stickdice_agents::files::file_parameter(&spec).filter(|_| self.no_files)
-                        {
-                            return Err(ProtocolError::new(
-                                ErrorCode::BadAgent,
-                                format!(
-                                    "agent `{spec}`: {k}={v}: this server reads no files named in agent specs (eval takes learned or hand, tablebase off or cache)"
-                                ),
-                            ));
-                        }
-                        if stickdice_agents::files::builds_tablebase(&spec) {
-                            return Err(ProtocolError::new(
-                                ErrorCode::BadAgent,
-                                format!(
-                                    "agent `{spec}`: tablebase=build builds the tablebase in memory (about 30 s, not stopped by the time limit or cancel): build it once with `stickdice tablebase --build` and use tablebase=cache"
-                                ),
-                            ));
-                        }
-                        let limit = match r.time_limit_ms.map(|t| t.0) {
-                            None => DEFAULT_TIME_LIMIT_MS,
-                            Some(ms @ 1..=MAX_TIME_LIMIT_MS) => ms,
-                            Some(ms) => {
-                                return Err(ProtocolError::new(
-                                    ErrorCode::BadValue,
-                                    format!(
-                                    "time_limit_ms {ms} is out of range: 1 to {MAX_TIME_LIMIT_MS}"
-                                ),
-                                ))
-                            }
-                        };
-                        // Checks that need no search, so they are answered at once.
-                        session.check_agent_move()?;
-                        return Ok(Outcome::Search(Box::new(Search {
-                            id: id.clone(),
-                            id_text: id.to_string(),
-                            session: session.clone(),
-                            spec,
-                            seed: r.seed.map(|s| s.0),
-                            analysis: r.analysis.is_some_and(|a| a.0),
-                            apply: r.apply.is_some_and(|a| a.0),
-                            limit: Duration::from_millis(limit),
-                            stop: Stop::new(),
-                        })));
+                        let search = agent_move_search(session, r, id, self.no_files)?;
+                        return Ok(Outcome::Search(search));
                     }
                     Command::LoadState(r) => {
                         let seed = r.seed.map(|s| s.0);
@@ -739,6 +643,123 @@ impl Server {
         };
         Ok(Outcome::Answer(result, false))
     }
+
+    /// `new_game`: the new session's view, the session kept.
+    fn new_game(&mut self, r: requests::NewGame, repeated_option: Option<String>) -> Result<Value> {
+        if let Some(key) = repeated_option {
+            let e = stickdice::ConfigError::Repeated { key };
+            return Err(ProtocolError::new(ErrorCode::BadConfig, e.to_string()));
+        }
+        let session = AnySession::new(r)?;
+        let view = session.view()?;
+        self.session = Some(session);
+        Ok(view)
+    }
+
+    /// `cancel`: stops the running search, if any.
+    fn cancel(&self) -> Value {
+        match &self.running {
+            Some(running) => {
+                running.stop.stop();
+                json!({ "cancelled": true, "search": running.id })
+            }
+            None => json!({ "cancelled": false }),
+        }
+    }
+}
+
+/// A request's command (its `cmd`, one of [`COMMANDS`]) read from
+/// its fields, none unknown to that command.
+fn read_command(mut request: Map<String, Value>) -> Result<(&'static str, Command)> {
+    let cmd = match request.remove("cmd") {
+        None | Some(Value::Null) => {
+            return Err(ProtocolError::new(
+                ErrorCode::MissingField,
+                format!(
+                    "the request has no `cmd`: the commands are {}",
+                    command_names()
+                ),
+            ))
+        }
+        Some(Value::String(s)) => s,
+        Some(other) => {
+            return Err(ProtocolError::new(
+                ErrorCode::WrongType,
+                format!("`cmd` must be a string, not {}", json_type(&other)),
+            ))
+        }
+    };
+    request.remove("id");
+    let Some(&(cmd, fields)) = COMMANDS.iter().find(|(name, _)| *name == cmd) else {
+        return Err(ProtocolError::new(
+            ErrorCode::UnknownCommand,
+            format!(
+                "unknown command `{cmd}`: the commands are {}",
+                command_names()
+            ),
+        ));
+    };
+    if let Some(key) = request.keys().find(|k| !fields.contains(&k.as_str())) {
+        let takes = if fields.is_empty() {
+            "no fields besides id and cmd".to_string()
+        } else {
+            format!("the fields {}", fields.join(", "))
+        };
+        return Err(ProtocolError::new(
+            ErrorCode::UnknownField,
+            format!("`{cmd}` has no field `{key}`: it takes {takes}"),
+        ));
+    }
+    Ok((cmd, Command::read(cmd, request)?))
+}
+
+/// `agent_move`: the search to run, once the checks that need none have passed (so those
+/// are answered at once).
+fn agent_move_search(
+    session: &AnySession,
+    r: requests::AgentMove,
+    id: &Value,
+    no_files: bool,
+) -> Result<Box<Search>> {
+    let spec = agent_spec(&r.agent.0, r.budget)?;
+    if let Some((k, v)) = stickdice_agents::files::file_parameter(&spec).filter(|_| no_files) {
+        return Err(ProtocolError::new(
+            ErrorCode::BadAgent,
+            format!(
+                "agent `{spec}`: {k}={v}: this server reads no files named in agent specs (eval takes learned or hand, tablebase off or cache)"
+            ),
+        ));
+    }
+    if stickdice_agents::files::builds_tablebase(&spec) {
+        return Err(ProtocolError::new(
+            ErrorCode::BadAgent,
+            format!(
+                "agent `{spec}`: tablebase=build builds the tablebase in memory (about 30 s, not stopped by the time limit or cancel): build it once with `stickdice tablebase --build` and use tablebase=cache"
+            ),
+        ));
+    }
+    let limit = match r.time_limit_ms.map(|t| t.0) {
+        None => DEFAULT_TIME_LIMIT_MS,
+        Some(ms @ 1..=MAX_TIME_LIMIT_MS) => ms,
+        Some(ms) => {
+            return Err(ProtocolError::new(
+                ErrorCode::BadValue,
+                format!("time_limit_ms {ms} is out of range: 1 to {MAX_TIME_LIMIT_MS}"),
+            ))
+        }
+    };
+    session.check_agent_move()?;
+    Ok(Box::new(Search {
+        id: id.clone(),
+        id_text: id.to_string(),
+        session: session.clone(),
+        spec,
+        seed: r.seed.map(|s| s.0),
+        analysis: r.analysis.is_some_and(|a| a.0),
+        apply: r.apply.is_some_and(|a| a.0),
+        limit: Duration::from_millis(limit),
+        stop: Stop::new(),
+    }))
 }
 
 /// A request: its fields, and its `id` exactly as it was written, echoed back as it is

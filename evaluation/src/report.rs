@@ -263,17 +263,27 @@ fn pair_score(places: &[u8], i: usize, j: usize) -> f64 {
     }
 }
 
-impl Report {
-    /// Builds the report from the games counted (sorted by index, whole rotations).
-    pub fn build(
-        config: &TournamentConfig,
-        labels: &[String],
-        schedule: &Schedule,
-        games: &[&GameRecord],
-        sprt: Option<SprtReport>,
-    ) -> Report {
+/// What the report counts of the games, rotation by rotation.
+struct Tally {
+    /// Per agent, its mean score in each rotation it played.
+    agent_units: Vec<Vec<f64>>,
+    /// Per seat, its mean score in each whole rotation.
+    seat_units: Vec<Vec<f64>>,
+    agent_games: Vec<usize>,
+    failures_by_agent: Vec<usize>,
+    pair_games: Vec<Vec<usize>>,
+    pair_points: Vec<Vec<f64>>,
+    /// Every pair of seats of every game, for the Elo fit.
+    comparisons: Vec<Comparison>,
+    /// The rotation of each comparison.
+    units: Vec<usize>,
+    failures: Vec<FailureLine>,
+}
+
+impl Tally {
+    /// Counts the games (whole rotations of `n` seats) of the agents `labels`.
+    fn of(labels: &[String], n: usize, games: &[&GameRecord]) -> Tally {
         let k = labels.len();
-        let n = schedule.seats();
         // Per-rotation units: a unit is the n games of one table's rotation.
         let mut agent_units: Vec<Vec<f64>> = vec![Vec::new(); k];
         let mut seat_units: Vec<Vec<f64>> = vec![Vec::new(); n];
@@ -336,7 +346,48 @@ impl Report {
                 }
             }
         }
-        let (elo, elo_error) = match fit_elo_paired(k, &comparisons, &units, ELO_PRIOR) {
+        Tally {
+            agent_units,
+            seat_units,
+            agent_games,
+            failures_by_agent,
+            pair_games,
+            pair_points,
+            comparisons,
+            units,
+            failures,
+        }
+    }
+}
+
+/// The method notes of a report (with the SPRT's, if it has one).
+fn methods(sprt: bool) -> Vec<String> {
+    let mut methods = vec![
+        "Score: a seat's score is the fraction of the other seats it ranks above, ties counting half (win 1, draw 0.5, loss 0 with two players). A failing agent (panic, illegal action, error) ranks last alone; the others share first place.".to_string(),
+        "Score intervals: 95% Wilson score intervals over rotations (one observation per table rotation: the agent's mean score over the rotation's games, which share their throws), with the effective sample size n·m(1−m)/s² (n when the scores do not vary, as in a perfect record); they stay within [0, 1].".to_string(),
+        format!("Elo: Bradley–Terry (logistic) maximum likelihood on every pair of seats in every game, ties half, with a first-seat term for the earlier seat of each pair; each pair of seats weighs 1/(players−1), so a game weighs players/2; {ELO_PRIOR} virtual draws between every two agents that met (half with each seated first). Ratings are relative to the field's mean. 95% intervals: ±1.96·√variance, the variance cluster-robust over rotations (the sandwich I⁻¹(Σ g_u g_uᵀ)I⁻¹ with g_u the gradient from rotation u's comparisons, which share their throws), never below the Wald variance from the inverse observed Fisher information."),
+        "Game length: throws per game; median of an even count is the mean of the middle two; p90 by nearest rank.".to_string(),
+    ];
+    if sprt {
+        methods.push("SPRT: generalised SPRT, normal approximation (fishtest's LLR_logistic) on the first agent's mean score per rotation: LLR = n(s1−s0)(2x̄−s0−s1)/(2v), v the variance (divisor n, floored at 0.01), s_i = 1/(1+10^(−elo_i/400)); bounds ln(β/(1−α)) and ln((1−β)/α).".to_string());
+    }
+    methods
+}
+
+impl Report {
+    /// Builds the report from the games counted (sorted by index, whole rotations).
+    pub fn build(
+        config: &TournamentConfig,
+        labels: &[String],
+        schedule: &Schedule,
+        games: &[&GameRecord],
+        sprt: Option<SprtReport>,
+    ) -> Report {
+        let k = labels.len();
+        let n = schedule.seats();
+        let tally = Tally::of(labels, n, games);
+        let (elo, elo_error) = match fit_elo_paired(k, &tally.comparisons, &tally.units, ELO_PRIOR)
+        {
             Ok(fit) => (Some(fit), None),
             Err(e) => (None, Some(e.to_string())),
         };
@@ -345,12 +396,12 @@ impl Report {
                 rank: 0,
                 agent: labels[a].clone(),
                 index: a,
-                games: agent_games[a],
-                score: Interval::of_scores(&agent_units[a]),
+                games: tally.agent_games[a],
+                score: Interval::of_scores(&tally.agent_units[a]),
                 elo: elo
                     .as_ref()
                     .map(|f| Interval::new(f.ratings[a], f.half_widths[a])),
-                failures: failures_by_agent[a],
+                failures: tally.failures_by_agent[a],
             })
             .collect();
         standings.sort_by(|x, y| {
@@ -367,9 +418,9 @@ impl Report {
             .map(|a| {
                 (0..k)
                     .map(|b| {
-                        (a != b && pair_games[a][b] > 0).then(|| Pairwise {
-                            games: pair_games[a][b],
-                            score: pair_points[a][b] / pair_games[a][b] as f64,
+                        (a != b && tally.pair_games[a][b] > 0).then(|| Pairwise {
+                            games: tally.pair_games[a][b],
+                            score: tally.pair_points[a][b] / tally.pair_games[a][b] as f64,
                         })
                     })
                     .collect()
@@ -378,19 +429,11 @@ impl Report {
         let seats = (0..n)
             .map(|s| SeatResult {
                 seat: s,
-                score: Interval::of_scores(&seat_units[s]),
+                score: Interval::of_scores(&tally.seat_units[s]),
             })
             .collect();
         let lengths: Vec<u32> = games.iter().map(|g| g.throws).collect();
-        let mut methods = vec![
-            "Score: a seat's score is the fraction of the other seats it ranks above, ties counting half (win 1, draw 0.5, loss 0 with two players). A failing agent (panic, illegal action, error) ranks last alone; the others share first place.".to_string(),
-            "Score intervals: 95% Wilson score intervals over rotations (one observation per table rotation: the agent's mean score over the rotation's games, which share their throws), with the effective sample size n·m(1−m)/s² (n when the scores do not vary, as in a perfect record); they stay within [0, 1].".to_string(),
-            format!("Elo: Bradley–Terry (logistic) maximum likelihood on every pair of seats in every game, ties half, with a first-seat term for the earlier seat of each pair; each pair of seats weighs 1/(players−1), so a game weighs players/2; {ELO_PRIOR} virtual draws between every two agents that met (half with each seated first). Ratings are relative to the field's mean. 95% intervals: ±1.96·√variance, the variance cluster-robust over rotations (the sandwich I⁻¹(Σ g_u g_uᵀ)I⁻¹ with g_u the gradient from rotation u's comparisons, which share their throws), never below the Wald variance from the inverse observed Fisher information."),
-            "Game length: throws per game; median of an even count is the mean of the middle two; p90 by nearest rank.".to_string(),
-        ];
-        if sprt.is_some() {
-            methods.push("SPRT: generalised SPRT, normal approximation (fishtest's LLR_logistic) on the first agent's mean score per rotation: LLR = n(s1−s0)(2x̄−s0−s1)/(2v), v the variance (divisor n, floored at 0.01), s_i = 1/(1+10^(−elo_i/400)); bounds ln(β/(1−α)) and ln((1−β)/α).".to_string());
-        }
+        let methods = methods(sprt.is_some());
         Report {
             tournament: config.clone(),
             agents: labels.to_vec(),
@@ -405,7 +448,7 @@ impl Report {
             elo_error,
             length: Distribution::of(&lengths),
             sprt,
-            failures,
+            failures: tally.failures,
             methods,
             luck: None,
             // (A tournament keeps of each game's events only its first action, if any.)
@@ -481,8 +524,26 @@ impl Report {
 
     /// The report as Markdown.
     pub fn to_markdown(&self) -> String {
-        let c = &self.tournament;
         let mut o = String::new();
+        self.markdown_standings(&mut o);
+        self.markdown_pairwise(&mut o);
+        self.markdown_seats(&mut o);
+        self.markdown_length(&mut o);
+        self.markdown_sprt(&mut o);
+        self.markdown_failures(&mut o);
+        if let Some(l) = &self.luck {
+            o.push_str(&l.to_markdown());
+        }
+        let _ = writeln!(o, "\n## Methods\n");
+        for m in &self.methods {
+            let _ = writeln!(o, "* {m}");
+        }
+        o
+    }
+
+    /// The heading (game, format, options, games counted) and the standings.
+    fn markdown_standings(&self, o: &mut String) {
+        let c = &self.tournament;
         let _ = writeln!(o, "# Tournament report: {}\n", c.game);
         let _ = writeln!(
             o,
@@ -532,6 +593,10 @@ impl Report {
         if let Some(e) = &self.elo_error {
             let _ = writeln!(o, "\nNo Elo ratings: {e}.");
         }
+    }
+
+    /// The pairwise scores: each agent's against each other, by rank.
+    fn markdown_pairwise(&self, o: &mut String) {
         let _ = writeln!(o, "\n## Pairwise scores\n");
         let _ = writeln!(
             o,
@@ -561,6 +626,10 @@ impl Report {
             }
             let _ = writeln!(o);
         }
+    }
+
+    /// Each seat's mean score and the first-seat advantage.
+    fn markdown_seats(&self, o: &mut String) {
         let _ = writeln!(o, "\n## Seats\n");
         let _ = writeln!(o, "| seat | mean score | 95% interval |");
         let _ = writeln!(o, "|---|---:|---|");
@@ -581,6 +650,10 @@ impl Report {
                 fmt_range(h, 1)
             );
         }
+    }
+
+    /// The game lengths in throws.
+    fn markdown_length(&self, o: &mut String) {
         if let Some(d) = &self.length {
             let _ = writeln!(o, "\n## Game length (throws)\n");
             let _ = writeln!(o, "| games | min | mean | median | p90 | max |");
@@ -591,6 +664,10 @@ impl Report {
                 d.n, d.min, d.mean, d.median, d.p90, d.max
             );
         }
+    }
+
+    /// The SPRT's hypotheses and decision.
+    fn markdown_sprt(&self, o: &mut String) {
         if let Some(s) = &self.sprt {
             let _ = writeln!(o, "\n## SPRT\n");
             let _ = writeln!(
@@ -622,6 +699,10 @@ impl Report {
                 }
             );
         }
+    }
+
+    /// The agents' failures, a line each.
+    fn markdown_failures(&self, o: &mut String) {
         if !self.failures.is_empty() {
             let _ = writeln!(o, "\n## Failures\n");
             let _ = writeln!(o, "| game | seat | agent | kind | reason |");
@@ -638,14 +719,6 @@ impl Report {
                 );
             }
         }
-        if let Some(l) = &self.luck {
-            o.push_str(&l.to_markdown());
-        }
-        let _ = writeln!(o, "\n## Methods\n");
-        for m in &self.methods {
-            let _ = writeln!(o, "* {m}");
-        }
-        o
     }
 
     /// The standings as CSV (RFC 4180 quoting: agent specs contain commas).

@@ -102,10 +102,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use stickdice::games::{HoumtTaourit, SigElOuedCapture, SiryuRace, SiryuWar};
 use stickdice::{
-    ActionList, Game, Issiren, Node, Present, SeatValues, SigElOued, SigWaDuqqan, Throw,
+    ActionList, AgentError, Game, Issiren, Node, Present, SeatValues, SigElOued, SigWaDuqqan, Throw,
 };
 use stickdice_agents::expectimax::{Expectimax, ExpectimaxConfig};
-use stickdice_agents::solve::{self, Exact, SharedSolution};
+use stickdice_agents::solve::{self, Exact, SharedSolution, SolveError};
 use stickdice_agents::Evaluate;
 
 use crate::log::{GameRecord, LoggedEvent};
@@ -130,7 +130,12 @@ pub const DEFAULT_EVAL: &str = "hand";
 #[non_exhaustive]
 pub enum ReviewError {
     /// The reference cannot handle this game, seat count or option.
-    Unsupported(String),
+    Unsupported {
+        /// The game's name ([`Game::NAME`]).
+        game: &'static str,
+        /// What it cannot handle.
+        reason: Unsupported,
+    },
     /// The logged game does not replay (a damaged or foreign log).
     BadGame {
         /// The 0-based event, if the problem is at one.
@@ -139,13 +144,134 @@ pub enum ReviewError {
         message: String,
     },
     /// The reference has no value for a position of the game.
-    NotCovered(String),
+    NotCovered {
+        /// The game's name ([`Game::NAME`]).
+        game: &'static str,
+        /// Why it has none.
+        reason: NotCovered,
+    },
+}
+
+/// What a game's reference cannot handle ([`ReviewError::Unsupported`]).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Unsupported {
+    /// The game has no reference evaluator.
+    NoReference,
+    /// The game is not solved at this seat count and has no evaluation of its own for a
+    /// reference search.
+    NoEvaluation {
+        /// The seat count.
+        seats: usize,
+    },
+    /// The game is solved exactly, and this option is for the games reviewed by a search
+    /// (or, the tablebase, for Issiren).
+    SolvedExactly {
+        /// The option given.
+        option: ReferenceOption,
+    },
+    /// The solver refuses the game or its seat count.
+    Solver(SolveError),
+    /// A search depth of 0.
+    DepthZero,
+    /// A search depth deeper than the agents'.
+    DepthTooDeep {
+        /// The depth asked for.
+        depth: u32,
+        /// The deepest ([`MAX_DEPTH`](stickdice_agents::expectimax::MAX_DEPTH)).
+        max: u32,
+    },
+    /// An evaluation the game does not have, or a weights file that cannot be read.
+    Evaluation {
+        /// The `eval` given.
+        eval: String,
+        /// Why it cannot be used.
+        message: String,
+    },
+    /// A tablebase the game does not have, or that cannot be loaded.
+    Tablebase {
+        /// The tablebase given (`build` or a file).
+        source: String,
+        /// Why it cannot be used.
+        message: String,
+    },
+}
+
+/// An option of [`ReferenceOptions`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ReferenceOption {
+    /// [`ReferenceOptions::tablebase`].
+    Tablebase,
+    /// [`ReferenceOptions::depth`].
+    Depth,
+    /// [`ReferenceOptions::eval`].
+    Eval,
+}
+
+impl Unsupported {
+    /// The sentence for `game` (its name).
+    pub fn sentence(&self, game: &str) -> String {
+        match self {
+            Unsupported::NoReference => {
+                format!("{game} has no reference evaluator for review and luck yet")
+            }
+            Unsupported::NoEvaluation { seats } => format!(
+                "{game} has no exact values for {seats} players and no evaluation of its own \
+                 for a reference search"
+            ),
+            Unsupported::SolvedExactly { option } => match option {
+                ReferenceOption::Tablebase => {
+                    format!("{game} is solved exactly; a tablebase is for issiren only")
+                }
+                ReferenceOption::Depth => format!(
+                    "{game} is solved exactly; a search depth is for the games reviewed by a \
+                     search"
+                ),
+                ReferenceOption::Eval => format!(
+                    "{game} is solved exactly; a reference evaluation is for the games \
+                     reviewed by a search"
+                ),
+            },
+            Unsupported::Solver(e) => e.to_string(),
+            Unsupported::DepthZero => "the search depth must be at least 1".to_string(),
+            Unsupported::DepthTooDeep { depth, max } => format!(
+                "the search depth must be at most {max} (as the agents' depth), not {depth}"
+            ),
+            Unsupported::Evaluation { message, .. } | Unsupported::Tablebase { message, .. } => {
+                message.clone()
+            }
+        }
+    }
+}
+
+/// Why a game's reference has no value for a position ([`ReviewError::NotCovered`]).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum NotCovered {
+    /// The solved game does not reach the position from its initial state.
+    Unreachable,
+    /// The reference search gave no value.
+    Search(AgentError),
+}
+
+impl fmt::Display for NotCovered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotCovered::Unreachable => f.write_str(
+                "the position is not reachable from the initial state of the solved game",
+            ),
+            NotCovered::Search(e) => write!(f, "{e}"),
+        }
+    }
 }
 
 impl fmt::Display for ReviewError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReviewError::Unsupported(why) => write!(f, "no reference evaluator: {why}"),
+            ReviewError::Unsupported { game, reason } => {
+                write!(f, "no reference evaluator: {}", reason.sentence(game))
+            }
             ReviewError::BadGame {
                 event: Some(e),
                 message,
@@ -158,7 +284,9 @@ impl fmt::Display for ReviewError {
                 event: None,
                 message,
             } => write!(f, "the logged game does not replay: {message}"),
-            ReviewError::NotCovered(why) => write!(f, "the reference has no value: {why}"),
+            ReviewError::NotCovered { reason, .. } => {
+                write!(f, "the reference has no value: {reason}")
+            }
         }
     }
 }
@@ -199,7 +327,10 @@ impl<G: Exact> Solved<G> {
     /// # Errors
     /// [`ReviewError::Unsupported`] when the solver refuses the game or seat count.
     pub fn new(game: &G) -> Result<Self, ReviewError> {
-        let solution = solve::solved(game).map_err(|e| ReviewError::Unsupported(format!("{e}")))?;
+        let solution = solve::solved(game).map_err(|e| ReviewError::Unsupported {
+            game: G::NAME,
+            reason: Unsupported::Solver(e),
+        })?;
         Ok(Solved { solution })
     }
 
@@ -221,12 +352,12 @@ impl<G: Exact> Reference<G> for Solved<G> {
     }
 
     fn value(&mut self, _game: &G, state: &G::State) -> Result<SeatValues, ReviewError> {
-        self.solution.expected_scores(state).ok_or_else(|| {
-            ReviewError::NotCovered(
-                "the position is not reachable from the initial state of the solved game"
-                    .to_string(),
-            )
-        })
+        self.solution
+            .expected_scores(state)
+            .ok_or(ReviewError::NotCovered {
+                game: G::NAME,
+                reason: NotCovered::Unreachable,
+            })
     }
 }
 
@@ -264,22 +395,27 @@ impl<G: Evaluate> Search<G> {
     /// [`MAX_DEPTH`](stickdice_agents::expectimax::MAX_DEPTH), or an evaluation the game does not
     /// have (a weights file that cannot be read says why).
     pub fn with_eval(depth: u32, eval: &str) -> Result<Self, ReviewError> {
+        let unsupported = |reason| ReviewError::Unsupported {
+            game: G::NAME,
+            reason,
+        };
         if depth == 0 {
-            return Err(ReviewError::Unsupported(
-                "the search depth must be at least 1".to_string(),
-            ));
+            return Err(unsupported(Unsupported::DepthZero));
         }
-        if depth > stickdice_agents::expectimax::MAX_DEPTH {
-            return Err(ReviewError::Unsupported(format!(
-                "the search depth must be at most {} (as the agents' depth), not {depth}",
-                stickdice_agents::expectimax::MAX_DEPTH
-            )));
+        let max = stickdice_agents::expectimax::MAX_DEPTH;
+        if depth > max {
+            return Err(unsupported(Unsupported::DepthTooDeep { depth, max }));
         }
         let config = ExpectimaxConfig {
             depth: Some(depth),
             ..ExpectimaxConfig::default()
         };
-        let evaluator = G::evaluator(eval).map_err(|e| ReviewError::Unsupported(e.to_string()))?;
+        let evaluator = G::evaluator(eval).map_err(|e| {
+            unsupported(Unsupported::Evaluation {
+                eval: eval.to_string(),
+                message: e.to_string(),
+            })
+        })?;
         Ok(Search {
             search: Expectimax::new(config, 0).with_evaluator(eval, evaluator),
             depth,
@@ -293,8 +429,14 @@ impl<G: Evaluate> Search<G> {
     /// # Errors
     /// [`ReviewError::Unsupported`] when the game has no tablebase or it cannot be loaded.
     pub fn with_tablebase(self, source: &str) -> Result<Self, ReviewError> {
-        let values = solve::exact_values_for::<G>(source)
-            .map_err(|e| ReviewError::Unsupported(e.to_string()))?;
+        let values =
+            solve::exact_values_for::<G>(source).map_err(|e| ReviewError::Unsupported {
+                game: G::NAME,
+                reason: Unsupported::Tablebase {
+                    source: source.to_string(),
+                    message: e.to_string(),
+                },
+            })?;
         Ok(Search {
             search: self.search.with_exact_values(source, values),
             tablebase: Some(source.to_string()),
@@ -329,7 +471,10 @@ impl<G: Evaluate> Reference<G> for Search<G> {
     fn value(&mut self, game: &G, state: &G::State) -> Result<SeatValues, ReviewError> {
         self.search
             .value(game, state, self.depth)
-            .map_err(|e| ReviewError::NotCovered(e.to_string()))
+            .map_err(|e| ReviewError::NotCovered {
+                game: G::NAME,
+                reason: NotCovered::Search(e),
+            })
     }
 }
 
@@ -367,23 +512,20 @@ fn solved_reference<G: Exact>(
     game: &G,
     options: &ReferenceOptions,
 ) -> Result<Box<dyn Reference<G>>, ReviewError> {
-    if options.tablebase.is_some() {
-        return Err(ReviewError::Unsupported(format!(
-            "{} is solved exactly; a tablebase is for issiren only",
-            G::NAME
-        )));
-    }
-    if options.depth.is_some() {
-        return Err(ReviewError::Unsupported(format!(
-            "{} is solved exactly; a search depth is for the games reviewed by a search",
-            G::NAME
-        )));
-    }
-    if options.eval.is_some() {
-        return Err(ReviewError::Unsupported(format!(
-            "{} is solved exactly; a reference evaluation is for the games reviewed by a search",
-            G::NAME
-        )));
+    let option = if options.tablebase.is_some() {
+        Some(ReferenceOption::Tablebase)
+    } else if options.depth.is_some() {
+        Some(ReferenceOption::Depth)
+    } else if options.eval.is_some() {
+        Some(ReferenceOption::Eval)
+    } else {
+        None
+    };
+    if let Some(option) = option {
+        return Err(ReviewError::Unsupported {
+            game: G::NAME,
+            reason: Unsupported::SolvedExactly { option },
+        });
     }
     Ok(Box::new(Solved::new(game)?))
 }
@@ -398,12 +540,12 @@ fn search_reference<G: Evaluate>(
     default_depth: u32,
 ) -> Result<Box<dyn Reference<G>>, ReviewError> {
     if !G::HAS_EVALUATION {
-        return Err(ReviewError::Unsupported(format!(
-            "{} has no exact values for {} players and no evaluation of its own for a \
-             reference search",
-            G::NAME,
-            game.seats()
-        )));
+        return Err(ReviewError::Unsupported {
+            game: G::NAME,
+            reason: Unsupported::NoEvaluation {
+                seats: game.seats(),
+            },
+        });
     }
     let search = Search::with_eval(
         options.depth.unwrap_or(default_depth),
@@ -1236,10 +1378,10 @@ macro_rules! no_reference {
                     &self,
                     _options: &ReferenceOptions,
                 ) -> Result<Box<dyn Reference<Self>>, ReviewError> {
-                    Err(ReviewError::Unsupported(format!(
-                        "{} has no reference evaluator for review and luck yet",
-                        <$ty as Game>::NAME
-                    )))
+                    Err(ReviewError::Unsupported {
+                        game: <$ty as Game>::NAME,
+                        reason: Unsupported::NoReference,
+                    })
                 }
             }
         )*

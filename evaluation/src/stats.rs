@@ -427,119 +427,13 @@ fn fit(
         t.games[c.first * k + c.second] += c.weight;
         t.points[c.first * k + c.second] += c.weight * c.score;
     }
-    let mut r = vec![0.0; k];
-    let mut h = 0.0;
-    let mut iterations = 0;
-    let (mut ll, mut grad, mut info) = likelihood(&t, prior, &r, h, true);
-    loop {
-        iterations += 1;
-        if iterations > 200 {
-            return Err(EloError::NoMaximum);
-        }
-        let step = solve(&info, &grad).ok_or(EloError::NoMaximum)?;
-        let mut scale = 1.0;
-        let (mut nr, mut nh);
-        loop {
-            nr = r.clone();
-            for a in 1..k {
-                nr[a] += scale * step[a - 1];
-            }
-            nh = h + scale * step[k - 1];
-            let (nll, _, _) = likelihood(&t, prior, &nr, nh, false);
-            if nll >= ll - 1e-12 * ll.abs().max(1.0) || scale < 1e-6 {
-                break;
-            }
-            scale /= 2.0;
-        }
-        let moved = step.iter().map(|s| (s * scale).abs()).fold(0.0, f64::max);
-        r = nr;
-        h = nh;
-        (ll, grad, info) = likelihood(&t, prior, &r, h, true);
-        if r.iter()
-            .chain([&h])
-            .any(|x| !x.is_finite() || x.abs() > 50.0)
-        {
-            // σ(50) = 1 − 2·10⁻²²: the estimate runs off to infinity.
-            return Err(EloError::NoMaximum);
-        }
-        if moved < 1e-10 {
-            break;
-        }
-    }
+    let (r, h, info, iterations) = maximise(&t, prior)?;
     // Covariance of θ = (r_1 … r_{k−1}, h); ratings relative to their mean are
     // c = A θ with c_i = r_i − mean(r), r_0 = 0.
     let p = k;
-    let mut cov: Option<Vec<f64>> = Some(vec![0.0; p * p]);
-    for j in 0..p {
-        let mut e = vec![0.0; p];
-        e[j] = 1.0;
-        match (solve(&info, &e), cov.as_mut()) {
-            (Some(col), Some(c)) => {
-                for i in 0..p {
-                    c[i * p + j] = col[i];
-                }
-            }
-            _ => cov = None,
-        }
-    }
+    let mut cov = model_covariance(&info, p);
     if let (Some(units), Some(c)) = (units, cov.as_mut()) {
-        // The sandwich: the spread of the groups' gradients, through the model covariance.
-        let mut by_unit: std::collections::BTreeMap<usize, Vec<f64>> = Default::default();
-        for (cmp, &u) in comparisons.iter().zip(units) {
-            let x = r[cmp.first] - r[cmp.second] + h;
-            let g = cmp.weight * (cmp.score - sigmoid(x));
-            let v = by_unit.entry(u).or_insert_with(|| vec![0.0; p]);
-            if cmp.first > 0 {
-                v[cmp.first - 1] += g;
-            }
-            if cmp.second > 0 {
-                v[cmp.second - 1] -= g;
-            }
-            v[p - 1] += g;
-        }
-        let mut meat = vec![0.0; p * p];
-        for g in by_unit.values() {
-            for i in 0..p {
-                for j in 0..p {
-                    meat[i * p + j] += g[i] * g[j];
-                }
-            }
-        }
-        // c · meat · c.
-        let mut cm = vec![0.0; p * p];
-        for i in 0..p {
-            for j in 0..p {
-                cm[i * p + j] = (0..p).map(|l| c[i * p + l] * meat[l * p + j]).sum();
-            }
-        }
-        let mut sandwich = vec![0.0; p * p];
-        for i in 0..p {
-            for j in 0..p {
-                sandwich[i * p + j] = (0..p).map(|l| cm[i * p + l] * c[l * p + j]).sum();
-            }
-        }
-        // Never narrower than the model: take the sandwich where it is the wider.
-        let wider = (0..p).all(|i| sandwich[i * p + i] >= c[i * p + i]);
-        if wider {
-            c.copy_from_slice(&sandwich);
-        } else {
-            // Per parameter: scale rows and columns so each variance is the larger one.
-            let scale: Vec<f64> = (0..p)
-                .map(|i| {
-                    let (s, m) = (sandwich[i * p + i], c[i * p + i]);
-                    if s > m && m > 0.0 {
-                        (s / m).sqrt()
-                    } else {
-                        1.0
-                    }
-                })
-                .collect();
-            for i in 0..p {
-                for j in 0..p {
-                    c[i * p + j] *= scale[i] * scale[j];
-                }
-            }
-        }
+        widen_by_sandwich(c, comparisons, units, &r, h);
     }
     let mean = r.iter().sum::<f64>() / k as f64;
     let ratings: Vec<f64> = r.iter().map(|x| (x - mean) * ELO_PER_NAT).collect();
@@ -587,6 +481,141 @@ fn fit(
         iterations,
         anchored_half_widths,
     })
+}
+
+/// The ratings `r` (`r_0 = 0`) and first-seat advantage `h` of greatest posterior
+/// likelihood (Newton's method with step halving), with the information matrix there and the
+/// iterations taken.
+fn maximise(t: &Table, prior: f64) -> Result<(Vec<f64>, f64, Vec<f64>, usize), EloError> {
+    let k = t.k;
+    let mut r = vec![0.0; k];
+    let mut h = 0.0;
+    let mut iterations = 0;
+    let (mut ll, mut grad, mut info) = likelihood(t, prior, &r, h, true);
+    loop {
+        iterations += 1;
+        if iterations > 200 {
+            return Err(EloError::NoMaximum);
+        }
+        let step = solve(&info, &grad).ok_or(EloError::NoMaximum)?;
+        let mut scale = 1.0;
+        let (mut nr, mut nh);
+        loop {
+            nr = r.clone();
+            for a in 1..k {
+                nr[a] += scale * step[a - 1];
+            }
+            nh = h + scale * step[k - 1];
+            let (nll, _, _) = likelihood(t, prior, &nr, nh, false);
+            if nll >= ll - 1e-12 * ll.abs().max(1.0) || scale < 1e-6 {
+                break;
+            }
+            scale /= 2.0;
+        }
+        let moved = step.iter().map(|s| (s * scale).abs()).fold(0.0, f64::max);
+        r = nr;
+        h = nh;
+        (ll, grad, info) = likelihood(t, prior, &r, h, true);
+        if r.iter()
+            .chain([&h])
+            .any(|x| !x.is_finite() || x.abs() > 50.0)
+        {
+            // σ(50) = 1 − 2·10⁻²²: the estimate runs off to infinity.
+            return Err(EloError::NoMaximum);
+        }
+        if moved < 1e-10 {
+            break;
+        }
+    }
+    Ok((r, h, info, iterations))
+}
+
+/// The model covariance of θ = (r_1 … r_{k−1}, h): the inverse of the information matrix
+/// (`None` if it is singular).
+fn model_covariance(info: &[f64], p: usize) -> Option<Vec<f64>> {
+    let mut cov: Option<Vec<f64>> = Some(vec![0.0; p * p]);
+    for j in 0..p {
+        let mut e = vec![0.0; p];
+        e[j] = 1.0;
+        match (solve(info, &e), cov.as_mut()) {
+            (Some(col), Some(c)) => {
+                for i in 0..p {
+                    c[i * p + j] = col[i];
+                }
+            }
+            _ => cov = None,
+        }
+    }
+    cov
+}
+
+/// Widens the covariance `c` to the sandwich estimate where it is the wider: the spread of
+/// the units' gradients, through the model covariance (cluster-robust over the units).
+fn widen_by_sandwich(
+    c: &mut [f64],
+    comparisons: &[Comparison],
+    units: &[usize],
+    r: &[f64],
+    h: f64,
+) {
+    let p = r.len();
+    // The sandwich: the spread of the groups' gradients, through the model covariance.
+    let mut by_unit: std::collections::BTreeMap<usize, Vec<f64>> = Default::default();
+    for (cmp, &u) in comparisons.iter().zip(units) {
+        let x = r[cmp.first] - r[cmp.second] + h;
+        let g = cmp.weight * (cmp.score - sigmoid(x));
+        let v = by_unit.entry(u).or_insert_with(|| vec![0.0; p]);
+        if cmp.first > 0 {
+            v[cmp.first - 1] += g;
+        }
+        if cmp.second > 0 {
+            v[cmp.second - 1] -= g;
+        }
+        v[p - 1] += g;
+    }
+    let mut meat = vec![0.0; p * p];
+    for g in by_unit.values() {
+        for i in 0..p {
+            for j in 0..p {
+                meat[i * p + j] += g[i] * g[j];
+            }
+        }
+    }
+    // c · meat · c.
+    let mut cm = vec![0.0; p * p];
+    for i in 0..p {
+        for j in 0..p {
+            cm[i * p + j] = (0..p).map(|l| c[i * p + l] * meat[l * p + j]).sum();
+        }
+    }
+    let mut sandwich = vec![0.0; p * p];
+    for i in 0..p {
+        for j in 0..p {
+            sandwich[i * p + j] = (0..p).map(|l| cm[i * p + l] * c[l * p + j]).sum();
+        }
+    }
+    // Never narrower than the model: take the sandwich where it is the wider.
+    let wider = (0..p).all(|i| sandwich[i * p + i] >= c[i * p + i]);
+    if wider {
+        c.copy_from_slice(&sandwich);
+    } else {
+        // Per parameter: scale rows and columns so each variance is the larger one.
+        let scale: Vec<f64> = (0..p)
+            .map(|i| {
+                let (s, m) = (sandwich[i * p + i], c[i * p + i]);
+                if s > m && m > 0.0 {
+                    (s / m).sqrt()
+                } else {
+                    1.0
+                }
+            })
+            .collect();
+        for i in 0..p {
+            for j in 0..p {
+                c[i * p + j] *= scale[i] * scale[j];
+            }
+        }
+    }
 }
 
 /// The sequential probability ratio test of `H0: elo = elo0` against `H1: elo = elo1` for

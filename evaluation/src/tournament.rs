@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use stickdice::play::SeededDice;
-use stickdice::{Game, Node};
+use stickdice::{Game, Node, Ranking};
 
 use crate::arena::{self, forfeit_ranking, Factory, FailureKind};
 use crate::log::{self, GameRecord, LogError, LogLine, LogWriter, LoggedEvent, TournamentConfig};
@@ -1445,12 +1445,62 @@ pub fn verify_game<G: Game>(
     schedule: &Schedule,
     g: &GameRecord,
 ) -> Result<(), VerifyError> {
-    let fail = |message: String| VerifyError {
+    let game_seed = check_slot(game, schedule, g)?;
+    let state = replay_events(game, g, game_seed)?;
+    let fail = |message: String| game_error(g, message);
+    if let Some((s, t)) = g
+        .time_s
+        .iter()
+        .enumerate()
+        .find(|(_, t)| !t.is_finite() || **t < 0.0)
+    {
+        return Err(fail(format!(
+            "game {}: seat {s}'s time {t} s is not a time (finite, at least 0)",
+            g.index
+        )));
+    }
+    let ranking = logged_ranking(game, g, &state)?;
+    if ranking.places() != g.places.as_slice() {
+        return Err(fail(format!(
+            "game {}: the logged places {:?} are not the game's {:?}",
+            g.index,
+            g.places,
+            ranking.places()
+        )));
+    }
+    for (s, &x) in g.scores.iter().enumerate() {
+        if x != ranking.score(s) {
+            return Err(fail(format!(
+                "game {}: seat {s}'s logged score {x} is wrong",
+                g.index
+            )));
+        }
+    }
+    if game.throws_made(&state) != g.throws {
+        return Err(fail(format!(
+            "game {}: {} throws logged, {} replayed",
+            g.index,
+            g.throws,
+            game.throws_made(&state)
+        )));
+    }
+    Ok(())
+}
+
+/// A disagreement of the logged game `g` as a whole (at no event).
+fn game_error(g: &GameRecord, message: String) -> VerifyError {
+    VerifyError {
         game: g.index,
         event: None,
         message,
         source: None,
-    };
+    }
+}
+
+/// Checks the game's place in the schedule (index, table, rotation, seating, seeds) and its
+/// per-seat lists; gives its seed.
+fn check_slot<G: Game>(game: &G, schedule: &Schedule, g: &GameRecord) -> Result<u64, VerifyError> {
+    let fail = |message: String| game_error(g, message);
     if g.index >= schedule.len() {
         return Err(fail(format!(
             "game {} is not in this tournament's schedule of {} games",
@@ -1484,8 +1534,18 @@ pub fn verify_game<G: Game>(
             g.index
         )));
     }
+    Ok(slot.game_seed)
+}
+
+/// Replays the logged events through the rules from the initial state: the throws must be
+/// the duplicate dice of `game_seed`, the actions legal. Gives the state they reach.
+fn replay_events<G: Game>(
+    game: &G,
+    g: &GameRecord,
+    game_seed: u64,
+) -> Result<G::State, VerifyError> {
     let mut state = game.initial_state();
-    let mut dice = SeededDice::new(slot.game_seed);
+    let mut dice = SeededDice::new(game_seed);
     let sticks = game.sticks();
     for (i, e) in g.events.iter().enumerate() {
         let at = |what: String| VerifyError {
@@ -1526,18 +1586,19 @@ pub fn verify_game<G: Game>(
             }
         }
     }
-    if let Some((s, t)) = g
-        .time_s
-        .iter()
-        .enumerate()
-        .find(|(_, t)| !t.is_finite() || **t < 0.0)
-    {
-        return Err(fail(format!(
-            "game {}: seat {s}'s time {t} s is not a time (finite, at least 0)",
-            g.index
-        )));
-    }
-    let ranking = match &g.failure {
+    Ok(state)
+}
+
+/// The ranking the logged game must have: the forfeit of a logged failure, which must fit
+/// where the events stop, or the rules' ranking where they end the game.
+fn logged_ranking<G: Game>(
+    game: &G,
+    g: &GameRecord,
+    state: &G::State,
+) -> Result<Ranking, VerifyError> {
+    let fail = |message: String| game_error(g, message);
+    let seats = game.seats();
+    Ok(match &g.failure {
         Some(f) => {
             if f.seat >= seats {
                 return Err(fail(format!(
@@ -1546,7 +1607,7 @@ pub fn verify_game<G: Game>(
                 )));
             }
             // Where the events stop must be where such a failure happens.
-            let node = game.node(&state);
+            let node = game.node(state);
             let fits = match f.kind {
                 FailureKind::Error | FailureKind::IllegalAction => node == Node::Decide(f.seat),
                 FailureKind::Panic => {
@@ -1574,38 +1635,13 @@ pub fn verify_game<G: Game>(
             }
             forfeit_ranking(seats, f.seat)
         }
-        None => game.ranking(&state).ok_or_else(|| {
+        None => game.ranking(state).ok_or_else(|| {
             fail(format!(
                 "game {}: the logged events stop before the end of the game",
                 g.index
             ))
         })?,
-    };
-    if ranking.places() != g.places.as_slice() {
-        return Err(fail(format!(
-            "game {}: the logged places {:?} are not the game's {:?}",
-            g.index,
-            g.places,
-            ranking.places()
-        )));
-    }
-    for (s, &x) in g.scores.iter().enumerate() {
-        if x != ranking.score(s) {
-            return Err(fail(format!(
-                "game {}: seat {s}'s logged score {x} is wrong",
-                g.index
-            )));
-        }
-    }
-    if game.throws_made(&state) != g.throws {
-        return Err(fail(format!(
-            "game {}: {} throws logged, {} replayed",
-            g.index,
-            g.throws,
-            game.throws_made(&state)
-        )));
-    }
-    Ok(())
+    })
 }
 
 /// Checks a logged game's seating against the agents' seeded play: the agents the log's

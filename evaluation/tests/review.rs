@@ -13,7 +13,8 @@ use stickdice_evaluation::arena::{self, GameResult};
 use stickdice_evaluation::factory;
 use stickdice_evaluation::log::LoggedEvent;
 use stickdice_evaluation::review::{
-    review, review_from, ReferenceOptions, Review, ReviewError, Reviewable, Solved, Step, BLUNDER,
+    review, review_from, NotCovered, ReferenceOption, ReferenceOptions, Review, ReviewError,
+    Reviewable, Solved, Step, Unsupported, BLUNDER,
 };
 
 fn logged<G: Game>(r: &GameResult<G>) -> Vec<LoggedEvent> {
@@ -393,48 +394,145 @@ fn issiren_reference_with_the_learned_evaluation() {
 
 #[test]
 fn bad_input_is_a_clear_error() {
-    // A reference that cannot handle the game.
+    // A reference that cannot handle the game: each refusal typed, with the game's name.
     let game = SigWaDuqqan::with_seats(4).unwrap();
     let err = game.reference(&ReferenceOptions::default()).unwrap_err();
-    assert!(matches!(err, ReviewError::Unsupported(_)), "{err}");
+    assert!(
+        matches!(
+            err,
+            ReviewError::Unsupported {
+                game: "sig-wa-duqqan",
+                reason: Unsupported::Solver(_)
+            }
+        ),
+        "{err}"
+    );
     assert!(err.to_string().contains("2 to 3 players"), "{err}");
     let game = SigElOued::with_seats(3).unwrap();
     assert!(game.reference(&ReferenceOptions::default()).is_err());
-    let err = SigElOued::with_seats(2)
-        .unwrap()
-        .reference(&ReferenceOptions {
-            tablebase: Some("build".into()),
-            ..ReferenceOptions::default()
-        })
-        .unwrap_err();
+    let sig_el_oued =
+        |o: &ReferenceOptions| SigElOued::with_seats(2).unwrap().reference(o).unwrap_err();
+    let issiren = |o: &ReferenceOptions| Issiren::with_seats(2).unwrap().reference(o).unwrap_err();
+    let duqqan = |o: &ReferenceOptions| {
+        SigWaDuqqan::with_seats(2)
+            .unwrap()
+            .reference(o)
+            .unwrap_err()
+    };
+    let err = sig_el_oued(&ReferenceOptions {
+        tablebase: Some("build".into()),
+        ..ReferenceOptions::default()
+    });
+    assert_eq!(
+        err,
+        ReviewError::Unsupported {
+            game: "sig-el-oued",
+            reason: Unsupported::SolvedExactly {
+                option: ReferenceOption::Tablebase
+            }
+        }
+    );
     assert!(err.to_string().contains("issiren only"), "{err}");
-    let err = Issiren::with_seats(2)
-        .unwrap()
-        .reference(&ReferenceOptions {
-            depth: Some(0),
-            ..ReferenceOptions::default()
-        })
-        .unwrap_err();
+    let err = sig_el_oued(&ReferenceOptions {
+        depth: Some(2),
+        ..ReferenceOptions::default()
+    });
+    assert_eq!(
+        err,
+        ReviewError::Unsupported {
+            game: "sig-el-oued",
+            reason: Unsupported::SolvedExactly {
+                option: ReferenceOption::Depth
+            }
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "no reference evaluator: sig-el-oued is solved exactly; a search depth is for the games \
+         reviewed by a search"
+    );
+    let err = issiren(&ReferenceOptions {
+        depth: Some(0),
+        ..ReferenceOptions::default()
+    });
+    assert_eq!(
+        err,
+        ReviewError::Unsupported {
+            game: "issiren",
+            reason: Unsupported::DepthZero
+        }
+    );
     assert!(err.to_string().contains("at least 1"), "{err}");
-    let err = SigWaDuqqan::with_seats(2)
-        .unwrap()
-        .reference(&ReferenceOptions {
-            eval: Some("learned".into()),
-            ..ReferenceOptions::default()
-        })
-        .unwrap_err();
+    let max = stickdice_agents::expectimax::MAX_DEPTH;
+    let err = issiren(&ReferenceOptions {
+        depth: Some(max + 1),
+        ..ReferenceOptions::default()
+    });
+    assert_eq!(
+        err,
+        ReviewError::Unsupported {
+            game: "issiren",
+            reason: Unsupported::DepthTooDeep {
+                depth: max + 1,
+                max
+            }
+        }
+    );
+    let err = duqqan(&ReferenceOptions {
+        eval: Some("learned".into()),
+        ..ReferenceOptions::default()
+    });
+    assert_eq!(
+        err,
+        ReviewError::Unsupported {
+            game: "sig-wa-duqqan",
+            reason: Unsupported::SolvedExactly {
+                option: ReferenceOption::Eval
+            }
+        }
+    );
     assert!(err.to_string().contains("reviewed by a search"), "{err}");
-    let err = Issiren::with_seats(2)
-        .unwrap()
-        .reference(&ReferenceOptions {
-            eval: Some("/nonexistent/weights.sdw".into()),
-            ..ReferenceOptions::default()
-        })
-        .unwrap_err();
-    assert!(matches!(err, ReviewError::Unsupported(_)), "{err}");
+    let err = issiren(&ReferenceOptions {
+        eval: Some("/nonexistent/weights.sdw".into()),
+        ..ReferenceOptions::default()
+    });
+    assert!(
+        matches!(
+            &err,
+            ReviewError::Unsupported {
+                game: "issiren",
+                reason: Unsupported::Evaluation { eval, .. }
+            } if eval == "/nonexistent/weights.sdw"
+        ),
+        "{err}"
+    );
     assert!(
         err.to_string().contains("/nonexistent/weights.sdw"),
         "{err}"
+    );
+    let err = issiren(&ReferenceOptions {
+        tablebase: Some("/nonexistent/issiren.tb".into()),
+        ..ReferenceOptions::default()
+    });
+    assert!(
+        matches!(
+            &err,
+            ReviewError::Unsupported {
+                game: "issiren",
+                reason: Unsupported::Tablebase { source, .. }
+            } if source == "/nonexistent/issiren.tb"
+        ),
+        "{err}"
+    );
+    // What a reference does not cover says so in the same words as before.
+    let err = ReviewError::NotCovered {
+        game: "sig-el-oued",
+        reason: NotCovered::Unreachable,
+    };
+    assert_eq!(
+        err.to_string(),
+        "the reference has no value: the position is not reachable from the initial state of \
+         the solved game"
     );
     // Damaged games.
     let game = SigElOued::with_seats(2).unwrap();
@@ -531,7 +629,16 @@ fn the_new_games_are_reviewed_by_a_search() {
                 ..ReferenceOptions::default()
             })
             .unwrap_err();
-        assert!(matches!(err, ReviewError::Unsupported(_)), "{err}");
+        assert!(
+            matches!(
+                err,
+                ReviewError::Unsupported {
+                    reason: Unsupported::Tablebase { .. } | Unsupported::NoEvaluation { .. },
+                    ..
+                }
+            ),
+            "{err}"
+        );
         unforced
     }
     assert!(reviewed::<SigElOuedCapture>(2) > 0);

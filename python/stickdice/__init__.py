@@ -166,7 +166,7 @@ def tournament(
     :class:`Agent` objects (their spec or callable is used) or Python callables
     ``f(state) -> action`` (an action code, or the action in notation as a str).
     An agent of your own written in Rust reaches Python as a spec string: register its
-    family (``stickdice_agents::register``) in the extension module, and its spec works
+    kind (``stickdice_agents::register``) in the extension module, and its spec works
     here and in :class:`Agent` (see docs/extending.md). ``games`` is the number of games per table, rounded up to whole
     seat rotations, as ``--games``. With ``out``, the log and the report files are written
     to that folder exactly as the CLI writes them (and an interrupted tournament resumes).

@@ -96,17 +96,31 @@ fn show(sq: u8) -> String {
     format!("{}{}", (b'a' + (sq & 31)) as char, (sq >> 5) + 1)
 }
 
-impl DescribedCodes {
-    /// The layout of every game a description gives (its [`Described::variants`]).
-    ///
-    /// # Panics
-    /// If the description gives no game at all (a shipped description always gives one).
-    pub fn of(game: &Described) -> DescribedCodes {
-        let base = std::sync::Arc::new(game.base().clone());
-        let mut variants = Described::variants(&base);
-        if variants.is_empty() {
-            variants.push(game.clone());
-        }
+/// What the games of one description have between them (every option value and seat
+/// count): the squares, branches, held values and start squares of any of them, in order,
+/// and which kinds of action and parts of the state any of them has.
+struct Union {
+    squares: Vec<u8>,
+    branches: Vec<String>,
+    held_values: Vec<u8>,
+    unlock_squares: Vec<u8>,
+    flag_names: Vec<String>,
+    moves: bool,
+    holds: bool,
+    store: bool,
+    unlock: bool,
+    chaser: bool,
+    enter: bool,
+    unmoved: bool,
+    hold_plane: bool,
+    captures: bool,
+    opening: bool,
+    track: usize,
+    sticks: usize,
+}
+
+impl Union {
+    fn of(variants: &[Described]) -> Union {
         let mut squares: Vec<u8> = Vec::new();
         let mut branches: Vec<String> = Vec::new();
         let mut held_values: Vec<u8> = Vec::new();
@@ -116,7 +130,7 @@ impl DescribedCodes {
             (false, false, false, false, false, false);
         let (mut unmoved, mut hold_plane, mut captures, mut opening) = (false, false, false, false);
         let (mut track, mut sticks) = (0usize, 0usize);
-        for v in &variants {
+        for v in variants {
             for sq in v.board_squares() {
                 if !squares.contains(&sq) {
                     squares.push(sq);
@@ -163,30 +177,67 @@ impl DescribedCodes {
         squares.sort_unstable();
         held_values.sort_unstable();
         unlock_squares.sort_unstable();
+        Union {
+            squares,
+            branches,
+            held_values,
+            unlock_squares,
+            flag_names,
+            moves,
+            holds,
+            store,
+            unlock,
+            chaser,
+            enter,
+            unmoved,
+            hold_plane,
+            captures,
+            opening,
+            track,
+            sticks,
+        }
+    }
+}
+
+impl DescribedCodes {
+    /// The layout of every game a description gives (its [`Described::variants`]).
+    ///
+    /// # Panics
+    /// If the description gives no game at all (a shipped description always gives one).
+    pub fn of(game: &Described) -> DescribedCodes {
+        let base = std::sync::Arc::new(game.base().clone());
+        let mut variants = Described::variants(&base);
+        if variants.is_empty() {
+            variants.push(game.clone());
+        }
+        let u = Union::of(&variants);
         let mut index = [NO; 256];
-        for (i, &sq) in squares.iter().enumerate() {
+        for (i, &sq) in u.squares.iter().enumerate() {
             index[sq as usize] = i as u16;
         }
-        let cols = squares
+        let cols = u
+            .squares
             .iter()
             .map(|&s| usize::from(s & 31) + 1)
             .max()
             .unwrap_or(0);
-        let rows = squares
+        let rows = u
+            .squares
             .iter()
             .map(|&s| usize::from(s >> 5) + 1)
             .max()
             .unwrap_or(0);
-        let columns = (squares.len() == rows * cols).then_some(cols);
+        let columns = (u.squares.len() == rows * cols).then_some(cols);
         let mut unlock_rank = [NO; 256];
-        for (i, &sq) in unlock_squares.iter().enumerate() {
+        for (i, &sq) in u.unlock_squares.iter().enumerate() {
             unlock_rank[sq as usize] = i as u16;
         }
         let mut held_rank = [u8::MAX; 16];
-        for (i, &v) in held_values.iter().enumerate() {
+        for (i, &v) in u.held_values.iter().enumerate() {
             held_rank[(v as usize).min(15)] = i as u8;
         }
-        let branch_bytes: Vec<[u8; 8]> = branches
+        let branch_bytes: Vec<[u8; 8]> = u
+            .branches
             .iter()
             .map(|b| {
                 let mut n = [0u8; 8];
@@ -195,9 +246,9 @@ impl DescribedCodes {
                 n
             })
             .collect();
-        let n = squares.len() as u32;
-        let plus_max = if store {
-            track.saturating_sub(2) as u32
+        let n = u.squares.len() as u32;
+        let plus_max = if u.store {
+            u.track.saturating_sub(2) as u32
         } else {
             0
         };
@@ -209,30 +260,30 @@ impl DescribedCodes {
             }
             present.then_some(start)
         };
-        let move_at = section(moves, n);
-        let branch_at = section(!branches.is_empty(), n * branches.len() as u32).unwrap_or(0);
-        let held_at = section(holds, n * held_values.len() as u32).unwrap_or(0);
-        let plus_at = section(store, n * plus_max).unwrap_or(0);
-        let unlock_at = section(unlock, unlock_squares.len() as u32).unwrap_or(0);
-        let store_at = section(store, 1);
-        let back_at = section(chaser, 2);
-        let enter_at = section(enter, 1);
+        let move_at = section(u.moves, n);
+        let branch_at = section(!u.branches.is_empty(), n * u.branches.len() as u32).unwrap_or(0);
+        let held_at = section(u.holds, n * u.held_values.len() as u32).unwrap_or(0);
+        let plus_at = section(u.store, n * plus_max).unwrap_or(0);
+        let unlock_at = section(u.unlock, u.unlock_squares.len() as u32).unwrap_or(0);
+        let store_at = section(u.store, 1);
+        let back_at = section(u.chaser, 2);
+        let enter_at = section(u.enter, 1);
         let pass_at = section(true, 1).unwrap_or(0);
         let num = at as usize;
         let mut codes = DescribedCodes {
             title: game.title().to_string(),
-            squares,
+            squares: u.squares,
             index,
             columns,
             move_at,
             branches: branch_bytes,
             branch_at,
-            held_values,
+            held_values: u.held_values,
             held_rank,
             held_at,
             plus_max,
             plus_at,
-            unlock_squares,
+            unlock_squares: u.unlock_squares,
             unlock_rank,
             unlock_at,
             store_at,
@@ -241,16 +292,16 @@ impl DescribedCodes {
             pass_at,
             num,
             decode: Vec::new(),
-            unmoved_plane: unmoved,
-            flag_names,
-            hold_plane,
-            off_scalar: enter,
-            captures_scalar: captures,
-            stock_scalar: store,
-            chaser,
-            max_sticks: sticks,
-            held_obs: holds,
-            opening,
+            unmoved_plane: u.unmoved,
+            flag_names: u.flag_names,
+            hold_plane: u.hold_plane,
+            off_scalar: u.enter,
+            captures_scalar: u.captures,
+            stock_scalar: u.store,
+            chaser: u.chaser,
+            max_sticks: u.sticks,
+            held_obs: u.holds,
+            opening: u.opening,
             observation_doc: String::new(),
             codes_doc: String::new(),
         };

@@ -1692,6 +1692,57 @@ impl Present for SigElOued {
     }
 }
 
+/// Each seat's key (its active piece's square, and whether that piece is the djinn), its
+/// active piece and the seat after it, for [`SigElOued::play_throws`]'s loop of first
+/// throws; `None` when a piece is off the track or one that should wait is not on the
+/// start (the general path then plays the throw).
+#[inline(always)]
+fn turn_keys(s: &State, n: usize) -> Option<([u8; MAX_SEATS], [u8; MAX_SEATS], [u8; MAX_SEATS])> {
+    // Until the loop leaves a walk to the general path no piece reaches Mecca and no seat
+    // finishes, so the active pieces and the seats after them are fixed. A finished seat
+    // keeps Mecca's key (never captured, never to throw).
+    let mut keys = [MECCA; MAX_SEATS];
+    let mut active = [PIECES as u8; MAX_SEATS];
+    let mut next = [0u8; MAX_SEATS];
+    let mut on_track = true;
+    let seats = keys.iter_mut().zip(&mut active).zip(&mut next);
+    for (i, ((key, a), nx)) in seats.enumerate().take(n) {
+        if let Some(p) = s.active_piece(i) {
+            let square = s.pieces[i][p];
+            // The keys hold only the active pieces: the rest must wait on the
+            // start (as `validate` asks), or the general path plays the throw.
+            let [_, djinn, mother] = s.pieces[i];
+            let waiting = match p {
+                FATHER => (djinn | mother) == START,
+                DJINN => mother == START,
+                _ => true,
+            };
+            on_track &= square <= MECCA && waiting;
+            *key = key_of(p == DJINN, square & SQUARE_BITS);
+            *a = p as u8;
+        }
+        let mut t = i;
+        for _ in 0..n {
+            t = if t + 1 >= n { 0 } else { t + 1 };
+            if s.finish_place[t] == 0 {
+                break;
+            }
+        }
+        *nx = t as u8;
+    }
+    on_track.then_some((keys, active, next))
+}
+
+/// Puts each seat's active piece back on its key's square.
+#[inline(always)]
+fn store_keys(s: &mut State, keys: &[u8; MAX_SEATS], active: &[u8; MAX_SEATS], n: usize) {
+    for (i, (&key, &a)) in keys.iter().zip(active).enumerate().take(n) {
+        if let Some(square) = s.pieces[i].get_mut(a as usize) {
+            *square = key & SQUARE_BITS;
+        }
+    }
+}
+
 impl Playouts for SigElOued {
     /// The throws up to the next decision or the end. Turns are played in a loop of their
     /// own on each seat's *key* (its active piece's square, and whether that piece is the
@@ -1719,44 +1770,11 @@ impl Playouts for SigElOued {
                 self.apply_throw_unchecked(s, t);
                 continue;
             }
-            // Each seat's key, its active piece and the seat after it. Until the loop
-            // leaves a walk to the general path no piece reaches Mecca and no seat
-            // finishes, so the active pieces and the seats after them are fixed. A finished
-            // seat keeps Mecca's key (never captured, never to throw).
-            let mut keys = [MECCA; MAX_SEATS];
-            let mut active = [PIECES as u8; MAX_SEATS];
-            let mut next = [0u8; MAX_SEATS];
-            let mut on_track = true;
-            let seats = keys.iter_mut().zip(&mut active).zip(&mut next);
-            for (i, ((key, a), nx)) in seats.enumerate().take(n) {
-                if let Some(p) = s.active_piece(i) {
-                    let square = s.pieces[i][p];
-                    // The keys hold only the active pieces: the rest must wait on the
-                    // start (as `validate` asks), or the general path plays the throw.
-                    let [_, djinn, mother] = s.pieces[i];
-                    let waiting = match p {
-                        FATHER => (djinn | mother) == START,
-                        DJINN => mother == START,
-                        _ => true,
-                    };
-                    on_track &= square <= MECCA && waiting;
-                    *key = key_of(p == DJINN, square & SQUARE_BITS);
-                    *a = p as u8;
-                }
-                let mut t = i;
-                for _ in 0..n {
-                    t = if t + 1 >= n { 0 } else { t + 1 };
-                    if s.finish_place[t] == 0 {
-                        break;
-                    }
-                }
-                *nx = t as u8;
-            }
-            if !on_track {
+            let Some((mut keys, active, next)) = turn_keys(s, n) else {
                 let t = throw();
                 self.apply_throw_unchecked(s, t);
                 continue;
-            }
+            };
             // The throws left before the cap: at least 1, since a throw is due.
             let mut left = self.max_throws - s.throws;
             // What the general path is left with: a first throw, or a great sig's budget
@@ -1858,11 +1876,7 @@ impl Playouts for SigElOued {
                 }
             }
             // Back to the state: the keys, the turn and the throw count.
-            for (i, (&key, &a)) in keys.iter().zip(&active).enumerate().take(n) {
-                if let Some(square) = s.pieces[i].get_mut(a as usize) {
-                    *square = key & SQUARE_BITS;
-                }
-            }
+            store_keys(s, &keys, &active, n);
             s.turn = seat as u8;
             s.throws = self.max_throws - left;
             if let Some(t) = general {

@@ -41,10 +41,18 @@ pub fn game_review(dirs: &[PathBuf], t: &str, k: &str) -> Result<Value, WebError
         )
     })?;
     let review = with_game!(&any, |g| review_one(g, record)).map_err(|e| match e {
-        ReviewError::Unsupported(why) | ReviewError::NotCovered(why) => WebError::new(
+        ReviewError::Unsupported { game, reason } => WebError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "no_review",
-            format!("no per-move analysis for this game: {why}"),
+            format!(
+                "no per-move analysis for this game: {}",
+                reason.sentence(game)
+            ),
+        ),
+        ReviewError::NotCovered { reason, .. } => WebError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "no_review",
+            format!("no per-move analysis for this game: {reason}"),
         ),
         e @ ReviewError::BadGame { .. } => WebError::new(
             StatusCode::UNPROCESSABLE_ENTITY,

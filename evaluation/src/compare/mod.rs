@@ -699,20 +699,7 @@ where
         let t0 = Instant::now();
         let luck = if luck_wanted {
             progress(&format!("  luck: {spec}"));
-            let mut kept: Vec<arena::GameResult<G>> = kept.into_iter().flatten().collect();
-            if let Some(budget) = settings.throws {
-                // Within a tenth of the budget: luck is reviewed throw by throw.
-                let mut total = 0u64;
-                let n = kept
-                    .iter()
-                    .position(|r| {
-                        total += u64::from(r.throws);
-                        total >= budget / LUCK_SHARE_OF_BUDGET
-                    })
-                    .map_or(kept.len(), |i| i + 1)
-                    .max(MIN_BUDGET_LUCK_GAMES);
-                kept.truncate(n);
-            }
+            let kept = luck_games(kept, settings.throws);
             Some(luck_share(game, &kept, settings.seed ^ ai as u64, stop))
         } else {
             None
@@ -746,61 +733,22 @@ where
     let t0 = Instant::now();
     let mut steps = Vec::new();
     if wants("SkillTrace") {
-        let mut weaker: (&Factory<G>, String) = (&random, "random".to_string());
-        for (k, (spec, f)) in trace.iter().zip(&trace_factories).enumerate() {
-            progress(&format!("  skill trace: {spec}"));
-            let rotations = settings.trace_rotations.max(2);
-            // One rotation: the stronger agent in each seat in turn, on the same throws;
-            // its mean score and its throws.
-            let rotation = |r: usize| -> (f64, u64) {
-                let seed = stickdice::seed::derive(settings.seed, &[TRACE, k as u64, r as u64]);
-                let mut total = 0.0;
-                let mut throws = 0u64;
-                for seat in 0..seats {
-                    let mut seating: Vec<&Factory<G>> = vec![weaker.0; seats];
-                    seating[seat] = f;
-                    let result = arena::play(game, &seating, seed);
-                    total += result.ranking.score(seat);
-                    throws += u64::from(result.throws);
-                }
-                (total / seats as f64, throws)
-            };
-            let played = within_budget(
-                rotations,
-                settings.trace_throws.map(|b| (b, MIN_BUDGET_ROTATIONS)),
-                stop,
-                rotation,
-                |&(_, throws)| throws,
-            );
-            let Some(played) = played else {
-                return Err(CompareError::Stopped);
-            };
-            let per_rotation: Vec<f64> = played.iter().map(|&(score, _)| score).collect();
-            let e = Estimate::of(&per_rotation);
-            steps.push(SkillStep {
-                agent: spec.to_string(),
-                against: weaker.1.clone(),
-                score: e.mean,
-                ci95: e.half_width,
-                games: per_rotation.len() * seats,
-                rotations: per_rotation.clone(),
-            });
-            weaker = (f, spec.to_string());
-        }
+        steps = skill_trace_steps(
+            game,
+            trace,
+            &trace_factories,
+            &random,
+            settings,
+            progress,
+            stop,
+        )?;
     }
     timing.trace = t0.elapsed().as_secs_f64();
     let skill = skill_trace_metric(&steps, settings.seed);
 
     for row in &mut rows {
         row.metrics.push(skill.clone());
-        // The order of METRICS, those asked for.
-        let mut ordered = Vec::new();
-        for m in metrics {
-            if let Some(x) = row.metrics.iter().find(|x| x.name == *m) {
-                ordered.push(x.clone().with_interval());
-            }
-        }
-        row.metrics = ordered;
+        row.metrics = in_order(&row.metrics, metrics);
     }
     Ok(ConfigurationResult {
         configuration: config.clone(),
@@ -815,6 +763,98 @@ where
         skill_trace: steps,
         seconds: timing,
     })
+}
+
+/// The self-play games kept for the luck share (`None`: not kept), within a tenth of the
+/// throw budget, if there is one (luck is reviewed throw by throw), and at least
+/// [`MIN_BUDGET_LUCK_GAMES`].
+fn luck_games<G: stickdice::Game>(
+    kept: Vec<Option<arena::GameResult<G>>>,
+    budget: Option<u64>,
+) -> Vec<arena::GameResult<G>> {
+    let mut kept: Vec<arena::GameResult<G>> = kept.into_iter().flatten().collect();
+    if let Some(budget) = budget {
+        // Within a tenth of the budget: luck is reviewed throw by throw.
+        let mut total = 0u64;
+        let n = kept
+            .iter()
+            .position(|r| {
+                total += u64::from(r.throws);
+                total >= budget / LUCK_SHARE_OF_BUDGET
+            })
+            .map_or(kept.len(), |i| i + 1)
+            .max(MIN_BUDGET_LUCK_GAMES);
+        kept.truncate(n);
+    }
+    kept
+}
+
+/// The figures asked for, in the order of `metrics`, each with its interval.
+fn in_order(figures: &[Metric], metrics: &[&'static str]) -> Vec<Metric> {
+    let mut ordered = Vec::new();
+    for m in metrics {
+        if let Some(x) = figures.iter().find(|x| x.name == *m) {
+            ordered.push(x.clone().with_interval());
+        }
+    }
+    ordered
+}
+
+/// The skill trace: each agent of `trace` against the one before it (the first against
+/// random), rotated through the seats on the same throws.
+fn skill_trace_steps<G: Evaluate>(
+    game: &G,
+    trace: &[AgentSpec],
+    trace_factories: &[Factory<G>],
+    random: &Factory<G>,
+    settings: &Settings,
+    progress: &(dyn Fn(&str) + Sync),
+    stop: Option<&Stop>,
+) -> Result<Vec<SkillStep>, CompareError> {
+    let seats = game.seats();
+    let mut steps = Vec::new();
+    let mut weaker: (&Factory<G>, String) = (random, "random".to_string());
+    for (k, (spec, f)) in trace.iter().zip(trace_factories).enumerate() {
+        progress(&format!("  skill trace: {spec}"));
+        let rotations = settings.trace_rotations.max(2);
+        // One rotation: the stronger agent in each seat in turn, on the same throws;
+        // its mean score and its throws.
+        let rotation = |r: usize| -> (f64, u64) {
+            let seed = stickdice::seed::derive(settings.seed, &[TRACE, k as u64, r as u64]);
+            let mut total = 0.0;
+            let mut throws = 0u64;
+            for seat in 0..seats {
+                let mut seating: Vec<&Factory<G>> = vec![weaker.0; seats];
+                seating[seat] = f;
+                let result = arena::play(game, &seating, seed);
+                total += result.ranking.score(seat);
+                throws += u64::from(result.throws);
+            }
+            (total / seats as f64, throws)
+        };
+        let played = within_budget(
+            rotations,
+            settings.trace_throws.map(|b| (b, MIN_BUDGET_ROTATIONS)),
+            stop,
+            rotation,
+            |&(_, throws)| throws,
+        );
+        let Some(played) = played else {
+            return Err(CompareError::Stopped);
+        };
+        let per_rotation: Vec<f64> = played.iter().map(|&(score, _)| score).collect();
+        let e = Estimate::of(&per_rotation);
+        steps.push(SkillStep {
+            agent: spec.to_string(),
+            against: weaker.1.clone(),
+            score: e.mean,
+            ci95: e.half_width,
+            games: per_rotation.len() * seats,
+            rotations: per_rotation.clone(),
+        });
+        weaker = (f, spec.to_string());
+    }
+    Ok(steps)
 }
 
 /// Plays items `0..max` (`play(i)`, in parallel chunks) and keeps them in index order: all

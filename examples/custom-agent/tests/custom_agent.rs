@@ -9,7 +9,7 @@ use std::sync::mpsc;
 
 use serde_json::Value;
 use stickdice::{Game, Issiren, SigElOued};
-use stickdice_evaluation::ladder::{self, Family, LadderOptions};
+use stickdice_evaluation::ladder::{self, LadderOptions, Series};
 use stickdice_evaluation::review::{self, BLUNDER};
 use stickdice_evaluation::schedule::Schedule;
 use stickdice_evaluation::tournament::{verify_game, LOG_FILE};
@@ -24,7 +24,7 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 #[test]
-fn the_family_is_listed_with_its_parameters() {
+fn the_kind_is_listed_with_its_parameters() {
     stickdice_example_custom_agent::register();
     let info = stickdice_agents::info("rollout").expect("registered");
     assert_eq!(info.params[0].key, "playouts");
@@ -98,12 +98,12 @@ fn a_tournament_against_a_built_in_agent_by_spec_string_and_its_review() {
 }
 
 #[test]
-fn the_ladder_calibrates_and_plays_the_family() {
+fn the_ladder_calibrates_and_plays_the_agent() {
     stickdice_example_custom_agent::register();
     let game = SigElOued::with_seats(2).unwrap();
-    let families = vec![
-        Family::new("random", "random").unwrap(),
-        Family::parse("rollout=rollout:playouts=2").unwrap(),
+    let series = vec![
+        Series::new("random", "random").unwrap(),
+        Series::parse("rollout=rollout:playouts=2").unwrap(),
     ];
     let options = LadderOptions {
         millis: vec![1.0],
@@ -112,8 +112,8 @@ fn the_ladder_calibrates_and_plays_the_family() {
         seed: 3,
         threads: Some(1),
     };
-    let specs = ladder::calibrate(&game, &families, &options, &|_| {}).unwrap();
-    assert_eq!(specs.families[1].levels[0].spec, "rollout:playouts=2");
+    let specs = ladder::calibrate(&game, &series, &options, &|_| {}).unwrap();
+    assert_eq!(specs.series[1].levels[0].spec, "rollout:playouts=2");
     let out = temp_dir("ladder");
     let report = ladder::play(&game, &specs, &options, &out, &|_| {}).unwrap();
     assert!(report.to_markdown().contains("rollout"));
@@ -145,7 +145,7 @@ fn next_answer(rx: &mpsc::Receiver<Vec<u8>>, pending: &mut Vec<u8>) -> Value {
 }
 
 #[test]
-fn a_protocol_server_started_here_plays_the_family() {
+fn a_protocol_server_started_here_plays_the_agent() {
     stickdice_example_custom_agent::register();
     let requests = [
         r#"{"cmd":"hello"}"#,
