@@ -630,6 +630,7 @@ fn a_self_steering_chaser_unknown_field_names_the_nearest() {
         let e = chaser_error(from, to, to, "chaser");
         assert!(e.contains(&format!("did you mean `{near}`?")), "{to}: {e}");
     }
+}
 
 /// A described game's state gives back its [`Position`], which builds it again; a position
 /// no state can hold is refused with each problem typed (field, side, piece, value), and

@@ -318,6 +318,7 @@ impl Compiled {
                         s.pos[k] = GONE;
                         s.sq[k] = GONE;
                         s.flags[k] = 0;
+                        s.sync(k);
                         let seat = k / self.pieces_per_side;
                         s.burials[seat] = burial;
                         s.buried += 1;
@@ -344,6 +345,7 @@ impl Compiled {
                 if lifted >> k & 1 == 1 {
                     s.pos[k] = pos;
                     s.sq[k] = sq;
+                    s.sync(k);
                 }
             }
         }

@@ -207,6 +207,8 @@ pub(crate) struct Compiled {
     /// Pieces start unmoved (a release exists).
     pub start_unmoved: bool,
     pub pieces_per_side: usize,
+    /// Per side: its pieces as a set (bit k for piece k), for the state's piece sets.
+    pub side_bits: [u64; MAX_SEATS],
     /// The distinct non-zero values of the seats' table, ascending.
     pub values: Vec<u8>,
 }
@@ -1170,6 +1172,13 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
         start: vec![start0; sides],
         start_unmoved: d.release.is_some(),
         pieces_per_side,
+        side_bits: core::array::from_fn(|side| {
+            if side < sides && pieces_per_side > 0 {
+                (u64::MAX >> (64 - pieces_per_side)) << (side * pieces_per_side)
+            } else {
+                0
+            }
+        }),
         values,
     })
 }

@@ -97,6 +97,32 @@ impl Sink for First {
     }
 }
 
+/// The members of a set of pieces, lowest first.
+#[inline(always)]
+pub(crate) fn members(mut set: u64) -> impl Iterator<Item = usize> {
+    core::iter::from_fn(move || {
+        if set == 0 {
+            return None;
+        }
+        let k = set.trailing_zeros() as usize;
+        set &= set - 1;
+        Some(k)
+    })
+}
+
+/// The members of a set of pieces, highest first.
+#[inline(always)]
+fn members_rev(mut set: u64) -> impl Iterator<Item = usize> {
+    core::iter::from_fn(move || {
+        if set == 0 {
+            return None;
+        }
+        let k = 63 - set.leading_zeros() as usize;
+        set &= !(1 << k);
+        Some(k)
+    })
+}
+
 impl Compiled {
     #[inline(always)]
     pub(crate) fn side_of(&self, seat: usize) -> usize {
@@ -119,6 +145,12 @@ impl Compiled {
         side * self.pieces_per_side..(side + 1) * self.pieces_per_side
     }
 
+    /// The side's pieces on the board.
+    #[inline(always)]
+    pub(crate) fn on_board(&self, s: &State, side: usize) -> u64 {
+        s.on_board & self.side_bits[side]
+    }
+
     pub(crate) fn initial(&self) -> State {
         let mut s = State::EMPTY;
         for side in 0..self.sides {
@@ -137,6 +169,7 @@ impl Compiled {
                 if self.start_unmoved {
                     s.flags[k] = UNMOVED;
                 }
+                s.sync(k);
             }
         }
         s.opening = self.opening.is_some();
@@ -177,9 +210,8 @@ impl Compiled {
         }
         if let Some(r) = gate.enemy_in {
             let m = &self.regions[side][r as usize];
-            let found = (0..self.sides)
-                .filter(|&e| e != side)
-                .any(|e| self.pieces(e).any(|k| s.pos[k] < OFF && m.has(s.sq[k])));
+            let enemies = s.on_board & !self.side_bits[side];
+            let found = members(enemies).any(|k| m.has(s.sq[k]));
             if !found {
                 return false;
             }
@@ -187,8 +219,8 @@ impl Compiled {
         if let Some(r) = gate.own_one_square_in {
             let m = &self.regions[side][r as usize];
             let mut one = GONE;
-            for k in self.pieces(side) {
-                if s.pos[k] < OFF && m.has(s.sq[k]) {
+            for k in members(self.on_board(s, side)) {
+                if m.has(s.sq[k]) {
                     if one == GONE {
                         one = s.sq[k];
                     } else if one != s.sq[k] {
@@ -395,8 +427,8 @@ impl Compiled {
     /// The OR of the flags of the side's pieces on the square (a stack's flags).
     fn stack_flags(&self, s: &State, side: usize, sq: u8) -> u8 {
         let mut f = 0;
-        for k in self.pieces(side) {
-            if s.pos[k] < OFF && s.sq[k] == sq {
+        for k in members(self.on_board(s, side)) {
+            if s.sq[k] == sq {
                 f |= s.flags[k];
             }
         }
@@ -410,10 +442,8 @@ impl Compiled {
             return true;
         }
         let sq = s.sq[k];
-        !self
-            .pieces(side)
-            .take_while(|&j| j < k)
-            .any(|j| s.pos[j] < OFF && s.sq[j] == sq)
+        let below = self.on_board(s, side) & ((1u64 << k) - 1);
+        !members(below).any(|j| s.sq[j] == sq)
     }
 
     /// The actions for the side's pieces with value `v` in each-throw turns.
@@ -439,10 +469,8 @@ impl Compiled {
         if Some(v) == self.store_value {
             out.push(Action::simple(Kind::Store));
             if self.release_steps == 0 && self.releases(s, side, v) {
-                for k in self.pieces(side) {
-                    if s.pos[k] < OFF && s.flags[k] & UNMOVED != 0 {
-                        out.push(Action::at(Kind::Unlock, s.sq[k], 0));
-                    }
+                for k in members(self.on_board(s, side) & s.unmoved) {
+                    out.push(Action::at(Kind::Unlock, s.sq[k], 0));
                 }
             }
             return;
@@ -474,10 +502,7 @@ impl Compiled {
 
     fn release_actions(&self, s: &State, side: usize, _v: u8, out: &mut impl Sink) {
         let mut entered = false;
-        for k in self.pieces(side) {
-            if s.flags[k] & UNMOVED == 0 || s.pos[k] == GONE {
-                continue;
-            }
+        for k in members(s.unmoved & s.alive & self.side_bits[side]) {
             if self.release_steps == 0 {
                 out.push(Action::at(Kind::Unlock, s.sq[k], 0));
                 continue;
@@ -530,12 +555,8 @@ impl Compiled {
         let barred = self.no_landing(s, side);
         let own = s.occ[side];
         let base = self.step_index(side, 0, v);
-        let range = self.pieces(side);
-        let (pos, flags, sqs) = (&s.pos[range.clone()], &s.flags[range.clone()], &s.sq[range]);
-        for ((&p, &f), &sq) in pos.iter().zip(flags).zip(sqs) {
-            if p >= OFF || f & UNMOVED != 0 {
-                continue;
-            }
+        for k in members(self.on_board(s, side) & !s.unmoved) {
+            let (p, f, sq) = (s.pos[k], s.flags[k], s.sq[k]);
             let i = base + ((p as usize) << 4);
             let q = self.dest[i];
             if q != NONE {
@@ -606,11 +627,8 @@ impl Compiled {
             return;
         }
         let stock = s.stock[side];
-        for k in self.pieces(side) {
+        for k in members(self.on_board(s, side) & !s.unmoved) {
             let p = s.pos[k];
-            if p >= OFF || s.flags[k] & UNMOVED != 0 {
-                continue;
-            }
             let sq = s.sq[k];
             let (need, counted) = self.hold[p as usize];
             if need > 0 {
@@ -662,11 +680,8 @@ impl Compiled {
             }
         }
         let held = &held[..n];
-        for k in self.pieces(side) {
+        for k in members(self.on_board(s, side)) {
             let p = s.pos[k];
-            if p >= OFF {
-                continue;
-            }
             let sq = s.sq[k];
             for &v in held {
                 self.walk(s, side, p, v, s.flags[k], &mut |_| {
@@ -694,13 +709,7 @@ impl Compiled {
     // ---- applying ------------------------------------------------------------------
 
     fn piece_on(&self, s: &State, side: usize, sq: u8) -> Option<usize> {
-        let r = self.pieces(side);
-        let first = r.start;
-        s.sq[r.clone()]
-            .iter()
-            .zip(&s.pos[r])
-            .position(|(&q, &p)| q == sq && p < OFF)
-            .map(|i| first + i)
+        members(self.on_board(s, side)).find(|&k| s.sq[k] == sq)
     }
 
     /// Moves the side's piece (or stack) `k` to the destination, capturing.
@@ -712,12 +721,13 @@ impl Compiled {
             s.occ[side].clear(from_sq);
             // Capture.
             if self.capture && s.occ[1 - side].has(to_sq) {
-                for e in self.pieces(1 - side) {
-                    if s.pos[e] < OFF && s.sq[e] == to_sq {
+                for e in members(self.on_board(s, 1 - side)) {
+                    if s.sq[e] == to_sq {
                         s.pos[e] = GONE;
                         s.sq[e] = GONE;
                         s.flags[e] = 0;
                         s.count[e] = 0;
+                        s.sync(e);
                         s.captures[side] = s.captures[side].saturating_add(1);
                     }
                 }
@@ -731,10 +741,11 @@ impl Compiled {
             s.sq[j] = to_sq;
             s.flags[j] = (s.flags[j] & !UNMOVED) | d.set_flags;
             s.count[j] = 0;
+            s.sync(j);
         };
         if stacks && from_pos < OFF {
-            for j in self.pieces(side) {
-                if s.pos[j] < OFF && s.sq[j] == from_sq && s.pos[j] == from_pos {
+            for j in members(self.on_board(s, side)) {
+                if s.sq[j] == from_sq && s.pos[j] == from_pos {
                     moved(j, s);
                 }
             }
@@ -775,10 +786,8 @@ impl Compiled {
             // JSON (which knows no occupancy rule) compares equal.
             s.occ = Default::default();
             for side in 0..self.sides.min(2) {
-                for k in self.pieces(side) {
-                    if s.pos[k] < OFF {
-                        s.occ[side].set(s.sq[k]);
-                    }
+                for k in members(self.on_board(s, side)) {
+                    s.occ[side].set(s.sq[k]);
                 }
             }
         }
@@ -858,11 +867,12 @@ impl Compiled {
             Kind::Unlock => {
                 if let Some(k) = self.piece_on(s, side, a.sq) {
                     s.flags[k] &= !UNMOVED;
+                    s.sync(k);
                 }
             }
             Kind::Store => s.stock[side] = s.stock[side].saturating_add(1),
             Kind::Enter => {
-                if let Some(k) = self.pieces(side).find(|&k| s.pos[k] == OFF) {
+                if let Some(k) = members(s.alive & !s.on_board & self.side_bits[side]).next() {
                     let pos = self.release_steps - 1;
                     let mut d = None;
                     self.walk(s, side, OFF, self.release_steps, 0, &mut |x| d = Some(x));
@@ -875,6 +885,7 @@ impl Compiled {
                     s.sq[k] = self.square_of[side][d.pos as usize];
                     s.flags[k] &= !UNMOVED;
                     s.count[k] = 0;
+                    s.sync(k);
                     if self.occupancy != Occupancy::Shared {
                         s.occ[side].set(s.sq[k]);
                     }
@@ -910,7 +921,8 @@ impl Compiled {
             s.pos[k] = GONE;
             s.sq[k] = GONE;
             s.flags[k] = 0;
-            if s.out_place[seat] == 0 && self.pieces(side).all(|j| s.pos[j] == GONE) {
+            s.sync(k);
+            if s.out_place[seat] == 0 && s.alive & self.side_bits[side] == 0 {
                 s.outs += 1;
                 s.out_place[seat] = s.outs;
                 if self.chaser_table.is_some() && s.chaser == GONE && self.steering.is_none() {
@@ -941,6 +953,7 @@ impl Compiled {
                         s.sq[k] = GONE;
                         s.count[k] = 0;
                         s.flags[k] |= UNMOVED;
+                        s.sync(k);
                     }
                 }
                 return;
@@ -1014,13 +1027,13 @@ impl Compiled {
     // ---- ends ----------------------------------------------------------------------
 
     fn alive(&self, s: &State, side: usize) -> usize {
-        self.pieces(side).filter(|&k| s.pos[k] != GONE).count()
+        (s.alive & self.side_bits[side]).count_ones() as usize
     }
 
     /// Whether the side has no piece left (on the board or off it).
     #[inline(always)]
     fn none_left(&self, s: &State, side: usize) -> bool {
-        s.pos[self.pieces(side)].iter().all(|&p| p == GONE)
+        s.alive & self.side_bits[side] == 0
     }
 
     pub(crate) fn check_end(&self, s: &mut State) {
@@ -1031,8 +1044,8 @@ impl Compiled {
         if let Some(r) = self.end_all_in {
             let all = (0..self.sides).all(|side| {
                 let m = &self.regions[side][r as usize];
-                self.pieces(side)
-                    .all(|k| s.pos[k] == GONE || (s.pos[k] < OFF && m.has(s.sq[k])))
+                s.alive & !s.on_board & self.side_bits[side] == 0
+                    && members(self.on_board(s, side)).all(|k| m.has(s.sq[k]))
             });
             if all {
                 s.ended = true;
@@ -1060,8 +1073,8 @@ impl Compiled {
         if let Some(r) = self.end_all_in {
             if (0..self.sides).all(|side| {
                 let m = &self.regions[side][r as usize];
-                self.pieces(side)
-                    .all(|k| s.pos[k] == GONE || (s.pos[k] < OFF && m.has(s.sq[k])))
+                s.alive & !s.on_board & self.side_bits[side] == 0
+                    && members(self.on_board(s, side)).all(|k| m.has(s.sq[k]))
             }) {
                 return Some("every piece in its region");
             }
@@ -1089,16 +1102,8 @@ impl Compiled {
                 _ => false,
             };
         }
-        let lowest0 = self
-            .pieces(0)
-            .filter(|&k| s.pos[k] < OFF)
-            .map(|k| s.sq[k] >> 5)
-            .min();
-        let highest1 = self
-            .pieces(1)
-            .filter(|&k| s.pos[k] < OFF)
-            .map(|k| s.sq[k] >> 5)
-            .max();
+        let lowest0 = members(self.on_board(s, 0)).map(|k| s.sq[k] >> 5).min();
+        let highest1 = members(self.on_board(s, 1)).map(|k| s.sq[k] >> 5).max();
         matches!((lowest0, highest1), (Some(lo), Some(hi)) if lo > hi)
     }
 
@@ -1106,10 +1111,7 @@ impl Compiled {
         for side in 0..self.sides {
             // From the last piece: pieces keep their order along the track where own pieces
             // block, so the first that can move is usually found at once.
-            for k in self.pieces(side).rev() {
-                if s.pos[k] >= OFF {
-                    continue;
-                }
+            for k in members_rev(self.on_board(s, side)) {
                 for &v in &self.values {
                     let mut any = false;
                     self.walk(s, side, s.pos[k], v, s.flags[k], &mut |_| any = true);

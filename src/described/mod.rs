@@ -792,6 +792,11 @@ impl Described {
             ));
             return out;
         }
+        if !s.sets_agree() {
+            out.push(
+                "the sets of pieces on the board, in the game and unmoved do not match".into(),
+            );
+        }
         if s.turn as usize >= c.seats {
             out.push(format!(
                 "turn seat {} is out of range: {} seats",

@@ -363,6 +363,8 @@ impl TryFrom<Position> for State {
         s.turn = p.turn;
         s.throws = p.throws;
         problems.finish()?;
+        // The sets of pieces (on the board, in the game, unmoved) are derived, never read.
+        s.derive_sets();
         Ok(s)
     }
 }

@@ -43,6 +43,12 @@ pub struct State {
     pub(crate) buried: u8,
     /// Whether a self-steering chaser has made its first move.
     pub(crate) chaser_moved: bool,
+    /// The pieces on the board (bit k: `pos[k]` is a track position), derived from `pos`.
+    pub(crate) on_board: u64,
+    /// The pieces still in the game (on the board or off it), derived from `pos`.
+    pub(crate) alive: u64,
+    /// The unmoved pieces (bit k: `flags[k]` has [`UNMOVED`]), derived from `flags`.
+    pub(crate) unmoved: u64,
 }
 
 impl State {
@@ -68,7 +74,35 @@ impl State {
         burials: [0; MAX_SEATS],
         buried: 0,
         chaser_moved: false,
+        on_board: 0,
+        alive: 0,
+        unmoved: 0,
     };
+
+    /// Sets piece `k`'s bits in the piece sets from its position and flags.
+    #[inline(always)]
+    pub(crate) fn sync(&mut self, k: usize) {
+        let bit = 1u64 << k;
+        let (p, f) = (self.pos[k], self.flags[k]);
+        let set = |m: &mut u64, on: bool| *m = (*m & !bit) | if on { bit } else { 0 };
+        set(&mut self.on_board, p < OFF);
+        set(&mut self.alive, p != GONE);
+        set(&mut self.unmoved, f & UNMOVED != 0);
+    }
+
+    /// Derives every piece set from the pieces' positions and flags.
+    pub(crate) fn derive_sets(&mut self) {
+        for k in 0..MAX_PIECES {
+            self.sync(k);
+        }
+    }
+
+    /// Whether the piece sets are those the pieces' positions and flags give.
+    pub(crate) fn sets_agree(&self) -> bool {
+        let mut s = *self;
+        s.derive_sets();
+        (s.on_board, s.alive, s.unmoved) == (self.on_board, self.alive, self.unmoved)
+    }
 
     /// The seat to throw or decide next.
     pub fn turn(&self) -> usize {
