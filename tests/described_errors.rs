@@ -559,7 +559,7 @@ fn a_self_steering_chaser_field_contradicting_another() {
             "driving_values = [3]\n",
             "",
             "driven_from",
-            "chaser.driving_values",
+            "chaser.driven_from",
             "give both",
         ),
         (

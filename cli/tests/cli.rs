@@ -260,7 +260,7 @@ fn sig_western_sahara_is_played_by_four_unless_told_otherwise() {
                 "-g",
                 "sig-western-sahara",
                 "--agents",
-                "random,greedy",
+                "random,greedy,random,greedy",
             ])
             .args(["--games", "2", "--seed", "1", "--threads", "1"])
             .args(["--option", "max_throws=60"])

@@ -168,11 +168,12 @@ pub(crate) fn compile(d: &Description, cx: &Context<'_>) -> Result<ChaserParts, 
         ));
     }
     if c.driven_from.is_empty() != c.driving_values.is_empty() {
+        // Named at the field that is there, so that the error has a line to point to.
         return Err(err(
             if c.driven_from.is_empty() {
-                "chaser.driven_from"
-            } else {
                 "chaser.driving_values"
+            } else {
+                "chaser.driven_from"
             },
             "give both `driven_from` and `driving_values`, or neither",
         ));
