@@ -602,7 +602,7 @@ fn a_self_steering_chaser_field_contradicting_another() {
             "decide = \"always\"",
             "decide = \"always\"",
             "moves.decide",
-            "decide = \\\"choices\\\"",
+            "set `decide = \"choices\"`",
         ),
     ] {
         let e = chaser_error(from, to, marker, field);
