@@ -1430,24 +1430,34 @@ mod lockstep {
     /// Sig wa Duqqan (Houmt al-Arbah) for `seats` seats, with the rule options given (set
     /// in both).
     pub fn houmt_al_arbah(seats: usize, options: &[(&str, &str)]) -> (SigWaDuqqan, Described) {
-        let mut h = SigWaDuqqan::with_seats(seats).unwrap();
-        let mut d = described("sig-wa-duqqan-described")
-            .with_seat_count(seats)
-            .unwrap();
-        for (k, v) in options {
-            h.set_option(k, v).unwrap();
-        }
-        d.set_options("lockstep", options).unwrap();
-        (h, d)
+        with_options(
+            SigWaDuqqan::with_seats(seats).unwrap(),
+            "sig-wa-duqqan-described",
+            seats,
+            options,
+        )
     }
 
     /// Sig wa Duqqan (Houmt Taourit) for `seats` seats, with the rule options given (set
     /// in both).
     pub fn houmt_taourit(seats: usize, options: &[(&str, &str)]) -> (HoumtTaourit, Described) {
-        let mut h = HoumtTaourit::with_seats(seats).unwrap();
-        let mut d = described("sig-wa-duqqan-houmt-taourit-described")
-            .with_seat_count(seats)
-            .unwrap();
+        with_options(
+            HoumtTaourit::with_seats(seats).unwrap(),
+            "sig-wa-duqqan-houmt-taourit-described",
+            seats,
+            options,
+        )
+    }
+
+    /// A module and its reference description `name` for `seats` seats, the rule options
+    /// given set in both.
+    fn with_options<H: Game>(
+        mut h: H,
+        name: &str,
+        seats: usize,
+        options: &[(&str, &str)],
+    ) -> (H, Described) {
+        let mut d = described(name).with_seat_count(seats).unwrap();
         for (k, v) in options {
             h.set_option(k, v).unwrap();
         }
