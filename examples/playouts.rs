@@ -21,7 +21,7 @@ fn run<G: stickdice::Playouts>(game: &G, count: u64) -> u64 {
 }
 
 /// The same playouts for a description that is not a registered game: throws and random
-/// actions drawn as `random_playout` draws them.
+/// actions drawn and made as `random_playout` draws and makes them.
 fn run_described(game: &Described, count: u64) -> u64 {
     let mut rng = stickdice::Rng::seed_from_u64(1);
     let sticks = game.sticks();
@@ -33,8 +33,9 @@ fn run_described(game: &Described, count: u64) -> u64 {
             match game.node(&s) {
                 Node::Throw(_) => game.apply_throw_unchecked(&mut s, bits.throw(&mut rng, sticks)),
                 Node::Decide(_) => {
-                    let a = game.random_action(&s, |len| bits.index(&mut rng, len));
-                    game.apply_action_unchecked(&mut s, a);
+                    game.play_drawn_within::<{ Described::BUFFER }>(&mut s, |len| {
+                        bits.index(&mut rng, len)
+                    });
                 }
                 Node::End => break,
             }

@@ -172,6 +172,8 @@ pub(crate) struct Compiled {
     pub linear: bool,
     /// Whether any position holds a piece for some throws.
     pub any_hold: bool,
+    /// Whether any track forks (a walk may then end on two positions).
+    pub forks: bool,
     /// Per side: region masks (turned with the side's track).
     pub regions: Vec<Vec<Mask>>,
     pub region_names: Vec<String>,
@@ -1115,6 +1117,7 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
             .enumerate()
             .all(|(p, l)| usize::from(l.to) == p + 1 || (p + 1 == len && l.to == NONE));
     let any_hold = hold.iter().any(|h| h.0 > 0);
+    let forks = branches0.iter().any(|b| !b.is_empty());
     let pieces_per_side = start0.len();
     Ok(Compiled {
         name: d.name.clone(),
@@ -1143,6 +1146,7 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
         simple_walk,
         linear,
         any_hold,
+        forks,
         regions,
         region_names,
         flag_names,

@@ -110,6 +110,51 @@ pub(crate) fn members(mut set: u64) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The pieces of a decision that may act ([`Compiled::candidates`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Candidates {
+    /// The unmoved pieces that a release may free (one for all those off the board).
+    pub release: u64,
+    /// The moved pieces on the board.
+    pub moves: u64,
+    /// The throw's value.
+    pub v: u8,
+    pub side: usize,
+}
+
+/// A drawn action, and the piece it moves and where, when applying it is that move.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Drawn {
+    pub action: Action,
+    pub moved: Option<(usize, Dest)>,
+}
+
+/// Draws members of `set` uniformly, dropping each that `test` refuses, until one is
+/// accepted: every accepted member is equally likely to be the one (the draws put the set
+/// in a uniformly random order, and the first accepted is taken). No draw is made for a
+/// last member.
+#[inline(always)]
+fn draw_among(
+    mut set: u64,
+    index: &mut impl FnMut(usize) -> usize,
+    mut test: impl FnMut(usize) -> Option<Drawn>,
+) -> Option<Drawn> {
+    while set != 0 {
+        let n = set.count_ones() as usize;
+        let i = if n == 1 { 0 } else { index(n).min(n - 1) };
+        let mut rest = set;
+        for _ in 0..i {
+            rest &= rest - 1;
+        }
+        let k = rest.trailing_zeros() as usize;
+        if let Some(d) = test(k) {
+            return Some(d);
+        }
+        set &= !(1u64 << k);
+    }
+    None
+}
+
 /// The members of a set of pieces, highest first.
 #[inline(always)]
 fn members_rev(mut set: u64) -> impl Iterator<Item = usize> {
@@ -706,6 +751,177 @@ impl Compiled {
         }
     }
 
+    // ---- random decisions ------------------------------------------------------------
+
+    /// The candidates of a decision at which each candidate piece has at most one legal
+    /// action and the legal actions are exactly the candidates' actions, one each: a
+    /// uniformly random legal action is then a uniformly random candidate that can act,
+    /// found by drawing candidates without looking at the others ([`Compiled::draw`]).
+    /// `None` where the decision is not of that shape: held values to spend, the chaser to
+    /// drive, a stored value or a stock to spend, stacks, forks.
+    #[inline]
+    pub(crate) fn candidates(&self, s: &State) -> Option<Candidates> {
+        if s.spending || s.pending == GONE || self.forks || self.occupancy == Occupancy::Stacks {
+            return None;
+        }
+        let seat = s.turn as usize;
+        if self.drives(s, seat) {
+            return None;
+        }
+        let v = self.pending_value(s);
+        let side = self.side_of(seat);
+        if self.store_value.is_some() && (Some(v) == self.store_value || s.stock[side] > 0) {
+            return None;
+        }
+        if v == 0 {
+            return Some(Candidates {
+                release: 0,
+                moves: 0,
+                v,
+                side,
+            });
+        }
+        let release = if self.releases(s, side, v) {
+            let r = s.unmoved & s.alive & self.side_bits[side];
+            if self.release_steps == 0 {
+                r
+            } else {
+                // Every piece off the board enters the same way: the listing names one
+                // entry, so the lowest stands for them all.
+                let off = r & !s.on_board;
+                (r & s.on_board) | (off & off.wrapping_neg())
+            }
+        } else {
+            0
+        };
+        Some(Candidates {
+            release,
+            moves: self.on_board(s, side) & !s.unmoved,
+            v,
+            side,
+        })
+    }
+
+    /// A uniformly random legal action among the candidates (as likely as each entry of the
+    /// listed actions), or `None` when none can act (the action is then a pass).
+    #[inline]
+    pub(crate) fn draw(
+        &self,
+        s: &State,
+        c: &Candidates,
+        index: &mut impl FnMut(usize) -> usize,
+    ) -> Option<Drawn> {
+        if self.release_priority {
+            if let Some(d) = draw_among(c.release, index, |k| self.release_of(s, c.side, k)) {
+                return Some(d);
+            }
+            return draw_among(c.moves, index, |k| self.move_of(s, c.side, k, c.v));
+        }
+        draw_among(c.release | c.moves, index, |k| {
+            if c.release >> k & 1 == 1 {
+                self.release_of(s, c.side, k)
+            } else {
+                self.move_of(s, c.side, k, c.v)
+            }
+        })
+    }
+
+    /// The release action of unmoved piece `k`, if it can be released ([`Compiled::release_actions`]
+    /// for one piece).
+    #[inline]
+    fn release_of(&self, s: &State, side: usize, k: usize) -> Option<Drawn> {
+        let action = if self.release_steps == 0 {
+            Action::at(Kind::Unlock, s.sq[k], 0)
+        } else {
+            let mut ok = false;
+            self.walk(s, side, s.pos[k], self.release_steps, 0, &mut |_| ok = true);
+            if !ok {
+                return None;
+            }
+            if s.pos[k] == OFF {
+                Action::simple(Kind::Enter)
+            } else {
+                Action::at(Kind::Move, s.sq[k], 0)
+            }
+        };
+        Some(Drawn {
+            action,
+            moved: None,
+        })
+    }
+
+    /// The move of moved piece `k` on the board with value `v`, if it has one
+    /// ([`Compiled::move_actions`] for one piece, where there are no stacks, forks or stock).
+    #[inline]
+    fn move_of(&self, s: &State, side: usize, k: usize, v: u8) -> Option<Drawn> {
+        let (p, sq) = (s.pos[k], s.sq[k]);
+        let action = Action::at(Kind::Move, sq, 0);
+        if self.any_hold {
+            let (need, counted) = self.hold[p as usize];
+            if need > 0 {
+                return if counted == v {
+                    Some(Drawn {
+                        action,
+                        moved: None,
+                    })
+                } else if self.driving_values != 0 && self.drives_from(p, v) {
+                    Some(Drawn {
+                        action: Action::simple(Kind::Drive),
+                        moved: None,
+                    })
+                } else {
+                    None
+                };
+            }
+        }
+        // A move names its piece by its square, and applying it moves the first piece
+        // there: where pieces share squares that may be another piece.
+        let known = self.occupancy != Occupancy::Shared;
+        let found = |d: Dest| Drawn {
+            action,
+            moved: known.then_some((k, d)),
+        };
+        if self.plain && self.limit == NONE && !self.any_hold {
+            // As the listing's plain walks ([`Compiled::plain_move_actions`]).
+            let i = self.step_index(side, p, v);
+            let q = self.dest[i];
+            if q != NONE {
+                let block = !self.pass_own && self.occupancy != Occupancy::Shared;
+                if (block && self.path[i].meets(&s.occ[side]))
+                    || !self.landable(s, side, self.dest_sq[i])
+                {
+                    return None;
+                }
+                return Some(found(Dest {
+                    pos: q,
+                    set_flags: 0,
+                    branch: None,
+                }));
+            }
+            if self.overshoot == Overshoot::Illegal {
+                return None;
+            }
+        }
+        let mut out = None;
+        self.walk(s, side, p, v, s.flags[k], &mut |d| {
+            if out.is_none() {
+                out = Some(d);
+            }
+        });
+        out.map(found)
+    }
+
+    /// Applies a drawn move of piece `k` to its destination: what applying its action does
+    /// (without looking for the piece and walking again).
+    #[inline]
+    pub(crate) fn apply_move(&self, s: &mut State, side: usize, k: usize, d: Dest) {
+        let k_throw = (s.pending & 15) as usize;
+        s.pending = GONE;
+        let again = self.table.again[k_throw.min(8)];
+        self.move_to(s, side, k, d);
+        self.finish_decision(s, again);
+    }
+
     // ---- applying ------------------------------------------------------------------
 
     fn piece_on(&self, s: &State, side: usize, sq: u8) -> Option<usize> {
@@ -895,6 +1111,13 @@ impl Compiled {
             Kind::Drive => self.steer(s, v),
             Kind::Held | Kind::Pass => {}
         }
+        self.finish_decision(s, again);
+    }
+
+    /// After a decision's action: the end tests, then the next seat's turn unless the throw
+    /// gives another.
+    #[inline(always)]
+    fn finish_decision(&self, s: &mut State, again: bool) {
         self.check_end(s);
         if s.ended {
             return;
@@ -1167,5 +1390,185 @@ impl Compiled {
             }
         }
         Ranking::from_keys(&keys[..n])
+    }
+}
+
+#[cfg(test)]
+impl Compiled {
+    /// Every candidate's drawable action ([`Compiled::draw`]'s outcomes), in candidate order,
+    /// with a pass where none can act.
+    fn drawable(&self, s: &State, c: &Candidates) -> Vec<Drawn> {
+        let mut out = Vec::new();
+        let take = |set: u64, out: &mut Vec<Drawn>| {
+            for k in members(set) {
+                let d = if c.release >> k & 1 == 1 {
+                    self.release_of(s, c.side, k)
+                } else {
+                    self.move_of(s, c.side, k, c.v)
+                };
+                out.extend(d);
+            }
+        };
+        if self.release_priority {
+            take(c.release, &mut out);
+            if out.is_empty() {
+                take(c.moves, &mut out);
+            }
+        } else {
+            take(c.release | c.moves, &mut out);
+        }
+        if out.is_empty() {
+            out.push(Drawn {
+                action: Action::PASS,
+                moved: None,
+            });
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::described::games::{REFERENCE, SHIPPED};
+    use crate::described::Described;
+    use crate::game::Node;
+    use std::collections::BTreeMap;
+
+    /// The exact outcome of [`draw_among`] over `set` accepting the members of `accept`: the
+    /// probability of each accepted member and of none, over every sequence of draws.
+    fn exact_draw(set: u64, accept: u64) -> (BTreeMap<usize, f64>, f64) {
+        let (mut found, mut none) = (BTreeMap::new(), 0.0);
+        let mut prefix: Vec<usize> = Vec::new();
+        loop {
+            let mut lens = Vec::new();
+            let got = draw_among(
+                set,
+                &mut |n| {
+                    let c = prefix.get(lens.len()).copied().unwrap_or(0);
+                    lens.push(n);
+                    c
+                },
+                |k| {
+                    (accept >> k & 1 == 1).then_some(Drawn {
+                        action: Action::at(Kind::Move, k as u8, 0),
+                        moved: None,
+                    })
+                },
+            );
+            let p: f64 = lens.iter().map(|&n| 1.0 / n as f64).product();
+            match got {
+                Some(d) => *found.entry(usize::from(d.action.sq)).or_insert(0.0) += p,
+                None => none += p,
+            }
+            // The next sequence of draws, as an odometer over the lengths drawn.
+            let mut next: Vec<usize> = (0..lens.len())
+                .map(|i| prefix.get(i).copied().unwrap_or(0))
+                .collect();
+            loop {
+                match next.pop() {
+                    None => return (found, none),
+                    Some(c) if c + 1 < lens[next.len()] => {
+                        next.push(c + 1);
+                        break;
+                    }
+                    Some(_) => {}
+                }
+            }
+            prefix = next;
+        }
+    }
+
+    #[test]
+    fn drawing_candidates_gives_each_that_can_act_the_same_chance() {
+        let spots = [1usize, 3, 4, 8, 13, 40, 63];
+        for n in 1..=spots.len() {
+            let set: u64 = spots[..n].iter().map(|&k| 1u64 << k).sum();
+            for pick in 0u64..(1 << n) {
+                let accept: u64 = spots[..n]
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| pick >> i & 1 == 1)
+                    .map(|(_, &k)| 1u64 << k)
+                    .sum();
+                let (found, none) = exact_draw(set, accept);
+                let legal = accept.count_ones();
+                if legal == 0 {
+                    assert!(found.is_empty() && (none - 1.0).abs() < 1e-12);
+                    continue;
+                }
+                assert!(none.abs() < 1e-12, "{set:b} {accept:b}: none {none}");
+                assert_eq!(found.len() as u32, legal, "{set:b} {accept:b}");
+                for (k, p) in found {
+                    assert_eq!(accept >> k & 1, 1);
+                    assert!((p - 1.0 / f64::from(legal)).abs() < 1e-12, "{k}: {p}");
+                }
+            }
+        }
+    }
+
+    /// At every decision of random games of every shipped and reference description (every
+    /// seat count and option combination): where the engine draws pieces instead of listing
+    /// the actions, the candidates that can act give the listed actions exactly (the same
+    /// multiset), and each drawn move made directly leaves the state its action does.
+    #[test]
+    fn drawn_actions_are_the_listed_actions_and_play_as_they_do() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        let mut all_drawn = 0;
+        for &(name, file, text) in SHIPPED.iter().chain(REFERENCE) {
+            let game = Described::from_text(file, text).unwrap();
+            let (mut drawn, mut listed) = (0usize, 0usize);
+            for (v, g) in Described::variants(&game.base).iter().enumerate() {
+                let c = &*g.compiled;
+                for _ in 0..if v == 0 { 8 } else { 1 } {
+                    let mut s = g.initial_state();
+                    for _ in 0..3000 {
+                        match g.node(&s) {
+                            Node::End => break,
+                            Node::Throw(_) => {
+                                let t =
+                                    crate::Throw::new(next(c.sticks.count() as usize + 1) as u8);
+                                g.apply_throw_unchecked(&mut s, t);
+                            }
+                            Node::Decide(_) => {
+                                let list = g.legal_actions(&s);
+                                if let Some(cands) = c.candidates(&s) {
+                                    drawn += 1;
+                                    let ds = c.drawable(&s, &cands);
+                                    let mut a: Vec<String> =
+                                        ds.iter().map(|d| d.action.to_string()).collect();
+                                    let mut b: Vec<String> =
+                                        list.iter().map(|a| a.to_string()).collect();
+                                    a.sort();
+                                    b.sort();
+                                    assert_eq!(a, b, "{name}: {s:?}");
+                                    for d in &ds {
+                                        if let Some((k, dest)) = d.moved {
+                                            let (mut fast, mut slow) = (s, s);
+                                            c.apply_move(&mut fast, cands.side, k, dest);
+                                            g.apply_action_unchecked(&mut slow, d.action);
+                                            assert_eq!(fast, slow, "{name}: {}", d.action);
+                                        }
+                                    }
+                                } else {
+                                    listed += 1;
+                                }
+                                let a = list[next(list.len())];
+                                g.apply_action_unchecked(&mut s, a);
+                            }
+                        }
+                    }
+                }
+            }
+            eprintln!("{name}: {drawn} decisions drawn, {listed} listed");
+            all_drawn += drawn;
+        }
+        assert!(all_drawn > 10_000, "{all_drawn} decisions drawn");
     }
 }

@@ -747,10 +747,61 @@ impl Described {
         (self.node(s) == Node::End).then(|| self.compiled.ranking(s))
     }
 
-    /// A random legal action, chosen with `index(len)`, with no allocation.
+    /// A uniformly random legal action, with `index(len)` a uniformly random index below
+    /// `len`, with no allocation: [`Described::draw_action_within`].
     #[inline]
     pub fn random_action(&self, s: &State, index: impl FnMut(usize) -> usize) -> Action {
-        self.random_action_within::<BUFFER>(s, index)
+        self.draw_action_within::<BUFFER>(s, index)
+    }
+
+    /// A uniformly random legal action (each entry of the listed actions equally likely).
+    /// Where each piece that may act has one action at most (no stacks, forks, held or
+    /// stored values, no chaser to drive), the pieces are drawn one at a time until one can
+    /// act, without listing the others' actions; otherwise the actions are listed and one
+    /// is picked by index ([`Described::random_action_within`]). The draws of `index`
+    /// differ between the two ways, never the distribution.
+    #[inline]
+    pub fn draw_action_within<const N: usize>(
+        &self,
+        s: &State,
+        mut index: impl FnMut(usize) -> usize,
+    ) -> Action {
+        match self.compiled.candidates(s) {
+            Some(c) => self
+                .compiled
+                .draw(s, &c, &mut index)
+                .map_or(Action::PASS, |d| d.action),
+            None => self.random_action_within::<N>(s, index),
+        }
+    }
+
+    /// [`Described::draw_action_within`]'s action (the same draws), applied; a drawn move
+    /// is made without looking for its piece and walking again.
+    #[inline]
+    pub fn play_drawn_within<const N: usize>(
+        &self,
+        s: &mut State,
+        mut index: impl FnMut(usize) -> usize,
+    ) -> Action {
+        let Some(c) = self.compiled.candidates(s) else {
+            let a = self.random_action_within::<N>(s, index);
+            self.apply_action_unchecked(s, a);
+            return a;
+        };
+        match self.compiled.draw(s, &c, &mut index) {
+            Some(engine::Drawn {
+                action,
+                moved: Some((k, d)),
+            }) => {
+                self.compiled.apply_move(s, c.side, k, d);
+                action
+            }
+            drawn => {
+                let a = drawn.map_or(Action::PASS, |d| d.action);
+                self.apply_action_unchecked(s, a);
+                a
+            }
+        }
     }
 
     /// A random legal action listed in a buffer of `N` (the game's most actions), with no
@@ -1347,8 +1398,7 @@ macro_rules! __described_board {
                 _actions: &mut $crate::game::ActionList<Self::Action>,
                 index: impl FnMut(usize) -> usize,
             ) -> Self::Action {
-                self.0
-                    .random_action_within::<{ $max_actions }>(state, index)
+                self.0.draw_action_within::<{ $max_actions }>(state, index)
             }
 
             #[inline]
@@ -1358,11 +1408,7 @@ macro_rules! __described_board {
                 _actions: &mut $crate::game::ActionList<Self::Action>,
                 index: impl FnMut(usize) -> usize,
             ) -> Self::Action {
-                let a = self
-                    .0
-                    .random_action_within::<{ $max_actions }>(state, index);
-                self.0.apply_action_unchecked(state, a);
-                a
+                self.0.play_drawn_within::<{ $max_actions }>(state, index)
             }
 
             #[inline]
