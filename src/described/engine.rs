@@ -876,7 +876,8 @@ impl Compiled {
         }
         // A move names its piece by its square, and applying it moves the first piece
         // there: where pieces share squares that may be another piece.
-        let known = self.occupancy != Occupancy::Shared;
+        let known = self.occupancy != Occupancy::Shared
+            || !members(self.on_board(s, side) & ((1u64 << k) - 1)).any(|j| s.sq[j] == sq);
         let found = |d: Dest| Drawn {
             action,
             moved: known.then_some((k, d)),
@@ -920,6 +921,54 @@ impl Compiled {
         let again = self.table.again[k_throw.min(8)];
         self.move_to(s, side, k, d);
         self.finish_decision(s, again);
+        self.shared_occupancy(s);
+    }
+
+    /// Applies a drawn action: its move directly where it is one, else the action.
+    #[inline]
+    pub(crate) fn apply_drawn(&self, s: &mut State, side: usize, d: Drawn) {
+        match d.moved {
+            Some((k, dest)) => self.apply_move(s, side, k, dest),
+            None => self.apply(s, d.action),
+        }
+    }
+
+    /// The only legal action of a decision of [`Compiled::candidates`]' shape, a pass where
+    /// none can act, or `None` where two or more can.
+    fn only_drawable(&self, s: &State, c: &Candidates) -> Option<Drawn> {
+        let mut one = None;
+        let mut more = false;
+        let mut look = |set: u64, one: &mut Option<Drawn>| {
+            for k in members(set) {
+                let d = if c.release >> k & 1 == 1 {
+                    self.release_of(s, c.side, k)
+                } else {
+                    self.move_of(s, c.side, k, c.v)
+                };
+                if d.is_some() {
+                    if one.is_some() {
+                        more = true;
+                        return;
+                    }
+                    *one = d;
+                }
+            }
+        };
+        if self.release_priority {
+            look(c.release, &mut one);
+            if one.is_none() {
+                look(c.moves, &mut one);
+            }
+        } else {
+            look(c.release | c.moves, &mut one);
+        }
+        if more {
+            return None;
+        }
+        Some(one.unwrap_or(Drawn {
+            action: Action::PASS,
+            moved: None,
+        }))
     }
 
     // ---- applying ------------------------------------------------------------------
@@ -997,6 +1046,12 @@ impl Compiled {
     /// Applies a legal action (the caller has checked it).
     pub(crate) fn apply(&self, s: &mut State, a: Action) {
         self.apply_inner(s, a);
+        self.shared_occupancy(s);
+    }
+
+    /// Where pieces share squares, sets the occupancy of sides 0 and 1 from their pieces.
+    #[inline(always)]
+    fn shared_occupancy(&self, s: &mut State) {
         if self.occupancy == Occupancy::Shared {
             // Occupancy of sides 0 and 1 is kept in every game, so that a state read from
             // JSON (which knows no occupancy rule) compares equal.
@@ -1236,14 +1291,25 @@ impl Compiled {
         }
         s.pending = marked;
         if self.decide == Decide::Choices {
-            let mut one = First {
-                first: Action::PASS,
-                n: 0,
-            };
-            self.actions(s, &mut one);
-            if one.n == 1 && !matches!(one.first.kind, Kind::Back | Kind::Forward) {
-                self.apply(s, one.first);
+            if let Some(c) = self.candidates(s) {
+                if let Some(d) = self.only_drawable(s, &c) {
+                    self.apply_drawn(s, c.side, d);
+                }
+                return;
             }
+            self.play_only_listed(s);
+        }
+    }
+
+    /// Where the pending throw leaves one choice (moving the chaser aside), makes it.
+    fn play_only_listed(&self, s: &mut State) {
+        let mut one = First {
+            first: Action::PASS,
+            n: 0,
+        };
+        self.actions(s, &mut one);
+        if one.n == 1 && !matches!(one.first.kind, Kind::Back | Kind::Forward) {
+            self.apply(s, one.first);
         }
     }
 
@@ -1520,7 +1586,7 @@ mod tests {
             x ^= x << 17;
             (x % n as u64) as usize
         };
-        let mut all_drawn = 0;
+        let (mut all_drawn, mut moved, mut choices) = (0, 0, 0);
         for &(name, file, text) in SHIPPED.iter().chain(REFERENCE) {
             let game = Described::from_text(file, text).unwrap();
             let (mut drawn, mut listed) = (0usize, 0usize);
@@ -1534,7 +1600,16 @@ mod tests {
                             Node::Throw(_) => {
                                 let t =
                                     crate::Throw::new(next(c.sticks.count() as usize + 1) as u8);
+                                let mut listed = s;
                                 g.apply_throw_unchecked(&mut s, t);
+                                if c.decide == Decide::Choices && !listed.opening && !c.all_first {
+                                    // The only choice found by listing, as before drawing.
+                                    listed.throws += 1;
+                                    listed.pending = t.marked();
+                                    c.play_only_listed(&mut listed);
+                                    assert_eq!(s, listed, "{name}: throw {t}");
+                                    choices += 1;
+                                }
                             }
                             Node::Decide(_) => {
                                 let list = g.legal_actions(&s);
@@ -1548,13 +1623,12 @@ mod tests {
                                     a.sort();
                                     b.sort();
                                     assert_eq!(a, b, "{name}: {s:?}");
-                                    for d in &ds {
-                                        if let Some((k, dest)) = d.moved {
-                                            let (mut fast, mut slow) = (s, s);
-                                            c.apply_move(&mut fast, cands.side, k, dest);
-                                            g.apply_action_unchecked(&mut slow, d.action);
-                                            assert_eq!(fast, slow, "{name}: {}", d.action);
-                                        }
+                                    for &d in &ds {
+                                        let (mut fast, mut slow) = (s, s);
+                                        c.apply_drawn(&mut fast, cands.side, d);
+                                        g.apply_action_unchecked(&mut slow, d.action);
+                                        assert_eq!(fast, slow, "{name}: {}", d.action);
+                                        moved += usize::from(d.moved.is_some());
                                     }
                                 } else {
                                     listed += 1;
@@ -1570,5 +1644,7 @@ mod tests {
             all_drawn += drawn;
         }
         assert!(all_drawn > 10_000, "{all_drawn} decisions drawn");
+        assert!(moved > 10_000, "{moved} moves made directly");
+        assert!(choices > 1_000, "{choices} throws with one choice or more");
     }
 }

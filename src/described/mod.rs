@@ -789,17 +789,13 @@ impl Described {
             return a;
         };
         match self.compiled.draw(s, &c, &mut index) {
-            Some(engine::Drawn {
-                action,
-                moved: Some((k, d)),
-            }) => {
-                self.compiled.apply_move(s, c.side, k, d);
-                action
+            Some(d) => {
+                self.compiled.apply_drawn(s, c.side, d);
+                d.action
             }
-            drawn => {
-                let a = drawn.map_or(Action::PASS, |d| d.action);
-                self.apply_action_unchecked(s, a);
-                a
+            None => {
+                self.apply_action_unchecked(s, Action::PASS);
+                Action::PASS
             }
         }
     }
