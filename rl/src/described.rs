@@ -1021,6 +1021,182 @@ mod tests {
         assert!(games >= 7, "{games} described games");
     }
 
+    /// The observation as first written (piece by piece through the public accessors):
+    /// the oracle of [`DescribedCodes::observe`].
+    fn reference_observe(codes: &DescribedCodes, game: &Described, s: &State, out: &mut [f32]) {
+        let n = codes.squares.len();
+        let sides = game.sides();
+        let pps = game.pieces_per_side().max(1);
+        let count_scale = if game.occupancy() == Occupancy::Single {
+            1.0
+        } else {
+            1.0 / pps as f32
+        };
+        let side_len = codes.side_len();
+        let planes = codes.planes();
+        let names = game.flag_names();
+        for side in 0..sides {
+            let base = side * side_len;
+            let (mut off, mut gone) = (0u32, 0u32);
+            for k in side * pps..(side + 1) * pps {
+                if let Some(sq) = s.piece_square(k) {
+                    let i = codes.index[sq as usize];
+                    if i == NO {
+                        continue;
+                    }
+                    let i = i as usize;
+                    let cell = &mut out[base + i];
+                    *cell = (*cell + count_scale).min(1.0);
+                    let mut plane = 1;
+                    if codes.unmoved_plane {
+                        if s.piece_unmoved(k) {
+                            out[base + n + i] = 1.0;
+                        }
+                        plane += 1;
+                    }
+                    let flags = s.piece_flags(k);
+                    if flags != 0 {
+                        for (bit, name) in names.iter().enumerate() {
+                            if flags >> bit & 1 == 1 {
+                                if let Some(f) = codes.flag_names.iter().position(|x| x == name) {
+                                    out[base + (plane + f) * n + i] = 1.0;
+                                }
+                            }
+                        }
+                    }
+                    plane += codes.flag_names.len();
+                    if codes.hold_plane {
+                        let need = s.piece_position(k).map_or(0, |p| game.hold_throws(p));
+                        if need > 0 {
+                            let v = f32::from(s.piece_hold_count(k)) / f32::from(need);
+                            let cell = &mut out[base + plane * n + i];
+                            *cell = cell.max(v.min(1.0));
+                        }
+                    }
+                } else if s.piece_off(k) {
+                    off += 1;
+                } else {
+                    gone += 1;
+                }
+            }
+            let mut at = base + planes * n;
+            out[at] = gone as f32 / pps as f32;
+            at += 1;
+            if codes.off_scalar {
+                out[at] = off as f32 / pps as f32;
+                at += 1;
+            }
+            if codes.captures_scalar {
+                out[at] = (s.captures(side) as f32 / pps as f32).min(1.0);
+                at += 1;
+            }
+            if codes.stock_scalar {
+                out[at] = (s.stock(side) as f32 / codes.plus_max.max(1) as f32).min(1.0);
+            }
+        }
+        let seats = game.seats();
+        let mut at = sides * side_len;
+        for seat in 0..seats {
+            if s.out_place(seat) != 0 {
+                out[at + seat] = 1.0;
+            }
+        }
+        at += seats;
+        if game.node(s) != Node::End {
+            out[at + s.turn().min(seats - 1)] = 1.0;
+        }
+        at += seats;
+        if codes.chaser {
+            if let Some(sq) = game.chaser_square(s) {
+                let i = codes.index[sq as usize];
+                if i != NO {
+                    out[at + i as usize] = 1.0;
+                }
+            }
+            at += n;
+        }
+        if let Some(m) = s.pending_marked() {
+            out[at + (m as usize).min(codes.max_sticks)] = 1.0;
+        }
+        at += codes.max_sticks + 1;
+        if codes.held_obs {
+            for (r, &v) in codes.held_values.iter().enumerate() {
+                out[at + r] = (f32::from(s.held_count(v)) / HELD_SCALE).min(1.0);
+            }
+            at += codes.held_values.len();
+            out[at] = f32::from(u8::from(s.is_spending()));
+            at += 1;
+        }
+        if codes.opening {
+            out[at] = f32::from(u8::from(s.in_opening()));
+            at += 1;
+        }
+        out[at] = (f64::from(s.throws()) / f64::from(game.max_throws().max(1))) as f32;
+    }
+
+    /// Every described game, every variant: the observation of each state of random play
+    /// is the reference's, float for float.
+    #[test]
+    fn observe_is_the_reference_observation() {
+        macro_rules! each {
+            ([$n:ident]) => {};
+            ([$n:ident] GameFile : $ty:path, $($rest:tt)*) => {
+                each!([$n] $($rest)*);
+            };
+            ([$n:ident] $variant:ident : $k:tt :: described :: games :: $ty:ident, $($rest:tt)*) => {
+                $n += check::<$k::described::games::$ty>();
+                each!([$n] $($rest)*);
+            };
+            ([$n:ident] $variant:ident : $ty:path, $($rest:tt)*) => {
+                each!([$n] $($rest)*);
+            };
+        }
+        fn check<G: DescribedGame>() -> usize {
+            let codes = G::codes();
+            let first = G::with_seats(G::SEATS.0).unwrap();
+            let base = std::sync::Arc::new(first.engine().base().clone());
+            let mut states = 0;
+            for (i, game) in Described::variants(&base).iter().enumerate() {
+                let mut rng = stickdice::Rng::seed_from_u64(40 + i as u64);
+                let len = codes.observation_len(game);
+                let (mut want, mut got) = (vec![0.0f32; len], vec![0.0f32; len]);
+                let mut state = game.initial_state();
+                for _ in 0..300 {
+                    want.fill(0.0);
+                    reference_observe(codes, game, &state, &mut want);
+                    got.fill(0.0);
+                    codes.observe(game, &state, &mut got);
+                    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(
+                        bits(&got),
+                        bits(&want),
+                        "{} {:?}: {state:?}",
+                        G::NAME,
+                        game.option_values()
+                    );
+                    states += 1;
+                    match game.node(&state) {
+                        Node::End => break,
+                        Node::Throw(_) => {
+                            let t = game.sticks().throw_from_bits(rand::Rng::next_u64(&mut rng));
+                            game.apply_throw_unchecked(&mut state, t);
+                        }
+                        Node::Decide(_) => {
+                            let a = game.random_action(&state, |n| {
+                                rand::RngExt::random_range(&mut rng, 0..n)
+                            });
+                            game.apply_action_unchecked(&mut state, a);
+                        }
+                    }
+                }
+            }
+            states
+        }
+        let mut states = 0;
+        stickdice::for_each_game!(each, states);
+        assert!(states >= 10_000, "{states} states compared");
+    }
+
     #[test]
     fn the_book_chapter_is_the_generated_one() {
         let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
