@@ -626,8 +626,13 @@ impl DescribedCodes {
                 out[at] = (s.stock(side) as f32 / self.plus_max.max(1) as f32).min(1.0);
             }
         }
+        self.observe_shared(game, s, out, sides * side_len);
+    }
+
+    /// Writes what follows the sides, from `at`: per seat, then what the whole game shares.
+    fn observe_shared(&self, game: &Described, s: &State, out: &mut [f32], mut at: usize) {
+        let n = self.squares.len();
         let seats = game.seats();
-        let mut at = sides * side_len;
         for seat in 0..seats {
             if s.out_place(seat) != 0 {
                 out[at + seat] = 1.0;
@@ -1094,7 +1099,8 @@ mod tests {
         assert!(games >= 7, "{games} described games");
     }
 
-    /// The observation as first written (piece by piece through the public accessors):
+    /// The observation as first written (each side piece by piece through the public
+    /// accessors; what follows the sides is the shared writer, unchanged):
     /// the oracle of [`DescribedCodes::observe`].
     fn reference_observe(codes: &DescribedCodes, game: &Described, s: &State, out: &mut [f32]) {
         let n = codes.squares.len();
@@ -1164,44 +1170,7 @@ mod tests {
                 out[at] = (s.stock(side) as f32 / codes.plus_max.max(1) as f32).min(1.0);
             }
         }
-        let seats = game.seats();
-        let mut at = sides * side_len;
-        for seat in 0..seats {
-            if s.out_place(seat) != 0 {
-                out[at + seat] = 1.0;
-            }
-        }
-        at += seats;
-        if game.node(s) != Node::End {
-            out[at + s.turn().min(seats - 1)] = 1.0;
-        }
-        at += seats;
-        if codes.chaser {
-            if let Some(sq) = game.chaser_square(s) {
-                let i = codes.index[sq as usize];
-                if i != NO {
-                    out[at + i as usize] = 1.0;
-                }
-            }
-            at += n;
-        }
-        if let Some(m) = s.pending_marked() {
-            out[at + (m as usize).min(codes.max_sticks)] = 1.0;
-        }
-        at += codes.max_sticks + 1;
-        if codes.held_obs {
-            for (r, &v) in codes.held_values.iter().enumerate() {
-                out[at + r] = (f32::from(s.held_count(v)) / HELD_SCALE).min(1.0);
-            }
-            at += codes.held_values.len();
-            out[at] = f32::from(u8::from(s.is_spending()));
-            at += 1;
-        }
-        if codes.opening {
-            out[at] = f32::from(u8::from(s.in_opening()));
-            at += 1;
-        }
-        out[at] = (f64::from(s.throws()) / f64::from(game.max_throws().max(1))) as f32;
+        codes.observe_shared(game, s, out, sides * side_len);
     }
 
     /// Every described game, every variant: the observation of each state of random play

@@ -369,14 +369,13 @@ impl<G: Encoded + Evaluate> Slot<G> {
             match game.node(&self.state) {
                 Node::Throw(seat) => {
                     let t = self.dice.throw(seat, sticks);
-                    if seating.has_agents {
-                        let before = self.state;
-                        game.apply_throw_unchecked(&mut self.state, t);
+                    // The state before, for the opponents only (a copy per throw else).
+                    let before = seating.has_agents.then(|| self.state);
+                    game.apply_throw_unchecked(&mut self.state, t);
+                    if let Some(before) = before {
                         for agent in self.agents.iter_mut().flatten() {
                             agent.observe_throw(game, &before, t);
                         }
-                    } else {
-                        game.apply_throw_unchecked(&mut self.state, t);
                     }
                 }
                 Node::Decide(seat) if seating.learner[seat] => return,
@@ -401,14 +400,12 @@ impl<G: Encoded + Evaluate> Slot<G> {
 
     #[inline]
     fn apply(&mut self, game: &G, seating: &Seating<'_>, action: G::Action) {
-        if seating.has_agents {
-            let before = self.state;
-            game.apply_action_unchecked(&mut self.state, action);
+        let before = seating.has_agents.then(|| self.state);
+        game.apply_action_unchecked(&mut self.state, action);
+        if let Some(before) = before {
             for agent in self.agents.iter_mut().flatten() {
                 agent.observe_action(game, &before, action);
             }
-        } else {
-            game.apply_action_unchecked(&mut self.state, action);
         }
     }
 
