@@ -370,7 +370,11 @@ impl<G: Encoded + Evaluate> Slot<G> {
                 Node::Throw(seat) => {
                     let t = self.dice.throw(seat, sticks);
                     // The state before, for the opponents only (a copy per throw else).
-                    let before = seating.has_agents.then(|| self.state);
+                    let before = if seating.has_agents {
+                        Some(self.state)
+                    } else {
+                        None
+                    };
                     game.apply_throw_unchecked(&mut self.state, t);
                     if let Some(before) = before {
                         for agent in self.agents.iter_mut().flatten() {
@@ -400,7 +404,11 @@ impl<G: Encoded + Evaluate> Slot<G> {
 
     #[inline]
     fn apply(&mut self, game: &G, seating: &Seating<'_>, action: G::Action) {
-        let before = seating.has_agents.then(|| self.state);
+        let before = if seating.has_agents {
+            Some(self.state)
+        } else {
+            None
+        };
         game.apply_action_unchecked(&mut self.state, action);
         if let Some(before) = before {
             for agent in self.agents.iter_mut().flatten() {
