@@ -369,7 +369,7 @@ impl<G: Encoded + Evaluate> Slot<G> {
             match game.node(&self.state) {
                 Node::Throw(seat) => {
                     let t = self.dice.throw(seat, sticks);
-                    // The state before, for the opponents only (a copy per throw else).
+                    // The state before, copied only when opponents observe the throw.
                     let before = if seating.has_agents {
                         Some(self.state)
                     } else {
