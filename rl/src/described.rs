@@ -199,6 +199,34 @@ impl Union {
     }
 }
 
+/// Plane `p` of a side's part of the observation (`n` squares a plane).
+#[inline(always)]
+fn plane(side: &mut [f32], n: usize, p: usize) -> &mut [f32] {
+    &mut side[p * n..(p + 1) * n]
+}
+
+/// Calls `f(k, i, cell)` for each piece `k` of the set `pieces` (bit `k`) whose square
+/// (`squares[k]`) has an index `i` in the layout (`index`), with `plane[i]`: `plane` is
+/// one plane of the observation, as long as the layout has squares.
+#[inline(always)]
+fn each_placed(
+    squares: &[u8],
+    index: &[u16; 256],
+    plane: &mut [f32],
+    mut pieces: u64,
+    mut f: impl FnMut(usize, usize, &mut f32),
+) {
+    while pieces != 0 {
+        let k = pieces.trailing_zeros() as usize;
+        pieces &= pieces - 1;
+        // A square off the layout (`NO`) is past every plane (at most 256 squares).
+        let i = squares.get(k).map_or(NO, |&sq| index[sq as usize]);
+        if let Some(cell) = plane.get_mut(usize::from(i)) {
+            f(k, usize::from(i), cell);
+        }
+    }
+}
+
 impl DescribedCodes {
     /// The layout of every game a description gives (its [`Described::variants`]).
     ///
@@ -492,58 +520,97 @@ impl DescribedCodes {
         let n = self.squares.len();
         let sides = game.sides();
         let pps = game.pieces_per_side().max(1);
-        let count_scale = if game.occupancy() == Occupancy::Single {
-            1.0
-        } else {
-            1.0 / pps as f32
-        };
+        let single = game.occupancy() == Occupancy::Single;
+        let count_scale = if single { 1.0 } else { 1.0 / pps as f32 };
         let side_len = self.side_len();
         let planes = self.planes();
-        let names = game.flag_names();
+        // The plane (past the unmoved one) of each of the game's flag bits, if the layout
+        // has it.
+        let mut flag_plane = [NO; 8];
+        let mut flag_bits = 0u8;
+        if !self.flag_names.is_empty() {
+            for (bit, name) in game.flag_names().iter().enumerate().take(8) {
+                if let Some(f) = self.flag_names.iter().position(|x| x == name) {
+                    flag_plane[bit] = f as u16;
+                    flag_bits |= 1 << bit;
+                }
+            }
+        }
+        let flags_at = 1 + usize::from(self.unmoved_plane);
+        let hold_at = flags_at + self.flag_names.len();
+        let (on_board, in_game, unmoved) =
+            (s.pieces_on_board(), s.pieces_in_game(), s.pieces_unmoved());
+        let squares = s.piece_squares();
+        let side_pieces = u64::MAX >> (64 - pps.min(64));
         for side in 0..sides {
             let base = side * side_len;
-            let (mut off, mut gone) = (0u32, 0u32);
-            for k in side * pps..(side + 1) * pps {
-                if let Some(sq) = s.piece_square(k) {
-                    let i = self.index[sq as usize];
-                    if i == NO {
-                        continue;
+            let mine = u32::try_from(side * pps)
+                .ok()
+                .and_then(|shift| side_pieces.checked_shl(shift))
+                .unwrap_or(0);
+            let pieces = on_board & mine;
+            let index = &self.index;
+            let side_out = &mut out[base..base + side_len];
+            let (counts, rest) = side_out.split_at_mut(n);
+            // Empty without the plane (no piece is unmoved then).
+            let unmoved_cells: &mut [f32] = if self.unmoved_plane {
+                &mut rest[..n]
+            } else {
+                &mut []
+            };
+            let mut mark_unmoved = |k: usize, i: usize| {
+                if unmoved >> k & 1 == 1 {
+                    if let Some(u) = unmoved_cells.get_mut(i) {
+                        *u = 1.0;
                     }
-                    let i = i as usize;
-                    let cell = &mut out[base + i];
+                }
+            };
+            if single {
+                // min(cell + 1, 1) is 1 for a cell of 0 or 1.
+                each_placed(squares, index, counts, pieces, |k, i, cell| {
+                    *cell = 1.0;
+                    mark_unmoved(k, i);
+                });
+            } else {
+                each_placed(squares, index, counts, pieces, |k, i, cell| {
                     *cell = (*cell + count_scale).min(1.0);
-                    let mut plane = 1;
-                    if self.unmoved_plane {
-                        if s.piece_unmoved(k) {
-                            out[base + n + i] = 1.0;
+                    mark_unmoved(k, i);
+                });
+            }
+            let mut bits = flag_bits;
+            while bits != 0 {
+                let bit = bits.trailing_zeros();
+                bits &= bits - 1;
+                let p = flags_at + usize::from(flag_plane[bit as usize]);
+                each_placed(
+                    squares,
+                    index,
+                    plane(side_out, n, p),
+                    pieces,
+                    |k, _, cell| {
+                        if s.piece_flags(k) >> bit & 1 == 1 {
+                            *cell = 1.0;
                         }
-                        plane += 1;
-                    }
-                    let flags = s.piece_flags(k);
-                    if flags != 0 {
-                        for (bit, name) in names.iter().enumerate() {
-                            if flags >> bit & 1 == 1 {
-                                if let Some(f) = self.flag_names.iter().position(|x| x == name) {
-                                    out[base + (plane + f) * n + i] = 1.0;
-                                }
-                            }
-                        }
-                    }
-                    plane += self.flag_names.len();
-                    if self.hold_plane {
+                    },
+                );
+            }
+            if self.hold_plane {
+                each_placed(
+                    squares,
+                    index,
+                    plane(side_out, n, hold_at),
+                    pieces,
+                    |k, _, cell| {
                         let need = s.piece_position(k).map_or(0, |p| game.hold_throws(p));
                         if need > 0 {
                             let v = f32::from(s.piece_hold_count(k)) / f32::from(need);
-                            let cell = &mut out[base + plane * n + i];
                             *cell = cell.max(v.min(1.0));
                         }
-                    }
-                } else if s.piece_off(k) {
-                    off += 1;
-                } else {
-                    gone += 1;
-                }
+                    },
+                );
             }
+            let off = (in_game & !on_board & mine).count_ones();
+            let gone = pps as u32 - (in_game & mine).count_ones();
             let mut at = base + planes * n;
             out[at] = gone as f32 / pps as f32;
             at += 1;
@@ -559,8 +626,13 @@ impl DescribedCodes {
                 out[at] = (s.stock(side) as f32 / self.plus_max.max(1) as f32).min(1.0);
             }
         }
+        self.observe_shared(game, s, out, sides * side_len);
+    }
+
+    /// Writes what follows the sides, from `at`: per seat, then what the whole game shares.
+    fn observe_shared(&self, game: &Described, s: &State, out: &mut [f32], mut at: usize) {
+        let n = self.squares.len();
         let seats = game.seats();
-        let mut at = sides * side_len;
         for seat in 0..seats {
             if s.out_place(seat) != 0 {
                 out[at + seat] = 1.0;
@@ -811,6 +883,12 @@ impl<G: DescribedGame> Encoded for G {
     fn observe(&self, state: &State, out: &mut [f32]) {
         G::codes().observe(self.engine(), state, out);
     }
+
+    #[inline]
+    fn for_each_legal_code(&self, state: &State, mut f: impl FnMut(u32)) {
+        let codes = G::codes();
+        self.engine().for_each_legal(state, |a| f(codes.encode(a)));
+    }
 }
 
 /// Implements [`DescribedGame`] for every game of the list whose type is a newtype of
@@ -1019,6 +1097,143 @@ mod tests {
         let mut games = 0;
         stickdice::for_each_game!(each, games);
         assert!(games >= 7, "{games} described games");
+    }
+
+    /// The observation as first written (each side piece by piece through the public
+    /// accessors; what follows the sides is the shared writer, unchanged):
+    /// the oracle of [`DescribedCodes::observe`].
+    fn reference_observe(codes: &DescribedCodes, game: &Described, s: &State, out: &mut [f32]) {
+        let n = codes.squares.len();
+        let sides = game.sides();
+        let pps = game.pieces_per_side().max(1);
+        let single = game.occupancy() == Occupancy::Single;
+        let count_scale = if single { 1.0 } else { 1.0 / pps as f32 };
+        let side_len = codes.side_len();
+        let planes = codes.planes();
+        let names = game.flag_names();
+        for side in 0..sides {
+            let base = side * side_len;
+            let (mut off, mut gone) = (0u32, 0u32);
+            for k in side * pps..(side + 1) * pps {
+                if let Some(sq) = s.piece_square(k) {
+                    let i = codes.index[sq as usize];
+                    if i == NO {
+                        continue;
+                    }
+                    let i = i as usize;
+                    let cell = &mut out[base + i];
+                    *cell = (*cell + count_scale).min(1.0);
+                    let mut plane = 1;
+                    if codes.unmoved_plane {
+                        if s.piece_unmoved(k) {
+                            out[base + n + i] = 1.0;
+                        }
+                        plane += 1;
+                    }
+                    let flags = s.piece_flags(k);
+                    if flags != 0 {
+                        for (bit, name) in names.iter().enumerate() {
+                            if flags >> bit & 1 == 1 {
+                                if let Some(f) = codes.flag_names.iter().position(|x| x == name) {
+                                    out[base + (plane + f) * n + i] = 1.0;
+                                }
+                            }
+                        }
+                    }
+                    plane += codes.flag_names.len();
+                    if codes.hold_plane {
+                        let need = s.piece_position(k).map_or(0, |p| game.hold_throws(p));
+                        if need > 0 {
+                            let v = f32::from(s.piece_hold_count(k)) / f32::from(need);
+                            let cell = &mut out[base + plane * n + i];
+                            *cell = cell.max(v.min(1.0));
+                        }
+                    }
+                } else if s.piece_off(k) {
+                    off += 1;
+                } else {
+                    gone += 1;
+                }
+            }
+            let mut at = base + planes * n;
+            out[at] = gone as f32 / pps as f32;
+            at += 1;
+            if codes.off_scalar {
+                out[at] = off as f32 / pps as f32;
+                at += 1;
+            }
+            if codes.captures_scalar {
+                out[at] = (s.captures(side) as f32 / pps as f32).min(1.0);
+                at += 1;
+            }
+            if codes.stock_scalar {
+                out[at] = (s.stock(side) as f32 / codes.plus_max.max(1) as f32).min(1.0);
+            }
+        }
+        codes.observe_shared(game, s, out, sides * side_len);
+    }
+
+    /// Every described game, every variant: the observation of each state of random play
+    /// is the reference's, float for float.
+    #[test]
+    fn observe_is_the_reference_observation() {
+        macro_rules! each {
+            ([$n:ident]) => {};
+            ([$n:ident] GameFile : $ty:path, $($rest:tt)*) => {
+                each!([$n] $($rest)*);
+            };
+            ([$n:ident] $variant:ident : $k:tt :: described :: games :: $ty:ident, $($rest:tt)*) => {
+                $n += check::<$k::described::games::$ty>();
+                each!([$n] $($rest)*);
+            };
+            ([$n:ident] $variant:ident : $ty:path, $($rest:tt)*) => {
+                each!([$n] $($rest)*);
+            };
+        }
+        fn check<G: DescribedGame>() -> usize {
+            let codes = G::codes();
+            let first = G::with_seats(G::SEATS.0).unwrap();
+            let base = std::sync::Arc::new(first.engine().base().clone());
+            let mut states = 0;
+            for (i, game) in Described::variants(&base).iter().enumerate() {
+                let mut rng = stickdice::Rng::seed_from_u64(40 + i as u64);
+                let len = codes.observation_len(game);
+                let (mut want, mut got) = (vec![0.0f32; len], vec![0.0f32; len]);
+                let mut state = game.initial_state();
+                for _ in 0..300 {
+                    want.fill(0.0);
+                    reference_observe(codes, game, &state, &mut want);
+                    got.fill(0.0);
+                    codes.observe(game, &state, &mut got);
+                    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(
+                        bits(&got),
+                        bits(&want),
+                        "{} {:?}: {state:?}",
+                        G::NAME,
+                        game.option_values()
+                    );
+                    states += 1;
+                    match game.node(&state) {
+                        Node::End => break,
+                        Node::Throw(_) => {
+                            let t = game.sticks().throw_from_bits(rand::Rng::next_u64(&mut rng));
+                            game.apply_throw_unchecked(&mut state, t);
+                        }
+                        Node::Decide(_) => {
+                            let a = game.random_action(&state, |n| {
+                                rand::RngExt::random_range(&mut rng, 0..n)
+                            });
+                            game.apply_action_unchecked(&mut state, a);
+                        }
+                    }
+                }
+            }
+            states
+        }
+        let mut states = 0;
+        stickdice::for_each_game!(each, states);
+        assert!(states >= 10_000, "{states} states compared");
     }
 
     #[test]

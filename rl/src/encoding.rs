@@ -105,6 +105,20 @@ pub trait Encoded: Game {
     /// Writes the observation of `state` into `out` (`observation_len` long, zeroed).
     fn observe(&self, state: &Self::State, out: &mut [f32]);
 
+    /// Calls `f` with the code of each legal action of `state`, in the order of
+    /// [`Game::legal_actions`].
+    #[inline]
+    fn for_each_legal_code(&self, state: &Self::State, mut f: impl FnMut(u32))
+    where
+        Self: Sized,
+    {
+        let mut legal = stickdice::ActionList::new();
+        self.legal_actions(state, &mut legal);
+        for &a in &legal {
+            f(Self::encode(a));
+        }
+    }
+
     /// The most decisions a game can hold (OpenSpiel's `max_game_length`): by default one
     /// per throw up to the cap.
     fn max_decisions(&self) -> usize {

@@ -51,7 +51,7 @@ use std::fmt;
 use rayon::iter::Either;
 use rayon::prelude::*;
 use stickdice::play::SeededDice;
-use stickdice::{with_game, ActionList, Agent, AnyGame, Game, Node, Ranking, Seat, MAX_SEATS};
+use stickdice::{with_game, Agent, AnyGame, Game, Node, Ranking, Seat, MAX_SEATS};
 use stickdice_agents::{Evaluate, SpecError};
 use stickdice_evaluation::log::{self, GameRecord, LogLine, TournamentConfig};
 use stickdice_evaluation::{Factory, Format};
@@ -369,9 +369,14 @@ impl<G: Encoded + Evaluate> Slot<G> {
             match game.node(&self.state) {
                 Node::Throw(seat) => {
                     let t = self.dice.throw(seat, sticks);
-                    let before = self.state;
+                    // The state before, copied only when opponents observe the throw.
+                    let before = if seating.has_agents {
+                        Some(self.state)
+                    } else {
+                        None
+                    };
                     game.apply_throw_unchecked(&mut self.state, t);
-                    if seating.has_agents {
+                    if let Some(before) = before {
                         for agent in self.agents.iter_mut().flatten() {
                             agent.observe_throw(game, &before, t);
                         }
@@ -383,7 +388,9 @@ impl<G: Encoded + Evaluate> Slot<G> {
                         .as_mut()
                         .expect("a seat that is not the learner's holds an agent");
                     match agent.choose(game, &self.state) {
-                        Ok(a) if game.check_action(&self.state, a).is_ok() => self.apply(game, a),
+                        Ok(a) if game.check_action(&self.state, a).is_ok() => {
+                            self.apply(game, seating, a)
+                        }
                         _ => {
                             self.forfeit = Some(seat);
                             return;
@@ -396,11 +403,17 @@ impl<G: Encoded + Evaluate> Slot<G> {
     }
 
     #[inline]
-    fn apply(&mut self, game: &G, action: G::Action) {
-        let before = self.state;
+    fn apply(&mut self, game: &G, seating: &Seating<'_>, action: G::Action) {
+        let before = if seating.has_agents {
+            Some(self.state)
+        } else {
+            None
+        };
         game.apply_action_unchecked(&mut self.state, action);
-        for agent in self.agents.iter_mut().flatten() {
-            agent.observe_action(game, &before, action);
+        if let Some(before) = before {
+            for agent in self.agents.iter_mut().flatten() {
+                agent.observe_action(game, &before, action);
+            }
         }
     }
 
@@ -414,13 +427,12 @@ impl<G: Encoded + Evaluate> Slot<G> {
         self.legal.fill(0);
         match (self.forfeit, game.node(&self.state)) {
             (None, Node::Decide(seat)) => {
-                let mut legal = ActionList::new();
-                game.legal_actions(&self.state, &mut legal);
-                for &a in &legal {
-                    let code = G::encode(a) as usize;
-                    self.legal[code / 64] |= 1 << (code % 64);
-                    out.mask[code] = true;
-                }
+                let (legal, mask) = (&mut self.legal, &mut *out.mask);
+                game.for_each_legal_code(&self.state, |code| {
+                    let code = code as usize;
+                    legal[code / 64] |= 1 << (code % 64);
+                    mask[code] = true;
+                });
                 write_codes(&self.legal, out.codes, out.count);
                 *out.player = seat as i32;
                 *out.terminated = false;
@@ -1052,7 +1064,7 @@ impl<G: Encoded + Evaluate> Batch<G> {
                 if slot.recorded {
                     slot.codes.push(actions[i] as u32);
                 }
-                slot.apply(game, action);
+                slot.apply(game, &seating, action);
             }
             slot.advance(game, &seating);
             slot.write(game, &seating, out);

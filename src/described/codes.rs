@@ -205,6 +205,32 @@ impl State {
         usize::from(self.layout.0) * usize::from(self.layout.1)
     }
 
+    /// The pieces on the board: bit `k` for piece `k` (side by side, side 0's first).
+    #[inline]
+    pub fn pieces_on_board(&self) -> u64 {
+        self.on_board
+    }
+
+    /// The pieces still in the game, on the board or off it (not captured, not out): bit
+    /// `k` for piece `k`.
+    #[inline]
+    pub fn pieces_in_game(&self) -> u64 {
+        self.alive
+    }
+
+    /// The unmoved (locked) pieces: bit `k` for piece `k`.
+    #[inline]
+    pub fn pieces_unmoved(&self) -> u64 {
+        self.unmoved
+    }
+
+    /// The square code of every piece, by piece number: meaningful for the pieces on the
+    /// board ([`State::pieces_on_board`]) only.
+    #[inline]
+    pub fn piece_squares(&self) -> &[u8] {
+        &self.sq
+    }
+
     /// The square code of piece `k` (side by side, side 0's first), if it is on the board.
     #[inline]
     pub fn piece_square(&self, k: usize) -> Option<u8> {

@@ -1435,6 +1435,30 @@ impl Described {
         })
     }
 
+    /// Calls `f` with each legal action, in the order of [`Described::legal_into_list`]
+    /// (the first [`Described::BUFFER`] of them), with no buffer in between.
+    #[inline]
+    pub fn for_each_legal(&self, s: &State, f: impl FnMut(Action)) {
+        struct Each<F> {
+            f: F,
+            n: usize,
+        }
+        impl<F: FnMut(Action)> engine::Sink for Each<F> {
+            #[inline(always)]
+            fn push(&mut self, a: Action) {
+                if self.n < BUFFER {
+                    (self.f)(a);
+                }
+                self.n += 1;
+            }
+            #[inline(always)]
+            fn len(&self) -> usize {
+                self.n
+            }
+        }
+        self.legal_into(s, &mut Each { f, n: 0 });
+    }
+
     /// Parses an action in notation.
     ///
     /// # Errors
