@@ -23,7 +23,7 @@
 //!     derived from the description alone, the same way for every one ([`crate::described`]:
 //!     squares by index, a section of codes per kind of action the description can
 //!     produce, `pass` last); each game's layout is listed in the book's chapter
-//!     `docs/described/codes.md`, generated from [`crate::described::DescribedCodes`].
+//!     `docs/python-described-codes.md`, generated from [`crate::described::DescribedCodes`].
 //! * **Observation tensors:** flat `float32` vectors, the same for every player (the games
 //!   have perfect information); see [`Encoded::observation_doc`] for each layout.
 //!
