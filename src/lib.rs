@@ -50,7 +50,14 @@ pub use agent::{
 };
 pub use board::{Board, BoardGeometry};
 pub use config::{AnyAgent, AnyGame, GameKind, Listed};
-pub use described::games::{EsSig, Kioz, SigMzab, SigTozeur, SigWesternSahara, SijatElTaba, Tab};
+/// Every shipped description's type at the crate root (`stickdice::Kioz`), from the
+/// registration list.
+macro_rules! reexport_described {
+    ([] $($variant:ident : $ty:path,)*) => {
+        pub use described::games::{$($variant),*};
+    };
+}
+for_each_described_game!(reexport_described);
 pub use described::Described;
 pub use dice::{Outcome, Sticks, Throw};
 pub use game::{

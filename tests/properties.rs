@@ -447,21 +447,24 @@ proptest! {
 
     #[test]
     fn described_games_keep_the_engines_promises(
-        which in 0usize..7,
+        which in any::<usize>(),
         config in 0usize..1000,
         pick_values in any::<usize>(),
         cap in prop_oneof![Just(1_000u32), 1u32..300],
         seed in any::<u64>(),
     ) {
-        use stickdice::{EsSig, Kioz, SigMzab, SigTozeur, SigWesternSahara, SijatElTaba, Tab};
-        match which {
-            0 => described_promises(&described_config!(SigMzab, config, pick_values, cap), seed)?,
-            1 => described_promises(&described_config!(SigTozeur, config, pick_values, cap), seed)?,
-            2 => described_promises(&described_config!(Kioz, config, pick_values, cap), seed)?,
-            3 => described_promises(&described_config!(Tab, config, pick_values, cap), seed)?,
-            4 => described_promises(&described_config!(SijatElTaba, config, pick_values, cap), seed)?,
-            5 => described_promises(&described_config!(EsSig, config, pick_values, cap), seed)?,
-            _ => described_promises(&described_config!(SigWesternSahara, config, pick_values, cap), seed)?,
+        // Every shipped description, one picked per case.
+        type Case = fn(usize, usize, u32, u64) -> Result<(), TestCaseError>;
+        macro_rules! cases {
+            ([] $($variant:ident : $ty:path,)*) => {
+                [$(
+                    (|config, pick_values, cap, seed| {
+                        described_promises(&described_config!($ty, config, pick_values, cap), seed)
+                    }) as Case,
+                )*]
+            };
         }
+        let cases = stickdice::for_each_described_game!(cases);
+        cases[which % cases.len()](config, pick_values, cap, seed)?;
     }
 }

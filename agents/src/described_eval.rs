@@ -41,10 +41,11 @@ pub trait AsDescribed:
     fn described(&self) -> &Described;
 }
 
-/// [`AsDescribed`] for each shipped description's type (`stickdice::described::games`).
+/// [`AsDescribed`] for every shipped description's type
+/// ([`stickdice::for_each_described_game!`]) and for the description loaded at run time.
 macro_rules! as_described {
-    ($($ty:ident),* $(,)?) => {$(
-        impl AsDescribed for stickdice::described::games::$ty {
+    ([] $($variant:ident : $ty:path,)*) => {$(
+        impl AsDescribed for $ty {
             #[inline]
             fn described(&self) -> &Described {
                 &self.0
@@ -52,16 +53,8 @@ macro_rules! as_described {
         }
     )*};
 }
-as_described!(
-    SigMzab,
-    SigTozeur,
-    Kioz,
-    Tab,
-    SijatElTaba,
-    EsSig,
-    SigWesternSahara,
-    FileGame
-);
+stickdice::for_each_described_game!(as_described);
+as_described!([] GameFile: stickdice::described::games::FileGame,);
 
 impl<G: AsDescribed> Evaluate for G {
     /// One evaluation walks every piece with every value of the table, for both sides:
@@ -448,15 +441,15 @@ mod tests {
 
     #[test]
     fn deterministic_in_range_and_exact_at_the_end() {
-        use stickdice::described::games::*;
-        in_range::<SigMzab>(2, 1);
-        in_range::<SigTozeur>(2, 2);
-        in_range::<Kioz>(2, 3);
-        in_range::<Tab>(2, 4);
-        in_range::<SijatElTaba>(2, 5);
-        in_range::<EsSig>(2, 6);
-        in_range::<EsSig>(3, 7);
-        in_range::<SigWesternSahara>(2, 8);
-        in_range::<SigWesternSahara>(4, 9);
+        in_range::<stickdice::EsSig>(3, 7);
+        // Every shipped description, with its fewest and most seats.
+        macro_rules! each {
+            ([] $($variant:ident : $ty:path,)*) => {$(
+                let (fewest, most) = <$ty as stickdice::Game>::SEATS;
+                in_range::<$ty>(fewest, 1);
+                in_range::<$ty>(most, 2);
+            )*};
+        }
+        stickdice::for_each_described_game!(each);
     }
 }

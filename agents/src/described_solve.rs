@@ -15,12 +15,18 @@ use crate::solve::{Exact, SolveError};
 /// The most seats the solver accepts in a described race.
 pub const DESCRIBED_RACE_MAX_SEATS: usize = 2;
 
+/// Whether a described game is a race the solver can take up at all (ranked by arrival,
+/// nothing captured), its seat count aside.
+pub fn described_race(d: &Described) -> bool {
+    d.rank() == Rank::Arrival && !d.captures_by_landing()
+}
+
 /// Whether the solver accepts a described game with its seat count and options.
 ///
 /// # Errors
 /// [`SolveError::Unsupported`] saying why not.
 pub fn described_support(d: &Described) -> Result<(), SolveError> {
-    if d.rank() != Rank::Arrival || d.captures_by_landing() {
+    if !described_race(d) {
         return Err(SolveError::Unsupported(format!(
             "{} is solved exactly only where it is a race (ranked by arrival, nothing \
              captured); use simulation (stickdice analyze)",
@@ -39,11 +45,25 @@ pub fn described_support(d: &Described) -> Result<(), SolveError> {
     Ok(())
 }
 
-/// [`Exact`] for the described games the solver handles (the others are named in the
-/// solver's table, `solve/games.rs`).
+/// [`Exact`] for every described game: accepted where [`described_support`] accepts it, so
+/// the solver's table (`solve/games.rs`) names none of them. A shipped description offers
+/// the `exact` part when, with its default seats and options, it is a race
+/// ([`described_race`]); the description loaded at run time always does, and is refused
+/// at run time where it is not a race.
 macro_rules! described_exact {
-    ($($ty:ident),* $(,)?) => {$(
-        impl Exact for stickdice::described::games::$ty {
+    ([] $($variant:ident : $ty:path,)*) => {$(
+        described_exact!(
+            @ $ty,
+            <$ty as stickdice::Game>::with_seats(<$ty as stickdice::Game>::default_seats())
+                .is_ok_and(|g| described_race(g.described()))
+        );
+    )*};
+    (@ $ty:path, $solved:expr) => {
+        impl Exact for $ty {
+            fn solved() -> bool {
+                $solved
+            }
+
             fn solver_support(&self) -> Result<(), SolveError> {
                 described_support(self.described())
             }
@@ -52,6 +72,7 @@ macro_rules! described_exact {
                 *state = state.with_throws(0);
             }
         }
-    )*};
+    };
 }
-described_exact!(EsSig, FileGame);
+stickdice::for_each_described_game!(described_exact);
+described_exact!(@ stickdice::described::games::FileGame, true);

@@ -412,7 +412,7 @@ fn analyze<G: Evaluate + Exact + Measure + Tablebased>(
         tablebase: tb_report,
         svg,
         svg_file: svg_text,
-        counts: (G::CAPTURES, G::BURIALS),
+        counts: (game.counts_captures(), G::BURIALS),
     })
 }
 
@@ -556,7 +556,8 @@ trait Tablebased: Game {
 }
 
 /// The default (no tablebase) for the games without one: every game of the list but
-/// Issiren (the games with a tablebase are `stickdice_agents::tablebases()`).
+/// Issiren, the described games included (the games with a tablebase are
+/// `stickdice_agents::tablebases()`).
 macro_rules! no_tablebase {
     ($($ty:ty),* $(,)?) => {
         $(impl Tablebased for $ty {})*
@@ -569,15 +570,15 @@ no_tablebase!(
     stickdice::games::SiryuRace,
     stickdice::games::HoumtTaourit,
     stickdice::SiryuWar,
-    stickdice::described::games::SigMzab,
-    stickdice::described::games::SigTozeur,
-    stickdice::described::games::Kioz,
-    stickdice::described::games::Tab,
-    stickdice::described::games::SijatElTaba,
-    stickdice::described::games::EsSig,
-    stickdice::described::games::SigWesternSahara,
     stickdice::described::games::FileGame,
 );
+// Every shipped description: none has a tablebase.
+macro_rules! no_tablebase_described {
+    ([] $($variant:ident : $ty:path,)*) => {
+        no_tablebase!($($ty),*);
+    };
+}
+stickdice::for_each_described_game!(no_tablebase_described);
 
 impl Tablebased for Issiren {
     fn agreement(

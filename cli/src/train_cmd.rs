@@ -27,9 +27,8 @@ pub const WEIGHTS_FILE: &str = "issiren.sdw";
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// The game: `issiren`, `sig-el-oued-capture`, `siryu-war` or a described game
-    /// (`sig-mzab`, `sig-tozeur`, `kioz`, `tab`, `sijat-el-taba`, `es-sig`,
-    /// `sig-western-sahara`: generic features, two seats).
+    /// The game: `issiren`, `sig-el-oued-capture`, `siryu-war` or any shipped description
+    /// (`sig-mzab`, `kioz`, `tab`, …: generic features, two seats).
     #[arg(long, default_value = "issiren")]
     pub game: String,
     /// The folder for the weights (`GAME.sdw`, e.g. `issiren.sdw`, also the checkpoint).
@@ -113,27 +112,24 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
             return run_learned_game(args, &game);
         }
         name => {
-            // A described game: the generic features, two seats.
+            // A shipped description: the generic features, two seats.
             macro_rules! described {
-                ($($ty:ident),*) => {$(
-                    if name == <stickdice::described::games::$ty as stickdice::Game>::NAME {
-                        let game = stickdice::described::games::$ty::with_seats(2)
+                ([] $($variant:ident : $ty:path,)*) => {$(
+                    if name == <$ty as stickdice::Game>::NAME {
+                        let game = <$ty as stickdice::Game>::with_seats(2)
                             .map_err(|e| CliError::Invalid(format!("{name}: {e}")))?;
                         return run_learned_game(args, &game);
                     }
                 )*};
             }
-            described!(
-                SigMzab,
-                SigTozeur,
-                Kioz,
-                Tab,
-                SijatElTaba,
-                EsSig,
-                SigWesternSahara
-            );
+            stickdice::for_each_described_game!(described);
+            let described: Vec<&str> = stickdice::described::games::SHIPPED
+                .iter()
+                .map(|(n, _, _)| *n)
+                .collect();
             return Err(CliError::Invalid(format!(
-                "`{name}` has no learned evaluation: issiren, sig-el-oued-capture, siryu-war and the described games (sig-mzab, sig-tozeur, kioz, tab, sijat-el-taba, es-sig, sig-western-sahara) are trained (the hand-written race games keep their hand-set evaluations)"
+                "`{name}` has no learned evaluation: issiren, sig-el-oued-capture, siryu-war and the described games ({}) are trained (the hand-written race games keep their hand-set evaluations)",
+                described.join(", ")
             )));
         }
     }

@@ -212,7 +212,8 @@ fn misspellings_get_a_did_you_mean() {
         ),
         (
             &["tournament", "--game", "issirin", "-n", "2"][..],
-            "error: unknown game `issirin` (did you mean `issiren`?): the games are sig-wa-duqqan, sig-el-oued, issiren, sig-el-oued-capture, siryu-race, sig-wa-duqqan-houmt-taourit, siryu-war, sig-mzab, sig-tozeur, kioz, tab, sijat-el-taba, es-sig, sig-western-sahara (names in lower case)",
+            // The list's games in its order (a description added since comes after these).
+            "error: unknown game `issirin` (did you mean `issiren`?): the games are sig-wa-duqqan, sig-el-oued, issiren, sig-el-oued-capture, siryu-race, sig-wa-duqqan-houmt-taourit, siryu-war, sig-mzab, sig-tozeur, kioz, tab, sijat-el-taba, es-sig, sig-western-sahara",
         ),
         (
             &["play", "--game", "sig-el-oued", "--option", "cairo_alway_three=true"][..],

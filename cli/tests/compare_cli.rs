@@ -120,7 +120,7 @@ fn groups_expand_in_order_and_every_output_is_written() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `--all` compares the fourteen games, two players each, in the registry's order; under
+/// `--all` compares every game of the list, two players each, in the registry's order; under
 /// budgets of throws the long games play fewer games (the table says how many), and the
 /// JSON is the same on one thread and on two.
 #[test]
@@ -176,7 +176,8 @@ fn every_game_within_budgets_on_one_thread_and_two() {
         .map(|k| k.name())
         .collect();
     assert_eq!(names, all);
-    assert_eq!(names.len(), 14);
+    // The fourteen games of this test's day, or more (a description added since).
+    assert!(names.len() >= 14, "{names:?}");
     assert!(results.iter().all(|r| r["configuration"]["players"] == 2));
     assert_eq!(one["settings"]["throws"], 30000);
     assert_eq!(one["settings"]["trace_throws"], 2000);

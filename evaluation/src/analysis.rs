@@ -61,9 +61,11 @@ pub trait Measure: Game {
         0
     }
 
-    /// Whether the game captures at all ([`Measure::captures`] can be other than 0): a
-    /// report leaves the figure out where it is 0 by the rules.
-    const CAPTURES: bool = true;
+    /// Whether the game, with its rule options, captures at all ([`Measure::captures`] can
+    /// be other than 0): a report leaves the figure out where it is 0 by the rules.
+    fn counts_captures(&self) -> bool {
+        true
+    }
 
     /// Whether the game buries pieces at all ([`Measure::burials`] can be other than 0).
     const BURIALS: bool = false;
@@ -74,8 +76,11 @@ pub trait Measure: Game {
 }
 
 impl Measure for SigWaDuqqan {
-    const CAPTURES: bool = false;
     const BURIALS: bool = true;
+
+    fn counts_captures(&self) -> bool {
+        false
+    }
 
     /// A 6, a sig or a 4 (0, 1 or 4 white sides up) keeps the turn.
     fn starts_turn(&self, _before: &Self::State, previous: Option<(Seat, Throw)>) -> bool {
@@ -182,8 +187,11 @@ impl Measure for SiryuRace {
 }
 
 impl Measure for HoumtTaourit {
-    const CAPTURES: bool = false;
     const BURIALS: bool = true;
+
+    fn counts_captures(&self) -> bool {
+        false
+    }
 
     /// A 6, a sig or a 4 (0, 1 or 4 white sides up) keeps the turn, on the centre too.
     fn starts_turn(&self, _before: &Self::State, previous: Option<(Seat, Throw)>) -> bool {
@@ -709,14 +717,16 @@ pub fn length_histogram_svg(title: &str, lengths: &[u32]) -> String {
     o
 }
 
-/// [`Measure`] for the described games ([`stickdice::described`]), from the state alone: a
-/// throw starts a turn when another seat made the one before it, and a step captures the
-/// pieces its side's capture count grew by. Es-Sîg captures nothing (its Ghula carries
-/// pieces back along the track).
+/// [`Measure`] for every described game ([`stickdice::described`]), from the state alone:
+/// a throw starts a turn when another seat made the one before it, and a step captures the
+/// pieces its side's capture count grew by. A description without capture by landing
+/// (Es-Sîg, whose Ghula carries pieces back along the track) captures nothing.
 macro_rules! described_measures {
-    ($($ty:ident: $captures:expr),* $(,)?) => {$(
-        impl Measure for stickdice::described::games::$ty {
-            const CAPTURES: bool = $captures;
+    ([] $($variant:ident : $ty:path,)*) => {$(
+        impl Measure for $ty {
+            fn counts_captures(&self) -> bool {
+                self.0.captures_by_landing()
+            }
 
             fn starts_turn(&self, before: &Self::State, previous: Option<(Seat, Throw)>) -> bool {
                 previous.is_none_or(|(seat, _)| seat != before.turn())
@@ -731,16 +741,8 @@ macro_rules! described_measures {
         }
     )*};
 }
-described_measures!(
-    SigMzab: true,
-    SigTozeur: true,
-    Kioz: true,
-    Tab: true,
-    SijatElTaba: true,
-    EsSig: false,
-    SigWesternSahara: true,
-    FileGame: true,
-);
+stickdice::for_each_described_game!(described_measures);
+described_measures!([] GameFile: stickdice::described::games::FileGame,);
 
 /// [`Measure`] for the games without measures of their own: a throw starts a turn when it is the first of the game
 /// or follows another seat's throw is not known here, so every throw counts as one; no

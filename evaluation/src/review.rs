@@ -638,12 +638,12 @@ impl Reviewable for Issiren {
 /// pieces a side.
 pub const DESCRIBED_DEPTH: u32 = 2;
 
-/// [`Reviewable`] for the described games ([`stickdice::described`]): exact where the
+/// [`Reviewable`] for every described game ([`stickdice::described`]): exact where the
 /// solver handles the game and its seat count (Es-Sîg with two players), else a search
 /// with the generic evaluation at its leaves.
 macro_rules! described_references {
-    ($($ty:ident),* $(,)?) => {$(
-        impl Reviewable for stickdice::described::games::$ty {
+    ([] $($variant:ident : $ty:path,)*) => {$(
+        impl Reviewable for $ty {
             fn reference(
                 &self,
                 options: &ReferenceOptions,
@@ -657,16 +657,8 @@ macro_rules! described_references {
         }
     )*};
 }
-described_references!(
-    SigMzab,
-    SigTozeur,
-    Kioz,
-    Tab,
-    SijatElTaba,
-    EsSig,
-    SigWesternSahara,
-    FileGame
-);
+stickdice::for_each_described_game!(described_references);
+described_references!([] GameFile: stickdice::described::games::FileGame,);
 
 /// A throw outcome with the values it leads to.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -23,7 +23,7 @@
 //!     derived from the description alone, the same way for every one ([`crate::described`]:
 //!     squares by index, a section of codes per kind of action the description can
 //!     produce, `pass` last); each game's layout is listed in the book's chapter
-//!     `docs/described/codes.md`, generated from [`crate::described::DescribedCodes`].
+//!     `docs/python-described-codes.md`, generated from [`crate::described::DescribedCodes`].
 //! * **Observation tensors:** flat `float32` vectors, the same for every player (the games
 //!   have perfect information); see [`Encoded::observation_doc`] for each layout.
 //!
@@ -41,11 +41,23 @@ use stickdice::{Game, Issiren, SigElOued, SigElOuedCapture, SigWaDuqqan, SiryuWa
 
 /// **The table of encodings**: calls `callback!` with every game of the list, as
 /// `encoded: [types], missing: [types],` — the games with an [`Encoded`] (the `encode` part
-/// of what a game offers) and those without. A game in neither does not compile where
-/// code is generated per game of the list (the batched environment, the Python package).
+/// of what a game offers) and those without. Every shipped description has one (from
+/// [`stickdice::for_each_described_game!`], so it names none of them); the description
+/// loaded at run time has none. A game in neither does not compile where code is generated
+/// per game of the list (the batched environment, the Python package).
 #[macro_export]
 macro_rules! for_each_encoding {
     ($callback:ident) => {
+        ::stickdice::for_each_described_game! { [$crate::__encoding_table], $callback }
+    };
+}
+
+/// The table of encodings with the shipped descriptions (see
+/// [`for_each_encoding!`](crate::for_each_encoding)).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __encoding_table {
+    ([$callback:ident] $($variant:ident : $described:path,)*) => {
         $callback! {
             encoded: [
                 ::stickdice::SigWaDuqqan,
@@ -55,13 +67,7 @@ macro_rules! for_each_encoding {
                 ::stickdice::games::SiryuRace,
                 ::stickdice::games::HoumtTaourit,
                 ::stickdice::SiryuWar,
-                ::stickdice::described::games::SigMzab,
-                ::stickdice::described::games::SigTozeur,
-                ::stickdice::described::games::Kioz,
-                ::stickdice::described::games::Tab,
-                ::stickdice::described::games::SijatElTaba,
-                ::stickdice::described::games::EsSig,
-                ::stickdice::described::games::SigWesternSahara,
+                $($described,)*
             ],
             missing: [
                 ::stickdice::described::games::FileGame,

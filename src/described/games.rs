@@ -3,49 +3,94 @@
 
 pub use super::file::FileGame;
 
-crate::described_game!(
-    /// Sig (Mzab): `games/sig-mzab.toml` (docs/games/sig-mzab.md).
-    SigMzab, "sig-mzab.toml", "sig-mzab", "Sig (Mzab)", (2, 2), 20
-);
-crate::described_game!(
-    /// Sig (Tozeur): `games/sig-tozeur.toml` (docs/games/sig-tozeur.md).
-    SigTozeur, "sig-tozeur.toml", "sig-tozeur", "Sig (Tozeur)", (2, 2), 13
-);
-crate::described_game!(
-    /// Kioz: `games/kioz.toml` (docs/games/kioz.md).
-    Kioz, "kioz.toml", "kioz", "Kioz", (2, 2), 22
-);
-crate::described_game!(
-    /// Tab: `games/tab.toml` (docs/games/tab.md).
-    Tab, "tab.toml", "tab", "Tab", (2, 2), 30
-);
-crate::described_game!(
-    /// Sijat El Taba: `games/sijat-el-taba.toml` (docs/games/sijat-el-taba.md).
-    SijatElTaba, "sijat-el-taba.toml", "sijat-el-taba", "Sijat El Taba", (2, 2), 48
-);
-crate::described_game!(
-    /// Es-Sîg: `games/es-sig.toml` (docs/games/es-sig.md).
-    EsSig, "es-sig.toml", "es-sig", "Es-Sîg", (2, 8), 2
-);
-crate::described_game!(
-    /// Sig (Western Sahara): `games/sig-western-sahara.toml` (docs/games/sig-western-sahara.md).
-    SigWesternSahara, "sig-western-sahara.toml", "sig-western-sahara", "Sig (Western Sahara)", (2, 4), 125
-);
+/// **The shipped descriptions: one registration line each**, `Type: "name", "Title",
+/// (fewest, most seats), most legal actions at a decision;` for the description
+/// `src/described/games/NAME.toml`. Everything else is generated from this list: the
+/// types ([`described_game!`](crate::described_game)), [`SHIPPED`], their place in the
+/// list of games ([`for_each_game!`](crate::for_each_game), after the hand-written games),
+/// their re-export at the crate root, and
+/// [`for_each_described_game!`](crate::for_each_described_game), from which the other
+/// crates give every description its parts. The unit test
+/// `each_registration_agrees_with_its_file` checks each line against its file.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __described_list {
+    ([$($callback:tt)+] [$($args:tt)*]) => {
+        $($callback)+! { [$($args)*]
+            SigMzab: "sig-mzab", "Sig (Mzab)", (2, 2), 20;
+            SigTozeur: "sig-tozeur", "Sig (Tozeur)", (2, 2), 13;
+            Kioz: "kioz", "Kioz", (2, 2), 22;
+            Tab: "tab", "Tab", (2, 2), 30;
+            SijatElTaba: "sijat-el-taba", "Sijat El Taba", (2, 2), 48;
+            EsSig: "es-sig", "Es-Sîg", (2, 8), 2;
+            SigWesternSahara: "sig-western-sahara", "Sig (Western Sahara)", (2, 4), 125;
+        }
+    };
+}
 
-/// The shipped descriptions: name, file and text.
-pub const SHIPPED: &[(&str, &str, &str)] = &[
-    ("sig-mzab", SigMzab::FILE, SigMzab::TEXT),
-    ("sig-tozeur", SigTozeur::FILE, SigTozeur::TEXT),
-    ("kioz", Kioz::FILE, Kioz::TEXT),
-    ("tab", Tab::FILE, Tab::TEXT),
-    ("sijat-el-taba", SijatElTaba::FILE, SijatElTaba::TEXT),
-    ("es-sig", EsSig::FILE, EsSig::TEXT),
+/// Calls `callback!` with every shipped description's type (`src/described/games/`, the
+/// registration list in `src/described/games.rs`), in the form of
+/// [`for_each_game!`](crate::for_each_game): `[extra tokens] Variant: path::to::Type,`.
+/// The description loaded at run time ([`FileGame`]) is not among them. A crate that gives
+/// every described game a part writes its callback once and passes it here, so a new
+/// description gets the part with no line of its own:
+///
+/// ```
+/// macro_rules! names {
+///     ([] $($variant:ident : $ty:path,)*) => {
+///         [$(<$ty as stickdice::Game>::NAME),*]
+///     };
+/// }
+/// let names = stickdice::for_each_described_game!(names);
+/// assert_eq!(names[0], "sig-mzab");
+/// assert_eq!(names.len(), stickdice::described::games::SHIPPED.len());
+/// ```
+#[macro_export]
+macro_rules! for_each_described_game {
+    ($callback:ident $(, $($args:tt)*)?) => {
+        $crate::__described_list! {
+            [$crate::__described_listed] [[$callback] [$($($args)*)?] [] []]
+        }
+    };
+    ([$($callback:tt)+] $(, $($args:tt)*)?) => {
+        $crate::__described_list! {
+            [$crate::__described_listed] [[$($callback)+] [$($($args)*)?] [] []]
+        }
+    };
+}
+
+/// The registration list as games of the list: `[[callback] [args] [games before] [games
+/// after]]`, the described ones in between.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __described_listed {
     (
-        "sig-western-sahara",
-        SigWesternSahara::FILE,
-        SigWesternSahara::TEXT,
-    ),
-];
+        [[$($callback:tt)+] [$($args:tt)*] [$($before:tt)*] [$($after:tt)*]]
+        $($ty:ident : $name:literal, $title:literal, ($min:literal, $max:literal), $max_actions:literal;)*
+    ) => {
+        $($callback)+! { [$($args)*]
+            $($before)*
+            $($ty: $crate::described::games::$ty,)*
+            $($after)*
+        }
+    };
+}
+
+/// The types and [`SHIPPED`], from the registration list.
+macro_rules! register {
+    ([] $($ty:ident : $name:literal, $title:literal, ($min:literal, $max:literal), $max_actions:literal;)*) => {
+        $(
+            crate::described_game!(
+                #[doc = concat!($title, ": the description `src/described/games/", $name, ".toml`.")]
+                $ty, $name, $title, ($min, $max), $max_actions
+            );
+        )*
+
+        /// The shipped descriptions: name, file and text.
+        pub const SHIPPED: &[(&str, &str, &str)] = &[$(($name, $ty::FILE, $ty::TEXT)),*];
+    };
+}
+crate::__described_list!([register] []);
 
 /// The reference descriptions: games that a hand-written module plays, written in the
 /// format too (name, file and text). They are not registered as games; the lockstep test
@@ -117,15 +162,13 @@ mod tests {
 
     #[test]
     fn each_registration_agrees_with_its_file() {
-        agree!(
-            SigMzab,
-            SigTozeur,
-            Kioz,
-            Tab,
-            SijatElTaba,
-            EsSig,
-            SigWesternSahara
-        );
+        macro_rules! each {
+            ([] $($variant:ident : $ty:path,)*) => {
+                agree!($($variant),*);
+                assert_eq!([$(<$ty as Game>::NAME),*].len(), SHIPPED.len());
+            };
+        }
+        crate::for_each_described_game!(each);
     }
 }
 

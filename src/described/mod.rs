@@ -1185,22 +1185,23 @@ fn show(sq: u8) -> String {
 }
 
 /// Registers a shipped description as a game type: a newtype over [`Described`] holding
-/// the trait's constants. `described_game!(Type, "file.toml", "name", "Title", (min, max),
-/// max_actions);` The rule options' table is the description's (see
+/// the trait's constants. `described_game!(Type, "name", "Title", (min, max), max_actions);`
+/// for the file `games/NAME.toml`, called for each line of the registration list
+/// (`src/described/games.rs`). The rule options' table is the description's (see
 /// [`Base::option_specs`]).
 #[macro_export]
 #[doc(hidden)]
 macro_rules! described_game {
-    ($(#[$meta:meta])* $ty:ident, $file:literal, $name:literal, $title:literal, ($min:literal, $max:literal), $max_actions:literal $(,)?) => {
+    ($(#[$meta:meta])* $ty:ident, $name:literal, $title:literal, ($min:literal, $max:literal), $max_actions:literal $(,)?) => {
         $(#[$meta])*
         #[derive(Clone, Debug, PartialEq)]
         pub struct $ty(pub $crate::described::Described);
 
         impl $ty {
             /// The description's text.
-            pub const TEXT: &'static str = include_str!(concat!("games/", $file));
+            pub const TEXT: &'static str = include_str!(concat!("games/", $name, ".toml"));
             /// The description's file name.
-            pub const FILE: &'static str = $file;
+            pub const FILE: &'static str = concat!($name, ".toml");
 
             /// The description read once.
             pub fn base() -> ::std::sync::Arc<$crate::described::Base> {
@@ -1211,7 +1212,7 @@ macro_rules! described_game {
                 static BASE: ::std::sync::OnceLock<::std::sync::Arc<$crate::described::Base>> = ::std::sync::OnceLock::new();
                 BASE.get_or_init(|| {
                     ::std::sync::Arc::new(
-                        $crate::described::Base::parse($file, Self::TEXT)
+                        $crate::described::Base::parse(Self::FILE, Self::TEXT)
                             .unwrap_or_else(|e| panic!("shipped description: {e}")),
                     )
                 })

@@ -74,13 +74,15 @@ macro_rules! for_each_game {
     };
 }
 
-/// The list itself (see [`for_each_game!`](crate::for_each_game)). **Adding a game: one
-/// line here.**
+/// The list itself (see [`for_each_game!`](crate::for_each_game)): the hand-written games,
+/// then every shipped description (their registration list, `src/described/games.rs`),
+/// then the description loaded at run time. **Adding a hand-written game: one line here**;
+/// a described game's line is in its registration list.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __game_list {
     ([$($callback:tt)+] [$($args:tt)*]) => {
-        $($callback)+! { [$($args)*]
+        $crate::__described_list! { [$crate::__described_listed] [[$($callback)+] [$($args)*] [
             SigWaDuqqan: $crate::games::SigWaDuqqan,
             SigElOued: $crate::games::SigElOued,
             Issiren: $crate::games::Issiren,
@@ -88,14 +90,8 @@ macro_rules! __game_list {
             SiryuRace: $crate::games::SiryuRace,
             SigWaDuqqanHoumtTaourit: $crate::games::HoumtTaourit,
             SiryuWar: $crate::games::SiryuWar,
-            SigMzab: $crate::described::games::SigMzab,
-            SigTozeur: $crate::described::games::SigTozeur,
-            Kioz: $crate::described::games::Kioz,
-            Tab: $crate::described::games::Tab,
-            SijatElTaba: $crate::described::games::SijatElTaba,
-            EsSig: $crate::described::games::EsSig,
-            SigWesternSahara: $crate::described::games::SigWesternSahara,
+        ] [
             GameFile: $crate::described::games::FileGame,
-        }
+        ]] }
     };
 }

@@ -86,8 +86,11 @@ pub const MAX_STATES: usize = 40_000_000;
 /// (and the described races, `described_solve.rs`), and by a refusal for the others.
 pub trait Exact: Game {
     /// Whether the solver handles the game at all (the `exact` part of what a game offers);
-    /// false for the refusal the games without it get.
-    const SOLVED: bool = true;
+    /// false for the refusal the games without it get, and for a described game that is not
+    /// a race.
+    fn solved() -> bool {
+        true
+    }
 
     /// Whether [`Exact::exact_values`] has a tablebase to offer (the `tablebase` part).
     const TABLEBASE: bool = false;
@@ -124,7 +127,7 @@ pub trait Exact: Game {
 fn exact_table() -> Vec<(stickdice::GameKind, bool, bool)> {
     macro_rules! each {
         ([] $($variant:ident : $ty:path,)*) => {
-            vec![$((stickdice::GameKind::$variant, <$ty as Exact>::SOLVED, <$ty as Exact>::TABLEBASE)),*]
+            vec![$((stickdice::GameKind::$variant, <$ty as Exact>::solved(), <$ty as Exact>::TABLEBASE)),*]
         };
     }
     stickdice::for_each_game!(each)
