@@ -20,7 +20,7 @@
 //!   opening; throws made.
 //!
 //! [`DescribedCodes::codes_doc`] and [`DescribedCodes::observation_doc`] say the layout of
-//! one game in words; the book's chapter `docs/described/codes.md` is generated from them
+//! one game in words; the book's chapter `docs/python-described-codes.md` is generated from them
 //! (a test checks the committed text).
 
 use std::fmt::Write as _;
