@@ -817,13 +817,52 @@ impl Compiled {
             }
             return draw_among(c.moves, index, |k| self.move_of(s, c.side, k, c.v));
         }
-        draw_among(c.release | c.moves, index, |k| {
-            if c.release >> k & 1 == 1 {
-                self.release_of(s, c.side, k)
-            } else {
-                self.move_of(s, c.side, k, c.v)
+        draw_among(c.release | c.moves, index, |k| self.candidate(s, c, k))
+    }
+
+    /// Candidate `k`'s action, if it can act: its release where it is a release candidate,
+    /// else its move.
+    #[inline(always)]
+    fn candidate(&self, s: &State, c: &Candidates, k: usize) -> Option<Drawn> {
+        if c.release >> k & 1 == 1 {
+            self.release_of(s, c.side, k)
+        } else {
+            self.move_of(s, c.side, k, c.v)
+        }
+    }
+
+    /// Calls `f` with each candidate's action, in the listing's order (the releases alone
+    /// where they come first and one can act), until `f` returns false; a pass where none
+    /// can act.
+    #[inline]
+    fn each_drawable(&self, s: &State, c: &Candidates, mut f: impl FnMut(Drawn) -> bool) {
+        // Each set's actions: whether to go on, and whether any candidate could act.
+        let mut each = |set: u64| {
+            let mut found = false;
+            for k in members(set) {
+                if let Some(d) = self.candidate(s, c, k) {
+                    found = true;
+                    if !f(d) {
+                        return (false, true);
+                    }
+                }
             }
-        })
+            (true, found)
+        };
+        let (go_on, any) = match each(if self.release_priority {
+            c.release
+        } else {
+            c.release | c.moves
+        }) {
+            (true, false) if self.release_priority => each(c.moves),
+            done => done,
+        };
+        if go_on && !any {
+            f(Drawn {
+                action: Action::PASS,
+                moved: None,
+            });
+        }
     }
 
     /// The release action of unmoved piece `k`, if it can be released ([`Compiled::release_actions`]
@@ -936,39 +975,13 @@ impl Compiled {
     /// The only legal action of a decision of [`Compiled::candidates`]' shape, a pass where
     /// none can act, or `None` where two or more can.
     fn only_drawable(&self, s: &State, c: &Candidates) -> Option<Drawn> {
-        let mut one = None;
-        let mut more = false;
-        let mut look = |set: u64, one: &mut Option<Drawn>| {
-            for k in members(set) {
-                let d = if c.release >> k & 1 == 1 {
-                    self.release_of(s, c.side, k)
-                } else {
-                    self.move_of(s, c.side, k, c.v)
-                };
-                if d.is_some() {
-                    if one.is_some() {
-                        more = true;
-                        return;
-                    }
-                    *one = d;
-                }
-            }
-        };
-        if self.release_priority {
-            look(c.release, &mut one);
-            if one.is_none() {
-                look(c.moves, &mut one);
-            }
-        } else {
-            look(c.release | c.moves, &mut one);
-        }
-        if more {
-            return None;
-        }
-        Some(one.unwrap_or(Drawn {
-            action: Action::PASS,
-            moved: None,
-        }))
+        let (mut one, mut n) = (None, 0);
+        self.each_drawable(s, c, |d| {
+            one = Some(d);
+            n += 1;
+            n < 2
+        });
+        one.filter(|_| n == 1)
     }
 
     // ---- applying ------------------------------------------------------------------
@@ -1465,30 +1478,10 @@ impl Compiled {
     /// with a pass where none can act.
     fn drawable(&self, s: &State, c: &Candidates) -> Vec<Drawn> {
         let mut out = Vec::new();
-        let take = |set: u64, out: &mut Vec<Drawn>| {
-            for k in members(set) {
-                let d = if c.release >> k & 1 == 1 {
-                    self.release_of(s, c.side, k)
-                } else {
-                    self.move_of(s, c.side, k, c.v)
-                };
-                out.extend(d);
-            }
-        };
-        if self.release_priority {
-            take(c.release, &mut out);
-            if out.is_empty() {
-                take(c.moves, &mut out);
-            }
-        } else {
-            take(c.release | c.moves, &mut out);
-        }
-        if out.is_empty() {
-            out.push(Drawn {
-                action: Action::PASS,
-                moved: None,
-            });
-        }
+        self.each_drawable(s, c, |d| {
+            out.push(d);
+            true
+        });
         out
     }
 }
