@@ -7,7 +7,7 @@
 use rand::SeedableRng;
 use stickdice::described::{games::REFERENCE, Described};
 use stickdice::play::{random_playout, RandomBits};
-use stickdice::{AnyGame, Node};
+use stickdice::AnyGame;
 
 fn run<G: stickdice::Playouts>(game: &G, count: u64) -> u64 {
     let mut rng = stickdice::Rng::seed_from_u64(1);
@@ -20,26 +20,14 @@ fn run<G: stickdice::Playouts>(game: &G, count: u64) -> u64 {
     throws
 }
 
-/// The same playouts for a description that is not a registered game: throws and random
-/// actions drawn and made as `random_playout` draws and makes them.
+/// The same playouts for a description that is not a registered game, as `random_playout`
+/// plays them.
 fn run_described(game: &Described, count: u64) -> u64 {
     let mut rng = stickdice::Rng::seed_from_u64(1);
-    let sticks = game.sticks();
     let mut throws = 0u64;
     for _ in 0..count {
-        let mut bits = RandomBits::new();
         let mut s = game.initial_state();
-        loop {
-            match game.node(&s) {
-                Node::Throw(_) => game.apply_throw_unchecked(&mut s, bits.throw(&mut rng, sticks)),
-                Node::Decide(_) => {
-                    game.play_drawn_within::<{ Described::BUFFER }>(&mut s, |len| {
-                        bits.index(&mut rng, len)
-                    });
-                }
-                Node::End => break,
-            }
-        }
+        game.play_random_to_end(&mut s, &mut RandomBits::new(), &mut rng);
         std::hint::black_box(game.ranking(&s));
         throws += u64::from(s.throws());
     }

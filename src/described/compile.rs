@@ -213,6 +213,9 @@ pub(crate) struct Compiled {
     pub side_bits: [u64; MAX_SEATS],
     /// The distinct non-zero values of the seats' table, ascending.
     pub values: Vec<u8>,
+    /// The settings of the one-loop random playouts, where the description is plain
+    /// enough for them.
+    pub plain_playouts: Option<super::plain::Plain>,
 }
 
 /// Off the board, before the first position.
@@ -1119,7 +1122,7 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
     let any_hold = hold.iter().any(|h| h.0 > 0);
     let forks = branches0.iter().any(|b| !b.is_empty());
     let pieces_per_side = start0.len();
-    Ok(Compiled {
+    let mut compiled = Compiled {
         name: d.name.clone(),
         title: d.title.clone(),
         seats,
@@ -1184,5 +1187,8 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
             }
         }),
         values,
-    })
+        plain_playouts: None,
+    };
+    compiled.plain_playouts = super::plain::Plain::of(&compiled);
+    Ok(compiled)
 }

@@ -134,11 +134,11 @@ pub(crate) struct Drawn {
 /// in a uniformly random order, and the first accepted is taken). No draw is made for a
 /// last member.
 #[inline(always)]
-fn draw_among(
+pub(crate) fn draw_among<T>(
     mut set: u64,
     index: &mut impl FnMut(usize) -> usize,
-    mut test: impl FnMut(usize) -> Option<Drawn>,
-) -> Option<Drawn> {
+    mut test: impl FnMut(usize) -> Option<T>,
+) -> Option<T> {
     while set != 0 {
         let n = set.count_ones() as usize;
         let i = if n == 1 { 0 } else { index(n).min(n - 1) };

@@ -21,6 +21,7 @@ mod engine;
 pub mod file;
 pub mod format;
 pub mod games;
+mod plain;
 mod position;
 pub mod query;
 pub mod schema;
@@ -800,6 +801,45 @@ impl Described {
         }
     }
 
+    /// Plays the state to the end with random throws and uniformly random decisions: each
+    /// throw `bits.throw(rng, sticks)`, each decision [`Described::play_drawn_within`] with
+    /// `bits.index(rng, len)`. Where the description is plain (two sides, one piece a
+    /// square, plain tracks, releases and captures by landing only) one loop does it with
+    /// the same draws and states.
+    pub fn play_random_to_end<R: rand::Rng + ?Sized>(
+        &self,
+        s: &mut State,
+        bits: &mut crate::play::RandomBits,
+        rng: &mut R,
+    ) {
+        if let Some(plain) = &self.compiled.plain_playouts {
+            if plain.fits(&self.compiled, s) {
+                plain.play_to_end(&self.compiled, s, bits, rng, self.max_throws);
+                return;
+            }
+        }
+        self.play_random_to_end_step_by_step(s, bits, rng);
+    }
+
+    /// [`Described::play_random_to_end`] one node at a time.
+    pub(crate) fn play_random_to_end_step_by_step<R: rand::Rng + ?Sized>(
+        &self,
+        s: &mut State,
+        bits: &mut crate::play::RandomBits,
+        rng: &mut R,
+    ) {
+        let sticks = self.sticks();
+        loop {
+            match self.node(s) {
+                Node::Throw(_) => self.apply_throw_unchecked(s, bits.throw(rng, sticks)),
+                Node::Decide(_) => {
+                    self.play_drawn_within::<BUFFER>(s, |len| bits.index(rng, len));
+                }
+                Node::End => break,
+            }
+        }
+    }
+
     /// A random legal action listed in a buffer of `N` (the game's most actions), with no
     /// allocation. A game that could list more would have a wrong `N`: the registration's
     /// test checks it against the full buffer.
@@ -1406,6 +1446,16 @@ macro_rules! __described_board {
                 index: impl FnMut(usize) -> usize,
             ) -> Self::Action {
                 self.0.play_drawn_within::<{ $max_actions }>(state, index)
+            }
+
+            #[inline]
+            fn play_random_to_end<R: $crate::rand::Rng + ?Sized>(
+                &self,
+                state: &mut Self::State,
+                bits: &mut $crate::play::RandomBits,
+                rng: &mut R,
+            ) {
+                self.0.play_random_to_end(state, bits, rng)
             }
 
             #[inline]
