@@ -5,8 +5,8 @@
 //! drawn action), with every fixed setting of the description read once before the loop
 //! instead of tested at every step; the test below compares the two at every node.
 
-use super::compile::{Compiled, Mask, MAX_PIECES, MAX_VALUE, NONE};
-use super::engine::draw_among;
+use super::compile::{Compiled, Mask, MAX_VALUE, NONE};
+use super::engine::{draw_among, members};
 use super::format::{Decide, Occupancy, Overshoot};
 use super::state::{State, GONE, UNMOVED};
 use crate::play::RandomBits;
@@ -22,16 +22,17 @@ pub(crate) struct Plain {
     /// The steps a release moves (0: it unlocks the piece where it stands).
     release_steps: u8,
     priority: bool,
-    /// Whether own pieces block the squares a walk passes over.
-    block: bool,
     /// Per side: the squares of enemy pieces it may not land on (every square where it
     /// cannot capture, the enemy's safe squares where it can).
     enemy_bar: [Mask; 2],
-    capture: bool,
+    /// Whether any enemy square is barred.
+    bars: bool,
     /// Whether a side with no pieces left ends the game (the only end there is).
     no_pieces_ends: bool,
-    /// The words of occupancy the board needs (1, 2 or 4 of 64 squares).
-    words: usize,
+    /// Per (side, position, steps), at [`Compiled::step_index`]: the walk's destination
+    /// position and, in the high byte, its square; `NONE` in the low byte where there is
+    /// no destination.
+    to: Vec<u16>,
 }
 
 impl Plain {
@@ -58,6 +59,7 @@ impl Plain {
             && c.decide == Decide::Always
             && every_walk_plain
             && no_overshoot
+            && c.pass_own
             && !c.end_all_out
             && c.end_all_in.is_none()
             && !c.end_separated
@@ -89,15 +91,21 @@ impl Plain {
             releases,
             release_steps: c.release_steps,
             priority: c.release_priority,
-            block: !c.pass_own,
+            bars: enemy_bar.iter().any(|m| !m.is_empty()),
             enemy_bar,
-            capture: c.capture,
             no_pieces_ends: c.end_no_pieces,
-            words: match c.board.last().map_or(0, |sq| sq as usize + 1) {
-                0..=64 => 1,
-                65..=128 => 2,
-                _ => 4,
-            },
+            to: c
+                .dest
+                .iter()
+                .zip(&c.dest_sq)
+                .map(|(&q, &sq)| {
+                    if q == NONE {
+                        NONE.into()
+                    } else {
+                        u16::from(q) | u16::from(sq) << 8
+                    }
+                })
+                .collect(),
         })
     }
 
@@ -115,11 +123,13 @@ impl Plain {
             && !s.opening
             && s.out_place[..2] == [0, 0]
             && s.burials[..2] == [0, 0]
+            && one_a_square(s)
     }
 
     /// Plays the state to the end as the step-by-step path does: each throw
     /// `bits.throw(rng, sticks)`, each decision a uniformly random legal action drawn
     /// with `bits.index(rng, len)` as [`Compiled::draw`] draws it.
+    #[inline(never)]
     pub(crate) fn play_to_end<R: rand::Rng + ?Sized>(
         &self,
         c: &Compiled,
@@ -128,191 +138,202 @@ impl Plain {
         rng: &mut R,
         max_throws: u32,
     ) {
-        // The occupancy in as few words as the board needs.
-        match self.words {
-            1 => self.run::<1, R>(c, s, bits, rng, max_throws),
-            2 => self.run::<2, R>(c, s, bits, rng, max_throws),
-            _ => self.run::<4, R>(c, s, bits, rng, max_throws),
+        // The pieces by square (piece + 1, 0 for none) instead of the occupancy sets: one
+        // look tells own piece, enemy piece (and which, to capture) or none.
+        let mut board = [0u8; 256];
+        for k in members(s.on_board) {
+            board[s.sq[k] as usize] = k as u8 + 1;
         }
-    }
-
-    #[inline(never)]
-    fn run<const W: usize, R: rand::Rng + ?Sized>(
-        &self,
-        c: &Compiled,
-        s: &mut State,
-        bits: &mut RandomBits,
-        rng: &mut R,
-        max_throws: u32,
-    ) {
-        let sticks = c.sticks;
-        let (dest, dest_sq, path) = (&c.dest[..], &c.dest_sq[..], &c.path[..]);
-        let words = |m: &Mask| -> [u64; W] { core::array::from_fn(|w| m.0[w]) };
-        let bar = [words(&self.enemy_bar[0]), words(&self.enemy_bar[1])];
-        let mut occ = [words(&s.occ[0]), words(&s.occ[1])];
-        let mut b = *bits;
-        let mut turn = s.turn as usize;
-        let mut throws = s.throws;
-        let mut pending = s.pending;
-        let mut ended = s.ended;
-        let (mut on_board, mut alive, mut unmoved) = (s.on_board, s.alive, s.unmoved);
-        let stride = c.track_len << 4;
-        while !ended {
-            let m = if pending != GONE {
-                pending
+        let mut p = Playout {
+            board,
+            bits: *bits,
+            throws: s.throws,
+            pending: s.pending,
+            ended: s.ended,
+            on_board: s.on_board,
+            alive: s.alive,
+            unmoved: s.unmoved,
+            stride: c.track_len << 4,
+            max_throws,
+        };
+        let mut turn = s.turn;
+        // Each seat's turns with its side a constant, so that nothing of the side is
+        // looked up at a throw.
+        loop {
+            let next = if turn == 0 {
+                p.step::<0, R>(self, c, s, rng)
             } else {
-                if throws >= max_throws {
-                    break;
-                }
-                throws = throws.saturating_add(1);
-                b.throw(rng, sticks).marked()
+                p.step::<1, R>(self, c, s, rng)
             };
-            pending = GONE;
-            let k = (m & 15).min(8) as usize;
-            let v = self.value[k];
-            let side = turn;
-            if v > 0 {
-                let own_bits = c.side_bits[side];
-                let release = if self.releases[side] >> k & 1 == 1 {
-                    unmoved & alive & own_bits
-                } else {
-                    0
-                };
-                let moves = on_board & own_bits & !unmoved;
-                let at = Walks {
-                    base: side * stride,
-                    dest,
-                    dest_sq,
-                    path,
-                    block: self.block,
-                    own: &occ[side],
-                    enemy: &occ[1 - side],
-                    bar: &bar[side],
-                };
-                let steps = self.release_steps;
-                let mut index = |len| b.index(rng, len);
-                let drawn = if self.priority {
-                    draw_among(release, &mut index, |j| at.release(&s.pos, j, steps))
-                        .or_else(|| draw_among(moves, &mut index, |j| at.walk(&s.pos, j, v)))
-                } else {
-                    draw_among(release | moves, &mut index, |j| {
-                        if release >> j & 1 == 1 {
-                            at.release(&s.pos, j, steps)
-                        } else {
-                            at.walk(&s.pos, j, v)
-                        }
-                    })
-                };
-                match drawn {
-                    None => {}
-                    Some((j, RELEASED)) => {
-                        s.flags[j] &= !UNMOVED;
-                        unmoved &= !(1u64 << j);
-                    }
-                    Some((j, i)) => {
-                        let to_sq = dest_sq[i];
-                        let enemy = 1 - side;
-                        let (from, to) = (s.sq[j], to_sq);
-                        occ[side][(from >> 6) as usize % W] &= !(1u64 << (from & 63));
-                        if self.capture && has(&occ[enemy], to) {
-                            let mut set = on_board & c.side_bits[enemy];
-                            while set != 0 {
-                                let e = set.trailing_zeros() as usize;
-                                set &= set - 1;
-                                if s.sq[e] == to {
-                                    s.pos[e] = GONE;
-                                    s.sq[e] = GONE;
-                                    s.flags[e] = 0;
-                                    s.count[e] = 0;
-                                    let bit = !(1u64 << e);
-                                    on_board &= bit;
-                                    alive &= bit;
-                                    unmoved &= bit;
-                                    s.captures[side] = s.captures[side].saturating_add(1);
-                                }
-                            }
-                            occ[enemy][(to >> 6) as usize % W] &= !(1u64 << (to & 63));
-                            ended = self.no_pieces_ends && alive & c.side_bits[enemy] == 0;
-                        }
-                        occ[side][(to >> 6) as usize % W] |= 1u64 << (to & 63);
-                        s.pos[j] = dest[i];
-                        s.sq[j] = to;
-                        s.flags[j] &= !UNMOVED;
-                        s.count[j] = 0;
-                        unmoved &= !(1u64 << j);
-                    }
-                }
-            }
-            if !ended && self.again >> k & 1 == 0 {
-                turn ^= 1;
+            match next {
+                Some(t) => turn = t,
+                None => break,
             }
         }
-        for (side, o) in occ.iter().enumerate() {
-            s.occ[side].0[..W].copy_from_slice(o);
+        (s.on_board, s.alive, s.unmoved) = (p.on_board, p.alive, p.unmoved);
+        s.occ = Default::default();
+        for side in 0..2 {
+            for k in members(s.on_board & c.side_bits[side]) {
+                s.occ[side].set(s.sq[k]);
+            }
         }
-        (s.on_board, s.alive, s.unmoved) = (on_board, alive, unmoved);
-        s.turn = turn as u8;
-        s.throws = throws;
-        s.pending = pending;
-        s.ended = ended;
-        *bits = b;
+        s.turn = turn;
+        s.throws = p.throws;
+        s.pending = p.pending;
+        s.ended = p.ended;
+        *bits = p.bits;
     }
 }
 
-/// Whether square `sq` is in the set of `W` words.
-#[inline(always)]
-fn has<const W: usize>(m: &[u64; W], sq: u8) -> bool {
-    m[(sq >> 6) as usize % W] >> (sq & 63) & 1 == 1
+/// Whether no two pieces on the board share a square (as the occupancy sets say).
+fn one_a_square(s: &State) -> bool {
+    let count = |m: &Mask| m.0.iter().map(|w| w.count_ones()).sum::<u32>();
+    !s.occ[0].meets(&s.occ[1]) && count(&s.occ[0]) + count(&s.occ[1]) == s.on_board.count_ones()
+}
+
+/// What the loop keeps of the state and the settings between throws.
+struct Playout {
+    /// Per square: the piece on it, plus one (0: none).
+    board: [u8; 256],
+    bits: RandomBits,
+    throws: u32,
+    pending: u8,
+    ended: bool,
+    on_board: u64,
+    alive: u64,
+    unmoved: u64,
+    /// The entries of the walks' tables per side.
+    stride: usize,
+    max_throws: u32,
 }
 
 /// A drawn release that unlocks its piece where it stands (no walk).
-const RELEASED: usize = usize::MAX;
+const RELEASED: u16 = u16::MAX - 1;
 
-/// The walks of one side at one decision.
-struct Walks<'a, const W: usize> {
-    /// The side's first index in the walks' tables.
-    base: usize,
-    dest: &'a [u8],
-    dest_sq: &'a [u8],
-    path: &'a [Mask],
-    block: bool,
-    own: &'a [u64; W],
-    enemy: &'a [u64; W],
-    /// The enemy's squares the side may not land on.
-    bar: &'a [u64; W],
-}
-
-impl<const W: usize> Walks<'_, W> {
-    /// Piece `j` and the table index of its walk of `steps`, if it may make it.
+impl Playout {
+    /// Plays the throw of side `SIDE` (and its decision): the next seat to throw, or
+    /// `None` at the end.
     #[inline(always)]
-    fn walk(&self, pos: &[u8; MAX_PIECES], j: usize, steps: u8) -> Option<(usize, usize)> {
-        let i = self.base + ((pos[j] as usize) << 4) + steps as usize;
-        if self.dest[i] == NONE {
+    fn step<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        plain: &Plain,
+        c: &Compiled,
+        s: &mut State,
+        rng: &mut R,
+    ) -> Option<u8> {
+        if self.ended {
             return None;
         }
-        if self.block {
-            let over = &self.path[i].0;
-            let met = over[..W]
-                .iter()
-                .zip(self.own)
-                .fold(0, |m, (o, w)| m | (o & w));
-            if met != 0 {
+        let m = if self.pending != GONE {
+            self.pending
+        } else {
+            if self.throws >= self.max_throws {
                 return None;
             }
+            self.throws = self.throws.saturating_add(1);
+            self.bits.throw(rng, c.sticks).marked()
+        };
+        self.pending = GONE;
+        let k = (m & 15).min(8) as usize;
+        let v = plain.value[k];
+        if v > 0 {
+            let own = c.side_bits[SIDE];
+            let release = if plain.releases[SIDE] >> k & 1 == 1 {
+                self.unmoved & self.alive & own
+            } else {
+                0
+            };
+            let moves = self.on_board & own & !self.unmoved;
+            let base = SIDE * self.stride;
+            let (board, enemy) = (&self.board, c.side_bits[1 - SIDE]);
+            // Piece `j`'s walk of `steps`: its table entry, if it may make it.
+            let walk = |j: usize, steps: u8| -> Option<(usize, u16)> {
+                let to = plain.to[base + ((s.pos[j] as usize) << 4) + steps as usize];
+                if to & 0xff == u16::from(NONE) {
+                    return None;
+                }
+                let sq = (to >> 8) as u8;
+                let on = board[sq as usize];
+                if on != 0
+                    && (enemy >> (on - 1) & 1 == 0 || (plain.bars && plain.enemy_bar[SIDE].has(sq)))
+                {
+                    return None;
+                }
+                Some((j, to))
+            };
+            let steps = plain.release_steps;
+            let release_of = |j: usize| {
+                if steps == 0 {
+                    Some((j, RELEASED))
+                } else {
+                    walk(j, steps)
+                }
+            };
+            let bits = &mut self.bits;
+            let mut index = |len| bits.index(rng, len);
+            let drawn = if plain.priority {
+                draw_among(release, &mut index, release_of)
+                    .or_else(|| draw_among(moves, &mut index, |j| walk(j, v)))
+            } else {
+                draw_among(release | moves, &mut index, |j| {
+                    if release >> j & 1 == 1 {
+                        release_of(j)
+                    } else {
+                        walk(j, v)
+                    }
+                })
+            };
+            match drawn {
+                None => {}
+                Some((j, RELEASED)) => {
+                    s.flags[j] &= !UNMOVED;
+                    self.unmoved &= !(1u64 << j);
+                }
+                Some((j, to)) => self.move_to::<SIDE>(plain, c, s, j, to),
+            }
         }
-        let sq = self.dest_sq[i];
-        let barred = has(self.own, sq) || (has(self.enemy, sq) && has(self.bar, sq));
-        (!barred).then_some((j, i))
+        let again = plain.again >> k & 1 == 1;
+        Some(if again || self.ended {
+            SIDE as u8
+        } else {
+            1 - SIDE as u8
+        })
     }
 
-    /// Piece `j`'s release: a walk of `steps`, or [`RELEASED`] where `steps` is 0.
+    /// Moves piece `j` of side `SIDE` to the walk's end `to` (position, and square in the
+    /// high byte), capturing the enemy piece there.
     #[inline(always)]
-    fn release(&self, pos: &[u8; MAX_PIECES], j: usize, steps: u8) -> Option<(usize, usize)> {
-        if steps == 0 {
-            Some((j, RELEASED))
-        } else {
-            self.walk(pos, j, steps)
+    fn move_to<const SIDE: usize>(
+        &mut self,
+        plain: &Plain,
+        c: &Compiled,
+        s: &mut State,
+        j: usize,
+        to: u16,
+    ) {
+        let sq = (to >> 8) as u8;
+        self.board[s.sq[j] as usize] = 0;
+        let on = self.board[sq as usize];
+        if on != 0 {
+            // An enemy piece: the walk lands only on those it may capture.
+            let e = (on - 1) as usize;
+            s.pos[e] = GONE;
+            s.sq[e] = GONE;
+            s.flags[e] = 0;
+            s.count[e] = 0;
+            let bit = !(1u64 << e);
+            self.on_board &= bit;
+            self.alive &= bit;
+            self.unmoved &= bit;
+            s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
+            self.ended = plain.no_pieces_ends && self.alive & c.side_bits[1 - SIDE] == 0;
         }
+        self.board[sq as usize] = j as u8 + 1;
+        s.pos[j] = to as u8;
+        s.sq[j] = sq;
+        s.flags[j] &= !UNMOVED;
+        s.count[j] = 0;
+        self.unmoved &= !(1u64 << j);
     }
 }
 
