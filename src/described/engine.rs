@@ -181,7 +181,7 @@ fn select(x: u64, sums: u64, r: u64) -> u32 {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // The high bit of each byte whose running count is at most `r`: the bytes before the
     // one that holds the bit (the counts are at most 64, so no byte borrows).
-    let before = ((r * ONES | HIGH) - sums) & HIGH;
+    let before = (((r * ONES) | HIGH) - sums) & HIGH;
     let place = ((before >> 7).wrapping_mul(ONES) >> 53) & !7;
     let below = ((sums << 8) >> place) & 0xff;
     let byte = (x >> place) & 0xff;
