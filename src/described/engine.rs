@@ -139,26 +139,31 @@ pub(crate) fn draw_among<T>(
     index: &mut impl FnMut(usize) -> usize,
     mut test: impl FnMut(usize) -> Option<T>,
 ) -> Option<T> {
-    while set != 0 {
-        let sums = byte_counts(set);
-        let n = (sums >> 56) as usize;
+    if set == 0 {
+        return None;
+    }
+    let mut n = set.count_ones() as usize;
+    loop {
         let i = if n == 1 { 0 } else { index(n).min(n - 1) };
         // Low ranks are found quicker by skipping the bits below.
-        let k = if i < 4 {
+        let k = if i < 8 {
             let mut rest = set;
             for _ in 0..i {
                 rest &= rest - 1;
             }
             rest.trailing_zeros() as usize
         } else {
-            select(set, sums, i as u64) as usize
+            select(set, byte_counts(set), i as u64) as usize
         };
         if let Some(d) = test(k) {
             return Some(d);
         }
         set &= !(1u64 << k);
+        n -= 1;
+        if n == 0 {
+            return None;
+        }
     }
-    None
 }
 
 /// Per byte `j` of `x`: the set bits of bytes 0 to `j` (so the top byte is them all).
