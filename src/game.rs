@@ -1019,10 +1019,10 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
 /// | method | default | overridden by |
 /// |---|---|---|
 /// | [`Playouts::play_throws`] | [`Game::node`] + [`Game::apply_throw_unchecked`] until a decision | Sig wa Duqqan, Sig (El Oued), Sig wa Duqqan (Houmt Taourit) |
-/// | [`Playouts::random_action`] | list the legal actions, pick by index | Issiren, Sig (El Oued Capture), Siryu (War) |
-/// | [`Playouts::play_random_action`] | `random_action` + apply | Issiren, Sig (El Oued Capture), Siryu (War) |
-/// | [`Playouts::play_random_to_end`] | alternate the two above to the end | Issiren, Sig (El Oued Capture), Siryu (Race), Siryu (War) |
-/// | [`Playouts::play_legal_action`] | list, index, apply | Issiren, Siryu (War) |
+/// | [`Playouts::random_action`] | list the legal actions, pick by index | Issiren, Sig (El Oued Capture), Siryu (War), the described games (drawing pieces) |
+/// | [`Playouts::play_random_action`] | `random_action` + apply | Issiren, Sig (El Oued Capture), Siryu (War), the described games |
+/// | [`Playouts::play_random_to_end`] | alternate the two above to the end | Issiren, Sig (El Oued Capture), Siryu (Race), Siryu (War), the plain described games |
+/// | [`Playouts::play_legal_action`] | list, index, apply | Issiren, Siryu (War), the described games (into a buffer of their most actions) |
 pub trait Playouts: Game {
     /// Throws the sticks with `throw` at every throw node until a decision is due or the
     /// game ends, and returns that node ([`Node::Decide`] or [`Node::End`]). The same as
