@@ -135,14 +135,25 @@ pub(crate) struct Drawn {
 /// last member.
 #[inline(always)]
 pub(crate) fn draw_among<T>(
+    set: u64,
+    index: &mut impl FnMut(usize) -> usize,
+    test: impl FnMut(usize) -> Option<T>,
+) -> Option<T> {
+    draw_among_counted(set, set.count_ones() as usize, index, test)
+}
+
+/// [`draw_among`] with `n` the number of members of `set`, where the caller keeps it.
+#[inline(always)]
+pub(crate) fn draw_among_counted<T>(
     mut set: u64,
+    mut n: usize,
     index: &mut impl FnMut(usize) -> usize,
     mut test: impl FnMut(usize) -> Option<T>,
 ) -> Option<T> {
-    if set == 0 {
+    debug_assert_eq!(n, set.count_ones() as usize);
+    if n == 0 {
         return None;
     }
-    let mut n = set.count_ones() as usize;
     loop {
         let i = if n == 1 { 0 } else { index(n).min(n - 1) };
         // Low ranks are found quicker by skipping the bits below.

@@ -6,7 +6,7 @@
 //! instead of tested at every step; the test below compares the two at every node.
 
 use super::compile::{Compiled, Mask, MAX_VALUE, NONE};
-use super::engine::{draw_among, members};
+use super::engine::{draw_among_counted, members};
 use super::format::{Decide, Occupancy, Overshoot};
 use super::state::{State, GONE, UNMOVED};
 use crate::play::RandomBits;
@@ -153,6 +153,12 @@ impl Plain {
             on_board: s.on_board,
             alive: s.alive,
             unmoved: s.unmoved,
+            moved: core::array::from_fn(|side| {
+                (s.on_board & c.side_bits[side] & !s.unmoved).count_ones() as usize
+            }),
+            locked: core::array::from_fn(|side| {
+                (s.unmoved & s.alive & c.side_bits[side]).count_ones() as usize
+            }),
             stride: c.track_len << 4,
             max_throws,
         };
@@ -202,6 +208,10 @@ struct Playout {
     on_board: u64,
     alive: u64,
     unmoved: u64,
+    /// Per side: the moved pieces on the board, and the unmoved ones (counted as they
+    /// change, not at each draw).
+    moved: [usize; 2],
+    locked: [usize; 2],
     /// The entries of the walks' tables per side.
     stride: usize,
     max_throws: u32,
@@ -238,11 +248,10 @@ impl Playout {
         let v = plain.value[k];
         if v > 0 {
             let own = c.side_bits[SIDE];
-            let release = if plain.releases[SIDE] >> k & 1 == 1 {
-                self.unmoved & self.alive & own
-            } else {
-                0
-            };
+            // Every unmoved piece is on the board (`Plain::fits`).
+            let releases = plain.releases[SIDE] >> k & 1 == 1;
+            let release = if releases { self.unmoved & own } else { 0 };
+            let locked = if releases { self.locked[SIDE] } else { 0 };
             let moves = self.on_board & own & !self.unmoved;
             let base = SIDE * self.stride;
             let (board, enemy) = (&self.board, c.side_bits[1 - SIDE]);
@@ -271,11 +280,12 @@ impl Playout {
             };
             let bits = &mut self.bits;
             let mut index = |len| bits.index(rng, len);
+            let moved = self.moved[SIDE];
             let drawn = if plain.priority {
-                draw_among(release, &mut index, release_of)
-                    .or_else(|| draw_among(moves, &mut index, |j| walk(j, v)))
+                draw_among_counted(release, locked, &mut index, release_of)
+                    .or_else(|| draw_among_counted(moves, moved, &mut index, |j| walk(j, v)))
             } else {
-                draw_among(release | moves, &mut index, |j| {
+                draw_among_counted(release | moves, locked + moved, &mut index, |j| {
                     if release >> j & 1 == 1 {
                         release_of(j)
                     } else {
@@ -288,6 +298,8 @@ impl Playout {
                 Some((j, RELEASED)) => {
                     s.flags[j] &= !UNMOVED;
                     self.unmoved &= !(1u64 << j);
+                    self.locked[SIDE] -= 1;
+                    self.moved[SIDE] += 1;
                 }
                 Some((j, to)) => self.move_to::<SIDE>(plain, c, s, j, to),
             }
@@ -312,11 +324,20 @@ impl Playout {
         to: u16,
     ) {
         let sq = (to >> 8) as u8;
+        if self.unmoved >> j & 1 == 1 {
+            self.locked[SIDE] -= 1;
+            self.moved[SIDE] += 1;
+        }
         self.board[s.sq[j] as usize] = 0;
         let on = self.board[sq as usize];
         if on != 0 {
             // An enemy piece: the walk lands only on those it may capture.
             let e = (on - 1) as usize;
+            if self.unmoved >> e & 1 == 1 {
+                self.locked[1 - SIDE] -= 1;
+            } else {
+                self.moved[1 - SIDE] -= 1;
+            }
             s.pos[e] = GONE;
             s.sq[e] = GONE;
             s.flags[e] = 0;
