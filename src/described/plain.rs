@@ -8,7 +8,7 @@
 use super::compile::{Compiled, Mask, MAX_VALUE, NONE};
 use super::engine::{draw_among_counted, members};
 use super::format::{Decide, Occupancy, Overshoot};
-use super::state::{State, GONE, UNMOVED};
+use super::state::{State, GONE, OFF, UNMOVED};
 use crate::play::RandomBits;
 
 /// The fixed settings a plain description's playouts read, taken from [`Compiled`].
@@ -64,7 +64,8 @@ impl Plain {
             && c.end_all_in.is_none()
             && !c.end_separated
             && !c.end_frozen
-            && (c.release_steps as usize) <= MAX_VALUE;
+            && (c.release_steps as usize) <= MAX_VALUE
+            && c.start.iter().flatten().all(|&p| p != OFF);
         if !fits {
             return None;
         }
@@ -111,7 +112,8 @@ impl Plain {
 
     /// Whether the loop can play on from the state: no piece off the board (only the
     /// start could put one there, and a plain description starts none there), no seat
-    /// beyond the two, nothing held, and each side standing (or the game over).
+    /// beyond the two, nothing held, one piece a square, and each side standing (or the
+    /// game over).
     #[inline]
     pub(crate) fn fits(&self, c: &Compiled, s: &State) -> bool {
         // Only a capture can leave a side with no pieces, and the loop tests that there.
@@ -123,7 +125,7 @@ impl Plain {
             && !s.opening
             && s.out_place[..2] == [0, 0]
             && s.burials[..2] == [0, 0]
-            && one_a_square(s)
+            && one_a_square(c, s)
     }
 
     /// Plays the state to the end as the step-by-step path does: each throw
@@ -191,10 +193,19 @@ impl Plain {
     }
 }
 
-/// Whether no two pieces on the board share a square (as the occupancy sets say).
-fn one_a_square(s: &State) -> bool {
-    let count = |m: &Mask| m.0.iter().map(|w| w.count_ones()).sum::<u32>();
-    !s.occ[0].meets(&s.occ[1]) && count(&s.occ[0]) + count(&s.occ[1]) == s.on_board.count_ones()
+/// Whether the occupancy sets are the squares of the two sides' pieces on the board, one
+/// piece a square: what the loop's board of pieces by square stands for, and rebuilds.
+fn one_a_square(c: &Compiled, s: &State) -> bool {
+    let mut occ = [Mask::default(); 2];
+    for (side, o) in occ.iter_mut().enumerate() {
+        for k in members(s.on_board & c.side_bits[side]) {
+            if o.has(s.sq[k]) {
+                return false;
+            }
+            o.set(s.sq[k]);
+        }
+    }
+    occ == s.occ && !occ[0].meets(&occ[1]) && s.on_board & !(c.side_bits[0] | c.side_bits[1]) == 0
 }
 
 /// What the loop keeps of the state and the settings between throws.
