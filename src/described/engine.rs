@@ -120,6 +120,11 @@ pub(crate) struct Candidates {
     /// The throw's value.
     pub v: u8,
     pub side: usize,
+    /// The most actions one candidate may have: 1 where each has one at most; more where
+    /// stored values may lengthen a capture.
+    pub most: usize,
+    /// The candidates that may have more than one action (the others have one at most).
+    pub wide: u64,
 }
 
 /// A drawn action, and the piece it moves and where, when applying it is that move.
@@ -173,6 +178,64 @@ pub(crate) fn draw_among_counted<T>(
         n -= 1;
         if n == 0 {
             return None;
+        }
+    }
+}
+
+/// What a candidate has in a slot ([`draw_slots`]).
+pub(crate) enum Found<T> {
+    /// The slot's action.
+    Act(T),
+    /// Nothing, but another action.
+    Other,
+    /// No action at all.
+    Dead,
+    /// Nothing; whether it has another action is not known.
+    Unsure,
+}
+
+/// [`draw_among`] where the members of `wide` may have up to `most` actions each (those
+/// of `narrow` one at most): draws a member and a slot together (one of `most` for a wide
+/// member, the only one for a narrow one), uniformly, and takes the slot's action where
+/// `slot` finds one; otherwise drops the member if it has no action at all (`any` tells,
+/// asked once per member, where `slot` does not know), and draws again. Each action of
+/// each member is then equally likely.
+#[inline(always)]
+pub(crate) fn draw_slots<T>(
+    mut wide: u64,
+    most: usize,
+    mut narrow: u64,
+    index: &mut impl FnMut(usize) -> usize,
+    mut slot: impl FnMut(usize, usize) -> Found<T>,
+    mut any: impl FnMut(usize) -> bool,
+) -> Option<T> {
+    let mut live = 0u64;
+    loop {
+        let (sw, sn) = (byte_counts(wide), byte_counts(narrow));
+        let nw = (sw >> 56) as usize * most;
+        let n = nw + (sn >> 56) as usize;
+        if n == 0 {
+            return None;
+        }
+        let i = if n == 1 { 0 } else { index(n).min(n - 1) };
+        let (k, j) = if i < nw {
+            (select(wide, sw, (i / most) as u64) as usize, i % most)
+        } else {
+            (select(narrow, sn, (i - nw) as u64) as usize, 0)
+        };
+        let dead = match slot(k, j) {
+            Found::Act(d) => return Some(d),
+            Found::Other => false,
+            Found::Dead => true,
+            Found::Unsure if live >> k & 1 == 1 => false,
+            Found::Unsure => {
+                live |= 1 << k;
+                !any(k)
+            }
+        };
+        if dead {
+            wide &= !(1u64 << k);
+            narrow &= !(1u64 << k);
         }
     }
 }
@@ -682,13 +745,14 @@ impl Compiled {
                 });
             }
             if stock > 0 && self.store_value.is_some() {
-                self.plus_actions(s, side, p, sq, f, v, stock, out);
+                self.plus_actions(s, side, p, sq, f, v, stock, &mut |a| out.push(a));
             }
         }
     }
 
     /// The captures lengthened by stored values of the piece on `sq` at position `p`.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn plus_actions(
         &self,
         s: &State,
@@ -698,38 +762,50 @@ impl Compiled {
         flags: u8,
         v: u8,
         stock: u8,
-        out: &mut impl Sink,
+        out: &mut impl FnMut(Action),
     ) {
         let (lo, hi) = match self.supplement {
             Supplement::Any => (1, stock),
             Supplement::All => (stock, stock),
         };
         for j in lo..=hi {
-            let total = v.saturating_add(j);
-            if total as usize >= self.track_len {
+            if v.saturating_add(j) as usize >= self.track_len {
                 break;
             }
-            if self.linear {
-                // The walk can only end on `p + total` (or on the last position when it
-                // stops there): no enemy there, no capture, and no need to walk.
-                let last = self.track_len - 1;
-                let to = match (p as usize + total as usize, self.overshoot) {
-                    (t, _) if t <= last => t,
-                    (_, Overshoot::Stop) => last,
-                    _ => continue,
-                };
-                if !self.enemy_on(s, side, self.square_of[side][to]) {
-                    continue;
-                }
+            if self.plus_lands(s, side, p, flags, v, j) {
+                out(Action::at(Kind::Plus, sq, j));
             }
-            self.walk(s, side, p, total, flags, &mut |d| {
-                if d.branch.is_none()
-                    && self.enemy_on(s, side, self.square_of[side][d.pos as usize])
-                {
-                    out.push(Action::at(Kind::Plus, sq, j));
-                }
-            });
         }
+    }
+
+    /// Whether the piece at position `p` may capture with `v` lengthened by `j` stored
+    /// values ([`Compiled::plus_actions`]' test: a walk that ends on an enemy without
+    /// choosing a branch ends on one square at most).
+    #[inline(always)]
+    fn plus_lands(&self, s: &State, side: usize, p: u8, flags: u8, v: u8, j: u8) -> bool {
+        let total = v.saturating_add(j);
+        if total as usize >= self.track_len {
+            return false;
+        }
+        if self.linear {
+            // The walk can only end on `p + total` (or on the last position when it
+            // stops there): no enemy there, no capture, and no need to walk.
+            let last = self.track_len - 1;
+            let to = match (p as usize + total as usize, self.overshoot) {
+                (t, _) if t <= last => t,
+                (_, Overshoot::Stop) => last,
+                _ => return false,
+            };
+            if !self.enemy_on(s, side, self.square_of[side][to]) {
+                return false;
+            }
+        }
+        let mut found = false;
+        self.walk(s, side, p, total, flags, &mut |d| {
+            found |=
+                d.branch.is_none() && self.enemy_on(s, side, self.square_of[side][d.pos as usize]);
+        });
+        found
     }
 
     fn move_actions(&self, s: &State, side: usize, v: u8, out: &mut impl Sink) {
@@ -775,7 +851,7 @@ impl Compiled {
                 })
             });
             if plus {
-                self.plus_actions(s, side, p, sq, flags, v, stock, out);
+                self.plus_actions(s, side, p, sq, flags, v, stock, &mut |a| out.push(a));
             }
         }
     }
@@ -820,12 +896,12 @@ impl Compiled {
 
     // ---- random decisions ------------------------------------------------------------
 
-    /// The candidates of a decision at which each candidate piece has at most one legal
-    /// action and the legal actions are exactly the candidates' actions, one each: a
-    /// uniformly random legal action is then a uniformly random candidate that can act,
-    /// found by drawing candidates without looking at the others ([`Compiled::draw`]).
-    /// `None` where the decision is not of that shape: held values to spend, the chaser to
-    /// drive, a stored value or a stock to spend, stacks, forks.
+    /// The candidates of a decision, each piece with its own actions (a release, a move,
+    /// captures lengthened by stored values), the legal actions being exactly the
+    /// candidates' actions: a uniformly random legal action is then found by drawing
+    /// candidates without looking at the others ([`Compiled::draw`]). `None` where the
+    /// decision is not of that shape: held values to spend, the chaser to drive, a stored
+    /// value to store, stacks, forks, a stock to spend on walks that are not plain.
     #[inline]
     pub(crate) fn candidates(&self, s: &State) -> Option<Candidates> {
         if s.spending || s.pending == GONE || self.forks || self.occupancy == Occupancy::Stacks {
@@ -837,7 +913,7 @@ impl Compiled {
         }
         let v = self.pending_value(s);
         let side = self.side_of(seat);
-        if self.store_value.is_some() && (Some(v) == self.store_value || s.stock[side] > 0) {
+        if Some(v) == self.store_value {
             return None;
         }
         if v == 0 {
@@ -846,6 +922,8 @@ impl Compiled {
                 moves: 0,
                 v,
                 side,
+                most: 1,
+                wide: 0,
             });
         }
         let release = if self.releases(s, side, v) {
@@ -861,12 +939,29 @@ impl Compiled {
         } else {
             0
         };
+        let moves = self.on_board(s, side) & !s.unmoved;
+        // Each moved piece's captures lengthened by stored values: one per count of them
+        // (any count), or one (all of them).
+        let plus = match (s.stock[side], self.store_value, self.supplement) {
+            (0, _, _) | (_, None, _) => 0,
+            (_, _, _) if !self.plain_walks() => return None,
+            (stock, Some(_), Supplement::Any) => stock as usize,
+            (_, Some(_), Supplement::All) => 1,
+        };
         Some(Candidates {
             release,
-            moves: self.on_board(s, side) & !s.unmoved,
+            moves,
             v,
             side,
+            most: 1 + plus,
+            wide: if plus > 0 { moves } else { 0 },
         })
+    }
+
+    /// Whether every move is a plain walk ([`Compiled::plain_move_actions`]).
+    #[inline(always)]
+    fn plain_walks(&self) -> bool {
+        self.plain && self.limit == NONE && !self.any_hold && self.occupancy != Occupancy::Stacks
     }
 
     /// A uniformly random legal action among the candidates (as likely as each entry of the
@@ -878,6 +973,9 @@ impl Compiled {
         c: &Candidates,
         index: &mut impl FnMut(usize) -> usize,
     ) -> Option<Drawn> {
+        if c.most != 1 {
+            return self.draw_slots(s, c, index);
+        }
         if self.release_priority {
             if let Some(d) = draw_among(c.release, index, |k| self.release_of(s, c.side, k)) {
                 return Some(d);
@@ -885,6 +983,26 @@ impl Compiled {
             return draw_among(c.moves, index, |k| self.move_of(s, c.side, k, c.v));
         }
         draw_among(c.release | c.moves, index, |k| self.candidate(s, c, k))
+    }
+
+    /// [`Compiled::draw`] where a candidate may have more than one action.
+    fn draw_slots(
+        &self,
+        s: &State,
+        c: &Candidates,
+        index: &mut impl FnMut(usize) -> usize,
+    ) -> Option<Drawn> {
+        let slot = |k, j| self.slot(s, c, k, j);
+        let any = |k| self.can_act(s, c, k);
+        let wide = c.moves & c.wide;
+        if self.release_priority {
+            if let Some(d) = draw_among(c.release, index, |k| self.release_of(s, c.side, k)) {
+                return Some(d);
+            }
+            return draw_slots(wide, c.most, c.moves & !wide, index, slot, any);
+        }
+        let narrow = (c.release | c.moves) & !wide;
+        draw_slots(wide, c.most, narrow, index, slot, any)
     }
 
     /// Candidate `k`'s action, if it can act: its release where it is a release candidate,
@@ -898,6 +1016,42 @@ impl Compiled {
         }
     }
 
+    /// Candidate `k`'s action in slot `j` (below `c.most`), if it has one there. The slots
+    /// name each of its actions once: a release, or a plain move, in slot 0; the capture
+    /// lengthened by `j` stored values (all of them, for slot 1, where a capture spends
+    /// them all) in slot `j`.
+    fn slot(&self, s: &State, c: &Candidates, k: usize, j: usize) -> Found<Drawn> {
+        let unsure = |d: Option<Drawn>| d.map_or(Found::Unsure, Found::Act);
+        if c.release >> k & 1 == 1 {
+            return match (j, self.release_of(s, c.side, k)) {
+                (_, None) => Found::Dead,
+                (0, Some(d)) => Found::Act(d),
+                _ => Found::Other,
+            };
+        }
+        if j == 0 {
+            return unsure(self.move_of(s, c.side, k, c.v));
+        }
+        // As the listing's plain walks' captures ([`Compiled::plain_move_actions`]).
+        let stock = s.stock[c.side];
+        let by = match self.supplement {
+            Supplement::Any => j as u8,
+            Supplement::All if j == 1 => stock,
+            Supplement::All => return Found::Unsure,
+        };
+        let lands =
+            j <= stock as usize && self.plus_lands(s, c.side, s.pos[k], s.flags[k], c.v, by);
+        unsure(lands.then(|| Drawn {
+            action: Action::at(Kind::Plus, s.sq[k], by),
+            moved: None,
+        }))
+    }
+
+    /// Whether candidate `k` has any action.
+    fn can_act(&self, s: &State, c: &Candidates, k: usize) -> bool {
+        (0..c.most).any(|j| matches!(self.slot(s, c, k, j), Found::Act(_)))
+    }
+
     /// Calls `f` with each candidate's action, in the listing's order (the releases alone
     /// where they come first and one can act), until `f` returns false; a pass where none
     /// can act.
@@ -907,21 +1061,32 @@ impl Compiled {
         let mut each = |set: u64| {
             let mut found = false;
             for k in members(set) {
-                if let Some(d) = self.candidate(s, c, k) {
-                    found = true;
-                    if !f(d) {
-                        return (false, true);
+                let most = if c.wide >> k & 1 == 1 { c.most } else { 1 };
+                for j in 0..most {
+                    let d = if c.most == 1 {
+                        self.candidate(s, c, k)
+                    } else if let Found::Act(d) = self.slot(s, c, k, j) {
+                        Some(d)
+                    } else {
+                        None
+                    };
+                    if let Some(d) = d {
+                        found = true;
+                        if !f(d) {
+                            return (false, true);
+                        }
                     }
                 }
             }
             (true, found)
         };
-        let (go_on, any) = match each(if self.release_priority {
+        let first = self.release_priority;
+        let (go_on, any) = match each(if first {
             c.release
         } else {
             c.release | c.moves
         }) {
-            (true, false) if self.release_priority => each(c.moves),
+            (true, false) if first => each(c.moves),
             done => done,
         };
         if go_on && !any {
@@ -1633,6 +1798,114 @@ mod tests {
         }
     }
 
+    /// The exact outcome of `run` (a draw with the index function it is given, told
+    /// whether it is past `depth` draws): the probability of each outcome, of none, and of
+    /// going on past `depth` draws (those after are not followed: `run` is to end quickly).
+    fn exact_outcomes(
+        depth: usize,
+        run: impl Fn(&mut dyn FnMut(usize) -> usize, &dyn Fn() -> bool) -> Option<usize>,
+    ) -> (BTreeMap<usize, f64>, f64, f64) {
+        let (mut found, mut none, mut past) = (BTreeMap::new(), 0.0, 0.0);
+        let mut prefix: Vec<usize> = Vec::new();
+        loop {
+            let lens = core::cell::RefCell::new(Vec::new());
+            let over = core::cell::Cell::new(false);
+            let got = run(
+                &mut |n| {
+                    let mut lens = lens.borrow_mut();
+                    if lens.len() == depth {
+                        over.set(true);
+                        return 0;
+                    }
+                    let c = prefix.get(lens.len()).copied().unwrap_or(0);
+                    lens.push(n);
+                    c
+                },
+                &|| over.get(),
+            );
+            let lens = lens.into_inner();
+            let p: f64 = lens.iter().map(|&n| 1.0 / n as f64).product();
+            match got {
+                _ if over.get() => past += p,
+                Some(o) => *found.entry(o).or_insert(0.0) += p,
+                None => none += p,
+            }
+            let mut next: Vec<usize> = (0..lens.len())
+                .map(|i| prefix.get(i).copied().unwrap_or(0))
+                .collect();
+            loop {
+                match next.pop() {
+                    None => return (found, none, past),
+                    Some(c) if c + 1 < lens[next.len()] => {
+                        next.push(c + 1);
+                        break;
+                    }
+                    Some(_) => {}
+                }
+            }
+            prefix = next;
+        }
+    }
+
+    /// Drawing members and slots gives each action of each member the same chance, where
+    /// members have different numbers of actions (none to the most, in any slots), some
+    /// one at most, and the drawing may or may not know whether a member has another. The
+    /// draws go on without end where a member's slot is empty: each action's chance over
+    /// the first four draws is the same, and the chance of going on shrinks.
+    #[test]
+    fn drawing_slots_gives_each_action_the_same_chance() {
+        let spots = [2usize, 5, 9, 33, 63];
+        let most = 3;
+        // Per member: which of its `most` slots hold an action (bit j: slot j).
+        let mut x: u64 = 0x1234_5678_9abc_def1;
+        for case in 0..120 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let n = 1 + case % spots.len();
+            let slots: Vec<u64> = (0..n).map(|i| (x >> (3 * i)) & 7).collect();
+            // Members with one slot at most are narrow where bit 50 + i says so.
+            let narrow: u64 = (0..n)
+                .filter(|&i| slots[i] <= 1 && x >> (50 + i) & 1 == 1)
+                .map(|i| 1u64 << spots[i])
+                .sum();
+            let all: u64 = (0..n).map(|i| 1u64 << spots[i]).sum();
+            let wide = all & !narrow;
+            let knows = x >> 63 & 1 == 1;
+            let of = |k: usize| slots[spots.iter().position(|&s| s == k).unwrap()];
+            let (found, none, past) = exact_outcomes(4, |index, over| {
+                draw_slots(
+                    wide,
+                    most,
+                    narrow,
+                    &mut |n| index(n),
+                    |k, j| match (of(k) >> j & 1 == 1, of(k) != 0, knows) {
+                        // Past the depth followed: end.
+                        _ if over() => Found::Dead,
+                        (true, _, _) => Found::Act(k * 8 + j),
+                        (false, _, false) => Found::Unsure,
+                        (false, true, true) => Found::Other,
+                        (false, false, true) => Found::Dead,
+                    },
+                    |k| of(k) != 0,
+                )
+            });
+            let legal: u32 = slots.iter().map(|s| s.count_ones()).sum();
+            if legal == 0 {
+                assert!(found.is_empty() && (none + past - 1.0).abs() < 1e-12);
+                continue;
+            }
+            assert!(none.abs() < 1e-12, "{slots:?}: none {none}");
+            assert_eq!(found.len() as u32, legal, "{slots:?}");
+            let each = (1.0 - past) / f64::from(legal);
+            assert!(past < 0.9, "{slots:?}: {past} past four draws");
+            for (o, p) in found {
+                assert_eq!(of(o / 8) >> (o % 8) & 1, 1);
+                assert!((p - each).abs() < 1e-12, "{slots:?} {o}: {p}, not {each}");
+            }
+        }
+    }
+
     /// The broadword selection finds every set bit by its rank, as skipping the lower ones
     /// does, in sets of every size and shape.
     #[test]
@@ -1684,7 +1957,7 @@ mod tests {
         let (mut all_drawn, mut moved, mut choices) = (0, 0, 0);
         for &(name, file, text) in SHIPPED.iter().chain(REFERENCE) {
             let game = Described::from_text(file, text).unwrap();
-            let (mut drawn, mut listed) = (0usize, 0usize);
+            let (mut drawn, mut listed, mut slots, mut stored) = (0usize, 0usize, 0usize, 0usize);
             for (v, g) in Described::variants(&game.base).iter().enumerate() {
                 let c = &*g.compiled;
                 for _ in 0..if v == 0 { 8 } else { 1 } {
@@ -1710,6 +1983,7 @@ mod tests {
                                 let list = g.legal_actions(&s);
                                 if let Some(cands) = c.candidates(&s) {
                                     drawn += 1;
+                                    slots += usize::from(cands.most > 1);
                                     let ds = c.drawable(&s, &cands);
                                     let mut a: Vec<String> =
                                         ds.iter().map(|d| d.action.to_string()).collect();
@@ -1727,6 +2001,9 @@ mod tests {
                                     }
                                 } else {
                                     listed += 1;
+                                    stored += usize::from(
+                                        !s.spending && Some(c.pending_value(&s)) == c.store_value,
+                                    );
                                 }
                                 let a = list[next(list.len())];
                                 g.apply_action_unchecked(&mut s, a);
@@ -1735,7 +2012,18 @@ mod tests {
                     }
                 }
             }
-            eprintln!("{name}: {drawn} decisions drawn, {listed} listed");
+            eprintln!("{name}: {drawn} decisions drawn ({slots} by slot), {listed} listed");
+            if name == "sijat-el-taba" {
+                // Only a 1 to store (or unlock with) is listed; captures lengthened by
+                // stored 1s are drawn by slot.
+                assert_eq!(listed, stored, "{name}");
+                assert!(
+                    slots > 100 && drawn > 500,
+                    "{name}: {slots} by slot of {drawn}"
+                );
+            } else {
+                assert_eq!(slots, 0, "{name}");
+            }
             all_drawn += drawn;
         }
         assert!(all_drawn > 10_000, "{all_drawn} decisions drawn");
