@@ -902,7 +902,7 @@ impl Compiled {
     /// candidates without looking at the others ([`Compiled::draw`]). `None` where the
     /// decision is not of that shape: held values to spend, the chaser to drive, a stored
     /// value to store, stacks, forks, a stock to spend on walks that are not plain.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn candidates(&self, s: &State) -> Option<Candidates> {
         if s.spending || s.pending == GONE || self.forks || self.occupancy == Occupancy::Stacks {
             return None;
@@ -1061,16 +1061,19 @@ impl Compiled {
         let mut each = |set: u64| {
             let mut found = false;
             for k in members(set) {
+                if c.most == 1 {
+                    // One action a candidate at most (most decisions): no slots to walk.
+                    if let Some(d) = self.candidate(s, c, k) {
+                        found = true;
+                        if !f(d) {
+                            return (false, true);
+                        }
+                    }
+                    continue;
+                }
                 let most = if c.wide >> k & 1 == 1 { c.most } else { 1 };
                 for j in 0..most {
-                    let d = if c.most == 1 {
-                        self.candidate(s, c, k)
-                    } else if let Found::Act(d) = self.slot(s, c, k, j) {
-                        Some(d)
-                    } else {
-                        None
-                    };
-                    if let Some(d) = d {
+                    if let Found::Act(d) = self.slot(s, c, k, j) {
                         found = true;
                         if !f(d) {
                             return (false, true);
