@@ -1730,47 +1730,16 @@ mod tests {
     use std::collections::BTreeMap;
 
     /// The exact outcome of [`draw_among`] over `set` accepting the members of `accept`: the
-    /// probability of each accepted member and of none, over every sequence of draws.
+    /// probability of each accepted member and of none, over every sequence of draws (a
+    /// draw among candidates always ends, so no sequence is cut short).
     fn exact_draw(set: u64, accept: u64) -> (BTreeMap<usize, f64>, f64) {
-        let (mut found, mut none) = (BTreeMap::new(), 0.0);
-        let mut prefix: Vec<usize> = Vec::new();
-        loop {
-            let mut lens = Vec::new();
-            let got = draw_among(
-                set,
-                &mut |n| {
-                    let c = prefix.get(lens.len()).copied().unwrap_or(0);
-                    lens.push(n);
-                    c
-                },
-                |k| {
-                    (accept >> k & 1 == 1).then_some(Drawn {
-                        action: Action::at(Kind::Move, k as u8, 0),
-                        moved: None,
-                    })
-                },
-            );
-            let p: f64 = lens.iter().map(|&n| 1.0 / n as f64).product();
-            match got {
-                Some(d) => *found.entry(usize::from(d.action.sq)).or_insert(0.0) += p,
-                None => none += p,
-            }
-            // The next sequence of draws, as an odometer over the lengths drawn.
-            let mut next: Vec<usize> = (0..lens.len())
-                .map(|i| prefix.get(i).copied().unwrap_or(0))
-                .collect();
-            loop {
-                match next.pop() {
-                    None => return (found, none),
-                    Some(c) if c + 1 < lens[next.len()] => {
-                        next.push(c + 1);
-                        break;
-                    }
-                    Some(_) => {}
-                }
-            }
-            prefix = next;
-        }
+        let (found, none, past) = exact_outcomes(usize::MAX, |index, _| {
+            draw_among(set, &mut |n| index(n), |k| {
+                (accept >> k & 1 == 1).then_some(k)
+            })
+        });
+        assert_eq!(past, 0.0);
+        (found, none)
     }
 
     #[test]
