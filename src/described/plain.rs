@@ -228,8 +228,10 @@ struct Playout {
     max_throws: u32,
 }
 
-/// A drawn release that unlocks its piece where it stands (no walk).
-const RELEASED: u16 = u16::MAX - 1;
+/// A drawn release that unlocks its piece where it stands (no walk): the table entry of no
+/// destination, which no drawn walk has (a walk without a destination is not drawn), so it
+/// cannot be mistaken for one, whatever the board's squares and the track's positions.
+const RELEASED: u16 = NONE as u16;
 
 impl Playout {
     /// Plays the throw of side `SIDE` (and its decision): the next seat to throw, or
