@@ -98,7 +98,7 @@ impl RandomBits {
     /// The next `n` (1 to 32) random bits, drawing 64 more when fewer than `n` are left
     /// (the rest of the old draw is dropped).
     #[inline(always)]
-    fn take<R: rand::Rng + ?Sized>(&mut self, rng: &mut R, n: u32) -> u64 {
+    pub(crate) fn take<R: rand::Rng + ?Sized>(&mut self, rng: &mut R, n: u32) -> u64 {
         if self.left < n {
             self.bits = rng.next_u64();
             self.left = 64;
@@ -131,6 +131,20 @@ impl RandomBits {
         assert!(len > 0, "no index below 0");
         loop {
             if let Some(i) = index_from_16_bits(self.take(rng, 16) as u32, len as u32) {
+                return i;
+            }
+        }
+    }
+}
+
+impl RandomBits {
+    /// [`RandomBits::index`] for a length known to be 1 to 2^16 (the bits taken are the
+    /// same), without the test for longer lengths.
+    #[inline(always)]
+    pub(crate) fn short_index<R: rand::Rng + ?Sized>(&mut self, rng: &mut R, len: u32) -> usize {
+        debug_assert!(len > 0 && len as usize <= MAX_INDEX_LEN);
+        loop {
+            if let Some(i) = index_from_16_bits(self.take(rng, 16) as u32, len) {
                 return i;
             }
         }

@@ -6,7 +6,7 @@
 //! instead of tested at every step; the test below compares the two at every node.
 
 use super::compile::{Compiled, Mask, MAX_VALUE, NONE};
-use super::engine::{draw_among_counted, members};
+use super::engine::members;
 use super::format::{Decide, Occupancy, Overshoot};
 use super::state::{State, GONE, OFF, UNMOVED};
 use crate::play::RandomBits;
@@ -14,11 +14,13 @@ use crate::play::RandomBits;
 /// The fixed settings a plain description's playouts read, taken from [`Compiled`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Plain {
-    value: [u8; 9],
-    /// Bit `m`: the throw of `m` marked sides gives another.
-    again: u16,
-    /// Per side, bit `m`: the throw of `m` marked sides releases an unmoved piece.
-    releases: [u16; 2],
+    /// Per number of marked sides (8 for more): the throw's value (bits 0 to 3), whether
+    /// it gives another ([`AGAIN_BIT`]) and whether it releases a piece of side 0 or 1
+    /// ([`RELEASE_BIT`] + side).
+    by_marked: [u16; 9],
+    /// [`Plain::by_marked`] by the throw's stick bits, as [`crate::Sticks::throw_from_bits`]
+    /// reads them.
+    by_bits: [u16; 64],
     /// The steps a release moves (0: it unlocks the piece where it stands).
     release_steps: u8,
     priority: bool,
@@ -29,11 +31,17 @@ pub(crate) struct Plain {
     bars: bool,
     /// Whether a side with no pieces left ends the game (the only end there is).
     no_pieces_ends: bool,
-    /// Per (side, position, steps), at [`Compiled::step_index`]: the walk's destination
-    /// position and, in the high byte, its square; `NONE` in the low byte where there is
-    /// no destination.
-    to: Vec<u16>,
+    /// At `side << 12 | position << 4 | steps`: the walk's destination position and, in
+    /// the high byte, its square; `NONE` in the low byte where there is no destination
+    /// (a fixed layout, so that the index needs no bounds test).
+    to: Box<[u16; 8192]>,
 }
+
+/// The bit of a [`Plain::by_marked`] entry that gives another throw.
+const AGAIN_BIT: u16 = 4;
+/// The bit of a [`Plain::by_marked`] entry that releases a piece of side 0 (the next one
+/// side 1's).
+const RELEASE_BIT: u16 = 5;
 
 impl Plain {
     /// The plain settings of a description whose every mechanic this loop covers.
@@ -69,11 +77,11 @@ impl Plain {
         if !fits {
             return None;
         }
-        let by_marked =
+        let marked_set =
             |f: &dyn Fn(usize) -> bool| (0..9).fold(0u16, |m, k| m | (f(k) as u16) << k);
-        let releases = core::array::from_fn(|side| match &c.release_counts {
+        let releases: [u16; 2] = core::array::from_fn(|side| match &c.release_counts {
             Some(per_side) => per_side[side],
-            None if c.has_release => by_marked(&|k| c.release_values >> c.table.value[k] & 1 == 1),
+            None if c.has_release => marked_set(&|k| c.release_values >> c.table.value[k] & 1 == 1),
             None => 0,
         });
         let enemy_bar = core::array::from_fn(|side| {
@@ -86,27 +94,38 @@ impl Plain {
                 Mask::default()
             }
         });
+        let again = marked_set(&|k| c.table.again[k]);
+        let by_marked: [u16; 9] = core::array::from_fn(|k| {
+            u16::from(c.table.value[k])
+                | (again >> k & 1) << AGAIN_BIT
+                | (releases[0] >> k & 1) << RELEASE_BIT
+                | (releases[1] >> k & 1) << (RELEASE_BIT + 1)
+        });
+        let by_bits = core::array::from_fn(|raw| {
+            by_marked[(c.sticks.throw_from_bits(raw as u64).marked() & 15).min(8) as usize]
+        });
+        let mut to = Box::new([u16::from(NONE); 8192]);
+        for side in 0..2 {
+            for pos in 0..c.track_len.min(256) {
+                for steps in 0..16u8 {
+                    let i = c.step_index(side, pos as u8, steps);
+                    let (q, sq) = (c.dest[i], c.dest_sq[i]);
+                    if q != NONE {
+                        to[side << 12 | pos << 4 | steps as usize] =
+                            u16::from(q) | u16::from(sq) << 8;
+                    }
+                }
+            }
+        }
         Some(Plain {
-            value: c.table.value,
-            again: by_marked(&|k| c.table.again[k]),
-            releases,
+            by_marked,
+            by_bits,
             release_steps: c.release_steps,
             priority: c.release_priority,
             bars: enemy_bar.iter().any(|m| !m.is_empty()),
             enemy_bar,
             no_pieces_ends: c.end_no_pieces,
-            to: c
-                .dest
-                .iter()
-                .zip(&c.dest_sq)
-                .map(|(&q, &sq)| {
-                    if q == NONE {
-                        NONE.into()
-                    } else {
-                        u16::from(q) | u16::from(sq) << 8
-                    }
-                })
-                .collect(),
+            to,
         })
     }
 
@@ -140,43 +159,37 @@ impl Plain {
         rng: &mut R,
         max_throws: u32,
     ) {
-        // The pieces by square (piece + 1, 0 for none) instead of the occupancy sets: one
-        // look tells own piece, enemy piece (and which, to capture) or none.
-        let mut board = [0u8; 256];
-        for k in members(s.on_board) {
-            board[s.sq[k] as usize] = k as u8 + 1;
-        }
-        let mut p = Playout {
-            board,
-            bits: *bits,
-            throws: s.throws,
-            pending: s.pending,
-            ended: s.ended,
-            on_board: s.on_board,
-            alive: s.alive,
-            unmoved: s.unmoved,
-            moved: core::array::from_fn(|side| {
-                (s.on_board & c.side_bits[side] & !s.unmoved).count_ones() as usize
-            }),
-            locked: core::array::from_fn(|side| {
-                (s.unmoved & s.alive & c.side_bits[side]).count_ones() as usize
-            }),
-            stride: c.track_len << 4,
-            max_throws,
-        };
+        let mut p = Playout::of(c, s);
+        let mut b = *bits;
         let mut turn = s.turn;
+        if !s.ended && s.pending != GONE {
+            let e = self.by_marked[(s.pending & 15).min(8) as usize];
+            let again = if turn == 0 {
+                p.decide::<0, R>(self, c, s, e, &mut b, rng)
+            } else {
+                p.decide::<1, R>(self, c, s, e, &mut b, rng)
+            };
+            if !(again || p.ended) {
+                turn = 1 - turn;
+            }
+            s.pending = GONE;
+        }
+        // The throws left before the cap, counted down.
+        let cap = max_throws.saturating_sub(s.throws);
+        let mut left = cap;
+        let sticks = u32::from(c.sticks.count());
         // Each seat's turns with its side a constant, so that nothing of the side is
         // looked up at a throw.
-        loop {
-            let next = if turn == 0 {
-                p.step::<0, R>(self, c, s, rng)
+        while !p.ended {
+            let passed = if turn == 0 {
+                p.turn::<0, R>(self, c, s, sticks, &mut left, &mut b, rng)
             } else {
-                p.step::<1, R>(self, c, s, rng)
+                p.turn::<1, R>(self, c, s, sticks, &mut left, &mut b, rng)
             };
-            match next {
-                Some(t) => turn = t,
-                None => break,
+            if !passed {
+                break;
             }
+            turn = 1 - turn;
         }
         (s.on_board, s.alive, s.unmoved) = (p.on_board, p.alive, p.unmoved);
         s.occ = Default::default();
@@ -186,10 +199,9 @@ impl Plain {
             }
         }
         s.turn = turn;
-        s.throws = p.throws;
-        s.pending = p.pending;
+        s.throws += cap - left;
         s.ended = p.ended;
-        *bits = p.bits;
+        *bits = b;
     }
 }
 
@@ -208,24 +220,93 @@ fn one_a_square(c: &Compiled, s: &State) -> bool {
     occ == s.occ && !occ[0].meets(&occ[1]) && s.on_board & !(c.side_bits[0] | c.side_bits[1]) == 0
 }
 
-/// What the loop keeps of the state and the settings between throws.
+/// Pieces in ascending order: a draw's `i`th candidate is one look, where a set of pieces
+/// needs a selection by rank.
+#[derive(Clone, Copy)]
+struct Sorted {
+    list: [u8; 64],
+    n: usize,
+}
+
+impl Sorted {
+    fn of(set: u64) -> Sorted {
+        let mut s = Sorted {
+            list: [0; 64],
+            n: 0,
+        };
+        for k in members(set) {
+            s.list[s.n] = k as u8;
+            s.n += 1;
+        }
+        s
+    }
+
+    /// Adds piece `k` (not a member).
+    #[inline]
+    fn insert(&mut self, k: usize) {
+        let at = self.list[..self.n].partition_point(|&x| (x as usize) < k);
+        self.list.copy_within(at..self.n, at + 1);
+        self.list[at] = k as u8;
+        self.n += 1;
+    }
+
+    /// Removes piece `k` (a member).
+    #[inline]
+    fn remove(&mut self, k: usize) {
+        let at = self.list[..self.n].partition_point(|&x| (x as usize) < k);
+        self.list.copy_within(at + 1..self.n, at);
+        self.n -= 1;
+    }
+
+    /// [`super::engine::draw_among_counted`] over the members: the same draws, in the same order, and the
+    /// same member taken. A refused member is dropped and the next draw's rank skips the
+    /// dropped places below it.
+    #[inline(always)]
+    fn draw<T>(
+        &self,
+        index: &mut impl FnMut(u32) -> usize,
+        mut test: impl FnMut(usize) -> Option<T>,
+    ) -> Option<T> {
+        let mut left = self.n;
+        if left == 0 {
+            return None;
+        }
+        // The places of the refused members.
+        let mut dropped = 0u64;
+        loop {
+            let i = if left == 1 { 0 } else { index(left as u32) };
+            let mut at = i;
+            let mut below = dropped;
+            while below != 0 && below.trailing_zeros() as usize <= at {
+                at += 1;
+                below &= below - 1;
+            }
+            let k = self.list[at & 63] as usize;
+            if let Some(t) = test(k) {
+                return Some(t);
+            }
+            dropped |= 1 << (at & 63);
+            left -= 1;
+            if left == 0 {
+                return None;
+            }
+        }
+    }
+}
+
+/// What the loop keeps of the state between throws.
 struct Playout {
     /// Per square: the piece on it, plus one (0: none).
     board: [u8; 256],
-    bits: RandomBits,
-    throws: u32,
-    pending: u8,
-    ended: bool,
     on_board: u64,
     alive: u64,
     unmoved: u64,
-    /// Per side: the moved pieces on the board, and the unmoved ones (counted as they
-    /// change, not at each draw).
-    moved: [usize; 2],
-    locked: [usize; 2],
-    /// The entries of the walks' tables per side.
-    stride: usize,
-    max_throws: u32,
+    /// Per side: its moved pieces, its unmoved ones, and both (every piece of a plain
+    /// state is on the board).
+    moved: [Sorted; 2],
+    locked: [Sorted; 2],
+    all: [Sorted; 2],
+    ended: bool,
 }
 
 /// A drawn release that unlocks its piece where it stands (no walk): the table entry of no
@@ -234,43 +315,75 @@ struct Playout {
 const RELEASED: u16 = NONE as u16;
 
 impl Playout {
-    /// Plays the throw of side `SIDE` (and its decision): the next seat to throw, or
-    /// `None` at the end.
+    fn of(c: &Compiled, s: &State) -> Playout {
+        // The pieces by square (piece + 1, 0 for none) instead of the occupancy sets: one
+        // look tells own piece, enemy piece (and which, to capture) or none.
+        let mut board = [0u8; 256];
+        for k in members(s.on_board) {
+            board[s.sq[k] as usize] = k as u8 + 1;
+        }
+        let of_side = |side: usize, set: u64| Sorted::of(set & c.side_bits[side]);
+        Playout {
+            board,
+            on_board: s.on_board,
+            alive: s.alive,
+            unmoved: s.unmoved,
+            moved: core::array::from_fn(|side| of_side(side, s.on_board & !s.unmoved)),
+            locked: core::array::from_fn(|side| of_side(side, s.unmoved & s.alive)),
+            all: core::array::from_fn(|side| of_side(side, s.on_board)),
+            ended: s.ended,
+        }
+    }
+
+    /// Plays side `SIDE`'s throws until it passes the turn (true), or the game ends or
+    /// reaches the cap (false).
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn step<const SIDE: usize, R: rand::Rng + ?Sized>(
+    fn turn<const SIDE: usize, R: rand::Rng + ?Sized>(
         &mut self,
         plain: &Plain,
         c: &Compiled,
         s: &mut State,
+        sticks: u32,
+        left: &mut u32,
+        bits: &mut RandomBits,
         rng: &mut R,
-    ) -> Option<u8> {
-        if self.ended {
-            return None;
-        }
-        let m = if self.pending != GONE {
-            self.pending
-        } else {
-            if self.throws >= self.max_throws {
-                return None;
+    ) -> bool {
+        loop {
+            if *left == 0 {
+                return false;
             }
-            self.throws = self.throws.saturating_add(1);
-            self.bits.throw(rng, c.sticks).marked()
-        };
-        self.pending = GONE;
-        let k = (m & 15).min(8) as usize;
-        let v = plain.value[k];
+            *left -= 1;
+            let e = plain.by_bits[bits.take(rng, sticks) as usize & 63];
+            let again = self.decide::<SIDE, R>(plain, c, s, e, bits, rng);
+            if self.ended {
+                return false;
+            }
+            if !again {
+                return true;
+            }
+        }
+    }
+
+    /// Plays side `SIDE`'s decision on the throw of entry `e` ([`Plain::by_marked`]):
+    /// whether the throw gives another.
+    #[inline(always)]
+    fn decide<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        plain: &Plain,
+        c: &Compiled,
+        s: &mut State,
+        e: u16,
+        bits: &mut RandomBits,
+        rng: &mut R,
+    ) -> bool {
+        let v = (e & 15) as u8;
         if v > 0 {
-            let own = c.side_bits[SIDE];
-            // Every unmoved piece is on the board (`Plain::fits`).
-            let releases = plain.releases[SIDE] >> k & 1 == 1;
-            let release = if releases { self.unmoved & own } else { 0 };
-            let locked = if releases { self.locked[SIDE] } else { 0 };
-            let moves = self.on_board & own & !self.unmoved;
-            let base = SIDE * self.stride;
+            let releases = e >> (RELEASE_BIT + SIDE as u16) & 1 == 1;
             let (board, enemy) = (&self.board, c.side_bits[1 - SIDE]);
             // Piece `j`'s walk of `steps`: its table entry, if it may make it.
             let walk = |j: usize, steps: u8| -> Option<(usize, u16)> {
-                let to = plain.to[base + ((s.pos[j] as usize) << 4) + steps as usize];
+                let to = plain.to[(SIDE << 12 | (s.pos[j] as usize) << 4 | steps as usize) & 8191];
                 if to & 0xff == u16::from(NONE) {
                     return None;
                 }
@@ -291,15 +404,17 @@ impl Playout {
                     walk(j, steps)
                 }
             };
-            let bits = &mut self.bits;
-            let mut index = |len| bits.index(rng, len);
-            let moved = self.moved[SIDE];
-            let drawn = if plain.priority {
-                draw_among_counted(release, locked, &mut index, release_of)
-                    .or_else(|| draw_among_counted(moves, moved, &mut index, |j| walk(j, v)))
+            let mut index = |len| bits.short_index(rng, len);
+            let drawn = if !releases || self.locked[SIDE].n == 0 {
+                self.moved[SIDE].draw(&mut index, |j| walk(j, v))
+            } else if plain.priority {
+                self.locked[SIDE]
+                    .draw(&mut index, release_of)
+                    .or_else(|| self.moved[SIDE].draw(&mut index, |j| walk(j, v)))
             } else {
-                draw_among_counted(release | moves, locked + moved, &mut index, |j| {
-                    if release >> j & 1 == 1 {
+                let unmoved = self.unmoved;
+                self.all[SIDE].draw(&mut index, |j| {
+                    if unmoved >> j & 1 == 1 {
                         release_of(j)
                     } else {
                         walk(j, v)
@@ -308,21 +423,20 @@ impl Playout {
             };
             match drawn {
                 None => {}
-                Some((j, RELEASED)) => {
-                    s.flags[j] &= !UNMOVED;
-                    self.unmoved &= !(1u64 << j);
-                    self.locked[SIDE] -= 1;
-                    self.moved[SIDE] += 1;
-                }
+                Some((j, RELEASED)) => self.unlock::<SIDE>(s, j),
                 Some((j, to)) => self.move_to::<SIDE>(plain, c, s, j, to),
             }
         }
-        let again = plain.again >> k & 1 == 1;
-        Some(if again || self.ended {
-            SIDE as u8
-        } else {
-            1 - SIDE as u8
-        })
+        e >> AGAIN_BIT & 1 == 1
+    }
+
+    /// Marks piece `j` of side `SIDE` moved.
+    #[inline(always)]
+    fn unlock<const SIDE: usize>(&mut self, s: &mut State, j: usize) {
+        s.flags[j] &= !UNMOVED;
+        self.unmoved &= !(1u64 << j);
+        self.locked[SIDE].remove(j);
+        self.moved[SIDE].insert(j);
     }
 
     /// Moves piece `j` of side `SIDE` to the walk's end `to` (position, and square in the
@@ -338,8 +452,7 @@ impl Playout {
     ) {
         let sq = (to >> 8) as u8;
         if self.unmoved >> j & 1 == 1 {
-            self.locked[SIDE] -= 1;
-            self.moved[SIDE] += 1;
+            self.unlock::<SIDE>(s, j);
         }
         self.board[s.sq[j] as usize] = 0;
         let on = self.board[sq as usize];
@@ -347,10 +460,11 @@ impl Playout {
             // An enemy piece: the walk lands only on those it may capture.
             let e = (on - 1) as usize;
             if self.unmoved >> e & 1 == 1 {
-                self.locked[1 - SIDE] -= 1;
+                self.locked[1 - SIDE].remove(e);
             } else {
-                self.moved[1 - SIDE] -= 1;
+                self.moved[1 - SIDE].remove(e);
             }
+            self.all[1 - SIDE].remove(e);
             s.pos[e] = GONE;
             s.sq[e] = GONE;
             s.flags[e] = 0;
@@ -365,9 +479,7 @@ impl Playout {
         self.board[sq as usize] = j as u8 + 1;
         s.pos[j] = to as u8;
         s.sq[j] = sq;
-        s.flags[j] &= !UNMOVED;
         s.count[j] = 0;
-        self.unmoved &= !(1u64 << j);
     }
 }
 
