@@ -244,17 +244,24 @@ impl Sorted {
     /// Adds piece `k` (not a member).
     #[inline]
     fn insert(&mut self, k: usize) {
-        let at = self.list[..self.n].partition_point(|&x| (x as usize) < k);
-        self.list.copy_within(at..self.n, at + 1);
-        self.list[at] = k as u8;
+        // Shifts the larger members up one place (a few bytes: no call to `memmove`).
+        let mut at = self.n;
+        while at > 0 && self.list[(at - 1) & 63] as usize > k {
+            self.list[at & 63] = self.list[(at - 1) & 63];
+            at -= 1;
+        }
+        self.list[at & 63] = k as u8;
         self.n += 1;
     }
 
     /// Removes piece `k` (a member).
     #[inline]
     fn remove(&mut self, k: usize) {
-        let at = self.list[..self.n].partition_point(|&x| (x as usize) < k);
-        self.list.copy_within(at + 1..self.n, at);
+        let mut at = self.list[..self.n].partition_point(|&x| (x as usize) < k);
+        while at + 1 < self.n {
+            self.list[at & 63] = self.list[(at + 1) & 63];
+            at += 1;
+        }
         self.n -= 1;
     }
 
@@ -262,9 +269,10 @@ impl Sorted {
     /// same member taken. A refused member is dropped and the next draw's rank skips the
     /// dropped places below it.
     #[inline(always)]
-    fn draw<T>(
+    fn draw<T, R: rand::Rng + ?Sized>(
         &self,
-        index: &mut impl FnMut(u32) -> usize,
+        bits: &mut RandomBits,
+        rng: &mut R,
         mut test: impl FnMut(usize) -> Option<T>,
     ) -> Option<T> {
         let mut left = self.n;
@@ -274,14 +282,18 @@ impl Sorted {
         // The places of the refused members.
         let mut dropped = 0u64;
         loop {
-            let i = if left == 1 { 0 } else { index(left as u32) };
+            let i = if left == 1 {
+                0
+            } else {
+                bits.short_index(rng, left as u32)
+            };
             let mut at = i;
             let mut below = dropped;
             while below != 0 && below.trailing_zeros() as usize <= at {
                 at += 1;
                 below &= below - 1;
             }
-            let k = self.list[at & 63] as usize;
+            let k = self.list[at & 63] as usize & 63;
             if let Some(t) = test(k) {
                 return Some(t);
             }
@@ -404,16 +416,16 @@ impl Playout {
                     walk(j, steps)
                 }
             };
-            let mut index = |len| bits.short_index(rng, len);
             let drawn = if !releases || self.locked[SIDE].n == 0 {
-                self.moved[SIDE].draw(&mut index, |j| walk(j, v))
+                self.moved[SIDE].draw(bits, rng, |j| walk(j, v))
             } else if plain.priority {
-                self.locked[SIDE]
-                    .draw(&mut index, release_of)
-                    .or_else(|| self.moved[SIDE].draw(&mut index, |j| walk(j, v)))
+                match self.locked[SIDE].draw(bits, rng, release_of) {
+                    Some(d) => Some(d),
+                    None => self.moved[SIDE].draw(bits, rng, |j| walk(j, v)),
+                }
             } else {
                 let unmoved = self.unmoved;
-                self.all[SIDE].draw(&mut index, |j| {
+                self.all[SIDE].draw(bits, rng, |j| {
                     if unmoved >> j & 1 == 1 {
                         release_of(j)
                     } else {
