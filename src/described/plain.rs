@@ -14,30 +14,37 @@ use crate::play::RandomBits;
 /// The fixed settings a plain description's playouts read, taken from [`Compiled`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Plain {
-    value: [u8; 9],
+    pub(crate) value: [u8; 9],
     /// Bit `m`: the throw of `m` marked sides gives another.
-    again: u16,
+    pub(crate) again: u16,
     /// Per side, bit `m`: the throw of `m` marked sides releases an unmoved piece.
-    releases: [u16; 2],
+    pub(crate) releases: [u16; 2],
     /// The steps a release moves (0: it unlocks the piece where it stands).
-    release_steps: u8,
-    priority: bool,
+    pub(crate) release_steps: u8,
+    pub(crate) priority: bool,
     /// Per side: the squares of enemy pieces it may not land on (every square where it
     /// cannot capture, the enemy's safe squares where it can).
-    enemy_bar: [Mask; 2],
+    pub(crate) enemy_bar: [Mask; 2],
     /// Whether any enemy square is barred.
-    bars: bool,
+    pub(crate) bars: bool,
     /// Whether a side with no pieces left ends the game (the only end there is).
-    no_pieces_ends: bool,
+    pub(crate) no_pieces_ends: bool,
     /// Per (side, position, steps), at [`Compiled::step_index`]: the walk's destination
     /// position and, in the high byte, its square; `NONE` in the low byte where there is
     /// no destination.
-    to: Vec<u16>,
+    pub(crate) to: Vec<u16>,
 }
 
 impl Plain {
     /// The plain settings of a description whose every mechanic this loop covers.
     pub(crate) fn of(c: &Compiled) -> Option<Plain> {
+        (Plain::shape(c) && c.store_value.is_none() && !c.end_separated).then(|| Plain::settings(c))
+    }
+
+    /// Whether every mechanic of the description but a stock of stored values and the end
+    /// when the sides are separated (which [`Plain::of`] also refuses) is one this loop
+    /// covers.
+    pub(crate) fn shape(c: &Compiled) -> bool {
         let every_walk_plain = c.plain && c.limit == NONE && !c.forks;
         // A walk off the end of the track: no move (or a track with no end).
         let no_overshoot = c.overshoot == Overshoot::Illegal
@@ -45,14 +52,13 @@ impl Plain {
                 .iter()
                 .enumerate()
                 .all(|(i, &q)| i & 15 == 0 || q != NONE);
-        let fits = c.seats == 2
+        c.seats == 2
             && c.sides == 2
             && !c.teams
             && c.occupancy == Occupancy::Single
             && c.chaser_table.is_none()
             && c.steering.is_none()
             && c.driving_values == 0
-            && c.store_value.is_none()
             && !c.any_hold
             && !c.all_first
             && c.opening.is_none()
@@ -62,13 +68,13 @@ impl Plain {
             && c.pass_own
             && !c.end_all_out
             && c.end_all_in.is_none()
-            && !c.end_separated
             && !c.end_frozen
             && (c.release_steps as usize) <= MAX_VALUE
-            && c.start.iter().flatten().all(|&p| p != OFF);
-        if !fits {
-            return None;
-        }
+            && c.start.iter().flatten().all(|&p| p != OFF)
+    }
+
+    /// The settings of a description of [`Plain::shape`].
+    pub(crate) fn settings(c: &Compiled) -> Plain {
         let by_marked =
             |f: &dyn Fn(usize) -> bool| (0..9).fold(0u16, |m, k| m | (f(k) as u16) << k);
         let releases = core::array::from_fn(|side| match &c.release_counts {
@@ -86,7 +92,7 @@ impl Plain {
                 Mask::default()
             }
         });
-        Some(Plain {
+        Plain {
             value: c.table.value,
             again: by_marked(&|k| c.table.again[k]),
             releases,
@@ -107,7 +113,7 @@ impl Plain {
                     }
                 })
                 .collect(),
-        })
+        }
     }
 
     /// Whether the loop can play on from the state: no piece off the board (only the
@@ -231,7 +237,7 @@ struct Playout {
 /// A drawn release that unlocks its piece where it stands (no walk): the table entry of no
 /// destination, which no drawn walk has (a walk without a destination is not drawn), so it
 /// cannot be mistaken for one, whatever the board's squares and the track's positions.
-const RELEASED: u16 = NONE as u16;
+pub(crate) const RELEASED: u16 = NONE as u16;
 
 impl Playout {
     /// Plays the throw of side `SIDE` (and its decision): the next seat to throw, or

@@ -1,0 +1,503 @@
+//! Random playouts in one loop of the plain descriptions ([`Plain::shape`]) that add a stock
+//! of stored values, which may lengthen a capture, and may end when the sides can no longer
+//! meet. The loop makes the same draws, actions and states as the rules' step-by-step path:
+//! a throw of the stored value lists its actions (store, then unlock each locked piece) and
+//! picks one by index; a throw to move draws pieces ([`Compiled::draw`]), and a piece and
+//! one of its slots together where stored values may lengthen its capture (`draw_slots`).
+//! The test below compares the two at every node.
+
+use super::compile::{Compiled, NONE};
+use super::engine::{draw_among_counted, draw_slots, members, Found};
+use super::format::{Overshoot, Supplement};
+use super::plain::{Plain, RELEASED};
+use super::state::{State, GONE, UNMOVED};
+use crate::play::RandomBits;
+
+/// The fixed settings of a stocked description's playouts, taken from [`Compiled`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Stocked {
+    plain: Plain,
+    /// The value that is stored.
+    store: u8,
+    /// Per side, bit `m`: the throw of `m` marked sides (of the stored value) may instead
+    /// unlock a locked piece where it stands.
+    unlocks: [u16; 2],
+    /// Whether a capture may be lengthened by any count of stored values (else by all of
+    /// them at once).
+    any: bool,
+    /// Whether the game ends when every piece of side 0 stands on a higher row than every
+    /// piece of side 1.
+    separated_ends: bool,
+    /// Per (side, position), at `side * track_len + position`: the square.
+    square: Vec<u8>,
+    track_len: usize,
+}
+
+impl Stocked {
+    /// The settings of a description whose every mechanic this loop covers: the plain
+    /// shape on a track of one position a step with no move past its end, and a stock.
+    pub(crate) fn of(c: &Compiled) -> Option<Stocked> {
+        let store = c.store_value?;
+        let fits = Plain::shape(c)
+            && c.linear
+            && c.overshoot == Overshoot::Illegal
+            && c.track_len < usize::from(NONE);
+        if !fits {
+            return None;
+        }
+        let plain = Plain::settings(c);
+        Some(Stocked {
+            unlocks: if c.release_steps == 0 {
+                plain.releases
+            } else {
+                [0; 2]
+            },
+            plain,
+            store,
+            any: c.supplement == Supplement::Any,
+            separated_ends: c.end_separated,
+            square: c.square_of[..2].concat(),
+            track_len: c.track_len,
+        })
+    }
+
+    /// Whether the loop can play on from the state: as [`Plain::fits`], with no unmoved
+    /// piece off the board and, where separated sides end the game, sides not yet
+    /// separated (or the game over).
+    #[inline]
+    pub(crate) fn fits(&self, c: &Compiled, s: &State) -> bool {
+        self.plain.fits(c, s)
+            && s.unmoved & !s.on_board == 0
+            && (!self.separated_ends || s.ended || !c.separated(s))
+    }
+
+    /// Plays the state to the end as the step-by-step path does: each throw
+    /// `bits.throw(rng, sticks)`, each decision a uniformly random legal action drawn
+    /// with `bits.index(rng, len)` as [`Compiled::draw`] draws it or, for the stored value,
+    /// picked among the listed actions.
+    #[inline(never)]
+    pub(crate) fn play_to_end<R: rand::Rng + ?Sized>(
+        &self,
+        c: &Compiled,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        max_throws: u32,
+    ) {
+        let mut board = [0u8; 256];
+        let mut rows = [0u64; 2];
+        for side in 0..2 {
+            for k in members(s.on_board & c.side_bits[side]) {
+                board[s.sq[k] as usize] = k as u8 + 1;
+                rows[side] += row_bit(s.sq[k]);
+            }
+        }
+        let mut p = Playout {
+            board,
+            rows,
+            stock: [s.stock[0], s.stock[1]],
+            bits: *bits,
+            throws: s.throws,
+            pending: s.pending,
+            ended: s.ended,
+            on_board: s.on_board,
+            alive: s.alive,
+            unmoved: s.unmoved,
+            moved: core::array::from_fn(|side| {
+                (s.on_board & c.side_bits[side] & !s.unmoved).count_ones() as usize
+            }),
+            locked: core::array::from_fn(|side| {
+                (s.unmoved & s.alive & c.side_bits[side]).count_ones() as usize
+            }),
+            stride: c.track_len << 4,
+            max_throws,
+        };
+        let mut turn = s.turn;
+        loop {
+            let next = if turn == 0 {
+                p.step::<0, R>(self, c, s, rng)
+            } else {
+                p.step::<1, R>(self, c, s, rng)
+            };
+            match next {
+                Some(t) => turn = t,
+                None => break,
+            }
+        }
+        (s.on_board, s.alive, s.unmoved) = (p.on_board, p.alive, p.unmoved);
+        s.occ = Default::default();
+        for side in 0..2 {
+            for k in members(s.on_board & c.side_bits[side]) {
+                s.occ[side].set(s.sq[k]);
+            }
+        }
+        s.stock[..2].copy_from_slice(&p.stock);
+        s.turn = turn;
+        s.throws = p.throws;
+        s.pending = p.pending;
+        s.ended = p.ended;
+        *bits = p.bits;
+    }
+}
+
+/// A piece on the square, counted in its row's byte.
+#[inline(always)]
+fn row_bit(sq: u8) -> u64 {
+    1 << ((sq >> 5) << 3)
+}
+
+/// Whether the lowest row of side 0's pieces is above the highest of side 1's, from their
+/// counts per row (a byte a row).
+#[inline(always)]
+fn separated(rows: &[u64; 2]) -> bool {
+    rows[0] != 0
+        && rows[1] != 0
+        && rows[0].trailing_zeros() >> 3 > (63 - rows[1].leading_zeros()) >> 3
+}
+
+/// What the loop keeps of the state and the settings between throws.
+struct Playout {
+    /// Per square: the piece on it, plus one (0: none).
+    board: [u8; 256],
+    /// Per side: its pieces on the board per row, a byte a row.
+    rows: [u64; 2],
+    stock: [u8; 2],
+    bits: RandomBits,
+    throws: u32,
+    pending: u8,
+    ended: bool,
+    on_board: u64,
+    alive: u64,
+    unmoved: u64,
+    /// Per side: the moved pieces on the board, and the unmoved ones.
+    moved: [usize; 2],
+    locked: [usize; 2],
+    /// The entries of the walks' tables per side.
+    stride: usize,
+    max_throws: u32,
+}
+
+/// A drawn action: the piece, its walk's table entry (or [`RELEASED`]) and the stored
+/// values it spends.
+type Drawn = (usize, u16, u8);
+
+impl Playout {
+    /// Plays the throw of side `SIDE` (and its decision): the next seat to throw, or
+    /// `None` at the end.
+    #[inline(always)]
+    fn step<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        st: &Stocked,
+        c: &Compiled,
+        s: &mut State,
+        rng: &mut R,
+    ) -> Option<u8> {
+        if self.ended {
+            return None;
+        }
+        let m = if self.pending != GONE {
+            self.pending
+        } else {
+            if self.throws >= self.max_throws {
+                return None;
+            }
+            self.throws = self.throws.saturating_add(1);
+            self.bits.throw(rng, c.sticks).marked()
+        };
+        self.pending = GONE;
+        let k = (m & 15).min(8) as usize;
+        let plain = &st.plain;
+        let v = plain.value[k];
+        let own = c.side_bits[SIDE];
+        if v == st.store {
+            // Listed: store, then unlock each locked piece, lowest first.
+            let n = 1 + if st.unlocks[SIDE] >> k & 1 == 1 {
+                self.locked[SIDE]
+            } else {
+                0
+            };
+            let i = if n == 1 {
+                0
+            } else {
+                self.bits.index(rng, n).min(n - 1)
+            };
+            if i == 0 {
+                self.stock[SIDE] = self.stock[SIDE].saturating_add(1);
+            } else {
+                let mut rest = self.unmoved & own;
+                for _ in 1..i {
+                    rest &= rest - 1;
+                }
+                self.unlock::<SIDE>(s, rest.trailing_zeros() as usize);
+            }
+        } else if v > 0 {
+            if let Some((j, to, by)) = self.draw::<SIDE, R>(st, c, s, rng, k, v) {
+                if to == RELEASED {
+                    self.unlock::<SIDE>(s, j);
+                } else {
+                    self.move_to::<SIDE>(st, c, s, j, to);
+                    self.stock[SIDE] = self.stock[SIDE].saturating_sub(by);
+                }
+            }
+        }
+        let again = plain.again >> k & 1 == 1;
+        Some(if again || self.ended {
+            SIDE as u8
+        } else {
+            1 - SIDE as u8
+        })
+    }
+
+    /// The drawn action of a throw of `k` marked sides worth `v` (not the stored value).
+    #[inline(always)]
+    fn draw<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        st: &Stocked,
+        c: &Compiled,
+        s: &State,
+        rng: &mut R,
+        k: usize,
+        v: u8,
+    ) -> Option<Drawn> {
+        let plain = &st.plain;
+        let own = c.side_bits[SIDE];
+        // Every unmoved piece is on the board (`Stocked::fits`).
+        let releases = plain.releases[SIDE] >> k & 1 == 1;
+        let release = if releases { self.unmoved & own } else { 0 };
+        let locked = if releases { self.locked[SIDE] } else { 0 };
+        let moves = self.on_board & own & !self.unmoved;
+        let base = SIDE * self.stride;
+        let (board, enemy) = (&self.board, c.side_bits[1 - SIDE]);
+        let capturable = |sq: u8| {
+            let on = board[sq as usize];
+            on != 0 && enemy >> (on - 1) & 1 == 1 && !(plain.bars && plain.enemy_bar[SIDE].has(sq))
+        };
+        // Piece `j`'s walk of `steps`: its table entry, if it may make it.
+        let walk = |j: usize, steps: u8| -> Option<Drawn> {
+            let to = plain.to[base + ((s.pos[j] as usize) << 4) + steps as usize];
+            if to & 0xff == u16::from(NONE) {
+                return None;
+            }
+            let sq = (to >> 8) as u8;
+            (board[sq as usize] == 0 || capturable(sq)).then_some((j, to, 0))
+        };
+        let steps = plain.release_steps;
+        let release_of = |j: usize| {
+            if steps == 0 {
+                Some((j, RELEASED, 0))
+            } else {
+                walk(j, steps)
+            }
+        };
+        let stock = self.stock[SIDE];
+        let bits = &mut self.bits;
+        let mut index = |len| bits.index(rng, len);
+        if stock == 0 {
+            let moved = self.moved[SIDE];
+            return if plain.priority {
+                draw_among_counted(release, locked, &mut index, release_of)
+                    .or_else(|| draw_among_counted(moves, moved, &mut index, |j| walk(j, v)))
+            } else {
+                draw_among_counted(release | moves, locked + moved, &mut index, |j| {
+                    if release >> j & 1 == 1 {
+                        release_of(j)
+                    } else {
+                        walk(j, v)
+                    }
+                })
+            };
+        }
+        // Piece `j`'s capture lengthened by `by` stored values, if it lands on an enemy.
+        let square = &st.square[SIDE * st.track_len..(SIDE + 1) * st.track_len];
+        let capture = |j: usize, by: u8| -> Option<Drawn> {
+            let t = s.pos[j] as usize + v as usize + by as usize;
+            let sq = *square.get(t)?;
+            capturable(sq).then_some((j, t as u16 | u16::from(sq) << 8, by))
+        };
+        // One slot for the walk, then one per count of stored values (or one for all).
+        let most = if st.any { 1 + stock as usize } else { 2 };
+        let slot = |j: usize, n: usize| {
+            if release >> j & 1 == 1 {
+                return match release_of(j) {
+                    None => Found::Dead,
+                    Some(d) if n == 0 => Found::Act(d),
+                    Some(_) => Found::Other,
+                };
+            }
+            let d = if n == 0 {
+                walk(j, v)
+            } else {
+                capture(j, if st.any { n as u8 } else { stock })
+            };
+            d.map_or(Found::Unsure, Found::Act)
+        };
+        let any = |j: usize| {
+            walk(j, v).is_some()
+                || if st.any {
+                    (1..=stock).any(|by| capture(j, by).is_some())
+                } else {
+                    capture(j, stock).is_some()
+                }
+        };
+        if plain.priority {
+            draw_among_counted(release, locked, &mut index, release_of)
+                .or_else(|| draw_slots(moves, most, 0, &mut index, slot, any))
+        } else {
+            draw_slots(moves, most, release, &mut index, slot, any)
+        }
+    }
+
+    /// Unlocks side `SIDE`'s piece `j` where it stands.
+    #[inline(always)]
+    fn unlock<const SIDE: usize>(&mut self, s: &mut State, j: usize) {
+        s.flags[j] &= !UNMOVED;
+        self.unmoved &= !(1u64 << j);
+        self.locked[SIDE] -= 1;
+        self.moved[SIDE] += 1;
+    }
+
+    /// Moves piece `j` of side `SIDE` to the walk's end `to` (position, and square in the
+    /// high byte), capturing the enemy piece there, and tests the ends.
+    #[inline(always)]
+    fn move_to<const SIDE: usize>(
+        &mut self,
+        st: &Stocked,
+        c: &Compiled,
+        s: &mut State,
+        j: usize,
+        to: u16,
+    ) {
+        let sq = (to >> 8) as u8;
+        if self.unmoved >> j & 1 == 1 {
+            self.locked[SIDE] -= 1;
+            self.moved[SIDE] += 1;
+        }
+        let from = s.sq[j];
+        self.board[from as usize] = 0;
+        self.rows[SIDE] = self.rows[SIDE] - row_bit(from) + row_bit(sq);
+        let on = self.board[sq as usize];
+        if on != 0 {
+            // An enemy piece: the walk lands only on those it may capture.
+            let e = (on - 1) as usize;
+            if self.unmoved >> e & 1 == 1 {
+                self.locked[1 - SIDE] -= 1;
+            } else {
+                self.moved[1 - SIDE] -= 1;
+            }
+            s.pos[e] = GONE;
+            s.sq[e] = GONE;
+            s.flags[e] = 0;
+            s.count[e] = 0;
+            let bit = !(1u64 << e);
+            self.on_board &= bit;
+            self.alive &= bit;
+            self.unmoved &= bit;
+            self.rows[1 - SIDE] -= row_bit(sq);
+            s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
+            self.ended = st.plain.no_pieces_ends && self.alive & c.side_bits[1 - SIDE] == 0;
+        }
+        self.ended |= st.separated_ends && separated(&self.rows);
+        self.board[sq as usize] = j as u8 + 1;
+        s.pos[j] = to as u8;
+        s.sq[j] = sq;
+        s.flags[j] &= !UNMOVED;
+        s.count[j] = 0;
+        self.unmoved &= !(1u64 << j);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::games::{REFERENCE, SHIPPED};
+    use super::super::Described;
+    use crate::game::Node;
+    use crate::play::RandomBits;
+    use rand::{Rng as _, SeedableRng as _};
+
+    /// From nodes all along random games of every variant of every shipped and reference
+    /// description that the loop takes (with a throw cap that cuts games short, and from
+    /// a start with large stocks, whose captures walk further than the walks' tables), the
+    /// loop leaves the state, the random bits and the generator exactly as the
+    /// step-by-step path does; and Sijat El Taba takes the loop.
+    #[test]
+    fn the_stocked_loop_plays_as_the_step_by_step_path() {
+        let mut stocked = Vec::new();
+        let mut starts = 0;
+        for &(name, file, text) in SHIPPED.iter().chain(REFERENCE) {
+            let game = Described::from_text(file, text).unwrap();
+            for (v, g) in Described::variants(&game.base).iter().enumerate() {
+                let Some(p) = &g.compiled.stocked_playouts else {
+                    continue;
+                };
+                assert!(g.compiled.plain_playouts.is_none(), "{name}");
+                stocked.push((name, v));
+                let runs = (1..=6).map(|seed| (seed, g.max_throws, 0));
+                let cut = [(7, 40, 0), (8, g.max_throws, 20), (9, g.max_throws, 40)];
+                for (seed, cap, stock) in runs.chain(cut) {
+                    let mut g = g.clone();
+                    g.max_throws = cap;
+                    let mut rng = crate::Rng::seed_from_u64(seed);
+                    let mut bits = RandomBits::new();
+                    let mut s = g.initial_state();
+                    s.stock[..2].copy_from_slice(&[stock, stock / 2]);
+                    for step in 0.. {
+                        if step % 3 == 0 {
+                            assert!(p.fits(&g.compiled, &s), "{name}: {s:?}");
+                            let (mut fast, mut fast_bits, mut fast_rng) = (s, bits, rng.clone());
+                            p.play_to_end(
+                                &g.compiled,
+                                &mut fast,
+                                &mut fast_bits,
+                                &mut fast_rng,
+                                cap,
+                            );
+                            let (mut slow, mut slow_bits, mut slow_rng) = (s, bits, rng.clone());
+                            g.play_random_to_end_step_by_step(
+                                &mut slow,
+                                &mut slow_bits,
+                                &mut slow_rng,
+                            );
+                            assert_eq!(
+                                fast, slow,
+                                "{name} (variant {v}, seed {seed}, step {step})"
+                            );
+                            assert_eq!(fast_bits, slow_bits, "{name}");
+                            assert_eq!(fast_rng.next_u64(), slow_rng.next_u64(), "{name}");
+                            starts += 1;
+                        }
+                        match g.node(&s) {
+                            Node::Throw(_) => {
+                                g.apply_throw_unchecked(&mut s, bits.throw(&mut rng, g.sticks()))
+                            }
+                            Node::Decide(_) => {
+                                g.play_drawn_within::<{ Described::BUFFER }>(&mut s, |len| {
+                                    bits.index(&mut rng, len)
+                                });
+                            }
+                            Node::End => break,
+                        }
+                    }
+                }
+            }
+        }
+        // Every variant of Sijat El Taba (its rows, and a capture lengthened by any count
+        // or by all of the stored 1s) takes the loop, and so does the game at its default
+        // options from its start.
+        assert_eq!(
+            stocked
+                .iter()
+                .filter(|(n, _)| *n == "sijat-el-taba")
+                .count(),
+            4,
+            "{stocked:?}"
+        );
+        let (_, file, text) = SHIPPED
+            .iter()
+            .find(|(n, _, _)| *n == "sijat-el-taba")
+            .unwrap();
+        let g = Described::from_text(file, text).unwrap();
+        let p = g.compiled.stocked_playouts.as_ref().unwrap();
+        assert!(p.fits(&g.compiled, &g.initial_state()));
+        assert!(starts > 2_000, "{starts}");
+    }
+}
