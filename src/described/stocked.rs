@@ -7,7 +7,7 @@
 //! The test below compares the two at every node.
 
 use super::compile::{Compiled, NONE};
-use super::engine::{draw_among_counted, draw_slots, members, Found};
+use super::engine::{draw_among_counted, members};
 use super::format::{Overshoot, Supplement};
 use super::plain::{Plain, RELEASED};
 use super::state::{State, GONE, UNMOVED};
@@ -28,9 +28,11 @@ pub(crate) struct Stocked {
     /// Whether the game ends when every piece of side 0 stands on a higher row than every
     /// piece of side 1.
     separated_ends: bool,
-    /// Per (side, position), at `side * track_len + position`: the square.
-    square: Vec<u8>,
-    track_len: usize,
+    /// Per side and position: the square.
+    square: [[u8; 64]; 2],
+    /// Per side and square: the positions of its track on the square where it may capture
+    /// an enemy piece (bit `p` for position `p`).
+    prey: Box<[[u64; 256]; 2]>,
 }
 
 impl Stocked {
@@ -38,14 +40,22 @@ impl Stocked {
     /// shape on a track of one position a step with no move past its end, and a stock.
     pub(crate) fn of(c: &Compiled) -> Option<Stocked> {
         let store = c.store_value?;
-        let fits = Plain::shape(c)
-            && c.linear
-            && c.overshoot == Overshoot::Illegal
-            && c.track_len < usize::from(NONE);
+        let fits =
+            Plain::shape(c) && c.linear && c.overshoot == Overshoot::Illegal && c.track_len <= 64;
         if !fits {
             return None;
         }
         let plain = Plain::settings(c);
+        let mut square = [[0; 64]; 2];
+        let mut prey = Box::new([[0; 256]; 2]);
+        for side in 0..2 {
+            for (p, &sq) in c.square_of[side].iter().enumerate() {
+                square[side][p] = sq;
+                if !plain.enemy_bar[side].has(sq) {
+                    prey[side][sq as usize] |= 1 << p;
+                }
+            }
+        }
         Some(Stocked {
             unlocks: if c.release_steps == 0 {
                 plain.releases
@@ -56,8 +66,8 @@ impl Stocked {
             store,
             any: c.supplement == Supplement::Any,
             separated_ends: c.end_separated,
-            square: c.square_of[..2].concat(),
-            track_len: c.track_len,
+            square,
+            prey,
         })
     }
 
@@ -85,16 +95,18 @@ impl Stocked {
         max_throws: u32,
     ) {
         let mut board = [0u8; 256];
-        let mut rows = [0u64; 2];
+        let (mut rows, mut prey) = ([0u64; 2], [0u64; 2]);
         for side in 0..2 {
             for k in members(s.on_board & c.side_bits[side]) {
                 board[s.sq[k] as usize] = k as u8 + 1;
                 rows[side] += row_bit(s.sq[k]);
+                prey[1 - side] |= self.prey[1 - side][s.sq[k] as usize];
             }
         }
         let mut p = Playout {
             board,
             rows,
+            prey,
             stock: [s.stock[0], s.stock[1]],
             bits: *bits,
             throws: s.throws,
@@ -161,6 +173,8 @@ struct Playout {
     board: [u8; 256],
     /// Per side: its pieces on the board per row, a byte a row.
     rows: [u64; 2],
+    /// Per side: the positions of its track where it may capture an enemy piece.
+    prey: [u64; 2],
     stock: [u8; 2],
     bits: RandomBits,
     throws: u32,
@@ -175,6 +189,15 @@ struct Playout {
     /// The entries of the walks' tables per side.
     stride: usize,
     max_throws: u32,
+}
+
+/// The member of `set` of rank `r` (0 the lowest).
+#[inline(always)]
+fn nth(mut set: u64, r: usize) -> usize {
+    for _ in 0..r {
+        set &= set - 1;
+    }
+    set.trailing_zeros() as usize
 }
 
 /// A drawn action: the piece, its walk's table entry (or [`RELEASED`]) and the stored
@@ -308,42 +331,70 @@ impl Playout {
             };
         }
         // Piece `j`'s capture lengthened by `by` stored values, if it lands on an enemy.
-        let square = &st.square[SIDE * st.track_len..(SIDE + 1) * st.track_len];
+        let (prey, square) = (self.prey[SIDE], &st.square[SIDE]);
         let capture = |j: usize, by: u8| -> Option<Drawn> {
             let t = s.pos[j] as usize + v as usize + by as usize;
-            let sq = *square.get(t)?;
-            capturable(sq).then_some((j, t as u16 | u16::from(sq) << 8, by))
+            (t < 64 && prey >> t & 1 == 1)
+                .then(|| (j, t as u16 | u16::from(square[t & 63]) << 8, by))
         };
-        // One slot for the walk, then one per count of stored values (or one for all).
-        let most = if st.any { 1 + stock as usize } else { 2 };
-        let slot = |j: usize, n: usize| {
-            if release >> j & 1 == 1 {
-                return match release_of(j) {
-                    None => Found::Dead,
-                    Some(d) if n == 0 => Found::Act(d),
-                    Some(_) => Found::Other,
-                };
-            }
-            let d = if n == 0 {
-                walk(j, v)
-            } else {
-                capture(j, if st.any { n as u8 } else { stock })
-            };
-            d.map_or(Found::Unsure, Found::Act)
-        };
-        let any = |j: usize| {
+        // Whether moved piece `j` has any action: its walk, or a capture lengthened by one
+        // to all of the stored values (or by all of them).
+        let can_act = |j: usize| {
             walk(j, v).is_some()
                 || if st.any {
-                    (1..=stock).any(|by| capture(j, by).is_some())
+                    let first = s.pos[j] as usize + v as usize + 1;
+                    let counts = if stock >= 64 { !0 } else { (1u64 << stock) - 1 };
+                    first < 64 && prey >> first & counts != 0
                 } else {
                     capture(j, stock).is_some()
                 }
         };
+        // As `draw_slots`: a piece and one of its slots drawn together, the moved pieces
+        // with one slot for the walk and one per count of stored values (or one for all
+        // of them), the release candidates with one.
+        let most = if st.any { 1 + stock as usize } else { 2 };
+        let (mut wide, mut narrow, mut nw, mut nn) = (moves, release, self.moved[SIDE], locked);
         if plain.priority {
-            draw_among_counted(release, locked, &mut index, release_of)
-                .or_else(|| draw_slots(moves, most, 0, &mut index, slot, any))
-        } else {
-            draw_slots(moves, most, release, &mut index, slot, any)
+            if let Some(d) = draw_among_counted(release, locked, &mut index, release_of) {
+                return Some(d);
+            }
+            (narrow, nn) = (0, 0);
+        }
+        let mut live = 0u64;
+        loop {
+            let slots = nw * most;
+            let n = slots + nn;
+            if n == 0 {
+                return None;
+            }
+            let i = if n == 1 { 0 } else { index(n).min(n - 1) };
+            if i >= slots {
+                let j = nth(narrow, i - slots);
+                match release_of(j) {
+                    Some(d) => return Some(d),
+                    None => {
+                        narrow &= !(1u64 << j);
+                        nn -= 1;
+                        continue;
+                    }
+                }
+            }
+            let (j, slot) = (nth(wide, i / most), i % most);
+            let found = if slot == 0 {
+                walk(j, v)
+            } else {
+                capture(j, if st.any { slot as u8 } else { stock })
+            };
+            if found.is_some() {
+                return found;
+            }
+            if live >> j & 1 == 0 {
+                live |= 1u64 << j;
+                if !can_act(j) {
+                    wide &= !(1u64 << j);
+                    nw -= 1;
+                }
+            }
         }
     }
 
@@ -375,6 +426,8 @@ impl Playout {
         let from = s.sq[j];
         self.board[from as usize] = 0;
         self.rows[SIDE] = self.rows[SIDE] - row_bit(from) + row_bit(sq);
+        let prey = &st.prey[1 - SIDE];
+        self.prey[1 - SIDE] = self.prey[1 - SIDE] & !prey[from as usize] | prey[sq as usize];
         let on = self.board[sq as usize];
         if on != 0 {
             // An enemy piece: the walk lands only on those it may capture.
@@ -393,6 +446,7 @@ impl Playout {
             self.alive &= bit;
             self.unmoved &= bit;
             self.rows[1 - SIDE] -= row_bit(sq);
+            self.prey[SIDE] &= !st.prey[SIDE][sq as usize];
             s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
             self.ended = st.plain.no_pieces_ends && self.alive & c.side_bits[1 - SIDE] == 0;
         }
