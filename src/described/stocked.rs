@@ -4,14 +4,19 @@
 //! a throw of the stored value lists its actions (store, then unlock each locked piece) and
 //! picks one by index; a throw to move draws pieces ([`Compiled::draw`]), and a piece and
 //! one of its slots together where stored values may lengthen its capture (`draw_slots`).
-//! The test below compares the two at every node.
+//! The track has one position a step, at most 64, so that the positions a side may end a
+//! walk on, and those where it may capture, are each a mask kept as pieces move. The test
+//! below compares the loop with the step-by-step path at every node.
 
-use super::compile::{Compiled, NONE};
+use super::compile::Compiled;
 use super::engine::{draw_among_counted, members};
 use super::format::{Overshoot, Supplement};
 use super::plain::{Plain, RELEASED};
 use super::state::{State, GONE, UNMOVED};
 use crate::play::RandomBits;
+
+/// Per side and square: a set of positions of the side's track (bit `p` for position `p`).
+type BySquare = Box<[[u64; 256]; 2]>;
 
 /// The fixed settings of a stocked description's playouts, taken from [`Compiled`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,11 +33,19 @@ pub(crate) struct Stocked {
     /// Whether the game ends when every piece of side 0 stands on a higher row than every
     /// piece of side 1.
     separated_ends: bool,
+    /// The track's positions.
+    track: u64,
     /// Per side and position: the square.
     square: [[u8; 64]; 2],
-    /// Per side and square: the positions of its track on the square where it may capture
-    /// an enemy piece (bit `p` for position `p`).
-    prey: Box<[[u64; 256]; 2]>,
+    /// The positions on each square.
+    on: BySquare,
+    /// The positions on each square where the side may capture an enemy piece.
+    prey: BySquare,
+    /// The positions on each square where the side may not land on an enemy piece.
+    barred: BySquare,
+    /// Per count `d` of slots a piece (1 to 256): `2^32 / d` rounded up, with which
+    /// `i * recip[d] >> 32` is `i / d` for every `i` below `2^24`.
+    recip: Box<[u64; 257]>,
 }
 
 impl Stocked {
@@ -40,19 +53,30 @@ impl Stocked {
     /// shape on a track of one position a step with no move past its end, and a stock.
     pub(crate) fn of(c: &Compiled) -> Option<Stocked> {
         let store = c.store_value?;
-        let fits =
-            Plain::shape(c) && c.linear && c.overshoot == Overshoot::Illegal && c.track_len <= 64;
+        let fits = Plain::shape(c)
+            && c.linear
+            && c.overshoot == Overshoot::Illegal
+            && c.track_len <= 64
+            && c.pieces_per_side <= 32;
         if !fits {
             return None;
         }
         let plain = Plain::settings(c);
         let mut square = [[0; 64]; 2];
-        let mut prey = Box::new([[0; 256]; 2]);
+        let (mut on, mut prey, mut barred) = (
+            Box::new([[0; 256]; 2]),
+            Box::new([[0; 256]; 2]),
+            Box::new([[0; 256]; 2]),
+        );
         for side in 0..2 {
             for (p, &sq) in c.square_of[side].iter().enumerate() {
                 square[side][p] = sq;
-                if !plain.enemy_bar[side].has(sq) {
-                    prey[side][sq as usize] |= 1 << p;
+                let sq = sq as usize;
+                on[side][sq] |= 1 << p;
+                if plain.enemy_bar[side].has(sq as u8) {
+                    barred[side][sq] |= 1 << p;
+                } else {
+                    prey[side][sq] |= 1 << p;
                 }
             }
         }
@@ -66,8 +90,14 @@ impl Stocked {
             store,
             any: c.supplement == Supplement::Any,
             separated_ends: c.end_separated,
+            track: u64::MAX >> (64 - c.track_len.max(1)),
             square,
+            on,
             prey,
+            barred,
+            recip: Box::new(core::array::from_fn(|d| {
+                (1u64 << 32).div_ceil(d.max(1) as u64)
+            })),
         })
     }
 
@@ -94,19 +124,12 @@ impl Stocked {
         rng: &mut R,
         max_throws: u32,
     ) {
-        let mut board = [0u8; 256];
-        let (mut rows, mut prey) = ([0u64; 2], [0u64; 2]);
-        for side in 0..2 {
-            for k in members(s.on_board & c.side_bits[side]) {
-                board[s.sq[k] as usize] = k as u8 + 1;
-                rows[side] += row_bit(s.sq[k]);
-                prey[1 - side] |= self.prey[1 - side][s.sq[k] as usize];
-            }
-        }
         let mut p = Playout {
-            board,
-            rows,
-            prey,
+            board: [0; 256],
+            rows: [0; 2],
+            own: [0; 2],
+            prey: [0; 2],
+            barred: [0; 2],
             stock: [s.stock[0], s.stock[1]],
             bits: *bits,
             throws: s.throws,
@@ -121,9 +144,18 @@ impl Stocked {
             locked: core::array::from_fn(|side| {
                 (s.unmoved & s.alive & c.side_bits[side]).count_ones() as usize
             }),
-            stride: c.track_len << 4,
             max_throws,
         };
+        for side in 0..2 {
+            for k in members(s.on_board & c.side_bits[side]) {
+                let sq = s.sq[k] as usize;
+                p.board[sq] = k as u8 + 1;
+                p.rows[side] += row_bit(s.sq[k]);
+                p.own[side] |= self.on[side][sq];
+                p.prey[1 - side] |= self.prey[1 - side][sq];
+                p.barred[1 - side] |= self.barred[1 - side][sq];
+            }
+        }
         let mut turn = s.turn;
         loop {
             let next = if turn == 0 {
@@ -173,8 +205,12 @@ struct Playout {
     board: [u8; 256],
     /// Per side: its pieces on the board per row, a byte a row.
     rows: [u64; 2],
-    /// Per side: the positions of its track where it may capture an enemy piece.
+    /// Per side: the positions of its track on the squares of its pieces.
+    own: [u64; 2],
+    /// Per side: the positions of its track where it may capture an enemy piece, and
+    /// where it may not land on one.
     prey: [u64; 2],
+    barred: [u64; 2],
     stock: [u8; 2],
     bits: RandomBits,
     throws: u32,
@@ -186,8 +222,6 @@ struct Playout {
     /// Per side: the moved pieces on the board, and the unmoved ones.
     moved: [usize; 2],
     locked: [usize; 2],
-    /// The entries of the walks' tables per side.
-    stride: usize,
     max_throws: u32,
 }
 
@@ -200,8 +234,8 @@ fn nth(mut set: u64, r: usize) -> usize {
     set.trailing_zeros() as usize
 }
 
-/// A drawn action: the piece, its walk's table entry (or [`RELEASED`]) and the stored
-/// values it spends.
+/// A drawn action: the piece, its walk's end (position, and square in the high byte) or
+/// [`RELEASED`], and the stored values it spends.
 type Drawn = (usize, u16, u8);
 
 impl Playout {
@@ -231,7 +265,6 @@ impl Playout {
         let k = (m & 15).min(8) as usize;
         let plain = &st.plain;
         let v = plain.value[k];
-        let own = c.side_bits[SIDE];
         if v == st.store {
             // Listed: store, then unlock each locked piece, lowest first.
             let n = 1 + if st.unlocks[SIDE] >> k & 1 == 1 {
@@ -239,19 +272,12 @@ impl Playout {
             } else {
                 0
             };
-            let i = if n == 1 {
-                0
-            } else {
-                self.bits.index(rng, n).min(n - 1)
-            };
+            let i = if n == 1 { 0 } else { self.bits.index(rng, n) };
             if i == 0 {
                 self.stock[SIDE] = self.stock[SIDE].saturating_add(1);
             } else {
-                let mut rest = self.unmoved & own;
-                for _ in 1..i {
-                    rest &= rest - 1;
-                }
-                self.unlock::<SIDE>(s, rest.trailing_zeros() as usize);
+                let j = nth(self.unmoved & c.side_bits[SIDE], i - 1);
+                self.unlock::<SIDE>(s, j);
             }
         } else if v > 0 {
             if let Some((j, to, by)) = self.draw::<SIDE, R>(st, c, s, rng, k, v) {
@@ -289,20 +315,14 @@ impl Playout {
         let release = if releases { self.unmoved & own } else { 0 };
         let locked = if releases { self.locked[SIDE] } else { 0 };
         let moves = self.on_board & own & !self.unmoved;
-        let base = SIDE * self.stride;
-        let (board, enemy) = (&self.board, c.side_bits[1 - SIDE]);
-        let capturable = |sq: u8| {
-            let on = board[sq as usize];
-            on != 0 && enemy >> (on - 1) & 1 == 1 && !(plain.bars && plain.enemy_bar[SIDE].has(sq))
-        };
-        // Piece `j`'s walk of `steps`: its table entry, if it may make it.
+        // The positions the side may end a walk on, and a walk's end by its position.
+        let free = st.track & !self.own[SIDE] & !self.barred[SIDE];
+        let square = &st.square[SIDE];
+        let end = |f: usize| f as u16 | u16::from(square[f & 63]) << 8;
+        // Piece `j`'s walk of `steps`, if it may make it.
         let walk = |j: usize, steps: u8| -> Option<Drawn> {
-            let to = plain.to[base + ((s.pos[j] as usize) << 4) + steps as usize];
-            if to & 0xff == u16::from(NONE) {
-                return None;
-            }
-            let sq = (to >> 8) as u8;
-            (board[sq as usize] == 0 || capturable(sq)).then_some((j, to, 0))
+            let f = s.pos[j] as usize + steps as usize;
+            (f < 64 && free >> f & 1 == 1).then(|| (j, end(f), 0))
         };
         let steps = plain.release_steps;
         let release_of = |j: usize| {
@@ -330,44 +350,43 @@ impl Playout {
                 })
             };
         }
-        // Piece `j`'s capture lengthened by `by` stored values, if it lands on an enemy.
-        let (prey, square) = (self.prey[SIDE], &st.square[SIDE]);
-        let capture = |j: usize, by: u8| -> Option<Drawn> {
-            let t = s.pos[j] as usize + v as usize + by as usize;
-            (t < 64 && prey >> t & 1 == 1)
-                .then(|| (j, t as u16 | u16::from(square[t & 63]) << 8, by))
-        };
-        // Whether moved piece `j` has any action: its walk, or a capture lengthened by one
-        // to all of the stored values (or by all of them).
-        let can_act = |j: usize| {
-            walk(j, v).is_some()
-                || if st.any {
-                    let first = s.pos[j] as usize + v as usize + 1;
-                    let counts = if stock >= 64 { !0 } else { (1u64 << stock) - 1 };
-                    first < 64 && prey >> first & counts != 0
-                } else {
-                    capture(j, stock).is_some()
-                }
-        };
         // As `draw_slots`: a piece and one of its slots drawn together, the moved pieces
         // with one slot for the walk and one per count of stored values (or one for all
         // of them), the release candidates with one.
         let most = if st.any { 1 + stock as usize } else { 2 };
-        let (mut wide, mut narrow, mut nw, mut nn) = (moves, release, self.moved[SIDE], locked);
+        let (mut narrow, mut nw, mut nn) = (release, self.moved[SIDE], locked);
         if plain.priority {
             if let Some(d) = draw_among_counted(release, locked, &mut index, release_of) {
                 return Some(d);
             }
             (narrow, nn) = (0, 0);
         }
-        let mut live = 0u64;
+        // The moved pieces by rank, each with its slots that act: bit 0 its walk, bit `n`
+        // its capture lengthened by `n` stored values (bit 1: by all of them). A capture
+        // ends on the track, so on a position below 64.
+        let prey = self.prey[SIDE];
+        let counts = if stock >= 64 { !0 } else { (1u64 << stock) - 1 } << 1;
+        let (mut order, mut acts) = ([0u8; 32], [0u64; 32]);
+        for (r, j) in members(moves).enumerate() {
+            let f = s.pos[j] as usize + v as usize;
+            let a = if f >= 64 {
+                0
+            } else if st.any {
+                free >> f & 1 | prey >> f & counts
+            } else {
+                let t = f + stock as usize;
+                free >> f & 1 | u64::from(t < 64 && prey >> t & 1 == 1) << 1
+            };
+            (order[r & 31], acts[r & 31]) = (j as u8, a);
+        }
+        let recip = st.recip[most];
         loop {
             let slots = nw * most;
             let n = slots + nn;
             if n == 0 {
                 return None;
             }
-            let i = if n == 1 { 0 } else { index(n).min(n - 1) };
+            let i = if n == 1 { 0 } else { index(n) };
             if i >= slots {
                 let j = nth(narrow, i - slots);
                 match release_of(j) {
@@ -379,20 +398,23 @@ impl Playout {
                     }
                 }
             }
-            let (j, slot) = (nth(wide, i / most), i % most);
-            let found = if slot == 0 {
-                walk(j, v)
-            } else {
-                capture(j, if st.any { slot as u8 } else { stock })
-            };
-            if found.is_some() {
-                return found;
+            let r = ((i as u64 * recip) >> 32) as usize;
+            let (slot, a) = (i - r * most, acts[r & 31]);
+            if slot < 64 && a >> slot & 1 == 1 {
+                let j = order[r & 31] as usize;
+                let by = match (slot, st.any) {
+                    (0, _) => 0,
+                    (_, true) => slot as u8,
+                    (_, false) => stock,
+                };
+                return Some((j, end(s.pos[j] as usize + v as usize + by as usize), by));
             }
-            if live >> j & 1 == 0 {
-                live |= 1u64 << j;
-                if !can_act(j) {
-                    wide &= !(1u64 << j);
-                    nw -= 1;
+            // A piece with no action is dropped at its first draw.
+            if a == 0 {
+                nw -= 1;
+                for x in r..nw {
+                    order[x & 31] = order[(x + 1) & 31];
+                    acts[x & 31] = acts[(x + 1) & 31];
                 }
             }
         }
@@ -423,19 +445,24 @@ impl Playout {
             self.locked[SIDE] -= 1;
             self.moved[SIDE] += 1;
         }
-        let from = s.sq[j];
-        self.board[from as usize] = 0;
-        self.rows[SIDE] = self.rows[SIDE] - row_bit(from) + row_bit(sq);
-        let prey = &st.prey[1 - SIDE];
-        self.prey[1 - SIDE] = self.prey[1 - SIDE] & !prey[from as usize] | prey[sq as usize];
-        let on = self.board[sq as usize];
+        let (from, at) = (s.sq[j] as usize, sq as usize);
+        self.board[from] = 0;
+        self.rows[SIDE] = self.rows[SIDE] - row_bit(from as u8) + row_bit(sq);
+        self.own[SIDE] = self.own[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
+        let enemy = 1 - SIDE;
+        self.prey[enemy] = self.prey[enemy] & !st.prey[enemy][from] | st.prey[enemy][at];
+        if st.plain.bars {
+            self.barred[enemy] =
+                self.barred[enemy] & !st.barred[enemy][from] | st.barred[enemy][at];
+        }
+        let on = self.board[at];
         if on != 0 {
             // An enemy piece: the walk lands only on those it may capture.
             let e = (on - 1) as usize;
             if self.unmoved >> e & 1 == 1 {
-                self.locked[1 - SIDE] -= 1;
+                self.locked[enemy] -= 1;
             } else {
-                self.moved[1 - SIDE] -= 1;
+                self.moved[enemy] -= 1;
             }
             s.pos[e] = GONE;
             s.sq[e] = GONE;
@@ -445,13 +472,14 @@ impl Playout {
             self.on_board &= bit;
             self.alive &= bit;
             self.unmoved &= bit;
-            self.rows[1 - SIDE] -= row_bit(sq);
-            self.prey[SIDE] &= !st.prey[SIDE][sq as usize];
+            self.rows[enemy] -= row_bit(sq);
+            self.own[enemy] &= !st.on[enemy][at];
+            self.prey[SIDE] &= !st.prey[SIDE][at];
             s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
-            self.ended = st.plain.no_pieces_ends && self.alive & c.side_bits[1 - SIDE] == 0;
+            self.ended = st.plain.no_pieces_ends && self.alive & c.side_bits[enemy] == 0;
         }
         self.ended |= st.separated_ends && separated(&self.rows);
-        self.board[sq as usize] = j as u8 + 1;
+        self.board[at] = j as u8 + 1;
         s.pos[j] = to as u8;
         s.sq[j] = sq;
         s.flags[j] &= !UNMOVED;
