@@ -496,11 +496,55 @@ mod tests {
     use crate::play::RandomBits;
     use rand::{Rng as _, SeedableRng as _};
 
-    /// From nodes all along random games of every variant of every shipped and reference
-    /// description that the loop takes (with a throw cap that cuts games short, and from
-    /// a start with large stocks, whose captures walk further than the walks' tables), the
+    /// From every third node of random games of the game (some cut short by a throw cap,
+    /// some from large stocks, whose captures walk further than the walks' tables), the
     /// loop leaves the state, the random bits and the generator exactly as the
-    /// step-by-step path does; and Sijat El Taba takes the loop.
+    /// step-by-step path does; the number of starts compared.
+    fn compare(name: &str, g: &Described) -> usize {
+        let p = g.compiled.stocked_playouts.as_ref().unwrap();
+        assert!(g.compiled.plain_playouts.is_none(), "{name}");
+        let mut starts = 0;
+        let runs = (1..=6).map(|seed| (seed, g.max_throws, 0));
+        let cut = [(7, 40, 0), (8, g.max_throws, 20), (9, g.max_throws, 40)];
+        for (seed, cap, stock) in runs.chain(cut) {
+            let mut g = g.clone();
+            g.max_throws = cap;
+            let mut rng = crate::Rng::seed_from_u64(seed);
+            let mut bits = RandomBits::new();
+            let mut s = g.initial_state();
+            s.stock[..2].copy_from_slice(&[stock, stock / 2]);
+            for step in 0.. {
+                if step % 3 == 0 {
+                    assert!(p.fits(&g.compiled, &s), "{name}: {s:?}");
+                    let (mut fast, mut fast_bits, mut fast_rng) = (s, bits, rng.clone());
+                    p.play_to_end(&g.compiled, &mut fast, &mut fast_bits, &mut fast_rng, cap);
+                    let (mut slow, mut slow_bits, mut slow_rng) = (s, bits, rng.clone());
+                    g.play_random_to_end_step_by_step(&mut slow, &mut slow_bits, &mut slow_rng);
+                    assert_eq!(fast, slow, "{name} (seed {seed}, step {step})");
+                    assert_eq!(fast_bits, slow_bits, "{name}");
+                    assert_eq!(fast_rng.next_u64(), slow_rng.next_u64(), "{name}");
+                    starts += 1;
+                }
+                match g.node(&s) {
+                    Node::Throw(_) => {
+                        g.apply_throw_unchecked(&mut s, bits.throw(&mut rng, g.sticks()))
+                    }
+                    Node::Decide(_) => {
+                        g.play_drawn_within::<{ Described::BUFFER }>(&mut s, |len| {
+                            bits.index(&mut rng, len)
+                        });
+                    }
+                    Node::End => break,
+                }
+            }
+        }
+        starts
+    }
+
+    /// The loop plays as the step-by-step path every variant of every shipped and
+    /// reference description that takes it; Sijat El Taba takes it in every variant (its
+    /// rows, and a capture lengthened by any count or by all of the stored 1s), and so does
+    /// the game at its default options from its start.
     #[test]
     fn the_stocked_loop_plays_as_the_step_by_step_path() {
         let mut stocked = Vec::new();
@@ -508,63 +552,12 @@ mod tests {
         for &(name, file, text) in SHIPPED.iter().chain(REFERENCE) {
             let game = Described::from_text(file, text).unwrap();
             for (v, g) in Described::variants(&game.base).iter().enumerate() {
-                let Some(p) = &g.compiled.stocked_playouts else {
-                    continue;
-                };
-                assert!(g.compiled.plain_playouts.is_none(), "{name}");
-                stocked.push((name, v));
-                let runs = (1..=6).map(|seed| (seed, g.max_throws, 0));
-                let cut = [(7, 40, 0), (8, g.max_throws, 20), (9, g.max_throws, 40)];
-                for (seed, cap, stock) in runs.chain(cut) {
-                    let mut g = g.clone();
-                    g.max_throws = cap;
-                    let mut rng = crate::Rng::seed_from_u64(seed);
-                    let mut bits = RandomBits::new();
-                    let mut s = g.initial_state();
-                    s.stock[..2].copy_from_slice(&[stock, stock / 2]);
-                    for step in 0.. {
-                        if step % 3 == 0 {
-                            assert!(p.fits(&g.compiled, &s), "{name}: {s:?}");
-                            let (mut fast, mut fast_bits, mut fast_rng) = (s, bits, rng.clone());
-                            p.play_to_end(
-                                &g.compiled,
-                                &mut fast,
-                                &mut fast_bits,
-                                &mut fast_rng,
-                                cap,
-                            );
-                            let (mut slow, mut slow_bits, mut slow_rng) = (s, bits, rng.clone());
-                            g.play_random_to_end_step_by_step(
-                                &mut slow,
-                                &mut slow_bits,
-                                &mut slow_rng,
-                            );
-                            assert_eq!(
-                                fast, slow,
-                                "{name} (variant {v}, seed {seed}, step {step})"
-                            );
-                            assert_eq!(fast_bits, slow_bits, "{name}");
-                            assert_eq!(fast_rng.next_u64(), slow_rng.next_u64(), "{name}");
-                            starts += 1;
-                        }
-                        match g.node(&s) {
-                            Node::Throw(_) => {
-                                g.apply_throw_unchecked(&mut s, bits.throw(&mut rng, g.sticks()))
-                            }
-                            Node::Decide(_) => {
-                                g.play_drawn_within::<{ Described::BUFFER }>(&mut s, |len| {
-                                    bits.index(&mut rng, len)
-                                });
-                            }
-                            Node::End => break,
-                        }
-                    }
+                if g.compiled.stocked_playouts.is_some() {
+                    stocked.push((name, v));
+                    starts += compare(&format!("{name} (variant {v})"), g);
                 }
             }
         }
-        // Every variant of Sijat El Taba (its rows, and a capture lengthened by any count
-        // or by all of the stored 1s) takes the loop, and so does the game at its default
-        // options from its start.
         assert_eq!(
             stocked
                 .iter()
@@ -581,5 +574,38 @@ mod tests {
         let p = g.compiled.stocked_playouts.as_ref().unwrap();
         assert!(p.fits(&g.compiled, &g.initial_state()));
         assert!(starts > 2_000, "{starts}");
+    }
+
+    /// The mechanics the loop covers that Sijat El Taba does not use play as the
+    /// step-by-step path too: a release by a value that moves, first where it can;
+    /// squares where pieces are safe; no captures at all.
+    #[test]
+    fn the_stocked_loop_plays_other_mechanics_as_the_step_by_step_path() {
+        let (_, file, text) = SHIPPED
+            .iter()
+            .find(|(n, _, _)| *n == "sijat-el-taba")
+            .unwrap();
+        let release = "values = [1]\nsteps = 0\n";
+        assert!(text.contains(release));
+        let moves = "[moves]\ncapture = \"landing\"\n";
+        let safe = "[regions]\nmiddle = { rows = [2] }\n[moves]\nsafe = \"middle\"\n";
+        for (what, from, to) in [
+            ("a release by a 2", release, "values = [2]\nsteps = 0\n"),
+            (
+                "a release first",
+                release,
+                "values = [2, 4]\nsteps = 0\npriority = true\n",
+            ),
+            ("safe squares", "[pieces]\n", &format!("{safe}[pieces]\n")),
+            (
+                "no capture",
+                "[pieces]\n",
+                &format!("{moves}[pieces]\n").replace("landing", "none"),
+            ),
+        ] {
+            let text = text.replace(from, to);
+            let g = Described::from_text(file, &text).unwrap();
+            assert!(compare(what, &g) > 200, "{what}");
+        }
     }
 }
