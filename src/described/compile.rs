@@ -216,6 +216,8 @@ pub(crate) struct Compiled {
     /// The settings of the one-loop random playouts, where the description is plain
     /// enough for them.
     pub plain_playouts: Option<super::plain::Plain>,
+    /// The same for descriptions of that shape with a stock of stored values.
+    pub stocked_playouts: Option<super::stocked::Stocked>,
 }
 
 /// Off the board, before the first position.
@@ -1188,7 +1190,9 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
         }),
         values,
         plain_playouts: None,
+        stocked_playouts: None,
     };
     compiled.plain_playouts = super::plain::Plain::of(&compiled);
+    compiled.stocked_playouts = super::stocked::Stocked::of(&compiled);
     Ok(compiled)
 }

@@ -1630,7 +1630,7 @@ impl Compiled {
 
     /// Whether every piece of side 0 on the board stands on a higher row than every piece
     /// of side 1 (and each side has one there).
-    fn separated(&self, s: &State) -> bool {
+    pub(crate) fn separated(&self, s: &State) -> bool {
         if self.occupancy != Occupancy::Shared && self.chaser_table.is_none() {
             // The side's squares are its pieces' squares (kept on every move; only a
             // chaser carries pieces without them): the first and last square give the rows.

@@ -26,6 +26,7 @@ mod position;
 pub mod query;
 pub mod schema;
 mod state;
+mod stocked;
 
 use core::fmt;
 use std::sync::Arc;
@@ -804,8 +805,8 @@ impl Described {
     /// Plays the state to the end with random throws and uniformly random decisions: each
     /// throw `bits.throw(rng, sticks)`, each decision [`Described::play_drawn_within`] with
     /// `bits.index(rng, len)`. Where the description is plain (two sides, one piece a
-    /// square, plain tracks, releases and captures by landing only) one loop does it with
-    /// the same draws and states.
+    /// square, plain tracks, releases and captures by landing only, with or without a stock
+    /// of stored values) one loop does it with the same draws and states.
     pub fn play_random_to_end<R: rand::Rng + ?Sized>(
         &self,
         s: &mut State,
@@ -815,6 +816,12 @@ impl Described {
         if let Some(plain) = &self.compiled.plain_playouts {
             if plain.fits(&self.compiled, s) {
                 plain.play_to_end(&self.compiled, s, bits, rng, self.max_throws);
+                return;
+            }
+        }
+        if let Some(stocked) = &self.compiled.stocked_playouts {
+            if stocked.fits(&self.compiled, s) {
+                stocked.play_to_end(&self.compiled, s, bits, rng, self.max_throws);
                 return;
             }
         }

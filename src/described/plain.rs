@@ -14,6 +14,12 @@ use crate::play::RandomBits;
 /// The fixed settings a plain description's playouts read, taken from [`Compiled`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Plain {
+    /// Per number of marked sides (8 for more): the throw's value.
+    pub(crate) value: [u8; 9],
+    /// Bit `m`: the throw of `m` marked sides gives another.
+    pub(crate) again: u16,
+    /// Per side, bit `m`: the throw of `m` marked sides releases an unmoved piece.
+    pub(crate) releases: [u16; 2],
     /// Per number of marked sides (8 for more): the throw's value (bits 0 to 3), whether
     /// it gives another ([`AGAIN_BIT`]) and whether it releases a piece of side 0 or 1
     /// ([`RELEASE_BIT`] + side).
@@ -22,15 +28,15 @@ pub(crate) struct Plain {
     /// reads them.
     by_bits: [u16; 64],
     /// The steps a release moves (0: it unlocks the piece where it stands).
-    release_steps: u8,
-    priority: bool,
+    pub(crate) release_steps: u8,
+    pub(crate) priority: bool,
     /// Per side: the squares of enemy pieces it may not land on (every square where it
     /// cannot capture, the enemy's safe squares where it can).
-    enemy_bar: [Mask; 2],
+    pub(crate) enemy_bar: [Mask; 2],
     /// Whether any enemy square is barred.
-    bars: bool,
+    pub(crate) bars: bool,
     /// Whether a side with no pieces left ends the game (the only end there is).
-    no_pieces_ends: bool,
+    pub(crate) no_pieces_ends: bool,
     /// At `side << 12 | position << 4 | steps`: the walk's destination position and, in
     /// the high byte, its square; `NONE` in the low byte where there is no destination
     /// (a fixed layout, so that the index needs no bounds test).
@@ -46,6 +52,13 @@ const RELEASE_BIT: u16 = 5;
 impl Plain {
     /// The plain settings of a description whose every mechanic this loop covers.
     pub(crate) fn of(c: &Compiled) -> Option<Plain> {
+        (Plain::shape(c) && c.store_value.is_none() && !c.end_separated).then(|| Plain::settings(c))
+    }
+
+    /// Whether every mechanic of the description but a stock of stored values and the end
+    /// when the sides are separated (which [`Plain::of`] also refuses) is one this loop
+    /// covers.
+    pub(crate) fn shape(c: &Compiled) -> bool {
         let every_walk_plain = c.plain && c.limit == NONE && !c.forks;
         // A walk off the end of the track: no move (or a track with no end).
         let no_overshoot = c.overshoot == Overshoot::Illegal
@@ -53,14 +66,13 @@ impl Plain {
                 .iter()
                 .enumerate()
                 .all(|(i, &q)| i & 15 == 0 || q != NONE);
-        let fits = c.seats == 2
+        c.seats == 2
             && c.sides == 2
             && !c.teams
             && c.occupancy == Occupancy::Single
             && c.chaser_table.is_none()
             && c.steering.is_none()
             && c.driving_values == 0
-            && c.store_value.is_none()
             && !c.any_hold
             && !c.all_first
             && c.opening.is_none()
@@ -70,13 +82,13 @@ impl Plain {
             && c.pass_own
             && !c.end_all_out
             && c.end_all_in.is_none()
-            && !c.end_separated
             && !c.end_frozen
             && (c.release_steps as usize) <= MAX_VALUE
-            && c.start.iter().flatten().all(|&p| p != OFF);
-        if !fits {
-            return None;
-        }
+            && c.start.iter().flatten().all(|&p| p != OFF)
+    }
+
+    /// The settings of a description of [`Plain::shape`].
+    pub(crate) fn settings(c: &Compiled) -> Plain {
         let marked_set =
             |f: &dyn Fn(usize) -> bool| (0..9).fold(0u16, |m, k| m | (f(k) as u16) << k);
         let releases: [u16; 2] = core::array::from_fn(|side| match &c.release_counts {
@@ -117,7 +129,10 @@ impl Plain {
                 }
             }
         }
-        Some(Plain {
+        Plain {
+            value: c.table.value,
+            again,
+            releases,
             by_marked,
             by_bits,
             release_steps: c.release_steps,
@@ -126,7 +141,7 @@ impl Plain {
             enemy_bar,
             no_pieces_ends: c.end_no_pieces,
             to,
-        })
+        }
     }
 
     /// Whether the loop can play on from the state: no piece off the board (only the
@@ -265,9 +280,9 @@ impl Sorted {
         self.n -= 1;
     }
 
-    /// [`super::engine::draw_among_counted`] over the members: the same draws, in the same order, and the
-    /// same member taken. A refused member is dropped and the next draw's rank skips the
-    /// dropped places below it.
+    /// [`super::engine::draw_among_counted`] over the members: the same draws, in the
+    /// same order, and the same member taken. A refused member is dropped and the next
+    /// draw's rank skips the dropped places below it.
     #[inline(always)]
     fn draw<T, R: rand::Rng + ?Sized>(
         &self,
@@ -324,7 +339,7 @@ struct Playout {
 /// A drawn release that unlocks its piece where it stands (no walk): the table entry of no
 /// destination, which no drawn walk has (a walk without a destination is not drawn), so it
 /// cannot be mistaken for one, whatever the board's squares and the track's positions.
-const RELEASED: u16 = NONE as u16;
+pub(crate) const RELEASED: u16 = NONE as u16;
 
 impl Playout {
     fn of(c: &Compiled, s: &State) -> Playout {

@@ -1,0 +1,611 @@
+//! Random playouts in one loop of the plain descriptions ([`Plain::shape`]) that add a stock
+//! of stored values, which may lengthen a capture, and may end when the sides can no longer
+//! meet. The loop makes the same draws, actions and states as the rules' step-by-step path:
+//! a throw of the stored value lists its actions (store, then unlock each locked piece) and
+//! picks one by index; a throw to move draws pieces ([`Compiled::draw`]), and a piece and
+//! one of its slots together where stored values may lengthen its capture (`draw_slots`).
+//! The track has one position a step, at most 64, so that the positions a side may end a
+//! walk on, and those where it may capture, are each a mask kept as pieces move. The test
+//! below compares the loop with the step-by-step path at every node.
+
+use super::compile::Compiled;
+use super::engine::{draw_among_counted, members};
+use super::format::{Overshoot, Supplement};
+use super::plain::{Plain, RELEASED};
+use super::state::{State, GONE, UNMOVED};
+use crate::play::RandomBits;
+
+/// Per side and square: a set of positions of the side's track (bit `p` for position `p`).
+type BySquare = Box<[[u64; 256]; 2]>;
+
+/// The fixed settings of a stocked description's playouts, taken from [`Compiled`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Stocked {
+    plain: Plain,
+    /// The value that is stored.
+    store: u8,
+    /// Per side, bit `m`: the throw of `m` marked sides (of the stored value) may instead
+    /// unlock a locked piece where it stands.
+    unlocks: [u16; 2],
+    /// Whether a capture may be lengthened by any count of stored values (else by all of
+    /// them at once).
+    any: bool,
+    /// Whether the game ends when every piece of side 0 stands on a higher row than every
+    /// piece of side 1.
+    separated_ends: bool,
+    /// The track's positions.
+    track: u64,
+    /// Per side and position: the square.
+    square: [[u8; 64]; 2],
+    /// The positions on each square.
+    on: BySquare,
+    /// The positions on each square where the side may capture an enemy piece.
+    prey: BySquare,
+    /// The positions on each square where the side may not land on an enemy piece.
+    barred: BySquare,
+    /// Per count `d` of slots a piece (1 to 256): `2^32 / d` rounded up, with which
+    /// `i * recip[d] >> 32` is `i / d` for every `i` below `2^24`.
+    recip: Box<[u64; 257]>,
+}
+
+impl Stocked {
+    /// The settings of a description whose every mechanic this loop covers: the plain
+    /// shape on a track of one position a step with no move past its end, and a stock.
+    pub(crate) fn of(c: &Compiled) -> Option<Stocked> {
+        let store = c.store_value?;
+        let fits = Plain::shape(c)
+            && c.linear
+            && c.overshoot == Overshoot::Illegal
+            && c.track_len <= 64
+            && c.pieces_per_side <= 32;
+        if !fits {
+            return None;
+        }
+        let plain = Plain::settings(c);
+        let mut square = [[0; 64]; 2];
+        let (mut on, mut prey, mut barred) = (
+            Box::new([[0; 256]; 2]),
+            Box::new([[0; 256]; 2]),
+            Box::new([[0; 256]; 2]),
+        );
+        for side in 0..2 {
+            for (p, &sq) in c.square_of[side].iter().enumerate() {
+                square[side][p] = sq;
+                let sq = sq as usize;
+                on[side][sq] |= 1 << p;
+                if plain.enemy_bar[side].has(sq as u8) {
+                    barred[side][sq] |= 1 << p;
+                } else {
+                    prey[side][sq] |= 1 << p;
+                }
+            }
+        }
+        Some(Stocked {
+            unlocks: if c.release_steps == 0 {
+                plain.releases
+            } else {
+                [0; 2]
+            },
+            plain,
+            store,
+            any: c.supplement == Supplement::Any,
+            separated_ends: c.end_separated,
+            track: u64::MAX >> (64 - c.track_len.max(1)),
+            square,
+            on,
+            prey,
+            barred,
+            recip: Box::new(core::array::from_fn(|d| {
+                (1u64 << 32).div_ceil(d.max(1) as u64)
+            })),
+        })
+    }
+
+    /// Whether the loop can play on from the state: as [`Plain::fits`], with no unmoved
+    /// piece off the board and, where separated sides end the game, sides not yet
+    /// separated (or the game over).
+    #[inline]
+    pub(crate) fn fits(&self, c: &Compiled, s: &State) -> bool {
+        self.plain.fits(c, s)
+            && s.unmoved & !s.on_board == 0
+            && (!self.separated_ends || s.ended || !c.separated(s))
+    }
+
+    /// Plays the state to the end as the step-by-step path does: each throw
+    /// `bits.throw(rng, sticks)`, each decision a uniformly random legal action drawn
+    /// with `bits.index(rng, len)` as [`Compiled::draw`] draws it or, for the stored value,
+    /// picked among the listed actions.
+    #[inline(never)]
+    pub(crate) fn play_to_end<R: rand::Rng + ?Sized>(
+        &self,
+        c: &Compiled,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        max_throws: u32,
+    ) {
+        let mut p = Playout {
+            board: [0; 256],
+            rows: [0; 2],
+            own: [0; 2],
+            prey: [0; 2],
+            barred: [0; 2],
+            stock: [s.stock[0], s.stock[1]],
+            bits: *bits,
+            throws: s.throws,
+            pending: s.pending,
+            ended: s.ended,
+            on_board: s.on_board,
+            alive: s.alive,
+            unmoved: s.unmoved,
+            moved: core::array::from_fn(|side| {
+                (s.on_board & c.side_bits[side] & !s.unmoved).count_ones() as usize
+            }),
+            locked: core::array::from_fn(|side| {
+                (s.unmoved & s.alive & c.side_bits[side]).count_ones() as usize
+            }),
+            max_throws,
+        };
+        for side in 0..2 {
+            for k in members(s.on_board & c.side_bits[side]) {
+                let sq = s.sq[k] as usize;
+                p.board[sq] = k as u8 + 1;
+                p.rows[side] += row_bit(s.sq[k]);
+                p.own[side] |= self.on[side][sq];
+                p.prey[1 - side] |= self.prey[1 - side][sq];
+                p.barred[1 - side] |= self.barred[1 - side][sq];
+            }
+        }
+        let mut turn = s.turn;
+        loop {
+            let next = if turn == 0 {
+                p.step::<0, R>(self, c, s, rng)
+            } else {
+                p.step::<1, R>(self, c, s, rng)
+            };
+            match next {
+                Some(t) => turn = t,
+                None => break,
+            }
+        }
+        (s.on_board, s.alive, s.unmoved) = (p.on_board, p.alive, p.unmoved);
+        s.occ = Default::default();
+        for side in 0..2 {
+            for k in members(s.on_board & c.side_bits[side]) {
+                s.occ[side].set(s.sq[k]);
+            }
+        }
+        s.stock[..2].copy_from_slice(&p.stock);
+        s.turn = turn;
+        s.throws = p.throws;
+        s.pending = p.pending;
+        s.ended = p.ended;
+        *bits = p.bits;
+    }
+}
+
+/// A piece on the square, counted in its row's byte.
+#[inline(always)]
+fn row_bit(sq: u8) -> u64 {
+    1 << ((sq >> 5) << 3)
+}
+
+/// Whether the lowest row of side 0's pieces is above the highest of side 1's, from their
+/// counts per row (a byte a row).
+#[inline(always)]
+fn separated(rows: &[u64; 2]) -> bool {
+    rows[0] != 0
+        && rows[1] != 0
+        && rows[0].trailing_zeros() >> 3 > (63 - rows[1].leading_zeros()) >> 3
+}
+
+/// What the loop keeps of the state and the settings between throws.
+struct Playout {
+    /// Per square: the piece on it, plus one (0: none).
+    board: [u8; 256],
+    /// Per side: its pieces on the board per row, a byte a row.
+    rows: [u64; 2],
+    /// Per side: the positions of its track on the squares of its pieces.
+    own: [u64; 2],
+    /// Per side: the positions of its track where it may capture an enemy piece, and
+    /// where it may not land on one.
+    prey: [u64; 2],
+    barred: [u64; 2],
+    stock: [u8; 2],
+    bits: RandomBits,
+    throws: u32,
+    pending: u8,
+    ended: bool,
+    on_board: u64,
+    alive: u64,
+    unmoved: u64,
+    /// Per side: the moved pieces on the board, and the unmoved ones.
+    moved: [usize; 2],
+    locked: [usize; 2],
+    max_throws: u32,
+}
+
+/// The member of `set` of rank `r` (0 the lowest).
+#[inline(always)]
+fn nth(mut set: u64, r: usize) -> usize {
+    for _ in 0..r {
+        set &= set - 1;
+    }
+    set.trailing_zeros() as usize
+}
+
+/// A drawn action: the piece, its walk's end (position, and square in the high byte) or
+/// [`RELEASED`], and the stored values it spends.
+type Drawn = (usize, u16, u8);
+
+impl Playout {
+    /// Plays the throw of side `SIDE` (and its decision): the next seat to throw, or
+    /// `None` at the end.
+    #[inline(always)]
+    fn step<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        st: &Stocked,
+        c: &Compiled,
+        s: &mut State,
+        rng: &mut R,
+    ) -> Option<u8> {
+        if self.ended {
+            return None;
+        }
+        let m = if self.pending != GONE {
+            self.pending
+        } else {
+            if self.throws >= self.max_throws {
+                return None;
+            }
+            self.throws = self.throws.saturating_add(1);
+            self.bits.throw(rng, c.sticks).marked()
+        };
+        self.pending = GONE;
+        let k = (m & 15).min(8) as usize;
+        let plain = &st.plain;
+        let v = plain.value[k];
+        if v == st.store {
+            // Listed: store, then unlock each locked piece, lowest first.
+            let n = 1 + if st.unlocks[SIDE] >> k & 1 == 1 {
+                self.locked[SIDE]
+            } else {
+                0
+            };
+            let i = if n == 1 { 0 } else { self.bits.index(rng, n) };
+            if i == 0 {
+                self.stock[SIDE] = self.stock[SIDE].saturating_add(1);
+            } else {
+                let j = nth(self.unmoved & c.side_bits[SIDE], i - 1);
+                self.unlock::<SIDE>(s, j);
+            }
+        } else if v > 0 {
+            if let Some((j, to, by)) = self.draw::<SIDE, R>(st, c, s, rng, k, v) {
+                if to == RELEASED {
+                    self.unlock::<SIDE>(s, j);
+                } else {
+                    self.move_to::<SIDE>(st, c, s, j, to);
+                    self.stock[SIDE] = self.stock[SIDE].saturating_sub(by);
+                }
+            }
+        }
+        let again = plain.again >> k & 1 == 1;
+        Some(if again || self.ended {
+            SIDE as u8
+        } else {
+            1 - SIDE as u8
+        })
+    }
+
+    /// The drawn action of a throw of `k` marked sides worth `v` (not the stored value).
+    #[inline(always)]
+    fn draw<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        st: &Stocked,
+        c: &Compiled,
+        s: &State,
+        rng: &mut R,
+        k: usize,
+        v: u8,
+    ) -> Option<Drawn> {
+        let plain = &st.plain;
+        let own = c.side_bits[SIDE];
+        // Every unmoved piece is on the board (`Stocked::fits`).
+        let releases = plain.releases[SIDE] >> k & 1 == 1;
+        let release = if releases { self.unmoved & own } else { 0 };
+        let locked = if releases { self.locked[SIDE] } else { 0 };
+        let moves = self.on_board & own & !self.unmoved;
+        // The positions the side may end a walk on, and a walk's end by its position.
+        let free = st.track & !self.own[SIDE] & !self.barred[SIDE];
+        let square = &st.square[SIDE];
+        let end = |f: usize| f as u16 | u16::from(square[f & 63]) << 8;
+        // Piece `j`'s walk of `steps`, if it may make it.
+        let walk = |j: usize, steps: u8| -> Option<Drawn> {
+            let f = s.pos[j] as usize + steps as usize;
+            (f < 64 && free >> f & 1 == 1).then(|| (j, end(f), 0))
+        };
+        let steps = plain.release_steps;
+        let release_of = |j: usize| {
+            if steps == 0 {
+                Some((j, RELEASED, 0))
+            } else {
+                walk(j, steps)
+            }
+        };
+        let stock = self.stock[SIDE];
+        let bits = &mut self.bits;
+        let mut index = |len| bits.index(rng, len);
+        if stock == 0 {
+            let moved = self.moved[SIDE];
+            return if plain.priority {
+                draw_among_counted(release, locked, &mut index, release_of)
+                    .or_else(|| draw_among_counted(moves, moved, &mut index, |j| walk(j, v)))
+            } else {
+                draw_among_counted(release | moves, locked + moved, &mut index, |j| {
+                    if release >> j & 1 == 1 {
+                        release_of(j)
+                    } else {
+                        walk(j, v)
+                    }
+                })
+            };
+        }
+        // As `draw_slots`: a piece and one of its slots drawn together, the moved pieces
+        // with one slot for the walk and one per count of stored values (or one for all
+        // of them), the release candidates with one.
+        let most = if st.any { 1 + stock as usize } else { 2 };
+        let (mut narrow, mut nw, mut nn) = (release, self.moved[SIDE], locked);
+        if plain.priority {
+            if let Some(d) = draw_among_counted(release, locked, &mut index, release_of) {
+                return Some(d);
+            }
+            (narrow, nn) = (0, 0);
+        }
+        // The moved pieces by rank, each with its slots that act: bit 0 its walk, bit `n`
+        // its capture lengthened by `n` stored values (bit 1: by all of them). A capture
+        // ends on the track, so on a position below 64.
+        let prey = self.prey[SIDE];
+        let counts = if stock >= 64 { !0 } else { (1u64 << stock) - 1 } << 1;
+        let (mut order, mut acts) = ([0u8; 32], [0u64; 32]);
+        for (r, j) in members(moves).enumerate() {
+            let f = s.pos[j] as usize + v as usize;
+            let a = if f >= 64 {
+                0
+            } else if st.any {
+                free >> f & 1 | prey >> f & counts
+            } else {
+                let t = f + stock as usize;
+                free >> f & 1 | u64::from(t < 64 && prey >> t & 1 == 1) << 1
+            };
+            (order[r & 31], acts[r & 31]) = (j as u8, a);
+        }
+        let recip = st.recip[most];
+        loop {
+            let slots = nw * most;
+            let n = slots + nn;
+            if n == 0 {
+                return None;
+            }
+            let i = if n == 1 { 0 } else { index(n) };
+            if i >= slots {
+                let j = nth(narrow, i - slots);
+                match release_of(j) {
+                    Some(d) => return Some(d),
+                    None => {
+                        narrow &= !(1u64 << j);
+                        nn -= 1;
+                        continue;
+                    }
+                }
+            }
+            let r = ((i as u64 * recip) >> 32) as usize;
+            let (slot, a) = (i - r * most, acts[r & 31]);
+            if slot < 64 && a >> slot & 1 == 1 {
+                let j = order[r & 31] as usize;
+                let by = match (slot, st.any) {
+                    (0, _) => 0,
+                    (_, true) => slot as u8,
+                    (_, false) => stock,
+                };
+                return Some((j, end(s.pos[j] as usize + v as usize + by as usize), by));
+            }
+            // A piece with no action is dropped at its first draw.
+            if a == 0 {
+                nw -= 1;
+                for x in r..nw {
+                    order[x & 31] = order[(x + 1) & 31];
+                    acts[x & 31] = acts[(x + 1) & 31];
+                }
+            }
+        }
+    }
+
+    /// Unlocks side `SIDE`'s piece `j` where it stands.
+    #[inline(always)]
+    fn unlock<const SIDE: usize>(&mut self, s: &mut State, j: usize) {
+        s.flags[j] &= !UNMOVED;
+        self.unmoved &= !(1u64 << j);
+        self.locked[SIDE] -= 1;
+        self.moved[SIDE] += 1;
+    }
+
+    /// Moves piece `j` of side `SIDE` to the walk's end `to` (position, and square in the
+    /// high byte), capturing the enemy piece there, and tests the ends.
+    #[inline(always)]
+    fn move_to<const SIDE: usize>(
+        &mut self,
+        st: &Stocked,
+        c: &Compiled,
+        s: &mut State,
+        j: usize,
+        to: u16,
+    ) {
+        let sq = (to >> 8) as u8;
+        if self.unmoved >> j & 1 == 1 {
+            self.locked[SIDE] -= 1;
+            self.moved[SIDE] += 1;
+        }
+        let (from, at) = (s.sq[j] as usize, sq as usize);
+        self.board[from] = 0;
+        self.rows[SIDE] = self.rows[SIDE] - row_bit(from as u8) + row_bit(sq);
+        self.own[SIDE] = self.own[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
+        let enemy = 1 - SIDE;
+        self.prey[enemy] = self.prey[enemy] & !st.prey[enemy][from] | st.prey[enemy][at];
+        if st.plain.bars {
+            self.barred[enemy] =
+                self.barred[enemy] & !st.barred[enemy][from] | st.barred[enemy][at];
+        }
+        let on = self.board[at];
+        if on != 0 {
+            // An enemy piece: the walk lands only on those it may capture.
+            let e = (on - 1) as usize;
+            if self.unmoved >> e & 1 == 1 {
+                self.locked[enemy] -= 1;
+            } else {
+                self.moved[enemy] -= 1;
+            }
+            s.pos[e] = GONE;
+            s.sq[e] = GONE;
+            s.flags[e] = 0;
+            s.count[e] = 0;
+            let bit = !(1u64 << e);
+            self.on_board &= bit;
+            self.alive &= bit;
+            self.unmoved &= bit;
+            self.rows[enemy] -= row_bit(sq);
+            self.own[enemy] &= !st.on[enemy][at];
+            self.prey[SIDE] &= !st.prey[SIDE][at];
+            s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
+            self.ended = st.plain.no_pieces_ends && self.alive & c.side_bits[enemy] == 0;
+        }
+        self.ended |= st.separated_ends && separated(&self.rows);
+        self.board[at] = j as u8 + 1;
+        s.pos[j] = to as u8;
+        s.sq[j] = sq;
+        s.flags[j] &= !UNMOVED;
+        s.count[j] = 0;
+        self.unmoved &= !(1u64 << j);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::games::{REFERENCE, SHIPPED};
+    use super::super::Described;
+    use crate::game::Node;
+    use crate::play::RandomBits;
+    use rand::{Rng as _, SeedableRng as _};
+
+    /// From every third node of random games of the game (some cut short by a throw cap,
+    /// some from large stocks, whose captures walk further than the walks' tables), the
+    /// loop leaves the state, the random bits and the generator exactly as the
+    /// step-by-step path does; the number of starts compared.
+    fn compare(name: &str, g: &Described) -> usize {
+        let p = g.compiled.stocked_playouts.as_ref().unwrap();
+        assert!(g.compiled.plain_playouts.is_none(), "{name}");
+        let mut starts = 0;
+        let runs = (1..=6).map(|seed| (seed, g.max_throws, 0));
+        let cut = [(7, 40, 0), (8, g.max_throws, 20), (9, g.max_throws, 40)];
+        for (seed, cap, stock) in runs.chain(cut) {
+            let mut g = g.clone();
+            g.max_throws = cap;
+            let mut rng = crate::Rng::seed_from_u64(seed);
+            let mut bits = RandomBits::new();
+            let mut s = g.initial_state();
+            s.stock[..2].copy_from_slice(&[stock, stock / 2]);
+            for step in 0.. {
+                if step % 3 == 0 {
+                    assert!(p.fits(&g.compiled, &s), "{name}: {s:?}");
+                    let (mut fast, mut fast_bits, mut fast_rng) = (s, bits, rng.clone());
+                    p.play_to_end(&g.compiled, &mut fast, &mut fast_bits, &mut fast_rng, cap);
+                    let (mut slow, mut slow_bits, mut slow_rng) = (s, bits, rng.clone());
+                    g.play_random_to_end_step_by_step(&mut slow, &mut slow_bits, &mut slow_rng);
+                    assert_eq!(fast, slow, "{name} (seed {seed}, step {step})");
+                    assert_eq!(fast_bits, slow_bits, "{name}");
+                    assert_eq!(fast_rng.next_u64(), slow_rng.next_u64(), "{name}");
+                    starts += 1;
+                }
+                match g.node(&s) {
+                    Node::Throw(_) => {
+                        g.apply_throw_unchecked(&mut s, bits.throw(&mut rng, g.sticks()))
+                    }
+                    Node::Decide(_) => {
+                        g.play_drawn_within::<{ Described::BUFFER }>(&mut s, |len| {
+                            bits.index(&mut rng, len)
+                        });
+                    }
+                    Node::End => break,
+                }
+            }
+        }
+        starts
+    }
+
+    /// The loop plays as the step-by-step path every variant of every shipped and
+    /// reference description that takes it; Sijat El Taba takes it in every variant (its
+    /// rows, and a capture lengthened by any count or by all of the stored 1s), and so does
+    /// the game at its default options from its start.
+    #[test]
+    fn the_stocked_loop_plays_as_the_step_by_step_path() {
+        let mut stocked = Vec::new();
+        let mut starts = 0;
+        for &(name, file, text) in SHIPPED.iter().chain(REFERENCE) {
+            let game = Described::from_text(file, text).unwrap();
+            for (v, g) in Described::variants(&game.base).iter().enumerate() {
+                if g.compiled.stocked_playouts.is_some() {
+                    stocked.push((name, v));
+                    starts += compare(&format!("{name} (variant {v})"), g);
+                }
+            }
+        }
+        assert_eq!(
+            stocked
+                .iter()
+                .filter(|(n, _)| *n == "sijat-el-taba")
+                .count(),
+            4,
+            "{stocked:?}"
+        );
+        let (_, file, text) = SHIPPED
+            .iter()
+            .find(|(n, _, _)| *n == "sijat-el-taba")
+            .unwrap();
+        let g = Described::from_text(file, text).unwrap();
+        let p = g.compiled.stocked_playouts.as_ref().unwrap();
+        assert!(p.fits(&g.compiled, &g.initial_state()));
+        assert!(starts > 2_000, "{starts}");
+    }
+
+    /// The mechanics the loop covers that Sijat El Taba does not use play as the
+    /// step-by-step path too: a release by a value that moves, first where it can;
+    /// squares where pieces are safe; no captures at all.
+    #[test]
+    fn the_stocked_loop_plays_other_mechanics_as_the_step_by_step_path() {
+        let (_, file, text) = SHIPPED
+            .iter()
+            .find(|(n, _, _)| *n == "sijat-el-taba")
+            .unwrap();
+        let release = "values = [1]\nsteps = 0\n";
+        assert!(text.contains(release));
+        let moves = "[moves]\ncapture = \"landing\"\n";
+        let safe = "[regions]\nmiddle = { rows = [2] }\n[moves]\nsafe = \"middle\"\n";
+        for (what, from, to) in [
+            ("a release by a 2", release, "values = [2]\nsteps = 0\n"),
+            (
+                "a release first",
+                release,
+                "values = [2, 4]\nsteps = 0\npriority = true\n",
+            ),
+            ("safe squares", "[pieces]\n", &format!("{safe}[pieces]\n")),
+            (
+                "no capture",
+                "[pieces]\n",
+                &format!("{moves}[pieces]\n").replace("landing", "none"),
+            ),
+        ] {
+            let text = text.replace(from, to);
+            let g = Described::from_text(file, &text).unwrap();
+            assert!(compare(what, &g) > 200, "{what}");
+        }
+    }
+}
