@@ -216,6 +216,9 @@ pub(crate) struct Compiled {
     /// The settings of the one-loop random playouts, where the description is plain
     /// enough for them.
     pub plain_playouts: Option<super::plain::Plain>,
+    /// The settings of the chased races' one-loop random playouts, where the description
+    /// is such a race.
+    pub chased_playouts: Option<super::chased::Chased>,
 }
 
 /// Off the board, before the first position.
@@ -1188,7 +1191,9 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
         }),
         values,
         plain_playouts: None,
+        chased_playouts: None,
     };
     compiled.plain_playouts = super::plain::Plain::of(&compiled);
+    compiled.chased_playouts = super::chased::Chased::of(&compiled);
     Ok(compiled)
 }

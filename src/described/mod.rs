@@ -13,6 +13,7 @@
 //! The book's chapter `docs/described/format.md` is the reference of every field.
 
 mod action;
+mod chased;
 mod chaser;
 mod codes;
 mod compile;
@@ -804,8 +805,9 @@ impl Described {
     /// Plays the state to the end with random throws and uniformly random decisions: each
     /// throw `bits.throw(rng, sticks)`, each decision [`Described::play_drawn_within`] with
     /// `bits.index(rng, len)`. Where the description is plain (two sides, one piece a
-    /// square, plain tracks, releases and captures by landing only) one loop does it with
-    /// the same draws and states.
+    /// square, plain tracks, releases and captures by landing only), or a chased race (one
+    /// piece a seat on a shared track, holds, a steered chaser), one loop does it with the
+    /// same draws and states.
     pub fn play_random_to_end<R: rand::Rng + ?Sized>(
         &self,
         s: &mut State,
@@ -815,6 +817,12 @@ impl Described {
         if let Some(plain) = &self.compiled.plain_playouts {
             if plain.fits(&self.compiled, s) {
                 plain.play_to_end(&self.compiled, s, bits, rng, self.max_throws);
+                return;
+            }
+        }
+        if let Some(chased) = &self.compiled.chased_playouts {
+            if chased.fits(&self.compiled, s) {
+                chased.play_to_end(&self.compiled, s, bits, rng, self.max_throws);
                 return;
             }
         }
