@@ -24,11 +24,12 @@ const HOLD: u16 = OFF as u16;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Chased {
     seats: usize,
-    /// The track's positions.
-    len: usize,
-    /// Per marked sides: the seats' values, and the chaser's.
-    value: [u8; 9],
-    chaser_value: [u8; 9],
+    /// The track's last position.
+    last: u8,
+    /// Per pending throw (its low 4 bits, the marked sides, 8 standing for more): the
+    /// seats' values, and the chaser's.
+    value: [u8; 16],
+    chaser_value: [u8; 16],
     /// Bit `m`: the throw of `m` marked sides gives another (a racing seat's, a driver's).
     again: u16,
     chaser_again: u16,
@@ -36,18 +37,18 @@ pub(crate) struct Chased {
     releases: [u16; MAX_SEATS],
     /// Where the chaser appears when the first seat gets out.
     appears: u8,
-    /// Per (seat, position, value), at `(seat * len + position) << 4 | value`: the move's
-    /// end (position, and its square in the high byte), [`HOLD`] where it counts a throw
-    /// of a holding position, [`NO`] where there is no move.
+    /// Per (position, value), at `position << 4 | value` (the same for every seat, the
+    /// track being shared): the move's end (position, and its square in the high byte),
+    /// [`HOLD`] where it counts a throw of a holding position, [`NO`] where there is none.
     moves: Vec<u16>,
-    /// Per (seat, position): the end of the release's walk from it (position and square).
+    /// Per position: the end of the release's walk from it (position and square).
     released: Vec<u16>,
     /// Per seat: the end of the release's walk from off the board.
     enter: [u16; MAX_SEATS],
     /// Per position: the throws a piece held there needs (0: not a holding position).
     need: Vec<u8>,
-    /// Per (seat, position): where a held piece goes when its throws are made (position
-    /// and square), [`NO`] where it gets out.
+    /// Per position: where a held piece goes when its throws are made (position and
+    /// square), [`NO`] where it gets out.
     after_hold: Vec<u16>,
     /// Per position: its square, where the chaser carries pieces.
     square: Vec<u8>,
@@ -62,7 +63,7 @@ impl Chased {
             && !c.teams
             && c.pieces_per_side == 1
             && c.sides == c.seats
-            && c.seats <= MAX_SEATS
+            && (1..=MAX_SEATS).contains(&c.seats)
             && c.occupancy == Occupancy::Shared
             && c.plain
             && !c.forks
@@ -76,14 +77,16 @@ impl Chased {
             && !c.end_separated
             && !c.end_frozen
             && (1..=MAX_VALUE).contains(&(c.release_steps as usize))
-            && c.track_len < OFF as usize
-            && c.hold.len() == c.track_len;
+            && (1..OFF as usize).contains(&c.track_len)
+            && c.hold.len() == c.track_len
+            && c.square_of[0].len() == c.track_len;
         if !fits {
             return None;
         }
         let (seats, len) = (c.seats, c.track_len);
-        let by_marked =
-            |f: &dyn Fn(usize) -> bool| (0..9).fold(0u16, |m, k| m | (f(k) as u16) << k);
+        // The engine reads a pending throw's low 4 bits, and more than 8 as 8.
+        let by_throw =
+            |f: &dyn Fn(usize) -> bool| (0..16).fold(0u16, |m, k| m | (f(k.min(8)) as u16) << k);
         let entry =
             |side: usize, pos: u8| u16::from(pos) | u16::from(c.square_of[side][pos as usize]) << 8;
         // The end of a walk: with shared squares and plain links nothing on the board
@@ -97,38 +100,46 @@ impl Chased {
             });
             end
         };
-        let mut moves = vec![NO; seats * len << 4];
-        let mut released = vec![NO; seats * len];
-        let mut after_hold = vec![NO; seats * len];
-        for side in 0..seats {
+        let tables = |side: usize| {
+            let mut moves = vec![NO; len << 4];
+            let (mut released, mut after_hold) = (vec![NO; len], vec![NO; len]);
             for p in 0..len {
-                let at = side * len + p;
                 let (need, counted) = c.hold[p];
                 for v in 1..=MAX_VALUE as u8 {
-                    moves[at << 4 | v as usize] = match need {
+                    moves[p << 4 | v as usize] = match need {
                         0 => walk(side, p as u8, v),
                         _ if counted == v => HOLD,
                         _ => NO,
                     };
                 }
-                released[at] = walk(side, p as u8, c.release_steps);
+                released[p] = walk(side, p as u8, c.release_steps);
                 let to = c.next[side][p].to;
                 if to != NONE {
-                    after_hold[at] = entry(side, to);
+                    after_hold[p] = entry(side, to);
                 }
             }
+            (moves, released, after_hold)
+        };
+        // One table for all seats: the track is shared, so every seat's are the same.
+        let (moves, released, after_hold) = tables(0);
+        let shared = (moves, released, after_hold);
+        if (1..seats).any(|side| tables(side) != shared) {
+            return None;
         }
+        let (moves, released, after_hold) = shared;
         let releases = core::array::from_fn(|side| match &c.release_counts {
+            // By count, the engine reads the throw's low 4 bits as they are.
             Some(per_side) => per_side.get(side).copied().unwrap_or(0),
-            None => by_marked(&|k| c.release_values >> c.table.value[k] & 1 == 1),
+            None => by_throw(&|k| c.release_values >> c.table.value[k] & 1 == 1),
         });
+        let by_value = |t: &[u8; 9]| core::array::from_fn(|k| t[k.min(8)]);
         Some(Chased {
             seats,
-            len,
-            value: c.table.value,
-            chaser_value: chaser.value,
-            again: by_marked(&|k| c.table.again[k]),
-            chaser_again: by_marked(&|k| chaser.again[k]),
+            last: (len - 1) as u8,
+            value: by_value(&c.table.value),
+            chaser_value: by_value(&chaser.value),
+            again: by_throw(&|k| c.table.again[k]),
+            chaser_again: by_throw(&|k| chaser.again[k]),
             releases,
             appears: c.chaser_appears,
             moves,
@@ -147,29 +158,43 @@ impl Chased {
     }
 
     /// Whether the loop can play on from the state: a seat's turn, no seat buried,
-    /// nothing spent or opened, a pending throw (if any) of at most 8 marked sides, the
-    /// chaser and every piece on the board on the track, the piece sets and the occupancy
-    /// as the pieces give them, and the game ended where every seat is out.
+    /// nothing spent or opened, the chaser and every piece on the board on the track, no
+    /// piece beyond the seats', the piece sets and the occupancy as the pieces give them,
+    /// and the game ended where every seat is out.
     #[inline]
     pub(crate) fn fits(&self, c: &Compiled, s: &State) -> bool {
-        let on_track = |p: u8| (p as usize) < self.len;
+        let on_track = |p: u8| p <= self.last;
+        let seats = c.side_bits[self.seats - 1] | (c.side_bits[self.seats - 1] - 1);
         let mut occ = [super::compile::Mask::default(); 2];
-        for (side, o) in occ.iter_mut().enumerate() {
-            for k in members(s.on_board & c.side_bits[side]) {
-                o.set(s.sq[k]);
+        let mut sets = (0, 0, 0);
+        for k in 0..self.seats {
+            let (p, bit) = (s.pos[k], 1u64 << k);
+            if p < OFF {
+                if !on_track(p) {
+                    return false;
+                }
+                sets.0 |= bit;
+                if k < 2 {
+                    occ[k].set(s.sq[k]);
+                }
+            }
+            if p != GONE {
+                sets.1 |= bit;
+            }
+            if s.flags[k] & UNMOVED != 0 {
+                sets.2 |= bit;
             }
         }
         (s.turn as usize) < self.seats
             && !s.spending
             && !s.opening
-            && (s.pending == GONE || s.pending <= 8)
             && s.buried == 0
             && s.burials == [0; MAX_SEATS]
             && (s.ended || usize::from(s.outs) != self.seats)
             && (s.chaser == GONE || on_track(s.chaser))
-            && s.alive & !c.side_bits[..self.seats].iter().fold(0, |m, b| m | b) == 0
-            && members(s.on_board).all(|k| on_track(s.pos[k]))
-            && s.sets_agree()
+            && (s.on_board | s.alive | s.unmoved) & !seats == 0
+            && (s.on_board, s.alive, s.unmoved) == sets
+            && s.unmoved & !s.alive == 0
             && occ == s.occ
     }
 
@@ -199,31 +224,20 @@ impl Chased {
             chaser: s.chaser,
             outs: s.outs,
             ended: s.ended,
+            drivers: (0..self.seats)
+                .fold(0, |m, seat| m | u8::from(s.out_place[seat] != 0) << seat),
+            turn: s.turn as usize,
         };
-        let mut turn = s.turn as usize;
-        let mut pending = s.pending;
         let mut throws = s.throws;
-        while !p.ended {
-            let m = if pending != GONE {
-                core::mem::replace(&mut pending, GONE)
-            } else {
-                if throws >= max_throws {
-                    break;
-                }
-                throws = throws.saturating_add(1);
-                p.bits.throw(rng, c.sticks).marked()
-            };
-            let k = (m & 15).min(8) as usize;
-            let again = if s.out_place[turn] != 0 {
-                p.drive(self, s, rng, k);
-                self.chaser_again >> k & 1 == 1
-            } else {
-                p.race(self, s, turn, k);
-                self.again >> k & 1 == 1
-            };
-            if !p.ended && !again {
-                turn = if turn + 1 == self.seats { 0 } else { turn + 1 };
-            }
+        let pending = s.pending;
+        if pending != GONE && !p.ended {
+            s.pending = GONE;
+            p.play(self, s, rng, pending);
+        }
+        while !p.ended && throws < max_throws {
+            throws = throws.saturating_add(1);
+            let m = p.bits.throw(rng, c.sticks).marked();
+            p.play(self, s, rng, m);
         }
         (s.on_board, s.alive, s.unmoved) = (p.on_board, p.alive, p.unmoved);
         s.occ = Default::default();
@@ -232,8 +246,7 @@ impl Chased {
                 s.occ[side].set(s.sq[k]);
             }
         }
-        s.turn = turn as u8;
-        s.pending = pending;
+        s.turn = p.turn as u8;
         s.throws = throws;
         s.chaser = p.chaser;
         s.outs = p.outs;
@@ -252,11 +265,34 @@ struct Playout {
     chaser: u8,
     outs: u8,
     ended: bool,
+    /// The seats that got out (bit per seat): they drive the chaser.
+    drivers: u8,
+    turn: usize,
 }
 
 impl Playout {
-    /// The throw of `k` marked sides of a racing seat: its piece's only action (its
-    /// release, its move, a throw counted on a holding position) or none.
+    /// Plays the throw `m` (marked sides) of the seat to move, and passes the turn on
+    /// unless the throw gives another or the game ends.
+    #[inline(always)]
+    fn play<R: rand::Rng + ?Sized>(&mut self, ch: &Chased, s: &mut State, rng: &mut R, m: u8) {
+        let k = (m & 15) as usize;
+        let seat = self.turn;
+        let again = if self.drivers >> seat & 1 != 0 {
+            self.drive(ch, s, rng, k);
+            ch.chaser_again
+        } else {
+            self.race(ch, s, seat, k);
+            ch.again
+        } >> k
+            & 1
+            != 0;
+        if !again && !self.ended {
+            self.turn = if seat + 1 == ch.seats { 0 } else { seat + 1 };
+        }
+    }
+
+    /// The throw of a racing seat (`k` its pending value's index): its piece's only
+    /// action (its release, its move, a throw counted on a holding position) or none.
     #[inline(always)]
     fn race(&mut self, ch: &Chased, s: &mut State, seat: usize, k: usize) {
         let v = ch.value[k];
@@ -266,79 +302,70 @@ impl Playout {
         // One piece a seat: piece `seat`.
         let j = seat;
         let bit = 1u64 << j;
-        if self.unmoved & self.alive & bit != 0 {
-            if ch.releases[seat] >> k & 1 == 1 {
-                let to = if s.pos[j] == OFF {
-                    ch.enter[seat]
-                } else {
-                    ch.released[seat * ch.len + s.pos[j] as usize]
-                };
-                if to != NO {
-                    self.place(s, j, to);
+        if self.on_board & !self.unmoved & bit != 0 {
+            let p = s.pos[j] as usize;
+            match ch.moves[p << 4 | v as usize] {
+                NO => {}
+                HOLD => self.hold_step(ch, s, seat, p),
+                to => {
+                    self.at[p] &= !(1 << j);
+                    self.set_down(s, j, to);
                 }
             }
-        } else if self.on_board & bit != 0 {
-            let p = s.pos[j] as usize;
-            let at = seat * ch.len + p;
-            match ch.moves[at << 4 | v as usize] {
-                NO => {}
-                HOLD => self.hold_step(ch, s, seat, j, p, at),
-                to => self.place(s, j, to),
+        } else if self.unmoved & bit != 0 && ch.releases[seat] >> k & 1 != 0 {
+            let to = if s.pos[j] == OFF {
+                ch.enter[seat]
+            } else {
+                ch.released[s.pos[j] as usize]
+            };
+            if to != NO {
+                if self.on_board & bit != 0 {
+                    self.at[s.pos[j] as usize] &= !(1 << j);
+                }
+                s.flags[j] &= !UNMOVED;
+                self.on_board |= bit;
+                self.unmoved &= !bit;
+                self.set_down(s, j, to);
             }
         }
     }
 
-    /// Moves piece `j` to `to` (position, and square in the high byte).
+    /// Sets piece `j` down on `to` (position, and square in the high byte).
     #[inline(always)]
-    fn place(&mut self, s: &mut State, j: usize, to: u16) {
-        let bit = 1u64 << j;
-        if self.on_board & bit != 0 {
-            self.at[s.pos[j] as usize] &= !(1 << j);
-        }
+    fn set_down(&mut self, s: &mut State, j: usize, to: u16) {
         let pos = to as u8;
         self.at[pos as usize] |= 1 << j;
         s.pos[j] = pos;
         s.sq[j] = (to >> 8) as u8;
-        s.flags[j] &= !UNMOVED;
         s.count[j] = 0;
-        self.on_board |= bit;
-        self.alive |= bit;
-        self.unmoved &= !bit;
     }
 
-    /// A throw counted by piece `j` of the seat, held on position `p` (`at` its index in
-    /// the seat's tables): on when its throws are made, out past the track's end.
+    /// A throw counted by the seat's piece, held on position `p`: on when its throws are
+    /// made, out past the track's end.
     #[inline(always)]
-    fn hold_step(
-        &mut self,
-        ch: &Chased,
-        s: &mut State,
-        seat: usize,
-        j: usize,
-        p: usize,
-        at: usize,
-    ) {
+    fn hold_step(&mut self, ch: &Chased, s: &mut State, seat: usize, p: usize) {
+        let j = seat;
         s.count[j] = s.count[j].saturating_add(1);
         if s.count[j] < ch.need[p] {
             return;
         }
         s.count[j] = 0;
-        let to = ch.after_hold[at];
+        self.at[p] &= !(1 << j);
+        let to = ch.after_hold[p];
         if to != NO {
-            self.place(s, j, to);
+            self.set_down(s, j, to);
             return;
         }
         let bit = 1u64 << j;
-        self.at[p] &= !(1 << j);
         s.pos[j] = GONE;
         s.sq[j] = GONE;
         s.flags[j] = 0;
         self.on_board &= !bit;
         self.alive &= !bit;
-        self.unmoved &= !bit;
         if s.out_place[seat] == 0 {
             self.outs += 1;
             s.out_place[seat] = self.outs;
+            self.drivers |= 1 << seat;
             if self.chaser == GONE {
                 self.chaser = ch.appears;
             }
@@ -346,18 +373,18 @@ impl Playout {
         self.ended = usize::from(self.outs) == ch.seats;
     }
 
-    /// The throw of `k` marked sides of a seat that got out: it moves the chaser by the
-    /// chaser's value, back or forward as drawn (back alone from the last position).
+    /// The throw of a seat that got out (`k` its pending value's index): it moves the
+    /// chaser by the chaser's value, back or forward as drawn (back alone from the last
+    /// position).
     #[inline(always)]
     fn drive<R: rand::Rng + ?Sized>(&mut self, ch: &Chased, s: &mut State, rng: &mut R, k: usize) {
         let v = ch.chaser_value[k];
-        let g = self.chaser;
+        let mut g = self.chaser;
         if v == 0 || g == GONE {
             return;
         }
-        let last = (ch.len - 1) as u8;
+        let last = ch.last;
         let back = g == last || self.bits.index(rng, 2).min(1) == 0;
-        let mut g = g;
         for _ in 0..v {
             let carried = self.at[g as usize];
             if back && g == 0 {
