@@ -40,18 +40,18 @@ pub(crate) struct Chased {
     /// Per (position, value), at `position << 4 | value` (the same for every seat, the
     /// track being shared): the move's end (position, and its square in the high byte),
     /// [`HOLD`] where it counts a throw of a holding position, [`NO`] where there is none.
-    moves: Vec<u16>,
+    moves: Box<[u16; 256 << 4]>,
     /// Per position: the end of the release's walk from it (position and square).
-    released: Vec<u16>,
+    released: [u16; 256],
     /// Per seat: the end of the release's walk from off the board.
     enter: [u16; MAX_SEATS],
     /// Per position: the throws a piece held there needs (0: not a holding position).
-    need: Vec<u8>,
+    need: [u8; 256],
     /// Per position: where a held piece goes when its throws are made (position and
     /// square), [`NO`] where it gets out.
-    after_hold: Vec<u16>,
+    after_hold: [u16; 256],
     /// Per position: its square, where the chaser carries pieces.
-    square: Vec<u8>,
+    square: [u8; 256],
 }
 
 impl Chased {
@@ -101,8 +101,9 @@ impl Chased {
             end
         };
         let tables = |side: usize| {
-            let mut moves = vec![NO; len << 4];
-            let (mut released, mut after_hold) = (vec![NO; len], vec![NO; len]);
+            // Whole tables (positions as bytes index them without a bounds check).
+            let mut moves = Box::new([NO; 256 << 4]);
+            let (mut released, mut after_hold) = ([NO; 256], [NO; 256]);
             for p in 0..len {
                 let (need, counted) = c.hold[p];
                 for v in 1..=MAX_VALUE as u8 {
@@ -151,9 +152,9 @@ impl Chased {
                     NO
                 }
             }),
-            need: c.hold.iter().map(|&(need, _)| need).collect(),
+            need: core::array::from_fn(|p| c.hold.get(p).map_or(0, |&(need, _)| need)),
             after_hold,
-            square: c.square_of[0].clone(),
+            square: core::array::from_fn(|p| c.square_of[0].get(p).copied().unwrap_or(GONE)),
         })
     }
 
@@ -216,7 +217,6 @@ impl Chased {
             at[s.pos[k] as usize] |= 1 << k;
         }
         let mut p = Playout {
-            at,
             bits: *bits,
             on_board: s.on_board,
             alive: s.alive,
@@ -232,12 +232,12 @@ impl Chased {
         let pending = s.pending;
         if pending != GONE && !p.ended {
             s.pending = GONE;
-            p.play(self, s, rng, pending);
+            p.play(self, s, &mut at, rng, pending);
         }
         while !p.ended && throws < max_throws {
             throws = throws.saturating_add(1);
             let m = p.bits.throw(rng, c.sticks).marked();
-            p.play(self, s, rng, m);
+            p.play(self, s, &mut at, rng, m);
         }
         (s.on_board, s.alive, s.unmoved) = (p.on_board, p.alive, p.unmoved);
         s.occ = Default::default();
@@ -257,7 +257,6 @@ impl Chased {
 
 /// What the loop keeps of the state between throws.
 struct Playout {
-    at: [u8; 256],
     bits: RandomBits,
     on_board: u64,
     alive: u64,
@@ -274,14 +273,22 @@ impl Playout {
     /// Plays the throw `m` (marked sides) of the seat to move, and passes the turn on
     /// unless the throw gives another or the game ends.
     #[inline(always)]
-    fn play<R: rand::Rng + ?Sized>(&mut self, ch: &Chased, s: &mut State, rng: &mut R, m: u8) {
+    fn play<R: rand::Rng + ?Sized>(
+        &mut self,
+        ch: &Chased,
+        s: &mut State,
+        at: &mut [u8; 256],
+        rng: &mut R,
+        m: u8,
+    ) {
         let k = (m & 15) as usize;
-        let seat = self.turn;
+        // At most 8 seats: the mask tells the compiler, which then checks no index.
+        let seat = self.turn & (MAX_SEATS - 1);
         let again = if self.drivers >> seat & 1 != 0 {
-            self.drive(ch, s, rng, k);
+            self.drive(ch, s, at, rng, k);
             ch.chaser_again
         } else {
-            self.race(ch, s, seat, k);
+            self.race(ch, s, at, seat, k);
             ch.again
         } >> k
             & 1
@@ -294,7 +301,7 @@ impl Playout {
     /// The throw of a racing seat (`k` its pending value's index): its piece's only
     /// action (its release, its move, a throw counted on a holding position) or none.
     #[inline(always)]
-    fn race(&mut self, ch: &Chased, s: &mut State, seat: usize, k: usize) {
+    fn race(&mut self, ch: &Chased, s: &mut State, at: &mut [u8; 256], seat: usize, k: usize) {
         let v = ch.value[k];
         if v == 0 {
             return;
@@ -304,12 +311,12 @@ impl Playout {
         let bit = 1u64 << j;
         if self.on_board & !self.unmoved & bit != 0 {
             let p = s.pos[j] as usize;
-            match ch.moves[p << 4 | v as usize] {
+            match ch.moves[p << 4 | (v as usize & 15)] {
                 NO => {}
-                HOLD => self.hold_step(ch, s, seat, p),
+                HOLD => self.hold_step(ch, s, at, seat, p),
                 to => {
-                    self.at[p] &= !(1 << j);
-                    self.set_down(s, j, to);
+                    at[p] &= !(1 << j);
+                    self.set_down(s, at, j, to);
                 }
             }
         } else if self.unmoved & bit != 0 && ch.releases[seat] >> k & 1 != 0 {
@@ -320,21 +327,21 @@ impl Playout {
             };
             if to != NO {
                 if self.on_board & bit != 0 {
-                    self.at[s.pos[j] as usize] &= !(1 << j);
+                    at[s.pos[j] as usize] &= !(1 << j);
                 }
                 s.flags[j] &= !UNMOVED;
                 self.on_board |= bit;
                 self.unmoved &= !bit;
-                self.set_down(s, j, to);
+                self.set_down(s, at, j, to);
             }
         }
     }
 
     /// Sets piece `j` down on `to` (position, and square in the high byte).
     #[inline(always)]
-    fn set_down(&mut self, s: &mut State, j: usize, to: u16) {
+    fn set_down(&mut self, s: &mut State, at: &mut [u8; 256], j: usize, to: u16) {
         let pos = to as u8;
-        self.at[pos as usize] |= 1 << j;
+        at[pos as usize] |= 1 << j;
         s.pos[j] = pos;
         s.sq[j] = (to >> 8) as u8;
         s.count[j] = 0;
@@ -343,17 +350,17 @@ impl Playout {
     /// A throw counted by the seat's piece, held on position `p`: on when its throws are
     /// made, out past the track's end.
     #[inline(always)]
-    fn hold_step(&mut self, ch: &Chased, s: &mut State, seat: usize, p: usize) {
+    fn hold_step(&mut self, ch: &Chased, s: &mut State, at: &mut [u8; 256], seat: usize, p: usize) {
         let j = seat;
         s.count[j] = s.count[j].saturating_add(1);
         if s.count[j] < ch.need[p] {
             return;
         }
         s.count[j] = 0;
-        self.at[p] &= !(1 << j);
+        at[p] &= !(1 << j);
         let to = ch.after_hold[p];
         if to != NO {
-            self.set_down(s, j, to);
+            self.set_down(s, at, j, to);
             return;
         }
         let bit = 1u64 << j;
@@ -377,7 +384,14 @@ impl Playout {
     /// chaser by the chaser's value, back or forward as drawn (back alone from the last
     /// position).
     #[inline(always)]
-    fn drive<R: rand::Rng + ?Sized>(&mut self, ch: &Chased, s: &mut State, rng: &mut R, k: usize) {
+    fn drive<R: rand::Rng + ?Sized>(
+        &mut self,
+        ch: &Chased,
+        s: &mut State,
+        at: &mut [u8; 256],
+        rng: &mut R,
+        k: usize,
+    ) {
         let v = ch.chaser_value[k];
         let mut g = self.chaser;
         if v == 0 || g == GONE {
@@ -386,7 +400,7 @@ impl Playout {
         let last = ch.last;
         let back = g == last || self.bits.index(rng, 2).min(1) == 0;
         for _ in 0..v {
-            let carried = self.at[g as usize];
+            let carried = at[g as usize];
             if back && g == 0 {
                 // Carried back off the board: unmoved again.
                 for j in members(carried.into()) {
@@ -395,7 +409,7 @@ impl Playout {
                     s.count[j] = 0;
                     s.flags[j] |= UNMOVED;
                 }
-                self.at[0] = 0;
+                at[0] = 0;
                 self.on_board &= !u64::from(carried);
                 self.unmoved |= u64::from(carried);
                 break;
@@ -411,8 +425,8 @@ impl Playout {
                     s.sq[j] = sq;
                     s.count[j] = 0;
                 }
-                self.at[g as usize] = 0;
-                self.at[to as usize] |= carried;
+                at[g as usize] = 0;
+                at[to as usize] |= carried;
             }
             g = to;
         }
