@@ -175,8 +175,8 @@ impl Chased {
                     return false;
                 }
                 sets.0 |= bit;
-                if k < 2 {
-                    occ[k].set(s.sq[k]);
+                if let Some(o) = occ.get_mut(k) {
+                    o.set(s.sq[k]);
                 }
             }
             if p != GONE {
