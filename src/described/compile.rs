@@ -218,6 +218,9 @@ pub(crate) struct Compiled {
     pub plain_playouts: Option<super::plain::Plain>,
     /// The same for descriptions of that shape with a stock of stored values.
     pub stocked_playouts: Option<super::stocked::Stocked>,
+    /// The settings of the chased races' one-loop random playouts, where the description
+    /// is such a race.
+    pub chased_playouts: Option<super::chased::Chased>,
 }
 
 /// Off the board, before the first position.
@@ -1191,8 +1194,10 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
         values,
         plain_playouts: None,
         stocked_playouts: None,
+        chased_playouts: None,
     };
     compiled.plain_playouts = super::plain::Plain::of(&compiled);
     compiled.stocked_playouts = super::stocked::Stocked::of(&compiled);
+    compiled.chased_playouts = super::chased::Chased::of(&compiled);
     Ok(compiled)
 }

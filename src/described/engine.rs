@@ -1055,29 +1055,24 @@ impl Compiled {
     /// Calls `f` with each candidate's action, in the listing's order (the releases alone
     /// where they come first and one can act), until `f` returns false; a pass where none
     /// can act.
-    #[inline]
+    #[inline(always)]
     fn each_drawable(&self, s: &State, c: &Candidates, mut f: impl FnMut(Drawn) -> bool) {
         // Each set's actions: whether to go on, and whether any candidate could act.
         let mut each = |set: u64| {
             let mut found = false;
             for k in members(set) {
-                if c.most == 1 {
-                    // One action a candidate at most (most decisions): no slots to walk.
-                    if let Some(d) = self.candidate(s, c, k) {
-                        found = true;
-                        if !f(d) {
-                            return (false, true);
-                        }
+                if c.most != 1 {
+                    match self.each_slot(s, c, k, &mut f) {
+                        (true, any) => found |= any,
+                        done => return done,
                     }
                     continue;
                 }
-                let most = if c.wide >> k & 1 == 1 { c.most } else { 1 };
-                for j in 0..most {
-                    if let Found::Act(d) = self.slot(s, c, k, j) {
-                        found = true;
-                        if !f(d) {
-                            return (false, true);
-                        }
+                // One action a candidate at most (most decisions): no slots to walk.
+                if let Some(d) = self.candidate(s, c, k) {
+                    found = true;
+                    if !f(d) {
+                        return (false, true);
                     }
                 }
             }
@@ -1098,6 +1093,30 @@ impl Compiled {
                 moved: None,
             });
         }
+    }
+
+    /// Calls `f` with each of candidate `k`'s actions in its slots, until `f` returns false:
+    /// whether to go on, and whether it has any ([`Compiled::each_drawable`] where a
+    /// candidate may have more than one action).
+    #[inline(never)]
+    fn each_slot(
+        &self,
+        s: &State,
+        c: &Candidates,
+        k: usize,
+        f: &mut dyn FnMut(Drawn) -> bool,
+    ) -> (bool, bool) {
+        let mut found = false;
+        let most = if c.wide >> k & 1 == 1 { c.most } else { 1 };
+        for j in 0..most {
+            if let Found::Act(d) = self.slot(s, c, k, j) {
+                found = true;
+                if !f(d) {
+                    return (false, true);
+                }
+            }
+        }
+        (true, found)
     }
 
     /// The release action of unmoved piece `k`, if it can be released ([`Compiled::release_actions`]

@@ -13,6 +13,7 @@
 //! The book's chapter `docs/described/format.md` is the reference of every field.
 
 mod action;
+mod chased;
 mod chaser;
 mod codes;
 mod compile;
@@ -806,7 +807,8 @@ impl Described {
     /// throw `bits.throw(rng, sticks)`, each decision [`Described::play_drawn_within`] with
     /// `bits.index(rng, len)`. Where the description is plain (two sides, one piece a
     /// square, plain tracks, releases and captures by landing only, with or without a stock
-    /// of stored values) one loop does it with the same draws and states.
+    /// of stored values), or a chased race (one piece a seat on a shared track, holds, a
+    /// steered chaser), one loop does it with the same draws and states.
     pub fn play_random_to_end<R: rand::Rng + ?Sized>(
         &self,
         s: &mut State,
@@ -822,6 +824,12 @@ impl Described {
         if let Some(stocked) = &self.compiled.stocked_playouts {
             if stocked.fits(&self.compiled, s) {
                 stocked.play_to_end(&self.compiled, s, bits, rng, self.max_throws);
+                return;
+            }
+        }
+        if let Some(chased) = &self.compiled.chased_playouts {
+            if chased.fits(&self.compiled, s) {
+                chased.play_to_end(&self.compiled, s, bits, rng, self.max_throws);
                 return;
             }
         }

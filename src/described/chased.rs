@@ -1,0 +1,524 @@
+//! Random playouts of chased races in one loop: one piece a seat on a shared track (no
+//! capture), pieces released onto it, holding positions, a steered chaser that the seats
+//! who got out drive back or forward with its own throws, and the end when every seat is
+//! out. The loop makes the same draws, actions and states as the rules' step-by-step path
+//! ([`Compiled::throw`], the only action of a seat's choice made at once, and the chaser's
+//! direction listed and drawn with `bits.index(rng, 2)` as
+//! [`Described::play_drawn_within`](super::Described::play_drawn_within) draws it), with
+//! every walk read from tables built once; the test below compares the two at every node.
+
+use super::compile::{Compiled, MAX_VALUE, NONE};
+use super::engine::members;
+use super::format::{Decide, Occupancy};
+use super::state::{State, GONE, OFF, UNMOVED};
+use crate::game::MAX_SEATS;
+use crate::play::RandomBits;
+
+/// A table entry with no move.
+const NO: u16 = NONE as u16;
+/// A table entry of a move that counts a throw of a holding position (its low byte is
+/// [`OFF`], which no walk ends on).
+const HOLD: u16 = OFF as u16;
+
+/// The fixed settings a chased race's playouts read, taken from [`Compiled`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Chased {
+    seats: usize,
+    /// The track's last position.
+    last: u8,
+    /// Per pending throw (its low 4 bits, the marked sides, 8 standing for more): the
+    /// seats' values, and the chaser's.
+    value: [u8; 16],
+    chaser_value: [u8; 16],
+    /// Bit `m`: the throw of `m` marked sides gives another (a racing seat's, a driver's).
+    again: u16,
+    chaser_again: u16,
+    /// Per seat, bit `m`: the throw of `m` marked sides releases its unmoved piece.
+    releases: [u16; MAX_SEATS],
+    /// Where the chaser appears when the first seat gets out.
+    appears: u8,
+    /// Per (position, value), at `position << 4 | value` (the same for every seat, the
+    /// track being shared): the move's end (position, and its square in the high byte),
+    /// [`HOLD`] where it counts a throw of a holding position, [`NO`] where there is none.
+    moves: Box<[u16; 256 << 4]>,
+    /// Per position: the end of the release's walk from it (position and square).
+    released: [u16; 256],
+    /// Per seat: the end of the release's walk from off the board.
+    enter: [u16; MAX_SEATS],
+    /// Per position: the throws a piece held there needs (0: not a holding position).
+    need: [u8; 256],
+    /// Per position: where a held piece goes when its throws are made (position and
+    /// square), [`NO`] where it gets out.
+    after_hold: [u16; 256],
+    /// Per position: its square, where the chaser carries pieces.
+    square: [u8; 256],
+}
+
+impl Chased {
+    /// The settings of a description whose every mechanic this loop covers.
+    pub(crate) fn of(c: &Compiled) -> Option<Chased> {
+        let chaser = c.chaser_table.as_ref()?;
+        let fits = c.steering.is_none()
+            && c.driving_values == 0
+            && !c.teams
+            && c.pieces_per_side == 1
+            && c.sides == c.seats
+            && (1..=MAX_SEATS).contains(&c.seats)
+            && c.occupancy == Occupancy::Shared
+            && c.plain
+            && !c.forks
+            && c.decide == Decide::Choices
+            && c.store_value.is_none()
+            && !c.all_first
+            && c.opening.is_none()
+            && c.end_all_out
+            && !c.end_no_pieces
+            && c.end_all_in.is_none()
+            && !c.end_separated
+            && !c.end_frozen
+            && (1..=MAX_VALUE).contains(&(c.release_steps as usize))
+            && (1..OFF as usize).contains(&c.track_len)
+            && c.hold.len() == c.track_len
+            && c.square_of[0].len() == c.track_len;
+        if !fits {
+            return None;
+        }
+        let (seats, len) = (c.seats, c.track_len);
+        // The engine reads a pending throw's low 4 bits, and more than 8 as 8.
+        let by_throw =
+            |f: &dyn Fn(usize) -> bool| (0..16).fold(0u16, |m, k| m | (f(k.min(8)) as u16) << k);
+        let entry =
+            |side: usize, pos: u8| u16::from(pos) | u16::from(c.square_of[side][pos as usize]) << 8;
+        // The end of a walk: with shared squares and plain links nothing on the board
+        // changes where a walk ends, so it is read from an empty board.
+        let walk = |side: usize, from: u8, steps: u8| {
+            let mut end = NO;
+            c.walk(&State::EMPTY, side, from, steps, 0, &mut |d| {
+                if end == NO {
+                    end = entry(side, d.pos);
+                }
+            });
+            end
+        };
+        let tables = |side: usize| {
+            // Whole tables (positions as bytes index them without a bounds check).
+            let mut moves = Box::new([NO; 256 << 4]);
+            let (mut released, mut after_hold) = ([NO; 256], [NO; 256]);
+            for p in 0..len {
+                let (need, counted) = c.hold[p];
+                for v in 1..=MAX_VALUE as u8 {
+                    moves[p << 4 | v as usize] = match need {
+                        0 => walk(side, p as u8, v),
+                        _ if counted == v => HOLD,
+                        _ => NO,
+                    };
+                }
+                released[p] = walk(side, p as u8, c.release_steps);
+                let to = c.next[side][p].to;
+                if to != NONE {
+                    after_hold[p] = entry(side, to);
+                }
+            }
+            (moves, released, after_hold)
+        };
+        // One table for all seats: the track is shared, so every seat's are the same.
+        let (moves, released, after_hold) = tables(0);
+        let shared = (moves, released, after_hold);
+        if (1..seats).any(|side| tables(side) != shared) {
+            return None;
+        }
+        let (moves, released, after_hold) = shared;
+        let releases = core::array::from_fn(|side| match &c.release_counts {
+            // By count, the engine reads the throw's low 4 bits as they are.
+            Some(per_side) => per_side.get(side).copied().unwrap_or(0),
+            None => by_throw(&|k| c.release_values >> c.table.value[k] & 1 == 1),
+        });
+        let by_value = |t: &[u8; 9]| core::array::from_fn(|k| t[k.min(8)]);
+        Some(Chased {
+            seats,
+            last: (len - 1) as u8,
+            value: by_value(&c.table.value),
+            chaser_value: by_value(&chaser.value),
+            again: by_throw(&|k| c.table.again[k]),
+            chaser_again: by_throw(&|k| chaser.again[k]),
+            releases,
+            appears: c.chaser_appears,
+            moves,
+            released,
+            enter: core::array::from_fn(|side| {
+                if side < seats {
+                    walk(side, OFF, c.release_steps)
+                } else {
+                    NO
+                }
+            }),
+            need: core::array::from_fn(|p| c.hold.get(p).map_or(0, |&(need, _)| need)),
+            after_hold,
+            square: core::array::from_fn(|p| c.square_of[0].get(p).copied().unwrap_or(GONE)),
+        })
+    }
+
+    /// Whether the loop can play on from the state: a seat's turn, no seat buried,
+    /// nothing spent or opened, the chaser and every piece on the board on the track, no
+    /// piece beyond the seats', the piece sets and the occupancy as the pieces give them,
+    /// and the game ended where every seat is out.
+    #[inline]
+    pub(crate) fn fits(&self, c: &Compiled, s: &State) -> bool {
+        let on_track = |p: u8| p <= self.last;
+        let seats = c.side_bits[self.seats - 1] | (c.side_bits[self.seats - 1] - 1);
+        let mut occ = [super::compile::Mask::default(); 2];
+        let mut sets = (0, 0, 0);
+        for k in 0..self.seats {
+            let (p, bit) = (s.pos[k], 1u64 << k);
+            if p < OFF {
+                if !on_track(p) {
+                    return false;
+                }
+                sets.0 |= bit;
+                if let Some(o) = occ.get_mut(k) {
+                    o.set(s.sq[k]);
+                }
+            }
+            if p != GONE {
+                sets.1 |= bit;
+            }
+            if s.flags[k] & UNMOVED != 0 {
+                sets.2 |= bit;
+            }
+        }
+        (s.turn as usize) < self.seats
+            && !s.spending
+            && !s.opening
+            && s.buried == 0
+            && s.burials == [0; MAX_SEATS]
+            && (s.ended || usize::from(s.outs) != self.seats)
+            && (s.chaser == GONE || on_track(s.chaser))
+            && (s.on_board | s.alive | s.unmoved) & !seats == 0
+            && (s.on_board, s.alive, s.unmoved) == sets
+            && s.unmoved & !s.alive == 0
+            && occ == s.occ
+    }
+
+    /// Plays the state to the end as the step-by-step path does: each throw
+    /// `bits.throw(rng, sticks)`, a driver's choice of the chaser's direction
+    /// `bits.index(rng, 2)`.
+    #[inline(never)]
+    pub(crate) fn play_to_end<R: rand::Rng + ?Sized>(
+        &self,
+        c: &Compiled,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        max_throws: u32,
+    ) {
+        // Per position: the pieces on it (bit k for piece k), for the chaser to carry.
+        let mut at = [0u8; 256];
+        for k in members(s.on_board) {
+            at[s.pos[k] as usize] |= 1 << k;
+        }
+        let mut p = Playout {
+            bits: *bits,
+            on_board: s.on_board,
+            alive: s.alive,
+            unmoved: s.unmoved,
+            chaser: s.chaser,
+            outs: s.outs,
+            ended: s.ended,
+            drivers: (0..self.seats)
+                .fold(0, |m, seat| m | u8::from(s.out_place[seat] != 0) << seat),
+            turn: s.turn as usize,
+        };
+        let mut throws = s.throws;
+        let pending = s.pending;
+        if pending != GONE && !p.ended {
+            s.pending = GONE;
+            p.play(self, s, &mut at, rng, pending);
+        }
+        while !p.ended && throws < max_throws {
+            throws = throws.saturating_add(1);
+            let m = p.bits.throw(rng, c.sticks).marked();
+            p.play(self, s, &mut at, rng, m);
+        }
+        (s.on_board, s.alive, s.unmoved) = (p.on_board, p.alive, p.unmoved);
+        s.occ = Default::default();
+        for side in 0..2.min(self.seats) {
+            for k in members(s.on_board & c.side_bits[side]) {
+                s.occ[side].set(s.sq[k]);
+            }
+        }
+        s.turn = p.turn as u8;
+        s.throws = throws;
+        s.chaser = p.chaser;
+        s.outs = p.outs;
+        s.ended = p.ended;
+        *bits = p.bits;
+    }
+}
+
+/// What the loop keeps of the state between throws.
+struct Playout {
+    bits: RandomBits,
+    on_board: u64,
+    alive: u64,
+    unmoved: u64,
+    chaser: u8,
+    outs: u8,
+    ended: bool,
+    /// The seats that got out (bit per seat): they drive the chaser.
+    drivers: u8,
+    turn: usize,
+}
+
+impl Playout {
+    /// Plays the throw `m` (marked sides) of the seat to move, and passes the turn on
+    /// unless the throw gives another or the game ends.
+    #[inline(always)]
+    fn play<R: rand::Rng + ?Sized>(
+        &mut self,
+        ch: &Chased,
+        s: &mut State,
+        at: &mut [u8; 256],
+        rng: &mut R,
+        m: u8,
+    ) {
+        let k = (m & 15) as usize;
+        // At most 8 seats: the mask tells the compiler, which then checks no index.
+        let seat = self.turn & (MAX_SEATS - 1);
+        let again = if self.drivers >> seat & 1 != 0 {
+            self.drive(ch, s, at, rng, k);
+            ch.chaser_again
+        } else {
+            self.race(ch, s, at, seat, k);
+            ch.again
+        } >> k
+            & 1
+            != 0;
+        if !again && !self.ended {
+            self.turn = if seat + 1 == ch.seats { 0 } else { seat + 1 };
+        }
+    }
+
+    /// The throw of a racing seat (`k` its pending value's index): its piece's only
+    /// action (its release, its move, a throw counted on a holding position) or none.
+    #[inline(always)]
+    fn race(&mut self, ch: &Chased, s: &mut State, at: &mut [u8; 256], seat: usize, k: usize) {
+        let v = ch.value[k];
+        if v == 0 {
+            return;
+        }
+        // One piece a seat: piece `seat`.
+        let j = seat;
+        let bit = 1u64 << j;
+        if self.on_board & !self.unmoved & bit != 0 {
+            let p = s.pos[j] as usize;
+            match ch.moves[p << 4 | (v as usize & 15)] {
+                NO => {}
+                HOLD => self.hold_step(ch, s, at, seat, p),
+                to => {
+                    at[p] &= !(1 << j);
+                    self.set_down(s, at, j, to);
+                }
+            }
+        } else if self.unmoved & bit != 0 && ch.releases[seat] >> k & 1 != 0 {
+            let to = if s.pos[j] == OFF {
+                ch.enter[seat]
+            } else {
+                ch.released[s.pos[j] as usize]
+            };
+            if to != NO {
+                if self.on_board & bit != 0 {
+                    at[s.pos[j] as usize] &= !(1 << j);
+                }
+                s.flags[j] &= !UNMOVED;
+                self.on_board |= bit;
+                self.unmoved &= !bit;
+                self.set_down(s, at, j, to);
+            }
+        }
+    }
+
+    /// Sets piece `j` down on `to` (position, and square in the high byte).
+    #[inline(always)]
+    fn set_down(&mut self, s: &mut State, at: &mut [u8; 256], j: usize, to: u16) {
+        let pos = to as u8;
+        at[pos as usize] |= 1 << j;
+        s.pos[j] = pos;
+        s.sq[j] = (to >> 8) as u8;
+        s.count[j] = 0;
+    }
+
+    /// A throw counted by the seat's piece, held on position `p`: on when its throws are
+    /// made, out past the track's end.
+    #[inline(always)]
+    fn hold_step(&mut self, ch: &Chased, s: &mut State, at: &mut [u8; 256], seat: usize, p: usize) {
+        let j = seat;
+        s.count[j] = s.count[j].saturating_add(1);
+        if s.count[j] < ch.need[p] {
+            return;
+        }
+        s.count[j] = 0;
+        at[p] &= !(1 << j);
+        let to = ch.after_hold[p];
+        if to != NO {
+            self.set_down(s, at, j, to);
+            return;
+        }
+        let bit = 1u64 << j;
+        s.pos[j] = GONE;
+        s.sq[j] = GONE;
+        s.flags[j] = 0;
+        self.on_board &= !bit;
+        self.alive &= !bit;
+        if s.out_place[seat] == 0 {
+            self.outs += 1;
+            s.out_place[seat] = self.outs;
+            self.drivers |= 1 << seat;
+            if self.chaser == GONE {
+                self.chaser = ch.appears;
+            }
+        }
+        self.ended = usize::from(self.outs) == ch.seats;
+    }
+
+    /// The throw of a seat that got out (`k` its pending value's index): it moves the
+    /// chaser by the chaser's value, back or forward as drawn (back alone from the last
+    /// position).
+    #[inline(always)]
+    fn drive<R: rand::Rng + ?Sized>(
+        &mut self,
+        ch: &Chased,
+        s: &mut State,
+        at: &mut [u8; 256],
+        rng: &mut R,
+        k: usize,
+    ) {
+        let v = ch.chaser_value[k];
+        let mut g = self.chaser;
+        if v == 0 || g == GONE {
+            return;
+        }
+        let last = ch.last;
+        let back = g == last || self.bits.index(rng, 2).min(1) == 0;
+        for _ in 0..v {
+            let carried = at[g as usize];
+            if back && g == 0 {
+                // Carried back off the board: unmoved again.
+                for j in members(carried.into()) {
+                    s.pos[j] = OFF;
+                    s.sq[j] = GONE;
+                    s.count[j] = 0;
+                    s.flags[j] |= UNMOVED;
+                }
+                at[0] = 0;
+                self.on_board &= !u64::from(carried);
+                self.unmoved |= u64::from(carried);
+                break;
+            }
+            if !back && g == last {
+                break;
+            }
+            let to = if back { g - 1 } else { g + 1 };
+            if carried != 0 {
+                let sq = ch.square[to as usize];
+                for j in members(carried.into()) {
+                    s.pos[j] = to;
+                    s.sq[j] = sq;
+                    s.count[j] = 0;
+                }
+                at[g as usize] = 0;
+                at[to as usize] |= carried;
+            }
+            g = to;
+        }
+        self.chaser = g;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::games::{REFERENCE, SHIPPED};
+    use super::super::Described;
+    use crate::game::Node;
+    use crate::play::RandomBits;
+    use rand::{Rng as _, SeedableRng as _};
+
+    /// From nodes all along random games of every variant and seat count of every shipped
+    /// and reference description that the loop takes (and with a throw cap that cuts games
+    /// short), the one loop leaves the state, the random bits and the generator exactly as
+    /// the step-by-step path does; and Es-Sîg at its default options takes the loop for 2
+    /// and 4 seats.
+    #[test]
+    fn the_chased_loop_plays_as_the_step_by_step_path() {
+        let mut taken = Vec::new();
+        let mut starts = 0;
+        for &(name, file, text) in SHIPPED.iter().chain(REFERENCE) {
+            let game = Described::from_text(file, text).unwrap();
+            let defaults = game.base.default_values();
+            for (v, g) in Described::variants(&game.base).iter().enumerate() {
+                let Some(p) = &g.compiled.chased_playouts else {
+                    continue;
+                };
+                let n = g.seats();
+                if g.values == defaults {
+                    taken.push((name, n));
+                }
+                {
+                    for (seed, cap) in [(1, g.max_throws), (2, 40)] {
+                        let mut g = g.clone();
+                        g.max_throws = cap;
+                        let mut rng = crate::Rng::seed_from_u64(seed + 10 * n as u64);
+                        let mut bits = RandomBits::new();
+                        let mut s = g.initial_state();
+                        for step in 0.. {
+                            if step % 3 == 0 {
+                                assert!(p.fits(&g.compiled, &s), "{name}: {s:?}");
+                                let (mut fast, mut fast_bits, mut fast_rng) =
+                                    (s, bits, rng.clone());
+                                p.play_to_end(
+                                    &g.compiled,
+                                    &mut fast,
+                                    &mut fast_bits,
+                                    &mut fast_rng,
+                                    cap,
+                                );
+                                let (mut slow, mut slow_bits, mut slow_rng) =
+                                    (s, bits, rng.clone());
+                                g.play_random_to_end_step_by_step(
+                                    &mut slow,
+                                    &mut slow_bits,
+                                    &mut slow_rng,
+                                );
+                                let at = format!(
+                                    "{name} (variant {v}, {n} seats, seed {seed}, step {step})"
+                                );
+                                assert_eq!(fast, slow, "{at}");
+                                assert_eq!(fast_bits, slow_bits, "{at}");
+                                assert_eq!(fast_rng.next_u64(), slow_rng.next_u64(), "{at}");
+                                starts += 1;
+                            }
+                            match g.node(&s) {
+                                Node::Throw(_) => g.apply_throw_unchecked(
+                                    &mut s,
+                                    bits.throw(&mut rng, g.sticks()),
+                                ),
+                                Node::Decide(_) => {
+                                    g.play_drawn_within::<{ Described::BUFFER }>(&mut s, |len| {
+                                        bits.index(&mut rng, len)
+                                    });
+                                }
+                                Node::End => break,
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for n in [2, 4] {
+            assert!(
+                taken.contains(&("es-sig", n)),
+                "es-sig with {n} seats does not take the chased loop: {taken:?}"
+            );
+        }
+        assert!(starts > 10_000, "{starts}");
+    }
+}
