@@ -437,10 +437,8 @@ impl Playout {
 #[cfg(test)]
 mod tests {
     use super::super::games::{REFERENCE, SHIPPED};
+    use super::super::loop_tests::compare_along;
     use super::super::Described;
-    use crate::game::Node;
-    use crate::play::RandomBits;
-    use rand::{Rng as _, SeedableRng as _};
 
     /// From nodes all along random games of every variant and seat count of every shipped
     /// and reference description that the loop takes (and with a throw cap that cuts games
@@ -462,54 +460,17 @@ mod tests {
                 if g.values == defaults {
                     taken.push((name, n));
                 }
-                {
-                    for (seed, cap) in [(1, g.max_throws), (2, 40)] {
-                        let mut g = g.clone();
-                        g.max_throws = cap;
-                        let mut rng = crate::Rng::seed_from_u64(seed + 10 * n as u64);
-                        let mut bits = RandomBits::new();
-                        let mut s = g.initial_state();
-                        for step in 0.. {
-                            if step % 3 == 0 {
-                                assert!(p.fits(&g.compiled, &s), "{name}: {s:?}");
-                                let (mut fast, mut fast_bits, mut fast_rng) =
-                                    (s, bits, rng.clone());
-                                p.play_to_end(
-                                    &g.compiled,
-                                    &mut fast,
-                                    &mut fast_bits,
-                                    &mut fast_rng,
-                                    cap,
-                                );
-                                let (mut slow, mut slow_bits, mut slow_rng) =
-                                    (s, bits, rng.clone());
-                                g.play_random_to_end_step_by_step(
-                                    &mut slow,
-                                    &mut slow_bits,
-                                    &mut slow_rng,
-                                );
-                                let at = format!(
-                                    "{name} (variant {v}, {n} seats, seed {seed}, step {step})"
-                                );
-                                assert_eq!(fast, slow, "{at}");
-                                assert_eq!(fast_bits, slow_bits, "{at}");
-                                assert_eq!(fast_rng.next_u64(), slow_rng.next_u64(), "{at}");
-                                starts += 1;
-                            }
-                            match g.node(&s) {
-                                Node::Throw(_) => g.apply_throw_unchecked(
-                                    &mut s,
-                                    bits.throw(&mut rng, g.sticks()),
-                                ),
-                                Node::Decide(_) => {
-                                    g.play_drawn_within::<{ Described::BUFFER }>(&mut s, |len| {
-                                        bits.index(&mut rng, len)
-                                    });
-                                }
-                                Node::End => break,
-                            }
-                        }
-                    }
+                for (seed, cap) in [(1, g.max_throws), (2, 40)] {
+                    let mut g = g.clone();
+                    g.max_throws = cap;
+                    starts += compare_along(
+                        &g,
+                        g.initial_state(),
+                        seed + 10 * n as u64,
+                        &format!("{name} (variant {v}, {n} seats)"),
+                        |s| p.fits(&g.compiled, s),
+                        |s, bits, rng| p.play_to_end(&g.compiled, s, bits, rng, cap),
+                    );
                 }
             }
         }

@@ -1778,3 +1778,53 @@ impl Described {
         out
     }
 }
+
+/// What the tests of the one-loop playouts share.
+#[cfg(test)]
+pub(crate) mod loop_tests {
+    use super::{Described, State};
+    use crate::game::Node;
+    use crate::play::RandomBits;
+    use rand::{Rng as _, SeedableRng as _};
+
+    /// Plays a random game of `g` from `s` with the generator of `seed` and, from every
+    /// third node, plays it to the end with `fast` (a loop, which must take each of those
+    /// states: `fits`) and with the step-by-step path, and asserts that both leave the
+    /// same state, random bits and generator. The number of nodes compared.
+    pub(crate) fn compare_along(
+        g: &Described,
+        mut s: State,
+        seed: u64,
+        at: &str,
+        fits: impl Fn(&State) -> bool,
+        fast: impl Fn(&mut State, &mut RandomBits, &mut crate::Rng),
+    ) -> usize {
+        let mut rng = crate::Rng::seed_from_u64(seed);
+        let mut bits = RandomBits::new();
+        let mut starts = 0;
+        for step in 0.. {
+            if step % 3 == 0 {
+                assert!(fits(&s), "{at}: {s:?}");
+                let (mut quick, mut quick_bits, mut quick_rng) = (s, bits, rng.clone());
+                fast(&mut quick, &mut quick_bits, &mut quick_rng);
+                let (mut slow, mut slow_bits, mut slow_rng) = (s, bits, rng.clone());
+                g.play_random_to_end_step_by_step(&mut slow, &mut slow_bits, &mut slow_rng);
+                let at = format!("{at} (seed {seed}, step {step})");
+                assert_eq!(quick, slow, "{at}");
+                assert_eq!(quick_bits, slow_bits, "{at}");
+                assert_eq!(quick_rng.next_u64(), slow_rng.next_u64(), "{at}");
+                starts += 1;
+            }
+            match g.node(&s) {
+                Node::Throw(_) => g.apply_throw_unchecked(&mut s, bits.throw(&mut rng, g.sticks())),
+                Node::Decide(_) => {
+                    g.play_drawn_within::<{ Described::BUFFER }>(&mut s, |len| {
+                        bits.index(&mut rng, len)
+                    });
+                }
+                Node::End => break,
+            }
+        }
+        starts
+    }
+}
