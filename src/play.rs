@@ -129,15 +129,9 @@ impl RandomBits {
             return uniform_index(rng, len);
         }
         assert!(len > 0, "no index below 0");
-        loop {
-            if let Some(i) = index_from_16_bits(self.take(rng, 16) as u32, len as u32) {
-                return i;
-            }
-        }
+        self.short_index(rng, len as u32)
     }
-}
 
-impl RandomBits {
     /// [`RandomBits::index`] for a length known to be 1 to 2^16 (the bits taken are the
     /// same), without the test for longer lengths.
     #[inline(always)]

@@ -240,12 +240,7 @@ impl Chased {
             p.play(self, s, &mut at, rng, m);
         }
         (s.on_board, s.alive, s.unmoved) = (p.on_board, p.alive, p.unmoved);
-        s.occ = Default::default();
-        for side in 0..2.min(self.seats) {
-            for k in members(s.on_board & c.side_bits[side]) {
-                s.occ[side].set(s.sq[k]);
-            }
-        }
+        c.set_occupancy(s);
         s.turn = p.turn as u8;
         s.throws = throws;
         s.chaser = p.chaser;

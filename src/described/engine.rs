@@ -1322,11 +1322,17 @@ impl Compiled {
         if self.occupancy == Occupancy::Shared {
             // Occupancy of sides 0 and 1 is kept in every game, so that a state read from
             // JSON (which knows no occupancy rule) compares equal.
-            s.occ = Default::default();
-            for side in 0..self.sides.min(2) {
-                for k in members(self.on_board(s, side)) {
-                    s.occ[side].set(s.sq[k]);
-                }
+            self.set_occupancy(s);
+        }
+    }
+
+    /// Sets the occupancy of sides 0 and 1 from their pieces' squares (what the one-loop
+    /// playouts, which keep pieces by square or position instead, write back at the end).
+    pub(crate) fn set_occupancy(&self, s: &mut State) {
+        s.occ = Default::default();
+        for side in 0..self.sides.min(2) {
+            for k in members(self.on_board(s, side)) {
+                s.occ[side].set(s.sq[k]);
             }
         }
     }

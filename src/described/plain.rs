@@ -14,12 +14,6 @@ use crate::play::RandomBits;
 /// The fixed settings a plain description's playouts read, taken from [`Compiled`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Plain {
-    /// Per number of marked sides (8 for more): the throw's value.
-    pub(crate) value: [u8; 9],
-    /// Bit `m`: the throw of `m` marked sides gives another.
-    pub(crate) again: u16,
-    /// Per side, bit `m`: the throw of `m` marked sides releases an unmoved piece.
-    pub(crate) releases: [u16; 2],
     /// Per number of marked sides (8 for more): the throw's value (bits 0 to 3), whether
     /// it gives another ([`AGAIN_BIT`]) and whether it releases a piece of side 0 or 1
     /// ([`RELEASE_BIT`] + side).
@@ -130,9 +124,6 @@ impl Plain {
             }
         }
         Plain {
-            value: c.table.value,
-            again,
-            releases,
             by_marked,
             by_bits,
             release_steps: c.release_steps,
@@ -142,6 +133,24 @@ impl Plain {
             no_pieces_ends: c.end_no_pieces,
             to,
         }
+    }
+
+    /// The value of a throw of `k` marked sides (8 for more).
+    #[inline(always)]
+    pub(crate) fn value(&self, k: usize) -> u8 {
+        (self.by_marked[k] & 15) as u8
+    }
+
+    /// Whether a throw of `k` marked sides gives another.
+    #[inline(always)]
+    pub(crate) fn again(&self, k: usize) -> bool {
+        self.by_marked[k] >> AGAIN_BIT & 1 == 1
+    }
+
+    /// Whether a throw of `k` marked sides releases an unmoved piece of `side`.
+    #[inline(always)]
+    pub(crate) fn releases(&self, side: usize, k: usize) -> bool {
+        self.by_marked[k] >> (RELEASE_BIT + side as u16) & 1 == 1
     }
 
     /// Whether the loop can play on from the state: no piece off the board (only the
@@ -207,12 +216,7 @@ impl Plain {
             turn = 1 - turn;
         }
         (s.on_board, s.alive, s.unmoved) = (p.on_board, p.alive, p.unmoved);
-        s.occ = Default::default();
-        for side in 0..2 {
-            for k in members(s.on_board & c.side_bits[side]) {
-                s.occ[side].set(s.sq[k]);
-            }
-        }
+        c.set_occupancy(s);
         s.turn = turn;
         s.throws += cap - left;
         s.ended = p.ended;

@@ -81,11 +81,11 @@ impl Stocked {
             }
         }
         Some(Stocked {
-            unlocks: if c.release_steps == 0 {
-                plain.releases
-            } else {
-                [0; 2]
-            },
+            unlocks: core::array::from_fn(|side| {
+                (0..9).fold(0, |m, k| {
+                    m | u16::from(c.release_steps == 0 && plain.releases(side, k)) << k
+                })
+            }),
             plain,
             store,
             any: c.supplement == Supplement::Any,
@@ -169,12 +169,7 @@ impl Stocked {
             }
         }
         (s.on_board, s.alive, s.unmoved) = (p.on_board, p.alive, p.unmoved);
-        s.occ = Default::default();
-        for side in 0..2 {
-            for k in members(s.on_board & c.side_bits[side]) {
-                s.occ[side].set(s.sq[k]);
-            }
-        }
+        c.set_occupancy(s);
         s.stock[..2].copy_from_slice(&p.stock);
         s.turn = turn;
         s.throws = p.throws;
@@ -264,7 +259,7 @@ impl Playout {
         self.pending = GONE;
         let k = (m & 15).min(8) as usize;
         let plain = &st.plain;
-        let v = plain.value[k];
+        let v = plain.value(k);
         if v == st.store {
             // Listed: store, then unlock each locked piece, lowest first.
             let n = 1 + if st.unlocks[SIDE] >> k & 1 == 1 {
@@ -289,7 +284,7 @@ impl Playout {
                 }
             }
         }
-        let again = plain.again >> k & 1 == 1;
+        let again = plain.again(k);
         Some(if again || self.ended {
             SIDE as u8
         } else {
@@ -311,7 +306,7 @@ impl Playout {
         let plain = &st.plain;
         let own = c.side_bits[SIDE];
         // Every unmoved piece is on the board (`Stocked::fits`).
-        let releases = plain.releases[SIDE] >> k & 1 == 1;
+        let releases = plain.releases(SIDE, k);
         let release = if releases { self.unmoved & own } else { 0 };
         let locked = if releases { self.locked[SIDE] } else { 0 };
         let moves = self.on_board & own & !self.unmoved;
