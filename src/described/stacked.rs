@@ -403,8 +403,9 @@ struct Playout {
     leaders: [u64; 2],
     /// The pieces on the board (every piece left is).
     on_board: u64,
-    /// The legal actions of a decision: square from, square to, flags set, leading piece.
-    listed: [u32; 64],
+    /// The legal actions of a decision: the leading piece of the moving stack, and 64 for
+    /// the walk's second end.
+    listed: [u8; 128],
     opening: bool,
     ended: bool,
 }
@@ -418,7 +419,7 @@ impl Playout {
             occ: [0; 2],
             leaders: [0; 2],
             on_board: s.on_board,
-            listed: [0; 64],
+            listed: [0; 128],
             opening: s.opening,
             ended: s.ended,
         };
@@ -501,31 +502,44 @@ impl Playout {
         for k in members(self.leaders[SIDE]) {
             let from = self.at[k & 63] as usize;
             let w = &st.walks[(SIDE << 10 | from << 4 | v) & 2047];
-            for o in &w.ends[..(w.n as usize).min(2)] {
-                if w.gated && !self.open::<SIDE>(st, from, o) {
-                    continue;
+            if !w.gated {
+                // Every end open: both places written, the ends counted.
+                self.listed[n & 127] = k as u8;
+                self.listed[(n + 1) & 127] = k as u8 | 1 << 6;
+                n += w.n as usize;
+            } else {
+                for (j, o) in w.ends[..(w.n as usize).min(2)].iter().enumerate() {
+                    if self.open::<SIDE>(st, from, o) {
+                        self.listed[n & 127] = k as u8 | (j as u8) << 6;
+                        n += 1;
+                    }
                 }
-                self.listed[n & 63] = from as u32
-                    | u32::from(o.to) << 8
-                    | u32::from(o.set_flags) << 16
-                    | (k as u32) << 24;
-                n += 1;
             }
         }
         let a = match n {
             0 => return,
             1 => self.listed[0],
-            _ => self.listed[bits.short_index(rng, n as u32) & 63],
+            _ => self.listed[bits.short_index(rng, n as u32) & 127],
         };
-        self.move_stack::<SIDE>(st, c, s, a);
+        let k = (a & 63) as usize;
+        let from = self.at[k] as usize;
+        let o = &st.walks[(SIDE << 10 | from << 4 | v) & 2047].ends[(a >> 6 & 1) as usize];
+        self.move_stack::<SIDE>(st, c, s, k, from, o);
     }
 
-    /// Moves the stack of action `a` ([`Playout::listed`]), capturing the enemy stack
-    /// where it lands or joining its own.
+    /// Moves the stack that piece `k` leads from square `from` to the walk's end `o`,
+    /// capturing the enemy stack where it lands or joining its own.
     #[inline(always)]
-    fn move_stack<const SIDE: usize>(&mut self, st: &Stacked, c: &Compiled, s: &mut State, a: u32) {
-        let (from, to) = ((a & 63) as usize, (a >> 8 & 63) as usize);
-        let (set, k) = ((a >> 16) as u8, (a >> 24 & 63) as usize);
+    fn move_stack<const SIDE: usize>(
+        &mut self,
+        st: &Stacked,
+        c: &Compiled,
+        s: &mut State,
+        k: usize,
+        from: usize,
+        o: &End,
+    ) {
+        let (to, set) = (o.to as usize & 63, o.set_flags);
         let moving = self.stack[from];
         let flags = self.flags[from] | set;
         self.stack[from] = 0;
