@@ -26,6 +26,7 @@ mod plain;
 mod position;
 pub mod query;
 pub mod schema;
+mod stacked;
 mod state;
 mod stocked;
 
@@ -807,8 +808,9 @@ impl Described {
     /// throw `bits.throw(rng, sticks)`, each decision [`Described::play_drawn_within`] with
     /// `bits.index(rng, len)`. Where the description is plain (two sides, one piece a
     /// square, plain tracks, releases and captures by landing only, with or without a stock
-    /// of stored values), or a chased race (one piece a seat on a shared track, holds, a
-    /// steered chaser), one loop does it with the same draws and states.
+    /// of stored values), a chased race (one piece a seat on a shared track, holds, a
+    /// steered chaser), or a stacking game (two sides whose meeting pieces stack, gated
+    /// forks, an opening throw), one loop does it with the same draws and states.
     pub fn play_random_to_end<R: rand::Rng + ?Sized>(
         &self,
         s: &mut State,
@@ -830,6 +832,12 @@ impl Described {
         if let Some(chased) = &self.compiled.chased_playouts {
             if chased.fits(&self.compiled, s) {
                 chased.play_to_end(&self.compiled, s, bits, rng, self.max_throws);
+                return;
+            }
+        }
+        if let Some(stacked) = &self.compiled.stacked_playouts {
+            if stacked.fits(&self.compiled, s) {
+                stacked.play_to_end(&self.compiled, s, bits, rng, self.max_throws);
                 return;
             }
         }

@@ -1,0 +1,623 @@
+//! Random playouts of stacking descriptions in one loop: two sides whose pieces that meet
+//! stack, move whole and are captured whole; tracks that fork into gated branches and set
+//! flags; an opening throw; captures by landing and the end when a side has no pieces. The
+//! loop makes the same draws, actions and states as the rules' step-by-step path
+//! ([`Compiled::throw`], then every legal action listed and one drawn with
+//! `bits.index(rng, len)` where there are two or more, as
+//! [`Described::play_drawn_within`](super::Described::play_drawn_within) draws it): the
+//! actions are counted in the listed order without being listed, every walk's ends and the
+//! gates on its way read from a table built once; the test below compares the two at every
+//! node.
+
+use super::compile::{Compiled, Gate, NONE};
+use super::engine::members;
+use super::format::{Decide, Occupancy, Overshoot};
+use super::state::{State, GONE, OFF, UNMOVED};
+use crate::play::RandomBits;
+
+/// The most squares the loop's sets of squares hold.
+const SQUARES: usize = 64;
+/// The most regions a gate may name.
+const REGIONS: usize = 8;
+/// No region: a gate without that condition.
+const NO_REGION: u8 = u8::MAX;
+/// The bit of a [`Stacked::by_marked`] entry that gives another throw.
+const AGAIN: u8 = 1 << 4;
+/// The bit of a [`Stacked::by_marked`] entry whose value begins the game.
+const BEGINS: u8 = 1 << 5;
+
+/// One way a walk may end, and the gates on its way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct End {
+    /// The square it ends on (the loop's number of the square).
+    to: u8,
+    /// The flags it sets on the moving pieces.
+    set_flags: u8,
+    /// The flags the moving stack must lack.
+    without: u8,
+    /// The region where an enemy piece must stand ([`NO_REGION`]: none).
+    enemy_in: u8,
+    /// The region where the mover's pieces must all stand on one square, if any there
+    /// ([`NO_REGION`]: none).
+    own_one: u8,
+}
+
+impl End {
+    fn gated(&self) -> bool {
+        self.without != 0 || self.enemy_in != NO_REGION || self.own_one != NO_REGION
+    }
+}
+
+/// The ends of a walk of some steps from a square, in the order the rules list them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Walk {
+    /// The number of ends (0 to 2).
+    n: u8,
+    /// Whether a gate on the way to any end must be tested.
+    gated: bool,
+    ends: [End; 2],
+}
+
+/// The fixed settings a stacking description's playouts read, taken from [`Compiled`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Stacked {
+    /// Per number of marked sides (8 for more): the throw's value (bits 0 to 3), whether
+    /// it gives another ([`AGAIN`]) and whether it is the opening's value ([`BEGINS`]).
+    by_marked: [u8; 9],
+    /// [`Stacked::by_marked`] by the throw's stick bits.
+    by_bits: [u8; 64],
+    /// Whether the opening's throw moves.
+    opening_moves: bool,
+    /// Whether the description has an opening throw.
+    has_opening: bool,
+    /// Whether a side with no pieces left ends the game (the only end there is).
+    no_pieces_ends: bool,
+    /// Per square code: the loop's number of the square ([`NONE`] where no track goes).
+    id: [u8; 256],
+    /// Per number of a square: its code.
+    code: [u8; SQUARES],
+    /// Per side and number of a square: the side's track position there.
+    pos_at: [[u8; SQUARES]; 2],
+    /// Per side: the squares of each region, by number.
+    regions: [[u64; REGIONS]; 2],
+    /// At `side << 10 | square << 4 | steps`: the walk's ends.
+    walks: Box<[Walk; 2048]>,
+}
+
+/// The conditions of the gates met so far on a walk.
+#[derive(Clone, Copy)]
+struct Need {
+    without: u8,
+    enemy_in: u8,
+    own_one: u8,
+}
+
+impl Stacked {
+    /// The settings of a description whose every mechanic this loop covers.
+    pub(crate) fn of(c: &Compiled) -> Option<Stacked> {
+        let shape = c.seats == 2
+            && c.sides == 2
+            && !c.teams
+            && c.occupancy == Occupancy::Stacks
+            && c.capture
+            && c.safe.is_none()
+            && c.pass_own
+            && c.chaser_table.is_none()
+            && c.steering.is_none()
+            && c.driving_values == 0
+            && !c.any_hold
+            && !c.all_first
+            && c.decide == Decide::Always
+            && c.store_value.is_none()
+            && !c.has_release
+            && c.release_counts.is_none()
+            && c.release_values == 0
+            && !c.start_unmoved
+            && !c.end_all_out
+            && c.end_all_in.is_none()
+            && !c.end_separated
+            && !c.end_frozen
+            && c.pieces_per_side * 2 <= 64
+            && c.start.iter().flatten().all(|&p| p != OFF);
+        if !shape {
+            return None;
+        }
+        // The squares, numbered: every square of a track once on it.
+        let mut id = [NONE; 256];
+        let mut code = [NONE; SQUARES];
+        let mut n = 0;
+        let mut pos_at = [[NONE; SQUARES]; 2];
+        for (side, at) in pos_at.iter_mut().enumerate() {
+            for (p, &sq) in c.square_of[side].iter().enumerate() {
+                if id[sq as usize] == NONE {
+                    if n == SQUARES {
+                        return None;
+                    }
+                    id[sq as usize] = n as u8;
+                    code[n] = sq;
+                    n += 1;
+                }
+                let q = id[sq as usize] as usize;
+                if at[q] != NONE || p >= NONE as usize {
+                    return None;
+                }
+                at[q] = p as u8;
+            }
+        }
+        let mut regions = [[0u64; REGIONS]; 2];
+        for (side, r) in regions.iter_mut().enumerate() {
+            for (m, set) in c.regions[side].iter().zip(r.iter_mut()) {
+                for (q, &sq) in code[..n].iter().enumerate() {
+                    if m.has(sq) {
+                        *set |= 1 << q;
+                    }
+                }
+            }
+        }
+        let mut walks = vec![Walk::default(); 2048].into_boxed_slice();
+        for side in 0..2 {
+            for p in 0..c.track_len {
+                let from = id[c.square_of[side][p] as usize] as usize;
+                // Only the table's values are walked (a longer walk could pass a fork
+                // twice).
+                for &steps in &c.values {
+                    let mut ends = Vec::new();
+                    let none = Need {
+                        without: 0,
+                        enemy_in: NO_REGION,
+                        own_one: NO_REGION,
+                    };
+                    walk(c, side, p as u8, steps, 0, none, &mut ends)?;
+                    if ends.len() > 2 {
+                        return None;
+                    }
+                    let w = &mut walks[side << 10 | from << 4 | (steps as usize & 15)];
+                    w.n = ends.len() as u8;
+                    for (slot, &(pos, set_flags, need)) in w.ends.iter_mut().zip(&ends) {
+                        *slot = End {
+                            to: id[c.square_of[side][pos as usize] as usize],
+                            set_flags,
+                            without: need.without,
+                            enemy_in: need.enemy_in,
+                            own_one: need.own_one,
+                        };
+                    }
+                    w.gated = w.ends[..ends.len()].iter().any(End::gated);
+                }
+            }
+        }
+        let walks: Box<[Walk; 2048]> = walks.try_into().ok()?;
+        let begin = c.opening.map(|(v, _)| v);
+        let by_marked: [u8; 9] = core::array::from_fn(|k| {
+            let v = c.table.value[k];
+            v | if c.table.again[k] { AGAIN } else { 0 } | if Some(v) == begin { BEGINS } else { 0 }
+        });
+        let by_bits = core::array::from_fn(|raw| {
+            by_marked[(c.sticks.throw_from_bits(raw as u64).marked() & 15).min(8) as usize]
+        });
+        Some(Stacked {
+            by_marked,
+            by_bits,
+            opening_moves: c.opening.is_some_and(|(_, moves)| moves),
+            has_opening: c.opening.is_some(),
+            no_pieces_ends: c.end_no_pieces,
+            id,
+            code,
+            pos_at,
+            regions,
+            walks,
+        })
+    }
+
+    /// Whether the loop can play on from the state: two seats, nothing held or spent, no
+    /// piece off the board or unmoved, no hold counted, each piece on its side's track at
+    /// the square of its position, the occupancy sets those squares with no square of
+    /// both sides, and each side standing (or the game over).
+    pub(crate) fn fits(&self, c: &Compiled, s: &State) -> bool {
+        let both_standing = s.alive & c.side_bits[0] != 0 && s.alive & c.side_bits[1] != 0;
+        if !((both_standing || !self.no_pieces_ends || s.ended)
+            && s.turn < 2
+            && s.alive & !s.on_board == 0
+            && s.on_board & !(c.side_bits[0] | c.side_bits[1]) == 0
+            && s.unmoved == 0
+            && !s.spending
+            && (!s.opening || self.has_opening)
+            && s.out_place[..2] == [0, 0]
+            && s.burials[..2] == [0, 0]
+            && s.count == [0; 64])
+        {
+            return false;
+        }
+        let mut occ = [super::compile::Mask::default(); 2];
+        for (side, o) in occ.iter_mut().enumerate() {
+            for k in members(s.on_board & c.side_bits[side]) {
+                let p = s.pos[k] as usize;
+                if p >= c.track_len || c.square_of[side][p] != s.sq[k] || s.flags[k] & UNMOVED != 0
+                {
+                    return false;
+                }
+                o.set(s.sq[k]);
+            }
+        }
+        occ == s.occ && !occ[0].meets(&occ[1])
+    }
+
+    /// Plays the state to the end as the step-by-step path does: each throw
+    /// `bits.throw(rng, sticks)`, each decision with two or more legal actions one drawn
+    /// with `bits.index(rng, len)` in the order the rules list them.
+    #[inline(never)]
+    pub(crate) fn play_to_end<R: rand::Rng + ?Sized>(
+        &self,
+        c: &Compiled,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        max_throws: u32,
+    ) {
+        let mut p = Playout::of(self, c, s);
+        let mut b = *bits;
+        let mut turn = s.turn;
+        if !s.ended && s.pending != GONE {
+            let e = self.by_marked[(s.pending & 15).min(8) as usize];
+            if turn == 0 {
+                p.decide::<0, R>(self, c, s, e, &mut b, rng);
+            } else {
+                p.decide::<1, R>(self, c, s, e, &mut b, rng);
+            }
+            if !(e & AGAIN != 0 || p.ended) {
+                turn = 1 - turn;
+            }
+            s.pending = GONE;
+        }
+        // The throws left before the cap, counted down.
+        let cap = max_throws.saturating_sub(s.throws);
+        let mut left = cap;
+        let sticks = u32::from(c.sticks.count());
+        // The opening: throws pass the turn until one has the opening's value.
+        while p.opening && !p.ended && left > 0 {
+            left -= 1;
+            let e = self.by_bits[b.take(rng, sticks) as usize & 63];
+            if e & BEGINS == 0 {
+                turn = 1 - turn;
+                continue;
+            }
+            p.opening = false;
+            if self.opening_moves {
+                if turn == 0 {
+                    p.decide::<0, R>(self, c, s, e, &mut b, rng);
+                } else {
+                    p.decide::<1, R>(self, c, s, e, &mut b, rng);
+                }
+                if !(e & AGAIN != 0 || p.ended) {
+                    turn = 1 - turn;
+                }
+            }
+        }
+        // Each seat's turns with its side a constant.
+        while !p.ended && !p.opening {
+            let passed = if turn == 0 {
+                p.turn::<0, R>(self, c, s, sticks, &mut left, &mut b, rng)
+            } else {
+                p.turn::<1, R>(self, c, s, sticks, &mut left, &mut b, rng)
+            };
+            if !passed {
+                break;
+            }
+            turn = 1 - turn;
+        }
+        for (side, pos_at) in self.pos_at.iter().enumerate() {
+            for q in members(p.occ[side]) {
+                for j in members(p.stack[q & 63]) {
+                    s.pos[j] = pos_at[q & 63];
+                    s.sq[j] = self.code[q & 63];
+                }
+            }
+        }
+        (s.on_board, s.alive) = (p.on_board, p.on_board);
+        c.set_occupancy(s);
+        s.opening = p.opening;
+        s.turn = turn;
+        s.throws += cap - left;
+        s.ended = p.ended;
+        *bits = b;
+    }
+}
+
+/// Adds a gate's conditions to those of the walk so far: `None` where the description is
+/// beyond the loop (two regions of one kind on one walk), `Some(None)` where the gate is
+/// closed whatever the state (it bars a flag the walk has set).
+fn add_gate(need: Need, gate: &Gate, flags: u8) -> Option<Option<Need>> {
+    if gate.without_flags & flags != 0 {
+        return Some(None);
+    }
+    let join = |have: u8, add: Option<u8>| match add {
+        None => Some(have),
+        Some(r) if (r as usize) < REGIONS && (have == NO_REGION || have == r) => Some(r),
+        Some(_) => None,
+    };
+    Some(Some(Need {
+        without: need.without | gate.without_flags,
+        enemy_in: join(need.enemy_in, gate.enemy_in)?,
+        own_one: join(need.own_one, gate.own_one_square_in)?,
+    }))
+}
+
+/// The ends of a walk of `left` steps from position `cur` of the side, as
+/// [`Compiled::walk`] finds them in the order it finds them (every landing is legal: a
+/// side lands on its own stacks and captures every enemy stack), each with the flags the
+/// walk sets and the gates on its way; `None` where the description is beyond the loop.
+fn walk(
+    c: &Compiled,
+    side: usize,
+    mut cur: u8,
+    mut left: u8,
+    mut flags: u8,
+    mut need: Need,
+    out: &mut Vec<(u8, u8, Need)>,
+) -> Option<()> {
+    while left > 0 {
+        let p = cur as usize;
+        let branches = &c.branches[side][p];
+        if cur == c.limit || (branches.is_empty() && c.next[side][p].to == NONE) {
+            match c.overshoot {
+                Overshoot::Stop => break,
+                Overshoot::Illegal => return Some(()),
+            }
+        }
+        if !branches.is_empty() {
+            // The rules take the first four open branches: more could differ.
+            if branches.len() > 4 {
+                return None;
+            }
+            for l in branches {
+                if let Some(need) = add_gate(need, &l.gate, flags)? {
+                    walk(c, side, l.to, left - 1, flags | l.set_flags, need, out)?;
+                }
+            }
+            return Some(());
+        }
+        let l = &c.next[side][p];
+        match add_gate(need, &l.gate, flags)? {
+            Some(n) => need = n,
+            None => return Some(()),
+        }
+        flags |= l.set_flags;
+        cur = l.to;
+        left -= 1;
+    }
+    out.push((cur, flags, need));
+    Some(())
+}
+
+/// What the loop keeps of the state between throws.
+struct Playout {
+    /// Per square (by number): the pieces on it, of either side.
+    stack: [u64; SQUARES],
+    /// Per square: the flags of its pieces together.
+    flags: [u8; SQUARES],
+    /// Per piece that leads a stack (the lowest of its pieces): the stack's square.
+    at: [u8; 64],
+    /// Per side: the squares of its stacks.
+    occ: [u64; 2],
+    /// Per side: the pieces that lead a stack.
+    leaders: [u64; 2],
+    /// The pieces on the board (every piece left is).
+    on_board: u64,
+    /// The legal actions of a decision: the leading piece of the moving stack, and 64 for
+    /// the walk's second end.
+    listed: [u8; 128],
+    opening: bool,
+    ended: bool,
+}
+
+impl Playout {
+    fn of(st: &Stacked, c: &Compiled, s: &State) -> Playout {
+        let mut p = Playout {
+            stack: [0; SQUARES],
+            flags: [0; SQUARES],
+            at: [0; 64],
+            occ: [0; 2],
+            leaders: [0; 2],
+            on_board: s.on_board,
+            listed: [0; 128],
+            opening: s.opening,
+            ended: s.ended,
+        };
+        for side in 0..2 {
+            for k in members(s.on_board & c.side_bits[side]) {
+                let q = st.id[s.sq[k] as usize] as usize & 63;
+                if p.stack[q] == 0 {
+                    // Pieces ascending: the first on a square leads its stack.
+                    p.leaders[side] |= 1 << k;
+                    p.at[k] = q as u8;
+                }
+                p.stack[q] |= 1 << k;
+                p.flags[q] |= s.flags[k];
+                p.occ[side] |= 1 << q;
+            }
+        }
+        p
+    }
+
+    /// Plays side `SIDE`'s throws until it passes the turn (true), or the game ends or
+    /// reaches the cap (false).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn turn<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        st: &Stacked,
+        c: &Compiled,
+        s: &mut State,
+        sticks: u32,
+        left: &mut u32,
+        bits: &mut RandomBits,
+        rng: &mut R,
+    ) -> bool {
+        loop {
+            if *left == 0 {
+                return false;
+            }
+            *left -= 1;
+            let e = st.by_bits[bits.take(rng, sticks) as usize & 63];
+            self.decide::<SIDE, R>(st, c, s, e, bits, rng);
+            if self.ended {
+                return false;
+            }
+            if e & AGAIN == 0 {
+                return true;
+            }
+        }
+    }
+
+    /// Whether the gates on the way to end `o` of a walk of the stack on square `from`
+    /// are open.
+    #[inline(always)]
+    fn open<const SIDE: usize>(&self, st: &Stacked, from: usize, o: &End) -> bool {
+        let regions = &st.regions[SIDE];
+        let enemy_there = || self.occ[1 - SIDE] & regions[o.enemy_in as usize & (REGIONS - 1)] != 0;
+        let own = self.occ[SIDE] & regions[o.own_one as usize & (REGIONS - 1)];
+        o.without & self.flags[from & 63] == 0
+            && (o.enemy_in == NO_REGION || enemy_there())
+            && (o.own_one == NO_REGION || own & own.wrapping_sub(1) == 0)
+    }
+
+    /// Plays side `SIDE`'s decision on the throw of entry `e` ([`Stacked::by_marked`]):
+    /// the legal actions counted in the rules' order (stacks by their leading piece, each
+    /// walk's ends in order), one drawn where there are two or more, and made.
+    #[inline(always)]
+    fn decide<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        st: &Stacked,
+        c: &Compiled,
+        s: &mut State,
+        e: u8,
+        bits: &mut RandomBits,
+        rng: &mut R,
+    ) {
+        let v = (e & 15) as usize;
+        if v == 0 {
+            return;
+        }
+        let mut n = 0usize;
+        for k in members(self.leaders[SIDE]) {
+            let from = self.at[k & 63] as usize;
+            let w = &st.walks[(SIDE << 10 | from << 4 | v) & 2047];
+            if !w.gated {
+                // Every end open: both places written, the ends counted.
+                self.listed[n & 127] = k as u8;
+                self.listed[(n + 1) & 127] = k as u8 | 1 << 6;
+                n += w.n as usize;
+            } else {
+                for (j, o) in w.ends[..(w.n as usize).min(2)].iter().enumerate() {
+                    if self.open::<SIDE>(st, from, o) {
+                        self.listed[n & 127] = k as u8 | (j as u8) << 6;
+                        n += 1;
+                    }
+                }
+            }
+        }
+        let a = match n {
+            0 => return,
+            1 => self.listed[0],
+            _ => self.listed[bits.short_index(rng, n as u32) & 127],
+        };
+        let k = (a & 63) as usize;
+        let from = self.at[k] as usize;
+        let o = &st.walks[(SIDE << 10 | from << 4 | v) & 2047].ends[(a >> 6 & 1) as usize];
+        self.move_stack::<SIDE>(st, c, s, k, from, o);
+    }
+
+    /// Moves the stack that piece `k` leads from square `from` to the walk's end `o`,
+    /// capturing the enemy stack where it lands or joining its own.
+    #[inline(always)]
+    fn move_stack<const SIDE: usize>(
+        &mut self,
+        st: &Stacked,
+        c: &Compiled,
+        s: &mut State,
+        k: usize,
+        from: usize,
+        o: &End,
+    ) {
+        let (to, set) = (o.to as usize & 63, o.set_flags);
+        let moving = self.stack[from];
+        let flags = self.flags[from] | set;
+        self.stack[from] = 0;
+        self.flags[from] = 0;
+        self.occ[SIDE] &= !(1 << from);
+        if set != 0 {
+            for j in members(moving) {
+                s.flags[j] |= set;
+            }
+        }
+        let there = self.stack[to];
+        if self.occ[1 - SIDE] >> to & 1 == 1 {
+            for e in members(there) {
+                s.pos[e] = GONE;
+                s.sq[e] = GONE;
+                s.flags[e] = 0;
+                s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
+            }
+            self.on_board &= !there;
+            self.leaders[1 - SIDE] &= !there;
+            self.occ[1 - SIDE] &= !(1 << to);
+            self.stack[to] = moving;
+            self.flags[to] = flags;
+            self.at[k] = to as u8;
+            self.ended = st.no_pieces_ends && self.on_board & c.side_bits[1 - SIDE] == 0;
+        } else if there != 0 {
+            let all = there | moving;
+            let lead = all.trailing_zeros() as usize;
+            self.leaders[SIDE] = (self.leaders[SIDE] & !all) | 1 << lead;
+            self.stack[to] = all;
+            self.flags[to] |= flags;
+            self.at[lead & 63] = to as u8;
+        } else {
+            self.stack[to] = moving;
+            self.flags[to] = flags;
+            self.at[k] = to as u8;
+        }
+        self.occ[SIDE] |= 1 << to;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::games::{REFERENCE, SHIPPED};
+    use super::super::loop_tests::compare_along;
+    use super::super::Described;
+
+    /// From nodes all along random games of every stacking variant of every shipped and
+    /// reference description (and with a throw cap that cuts games short), the one loop
+    /// leaves the state, the random bits and the generator exactly as the step-by-step path
+    /// does; and every variant of Tab takes the loop.
+    #[test]
+    fn the_one_loop_plays_as_the_step_by_step_path() {
+        let mut taken = Vec::new();
+        let mut starts = 0;
+        for &(name, file, text) in SHIPPED.iter().chain(REFERENCE) {
+            let game = Described::from_text(file, text).unwrap();
+            for (v, g) in Described::variants(&game.base).iter().enumerate() {
+                let Some(p) = &g.compiled.stacked_playouts else {
+                    continue;
+                };
+                taken.push((name, v));
+                for (seed, cap) in [(1, g.max_throws), (2, g.max_throws), (3, 40)] {
+                    let mut g = g.clone();
+                    g.max_throws = cap;
+                    starts += compare_along(
+                        &g,
+                        g.initial_state(),
+                        seed,
+                        &format!("{name} (variant {v})"),
+                        |s| p.fits(&g.compiled, s),
+                        |s, bits, rng| p.play_to_end(&g.compiled, s, bits, rng, cap),
+                    );
+                }
+            }
+        }
+        let tab = taken.iter().filter(|(name, _)| *name == "tab").count();
+        assert_eq!(tab, 10, "{taken:?}");
+        assert!(starts > 1_000, "{starts}");
+    }
+}
