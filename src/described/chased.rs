@@ -534,4 +534,70 @@ mod tests {
         }
         assert!(starts > 10_000, "{starts}");
     }
+
+    /// A piece partly through its throws on a holding position keeps its count when the
+    /// chaser ends its move there (only the pieces it carries start counting again): from
+    /// states where a seat that got out drives the chaser from one of its values away
+    /// onto such a piece, the loop plays as the step-by-step path, and some of those
+    /// drives do end on the piece. Random games alone seldom reach this.
+    #[test]
+    fn a_held_piece_where_the_chaser_ends_keeps_its_count() {
+        use super::super::state::{GONE, UNMOVED};
+        use crate::game::Node;
+        use crate::play::RandomBits;
+        use rand::SeedableRng;
+        let &(_, file, text) = SHIPPED.iter().find(|g| g.0 == "es-sig").unwrap();
+        let game = Described::from_text(file, text).unwrap();
+        let defaults = game.base.default_values();
+        let g = Described::variants(&game.base)
+            .into_iter()
+            .find(|g| g.values == defaults && g.seats() == 2)
+            .unwrap();
+        let p = g.compiled.chased_playouts.as_ref().unwrap();
+        let (mut starts, mut kept) = (0, 0);
+        for h in (0..=p.last).filter(|&h| p.need[h as usize] > 1) {
+            let values = p.chaser_value.iter().filter(|&&v| v > 0);
+            let chasers = values.flat_map(|&v| [h.checked_add(v), h.checked_sub(v)]);
+            for chaser in chasers.flatten().filter(|&c| c <= p.last) {
+                // Seat 0 got out and drives; seat 1's piece on the holding position `h`
+                // needs one throw more (the chaser carries it away at its next move, so
+                // only a count one short of the hold's shows at the piece's next throw).
+                let held = p.need[h as usize] - 1;
+                let mut s = g.initial_state();
+                (s.pos[0], s.sq[0], s.flags[0]) = (GONE, GONE, 0);
+                (s.out_place[0], s.outs) = (1, 1);
+                (s.pos[1], s.sq[1], s.count[1]) = (h, p.square[h as usize], held);
+                s.flags[1] &= !UNMOVED;
+                (s.on_board, s.alive, s.unmoved) = (0b10, 0b10, 0);
+                (s.chaser, s.turn) = (chaser, 0);
+                g.compiled.set_occupancy(&mut s);
+                assert_eq!(g.problems(&s), Vec::<String>::new(), "{s:?}");
+                for seed in 0..12 {
+                    // Whether the driver's first throw ends the chaser on the piece.
+                    let (mut after, mut bits) = (s, RandomBits::new());
+                    let mut rng = crate::Rng::seed_from_u64(seed);
+                    if let Node::Throw(_) = g.node(&after) {
+                        g.apply_throw_unchecked(&mut after, bits.throw(&mut rng, g.sticks()));
+                    }
+                    if let Node::Decide(_) = g.node(&after) {
+                        g.play_drawn_within::<{ Described::BUFFER }>(&mut after, |len| {
+                            bits.index(&mut rng, len)
+                        });
+                    }
+                    if after.chaser == h && after.pos[1] == h && after.count[1] == held {
+                        kept += 1;
+                    }
+                    starts += compare_along(
+                        &g,
+                        s,
+                        seed,
+                        &format!("es-sig, chaser {chaser}, held on {h}"),
+                        |s| p.fits(&g.compiled, s),
+                        |s, bits, rng| p.play_to_end(&g.compiled, s, bits, rng, g.max_throws),
+                    );
+                }
+            }
+        }
+        assert!(kept > 0 && starts > 100, "{kept} {starts}");
+    }
 }
