@@ -221,6 +221,9 @@ pub(crate) struct Compiled {
     /// The settings of the chased races' one-loop random playouts, where the description
     /// is such a race.
     pub chased_playouts: Option<super::chased::Chased>,
+    /// The settings of the one-loop random playouts of turns that throw first and then
+    /// spend the held values, where the description is of that shape.
+    pub spent_playouts: Option<super::spent::Spent>,
 }
 
 /// Off the board, before the first position.
@@ -1195,9 +1198,11 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
         plain_playouts: None,
         stocked_playouts: None,
         chased_playouts: None,
+        spent_playouts: None,
     };
     compiled.plain_playouts = super::plain::Plain::of(&compiled);
     compiled.stocked_playouts = super::stocked::Stocked::of(&compiled);
     compiled.chased_playouts = super::chased::Chased::of(&compiled);
+    compiled.spent_playouts = super::spent::Spent::of(&compiled);
     Ok(compiled)
 }

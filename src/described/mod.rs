@@ -26,6 +26,7 @@ mod plain;
 mod position;
 pub mod query;
 pub mod schema;
+mod spent;
 mod state;
 mod stocked;
 
@@ -808,7 +809,9 @@ impl Described {
     /// `bits.index(rng, len)`. Where the description is plain (two sides, one piece a
     /// square, plain tracks, releases and captures by landing only, with or without a stock
     /// of stored values), or a chased race (one piece a seat on a shared track, holds, a
-    /// steered chaser), one loop does it with the same draws and states.
+    /// steered chaser), or its turns throw first and then spend the held values (two
+    /// sides on straight tracks, own pieces not passed), one loop does it with the same
+    /// draws and states.
     pub fn play_random_to_end<R: rand::Rng + ?Sized>(
         &self,
         s: &mut State,
@@ -830,6 +833,12 @@ impl Described {
         if let Some(chased) = &self.compiled.chased_playouts {
             if chased.fits(&self.compiled, s) {
                 chased.play_to_end(&self.compiled, s, bits, rng, self.max_throws);
+                return;
+            }
+        }
+        if let Some(spent) = &self.compiled.spent_playouts {
+            if spent.fits(&self.compiled, s) {
+                spent.play_to_end(&self.compiled, s, bits, rng, self.max_throws);
                 return;
             }
         }
