@@ -229,10 +229,13 @@ struct Line {
     pos: [u8; 65],
     piece: [u8; 64],
     n: usize,
+    /// The ranks of the pieces with room before the next (bit r): the only ones that can
+    /// move, no value being 0.
+    open: u64,
 }
 
 impl Line {
-    /// Removes the piece at rank `r`.
+    /// Removes the piece at rank `r` (the one before it then has room).
     #[inline]
     fn remove(&mut self, r: usize) {
         let mut at = r;
@@ -242,6 +245,27 @@ impl Line {
             at += 1;
         }
         self.n -= 1;
+        let below = (1u64 << (r & 63)) - 1;
+        self.open = (self.open & below) | (self.open >> 1 & !below);
+        if r > 0 {
+            self.open |= 1 << ((r - 1) & 63);
+        }
+    }
+
+    /// Moves the piece at rank `r` to position `q` (ahead, before the next): the one
+    /// before it then has room.
+    #[inline(always)]
+    fn advance(&mut self, r: usize, q: u8) {
+        let r = r & 63;
+        self.pos[r] = q;
+        if r > 0 {
+            self.open |= 1 << (r - 1);
+        }
+        if self.pos[r + 1] > q + 1 {
+            self.open |= 1 << r;
+        } else {
+            self.open &= !(1 << r);
+        }
     }
 }
 
@@ -278,6 +302,7 @@ impl Playout {
             pos: [0; 65],
             piece: [0; 64],
             n: 0,
+            open: 0,
         }; 2];
         let mut outside = [0; 2];
         for (side, l) in line.iter_mut().enumerate() {
@@ -292,6 +317,11 @@ impl Playout {
                 }
             }
             l.pos[l.n] = spent.len;
+            for r in 0..l.n {
+                if l.pos[r + 1] > l.pos[r] + 1 {
+                    l.open |= 1 << r;
+                }
+            }
         }
         let mut g = Playout {
             board,
@@ -381,10 +411,12 @@ impl Playout {
                 return false;
             }
             let line = &self.line[SIDE];
-            let n = line.n;
             let bar_end = spent.bar_end[SIDE] as usize;
             let mut total = 0usize;
-            for r in 0..n.min(64) {
+            let mut rest = line.open;
+            while rest != 0 {
+                let r = rest.trailing_zeros() as usize & 63;
+                rest &= rest - 1;
                 let p = line.pos[r] as usize;
                 let l = (line.pos[r + 1] as usize).saturating_sub(p + 1);
                 let mut k = self.upto[l.min(15)];
@@ -405,12 +437,16 @@ impl Playout {
             } else {
                 bits.short_index(rng, total.min(BUFFER) as u32)
             };
-            let mut r = 0;
-            while i >= counts[r & 63] as usize {
-                i -= counts[r & 63] as usize;
-                r += 1;
-            }
-            let r = r & 63;
+            let mut rest = line.open;
+            let r = loop {
+                let r = rest.trailing_zeros() as usize & 63;
+                let k = counts[r] as usize;
+                if i < k {
+                    break r;
+                }
+                i -= k;
+                rest &= rest - 1;
+            };
             let p = line.pos[r] as usize;
             let l = (line.pos[r + 1] as usize).saturating_sub(p + 1);
             let mut allowed = at_most(self.mask, l);
@@ -481,7 +517,7 @@ impl Playout {
                 self.outside[SIDE] -= 1;
             }
         }
-        self.line[SIDE].pos[r & 63] = q as u8;
+        self.line[SIDE].advance(r, q as u8);
         s.pos[k] = q as u8;
         s.sq[k] = sq as u8;
         s.flags[k] &= !UNMOVED;
@@ -502,7 +538,10 @@ impl Playout {
         for side in 0..2 {
             let line = &self.line[side];
             let bar_end = spent.bar_end[side] as usize;
-            for r in 0..line.n.min(64) {
+            let mut rest = line.open;
+            while rest != 0 {
+                let r = rest.trailing_zeros() as usize & 63;
+                rest &= rest - 1;
                 let p = line.pos[r] as usize;
                 let l = (line.pos[r + 1] as usize).saturating_sub(p + 1);
                 let mut allowed = at_most(spent.values, l);
