@@ -41,6 +41,8 @@ pub(crate) struct Spent {
     /// Per side: one past the last position with [`BAR`] (0 where there is none): a piece
     /// at or past it lands on no barred square.
     bar_end: [u8; 2],
+    /// Per square: bit `side` where the square has [`BAR`] for the side.
+    barred: [u8; 256],
     /// The description's distinct values (bit v), which the frozen end tries.
     values: u16,
     no_pieces_ends: bool,
@@ -93,6 +95,7 @@ impl Spent {
         });
         let mut at = Box::new([[u16::from(NONE); 256]; 2]);
         let mut bar_end = [0u8; 2];
+        let mut barred_sq = [0u8; 256];
         for side in 0..2 {
             let enemy = 1 - side;
             for p in 0..len {
@@ -106,6 +109,7 @@ impl Spent {
                     u16::from(sq) | if barred { BAR } else { 0 } | if inside { IN } else { 0 };
                 if barred {
                     bar_end[side] = p as u8 + 1;
+                    barred_sq[sq as usize] |= 1 << side;
                 }
             }
         }
@@ -116,6 +120,7 @@ impl Spent {
             teams: c.teams,
             at,
             bar_end,
+            barred: barred_sq,
             values: c.values.iter().fold(0, |m, &v| m | 1 << v),
             no_pieces_ends: c.end_no_pieces,
             all_in_ends: c.end_all_in.is_some(),
@@ -208,7 +213,10 @@ impl Spent {
                 g.ended = true;
                 break;
             }
-            turn = (turn + 1) % self.seats;
+            turn += 1;
+            if turn == self.seats {
+                turn = 0;
+            }
         }
         (s.on_board, s.alive, s.unmoved) = (g.on_board, g.alive, g.unmoved);
         c.set_occupancy(s);
@@ -284,10 +292,19 @@ struct Playout {
     held: [u8; MAX_VALUE + 1],
     /// The values held (bit v).
     mask: u16,
-    /// At `l`: how many of the values held are at most `l`.
-    upto: [u8; 16],
+    /// In the four bits from `4 l`: how many of the values held are at most `l`.
+    upto: u64,
+    /// Per side: the enemy pieces on squares with [`BAR`] for it (while there are none, no
+    /// landing of the side is barred).
+    threats: [u32; 2],
+    /// A side and a rank whose piece could move when last looked at: the frozen end's
+    /// test tries it first.
+    witness: (usize, usize),
     ended: bool,
 }
+
+/// One in each four bits of [`Playout::upto`].
+const NIBBLES: u64 = 0x1111_1111_1111_1111;
 
 /// The values (bits) of `mask` of at most `l` steps.
 #[inline(always)]
@@ -305,10 +322,14 @@ impl Playout {
             open: 0,
         }; 2];
         let mut outside = [0; 2];
+        let mut threats = [0; 2];
         for (side, l) in line.iter_mut().enumerate() {
             for k in members(s.on_board & c.side_bits[side]) {
                 let p = s.pos[k];
                 board[s.sq[k] as usize] = k as u8 + 1;
+                if spent.barred[s.sq[k] as usize] >> (1 - side) & 1 == 1 {
+                    threats[1 - side] += 1;
+                }
                 l.pos[l.n] = p;
                 l.piece[l.n] = k as u8;
                 l.n += 1;
@@ -332,7 +353,9 @@ impl Playout {
             unmoved: s.unmoved,
             held: s.held,
             mask: 0,
-            upto: [0; 16],
+            upto: 0,
+            threats,
+            witness: (0, 0),
             ended: s.ended,
         };
         for v in 1..=MAX_VALUE {
@@ -348,9 +371,7 @@ impl Playout {
     fn hold(&mut self, v: usize) {
         if self.mask >> v & 1 == 0 {
             self.mask |= 1 << v;
-            for l in v..16 {
-                self.upto[l] += 1;
-            }
+            self.upto += NIBBLES << (4 * v);
         }
     }
 
@@ -360,9 +381,7 @@ impl Playout {
         self.held[v] = self.held[v].saturating_sub(1);
         if self.held[v] == 0 {
             self.mask &= !(1 << v);
-            for l in v..16 {
-                self.upto[l] -= 1;
-            }
+            self.upto -= NIBBLES << (4 * v);
         }
     }
 
@@ -371,7 +390,7 @@ impl Playout {
     fn drop_held(&mut self) {
         self.held = [0; MAX_VALUE + 1];
         self.mask = 0;
-        self.upto = [0; 16];
+        self.upto = 0;
     }
 
     /// The values (bits) of `allowed` that the piece at position `p` of side `SIDE` may
@@ -411,7 +430,11 @@ impl Playout {
                 return false;
             }
             let line = &self.line[SIDE];
-            let bar_end = spent.bar_end[SIDE] as usize;
+            let bar_end = if self.threats[SIDE] == 0 {
+                0
+            } else {
+                spent.bar_end[SIDE] as usize
+            };
             let mut total = 0usize;
             let mut rest = line.open;
             while rest != 0 {
@@ -419,7 +442,7 @@ impl Playout {
                 rest &= rest - 1;
                 let p = line.pos[r] as usize;
                 let l = (line.pos[r + 1] as usize).saturating_sub(p + 1);
-                let mut k = self.upto[l.min(15)];
+                let mut k = (self.upto >> (4 * l.min(15)) & 15) as u8;
                 if k != 0 && p < bar_end {
                     k = self
                         .unbarred(spent, SIDE, p, at_most(self.mask, l))
@@ -509,6 +532,11 @@ impl Playout {
             s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
         }
         self.board[sq] = k as u8 + 1;
+        // The piece's threat to the enemy's landings (a captured piece stood on a square
+        // without one).
+        let enemy_bars = |sq: usize| u32::from(spent.barred[sq & 255] >> (1 - SIDE) & 1);
+        self.threats[1 - SIDE] =
+            self.threats[1 - SIDE] - enemy_bars((from & 0xff) as usize) + enemy_bars(sq);
         if spent.all_in_ends {
             let (was, is) = (from & IN != 0, to & IN != 0);
             if was && !is {
@@ -527,33 +555,48 @@ impl Playout {
 
     /// Whether the game is over after a move ([`Compiled::check_end`]).
     #[inline(always)]
-    fn over(&self, spent: &Spent) -> bool {
+    fn over(&mut self, spent: &Spent) -> bool {
         (spent.no_pieces_ends && (self.line[0].n == 0 || self.line[1].n == 0))
             || (spent.all_in_ends && self.outside == [0, 0])
             || (spent.frozen_ends && self.frozen(spent))
     }
 
-    /// Whether no piece of either side can move with any of the description's values.
-    fn frozen(&self, spent: &Spent) -> bool {
+    /// Whether no piece of either side can move with any of the description's values:
+    /// the piece that could when last looked at is tried first.
+    fn frozen(&mut self, spent: &Spent) -> bool {
+        let (side, r) = self.witness;
+        if self.can_move(spent, side, r) {
+            return false;
+        }
         for side in 0..2 {
-            let line = &self.line[side];
-            let bar_end = spent.bar_end[side] as usize;
-            let mut rest = line.open;
+            let mut rest = self.line[side].open;
             while rest != 0 {
                 let r = rest.trailing_zeros() as usize & 63;
                 rest &= rest - 1;
-                let p = line.pos[r] as usize;
-                let l = (line.pos[r + 1] as usize).saturating_sub(p + 1);
-                let mut allowed = at_most(spent.values, l);
-                if allowed != 0 && p < bar_end {
-                    allowed = self.unbarred(spent, side, p, allowed);
-                }
-                if allowed != 0 {
+                if self.can_move(spent, side, r) {
+                    self.witness = (side, r);
                     return false;
                 }
             }
         }
         true
+    }
+
+    /// Whether the piece of rank `r` of the side (if there is one) can move with any of
+    /// the description's values.
+    #[inline(always)]
+    fn can_move(&self, spent: &Spent, side: usize, r: usize) -> bool {
+        let (side, line) = (side & 1, &self.line[side & 1]);
+        if r >= line.n {
+            return false;
+        }
+        let p = line.pos[r & 63] as usize;
+        let l = (line.pos[(r & 63) + 1] as usize).saturating_sub(p + 1);
+        let mut allowed = at_most(spent.values, l);
+        if allowed != 0 && self.threats[side] != 0 && p < spent.bar_end[side] as usize {
+            allowed = self.unbarred(spent, side, p, allowed);
+        }
+        allowed != 0
     }
 }
 
