@@ -224,6 +224,9 @@ pub(crate) struct Compiled {
     /// The settings of the stacking descriptions' one-loop random playouts (stacks, gated
     /// forks, an opening throw), where the description is of that shape.
     pub stacked_playouts: Option<super::stacked::Stacked>,
+    /// The settings of the one-loop random playouts of turns that throw first and then
+    /// spend the held values, where the description is of that shape.
+    pub spent_playouts: Option<super::spent::Spent>,
 }
 
 /// Off the board, before the first position.
@@ -1199,10 +1202,12 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
         stocked_playouts: None,
         chased_playouts: None,
         stacked_playouts: None,
+        spent_playouts: None,
     };
     compiled.plain_playouts = super::plain::Plain::of(&compiled);
     compiled.stocked_playouts = super::stocked::Stocked::of(&compiled);
     compiled.chased_playouts = super::chased::Chased::of(&compiled);
     compiled.stacked_playouts = super::stacked::Stacked::of(&compiled);
+    compiled.spent_playouts = super::spent::Spent::of(&compiled);
     Ok(compiled)
 }

@@ -26,6 +26,7 @@ mod plain;
 mod position;
 pub mod query;
 pub mod schema;
+mod spent;
 mod stacked;
 mod state;
 mod stocked;
@@ -809,8 +810,10 @@ impl Described {
     /// `bits.index(rng, len)`. Where the description is plain (two sides, one piece a
     /// square, plain tracks, releases and captures by landing only, with or without a stock
     /// of stored values), a chased race (one piece a seat on a shared track, holds, a
-    /// steered chaser), or a stacking game (two sides whose meeting pieces stack, gated
-    /// forks, an opening throw), one loop does it with the same draws and states.
+    /// steered chaser), a stacking game (two sides whose meeting pieces stack, gated forks,
+    /// an opening throw), or a game whose turns throw first and then spend the held values
+    /// (two sides on straight tracks, own pieces not passed), one loop does it with the
+    /// same draws and states.
     pub fn play_random_to_end<R: rand::Rng + ?Sized>(
         &self,
         s: &mut State,
@@ -838,6 +841,12 @@ impl Described {
         if let Some(stacked) = &self.compiled.stacked_playouts {
             if stacked.fits(&self.compiled, s) {
                 stacked.play_to_end(&self.compiled, s, bits, rng, self.max_throws);
+                return;
+            }
+        }
+        if let Some(spent) = &self.compiled.spent_playouts {
+            if spent.fits(&self.compiled, s) {
+                spent.play_to_end(&self.compiled, s, bits, rng, self.max_throws);
                 return;
             }
         }

@@ -226,7 +226,7 @@ impl Plain {
 
 /// Whether the occupancy sets are the squares of the two sides' pieces on the board, one
 /// piece a square: what the loop's board of pieces by square stands for, and rebuilds.
-fn one_a_square(c: &Compiled, s: &State) -> bool {
+pub(crate) fn one_a_square(c: &Compiled, s: &State) -> bool {
     let mut occ = [Mask::default(); 2];
     for (side, o) in occ.iter_mut().enumerate() {
         for k in members(s.on_board & c.side_bits[side]) {
