@@ -479,8 +479,8 @@ fn set_down(s: &mut State, j: usize, to: u16) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::games::{REFERENCE, SHIPPED};
-    use super::super::loop_tests::compare_along;
+    use super::super::games::SHIPPED;
+    use super::super::loop_tests::{compare_along, compare_every_variant};
     use super::super::Described;
 
     /// From nodes all along random games of every variant and seat count of every shipped
@@ -491,45 +491,27 @@ mod tests {
     /// and 4 seats.
     #[test]
     fn the_chased_loop_plays_as_the_step_by_step_path() {
-        let mut taken = Vec::new();
-        let mut starts = 0;
-        for &(name, file, text) in SHIPPED.iter().chain(REFERENCE) {
-            let game = Described::from_text(file, text).unwrap();
-            let defaults = game.base.default_values();
-            for (v, g) in Described::variants(&game.base).iter().enumerate() {
-                let Some(p) = &g.compiled.chased_playouts else {
-                    continue;
-                };
-                let n = g.seats();
-                if g.values == defaults {
-                    taken.push((name, n));
+        let (taken, starts) = compare_every_variant(
+            &[(1, None), (2, Some(40))],
+            |c| c.chased_playouts.as_ref(),
+            |seed, _, g| seed + 10 * g.seats() as u64,
+            |p, c, s| p.fits(c, s),
+            |p, c, s, bits, rng, cap| {
+                // The capped games take the loop with the stick count read from the
+                // description.
+                if cap == 40 {
+                    p.play_with::<0, _>(c, s, bits, rng, cap);
+                } else {
+                    p.play_to_end(c, s, bits, rng, cap);
                 }
-                for (seed, cap) in [(1, g.max_throws), (2, 40)] {
-                    let mut g = g.clone();
-                    g.max_throws = cap;
-                    starts += compare_along(
-                        &g,
-                        g.initial_state(),
-                        seed + 10 * n as u64,
-                        &format!("{name} (variant {v}, {n} seats)"),
-                        |s| p.fits(&g.compiled, s),
-                        |s, bits, rng| {
-                            // The capped games take the loop with the stick count read
-                            // from the description.
-                            if cap == 40 {
-                                p.play_with::<0, _>(&g.compiled, s, bits, rng, cap);
-                            } else {
-                                p.play_to_end(&g.compiled, s, bits, rng, cap);
-                            }
-                        },
-                    );
-                }
-            }
-        }
+            },
+        );
         for n in [2, 4] {
             assert!(
-                taken.contains(&("es-sig", n)),
-                "es-sig with {n} seats does not take the chased loop: {taken:?}"
+                taken.iter().any(|(name, _, g)| *name == "es-sig"
+                    && g.seats() == n
+                    && g.values == g.base.default_values()),
+                "es-sig with {n} seats does not take the chased loop"
             );
         }
         assert!(starts > 10_000, "{starts}");

@@ -1844,4 +1844,42 @@ pub(crate) mod loop_tests {
         }
         starts
     }
+
+    /// Runs [`compare_along`] from the initial state of every variant of every shipped and
+    /// reference description whose loop `take` finds, once for each `(seed, cap)` of `runs`
+    /// (no cap: the variant's own), with the generator of `seed(seed, variant, game)`:
+    /// `fits` and `play` (given the cap) are the loop's. The variants taken (name, variant
+    /// number, game) and the number of nodes compared.
+    pub(crate) fn compare_every_variant<L>(
+        runs: &[(u64, Option<u32>)],
+        take: impl Fn(&super::compile::Compiled) -> Option<&L>,
+        seed: impl Fn(u64, usize, &Described) -> u64,
+        fits: impl Fn(&L, &super::compile::Compiled, &State) -> bool,
+        play: impl Fn(&L, &super::compile::Compiled, &mut State, &mut RandomBits, &mut crate::Rng, u32),
+    ) -> (Vec<(&'static str, usize, Described)>, usize) {
+        let (mut taken, mut starts) = (Vec::new(), 0);
+        for &(name, file, text) in super::games::SHIPPED.iter().chain(super::games::REFERENCE) {
+            let game = Described::from_text(file, text).unwrap();
+            for (v, g) in Described::variants(&game.base).into_iter().enumerate() {
+                let Some(p) = take(&g.compiled) else {
+                    continue;
+                };
+                for &(at, cap) in runs {
+                    let mut g = g.clone();
+                    let cap = cap.unwrap_or(g.max_throws);
+                    g.max_throws = cap;
+                    starts += compare_along(
+                        &g,
+                        g.initial_state(),
+                        seed(at, v, &g),
+                        &format!("{name} (variant {v}, {} seats)", g.seats()),
+                        |s| fits(p, &g.compiled, s),
+                        |s, bits, rng| play(p, &g.compiled, s, bits, rng, cap),
+                    );
+                }
+                taken.push((name, v, g.clone()));
+            }
+        }
+        (taken, starts)
+    }
 }

@@ -602,8 +602,7 @@ impl Playout {
 
 #[cfg(test)]
 mod tests {
-    use super::super::games::{REFERENCE, SHIPPED};
-    use super::super::loop_tests::compare_along;
+    use super::super::loop_tests::{compare_along, compare_every_variant};
     use super::super::state::GONE;
     use super::super::Described;
 
@@ -614,34 +613,22 @@ mod tests {
     /// and four seats and every number of columns.
     #[test]
     fn the_spending_loop_plays_as_the_step_by_step_path() {
-        let mut taken = Vec::new();
-        let mut starts = 0;
-        for &(name, file, text) in SHIPPED.iter().chain(REFERENCE) {
-            let game = Described::from_text(file, text).unwrap();
-            for (v, g) in Described::variants(&game.base).iter().enumerate() {
-                let Some(p) = &g.compiled.spent_playouts else {
-                    continue;
-                };
-                taken.push((name, g.seats(), g.compiled.cols));
-                for (seed, cap) in [(1, g.max_throws), (2, 40)] {
-                    let mut g = g.clone();
-                    g.max_throws = cap;
-                    starts += compare_along(
-                        &g,
-                        g.initial_state(),
-                        seed + v as u64,
-                        &format!("{name} (variant {v})"),
-                        |s| p.fits(&g.compiled, s),
-                        |s, bits, rng| p.play_to_end(&g.compiled, s, bits, rng, cap),
-                    );
-                }
-            }
-        }
+        let (taken, starts) = compare_every_variant(
+            &[(1, None), (2, Some(40))],
+            |c| c.spent_playouts.as_ref(),
+            |seed, v, _| seed + v as u64,
+            |p, c, s| p.fits(c, s),
+            |p, c, s, bits, rng, cap| p.play_to_end(c, s, bits, rng, cap),
+        );
         for seats in [2, 4] {
             for cols in 20..=25 {
                 assert!(
-                    taken.contains(&("sig-western-sahara", seats, cols)),
-                    "{seats} seats, {cols} columns: {taken:?}"
+                    taken
+                        .iter()
+                        .any(|(name, _, g)| *name == "sig-western-sahara"
+                            && g.seats() == seats
+                            && g.compiled.cols == cols),
+                    "{seats} seats, {cols} columns"
                 );
             }
         }

@@ -583,9 +583,7 @@ impl Playout {
 
 #[cfg(test)]
 mod tests {
-    use super::super::games::{REFERENCE, SHIPPED};
-    use super::super::loop_tests::compare_along;
-    use super::super::Described;
+    use super::super::loop_tests::compare_every_variant;
 
     /// From nodes all along random games of every stacking variant of every shipped and
     /// reference description (and with a throw cap that cuts games short), the one loop
@@ -593,31 +591,14 @@ mod tests {
     /// does; and every variant of Tab takes the loop.
     #[test]
     fn the_one_loop_plays_as_the_step_by_step_path() {
-        let mut taken = Vec::new();
-        let mut starts = 0;
-        for &(name, file, text) in SHIPPED.iter().chain(REFERENCE) {
-            let game = Described::from_text(file, text).unwrap();
-            for (v, g) in Described::variants(&game.base).iter().enumerate() {
-                let Some(p) = &g.compiled.stacked_playouts else {
-                    continue;
-                };
-                taken.push((name, v));
-                for (seed, cap) in [(1, g.max_throws), (2, g.max_throws), (3, 40)] {
-                    let mut g = g.clone();
-                    g.max_throws = cap;
-                    starts += compare_along(
-                        &g,
-                        g.initial_state(),
-                        seed,
-                        &format!("{name} (variant {v})"),
-                        |s| p.fits(&g.compiled, s),
-                        |s, bits, rng| p.play_to_end(&g.compiled, s, bits, rng, cap),
-                    );
-                }
-            }
-        }
-        let tab = taken.iter().filter(|(name, _)| *name == "tab").count();
-        assert_eq!(tab, 10, "{taken:?}");
+        let (taken, starts) = compare_every_variant(
+            &[(1, None), (2, None), (3, Some(40))],
+            |c| c.stacked_playouts.as_ref(),
+            |seed, _, _| seed,
+            |p, c, s| p.fits(c, s),
+            |p, c, s, bits, rng, cap| p.play_to_end(c, s, bits, rng, cap),
+        );
+        assert_eq!(taken.iter().filter(|t| t.0 == "tab").count(), 10);
         assert!(starts > 1_000, "{starts}");
     }
 }
