@@ -1877,7 +1877,7 @@ pub(crate) mod loop_tests {
                         |s, bits, rng| play(p, &g.compiled, s, bits, rng, cap),
                     );
                 }
-                taken.push((name, v, g.clone()));
+                taken.push((name, v, g));
             }
         }
         (taken, starts)
