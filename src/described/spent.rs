@@ -111,7 +111,9 @@ impl Spent {
         let mut enemy_pos = Box::new([[0u8; 256]; 2]);
         let mut bar_end = [0u8; 2];
         let barred = |side: usize, sq: u8| {
-            !c.capture || c.safe.is_some_and(|r| c.regions[1 - side][r as usize].has(sq))
+            !c.capture
+                || c.safe
+                    .is_some_and(|r| c.regions[1 - side][r as usize].has(sq))
         };
         for side in 0..2 {
             for p in 0..len {
@@ -331,7 +333,7 @@ fn room(p: u8, next: u8) -> u8 {
 /// The last (highest) member of a set that has one.
 #[inline(always)]
 fn last(set: u64) -> usize {
-    63 - set.leading_zeros() as usize & 63
+    (63 - set.leading_zeros() as usize) & 63
 }
 
 /// One side's pieces on the board, each in its slot (its number less the side's first):
@@ -616,8 +618,7 @@ impl Playout {
             } else {
                 loop {
                     let r = rest.trailing_zeros() as usize & 63;
-                    let mut k =
-                        (self.upto >> (4 * (line.room[r] as usize & 15))) as usize & 15;
+                    let mut k = (self.upto >> (4 * (line.room[r] as usize & 15))) as usize & 15;
                     if cut_slots >> r & 1 != 0 {
                         k -= ones(self.cut[r]);
                     }
