@@ -25,6 +25,13 @@ const BAR: u16 = 1 << 8;
 /// The bit of a [`Spent::at`] entry of a square in the region every piece must reach for
 /// the game to end.
 const IN: u16 = 1 << 9;
+/// The bit of a [`Spent::at`] entry of a square where a piece of the side is one the enemy
+/// may not land on.
+const THREAT: u16 = 1 << 10;
+/// The longest value the loop takes (held values are kept in one byte each of a word).
+const LONGEST: usize = 8;
+/// The most pieces a side may have (a decision's count is summed in one byte).
+const MOST_PIECES: usize = 31;
 
 /// The fixed settings the playouts read, taken from [`Compiled`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,15 +43,20 @@ pub(crate) struct Spent {
     len: u8,
     seats: usize,
     teams: bool,
-    /// Per side and track position: the square, with [`BAR`] and [`IN`].
+    /// Per side and track position: the square, with [`BAR`], [`IN`] and [`THREAT`].
     at: Box<[[u16; 256]; 2]>,
+    /// Per side and track position: the enemy's track position of the same square.
+    enemy_pos: Box<[[u8; 256]; 2]>,
     /// Per side: one past the last position with [`BAR`] (0 where there is none): a piece
-    /// at or past it lands on no barred square.
+    /// at or past it lands on no barred square. At most 64 less [`LONGEST`], so that the
+    /// barred landings of a piece before it are a window of a word.
     bar_end: [u8; 2],
-    /// Per square: bit `side` where the square has [`BAR`] for the side.
-    barred: [u8; 256],
+    /// The pieces of each side (side `s` has the pieces from `s` times it).
+    pieces: usize,
     /// The description's distinct values (bit v), which the frozen end tries.
     values: u16,
+    /// The smallest of them.
+    min_value: u8,
     no_pieces_ends: bool,
     all_in_ends: bool,
     frozen_ends: bool,
@@ -82,7 +94,9 @@ impl Spent {
             && n <= 8
             && c.table.value[..=n]
                 .iter()
-                .all(|&v| (1..=MAX_VALUE as u8).contains(&v))
+                .all(|&v| (1..=LONGEST as u8).contains(&v))
+            && c.values.iter().all(|&v| (1..=LONGEST as u8).contains(&v))
+            && c.pieces_per_side <= MOST_PIECES
             && c.start.iter().all(|st| {
                 st.iter().all(|&p| (p as usize) < len) && st.windows(2).all(|w| w[0] < w[1])
             });
@@ -94,24 +108,34 @@ impl Spent {
             c.table.value[k] | if c.table.again[k] { AGAIN } else { 0 }
         });
         let mut at = Box::new([[u16::from(NONE); 256]; 2]);
+        let mut enemy_pos = Box::new([[0u8; 256]; 2]);
         let mut bar_end = [0u8; 2];
-        let mut barred_sq = [0u8; 256];
+        let barred = |side: usize, sq: u8| {
+            !c.capture
+                || c.safe
+                    .is_some_and(|r| c.regions[1 - side][r as usize].has(sq))
+        };
         for side in 0..2 {
-            let enemy = 1 - side;
             for p in 0..len {
                 let sq = c.square_of[side][p];
-                let barred =
-                    !c.capture || c.safe.is_some_and(|r| c.regions[enemy][r as usize].has(sq));
                 let inside = c
                     .end_all_in
                     .is_some_and(|r| c.regions[side][r as usize].has(sq));
-                at[side][p] =
-                    u16::from(sq) | if barred { BAR } else { 0 } | if inside { IN } else { 0 };
-                if barred {
+                at[side][p] = u16::from(sq)
+                    | if barred(side, sq) { BAR } else { 0 }
+                    | if inside { IN } else { 0 }
+                    | if barred(1 - side, sq) { THREAT } else { 0 };
+                if barred(side, sq) {
                     bar_end[side] = p as u8 + 1;
-                    barred_sq[sq as usize] |= 1 << side;
                 }
+                enemy_pos[side][p] = c.square_of[1 - side][..len]
+                    .iter()
+                    .position(|&e| e == sq)
+                    .unwrap_or(0) as u8;
             }
+        }
+        if bar_end.iter().any(|&e| e as usize + LONGEST > 64) {
+            return None;
         }
         Some(Spent {
             by_bits,
@@ -119,9 +143,11 @@ impl Spent {
             seats: c.seats,
             teams: c.teams,
             at,
+            enemy_pos,
             bar_end,
-            barred: barred_sq,
+            pieces: c.pieces_per_side,
             values: c.values.iter().fold(0, |m, &v| m | 1 << v),
+            min_value: c.values.iter().copied().min().unwrap_or(u8::MAX),
             no_pieces_ends: c.end_no_pieces,
             all_in_ends: c.end_all_in.is_some(),
             frozen_ends: c.end_frozen,
@@ -147,6 +173,7 @@ impl Spent {
         s.pending == GONE
             && !s.opening
             && s.held[0] == 0
+            && s.held[LONGEST + 1..].iter().all(|&h| h == 0)
             && (s.turn as usize) < self.seats
             && s.out_place == [0; MAX_SEATS]
             && s.burials == [0; MAX_SEATS]
@@ -197,11 +224,12 @@ impl Spent {
                     throws = throws.saturating_add(1);
                     let v = (e & 15) as usize;
                     g.held[v] = g.held[v].saturating_add(1);
-                    g.hold(v);
+                    g.mask |= 1 << v;
                     if e & AGAIN == 0 || throws >= max_throws {
                         break;
                     }
                 }
+                g.upto = UPTO[(g.mask >> 1) as usize & 255];
             }
             spending = false;
             let over = if self.side_of(turn) == 0 {
@@ -218,7 +246,7 @@ impl Spent {
                 turn = 0;
             }
         }
-        (s.on_board, s.alive, s.unmoved) = (g.on_board, g.alive, g.unmoved);
+        g.write_back(self, s);
         c.set_occupancy(s);
         s.held = g.held;
         s.spending = false;
@@ -229,55 +257,164 @@ impl Spent {
     }
 }
 
-/// One side's pieces on the board in track order (their numbers' order too).
+/// Per room `l` (0 to [`LONGEST`]): a one in each byte below `l`, so that a sum of these
+/// over a side's pieces counts, in byte `v - 1`, the pieces with room for `v` steps.
+const ROOM_FOR: [u64; LONGEST + 1] = {
+    let mut t = [0u64; LONGEST + 1];
+    let mut l = 1;
+    while l <= LONGEST {
+        t[l] = t[l - 1] + (1u64 << (8 * (l - 1)));
+        l += 1;
+    }
+    t
+};
+
+/// Per set of held values (bit `v - 1` for value `v`): the bytes of [`Line::room_for`]
+/// of those values.
+const BYTES: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut b = 0;
+        while b < 8 {
+            if m >> b & 1 == 1 {
+                t[m] |= 0xff << (8 * b);
+            }
+            b += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// Per set of held values (bit `v - 1` for value `v`): in the four bits from `4 l`, how
+/// many of them are at most `l` ([`Playout::upto`]).
+const UPTO: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut b = 0;
+        while b < 8 {
+            if m >> b & 1 == 1 {
+                // Value b + 1 counts for every l from b + 1 on.
+                t[m] += 0x1111_1111_1111_1111 << (4 * (b + 1));
+            }
+            b += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// Per byte: its set bits (the build has no `popcnt` instruction).
+const ONES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 1;
+    while b < 256 {
+        t[b] = t[b >> 1] + (b & 1) as u8;
+        b += 1;
+    }
+    t
+};
+
+/// The number of values (bits 1 to 8) in `set`.
+#[inline(always)]
+fn ones(set: u16) -> usize {
+    ONES[(set >> 1) as usize & 255] as usize
+}
+
+/// The room of a piece at position `p` before the next piece (or the track's end) at
+/// `next`, counted up to [`LONGEST`].
+#[inline(always)]
+fn room(p: u8, next: u8) -> u8 {
+    next.wrapping_sub(p).wrapping_sub(1).min(LONGEST as u8)
+}
+
+/// The last (highest) member of a set that has one.
+#[inline(always)]
+fn last(set: u64) -> usize {
+    (63 - set.leading_zeros() as usize) & 63
+}
+
+/// One side's pieces on the board, each in its slot (its number less the side's first):
+/// as none passes another, the slots' order is the track's.
 #[derive(Clone, Copy)]
 struct Line {
-    /// The positions, and the track's length after the last (so that each piece's next
-    /// one, or the end, is the entry after it).
+    /// Per slot: the piece's position; entry 64 the track's length (the "next" of the
+    /// last piece).
     pos: [u8; 65],
-    piece: [u8; 64],
-    n: usize,
-    /// The ranks of the pieces with room before the next (bit r): the only ones that can
-    /// move, no value being 0.
+    /// Per slot: the piece's room before the next, up to [`LONGEST`] ([`room`]).
+    room: [u8; 64],
+    /// The slots of the pieces on the board.
+    present: u64,
+    /// The slots of the pieces with room (bit r): the only ones that can move, no value
+    /// being 0.
     open: u64,
+    /// In byte `v - 1`: how many pieces have room for `v` steps (the sum of [`ROOM_FOR`]
+    /// over the rooms), so that a decision's count is read, not summed over the pieces.
+    room_for: u64,
 }
 
 impl Line {
-    /// Removes the piece at rank `r` (the one before it then has room).
+    /// Sets the room of the piece in slot `r`.
+    #[inline(always)]
+    fn set_room(&mut self, r: usize, l: u8) {
+        let r = r & 63;
+        let old = self.room[r];
+        self.room[r] = l;
+        self.room_for = self
+            .room_for
+            .wrapping_add(ROOM_FOR[(l as usize).min(LONGEST)])
+            .wrapping_sub(ROOM_FOR[(old as usize).min(LONGEST)]);
+        self.open = (self.open & !(1 << r)) | u64::from(l != 0) << r;
+    }
+
+    /// The slot of the next piece after slot `r` (64: none).
+    #[inline(always)]
+    fn next(&self, r: usize) -> usize {
+        (self.present & (!1u64 << (r & 63))).trailing_zeros() as usize
+    }
+
+    /// Removes the piece in slot `r` (the one before it then has room).
     #[inline]
     fn remove(&mut self, r: usize) {
-        let mut at = r;
-        while at < self.n {
-            self.pos[at] = self.pos[at + 1];
-            self.piece[at & 63] = self.piece[(at + 1) & 63];
-            at += 1;
-        }
-        self.n -= 1;
-        let below = (1u64 << (r & 63)) - 1;
-        self.open = (self.open & below) | (self.open >> 1 & !below);
-        if r > 0 {
-            self.open |= 1 << ((r - 1) & 63);
+        let r = r & 63;
+        self.set_room(r, 0);
+        self.present &= !(1 << r);
+        let before = self.present & ((1 << r) - 1);
+        if before != 0 {
+            let b = last(before);
+            let next = self.pos[self.next(r).min(64)];
+            self.set_room(b, room(self.pos[b], next));
         }
     }
 
-    /// Moves the piece at rank `r` to position `q` (ahead, before the next): the one
-    /// before it then has room.
+    /// Moves the piece in slot `r` to position `q` (ahead, before the next): the one
+    /// before it then has more room.
     #[inline(always)]
     fn advance(&mut self, r: usize, q: u8) {
         let r = r & 63;
         self.pos[r] = q;
-        if r > 0 {
-            self.open |= 1 << (r - 1);
-        }
-        if self.pos[r + 1] > q + 1 {
-            self.open |= 1 << r;
-        } else {
-            self.open &= !(1 << r);
+        let next = self.pos[self.next(r).min(64)];
+        self.set_room(r, room(q, next));
+        let before = self.present & ((1 << r) - 1);
+        if before != 0 {
+            let b = last(before);
+            let l = room(self.pos[b], q);
+            let old = self.room[b];
+            self.room[b] = l;
+            self.room_for = self
+                .room_for
+                .wrapping_add(ROOM_FOR[(l as usize).min(LONGEST)])
+                .wrapping_sub(ROOM_FOR[(old as usize).min(LONGEST)]);
+            // It has room: the square just left.
+            self.open |= 1 << b;
         }
     }
 }
 
-/// What the loop keeps of the state between decisions.
+/// What the loop keeps of the state between decisions. The pieces' positions, squares
+/// and flags are written back to the state once, at the end ([`Playout::write_back`]).
 struct Playout {
     /// Per square: the piece on it, plus one (0: none).
     board: [u8; 256],
@@ -285,31 +422,28 @@ struct Playout {
     /// Per side: its pieces outside the region of the end when all are in (0 where there
     /// is no such end).
     outside: [u32; 2],
-    on_board: u64,
-    alive: u64,
-    unmoved: u64,
+    /// The pieces moved, and those captured, since the loop began.
+    moved: u64,
+    captured: u64,
     /// The held values' counts.
     held: [u8; MAX_VALUE + 1],
     /// The values held (bit v).
     mask: u16,
     /// In the four bits from `4 l`: how many of the values held are at most `l`.
     upto: u64,
-    /// Per side: the enemy pieces on squares with [`BAR`] for it (while there are none, no
-    /// landing of the side is barred).
-    threats: [u32; 2],
-    /// A side and a rank whose piece could move when last looked at: the frozen end's
-    /// test tries it first.
-    witness: (usize, usize),
+    /// Per side: the positions of its track (bit p) where it may not land, an enemy piece
+    /// standing on a square with [`BAR`] (while there are none, no landing is barred).
+    blocked: [u64; 2],
+    /// Per slot of the side deciding: the held values it may not spend for a barred
+    /// landing (read only at the slots a decision marks).
+    cut: [u16; 64],
     ended: bool,
 }
 
-/// One in each four bits of [`Playout::upto`].
-const NIBBLES: u64 = 0x1111_1111_1111_1111;
-
-/// The values (bits) of `mask` of at most `l` steps.
+/// The values (bits) of `mask` of at most `l` (0 to [`LONGEST`]) steps.
 #[inline(always)]
-fn at_most(mask: u16, l: usize) -> u16 {
-    mask & ((2u32 << l.min(15)) - 1) as u16
+fn at_most(mask: u16, l: u8) -> u16 {
+    mask & ((2u32 << (l & 15)) - 1) as u16
 }
 
 impl Playout {
@@ -317,62 +451,76 @@ impl Playout {
         let mut board = [0u8; 256];
         let mut line = [Line {
             pos: [0; 65],
-            piece: [0; 64],
-            n: 0,
+            room: [0; 64],
+            present: 0,
             open: 0,
+            room_for: 0,
         }; 2];
         let mut outside = [0; 2];
-        let mut threats = [0; 2];
+        let mut blocked = [0u64; 2];
         for (side, l) in line.iter_mut().enumerate() {
             for k in members(s.on_board & c.side_bits[side]) {
-                let p = s.pos[k];
+                let (p, r) = (s.pos[k], (k - side * spent.pieces) & 63);
+                let a = spent.at[side][p as usize];
                 board[s.sq[k] as usize] = k as u8 + 1;
-                if spent.barred[s.sq[k] as usize] >> (1 - side) & 1 == 1 {
-                    threats[1 - side] += 1;
+                if a & THREAT != 0 {
+                    blocked[1 - side] |= 1 << (spent.enemy_pos[side][p as usize] & 63);
                 }
-                l.pos[l.n] = p;
-                l.piece[l.n] = k as u8;
-                l.n += 1;
-                if spent.all_in_ends && spent.at[side][p as usize] & IN == 0 {
+                l.pos[r] = p;
+                l.present |= 1 << r;
+                if spent.all_in_ends && a & IN == 0 {
                     outside[side] += 1;
                 }
             }
-            l.pos[l.n] = spent.len;
-            for r in 0..l.n {
-                if l.pos[r + 1] > l.pos[r] + 1 {
-                    l.open |= 1 << r;
-                }
+            l.pos[64] = spent.len;
+            for r in members(l.present) {
+                let next = l.pos[l.next(r).min(64)];
+                l.set_room(r, room(l.pos[r], next));
             }
         }
-        let mut g = Playout {
+        let mut mask = 0u16;
+        for v in 1..=LONGEST {
+            if s.held[v] != 0 {
+                mask |= 1 << v;
+            }
+        }
+        Playout {
             board,
             line,
             outside,
-            on_board: s.on_board,
-            alive: s.alive,
-            unmoved: s.unmoved,
+            moved: 0,
+            captured: 0,
             held: s.held,
-            mask: 0,
-            upto: 0,
-            threats,
-            witness: (0, 0),
+            mask,
+            upto: UPTO[(mask >> 1) as usize & 255],
+            blocked,
+            cut: [0; 64],
             ended: s.ended,
-        };
-        for v in 1..=MAX_VALUE {
-            if g.held[v] != 0 {
-                g.hold(v);
-            }
         }
-        g
     }
 
-    /// Marks value `v` held (it may be already).
-    #[inline(always)]
-    fn hold(&mut self, v: usize) {
-        if self.mask >> v & 1 == 0 {
-            self.mask |= 1 << v;
-            self.upto += NIBBLES << (4 * v);
+    /// Writes the pieces' positions, squares, flags and sets into the state.
+    fn write_back(&self, spent: &Spent, s: &mut State) {
+        for (side, l) in self.line.iter().enumerate() {
+            for r in members(l.present) {
+                let (k, p) = ((side * spent.pieces + r) & 63, l.pos[r]);
+                s.pos[k] = p;
+                s.sq[k] = (spent.at[side][p as usize] & 0xff) as u8;
+            }
         }
+        for k in members(self.moved) {
+            s.flags[k] &= !UNMOVED;
+            s.count[k] = 0;
+        }
+        for k in members(self.captured) {
+            s.pos[k] = GONE;
+            s.sq[k] = GONE;
+            s.flags[k] = 0;
+            s.count[k] = 0;
+        }
+        s.on_board &= !self.captured;
+        s.alive &= !self.captured;
+        s.unmoved &= !(self.moved | self.captured);
     }
 
     /// Spends one held value `v`.
@@ -381,7 +529,7 @@ impl Playout {
         self.held[v] = self.held[v].saturating_sub(1);
         if self.held[v] == 0 {
             self.mask &= !(1 << v);
-            self.upto -= NIBBLES << (4 * v);
+            self.upto = UPTO[(self.mask >> 1) as usize & 255];
         }
     }
 
@@ -393,21 +541,11 @@ impl Playout {
         self.upto = 0;
     }
 
-    /// The values (bits) of `allowed` that the piece at position `p` of side `SIDE` may
-    /// spend without landing on an enemy piece on a barred square.
+    /// The values (bits, of those at most [`LONGEST`]) that would take a piece of the side
+    /// at position `p` before its `bar_end` onto an enemy piece on a barred square.
     #[inline(always)]
-    fn unbarred(&self, spent: &Spent, side: usize, p: usize, allowed: u16) -> u16 {
-        let mut out = allowed;
-        let mut rest = allowed;
-        while rest != 0 {
-            let v = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let a = spent.at[side][(p + v) & 255];
-            if a & BAR != 0 && self.board[(a & 0xff) as usize] != 0 {
-                out &= !(1 << v);
-            }
-        }
-        out
+    fn barred(&self, side: usize, p: u8) -> u16 {
+        (self.blocked[side & 1] >> (p & 63)) as u16
     }
 
     /// Plays side `SIDE`'s spending decisions until the held values are spent or none can
@@ -420,8 +558,6 @@ impl Playout {
         bits: &mut RandomBits,
         rng: &mut R,
     ) -> bool {
-        // Each rank's count of actions.
-        let mut counts = [0u8; 64];
         loop {
             if self.mask == 0 {
                 // Nothing held: the listing is a pass (it cannot be reached from a turn's
@@ -430,26 +566,32 @@ impl Playout {
                 return false;
             }
             let line = &self.line[SIDE];
-            let bar_end = if self.threats[SIDE] == 0 {
-                0
-            } else {
-                spent.bar_end[SIDE] as usize
-            };
-            let mut total = 0usize;
-            let mut rest = line.open;
-            while rest != 0 {
-                let r = rest.trailing_zeros() as usize & 63;
-                rest &= rest - 1;
-                let p = line.pos[r] as usize;
-                let l = (line.pos[r + 1] as usize).saturating_sub(p + 1);
-                let mut k = (self.upto >> (4 * l.min(15)) & 15) as u8;
-                if k != 0 && p < bar_end {
-                    k = self
-                        .unbarred(spent, SIDE, p, at_most(self.mask, l))
-                        .count_ones() as u8;
+            // The actions: for each value held, the pieces with room for it (a sum of
+            // bytes, each at most the side's pieces) ...
+            let mut total = ((line.room_for & BYTES[(self.mask >> 1) as usize & 255])
+                .wrapping_mul(0x0101_0101_0101_0101)
+                >> 56) as usize;
+            // ... less those landing on an enemy piece on a barred square: only from the
+            // positions before the side's last barred one (the lowest slots), and only
+            // while an enemy piece stands on a barred square.
+            let mut cut_slots = 0u64;
+            if self.blocked[SIDE] != 0 {
+                let bar_end = spent.bar_end[SIDE];
+                let mut rest = line.open;
+                while rest != 0 {
+                    let r = rest.trailing_zeros() as usize & 63;
+                    let p = line.pos[r];
+                    if p >= bar_end {
+                        break;
+                    }
+                    rest &= rest - 1;
+                    let cut = at_most(self.mask, line.room[r]) & self.barred(SIDE, p);
+                    if cut != 0 {
+                        cut_slots |= 1 << r;
+                        self.cut[r] = cut;
+                        total -= ones(cut);
+                    }
                 }
-                counts[r] = k;
-                total += k as usize;
             }
             if total == 0 {
                 self.drop_held();
@@ -460,29 +602,45 @@ impl Playout {
             } else {
                 bits.short_index(rng, total.min(BUFFER) as u32)
             };
+            // The drawn action, by its rank in the listing (piece by piece, each piece's
+            // values in increasing order).
             let mut rest = line.open;
-            let r = loop {
-                let r = rest.trailing_zeros() as usize & 63;
-                let k = counts[r] as usize;
-                if i < k {
-                    break r;
+            let r = if cut_slots == 0 {
+                loop {
+                    let r = rest.trailing_zeros() as usize & 63;
+                    let k = (self.upto >> (4 * (line.room[r] as usize & 15))) as usize & 15;
+                    if i < k {
+                        break r;
+                    }
+                    i -= k;
+                    rest &= rest - 1;
                 }
-                i -= k;
-                rest &= rest - 1;
+            } else {
+                loop {
+                    let r = rest.trailing_zeros() as usize & 63;
+                    let mut k = (self.upto >> (4 * (line.room[r] as usize & 15))) as usize & 15;
+                    if cut_slots >> r & 1 != 0 {
+                        k -= ones(self.cut[r]);
+                    }
+                    if i < k {
+                        break r;
+                    }
+                    i -= k;
+                    rest &= rest - 1;
+                }
             };
             let p = line.pos[r] as usize;
-            let l = (line.pos[r + 1] as usize).saturating_sub(p + 1);
-            let mut allowed = at_most(self.mask, l);
-            if p < bar_end {
-                allowed = self.unbarred(spent, SIDE, p, allowed);
+            let mut allowed = at_most(self.mask, line.room[r]);
+            if cut_slots >> r & 1 != 0 {
+                allowed &= !self.cut[r];
             }
             for _ in 0..i {
                 allowed &= allowed.wrapping_sub(1);
             }
             let v = allowed.trailing_zeros() as usize & 15;
-            self.move_piece::<SIDE>(spent, s, r, p, p + v);
+            let over = self.move_piece::<SIDE>(spent, s, r, p, p + v);
             self.spend_one(v);
-            if self.over(spent) {
+            if over || (spent.frozen_ends && self.frozen(spent)) {
                 self.drop_held();
                 return true;
             }
@@ -492,8 +650,9 @@ impl Playout {
         }
     }
 
-    /// Moves side `SIDE`'s piece of rank `r` from position `p` to position `q`, capturing
-    /// the enemy piece there.
+    /// Moves side `SIDE`'s piece in slot `r` from position `p` to position `q`, capturing
+    /// the enemy piece there; whether that ends the game by the ends other than the
+    /// frozen one ([`Compiled::check_end`]).
     #[inline(always)]
     fn move_piece<const SIDE: usize>(
         &mut self,
@@ -502,79 +661,87 @@ impl Playout {
         r: usize,
         p: usize,
         q: usize,
-    ) {
+    ) -> bool {
         let (from, to) = (spent.at[SIDE][p & 255], spent.at[SIDE][q & 255]);
-        let k = self.line[SIDE].piece[r & 63] as usize & 63;
+        let k = (SIDE * spent.pieces + r) & 63;
         let sq = (to & 0xff) as usize;
         self.board[(from & 0xff) as usize] = 0;
         let on = self.board[sq];
+        let mut over = false;
         if on != 0 {
             // An enemy piece (no walk ends on an own one).
-            let e = (on - 1) as usize & 63;
-            let enemy = &mut self.line[1 - SIDE];
-            let ep = s.pos[e];
-            let mut er = 0;
-            while er + 1 < enemy.n && enemy.pos[er & 63] != ep {
-                er += 1;
-            }
-            enemy.remove(er);
-            if spent.all_in_ends && spent.at[1 - SIDE][ep as usize] & IN == 0 {
-                self.outside[1 - SIDE] -= 1;
-            }
-            s.pos[e] = GONE;
-            s.sq[e] = GONE;
-            s.flags[e] = 0;
-            s.count[e] = 0;
-            let bit = !(1u64 << e);
-            self.on_board &= bit;
-            self.alive &= bit;
-            self.unmoved &= bit;
-            s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
+            over = self.capture::<SIDE>(spent, s, on);
         }
         self.board[sq] = k as u8 + 1;
-        // The piece's threat to the enemy's landings (a captured piece stood on a square
+        // The piece's bar on the enemy's landings (a captured piece stood on a square
         // without one).
-        let enemy_bars = |sq: usize| u32::from(spent.barred[sq & 255] >> (1 - SIDE) & 1);
-        self.threats[1 - SIDE] =
-            self.threats[1 - SIDE] - enemy_bars((from & 0xff) as usize) + enemy_bars(sq);
+        if from & THREAT != 0 {
+            self.blocked[1 - SIDE] &= !(1 << (spent.enemy_pos[SIDE][p & 255] & 63));
+        }
+        if to & THREAT != 0 {
+            self.blocked[1 - SIDE] |= 1 << (spent.enemy_pos[SIDE][q & 255] & 63);
+        }
         if spent.all_in_ends {
             let (was, is) = (from & IN != 0, to & IN != 0);
             if was && !is {
                 self.outside[SIDE] += 1;
             } else if is && !was {
                 self.outside[SIDE] -= 1;
+                over |= self.outside == [0, 0];
             }
         }
         self.line[SIDE].advance(r, q as u8);
-        s.pos[k] = q as u8;
-        s.sq[k] = sq as u8;
-        s.flags[k] &= !UNMOVED;
-        s.count[k] = 0;
-        self.unmoved &= !(1u64 << k);
+        self.moved |= 1 << k;
+        over
     }
 
-    /// Whether the game is over after a move ([`Compiled::check_end`]).
+    /// Captures the enemy piece `on - 1` of side `SIDE`'s enemy; whether that ends the
+    /// game (no enemy piece left, or every piece in).
+    #[inline(never)]
+    fn capture<const SIDE: usize>(&mut self, spent: &Spent, s: &mut State, on: u8) -> bool {
+        let e = on.wrapping_sub(1) as usize & 63;
+        let enemy = &mut self.line[1 - SIDE];
+        let r = e.wrapping_sub((1 - SIDE) * spent.pieces) & 63;
+        let ep = enemy.pos[r];
+        enemy.remove(r);
+        let gone = enemy.present == 0;
+        if spent.all_in_ends && spent.at[1 - SIDE][ep as usize] & IN == 0 {
+            self.outside[1 - SIDE] -= 1;
+        }
+        self.captured |= 1 << e;
+        s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
+        (spent.no_pieces_ends && gone) || (spent.all_in_ends && self.outside == [0, 0])
+    }
+
+    /// Whether no piece of either side can move with any of the description's values
+    /// ([`Compiled::check_end`]'s frozen end): first the quick look at each side's last
+    /// piece with room, which settles nearly every case.
     #[inline(always)]
-    fn over(&mut self, spent: &Spent) -> bool {
-        (spent.no_pieces_ends && (self.line[0].n == 0 || self.line[1].n == 0))
-            || (spent.all_in_ends && self.outside == [0, 0])
-            || (spent.frozen_ends && self.frozen(spent))
+    fn frozen(&self, spent: &Spent) -> bool {
+        !(self.moves_at_top(spent, 0) || self.moves_at_top(spent, 1)) && self.frozen_by_all(spent)
     }
 
-    /// Whether no piece of either side can move with any of the description's values:
-    /// the piece that could when last looked at is tried first.
-    fn frozen(&mut self, spent: &Spent) -> bool {
-        let (side, r) = self.witness;
-        if self.can_move(spent, side, r) {
+    /// Whether the side's last piece with room (the farthest along) can move with the
+    /// smallest value: it has room for it and lands on no barred square (it stands past
+    /// the last, or no enemy piece stands on one). False says nothing.
+    #[inline(always)]
+    fn moves_at_top(&self, spent: &Spent, side: usize) -> bool {
+        let line = &self.line[side & 1];
+        if line.open == 0 {
             return false;
         }
+        let r = last(line.open);
+        line.room[r] >= spent.min_value
+            && (self.blocked[side & 1] == 0 || line.pos[r] >= spent.bar_end[side & 1])
+    }
+
+    /// The frozen end's test, every piece with room tried.
+    #[cold]
+    #[inline(never)]
+    fn frozen_by_all(&self, spent: &Spent) -> bool {
         for side in 0..2 {
-            let mut rest = self.line[side].open;
-            while rest != 0 {
-                let r = rest.trailing_zeros() as usize & 63;
-                rest &= rest - 1;
+            for r in members(self.line[side].open) {
                 if self.can_move(spent, side, r) {
-                    self.witness = (side, r);
                     return false;
                 }
             }
@@ -582,19 +749,15 @@ impl Playout {
         true
     }
 
-    /// Whether the piece of rank `r` of the side (if there is one) can move with any of
-    /// the description's values.
+    /// Whether the piece in slot `r` of the side can move with any of the description's
+    /// values.
     #[inline(always)]
     fn can_move(&self, spent: &Spent, side: usize, r: usize) -> bool {
-        let (side, line) = (side & 1, &self.line[side & 1]);
-        if r >= line.n {
-            return false;
-        }
-        let p = line.pos[r & 63] as usize;
-        let l = (line.pos[(r & 63) + 1] as usize).saturating_sub(p + 1);
-        let mut allowed = at_most(spent.values, l);
-        if allowed != 0 && self.threats[side] != 0 && p < spent.bar_end[side] as usize {
-            allowed = self.unbarred(spent, side, p, allowed);
+        let (side, line, r) = (side & 1, &self.line[side & 1], r & 63);
+        let p = line.pos[r];
+        let mut allowed = at_most(spent.values, line.room[r]);
+        if p < spent.bar_end[side] {
+            allowed &= !self.barred(side, p);
         }
         allowed != 0
     }
