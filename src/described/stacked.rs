@@ -82,6 +82,10 @@ pub(crate) struct Stacked {
     regions: [[u64; REGIONS]; 2],
     /// At `side << 10 | square << 4 | steps`: the walk's ends.
     walks: Box<[Walk; 2048]>,
+    /// Whether the loop can play on from the description's initial state.
+    initial_fits: bool,
+    /// What the loop keeps of the initial state, built once (most playouts start there).
+    initial: Box<Playout>,
 }
 
 /// The conditions of the gates met so far on a walk.
@@ -195,7 +199,7 @@ impl Stacked {
         let by_bits = core::array::from_fn(|raw| {
             by_marked[(c.sticks.throw_from_bits(raw as u64).marked() & 15).min(8) as usize]
         });
-        Some(Stacked {
+        let mut st = Stacked {
             by_marked,
             by_bits,
             opening_moves: c.opening.is_some_and(|(_, moves)| moves),
@@ -206,7 +210,12 @@ impl Stacked {
             pos_at,
             regions,
             walks,
-        })
+            initial_fits: false,
+            initial: Box::new(Playout::empty(c.initial_state.on_board, false)),
+        };
+        st.initial_fits = st.fits_built(c, &c.initial_state);
+        st.initial = Box::new(Playout::of(&st, c, &c.initial_state));
+        Some(st)
     }
 
     /// Whether the loop can play on from the state: two seats, nothing held or spent, no
@@ -214,6 +223,14 @@ impl Stacked {
     /// the square of its position, the occupancy sets those squares with no square of
     /// both sides, and each side standing (or the game over).
     pub(crate) fn fits(&self, c: &Compiled, s: &State) -> bool {
+        if *s == c.initial_state {
+            return self.initial_fits;
+        }
+        self.fits_built(c, s)
+    }
+
+    /// [`Stacked::fits`], from the state's pieces.
+    fn fits_built(&self, c: &Compiled, s: &State) -> bool {
         let both_standing = s.alive & c.side_bits[0] != 0 && s.alive & c.side_bits[1] != 0;
         if !((both_standing || !self.no_pieces_ends || s.ended)
             && s.turn < 2
@@ -254,7 +271,11 @@ impl Stacked {
         rng: &mut R,
         max_throws: u32,
     ) {
-        let mut p = Playout::of(self, c, s);
+        let mut p = if *s == c.initial_state {
+            (*self.initial).clone()
+        } else {
+            Playout::of(self, c, s)
+        };
         let mut b = *bits;
         let mut turn = s.turn;
         if !s.ended && s.pending != GONE {
@@ -390,6 +411,7 @@ fn walk(
 }
 
 /// What the loop keeps of the state between throws.
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Playout {
     /// Per square (by number): the pieces on it, of either side.
     stack: [u64; SQUARES],
@@ -411,18 +433,23 @@ struct Playout {
 }
 
 impl Playout {
-    fn of(st: &Stacked, c: &Compiled, s: &State) -> Playout {
-        let mut p = Playout {
+    fn empty(on_board: u64, opening: bool) -> Playout {
+        Playout {
             stack: [0; SQUARES],
             flags: [0; SQUARES],
             at: [0; 64],
             occ: [0; 2],
             leaders: [0; 2],
-            on_board: s.on_board,
+            on_board,
             listed: [0; 128],
-            opening: s.opening,
-            ended: s.ended,
-        };
+            opening,
+            ended: false,
+        }
+    }
+
+    fn of(st: &Stacked, c: &Compiled, s: &State) -> Playout {
+        let mut p = Playout::empty(s.on_board, s.opening);
+        p.ended = s.ended;
         for side in 0..2 {
             for k in members(s.on_board & c.side_bits[side]) {
                 let q = st.id[s.sq[k] as usize] as usize & 63;
