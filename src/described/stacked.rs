@@ -25,6 +25,8 @@ const NO_REGION: u8 = u8::MAX;
 const AGAIN: u8 = 1 << 4;
 /// The bit of a [`Stacked::by_marked`] entry whose value begins the game.
 const BEGINS: u8 = 1 << 5;
+/// The bit of a [`Stacked::counts`] entry whose walk meets a gate.
+const GATED: u8 = 1 << 7;
 
 /// One way a walk may end, and the gates on its way.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -82,6 +84,9 @@ pub(crate) struct Stacked {
     regions: [[u64; REGIONS]; 2],
     /// At `side << 10 | square << 4 | steps`: the walk's ends.
     walks: Box<[Walk; 2048]>,
+    /// Per side, steps and square: the number of the walk's ends, with [`GATED`] where a
+    /// gate on the way must be tested (what a decision reads, one value's in a row).
+    counts: Box<[[[u8; SQUARES]; 16]; 2]>,
     /// Whether the loop can play on from the description's initial state.
     initial_fits: bool,
     /// What the loop keeps of the initial state, built once (most playouts start there).
@@ -191,6 +196,15 @@ impl Stacked {
             }
         }
         let walks: Box<[Walk; 2048]> = walks.try_into().ok()?;
+        let mut counts = Box::new([[[0u8; SQUARES]; 16]; 2]);
+        for (side, by_steps) in counts.iter_mut().enumerate() {
+            for (steps, row) in by_steps.iter_mut().enumerate() {
+                for (q, m) in row.iter_mut().enumerate() {
+                    let w = &walks[side << 10 | q << 4 | steps];
+                    *m = w.n | if w.gated { GATED } else { 0 };
+                }
+            }
+        }
         let begin = c.opening.map(|(v, _)| v);
         let by_marked: [u8; 9] = core::array::from_fn(|k| {
             let v = c.table.value[k];
@@ -210,6 +224,7 @@ impl Stacked {
             pos_at,
             regions,
             walks,
+            counts,
             initial_fits: false,
             initial: Box::new(Playout::empty(c.initial_state.on_board, false)),
         };
@@ -525,16 +540,18 @@ impl Playout {
         if v == 0 {
             return;
         }
+        let row = &st.counts[SIDE][v];
         let mut n = 0usize;
         for k in members(self.leaders[SIDE]) {
-            let from = self.at[k & 63] as usize;
-            let w = &st.walks[(SIDE << 10 | from << 4 | v) & 2047];
-            if !w.gated {
+            let from = self.at[k & 63] as usize & 63;
+            let m = row[from];
+            if m & GATED == 0 {
                 // Every end open: both places written, the ends counted.
                 self.listed[n & 127] = k as u8;
                 self.listed[(n + 1) & 127] = k as u8 | 1 << 6;
-                n += w.n as usize;
+                n += m as usize;
             } else {
+                let w = &st.walks[(SIDE << 10 | from << 4 | v) & 2047];
                 for (j, o) in w.ends[..(w.n as usize).min(2)].iter().enumerate() {
                     if self.open::<SIDE>(st, from, o) {
                         self.listed[n & 127] = k as u8 | (j as u8) << 6;
