@@ -501,8 +501,7 @@ impl Playout {
             }
             *left -= 1;
             let e = st.by_bits[bits.take(rng, sticks) as usize & 63];
-            self.decide::<SIDE, R>(st, c, s, e, bits, rng);
-            if self.ended {
+            if self.decide::<SIDE, R>(st, c, s, e, bits, rng) {
                 return false;
             }
             if e & AGAIN == 0 {
@@ -525,7 +524,8 @@ impl Playout {
 
     /// Plays side `SIDE`'s decision on the throw of entry `e` ([`Stacked::by_marked`]):
     /// the legal actions counted in the rules' order (stacks by their leading piece, each
-    /// walk's ends in order), one drawn where there are two or more, and made.
+    /// walk's ends in order), one drawn where there are two or more, and made; whether
+    /// the game has ended.
     #[inline(always)]
     fn decide<const SIDE: usize, R: rand::Rng + ?Sized>(
         &mut self,
@@ -535,10 +535,10 @@ impl Playout {
         e: u8,
         bits: &mut RandomBits,
         rng: &mut R,
-    ) {
+    ) -> bool {
         let v = (e & 15) as usize;
         if v == 0 {
-            return;
+            return false;
         }
         let row = &st.counts[SIDE][v];
         let mut n = 0usize;
@@ -561,18 +561,19 @@ impl Playout {
             }
         }
         let a = match n {
-            0 => return,
+            0 => return false,
             1 => self.listed[0],
             _ => self.listed[bits.short_index(rng, n as u32) & 127],
         };
         let k = (a & 63) as usize;
         let from = self.at[k] as usize;
         let o = &st.walks[(SIDE << 10 | from << 4 | v) & 2047].ends[(a >> 6 & 1) as usize];
-        self.move_stack::<SIDE>(st, c, s, k, from, o);
+        self.move_stack::<SIDE>(st, c, s, k, from, o)
     }
 
     /// Moves the stack that piece `k` leads from square `from` to the walk's end `o`,
-    /// capturing the enemy stack where it lands or joining its own.
+    /// capturing the enemy stack where it lands or joining its own; whether the game has
+    /// ended (only a capture ends it).
     #[inline(always)]
     fn move_stack<const SIDE: usize>(
         &mut self,
@@ -582,7 +583,7 @@ impl Playout {
         k: usize,
         from: usize,
         o: &End,
-    ) {
+    ) -> bool {
         let (to, set) = (o.to as usize & 63, o.set_flags);
         let moving = self.stack[from];
         let flags = self.flags[from] | set;
@@ -608,7 +609,9 @@ impl Playout {
             self.stack[to] = moving;
             self.flags[to] = flags;
             self.at[k] = to as u8;
+            self.occ[SIDE] |= 1 << to;
             self.ended = st.no_pieces_ends && self.on_board & c.side_bits[1 - SIDE] == 0;
+            return self.ended;
         } else if there != 0 {
             let all = there | moving;
             let lead = all.trailing_zeros() as usize;
@@ -622,6 +625,7 @@ impl Playout {
             self.at[k] = to as u8;
         }
         self.occ[SIDE] |= 1 << to;
+        false
     }
 }
 
