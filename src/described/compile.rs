@@ -227,6 +227,10 @@ pub(crate) struct Compiled {
     /// The settings of the one-loop random playouts of turns that throw first and then
     /// spend the held values, where the description is of that shape.
     pub spent_playouts: Option<super::spent::Spent>,
+    /// The initial state, with its layout: built once, copied by
+    /// [`Described::initial_state`](super::Described::initial_state) (building it piece by
+    /// piece cost each random playout more than a copy).
+    pub initial_state: super::state::State,
 }
 
 /// Off the board, before the first position.
@@ -1203,7 +1207,10 @@ pub(crate) fn compile(d: &Description, seats: usize) -> Result<Compiled, Descrip
         chased_playouts: None,
         stacked_playouts: None,
         spent_playouts: None,
+        initial_state: super::state::State::EMPTY,
     };
+    compiled.initial_state = compiled.initial();
+    compiled.initial_state.layout = (compiled.sides as u8, compiled.pieces_per_side as u8);
     compiled.plain_playouts = super::plain::Plain::of(&compiled);
     compiled.stocked_playouts = super::stocked::Stocked::of(&compiled);
     compiled.chased_playouts = super::chased::Chased::of(&compiled);

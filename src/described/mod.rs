@@ -693,12 +693,7 @@ impl Described {
 
     /// The initial state.
     pub fn initial_state(&self) -> State {
-        let mut s = self.compiled.initial();
-        s.layout = (
-            self.compiled.sides as u8,
-            self.compiled.pieces_per_side as u8,
-        );
-        s
+        self.compiled.initial_state
     }
 
     /// What happens next.

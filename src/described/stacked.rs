@@ -25,6 +25,8 @@ const NO_REGION: u8 = u8::MAX;
 const AGAIN: u8 = 1 << 4;
 /// The bit of a [`Stacked::by_marked`] entry whose value begins the game.
 const BEGINS: u8 = 1 << 5;
+/// The bit of a [`Stacked::counts`] entry whose walk meets a gate.
+const GATED: u8 = 1 << 7;
 
 /// One way a walk may end, and the gates on its way.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -82,6 +84,13 @@ pub(crate) struct Stacked {
     regions: [[u64; REGIONS]; 2],
     /// At `side << 10 | square << 4 | steps`: the walk's ends.
     walks: Box<[Walk; 2048]>,
+    /// Per side, steps and square: the number of the walk's ends, with [`GATED`] where a
+    /// gate on the way must be tested (what a decision reads, one value's in a row).
+    counts: Box<[[[u8; SQUARES]; 16]; 2]>,
+    /// Whether the loop can play on from the description's initial state.
+    initial_fits: bool,
+    /// What the loop keeps of the initial state, built once (most playouts start there).
+    initial: Box<Playout>,
 }
 
 /// The conditions of the gates met so far on a walk.
@@ -187,6 +196,15 @@ impl Stacked {
             }
         }
         let walks: Box<[Walk; 2048]> = walks.try_into().ok()?;
+        let mut counts = Box::new([[[0u8; SQUARES]; 16]; 2]);
+        for (side, by_steps) in counts.iter_mut().enumerate() {
+            for (steps, row) in by_steps.iter_mut().enumerate() {
+                for (q, m) in row.iter_mut().enumerate() {
+                    let w = &walks[side << 10 | q << 4 | steps];
+                    *m = w.n | if w.gated { GATED } else { 0 };
+                }
+            }
+        }
         let begin = c.opening.map(|(v, _)| v);
         let by_marked: [u8; 9] = core::array::from_fn(|k| {
             let v = c.table.value[k];
@@ -195,7 +213,7 @@ impl Stacked {
         let by_bits = core::array::from_fn(|raw| {
             by_marked[(c.sticks.throw_from_bits(raw as u64).marked() & 15).min(8) as usize]
         });
-        Some(Stacked {
+        let mut st = Stacked {
             by_marked,
             by_bits,
             opening_moves: c.opening.is_some_and(|(_, moves)| moves),
@@ -206,7 +224,13 @@ impl Stacked {
             pos_at,
             regions,
             walks,
-        })
+            counts,
+            initial_fits: false,
+            initial: Box::new(Playout::empty(c.initial_state.on_board, false)),
+        };
+        st.initial_fits = st.fits_built(c, &c.initial_state);
+        st.initial = Box::new(Playout::of(&st, c, &c.initial_state));
+        Some(st)
     }
 
     /// Whether the loop can play on from the state: two seats, nothing held or spent, no
@@ -214,6 +238,14 @@ impl Stacked {
     /// the square of its position, the occupancy sets those squares with no square of
     /// both sides, and each side standing (or the game over).
     pub(crate) fn fits(&self, c: &Compiled, s: &State) -> bool {
+        if *s == c.initial_state {
+            return self.initial_fits;
+        }
+        self.fits_built(c, s)
+    }
+
+    /// [`Stacked::fits`], from the state's pieces.
+    fn fits_built(&self, c: &Compiled, s: &State) -> bool {
         let both_standing = s.alive & c.side_bits[0] != 0 && s.alive & c.side_bits[1] != 0;
         if !((both_standing || !self.no_pieces_ends || s.ended)
             && s.turn < 2
@@ -254,7 +286,11 @@ impl Stacked {
         rng: &mut R,
         max_throws: u32,
     ) {
-        let mut p = Playout::of(self, c, s);
+        let mut p = if *s == c.initial_state {
+            (*self.initial).clone()
+        } else {
+            Playout::of(self, c, s)
+        };
         let mut b = *bits;
         let mut turn = s.turn;
         if !s.ended && s.pending != GONE {
@@ -390,6 +426,7 @@ fn walk(
 }
 
 /// What the loop keeps of the state between throws.
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Playout {
     /// Per square (by number): the pieces on it, of either side.
     stack: [u64; SQUARES],
@@ -411,18 +448,23 @@ struct Playout {
 }
 
 impl Playout {
-    fn of(st: &Stacked, c: &Compiled, s: &State) -> Playout {
-        let mut p = Playout {
+    fn empty(on_board: u64, opening: bool) -> Playout {
+        Playout {
             stack: [0; SQUARES],
             flags: [0; SQUARES],
             at: [0; 64],
             occ: [0; 2],
             leaders: [0; 2],
-            on_board: s.on_board,
+            on_board,
             listed: [0; 128],
-            opening: s.opening,
-            ended: s.ended,
-        };
+            opening,
+            ended: false,
+        }
+    }
+
+    fn of(st: &Stacked, c: &Compiled, s: &State) -> Playout {
+        let mut p = Playout::empty(s.on_board, s.opening);
+        p.ended = s.ended;
         for side in 0..2 {
             for k in members(s.on_board & c.side_bits[side]) {
                 let q = st.id[s.sq[k] as usize] as usize & 63;
@@ -459,8 +501,7 @@ impl Playout {
             }
             *left -= 1;
             let e = st.by_bits[bits.take(rng, sticks) as usize & 63];
-            self.decide::<SIDE, R>(st, c, s, e, bits, rng);
-            if self.ended {
+            if self.decide::<SIDE, R>(st, c, s, e, bits, rng) {
                 return false;
             }
             if e & AGAIN == 0 {
@@ -483,7 +524,8 @@ impl Playout {
 
     /// Plays side `SIDE`'s decision on the throw of entry `e` ([`Stacked::by_marked`]):
     /// the legal actions counted in the rules' order (stacks by their leading piece, each
-    /// walk's ends in order), one drawn where there are two or more, and made.
+    /// walk's ends in order), one drawn where there are two or more, and made; whether
+    /// the game has ended.
     #[inline(always)]
     fn decide<const SIDE: usize, R: rand::Rng + ?Sized>(
         &mut self,
@@ -493,21 +535,23 @@ impl Playout {
         e: u8,
         bits: &mut RandomBits,
         rng: &mut R,
-    ) {
+    ) -> bool {
         let v = (e & 15) as usize;
         if v == 0 {
-            return;
+            return false;
         }
+        let row = &st.counts[SIDE][v];
         let mut n = 0usize;
         for k in members(self.leaders[SIDE]) {
-            let from = self.at[k & 63] as usize;
-            let w = &st.walks[(SIDE << 10 | from << 4 | v) & 2047];
-            if !w.gated {
+            let from = self.at[k & 63] as usize & 63;
+            let m = row[from];
+            if m & GATED == 0 {
                 // Every end open: both places written, the ends counted.
                 self.listed[n & 127] = k as u8;
                 self.listed[(n + 1) & 127] = k as u8 | 1 << 6;
-                n += w.n as usize;
+                n += m as usize;
             } else {
+                let w = &st.walks[(SIDE << 10 | from << 4 | v) & 2047];
                 for (j, o) in w.ends[..(w.n as usize).min(2)].iter().enumerate() {
                     if self.open::<SIDE>(st, from, o) {
                         self.listed[n & 127] = k as u8 | (j as u8) << 6;
@@ -517,18 +561,19 @@ impl Playout {
             }
         }
         let a = match n {
-            0 => return,
+            0 => return false,
             1 => self.listed[0],
             _ => self.listed[bits.short_index(rng, n as u32) & 127],
         };
         let k = (a & 63) as usize;
         let from = self.at[k] as usize;
         let o = &st.walks[(SIDE << 10 | from << 4 | v) & 2047].ends[(a >> 6 & 1) as usize];
-        self.move_stack::<SIDE>(st, c, s, k, from, o);
+        self.move_stack::<SIDE>(st, c, s, k, from, o)
     }
 
     /// Moves the stack that piece `k` leads from square `from` to the walk's end `o`,
-    /// capturing the enemy stack where it lands or joining its own.
+    /// capturing the enemy stack where it lands or joining its own; whether the game has
+    /// ended (only a capture ends it).
     #[inline(always)]
     fn move_stack<const SIDE: usize>(
         &mut self,
@@ -538,7 +583,7 @@ impl Playout {
         k: usize,
         from: usize,
         o: &End,
-    ) {
+    ) -> bool {
         let (to, set) = (o.to as usize & 63, o.set_flags);
         let moving = self.stack[from];
         let flags = self.flags[from] | set;
@@ -564,7 +609,9 @@ impl Playout {
             self.stack[to] = moving;
             self.flags[to] = flags;
             self.at[k] = to as u8;
+            self.occ[SIDE] |= 1 << to;
             self.ended = st.no_pieces_ends && self.on_board & c.side_bits[1 - SIDE] == 0;
+            return self.ended;
         } else if there != 0 {
             let all = there | moving;
             let lead = all.trailing_zeros() as usize;
@@ -578,6 +625,7 @@ impl Playout {
             self.at[k] = to as u8;
         }
         self.occ[SIDE] |= 1 << to;
+        false
     }
 }
 
