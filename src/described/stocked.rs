@@ -363,30 +363,29 @@ impl Playout {
                     .count()
             };
         }
-        // The moved pieces by rank, each with its actions: bit 0 its walk, bit `n` its
-        // capture lengthened by `n` stored values (bit 1: by all of them). A capture ends
-        // on the track, so on a position below 64.
-        let (mut order, mut acts) = ([0u8; 32], [0u64; 32]);
-        let mut n = nr;
-        if !(plain.priority && nr > 0) {
-            let prey = self.prey[SIDE];
+        // Each moved piece's actions: its walk where bit 0 of `walks >> p` is set (`p` its
+        // position), its capture lengthened by `n` stored values where bit `n` of its
+        // `captures` is (bit 1: by all of them). The track's positions are below 64, so
+        // the bits past its end are clear.
+        let prey = self.prey[SIDE];
+        let walks = free >> v;
+        let (ahead, counts) = if st.any {
             let counts = if stock >= 63 {
                 !1
             } else {
                 ((1u64 << stock) - 1) << 1
             };
-            for (r, j) in members(moves).enumerate() {
-                let f = s.pos[j] as usize + v as usize;
-                let a = if f >= 64 {
-                    0
-                } else if st.any {
-                    free >> f & 1 | prey >> f & counts
-                } else {
-                    let t = f + stock as usize;
-                    free >> f & 1 | u64::from(t < 64 && prey >> t & 1 == 1) << 1
-                };
-                (order[r & 31], acts[r & 31]) = (j as u8, a);
-                n += ones(a);
+            (prey >> v, counts)
+        } else {
+            let t = v as usize + stock as usize;
+            ((if t < 64 { prey >> t } else { 0 }) << 1, 2)
+        };
+        let captures = |p: u8| ahead >> p & counts;
+        let mut n = nr;
+        if !(plain.priority && nr > 0) {
+            for j in members(moves) {
+                let p = s.pos[j];
+                n += (walks >> p & 1) as usize + ones(captures(p));
             }
         }
         let mut i = match n {
@@ -401,23 +400,24 @@ impl Playout {
             return members(release).filter_map(release_of).nth(i);
         }
         i -= nr;
-        let mut r = 0;
-        loop {
-            let a = acts[r & 31];
-            let c = ones(a);
+        // The action of rank `i` among the moved pieces', in the listing's order.
+        for j in members(moves) {
+            let p = s.pos[j];
+            if walks >> p & 1 == 1 {
+                if i == 0 {
+                    return Some((j, end(p as usize + v as usize), 0));
+                }
+                i -= 1;
+            }
+            let caps = captures(p);
+            let c = ones(caps);
             if i < c {
-                let slot = nth(a, i);
-                let j = order[r & 31] as usize;
-                let by = match (slot, st.any) {
-                    (0, _) => 0,
-                    (_, true) => slot as u8,
-                    (_, false) => stock,
-                };
-                return Some((j, end(s.pos[j] as usize + v as usize + by as usize), by));
+                let by = if st.any { nth(caps, i) as u8 } else { stock };
+                return Some((j, end(p as usize + v as usize + by as usize), by));
             }
             i -= c;
-            r += 1;
         }
+        None
     }
 
     /// Unlocks side `SIDE`'s piece `j` where it stands.
