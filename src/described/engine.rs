@@ -182,64 +182,6 @@ pub(crate) fn draw_among_counted<T>(
     }
 }
 
-/// What a candidate has in a slot ([`draw_slots`]).
-pub(crate) enum Found<T> {
-    /// The slot's action.
-    Act(T),
-    /// Nothing, but another action.
-    Other,
-    /// No action at all.
-    Dead,
-    /// Nothing; whether it has another action is not known.
-    Unsure,
-}
-
-/// [`draw_among`] where the members of `wide` may have up to `most` actions each (those
-/// of `narrow` one at most): draws a member and a slot together (one of `most` for a wide
-/// member, the only one for a narrow one), uniformly, and takes the slot's action where
-/// `slot` finds one; otherwise drops the member if it has no action at all (`any` tells,
-/// asked once per member, where `slot` does not know), and draws again. Each action of
-/// each member is then equally likely.
-#[inline(always)]
-pub(crate) fn draw_slots<T>(
-    mut wide: u64,
-    most: usize,
-    mut narrow: u64,
-    index: &mut impl FnMut(usize) -> usize,
-    mut slot: impl FnMut(usize, usize) -> Found<T>,
-    mut any: impl FnMut(usize) -> bool,
-) -> Option<T> {
-    let mut live = 0u64;
-    loop {
-        let (sw, sn) = (byte_counts(wide), byte_counts(narrow));
-        let nw = (sw >> 56) as usize * most;
-        let n = nw + (sn >> 56) as usize;
-        if n == 0 {
-            return None;
-        }
-        let i = if n == 1 { 0 } else { index(n).min(n - 1) };
-        let (k, j) = if i < nw {
-            (select(wide, sw, (i / most) as u64) as usize, i % most)
-        } else {
-            (select(narrow, sn, (i - nw) as u64) as usize, 0)
-        };
-        let dead = match slot(k, j) {
-            Found::Act(d) => return Some(d),
-            Found::Other => false,
-            Found::Dead => true,
-            Found::Unsure if live >> k & 1 == 1 => false,
-            Found::Unsure => {
-                live |= 1 << k;
-                !any(k)
-            }
-        };
-        if dead {
-            wide &= !(1u64 << k);
-            narrow &= !(1u64 << k);
-        }
-    }
-}
-
 /// Per byte `j` of `x`: the set bits of bytes 0 to `j` (so the top byte is them all).
 /// A count without the `popcnt` instruction, which the default x86-64 target lacks.
 #[inline(always)]
@@ -974,7 +916,7 @@ impl Compiled {
         index: &mut impl FnMut(usize) -> usize,
     ) -> Option<Drawn> {
         if c.most != 1 {
-            return self.draw_slots(s, c, index);
+            return self.draw_counted(s, c, index);
         }
         if self.release_priority {
             if let Some(d) = draw_among(c.release, index, |k| self.release_of(s, c.side, k)) {
@@ -985,24 +927,39 @@ impl Compiled {
         draw_among(c.release | c.moves, index, |k| self.candidate(s, c, k))
     }
 
-    /// [`Compiled::draw`] where a candidate may have more than one action.
-    fn draw_slots(
+    /// [`Compiled::draw`] where a candidate may have more than one action (a stock of
+    /// stored values to spend): the candidates' actions counted in the listing's order (the
+    /// releases that can act, then each moved piece's move and its captures lengthened by
+    /// stored values), and one drawn by a single index (none where there is only one), as
+    /// [`Described::random_action_within`] picks one of the listed actions.
+    ///
+    /// [`Described::random_action_within`]: super::Described::random_action_within
+    fn draw_counted(
         &self,
         s: &State,
         c: &Candidates,
         index: &mut impl FnMut(usize) -> usize,
     ) -> Option<Drawn> {
-        let slot = |k, j| self.slot(s, c, k, j);
-        let any = |k| self.can_act(s, c, k);
-        let wide = c.moves & c.wide;
-        if self.release_priority {
-            if let Some(d) = draw_among(c.release, index, |k| self.release_of(s, c.side, k)) {
-                return Some(d);
+        let mut n = 0usize;
+        self.each_listed(s, c, &mut |_| {
+            n += 1;
+            true
+        });
+        let mut i = match n {
+            0 => return None,
+            1 => 0,
+            n => index(n).min(n - 1),
+        };
+        let mut out = None;
+        self.each_listed(s, c, &mut |d| {
+            if i == 0 {
+                out = Some(d);
+                return false;
             }
-            return draw_slots(wide, c.most, c.moves & !wide, index, slot, any);
-        }
-        let narrow = (c.release | c.moves) & !wide;
-        draw_slots(wide, c.most, narrow, index, slot, any)
+            i -= 1;
+            true
+        });
+        out
     }
 
     /// Candidate `k`'s action, if it can act: its release where it is a release candidate,
@@ -1020,36 +977,30 @@ impl Compiled {
     /// name each of its actions once: a release, or a plain move, in slot 0; the capture
     /// lengthened by `j` stored values (all of them, for slot 1, where a capture spends
     /// them all) in slot `j`.
-    fn slot(&self, s: &State, c: &Candidates, k: usize, j: usize) -> Found<Drawn> {
-        let unsure = |d: Option<Drawn>| d.map_or(Found::Unsure, Found::Act);
+    fn slot(&self, s: &State, c: &Candidates, k: usize, j: usize) -> Option<Drawn> {
         if c.release >> k & 1 == 1 {
-            return match (j, self.release_of(s, c.side, k)) {
-                (_, None) => Found::Dead,
-                (0, Some(d)) => Found::Act(d),
-                _ => Found::Other,
+            return if j == 0 {
+                self.release_of(s, c.side, k)
+            } else {
+                None
             };
         }
         if j == 0 {
-            return unsure(self.move_of(s, c.side, k, c.v));
+            return self.move_of(s, c.side, k, c.v);
         }
         // As the listing's plain walks' captures ([`Compiled::plain_move_actions`]).
         let stock = s.stock[c.side];
         let by = match self.supplement {
             Supplement::Any => j as u8,
             Supplement::All if j == 1 => stock,
-            Supplement::All => return Found::Unsure,
+            Supplement::All => return None,
         };
         let lands =
             j <= stock as usize && self.plus_lands(s, c.side, s.pos[k], s.flags[k], c.v, by);
-        unsure(lands.then(|| Drawn {
+        lands.then(|| Drawn {
             action: Action::at(Kind::Plus, s.sq[k], by),
             moved: None,
-        }))
-    }
-
-    /// Whether candidate `k` has any action.
-    fn can_act(&self, s: &State, c: &Candidates, k: usize) -> bool {
-        (0..c.most).any(|j| matches!(self.slot(s, c, k, j), Found::Act(_)))
+        })
     }
 
     /// Calls `f` with each candidate's action, in the listing's order (the releases alone
@@ -1057,12 +1008,31 @@ impl Compiled {
     /// can act.
     #[inline(always)]
     fn each_drawable(&self, s: &State, c: &Candidates, mut f: impl FnMut(Drawn) -> bool) {
+        let (go_on, any) = self.each_listed(s, c, &mut f);
+        if go_on && !any {
+            f(Drawn {
+                action: Action::PASS,
+                moved: None,
+            });
+        }
+    }
+
+    /// Calls `f` with each candidate's action in the listing's order (the releases, then
+    /// the moves, and the releases alone where they come first and one can act), until `f`
+    /// returns false: whether to go on, and whether any candidate could act.
+    #[inline(always)]
+    fn each_listed(
+        &self,
+        s: &State,
+        c: &Candidates,
+        f: &mut impl FnMut(Drawn) -> bool,
+    ) -> (bool, bool) {
         // Each set's actions: whether to go on, and whether any candidate could act.
         let mut each = |set: u64| {
             let mut found = false;
             for k in members(set) {
                 if c.most != 1 {
-                    match self.each_slot(s, c, k, &mut f) {
+                    match self.each_slot(s, c, k, &mut *f) {
                         (true, any) => found |= any,
                         done => return done,
                     }
@@ -1078,25 +1048,18 @@ impl Compiled {
             }
             (true, found)
         };
-        let first = self.release_priority;
-        let (go_on, any) = match each(if first {
-            c.release
-        } else {
-            c.release | c.moves
-        }) {
-            (true, false) if first => each(c.moves),
+        match each(c.release) {
+            (true, true) if self.release_priority => (true, true),
+            (true, released) => {
+                let (go_on, moved) = each(c.moves);
+                (go_on, released || moved)
+            }
             done => done,
-        };
-        if go_on && !any {
-            f(Drawn {
-                action: Action::PASS,
-                moved: None,
-            });
         }
     }
 
     /// Calls `f` with each of candidate `k`'s actions in its slots, until `f` returns false:
-    /// whether to go on, and whether it has any ([`Compiled::each_drawable`] where a
+    /// whether to go on, and whether it has any ([`Compiled::each_listed`] where a
     /// candidate may have more than one action).
     #[inline(never)]
     fn each_slot(
@@ -1109,7 +1072,7 @@ impl Compiled {
         let mut found = false;
         let most = if c.wide >> k & 1 == 1 { c.most } else { 1 };
         for j in 0..most {
-            if let Found::Act(d) = self.slot(s, c, k, j) {
+            if let Some(d) = self.slot(s, c, k, j) {
                 found = true;
                 if !f(d) {
                     return (false, true);
@@ -1844,63 +1807,129 @@ mod tests {
         }
     }
 
-    /// Drawing members and slots gives each action of each member the same chance, where
-    /// members have different numbers of actions (none to the most, in any slots), some
-    /// one at most, and the drawing may or may not know whether a member has another. The
-    /// draws go on without end where a member's slot is empty: each action's chance over
-    /// the first four draws is the same, and the chance of going on shrinks.
-    #[test]
-    fn drawing_slots_gives_each_action_the_same_chance() {
-        let spots = [2usize, 5, 9, 33, 63];
-        let most = 3;
-        // Per member: which of its `most` slots hold an action (bit j: slot j).
-        let mut x: u64 = 0x1234_5678_9abc_def1;
-        for case in 0..120 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let n = 1 + case % spots.len();
-            let slots: Vec<u64> = (0..n).map(|i| (x >> (3 * i)) & 7).collect();
-            // Members with one slot at most are narrow where bit 50 + i says so.
-            let narrow: u64 = (0..n)
-                .filter(|&i| slots[i] <= 1 && x >> (50 + i) & 1 == 1)
-                .map(|i| 1u64 << spots[i])
-                .sum();
-            let all: u64 = (0..n).map(|i| 1u64 << spots[i]).sum();
-            let wide = all & !narrow;
-            let knows = x >> 63 & 1 == 1;
-            let of = |k: usize| slots[spots.iter().position(|&s| s == k).unwrap()];
-            let (found, none, past) = exact_outcomes(4, |index, over| {
-                draw_slots(
-                    wide,
-                    most,
-                    narrow,
-                    &mut |n| index(n),
-                    |k, j| match (of(k) >> j & 1 == 1, of(k) != 0, knows) {
-                        // Past the depth followed: end.
-                        _ if over() => Found::Dead,
-                        (true, _, _) => Found::Act(k * 8 + j),
-                        (false, _, false) => Found::Unsure,
-                        (false, true, true) => Found::Other,
-                        (false, false, true) => Found::Dead,
-                    },
-                    |k| of(k) != 0,
-                )
-            });
-            let legal: u32 = slots.iter().map(|s| s.count_ones()).sum();
-            if legal == 0 {
-                assert!(found.is_empty() && (none + past - 1.0).abs() < 1e-12);
-                continue;
-            }
-            assert!(none.abs() < 1e-12, "{slots:?}: none {none}");
-            assert_eq!(found.len() as u32, legal, "{slots:?}");
-            let each = (1.0 - past) / f64::from(legal);
-            assert!(past < 0.9, "{slots:?}: {past} past four draws");
-            for (o, p) in found {
-                assert_eq!(of(o / 8) >> (o % 8) & 1, 1);
-                assert!((p - each).abs() < 1e-12, "{slots:?} {o}: {p}, not {each}");
+    /// Sijat El Taba in each of its variants (its rows, and a capture lengthened by any
+    /// count or by all of the stored 1s).
+    fn sijat_variants() -> Vec<Described> {
+        let (_, file, text) = SHIPPED
+            .iter()
+            .find(|(n, _, _)| *n == "sijat-el-taba")
+            .unwrap();
+        let g = Described::from_text(file, text).unwrap();
+        Described::variants(&g.base)
+    }
+
+    /// A decision of `g` with a stock of stored values, reached by random play from a fixed
+    /// seed: the first whose listed actions hold at least `plus` captures lengthened by
+    /// stored values, and another action.
+    fn with_stock(g: &Described, plus: usize) -> State {
+        use rand::SeedableRng as _;
+        let mut rng = crate::Rng::seed_from_u64(37);
+        let mut bits = crate::play::RandomBits::new();
+        for _ in 0..10_000 {
+            let mut s = g.initial_state();
+            loop {
+                match g.node(&s) {
+                    Node::End => break,
+                    Node::Throw(_) => {
+                        g.apply_throw_unchecked(&mut s, bits.throw(&mut rng, g.sticks()))
+                    }
+                    Node::Decide(_) => {
+                        let list = g.legal_actions(&s);
+                        let lengthened = list.iter().filter(|a| a.kind == Kind::Plus).count();
+                        if lengthened >= plus && list.len() > plus {
+                            return s;
+                        }
+                        g.play_drawn_within::<BUFFER>(&mut s, |len| bits.index(&mut rng, len));
+                    }
+                }
             }
         }
+        panic!("no decision with {plus} lengthened captures");
+    }
+
+    /// Where stored values may lengthen captures, the draw takes the listed action of the
+    /// index it draws (one index over them all), so that each listed action is exactly as
+    /// likely: over every index the draw could get, each listed action comes once. Checked
+    /// at decisions of random games of Sijat El Taba with a stock, in each way of spending.
+    #[test]
+    fn the_counted_draw_takes_each_listed_action_once() {
+        use rand::SeedableRng as _;
+        let mut checked = 0;
+        for g in sijat_variants() {
+            let c = &*g.compiled;
+            let mut rng = crate::Rng::seed_from_u64(6);
+            let mut bits = crate::play::RandomBits::new();
+            let mut s = g.initial_state();
+            for _ in 0..200_000 {
+                match g.node(&s) {
+                    Node::End => s = g.initial_state(),
+                    Node::Throw(_) => {
+                        g.apply_throw_unchecked(&mut s, bits.throw(&mut rng, g.sticks()))
+                    }
+                    Node::Decide(_) => {
+                        if let Some(cands) = c.candidates(&s).filter(|c| c.most != 1) {
+                            let list = g.legal_actions(&s);
+                            let (found, none, past) = exact_outcomes(usize::MAX, |index, _| {
+                                let a = g.draw_action_within::<BUFFER>(&s, &mut *index);
+                                list.iter().position(|&b| b == a)
+                            });
+                            assert!(none == 0.0 && past == 0.0, "{s:?}");
+                            let each = 1.0 / list.len() as f64;
+                            assert_eq!(found.len(), list.len(), "{s:?}: {list:?}");
+                            for (i, p) in found {
+                                assert!((p - each).abs() < 1e-12, "{}: {p}", list[i]);
+                            }
+                            // And the one index is the listing's: the action of index `i`
+                            // is the listed action `i`.
+                            for (i, &a) in list.iter().enumerate() {
+                                let d = c.draw(&s, &cands, &mut |n| {
+                                    assert_eq!(n, list.len());
+                                    i
+                                });
+                                assert_eq!(d.map_or(Action::PASS, |d| d.action), a, "{s:?}");
+                            }
+                            checked += 1;
+                        }
+                        g.play_drawn_within::<BUFFER>(&mut s, |len| bits.index(&mut rng, len));
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
+    /// Drawn with the random bits of a fixed seed many times, at a decision of Sijat El
+    /// Taba where the stock lengthens several captures, each listed action comes about
+    /// equally often: Pearson's chi-square of the counts against equal chances stays below
+    /// the bound that a uniform draw exceeds with probability about one in a million.
+    #[test]
+    fn the_counted_draw_is_uniform_over_the_listed_actions() {
+        use rand::SeedableRng as _;
+        let g = sijat_variants().swap_remove(0);
+        assert_eq!(g.compiled.supplement, Supplement::Any);
+        let s = with_stock(&g, 3);
+        let list = g.legal_actions(&s);
+        let k = list.len();
+        assert!(k >= 5 && s.stock[s.turn as usize] >= 3, "{list:?}");
+        let mut rng = crate::Rng::seed_from_u64(2026);
+        let mut bits = crate::play::RandomBits::new();
+        let draws = 200_000;
+        let mut counts = vec![0u32; k];
+        for _ in 0..draws {
+            let a = g.random_action(&s, |n| bits.index(&mut rng, n));
+            counts[list.iter().position(|&b| b == a).unwrap()] += 1;
+        }
+        let e = draws as f64 / k as f64;
+        let chi2: f64 = counts.iter().map(|&o| (o as f64 - e).powi(2) / e).sum();
+        // The chi-square quantile of probability 1 - 1e-6 for k - 1 degrees of freedom
+        // (Wilson-Hilferty, z = 4.753).
+        let df = (k - 1) as f64;
+        let z = 4.753;
+        let bound = df * (1.0 - 2.0 / (9.0 * df) + z * (2.0 / (9.0 * df)).sqrt()).powi(3);
+        assert!(
+            chi2 < bound,
+            "chi-square {chi2} over {bound}: {counts:?} for {list:?}"
+        );
     }
 
     /// The broadword selection finds every set bit by its rank, as skipping the lower ones
@@ -2009,14 +2038,14 @@ mod tests {
                     }
                 }
             }
-            eprintln!("{name}: {drawn} decisions drawn ({slots} by slot), {listed} listed");
+            eprintln!("{name}: {drawn} decisions drawn ({slots} by count), {listed} listed");
             if name == "sijat-el-taba" {
                 // Only a 1 to store (or unlock with) is listed; captures lengthened by
-                // stored 1s are drawn by slot.
+                // stored 1s are drawn by one counted index.
                 assert_eq!(listed, stored, "{name}");
                 assert!(
                     slots > 100 && drawn > 500,
-                    "{name}: {slots} by slot of {drawn}"
+                    "{name}: {slots} by count of {drawn}"
                 );
             } else {
                 assert_eq!(slots, 0, "{name}");

@@ -757,9 +757,12 @@ impl Described {
     /// A uniformly random legal action (each entry of the listed actions equally likely).
     /// Where each piece that may act has one action at most (no stacks, forks, held or
     /// stored values, no chaser to drive), the pieces are drawn one at a time until one can
-    /// act, without listing the others' actions; otherwise the actions are listed and one
-    /// is picked by index ([`Described::random_action_within`]). The draws of `index`
-    /// differ between the two ways, never the distribution.
+    /// act, without listing the others' actions; where stored values may lengthen plain
+    /// walks' captures, the pieces' actions are counted in the listing's order and the one
+    /// of a single index is taken (the listed action of that index); otherwise the actions
+    /// are listed and one is picked by index ([`Described::random_action_within`]). The
+    /// draws of `index` differ between the first way and the others, never the
+    /// distribution.
     #[inline]
     pub fn draw_action_within<const N: usize>(
         &self,

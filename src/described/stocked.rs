@@ -2,8 +2,9 @@
 //! of stored values, which may lengthen a capture, and may end when the sides can no longer
 //! meet. The loop makes the same draws, actions and states as the rules' step-by-step path:
 //! a throw of the stored value lists its actions (store, then unlock each locked piece) and
-//! picks one by index; a throw to move draws pieces ([`Compiled::draw`]), and a piece and
-//! one of its slots together where stored values may lengthen its capture (`draw_slots`).
+//! picks one by index; a throw to move draws pieces ([`Compiled::draw`]) or, where stored
+//! values may lengthen a capture, counts the actions and draws one by index
+//! (`Compiled::draw_counted`).
 //! The track has one position a step, at most 64, so that the positions a side may end a
 //! walk on, and those where it may capture, are each a mask kept as pieces move. The test
 //! below compares the loop with the step-by-step path at every node.
@@ -43,9 +44,6 @@ pub(crate) struct Stocked {
     prey: BySquare,
     /// The positions on each square where the side may not land on an enemy piece.
     barred: BySquare,
-    /// Per count `d` of slots a piece (1 to 256): `2^32 / d` rounded up, with which
-    /// `i * recip[d] >> 32` is `i / d` for every `i` below `2^24`.
-    recip: Box<[u64; 257]>,
 }
 
 impl Stocked {
@@ -95,9 +93,6 @@ impl Stocked {
             on,
             prey,
             barred,
-            recip: Box::new(core::array::from_fn(|d| {
-                (1u64 << 32).div_ceil(d.max(1) as u64)
-            })),
         })
     }
 
@@ -218,6 +213,16 @@ struct Playout {
     moved: [usize; 2],
     locked: [usize; 2],
     max_throws: u32,
+}
+
+/// The members of `set`, counted bit by bit where it has one at most (most pieces' actions).
+#[inline(always)]
+fn ones(set: u64) -> usize {
+    if set & set.wrapping_sub(1) == 0 {
+        usize::from(set != 0)
+    } else {
+        set.count_ones() as usize
+    }
 }
 
 /// The member of `set` of rank `r` (0 the lowest).
@@ -345,74 +350,74 @@ impl Playout {
                 })
             };
         }
-        // As `draw_slots`: a piece and one of its slots drawn together, the moved pieces
-        // with one slot for the walk and one per count of stored values (or one for all
-        // of them), the release candidates with one.
-        let most = if st.any { 1 + stock as usize } else { 2 };
-        let (mut narrow, mut nw, mut nn) = (release, self.moved[SIDE], locked);
-        if plain.priority {
-            if let Some(d) = draw_among_counted(release, locked, &mut index, release_of) {
-                return Some(d);
-            }
-            (narrow, nn) = (0, 0);
-        }
-        // The moved pieces by rank, each with its slots that act: bit 0 its walk, bit `n`
-        // its capture lengthened by `n` stored values (bit 1: by all of them). A capture
-        // ends on the track, so on a position below 64.
-        let prey = self.prey[SIDE];
-        let counts = if stock >= 64 { !0 } else { (1u64 << stock) - 1 } << 1;
-        let (mut order, mut acts) = ([0u8; 32], [0u64; 32]);
-        for (r, j) in members(moves).enumerate() {
-            let f = s.pos[j] as usize + v as usize;
-            let a = if f >= 64 {
-                0
-            } else if st.any {
-                free >> f & 1 | prey >> f & counts
+        // As the engine's counted draw: the actions in the listing's order (the releases
+        // that can act, then each moved piece's walk and its captures lengthened by stored
+        // values), one drawn by a single index.
+        let mut nr = 0;
+        if releases {
+            nr = if steps == 0 {
+                locked
             } else {
-                let t = f + stock as usize;
-                free >> f & 1 | u64::from(t < 64 && prey >> t & 1 == 1) << 1
+                members(release)
+                    .filter(|&j| release_of(j).is_some())
+                    .count()
             };
-            (order[r & 31], acts[r & 31]) = (j as u8, a);
         }
-        let recip = st.recip[most];
-        loop {
-            let slots = nw * most;
-            let n = slots + nn;
-            if n == 0 {
-                return None;
-            }
-            let i = if n == 1 { 0 } else { index(n) };
-            if i >= slots {
-                let j = nth(narrow, i - slots);
-                match release_of(j) {
-                    Some(d) => return Some(d),
-                    None => {
-                        narrow &= !(1u64 << j);
-                        nn -= 1;
-                        continue;
-                    }
-                }
-            }
-            let r = ((i as u64 * recip) >> 32) as usize;
-            let (slot, a) = (i - r * most, acts[r & 31]);
-            if slot < 64 && a >> slot & 1 == 1 {
-                let j = order[r & 31] as usize;
-                let by = match (slot, st.any) {
-                    (0, _) => 0,
-                    (_, true) => slot as u8,
-                    (_, false) => stock,
-                };
-                return Some((j, end(s.pos[j] as usize + v as usize + by as usize), by));
-            }
-            // A piece with no action is dropped at its first draw.
-            if a == 0 {
-                nw -= 1;
-                for x in r..nw {
-                    order[x & 31] = order[(x + 1) & 31];
-                    acts[x & 31] = acts[(x + 1) & 31];
-                }
+        // Each moved piece's actions: its walk where bit 0 of `walks >> p` is set (`p` its
+        // position), its capture lengthened by `n` stored values where bit `n` of its
+        // `captures` is (bit 1: by all of them). The track's positions are below 64, so
+        // the bits past its end are clear.
+        let prey = self.prey[SIDE];
+        let walks = free >> v;
+        let (ahead, counts) = if st.any {
+            let counts = if stock >= 63 {
+                !1
+            } else {
+                ((1u64 << stock) - 1) << 1
+            };
+            (prey >> v, counts)
+        } else {
+            let t = v as usize + stock as usize;
+            ((if t < 64 { prey >> t } else { 0 }) << 1, 2)
+        };
+        let captures = |p: u8| ahead >> p & counts;
+        let mut n = nr;
+        if !(plain.priority && nr > 0) {
+            for j in members(moves) {
+                let p = s.pos[j];
+                n += (walks >> p & 1) as usize + ones(captures(p));
             }
         }
+        let mut i = match n {
+            0 => return None,
+            1 => 0,
+            n => index(n),
+        };
+        if i < nr {
+            if steps == 0 {
+                return Some((nth(release, i), RELEASED, 0));
+            }
+            return members(release).filter_map(release_of).nth(i);
+        }
+        i -= nr;
+        // The action of rank `i` among the moved pieces', in the listing's order.
+        for j in members(moves) {
+            let p = s.pos[j];
+            if walks >> p & 1 == 1 {
+                if i == 0 {
+                    return Some((j, end(p as usize + v as usize), 0));
+                }
+                i -= 1;
+            }
+            let caps = captures(p);
+            let c = ones(caps);
+            if i < c {
+                let by = if st.any { nth(caps, i) as u8 } else { stock };
+                return Some((j, end(p as usize + v as usize + by as usize), by));
+            }
+            i -= c;
+        }
+        None
     }
 
     /// Unlocks side `SIDE`'s piece `j` where it stands.
