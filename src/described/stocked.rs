@@ -9,7 +9,7 @@
 //! below compares the loop with the step-by-step path at every node.
 
 use super::compile::Compiled;
-use super::engine::{draw_among_counted, members};
+use super::engine::{draw_among_counted, draw_among_tested, members};
 use super::format::{Overshoot, Supplement};
 use super::plain::{Plain, RELEASED};
 use super::state::{State, GONE, UNMOVED};
@@ -333,7 +333,7 @@ impl Playout {
         if stock == 0 {
             let moved = self.moved[SIDE];
             return if plain.priority {
-                draw_among_counted(release, locked, &mut index, release_of)
+                draw_among_tested(release, &mut index, release_of)
                     .or_else(|| draw_among_counted(moves, moved, &mut index, |j| walk(j, v)))
             } else {
                 draw_among_counted(release | moves, locked + moved, &mut index, |j| {
@@ -351,7 +351,7 @@ impl Playout {
         let most = if st.any { 1 + stock as usize } else { 2 };
         let (mut narrow, mut nw, mut nn) = (release, self.moved[SIDE], locked);
         if plain.priority {
-            if let Some(d) = draw_among_counted(release, locked, &mut index, release_of) {
+            if let Some(d) = draw_among_tested(release, &mut index, release_of) {
                 return Some(d);
             }
             (narrow, nn) = (0, 0);
