@@ -335,23 +335,21 @@ fn draw_tested<T, R: rand::Rng + ?Sized>(
     rng: &mut R,
     mut test: impl FnMut(usize) -> Option<T>,
 ) -> Option<T> {
-    // The accepted members, their number and the last one's action.
-    let (mut found, mut n, mut last) = (0u64, 0u32, None);
-    let mut rest = set;
+    // The accepted members (a set, so that no action is kept through the loop).
+    let (mut found, mut rest) = (0u64, set);
     while rest != 0 {
         let k = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        if let Some(t) = test(k) {
+        if test(k).is_some() {
             found |= 1 << k;
-            n += 1;
-            last = Some(t);
         }
     }
-    if n <= 1 {
-        return last;
-    }
-    for _ in 0..bits.short_index(rng, n) {
-        found &= found - 1;
+    if found & found.wrapping_sub(1) != 0 {
+        for _ in 0..bits.short_index(rng, found.count_ones()) {
+            found &= found - 1;
+        }
+    } else if found == 0 {
+        return None;
     }
     test(found.trailing_zeros() as usize)
 }
@@ -496,7 +494,7 @@ impl Playout {
             let drawn = if !releases || self.locked[SIDE].n == 0 {
                 self.moved[SIDE].draw(bits, rng, |j| walk(j, v))
             } else if plain.priority {
-                match draw_tested(self.fronts[SIDE] & self.unmoved, bits, rng, release_of) {
+                match self.draw_release::<SIDE, R>(plain, c, s, bits, rng) {
                     Some(d) => Some(d),
                     None => self.moved[SIDE].draw(bits, rng, |j| walk(j, v)),
                 }
@@ -517,6 +515,39 @@ impl Playout {
             }
         }
         e >> AGAIN_BIT & 1 == 1
+    }
+
+    /// Side `SIDE`'s release under priority ([`draw_tested`] over its fronts): the piece and
+    /// its walk's table entry ([`RELEASED`] where it unlocks the piece where it stands). Out
+    /// of line: inlined, it changed the registers the loop's common path is given, in every
+    /// plain game.
+    #[inline(never)]
+    fn draw_release<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &self,
+        plain: &Plain,
+        c: &Compiled,
+        s: &State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+    ) -> Option<(usize, u16)> {
+        let (board, enemy, steps) = (&self.board, c.side_bits[1 - SIDE], plain.release_steps);
+        draw_tested(self.fronts[SIDE] & self.unmoved, bits, rng, |j| {
+            if steps == 0 {
+                return Some((j, RELEASED));
+            }
+            let to = plain.to[(SIDE << 12 | (s.pos[j] as usize) << 4 | steps as usize) & 8191];
+            if to & 0xff == u16::from(NONE) {
+                return None;
+            }
+            let sq = (to >> 8) as u8;
+            let on = board[sq as usize];
+            if on != 0
+                && (enemy >> (on - 1) & 1 == 0 || (plain.bars && plain.enemy_bar[SIDE].has(sq)))
+            {
+                return None;
+            }
+            Some((j, to))
+        })
     }
 
     /// Marks piece `j` of side `SIDE` moved.
