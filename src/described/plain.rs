@@ -391,7 +391,9 @@ impl Playout {
         }
         let (mut fronts, mut behind) = ([0u64; 2], [0u64; 64]);
         let locked = s.unmoved & s.alive;
-        for (side, f) in fronts.iter_mut().enumerate() {
+        // Only a priority of releases draws among the fronts.
+        let sides = if plain.priority { 2 } else { 0 };
+        for (side, f) in fronts.iter_mut().enumerate().take(sides) {
             for j in members(locked & c.side_bits[side]) {
                 let steps = plain.release_steps as usize;
                 let to = plain.to[(side << 12 | (s.pos[j] as usize) << 4 | steps) & 8191];
@@ -510,7 +512,7 @@ impl Playout {
             };
             match drawn {
                 None => {}
-                Some((j, RELEASED)) => self.unlock::<SIDE>(s, j),
+                Some((j, RELEASED)) => self.unlock::<SIDE>(plain, s, j),
                 Some((j, to)) => self.move_to::<SIDE>(plain, c, s, j, to),
             }
         }
@@ -552,12 +554,14 @@ impl Playout {
 
     /// Marks piece `j` of side `SIDE` moved.
     #[inline(always)]
-    fn unlock<const SIDE: usize>(&mut self, s: &mut State, j: usize) {
+    fn unlock<const SIDE: usize>(&mut self, plain: &Plain, s: &mut State, j: usize) {
         s.flags[j] &= !UNMOVED;
         self.unmoved &= !(1u64 << j);
         self.locked[SIDE].remove(j);
         self.moved[SIDE].insert(j);
-        self.fronts[SIDE] |= self.behind[j & 63];
+        if plain.priority {
+            self.fronts[SIDE] |= self.behind[j & 63];
+        }
     }
 
     /// Moves piece `j` of side `SIDE` to the walk's end `to` (position, and square in the
@@ -573,7 +577,7 @@ impl Playout {
     ) {
         let sq = (to >> 8) as u8;
         if self.unmoved >> j & 1 == 1 {
-            self.unlock::<SIDE>(s, j);
+            self.unlock::<SIDE>(plain, s, j);
         }
         self.board[s.sq[j] as usize] = 0;
         let on = self.board[sq as usize];
@@ -582,7 +586,9 @@ impl Playout {
             let e = (on - 1) as usize;
             if self.unmoved >> e & 1 == 1 {
                 self.locked[1 - SIDE].remove(e);
-                self.fronts[1 - SIDE] |= self.behind[e & 63];
+                if plain.priority {
+                    self.fronts[1 - SIDE] |= self.behind[e & 63];
+                }
             } else {
                 self.moved[1 - SIDE].remove(e);
             }
