@@ -1132,7 +1132,7 @@ fn random_games_of_every_description_are_unchanged() {
         [0x89923db584a35c8f, 0xf7c59aad538926ab],
         [0x0849a869da6cb455, 0xacd43fbaef25a15b],
         [0x8b4fb5bee17ca546, 0xa53478f539e513a9],
-        [0xa45d4f44ece6418c, 0x68db252eb0694073],
+        [0xa45d4f44ece6418c, 0x9a5a603da966a55d],
         [0x80aba9c1c866902d, 0x08929b5a65f2e765],
         [0x43317d23c4255ac4, 0xf71f1e970349f865],
         [0x62ace9c0c1baacdc, 0xafab8d0a45923b9d],
