@@ -416,6 +416,55 @@ fn kioz_clause_a_tab_moves_a_moved_piece_when_no_unmoved_piece_can() {
     );
 }
 
+/// A tab under priority releases each unmoved piece that can step on with the same chance,
+/// never one blocked by its own piece, nor a moved piece. 24 000 seeded draws among four
+/// pieces that can be released: each count's expectation is 6 000, and the chi-square
+/// statistic of the four counts (3 degrees of freedom) exceeds 16.27 with probability 0.001
+/// where the draws are uniform.
+#[test]
+fn kioz_a_tab_releases_each_piece_that_can_step_on_alike() {
+    use stickdice::rand::RngExt as _;
+    use stickdice::{Playouts, SeedableRng};
+    let g = kioz();
+    let extra = captures(&g.0, 6, 1);
+    let mut s = checked(
+        &g,
+        place(
+            &g.0,
+            &[
+                &[
+                    unmoved("a1"),
+                    unmoved("c1"),
+                    unmoved("e1"),
+                    unmoved("i1"),
+                    unmoved("j1"),
+                    moved("f3"),
+                ],
+                &[unmoved("a4")],
+            ],
+            &extra,
+        ),
+    );
+    throw(&g, &mut s, 1);
+    let can = ["a1", "c1", "e1", "j1"];
+    assert_eq!(legal(&g, &s), can, "i1 is blocked by j1; f3 waits");
+    let mut rng = stickdice::Rng::seed_from_u64(37);
+    let mut actions = stickdice::ActionList::new();
+    let draws = 24_000;
+    let mut counts = [0usize; 4];
+    for _ in 0..draws {
+        let a = g.random_action(&s, &mut actions, |len| rng.random_range(0..len));
+        let at = can.iter().position(|&c| c == a.to_string());
+        counts[at.unwrap_or_else(|| panic!("{a} drawn"))] += 1;
+    }
+    let expected = draws as f64 / 4.0;
+    let chi2: f64 = counts
+        .iter()
+        .map(|&n| (n as f64 - expected).powi(2) / expected)
+        .sum();
+    assert!(chi2 < 16.27, "{counts:?}: chi-square {chi2}");
+}
+
 // ---- §13 Tab -----------------------------------------------------------------------------
 
 fn tab() -> Tab {
@@ -1083,7 +1132,7 @@ fn random_games_of_every_description_are_unchanged() {
         [0x89923db584a35c8f, 0xf7c59aad538926ab],
         [0x0849a869da6cb455, 0xacd43fbaef25a15b],
         [0x8b4fb5bee17ca546, 0xa53478f539e513a9],
-        [0xa45d4f44ece6418c, 0x68db252eb0694073],
+        [0xa45d4f44ece6418c, 0x9a5a603da966a55d],
         [0x80aba9c1c866902d, 0x08929b5a65f2e765],
         [0x43317d23c4255ac4, 0xf71f1e970349f865],
         [0x62ace9c0c1baacdc, 0x1841232728aa7e8a],

@@ -182,6 +182,34 @@ pub(crate) fn draw_among_counted<T>(
     }
 }
 
+/// Draws one of the members of `set` that `test` accepts, uniformly: every member is
+/// tested, in ascending order, and one index is drawn among those accepted (none where
+/// one is, nor where none is: then `None`). The draw of a release under priority, where
+/// most candidates usually cannot act (pieces nose to tail on their first row), so that a
+/// rejection draw ([`draw_among`]) would refuse many before finding one.
+#[inline(always)]
+pub(crate) fn draw_among_tested<T>(
+    set: u64,
+    index: &mut impl FnMut(usize) -> usize,
+    mut test: impl FnMut(usize) -> Option<T>,
+) -> Option<T> {
+    let (mut accepted, mut n) = (0u64, 0usize);
+    for k in members(set) {
+        if test(k).is_some() {
+            accepted |= 1 << k;
+            n += 1;
+        }
+    }
+    if n == 0 {
+        return None;
+    }
+    let i = if n == 1 { 0 } else { index(n).min(n - 1) };
+    for _ in 0..i {
+        accepted &= accepted - 1;
+    }
+    test(accepted.trailing_zeros() as usize)
+}
+
 /// Per byte `j` of `x`: the set bits of bytes 0 to `j` (so the top byte is them all).
 /// A count without the `popcnt` instruction, which the default x86-64 target lacks.
 #[inline(always)]
@@ -919,7 +947,8 @@ impl Compiled {
             return self.draw_counted(s, c, index);
         }
         if self.release_priority {
-            if let Some(d) = draw_among(c.release, index, |k| self.release_of(s, c.side, k)) {
+            if let Some(d) = draw_among_tested(c.release, index, |k| self.release_of(s, c.side, k))
+            {
                 return Some(d);
             }
             return draw_among(c.moves, index, |k| self.move_of(s, c.side, k, c.v));
@@ -1744,6 +1773,52 @@ mod tests {
                     .sum();
                 let (found, none) = exact_draw(set, accept);
                 let legal = accept.count_ones();
+                if legal == 0 {
+                    assert!(found.is_empty() && (none - 1.0).abs() < 1e-12);
+                    continue;
+                }
+                assert!(none.abs() < 1e-12, "{set:b} {accept:b}: none {none}");
+                assert_eq!(found.len() as u32, legal, "{set:b} {accept:b}");
+                for (k, p) in found {
+                    assert_eq!(accept >> k & 1, 1);
+                    assert!((p - 1.0 / f64::from(legal)).abs() < 1e-12, "{k}: {p}");
+                }
+            }
+        }
+    }
+
+    /// A release under priority ([`draw_among_tested`]) gives each member that can act
+    /// the same chance, exactly (over every sequence of draws), with one draw at most and
+    /// none where fewer than two can act.
+    #[test]
+    fn drawing_the_tested_members_gives_each_that_can_act_the_same_chance() {
+        let spots = [0usize, 2, 5, 9, 21, 40, 63];
+        for n in 1..=spots.len() {
+            let set: u64 = spots[..n].iter().map(|&k| 1u64 << k).sum();
+            for pick in 0u64..(1 << n) {
+                let accept: u64 = spots[..n]
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| pick >> i & 1 == 1)
+                    .map(|(_, &k)| 1u64 << k)
+                    .sum();
+                let legal = accept.count_ones();
+                let most = core::cell::Cell::new(0);
+                let (found, none, past) = exact_outcomes(usize::MAX, |index, _| {
+                    let mut draws = 0;
+                    let d = draw_among_tested(
+                        set,
+                        &mut |n| {
+                            draws += 1;
+                            index(n)
+                        },
+                        |k| (accept >> k & 1 == 1).then_some(k),
+                    );
+                    most.set(most.get().max(draws));
+                    d
+                });
+                assert_eq!(past, 0.0);
+                assert_eq!(most.get(), usize::from(legal > 1), "{set:b} {accept:b}");
                 if legal == 0 {
                     assert!(found.is_empty() && (none - 1.0).abs() < 1e-12);
                     continue;

@@ -183,7 +183,7 @@ impl Plain {
         rng: &mut R,
         max_throws: u32,
     ) {
-        let mut p = Playout::of(c, s);
+        let mut p = Playout::of(self, c, s);
         let mut b = *bits;
         let mut turn = s.turn;
         if !s.ended && s.pending != GONE {
@@ -325,6 +325,35 @@ impl Sorted {
     }
 }
 
+/// [`super::engine::draw_among_tested`] over `set`, where `test` refuses every member of
+/// the release candidates left out of `set`: each member tested in ascending order, one index
+/// drawn among those accepted (none where one is or none is), and the same member taken.
+#[inline(always)]
+fn draw_tested<T, R: rand::Rng + ?Sized>(
+    set: u64,
+    bits: &mut RandomBits,
+    rng: &mut R,
+    mut test: impl FnMut(usize) -> Option<T>,
+) -> Option<T> {
+    // The accepted members (a set, so that no action is kept through the loop).
+    let (mut found, mut rest) = (0u64, set);
+    while rest != 0 {
+        let k = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if test(k).is_some() {
+            found |= 1 << k;
+        }
+    }
+    if found & found.wrapping_sub(1) != 0 {
+        for _ in 0..bits.short_index(rng, found.count_ones()) {
+            found &= found - 1;
+        }
+    } else if found == 0 {
+        return None;
+    }
+    test(found.trailing_zeros() as usize)
+}
+
 /// What the loop keeps of the state between throws.
 struct Playout {
     /// Per square: the piece on it, plus one (0: none).
@@ -337,6 +366,13 @@ struct Playout {
     moved: [Sorted; 2],
     locked: [Sorted; 2],
     all: [Sorted; 2],
+    /// Per side: its unmoved pieces whose release may be made, or were, as far as its own
+    /// unmoved pieces tell (the others end their release on one, which never moves, so
+    /// that their release is refused), with those gone since (use it `& unmoved`).
+    fronts: [u64; 2],
+    /// Per piece: the unmoved pieces whose release ends on its square (fronts once it
+    /// leaves the square).
+    behind: [u64; 64],
     ended: bool,
 }
 
@@ -346,12 +382,32 @@ struct Playout {
 pub(crate) const RELEASED: u16 = NONE as u16;
 
 impl Playout {
-    fn of(c: &Compiled, s: &State) -> Playout {
+    fn of(plain: &Plain, c: &Compiled, s: &State) -> Playout {
         // The pieces by square (piece + 1, 0 for none) instead of the occupancy sets: one
         // look tells own piece, enemy piece (and which, to capture) or none.
         let mut board = [0u8; 256];
         for k in members(s.on_board) {
             board[s.sq[k] as usize] = k as u8 + 1;
+        }
+        let (mut fronts, mut behind) = ([0u64; 2], [0u64; 64]);
+        let locked = s.unmoved & s.alive;
+        // Only a priority of releases draws among the fronts.
+        let sides = if plain.priority { 2 } else { 0 };
+        for (side, f) in fronts.iter_mut().enumerate().take(sides) {
+            for j in members(locked & c.side_bits[side]) {
+                let steps = plain.release_steps as usize;
+                let to = plain.to[(side << 12 | (s.pos[j] as usize) << 4 | steps) & 8191];
+                let on = board[(to >> 8) as usize] as usize;
+                if steps == 0 {
+                    *f |= 1 << j;
+                } else if to & 0xff == u16::from(NONE) {
+                    // No release ever.
+                } else if on != 0 && (locked & c.side_bits[side]) >> (on - 1) & 1 == 1 {
+                    behind[(on - 1) & 63] |= 1 << j;
+                } else {
+                    *f |= 1 << j;
+                }
+            }
         }
         let of_side = |side: usize, set: u64| Sorted::of(set & c.side_bits[side]);
         Playout {
@@ -362,6 +418,8 @@ impl Playout {
             moved: core::array::from_fn(|side| of_side(side, s.on_board & !s.unmoved)),
             locked: core::array::from_fn(|side| of_side(side, s.unmoved & s.alive)),
             all: core::array::from_fn(|side| of_side(side, s.on_board)),
+            fronts,
+            behind,
             ended: s.ended,
         }
     }
@@ -438,7 +496,7 @@ impl Playout {
             let drawn = if !releases || self.locked[SIDE].n == 0 {
                 self.moved[SIDE].draw(bits, rng, |j| walk(j, v))
             } else if plain.priority {
-                match self.locked[SIDE].draw(bits, rng, release_of) {
+                match self.draw_release::<SIDE, R>(plain, c, s, bits, rng) {
                     Some(d) => Some(d),
                     None => self.moved[SIDE].draw(bits, rng, |j| walk(j, v)),
                 }
@@ -454,20 +512,56 @@ impl Playout {
             };
             match drawn {
                 None => {}
-                Some((j, RELEASED)) => self.unlock::<SIDE>(s, j),
+                Some((j, RELEASED)) => self.unlock::<SIDE>(plain, s, j),
                 Some((j, to)) => self.move_to::<SIDE>(plain, c, s, j, to),
             }
         }
         e >> AGAIN_BIT & 1 == 1
     }
 
+    /// Side `SIDE`'s release under priority ([`draw_tested`] over its fronts): the piece and
+    /// its walk's table entry ([`RELEASED`] where it unlocks the piece where it stands). Out
+    /// of line: inlined, it changed the registers the loop's common path is given, in every
+    /// plain game.
+    #[inline(never)]
+    fn draw_release<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &self,
+        plain: &Plain,
+        c: &Compiled,
+        s: &State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+    ) -> Option<(usize, u16)> {
+        let (board, enemy, steps) = (&self.board, c.side_bits[1 - SIDE], plain.release_steps);
+        draw_tested(self.fronts[SIDE] & self.unmoved, bits, rng, |j| {
+            if steps == 0 {
+                return Some((j, RELEASED));
+            }
+            let to = plain.to[(SIDE << 12 | (s.pos[j] as usize) << 4 | steps as usize) & 8191];
+            if to & 0xff == u16::from(NONE) {
+                return None;
+            }
+            let sq = (to >> 8) as u8;
+            let on = board[sq as usize];
+            if on != 0
+                && (enemy >> (on - 1) & 1 == 0 || (plain.bars && plain.enemy_bar[SIDE].has(sq)))
+            {
+                return None;
+            }
+            Some((j, to))
+        })
+    }
+
     /// Marks piece `j` of side `SIDE` moved.
     #[inline(always)]
-    fn unlock<const SIDE: usize>(&mut self, s: &mut State, j: usize) {
+    fn unlock<const SIDE: usize>(&mut self, plain: &Plain, s: &mut State, j: usize) {
         s.flags[j] &= !UNMOVED;
         self.unmoved &= !(1u64 << j);
         self.locked[SIDE].remove(j);
         self.moved[SIDE].insert(j);
+        if plain.priority {
+            self.fronts[SIDE] |= self.behind[j & 63];
+        }
     }
 
     /// Moves piece `j` of side `SIDE` to the walk's end `to` (position, and square in the
@@ -483,7 +577,7 @@ impl Playout {
     ) {
         let sq = (to >> 8) as u8;
         if self.unmoved >> j & 1 == 1 {
-            self.unlock::<SIDE>(s, j);
+            self.unlock::<SIDE>(plain, s, j);
         }
         self.board[s.sq[j] as usize] = 0;
         let on = self.board[sq as usize];
@@ -492,6 +586,9 @@ impl Playout {
             let e = (on - 1) as usize;
             if self.unmoved >> e & 1 == 1 {
                 self.locked[1 - SIDE].remove(e);
+                if plain.priority {
+                    self.fronts[1 - SIDE] |= self.behind[e & 63];
+                }
             } else {
                 self.moved[1 - SIDE].remove(e);
             }
