@@ -135,6 +135,29 @@ impl Plain {
         }
     }
 
+    /// The table entry of side `SIDE`'s walk of `steps` from position `pos`, if it may make
+    /// it on `board` (pieces by square, plus one) with `enemy` the enemy's pieces: a walk
+    /// with an end, on no own piece and on no enemy piece it may not capture.
+    #[inline(always)]
+    fn walk<const SIDE: usize>(
+        &self,
+        board: &[u8; 256],
+        enemy: u64,
+        pos: u8,
+        steps: u8,
+    ) -> Option<u16> {
+        let to = self.to[(SIDE << 12 | (pos as usize) << 4 | steps as usize) & 8191];
+        if to & 0xff == u16::from(NONE) {
+            return None;
+        }
+        let sq = (to >> 8) as u8;
+        let on = board[sq as usize];
+        if on != 0 && (enemy >> (on - 1) & 1 == 0 || (self.bars && self.enemy_bar[SIDE].has(sq))) {
+            return None;
+        }
+        Some(to)
+    }
+
     /// The value of a throw of `k` marked sides (8 for more).
     #[inline(always)]
     pub(crate) fn value(&self, k: usize) -> u8 {
@@ -471,19 +494,10 @@ impl Playout {
             let releases = e >> (RELEASE_BIT + SIDE as u16) & 1 == 1;
             let (board, enemy) = (&self.board, c.side_bits[1 - SIDE]);
             // Piece `j`'s walk of `steps`: its table entry, if it may make it.
-            let walk = |j: usize, steps: u8| -> Option<(usize, u16)> {
-                let to = plain.to[(SIDE << 12 | (s.pos[j] as usize) << 4 | steps as usize) & 8191];
-                if to & 0xff == u16::from(NONE) {
-                    return None;
-                }
-                let sq = (to >> 8) as u8;
-                let on = board[sq as usize];
-                if on != 0
-                    && (enemy >> (on - 1) & 1 == 0 || (plain.bars && plain.enemy_bar[SIDE].has(sq)))
-                {
-                    return None;
-                }
-                Some((j, to))
+            let walk = |j: usize, steps: u8| {
+                plain
+                    .walk::<SIDE>(board, enemy, s.pos[j], steps)
+                    .map(|to| (j, to))
             };
             let steps = plain.release_steps;
             let release_of = |j: usize| {
@@ -537,18 +551,9 @@ impl Playout {
             if steps == 0 {
                 return Some((j, RELEASED));
             }
-            let to = plain.to[(SIDE << 12 | (s.pos[j] as usize) << 4 | steps as usize) & 8191];
-            if to & 0xff == u16::from(NONE) {
-                return None;
-            }
-            let sq = (to >> 8) as u8;
-            let on = board[sq as usize];
-            if on != 0
-                && (enemy >> (on - 1) & 1 == 0 || (plain.bars && plain.enemy_bar[SIDE].has(sq)))
-            {
-                return None;
-            }
-            Some((j, to))
+            plain
+                .walk::<SIDE>(board, enemy, s.pos[j], steps)
+                .map(|to| (j, to))
         })
     }
 
