@@ -757,7 +757,8 @@ impl Described {
     /// A uniformly random legal action (each entry of the listed actions equally likely).
     /// Where each piece that may act has one action at most (no stacks, forks, held or
     /// stored values, no chaser to drive), the pieces are drawn one at a time until one can
-    /// act, without listing the others' actions; where stored values may lengthen plain
+    /// act, without listing the others' actions (but a release under priority is drawn by
+    /// one index among the pieces that can be released, each tested); where stored values may lengthen plain
     /// walks' captures, the pieces' actions are counted in the listing's order and the one
     /// of a single index is taken (the listed action of that index); otherwise the actions
     /// are listed and one is picked by index ([`Described::random_action_within`]). The
