@@ -1759,9 +1759,9 @@ mod tests {
         (found, none)
     }
 
-    #[test]
-    fn drawing_candidates_gives_each_that_can_act_the_same_chance() {
-        let spots = [1usize, 3, 4, 8, 13, 40, 63];
+    /// Calls `f` with each of the sets made of the first 1 to all of `spots`, and each
+    /// subset of it (the members that can act).
+    fn each_set_and_subset(spots: &[usize], mut f: impl FnMut(u64, u64)) {
         for n in 1..=spots.len() {
             let set: u64 = spots[..n].iter().map(|&k| 1u64 << k).sum();
             for pick in 0u64..(1 << n) {
@@ -1771,20 +1771,33 @@ mod tests {
                     .filter(|(i, _)| pick >> i & 1 == 1)
                     .map(|(_, &k)| 1u64 << k)
                     .sum();
-                let (found, none) = exact_draw(set, accept);
-                let legal = accept.count_ones();
-                if legal == 0 {
-                    assert!(found.is_empty() && (none - 1.0).abs() < 1e-12);
-                    continue;
-                }
-                assert!(none.abs() < 1e-12, "{set:b} {accept:b}: none {none}");
-                assert_eq!(found.len() as u32, legal, "{set:b} {accept:b}");
-                for (k, p) in found {
-                    assert_eq!(accept >> k & 1, 1);
-                    assert!((p - 1.0 / f64::from(legal)).abs() < 1e-12, "{k}: {p}");
-                }
+                f(set, accept);
             }
         }
+    }
+
+    /// That a draw over `set` accepting `accept` found each accepted member with the same
+    /// probability and none with probability 0, or none for sure where none is accepted.
+    fn assert_uniform(set: u64, accept: u64, found: BTreeMap<usize, f64>, none: f64) {
+        let legal = accept.count_ones();
+        if legal == 0 {
+            assert!(found.is_empty() && (none - 1.0).abs() < 1e-12);
+            return;
+        }
+        assert!(none.abs() < 1e-12, "{set:b} {accept:b}: none {none}");
+        assert_eq!(found.len() as u32, legal, "{set:b} {accept:b}");
+        for (k, p) in found {
+            assert_eq!(accept >> k & 1, 1);
+            assert!((p - 1.0 / f64::from(legal)).abs() < 1e-12, "{k}: {p}");
+        }
+    }
+
+    #[test]
+    fn drawing_candidates_gives_each_that_can_act_the_same_chance() {
+        each_set_and_subset(&[1, 3, 4, 8, 13, 40, 63], |set, accept| {
+            let (found, none) = exact_draw(set, accept);
+            assert_uniform(set, accept, found, none);
+        });
     }
 
     /// A release under priority ([`draw_among_tested`]) gives each member that can act
@@ -1792,45 +1805,26 @@ mod tests {
     /// none where fewer than two can act.
     #[test]
     fn drawing_the_tested_members_gives_each_that_can_act_the_same_chance() {
-        let spots = [0usize, 2, 5, 9, 21, 40, 63];
-        for n in 1..=spots.len() {
-            let set: u64 = spots[..n].iter().map(|&k| 1u64 << k).sum();
-            for pick in 0u64..(1 << n) {
-                let accept: u64 = spots[..n]
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| pick >> i & 1 == 1)
-                    .map(|(_, &k)| 1u64 << k)
-                    .sum();
-                let legal = accept.count_ones();
-                let most = core::cell::Cell::new(0);
-                let (found, none, past) = exact_outcomes(usize::MAX, |index, _| {
-                    let mut draws = 0;
-                    let d = draw_among_tested(
-                        set,
-                        &mut |n| {
-                            draws += 1;
-                            index(n)
-                        },
-                        |k| (accept >> k & 1 == 1).then_some(k),
-                    );
-                    most.set(most.get().max(draws));
-                    d
-                });
-                assert_eq!(past, 0.0);
-                assert_eq!(most.get(), usize::from(legal > 1), "{set:b} {accept:b}");
-                if legal == 0 {
-                    assert!(found.is_empty() && (none - 1.0).abs() < 1e-12);
-                    continue;
-                }
-                assert!(none.abs() < 1e-12, "{set:b} {accept:b}: none {none}");
-                assert_eq!(found.len() as u32, legal, "{set:b} {accept:b}");
-                for (k, p) in found {
-                    assert_eq!(accept >> k & 1, 1);
-                    assert!((p - 1.0 / f64::from(legal)).abs() < 1e-12, "{k}: {p}");
-                }
-            }
-        }
+        each_set_and_subset(&[0, 2, 5, 9, 21, 40, 63], |set, accept| {
+            let most = core::cell::Cell::new(0);
+            let (found, none, past) = exact_outcomes(usize::MAX, |index, _| {
+                let mut draws = 0;
+                let d = draw_among_tested(
+                    set,
+                    &mut |n| {
+                        draws += 1;
+                        index(n)
+                    },
+                    |k| (accept >> k & 1 == 1).then_some(k),
+                );
+                most.set(most.get().max(draws));
+                d
+            });
+            assert_eq!(past, 0.0);
+            let legal = accept.count_ones();
+            assert_eq!(most.get(), usize::from(legal > 1), "{set:b} {accept:b}");
+            assert_uniform(set, accept, found, none);
+        });
     }
 
     /// The exact outcome of `run` (a draw with the index function it is given, told
