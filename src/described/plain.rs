@@ -17,10 +17,10 @@ pub(crate) struct Plain {
     /// Per number of marked sides (8 for more): the throw's value (bits 0 to 3), whether
     /// it gives another ([`AGAIN_BIT`]) and whether it releases a piece of side 0 or 1
     /// ([`RELEASE_BIT`] + side).
-    by_marked: [u16; 9],
+    pub(crate) by_marked: [u16; 9],
     /// [`Plain::by_marked`] by the throw's stick bits, as [`crate::Sticks::throw_from_bits`]
     /// reads them.
-    by_bits: [u16; 64],
+    pub(crate) by_bits: [u16; 64],
     /// The steps a release moves (0: it unlocks the piece where it stands).
     pub(crate) release_steps: u8,
     pub(crate) priority: bool,
@@ -38,10 +38,10 @@ pub(crate) struct Plain {
 }
 
 /// The bit of a [`Plain::by_marked`] entry that gives another throw.
-const AGAIN_BIT: u16 = 4;
+pub(crate) const AGAIN_BIT: u16 = 4;
 /// The bit of a [`Plain::by_marked`] entry that releases a piece of side 0 (the next one
 /// side 1's).
-const RELEASE_BIT: u16 = 5;
+pub(crate) const RELEASE_BIT: u16 = 5;
 
 impl Plain {
     /// The plain settings of a description whose every mechanic this loop covers.
@@ -156,24 +156,6 @@ impl Plain {
             return None;
         }
         Some(to)
-    }
-
-    /// The value of a throw of `k` marked sides (8 for more).
-    #[inline(always)]
-    pub(crate) fn value(&self, k: usize) -> u8 {
-        (self.by_marked[k] & 15) as u8
-    }
-
-    /// Whether a throw of `k` marked sides gives another.
-    #[inline(always)]
-    pub(crate) fn again(&self, k: usize) -> bool {
-        self.by_marked[k] >> AGAIN_BIT & 1 == 1
-    }
-
-    /// Whether a throw of `k` marked sides releases an unmoved piece of `side`.
-    #[inline(always)]
-    pub(crate) fn releases(&self, side: usize, k: usize) -> bool {
-        self.by_marked[k] >> (RELEASE_BIT + side as u16) & 1 == 1
     }
 
     /// Whether the loop can play on from the state: no piece off the board (only the

@@ -12,7 +12,7 @@
 use super::compile::Compiled;
 use super::engine::{draw_among_counted, members};
 use super::format::{Overshoot, Supplement};
-use super::plain::{Plain, RELEASED};
+use super::plain::{Plain, AGAIN_BIT, RELEASED, RELEASE_BIT};
 use super::state::{State, GONE, UNMOVED};
 use crate::play::RandomBits;
 
@@ -25,9 +25,6 @@ pub(crate) struct Stocked {
     plain: Plain,
     /// The value that is stored.
     store: u8,
-    /// Per side, bit `m`: the throw of `m` marked sides (of the stored value) may instead
-    /// unlock a locked piece where it stands.
-    unlocks: [u16; 2],
     /// Whether a capture may be lengthened by any count of stored values (else by all of
     /// them at once).
     any: bool,
@@ -79,11 +76,6 @@ impl Stocked {
             }
         }
         Some(Stocked {
-            unlocks: core::array::from_fn(|side| {
-                (0..9).fold(0, |m, k| {
-                    m | u16::from(c.release_steps == 0 && plain.releases(side, k)) << k
-                })
-            }),
             plain,
             store,
             any: c.supplement == Supplement::Any,
@@ -125,9 +117,9 @@ impl Stocked {
             own: [0; 2],
             prey: [0; 2],
             barred: [0; 2],
+            mobile: [0; 2],
             stock: [s.stock[0], s.stock[1]],
             bits: *bits,
-            throws: s.throws,
             pending: s.pending,
             ended: s.ended,
             on_board: s.on_board,
@@ -139,7 +131,6 @@ impl Stocked {
             locked: core::array::from_fn(|side| {
                 (s.unmoved & s.alive & c.side_bits[side]).count_ones() as usize
             }),
-            max_throws,
         };
         for side in 0..2 {
             for k in members(s.on_board & c.side_bits[side]) {
@@ -149,25 +140,48 @@ impl Stocked {
                 p.own[side] |= self.on[side][sq];
                 p.prey[1 - side] |= self.prey[1 - side][sq];
                 p.barred[1 - side] |= self.barred[1 - side][sq];
+                if s.unmoved >> k & 1 == 0 {
+                    p.mobile[side] |= self.on[side][sq];
+                }
             }
         }
         let mut turn = s.turn;
-        loop {
-            let next = if turn == 0 {
-                p.step::<0, R>(self, c, s, rng)
+        if !p.ended && p.pending != GONE {
+            let e = self.plain.by_marked[(p.pending & 15).min(8) as usize];
+            p.pending = GONE;
+            let again = if turn == 0 {
+                p.decide::<0, R>(self, c, s, rng, e)
             } else {
-                p.step::<1, R>(self, c, s, rng)
+                p.decide::<1, R>(self, c, s, rng, e)
             };
-            match next {
-                Some(t) => turn = t,
-                None => break,
+            if !(again || p.ended) {
+                turn = 1 - turn;
             }
+        }
+        // The throws left before the cap, counted down.
+        let cap = max_throws.saturating_sub(s.throws);
+        let mut left = cap;
+        let sticks = u32::from(c.sticks.count());
+        // One loop over the throws of both seats (a loop per seat's turn made the compiler
+        // move the loop's values between registers and the stack at every turn).
+        while !p.ended && left > 0 {
+            left -= 1;
+            let e = self.plain.by_bits[p.bits.take(rng, sticks) as usize & 63];
+            let again = if turn == 0 {
+                p.decide::<0, R>(self, c, s, rng, e)
+            } else {
+                p.decide::<1, R>(self, c, s, rng, e)
+            };
+            if p.ended {
+                break;
+            }
+            turn ^= u8::from(!again);
         }
         (s.on_board, s.alive, s.unmoved) = (p.on_board, p.alive, p.unmoved);
         c.set_occupancy(s);
         s.stock[..2].copy_from_slice(&p.stock);
         s.turn = turn;
-        s.throws = p.throws;
+        s.throws += cap - left;
         s.pending = p.pending;
         s.ended = p.ended;
         *bits = p.bits;
@@ -201,9 +215,10 @@ struct Playout {
     /// where it may not land on one.
     prey: [u64; 2],
     barred: [u64; 2],
+    /// Per side: the positions of its track on the squares of its moved pieces.
+    mobile: [u64; 2],
     stock: [u8; 2],
     bits: RandomBits,
-    throws: u32,
     pending: u8,
     ended: bool,
     on_board: u64,
@@ -212,7 +227,6 @@ struct Playout {
     /// Per side: the moved pieces on the board, and the unmoved ones.
     moved: [usize; 2],
     locked: [usize; 2],
-    max_throws: u32,
 }
 
 /// The members of `set`, counted bit by bit where it has one at most (most pieces' actions).
@@ -239,35 +253,22 @@ fn nth(mut set: u64, r: usize) -> usize {
 type Drawn = (usize, u16, u8);
 
 impl Playout {
-    /// Plays the throw of side `SIDE` (and its decision): the next seat to throw, or
-    /// `None` at the end.
+    /// Plays side `SIDE`'s decision on the throw of entry `e` ([`Plain::by_marked`]):
+    /// whether the throw gives another.
     #[inline(always)]
-    fn step<const SIDE: usize, R: rand::Rng + ?Sized>(
+    fn decide<const SIDE: usize, R: rand::Rng + ?Sized>(
         &mut self,
         st: &Stocked,
         c: &Compiled,
         s: &mut State,
         rng: &mut R,
-    ) -> Option<u8> {
-        if self.ended {
-            return None;
-        }
-        let m = if self.pending != GONE {
-            self.pending
-        } else {
-            if self.throws >= self.max_throws {
-                return None;
-            }
-            self.throws = self.throws.saturating_add(1);
-            self.bits.throw(rng, c.sticks).marked()
-        };
-        self.pending = GONE;
-        let k = (m & 15).min(8) as usize;
-        let plain = &st.plain;
-        let v = plain.value(k);
+        e: u16,
+    ) -> bool {
+        let v = (e & 15) as u8;
+        let releases = e >> (RELEASE_BIT + SIDE as u16) & 1 == 1;
         if v == st.store {
             // Listed: store, then unlock each locked piece, lowest first.
-            let n = 1 + if st.unlocks[SIDE] >> k & 1 == 1 {
+            let n = 1 + if releases && st.plain.release_steps == 0 {
                 self.locked[SIDE]
             } else {
                 0
@@ -280,7 +281,7 @@ impl Playout {
                 self.unlock::<SIDE>(s, j);
             }
         } else if v > 0 {
-            if let Some((j, to, by)) = self.draw::<SIDE, R>(st, c, s, rng, k, v) {
+            if let Some((j, to, by)) = self.draw::<SIDE, R>(st, c, s, rng, releases, v) {
                 if to == RELEASED {
                     self.unlock::<SIDE>(s, j);
                 } else {
@@ -289,15 +290,11 @@ impl Playout {
                 }
             }
         }
-        let again = plain.again(k);
-        Some(if again || self.ended {
-            SIDE as u8
-        } else {
-            1 - SIDE as u8
-        })
+        e >> AGAIN_BIT & 1 == 1
     }
 
-    /// The drawn action of a throw of `k` marked sides worth `v` (not the stored value).
+    /// The drawn action of a throw worth `v` (not the stored value) that releases a piece
+    /// where `releases`.
     #[inline(always)]
     fn draw<const SIDE: usize, R: rand::Rng + ?Sized>(
         &mut self,
@@ -305,27 +302,27 @@ impl Playout {
         c: &Compiled,
         s: &State,
         rng: &mut R,
-        k: usize,
+        releases: bool,
         v: u8,
     ) -> Option<Drawn> {
         let plain = &st.plain;
         let own = c.side_bits[SIDE];
         // Every unmoved piece is on the board (`Stocked::fits`).
-        let releases = plain.releases(SIDE, k);
         let release = if releases { self.unmoved & own } else { 0 };
         let locked = if releases { self.locked[SIDE] } else { 0 };
         let moves = self.on_board & own & !self.unmoved;
         // The positions the side may end a walk on, and a walk's end by its position.
         let free = st.track & !self.own[SIDE] & !self.barred[SIDE];
         let square = &st.square[SIDE];
-        let end = |f: usize| f as u16 | u16::from(square[f & 63]) << 8;
+        // Closures of copies (`move`), so that none needs its captures kept in memory.
+        let end = move |f: usize| f as u16 | u16::from(square[f & 63]) << 8;
         // Piece `j`'s walk of `steps`, if it may make it.
-        let walk = |j: usize, steps: u8| -> Option<Drawn> {
+        let walk = move |j: usize, steps: u8| -> Option<Drawn> {
             let f = s.pos[j] as usize + steps as usize;
             (f < 64 && free >> f & 1 == 1).then(|| (j, end(f), 0))
         };
         let steps = plain.release_steps;
-        let release_of = |j: usize| {
+        let release_of = move |j: usize| {
             if steps == 0 {
                 Some((j, RELEASED, 0))
             } else {
@@ -338,8 +335,10 @@ impl Playout {
         if stock == 0 {
             let moved = self.moved[SIDE];
             return if plain.priority {
-                draw_among_counted(release, locked, &mut index, release_of)
-                    .or_else(|| draw_among_counted(moves, moved, &mut index, |j| walk(j, v)))
+                match draw_among_counted(release, locked, &mut index, release_of) {
+                    Some(d) => Some(d),
+                    None => draw_among_counted(moves, moved, &mut index, |j| walk(j, v)),
+                }
             } else {
                 draw_among_counted(release | moves, locked + moved, &mut index, |j| {
                     if release >> j & 1 == 1 {
@@ -358,9 +357,11 @@ impl Playout {
             nr = if steps == 0 {
                 locked
             } else {
-                members(release)
-                    .filter(|&j| release_of(j).is_some())
-                    .count()
+                let mut n = 0;
+                for j in members(release) {
+                    n += usize::from(release_of(j).is_some());
+                }
+                n
             };
         }
         // Each moved piece's actions: its walk where bit 0 of `walks >> p` is set (`p` its
@@ -381,11 +382,32 @@ impl Playout {
             ((if t < 64 { prey >> t } else { 0 }) << 1, 2)
         };
         let captures = |p: u8| ahead >> p & counts;
+        // Counted by position (the order does not change the count), from the positions
+        // of the moved pieces: no piece's position is looked up.
         let mut n = nr;
         if !(plain.priority && nr > 0) {
-            for j in members(moves) {
-                let p = s.pos[j];
-                n += (walks >> p & 1) as usize + ones(captures(p));
+            let mobile = self.mobile[SIDE];
+            n += (mobile & walks).count_ones() as usize;
+            if st.any {
+                // Only the pieces with an enemy piece they may capture within the stock's
+                // reach ahead of their walk's end: `near`, the capturable positions spread
+                // back over the stock's width (doubling the width, then the rest).
+                let width = usize::from(stock).min(63);
+                let mut near = prey >> v >> 1;
+                let mut w = 1;
+                while 2 * w <= width {
+                    near |= near >> w;
+                    w *= 2;
+                }
+                near |= near >> (width - w);
+                let mut rest = mobile & near;
+                while rest != 0 {
+                    let p = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    n += ones(ahead >> p & counts);
+                }
+            } else {
+                n += (mobile & ahead >> 1).count_ones() as usize;
             }
         }
         let mut i = match n {
@@ -397,7 +419,15 @@ impl Playout {
             if steps == 0 {
                 return Some((nth(release, i), RELEASED, 0));
             }
-            return members(release).filter_map(release_of).nth(i);
+            for j in members(release) {
+                if let Some(d) = release_of(j) {
+                    if i == 0 {
+                        return Some(d);
+                    }
+                    i -= 1;
+                }
+            }
+            return None;
         }
         i -= nr;
         // The action of rank `i` among the moved pieces', in the listing's order.
@@ -424,6 +454,7 @@ impl Playout {
     #[inline(always)]
     fn unlock<const SIDE: usize>(&mut self, s: &mut State, j: usize) {
         s.flags[j] &= !UNMOVED;
+        self.mobile[SIDE] |= 1u64 << (s.pos[j] & 63);
         self.unmoved &= !(1u64 << j);
         self.locked[SIDE] -= 1;
         self.moved[SIDE] += 1;
@@ -449,6 +480,7 @@ impl Playout {
         self.board[from] = 0;
         self.rows[SIDE] = self.rows[SIDE] - row_bit(from as u8) + row_bit(sq);
         self.own[SIDE] = self.own[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
+        self.mobile[SIDE] = self.mobile[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
         let enemy = 1 - SIDE;
         self.prey[enemy] = self.prey[enemy] & !st.prey[enemy][from] | st.prey[enemy][at];
         if st.plain.bars {
@@ -474,6 +506,7 @@ impl Playout {
             self.unmoved &= bit;
             self.rows[enemy] -= row_bit(sq);
             self.own[enemy] &= !st.on[enemy][at];
+            self.mobile[enemy] &= !st.on[enemy][at];
             self.prey[SIDE] &= !st.prey[SIDE][at];
             s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
             self.ended = st.plain.no_pieces_ends && self.alive & c.side_bits[enemy] == 0;
