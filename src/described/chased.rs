@@ -7,7 +7,7 @@
 //! [`Described::play_drawn_within`](super::Described::play_drawn_within) draws it), with
 //! every walk read from tables built once; the test below compares the two at every node.
 
-use super::compile::{Compiled, MAX_VALUE, NONE};
+use super::compile::{Compiled, MAX_PIECES, MAX_VALUE, NONE};
 use super::format::{Decide, Occupancy};
 use super::state::{State, GONE, OFF, UNMOVED};
 use crate::game::MAX_SEATS;
@@ -33,9 +33,6 @@ pub(crate) struct Chased {
     /// Per throw's stick bits (at most 6 read): its marked sides' low 4 bits, the index of
     /// the tables by throw.
     marked: [u8; 64],
-    /// Per pending throw (its low 4 bits, the marked sides, 8 standing for more): the
-    /// chaser's value.
-    chaser_value: [u8; 16],
     /// Bit `m`: the throw of `m` marked sides gives another (a racing seat's, a driver's).
     again: u16,
     chaser_again: u16,
@@ -61,7 +58,24 @@ pub(crate) struct Chased {
     after_hold: [u16; 256],
     /// Per position: its square, where the chaser carries pieces.
     square: [u8; 256],
+    /// The high bit of each seat's byte (see [`seat_bytes`]).
+    seat_bytes: u64,
+    /// Per (chaser's position, pending throw), at `position << 4 | throw`: the chaser's
+    /// move going back (the low half) and going forward (the high half, [`BACK_ONLY`]
+    /// from the last position), each its end, and the positions `from..to` of the pieces
+    /// it carries, as `end | from << 8 | to << 16`, and [`PAST_FIRST`] where it goes past
+    /// the first position; or [`STAYS`] where it does not move (a throw of no value for
+    /// it, or no chaser).
+    chase: Box<[u64; 256 << 4]>,
 }
+
+/// The [`Chased::chase`] entry of a chaser that does not move.
+const STAYS: u64 = u64::MAX;
+/// The forward half of a [`Chased::chase`] entry where the chaser can only go back.
+const BACK_ONLY: u32 = u32::MAX;
+/// The bit of a chaser's move past the first position: it ends there and the pieces it
+/// carries go off the board.
+const PAST_FIRST: u32 = 1 << 24;
 
 impl Chased {
     /// The settings of a description whose every mechanic this loop covers.
@@ -86,7 +100,8 @@ impl Chased {
             && !c.end_separated
             && !c.end_frozen
             && (1..=MAX_VALUE).contains(&(c.release_steps as usize))
-            && (1..OFF as usize).contains(&c.track_len)
+            // Positions below 128, as the chaser's drive reads them ([`standing`]).
+            && (1..=128).contains(&c.track_len)
             && c.hold.len() == c.track_len
             && c.square_of[0].len() == c.track_len
             // Pieces start off the board: an unmoved piece is one off the board.
@@ -159,15 +174,39 @@ impl Chased {
                     None => by_throw(&|k| c.release_values >> c.table.value[k] & 1 == 1),
                 }
         });
-        let by_value = |t: &[u8; 9]| core::array::from_fn(|k| t[k.min(8)]);
+        let last = (len - 1) as u8;
+        let mut chase = Box::new([STAYS; 256 << 4]);
+        let step =
+            |end: u8, from: u8, to: u8| u32::from(end) | u32::from(from) << 8 | u32::from(to) << 16;
+        for g in 0..=last {
+            for k in 0..16 {
+                // The engine reads a pending throw's low 4 bits, and more than 8 as 8.
+                let v = chaser.value[k.min(8)];
+                if v != 0 {
+                    // Back, it carries the pieces above its end up to its position; past
+                    // the first position, those from it to its position.
+                    let back = match g.checked_sub(v) {
+                        Some(end) => step(end, end + 1, g + 1),
+                        None => step(0, 0, g + 1) | PAST_FIRST,
+                    };
+                    // Forward, those from its position up to before its end.
+                    let forward = if g == last {
+                        BACK_ONLY
+                    } else {
+                        let end = g.saturating_add(v).min(last);
+                        step(end, g, end)
+                    };
+                    chase[usize::from(g) << 4 | k] = u64::from(back) | u64::from(forward) << 32;
+                }
+            }
+        }
         Some(Chased {
             seats,
-            last: (len - 1) as u8,
+            last,
             // A throw reads the description's sticks, as `RandomBits::throw` does.
             marked: core::array::from_fn(|bits| {
                 c.sticks.throw_from_bits(bits as u64).marked() & 15
             }),
-            chaser_value: by_value(&chaser.value),
             again: by_throw(&|k| c.table.again[k]),
             chaser_again: by_throw(&|k| chaser.again[k]),
             releases,
@@ -184,6 +223,8 @@ impl Chased {
             need: core::array::from_fn(|p| c.hold.get(p).map_or(0, |&(need, _)| need)),
             after_hold,
             square: core::array::from_fn(|p| c.square_of[0].get(p).copied().unwrap_or(GONE)),
+            seat_bytes: HIGH >> (8 * (MAX_SEATS - seats)),
+            chase,
         })
     }
 
@@ -269,11 +310,6 @@ impl Chased {
         };
         let mut p = Playout {
             bits: *bits,
-            on_board: s.on_board,
-            alive: s.alive,
-            unmoved: s.unmoved,
-            chaser: s.chaser,
-            outs: s.outs,
             turn: s.turn as usize,
         };
         let mut ended = s.ended;
@@ -296,24 +332,21 @@ impl Chased {
             }
         }
         s.throws += budget - left;
-        (s.on_board, s.alive, s.unmoved) = (p.on_board, p.alive, p.unmoved);
+        // The piece sets from the pieces' positions and flags, which the loop keeps alone.
+        for k in 0..self.seats.min(MAX_SEATS) {
+            s.sync(k);
+        }
         c.set_occupancy(s);
         s.turn = p.turn as u8;
-        s.chaser = p.chaser;
-        s.outs = p.outs;
         s.ended = ended;
         *bits = p.bits;
     }
 }
 
-/// What the loop keeps of the state between throws.
+/// What the loop keeps of the state between throws apart from the state (whose piece
+/// sets it leaves alone until the end).
 struct Playout {
     bits: RandomBits,
-    on_board: u64,
-    alive: u64,
-    unmoved: u64,
-    chaser: u8,
-    outs: u8,
     turn: usize,
 }
 
@@ -372,10 +405,7 @@ impl Playout {
         }
         let to = ch.enter[seat];
         if to != NO {
-            let bit = 1u64 << j;
             s.flags[j] &= !UNMOVED;
-            self.on_board |= bit;
-            self.unmoved &= !bit;
             set_down(s, j, to);
         }
     }
@@ -402,21 +432,19 @@ impl Playout {
     /// now on; whether every seat is out.
     #[inline(always)]
     fn get_out(&mut self, ch: &Chased, s: &mut State, seat: usize) -> bool {
-        let (j, bit) = (seat, 1u64 << seat);
+        let j = seat;
         s.count[j] = 0;
         s.pos[j] = GONE;
         s.sq[j] = GONE;
         s.flags[j] = 0;
-        self.on_board &= !bit;
-        self.alive &= !bit;
         if s.out_place[seat] == 0 {
-            self.outs += 1;
-            s.out_place[seat] = self.outs;
-            if self.chaser == GONE {
-                self.chaser = ch.appears;
+            s.outs += 1;
+            s.out_place[seat] = s.outs;
+            if s.chaser == GONE {
+                s.chaser = ch.appears;
             }
         }
-        usize::from(self.outs) == ch.seats
+        usize::from(s.outs) == ch.seats
     }
 
     /// The throw of a seat that got out (`k` its pending value's index): it moves the
@@ -424,50 +452,78 @@ impl Playout {
     /// position), carrying the pieces it meets.
     #[inline(always)]
     fn drive<R: rand::Rng + ?Sized>(&mut self, ch: &Chased, s: &mut State, rng: &mut R, k: usize) {
-        let v = ch.chaser_value[k];
-        let g = self.chaser;
-        if v == 0 || g == GONE {
+        let ends = ch.chase[usize::from(s.chaser) << 4 | (k & 15)];
+        if ends == STAYS {
             return;
         }
-        let last = ch.last;
-        let back = g == last || self.bits.short_index(rng, 2).min(1) == 0;
+        let forward = (ends >> 32) as u32;
+        let back = forward == BACK_ONLY || self.bits.short_index(rng, 2).min(1) == 0;
+        let step = if back { ends as u32 } else { forward };
+        let (to, from, before) = (step as u8, (step >> 8) as u8, (step >> 16) as u8);
         // Step by step the chaser carries the pieces on its way to its end; pieces off
-        // the board (at or above OFF) are beyond every position it passes.
-        let seats = ch.seats.min(MAX_SEATS);
-        if back && v > g {
-            // Past the first position: the pieces from it to the chaser's go off the
-            // board, unmoved again.
-            for j in 0..seats {
-                if s.pos[j] <= g {
-                    s.pos[j] = OFF;
-                    s.sq[j] = GONE;
-                    s.count[j] = 0;
-                    s.flags[j] |= UNMOVED;
-                    self.on_board &= !(1 << j);
-                    self.unmoved |= 1 << j;
-                }
-            }
-            self.chaser = 0;
+        // the board (at or above OFF) are beyond every position it passes. A position
+        // `t` below 128 is at least `a` where `t + AT_LEAST[a]` has its high bit set.
+        let pos = seat_bytes(&s.pos);
+        let low = pos & !HIGH;
+        let on_track = !pos & ch.seat_bytes;
+        let mut carried =
+            (low + AT_LEAST[usize::from(from)]) & !(low + AT_LEAST[usize::from(before)]) & on_track;
+        s.chaser = to;
+        if carried == 0 {
             return;
         }
-        // The pieces from the chaser's position to before its end (`lo..=hi`) end on it.
-        let (to, lo, hi) = if back {
-            (g - v, g - v + 1, g)
-        } else {
-            let to = g.saturating_add(v).min(last);
-            (to, g, to - 1)
-        };
-        let sq = ch.square[to as usize];
-        for j in 0..seats {
-            if (lo..=hi).contains(&s.pos[j]) {
-                s.pos[j] = to;
-                s.sq[j] = sq;
+        if step & PAST_FIRST != 0 {
+            // Past the first position: the pieces it carries go off the board, unmoved
+            // again.
+            while carried != 0 {
+                let j = (carried.trailing_zeros() / 8) as usize & (MAX_SEATS - 1);
+                carried &= carried - 1;
+                s.pos[j] = OFF;
+                s.sq[j] = GONE;
                 s.count[j] = 0;
+                s.flags[j] |= UNMOVED;
             }
+            return;
         }
-        self.chaser = to;
+        let sq = ch.square[usize::from(to)];
+        while carried != 0 {
+            let j = (carried.trailing_zeros() / 8) as usize & (MAX_SEATS - 1);
+            carried &= carried - 1;
+            s.pos[j] = to;
+            s.sq[j] = sq;
+            s.count[j] = 0;
+        }
     }
 }
+
+/// A byte of ones.
+const ONES: u64 = u64::from_le_bytes([1; 8]);
+/// The high bit of every byte.
+const HIGH: u64 = ONES << 7;
+// A seat's byte in a word.
+const _: () = assert!(MAX_SEATS <= 8);
+
+/// The first [`MAX_SEATS`] bytes (the seats' pieces) of a per-piece array, as one word
+/// (piece `j` in byte `j`).
+#[inline(always)]
+fn seat_bytes(bytes: &[u8; MAX_PIECES]) -> u64 {
+    let mut word = [0; 8];
+    word[..MAX_SEATS].copy_from_slice(&bytes[..MAX_SEATS]);
+    u64::from_le_bytes(word)
+}
+
+/// Per position `a` below 128: the byte `0x80 - a` in every byte, which added to a byte
+/// `t` below 128 sets its high bit where `t` is at least `a`, and carries into no other
+/// byte; 0 from 128 on (no byte below 128 is at least 128).
+static AT_LEAST: [u64; 256] = {
+    let mut t = [0; 256];
+    let mut a = 0;
+    while a < 128 {
+        t[a] = (0x80 - a as u64) * ONES;
+        a += 1;
+    }
+    t
+};
 
 /// Sets piece `j` down on `to` (position, and square in the high byte).
 #[inline(always)]
@@ -538,7 +594,8 @@ mod tests {
         let p = g.compiled.chased_playouts.as_ref().unwrap();
         let (mut starts, mut kept) = (0, 0);
         for h in (0..=p.last).filter(|&h| p.need[h as usize] > 1) {
-            let values = p.chaser_value.iter().filter(|&&v| v > 0);
+            let table = g.compiled.chaser_table.as_ref().unwrap();
+            let values = table.value.iter().filter(|&&v| v > 0);
             let chasers = values.flat_map(|&v| [h.checked_add(v), h.checked_sub(v)]);
             for chaser in chasers.flatten().filter(|&c| c <= p.last) {
                 // Seat 0 got out and drives; seat 1's piece on the holding position `h`
