@@ -42,7 +42,6 @@ pub(crate) struct Spent {
     /// The track's length (positions 0 to `len - 1`, one after the other).
     len: u8,
     seats: usize,
-    teams: bool,
     /// Per side and track position: the square, with [`BAR`], [`IN`] and [`THREAT`].
     at: Box<[[u16; 256]; 2]>,
     /// Per side and track position: the enemy's track position of the same square.
@@ -67,8 +66,11 @@ impl Spent {
     pub(crate) fn of(c: &Compiled) -> Option<Spent> {
         let n = c.sticks.count() as usize;
         let len = c.track_len;
-        // Each seat's next seat is of the other side (seats alone, or teams alternating).
-        let alternating = (0..c.seats).all(|t| c.side_of((t + 1) % c.seats) == 1 - c.side_of(t));
+        // Seat 0 is of side 0 and each seat's next of the other (seats alone, or teams
+        // alternating), so that a seat's side is its parity.
+        let alternating = c.side_of(0) == 0
+            && c.seats % 2 == 0
+            && (0..c.seats).all(|t| c.side_of((t + 1) % c.seats) == 1 - c.side_of(t));
         let fits = c.all_first
             && c.sides == 2
             && alternating
@@ -141,7 +143,6 @@ impl Spent {
             by_bits,
             len: len as u8,
             seats: c.seats,
-            teams: c.teams,
             at,
             enemy_pos,
             bar_end,
@@ -180,16 +181,6 @@ impl Spent {
             && s.alive & !s.on_board == 0
             && in_order
             && one_a_square(c, s)
-    }
-
-    /// The side of a seat.
-    #[inline(always)]
-    fn side_of(&self, seat: usize) -> usize {
-        if self.teams {
-            seat & 1
-        } else {
-            seat
-        }
     }
 
     /// Plays the state to the end as the step-by-step path does: each throw
@@ -232,7 +223,8 @@ impl Spent {
                 g.upto = UPTO[(g.mask >> 1) as usize & 255];
             }
             spending = false;
-            let over = if self.side_of(turn) == 0 {
+            // Seat 0 is of side 0 and the sides alternate: a seat's side is its parity.
+            let over = if turn & 1 == 0 {
                 g.spend::<0, R>(self, s, &mut b, rng)
             } else {
                 g.spend::<1, R>(self, s, &mut b, rng)
@@ -604,13 +596,13 @@ impl Playout {
         bits: &mut RandomBits,
         rng: &mut R,
     ) -> bool {
+        if self.mask == 0 {
+            // Nothing held: the listing is a pass (it cannot be reached from a turn's
+            // throws, which always hold a value).
+            self.drop_held();
+            return false;
+        }
         loop {
-            if self.mask == 0 {
-                // Nothing held: the listing is a pass (it cannot be reached from a turn's
-                // throws, which always hold a value).
-                self.drop_held();
-                return false;
-            }
             let line = &self.line[SIDE];
             // The actions: for each value held, the pieces with room for it (a sum of
             // bytes, each at most the side's pieces) ...
@@ -655,7 +647,20 @@ impl Playout {
             // The drawn action, by its rank in the listing (piece by piece, each piece's
             // values in increasing order).
             let mut rest = line.open;
-            let r = if cut_slots == 0 {
+            let r = if cut_slots == 0 && 2 * i >= total {
+                // From the last piece down, the nearer end to the rank.
+                let mut j = total - 1 - i;
+                loop {
+                    let r = last(rest);
+                    let k = self.upto[line.room[r] as usize & 15] as usize;
+                    if j < k {
+                        i = k - 1 - j;
+                        break r;
+                    }
+                    j -= k;
+                    rest &= !(1 << r);
+                }
+            } else if cut_slots == 0 {
                 loop {
                     let r = rest.trailing_zeros() as usize & 63;
                     let k = self.upto[line.room[r] as usize & 15] as usize;
