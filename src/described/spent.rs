@@ -220,7 +220,6 @@ impl Spent {
                         break;
                     }
                 }
-                g.upto = UPTO[(g.mask >> 1) as usize & 255];
             }
             spending = false;
             // Seat 0 is of side 0 and the sides alternate: a seat's side is its parity.
@@ -284,7 +283,7 @@ const BYTES: [u64; 256] = {
 };
 
 /// Per set of held values (bit `v - 1` for value `v`): in byte `l`, how many of them are
-/// at most `l` ([`Playout::upto`]).
+/// at most `l` (read when a drawn action is found by its rank).
 const UPTO: [[u8; 16]; 256] = {
     let mut t = [[0u8; 16]; 256];
     let mut m = 0;
@@ -462,8 +461,6 @@ struct Playout {
     held: [u8; MAX_VALUE + 1],
     /// The values held (bit v).
     mask: u16,
-    /// In byte `l`: how many of the values held are at most `l`.
-    upto: [u8; 16],
     /// Per side: the positions of its track (bit p) where it may not land, an enemy piece
     /// standing on a square with [`BAR`] (while there are none, no landing is barred).
     blocked: [u64; 2],
@@ -528,7 +525,6 @@ impl Playout {
             captured: 0,
             held: s.held,
             mask,
-            upto: UPTO[(mask >> 1) as usize & 255],
             blocked,
             cut: [0; 64],
             ended: s.ended,
@@ -567,7 +563,6 @@ impl Playout {
         self.held[v] = self.held[v].saturating_sub(1);
         if self.held[v] == 0 {
             self.mask &= !(1 << v);
-            self.upto = UPTO[(self.mask >> 1) as usize & 255];
         }
     }
 
@@ -576,7 +571,6 @@ impl Playout {
     fn drop_held(&mut self) {
         self.held = [0; MAX_VALUE + 1];
         self.mask = 0;
-        self.upto = [0; 16];
     }
 
     /// The values (bits, of those at most [`LONGEST`]) that would take a piece of the side
@@ -645,14 +639,15 @@ impl Playout {
                 bits.short_index(rng, total.min(BUFFER) as u32)
             };
             // The drawn action, by its rank in the listing (piece by piece, each piece's
-            // values in increasing order).
+            // values in increasing order); per room, how many of the held values fit.
+            let upto = &UPTO[(self.mask >> 1) as usize & 255];
             let mut rest = line.open;
             let r = if cut_slots == 0 && 2 * i >= total {
                 // From the last piece down, the nearer end to the rank.
                 let mut j = total - 1 - i;
                 loop {
                     let r = last(rest);
-                    let k = self.upto[line.room[r] as usize & 15] as usize;
+                    let k = upto[line.room[r] as usize & 15] as usize;
                     if j < k {
                         i = k - 1 - j;
                         break r;
@@ -663,7 +658,7 @@ impl Playout {
             } else if cut_slots == 0 {
                 loop {
                     let r = rest.trailing_zeros() as usize & 63;
-                    let k = self.upto[line.room[r] as usize & 15] as usize;
+                    let k = upto[line.room[r] as usize & 15] as usize;
                     if i < k {
                         break r;
                     }
@@ -673,7 +668,7 @@ impl Playout {
             } else {
                 loop {
                     let r = rest.trailing_zeros() as usize & 63;
-                    let mut k = self.upto[line.room[r] as usize & 15] as usize;
+                    let mut k = upto[line.room[r] as usize & 15] as usize;
                     if cut_slots >> r & 1 != 0 {
                         k -= ones(self.cut[r]);
                     }
