@@ -69,7 +69,6 @@ impl Spent {
         // Seat 0 is of side 0 and each seat's next of the other (seats alone, or teams
         // alternating), so that a seat's side is its parity.
         let alternating = c.side_of(0) == 0
-            && c.seats % 2 == 0
             && (0..c.seats).all(|t| c.side_of((t + 1) % c.seats) == 1 - c.side_of(t));
         let fits = c.all_first
             && c.sides == 2
