@@ -42,7 +42,6 @@ pub(crate) struct Spent {
     /// The track's length (positions 0 to `len - 1`, one after the other).
     len: u8,
     seats: usize,
-    teams: bool,
     /// Per side and track position: the square, with [`BAR`], [`IN`] and [`THREAT`].
     at: Box<[[u16; 256]; 2]>,
     /// Per side and track position: the enemy's track position of the same square.
@@ -67,8 +66,10 @@ impl Spent {
     pub(crate) fn of(c: &Compiled) -> Option<Spent> {
         let n = c.sticks.count() as usize;
         let len = c.track_len;
-        // Each seat's next seat is of the other side (seats alone, or teams alternating).
-        let alternating = (0..c.seats).all(|t| c.side_of((t + 1) % c.seats) == 1 - c.side_of(t));
+        // Seat 0 is of side 0 and each seat's next of the other (seats alone, or teams
+        // alternating), so that a seat's side is its parity.
+        let alternating = c.side_of(0) == 0
+            && (0..c.seats).all(|t| c.side_of((t + 1) % c.seats) == 1 - c.side_of(t));
         let fits = c.all_first
             && c.sides == 2
             && alternating
@@ -141,7 +142,6 @@ impl Spent {
             by_bits,
             len: len as u8,
             seats: c.seats,
-            teams: c.teams,
             at,
             enemy_pos,
             bar_end,
@@ -182,16 +182,6 @@ impl Spent {
             && one_a_square(c, s)
     }
 
-    /// The side of a seat.
-    #[inline(always)]
-    fn side_of(&self, seat: usize) -> usize {
-        if self.teams {
-            seat & 1
-        } else {
-            seat
-        }
-    }
-
     /// Plays the state to the end as the step-by-step path does: each throw
     /// `bits.throw(rng, sticks)`, each spending decision a uniformly random action among
     /// those [`Compiled::spend_actions`] lists, drawn with `bits.index(rng, len)`.
@@ -229,10 +219,10 @@ impl Spent {
                         break;
                     }
                 }
-                g.upto = UPTO[(g.mask >> 1) as usize & 255];
             }
             spending = false;
-            let over = if self.side_of(turn) == 0 {
+            // Seat 0 is of side 0 and the sides alternate: a seat's side is its parity.
+            let over = if turn & 1 == 0 {
                 g.spend::<0, R>(self, s, &mut b, rng)
             } else {
                 g.spend::<1, R>(self, s, &mut b, rng)
@@ -257,13 +247,17 @@ impl Spent {
     }
 }
 
-/// Per room `l` (0 to [`LONGEST`]): a one in each byte below `l`, so that a sum of these
-/// over a side's pieces counts, in byte `v - 1`, the pieces with room for `v` steps.
-const ROOM_FOR: [u64; LONGEST + 1] = {
-    let mut t = [0u64; LONGEST + 1];
+/// Per room `l` (0 to [`LONGEST`], and the same as [`LONGEST`] up to 15, so that a room
+/// indexes it without a bound's test): a one in each byte below `l`, so that a sum of
+/// these over a side's pieces counts, in byte `v - 1`, the pieces with room for `v` steps.
+const ROOM_FOR: [u64; 16] = {
+    let mut t = [0u64; 16];
     let mut l = 1;
-    while l <= LONGEST {
-        t[l] = t[l - 1] + (1u64 << (8 * (l - 1)));
+    while l < 16 {
+        t[l] = t[l - 1];
+        if l <= LONGEST {
+            t[l] += 1u64 << (8 * (l - 1));
+        }
         l += 1;
     }
     t
@@ -287,17 +281,21 @@ const BYTES: [u64; 256] = {
     t
 };
 
-/// Per set of held values (bit `v - 1` for value `v`): in the four bits from `4 l`, how
-/// many of them are at most `l` ([`Playout::upto`]).
-const UPTO: [u64; 256] = {
-    let mut t = [0u64; 256];
+/// Per set of held values (bit `v - 1` for value `v`): in byte `l`, how many of them are
+/// at most `l` (read when a drawn action is found by its rank).
+const UPTO: [[u8; 16]; 256] = {
+    let mut t = [[0u8; 16]; 256];
     let mut m = 0;
     while m < 256 {
         let mut b = 0;
         while b < 8 {
             if m >> b & 1 == 1 {
                 // Value b + 1 counts for every l from b + 1 on.
-                t[m] += 0x1111_1111_1111_1111 << (4 * (b + 1));
+                let mut l = b + 1;
+                while l < 16 {
+                    t[m][l] += 1;
+                    l += 1;
+                }
             }
             b += 1;
         }
@@ -345,6 +343,9 @@ struct Line {
     pos: [u8; 65],
     /// Per slot: the piece's room before the next, up to [`LONGEST`] ([`room`]).
     room: [u8; 64],
+    /// Per slot: the empty positions before the next piece or the track's end (the room
+    /// not cut at [`LONGEST`]), so that a move changes it without finding the next piece.
+    gap: [u8; 64],
     /// The slots of the pieces on the board.
     present: u64,
     /// The slots of the pieces with room (bit r): the only ones that can move, no value
@@ -353,6 +354,15 @@ struct Line {
     /// In byte `v - 1`: how many pieces have room for `v` steps (the sum of [`ROOM_FOR`]
     /// over the rooms), so that a decision's count is read, not summed over the pieces.
     room_for: u64,
+    /// The positions of the pieces (bit p), those before 64 only: enough to find the
+    /// pieces that can land on a barred position (all before 64 less [`LONGEST`]).
+    low: u64,
+}
+
+/// The position `p` as a bit of [`Line::low`] (none from 64 on).
+#[inline(always)]
+fn low_bit(p: u8) -> u64 {
+    u64::from(p < 64) << (p & 63)
 }
 
 impl Line {
@@ -364,8 +374,8 @@ impl Line {
         self.room[r] = l;
         self.room_for = self
             .room_for
-            .wrapping_add(ROOM_FOR[(l as usize).min(LONGEST)])
-            .wrapping_sub(ROOM_FOR[(old as usize).min(LONGEST)]);
+            .wrapping_add(ROOM_FOR[l as usize & 15])
+            .wrapping_sub(ROOM_FOR[old as usize & 15]);
         self.open = (self.open & !(1 << r)) | u64::from(l != 0) << r;
     }
 
@@ -381,11 +391,13 @@ impl Line {
         let r = r & 63;
         self.set_room(r, 0);
         self.present &= !(1 << r);
+        self.low &= !low_bit(self.pos[r]);
         let before = self.present & ((1 << r) - 1);
         if before != 0 {
             let b = last(before);
-            let next = self.pos[self.next(r).min(64)];
-            self.set_room(b, room(self.pos[b], next));
+            let g = self.gap[b].wrapping_add(self.gap[r]).wrapping_add(1);
+            self.gap[b] = g;
+            self.set_room(b, g.min(LONGEST as u8));
         }
     }
 
@@ -394,22 +406,41 @@ impl Line {
     #[inline(always)]
     fn advance(&mut self, r: usize, q: u8) {
         let r = r & 63;
+        let p = self.pos[r];
+        let v = q.wrapping_sub(p);
+        if p < 64 {
+            // The new position's bit shifted out of the word when it is 64 or more.
+            self.low ^= (1 | 1 << (v & 63)) << p;
+        }
         self.pos[r] = q;
-        let next = self.pos[self.next(r).min(64)];
-        self.set_room(r, room(q, next));
+        let g = self.gap[r].wrapping_sub(v);
+        self.gap[r] = g;
+        let l = g.min(LONGEST as u8);
+        let old = self.room[r];
+        self.room[r] = l;
+        let mut room_for = self
+            .room_for
+            .wrapping_add(ROOM_FOR[l as usize & 15])
+            .wrapping_sub(ROOM_FOR[old as usize & 15]);
+        // It had room: it keeps it unless the move closed it.
+        if l == 0 {
+            self.open &= !(1 << r);
+        }
         let before = self.present & ((1 << r) - 1);
         if before != 0 {
             let b = last(before);
-            let l = room(self.pos[b], q);
+            let g = self.gap[b].wrapping_add(v);
+            self.gap[b] = g;
+            let l = g.min(LONGEST as u8);
             let old = self.room[b];
             self.room[b] = l;
-            self.room_for = self
-                .room_for
-                .wrapping_add(ROOM_FOR[(l as usize).min(LONGEST)])
-                .wrapping_sub(ROOM_FOR[(old as usize).min(LONGEST)]);
+            room_for = room_for
+                .wrapping_add(ROOM_FOR[l as usize & 15])
+                .wrapping_sub(ROOM_FOR[old as usize & 15]);
             // It has room: the square just left.
             self.open |= 1 << b;
         }
+        self.room_for = room_for;
     }
 }
 
@@ -422,15 +453,13 @@ struct Playout {
     /// Per side: its pieces outside the region of the end when all are in (0 where there
     /// is no such end).
     outside: [u32; 2],
-    /// The pieces moved, and those captured, since the loop began.
-    moved: u64,
+    /// The pieces captured since the loop began (those moved are those whose position
+    /// changed: no move leaves a piece where it was).
     captured: u64,
     /// The held values' counts.
     held: [u8; MAX_VALUE + 1],
     /// The values held (bit v).
     mask: u16,
-    /// In the four bits from `4 l`: how many of the values held are at most `l`.
-    upto: u64,
     /// Per side: the positions of its track (bit p) where it may not land, an enemy piece
     /// standing on a square with [`BAR`] (while there are none, no landing is barred).
     blocked: [u64; 2],
@@ -452,9 +481,11 @@ impl Playout {
         let mut line = [Line {
             pos: [0; 65],
             room: [0; 64],
+            gap: [0; 64],
             present: 0,
             open: 0,
             room_for: 0,
+            low: 0,
         }; 2];
         let mut outside = [0; 2];
         let mut blocked = [0u64; 2];
@@ -468,6 +499,7 @@ impl Playout {
                 }
                 l.pos[r] = p;
                 l.present |= 1 << r;
+                l.low |= low_bit(p);
                 if spent.all_in_ends && a & IN == 0 {
                     outside[side] += 1;
                 }
@@ -475,6 +507,7 @@ impl Playout {
             l.pos[64] = spent.len;
             for r in members(l.present) {
                 let next = l.pos[l.next(r).min(64)];
+                l.gap[r] = next.wrapping_sub(l.pos[r]).wrapping_sub(1);
                 l.set_room(r, room(l.pos[r], next));
             }
         }
@@ -488,11 +521,9 @@ impl Playout {
             board,
             line,
             outside,
-            moved: 0,
             captured: 0,
             held: s.held,
             mask,
-            upto: UPTO[(mask >> 1) as usize & 255],
             blocked,
             cut: [0; 64],
             ended: s.ended,
@@ -501,16 +532,18 @@ impl Playout {
 
     /// Writes the pieces' positions, squares, flags and sets into the state.
     fn write_back(&self, spent: &Spent, s: &mut State) {
+        let mut moved = 0u64;
         for (side, l) in self.line.iter().enumerate() {
             for r in members(l.present) {
                 let (k, p) = ((side * spent.pieces + r) & 63, l.pos[r]);
+                if s.pos[k] != p {
+                    moved |= 1 << k;
+                    s.flags[k] &= !UNMOVED;
+                    s.count[k] = 0;
+                }
                 s.pos[k] = p;
                 s.sq[k] = (spent.at[side][p as usize] & 0xff) as u8;
             }
-        }
-        for k in members(self.moved) {
-            s.flags[k] &= !UNMOVED;
-            s.count[k] = 0;
         }
         for k in members(self.captured) {
             s.pos[k] = GONE;
@@ -520,7 +553,7 @@ impl Playout {
         }
         s.on_board &= !self.captured;
         s.alive &= !self.captured;
-        s.unmoved &= !(self.moved | self.captured);
+        s.unmoved &= !(moved | self.captured);
     }
 
     /// Spends one held value `v`.
@@ -529,7 +562,6 @@ impl Playout {
         self.held[v] = self.held[v].saturating_sub(1);
         if self.held[v] == 0 {
             self.mask &= !(1 << v);
-            self.upto = UPTO[(self.mask >> 1) as usize & 255];
         }
     }
 
@@ -538,7 +570,6 @@ impl Playout {
     fn drop_held(&mut self) {
         self.held = [0; MAX_VALUE + 1];
         self.mask = 0;
-        self.upto = 0;
     }
 
     /// The values (bits, of those at most [`LONGEST`]) that would take a piece of the side
@@ -558,13 +589,13 @@ impl Playout {
         bits: &mut RandomBits,
         rng: &mut R,
     ) -> bool {
+        if self.mask == 0 {
+            // Nothing held: the listing is a pass (it cannot be reached from a turn's
+            // throws, which always hold a value).
+            self.drop_held();
+            return false;
+        }
         loop {
-            if self.mask == 0 {
-                // Nothing held: the listing is a pass (it cannot be reached from a turn's
-                // throws, which always hold a value).
-                self.drop_held();
-                return false;
-            }
             let line = &self.line[SIDE];
             // The actions: for each value held, the pieces with room for it (a sum of
             // bytes, each at most the side's pieces) ...
@@ -572,19 +603,23 @@ impl Playout {
                 .wrapping_mul(0x0101_0101_0101_0101)
                 >> 56) as usize;
             // ... less those landing on an enemy piece on a barred square: only from the
-            // positions before the side's last barred one (the lowest slots), and only
-            // while an enemy piece stands on a barred square.
+            // positions a held value takes onto one (found for all pieces at once, from
+            // the set of their positions), and only while an enemy piece stands on one.
             let mut cut_slots = 0u64;
-            if self.blocked[SIDE] != 0 {
-                let bar_end = spent.bar_end[SIDE];
-                let mut rest = line.open;
+            let blocked = self.blocked[SIDE];
+            if blocked != 0 {
+                let mut reach = 0u64;
+                let mut values = self.mask;
+                while values != 0 {
+                    reach |= blocked >> (values.trailing_zeros() & 15);
+                    values &= values - 1;
+                }
+                let mut rest = line.low & reach;
                 while rest != 0 {
-                    let r = rest.trailing_zeros() as usize & 63;
-                    let p = line.pos[r];
-                    if p >= bar_end {
-                        break;
-                    }
+                    let p = rest.trailing_zeros() as u8;
                     rest &= rest - 1;
+                    let k = self.board[(spent.at[SIDE][p as usize] & 0xff) as usize];
+                    let r = (k as usize).wrapping_sub(1 + SIDE * spent.pieces) & 63;
                     let cut = at_most(self.mask, line.room[r]) & self.barred(SIDE, p);
                     if cut != 0 {
                         cut_slots |= 1 << r;
@@ -603,12 +638,26 @@ impl Playout {
                 bits.short_index(rng, total.min(BUFFER) as u32)
             };
             // The drawn action, by its rank in the listing (piece by piece, each piece's
-            // values in increasing order).
+            // values in increasing order); per room, how many of the held values fit.
+            let upto = &UPTO[(self.mask >> 1) as usize & 255];
             let mut rest = line.open;
-            let r = if cut_slots == 0 {
+            let r = if cut_slots == 0 && 2 * i >= total {
+                // From the last piece down, the nearer end to the rank.
+                let mut j = total - 1 - i;
+                loop {
+                    let r = last(rest);
+                    let k = upto[line.room[r] as usize & 15] as usize;
+                    if j < k {
+                        i = k - 1 - j;
+                        break r;
+                    }
+                    j -= k;
+                    rest &= !(1 << r);
+                }
+            } else if cut_slots == 0 {
                 loop {
                     let r = rest.trailing_zeros() as usize & 63;
-                    let k = (self.upto >> (4 * (line.room[r] as usize & 15))) as usize & 15;
+                    let k = upto[line.room[r] as usize & 15] as usize;
                     if i < k {
                         break r;
                     }
@@ -618,7 +667,7 @@ impl Playout {
             } else {
                 loop {
                     let r = rest.trailing_zeros() as usize & 63;
-                    let mut k = (self.upto >> (4 * (line.room[r] as usize & 15))) as usize & 15;
+                    let mut k = upto[line.room[r] as usize & 15] as usize;
                     if cut_slots >> r & 1 != 0 {
                         k -= ones(self.cut[r]);
                     }
@@ -673,6 +722,26 @@ impl Playout {
             over = self.capture::<SIDE>(spent, s, on);
         }
         self.board[sq] = k as u8 + 1;
+        if (from | to) & (THREAT | IN) != 0 {
+            over |= self.regions::<SIDE>(spent, from, to, p, q);
+        }
+        self.line[SIDE].advance(r, q as u8);
+        over
+    }
+
+    /// The move's effects on the enemy's barred landings and on the count of pieces
+    /// outside the region of the end (rare: only from or to a square with [`THREAT`] or
+    /// [`IN`]); whether that ends the game.
+    #[inline(always)]
+    fn regions<const SIDE: usize>(
+        &mut self,
+        spent: &Spent,
+        from: u16,
+        to: u16,
+        p: usize,
+        q: usize,
+    ) -> bool {
+        let mut over = false;
         // The piece's bar on the enemy's landings (a captured piece stood on a square
         // without one).
         if from & THREAT != 0 {
@@ -687,11 +756,9 @@ impl Playout {
                 self.outside[SIDE] += 1;
             } else if is && !was {
                 self.outside[SIDE] -= 1;
-                over |= self.outside == [0, 0];
+                over = self.outside == [0, 0];
             }
         }
-        self.line[SIDE].advance(r, q as u8);
-        self.moved |= 1 << k;
         over
     }
 
