@@ -26,7 +26,7 @@ const AGAIN: u8 = 1 << 4;
 /// The bit of a [`Stacked::by_marked`] entry whose value begins the game.
 const BEGINS: u8 = 1 << 5;
 /// The bit of a [`Stacked::counts`] entry whose walk meets a gate.
-const GATED: u8 = 1 << 7;
+const GATED: u32 = 1 << 31;
 
 /// One way a walk may end, and the gates on its way.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -82,11 +82,15 @@ pub(crate) struct Stacked {
     pos_at: [[u8; SQUARES]; 2],
     /// Per side: the squares of each region, by number.
     regions: [[u64; REGIONS]; 2],
-    /// At `side << 10 | square << 4 | steps`: the walk's ends.
-    walks: Box<[Walk; 2048]>,
-    /// Per side, steps and square: the number of the walk's ends, with [`GATED`] where a
-    /// gate on the way must be tested (what a decision reads, one value's in a row).
-    counts: Box<[[[u8; SQUARES]; 16]; 2]>,
+    /// Per side and steps, at `square << 1 | end`: the ends of the walk from the square
+    /// (an action of a decision is listed as that index, so the drawn one reads its end
+    /// in one step).
+    ends: Box<[[[End; 2 * SQUARES]; 16]; 2]>,
+    /// Per side, steps and square: the two actions of the walk's ends as listed (the
+    /// square's index into [`Stacked::ends`] for each end, in bits 0 to 15), the number
+    /// of its ends (bits 16 to 23), and [`GATED`] where a gate on the way must be tested
+    /// (what a decision reads, one value's in a row).
+    counts: Box<[[[u32; SQUARES]; 16]; 2]>,
     /// Whether the loop can play on from the description's initial state.
     initial_fits: bool,
     /// What the loop keeps of the initial state, built once (most playouts start there).
@@ -195,13 +199,17 @@ impl Stacked {
                 }
             }
         }
-        let walks: Box<[Walk; 2048]> = walks.try_into().ok()?;
-        let mut counts = Box::new([[[0u8; SQUARES]; 16]; 2]);
-        for (side, by_steps) in counts.iter_mut().enumerate() {
-            for (steps, row) in by_steps.iter_mut().enumerate() {
-                for (q, m) in row.iter_mut().enumerate() {
+        let mut ends = Box::new([[[End::default(); 2 * SQUARES]; 16]; 2]);
+        let mut counts = Box::new([[[0u32; SQUARES]; 16]; 2]);
+        for side in 0..2 {
+            for steps in 0..16 {
+                for q in 0..SQUARES {
                     let w = &walks[side << 10 | q << 4 | steps];
-                    *m = w.n | if w.gated { GATED } else { 0 };
+                    ends[side][steps][2 * q] = w.ends[0];
+                    ends[side][steps][2 * q + 1] = w.ends[1];
+                    let pair = (2 * q | (2 * q + 1) << 8) as u32;
+                    counts[side][steps][q] =
+                        pair | u32::from(w.n) << 16 | if w.gated { GATED } else { 0 };
                 }
             }
         }
@@ -223,7 +231,7 @@ impl Stacked {
             code,
             pos_at,
             regions,
-            walks,
+            ends,
             counts,
             initial_fits: false,
             initial: Box::new(Playout::empty(c.initial_state.on_board, false)),
@@ -329,17 +337,22 @@ impl Stacked {
                 }
             }
         }
-        // Each seat's turns with its side a constant.
-        while !p.ended && !p.opening {
-            let passed = if turn == 0 {
-                p.turn::<0, R>(self, c, s, sticks, &mut left, &mut b, rng)
-            } else {
-                p.turn::<1, R>(self, c, s, sticks, &mut left, &mut b, rng)
+        // Each seat's turns with its side a constant, one after the other, until one ends
+        // the game or reaches the cap (then the turn stays with it).
+        if !p.ended && !p.opening {
+            turn = 'turns: {
+                if turn == 1 && !p.turn::<1, R>(self, c, s, sticks, &mut left, &mut b, rng) {
+                    break 'turns 1;
+                }
+                loop {
+                    if !p.turn::<0, R>(self, c, s, sticks, &mut left, &mut b, rng) {
+                        break 'turns 0;
+                    }
+                    if !p.turn::<1, R>(self, c, s, sticks, &mut left, &mut b, rng) {
+                        break 'turns 1;
+                    }
+                }
             };
-            if !passed {
-                break;
-            }
-            turn = 1 - turn;
         }
         for (side, pos_at) in self.pos_at.iter().enumerate() {
             for q in members(p.occ[side]) {
@@ -440,9 +453,10 @@ struct Playout {
     leaders: [u64; 2],
     /// The pieces on the board (every piece left is).
     on_board: u64,
-    /// The legal actions of a decision: the leading piece of the moving stack, and 64 for
-    /// the walk's second end.
-    listed: [u8; 128],
+    /// The legal actions of a decision: the moving stack's square times two, plus one for
+    /// the walk's second end (its index into a row of [`Stacked::ends`]); two bytes more
+    /// so that a walk's two actions are written as one `u16` at any place below 128.
+    listed: [u8; 130],
     opening: bool,
     ended: bool,
 }
@@ -456,7 +470,7 @@ impl Playout {
             occ: [0; 2],
             leaders: [0; 2],
             on_board,
-            listed: [0; 128],
+            listed: [0; 130],
             opening,
             ended: false,
         }
@@ -541,51 +555,69 @@ impl Playout {
             return false;
         }
         let row = &st.counts[SIDE][v];
+        let ends = &st.ends[SIDE][v];
         let mut n = 0usize;
         for k in members(self.leaders[SIDE]) {
             let from = self.at[k & 63] as usize & 63;
             let m = row[from];
             if m & GATED == 0 {
-                // Every end open: both places written, the ends counted.
-                self.listed[n & 127] = k as u8;
-                self.listed[(n + 1) & 127] = k as u8 | 1 << 6;
-                n += m as usize;
+                // Every end open: both actions written at once, the ends counted.
+                let i = n & 127;
+                self.listed[i..i + 2].copy_from_slice(&(m as u16).to_le_bytes());
+                n += (m >> 16) as usize;
             } else {
-                let w = &st.walks[(SIDE << 10 | from << 4 | v) & 2047];
-                for (j, o) in w.ends[..(w.n as usize).min(2)].iter().enumerate() {
-                    if self.open::<SIDE>(st, from, o) {
-                        self.listed[n & 127] = k as u8 | (j as u8) << 6;
-                        n += 1;
-                    }
-                }
+                n = self.list_gated::<SIDE>(st, ends, from, m, n);
             }
         }
         let a = match n {
             0 => return false,
             1 => self.listed[0],
             _ => self.listed[bits.short_index(rng, n as u32) & 127],
-        };
-        let k = (a & 63) as usize;
-        let from = self.at[k] as usize;
-        let o = &st.walks[(SIDE << 10 | from << 4 | v) & 2047].ends[(a >> 6 & 1) as usize];
-        self.move_stack::<SIDE>(st, c, s, k, from, o)
+        } as usize
+            & 127;
+        self.move_stack::<SIDE>(st, c, s, a >> 1, &ends[a])
     }
 
-    /// Moves the stack that piece `k` leads from square `from` to the walk's end `o`,
-    /// capturing the enemy stack where it lands or joining its own; whether the game has
-    /// ended (only a capture ends it).
+    /// Lists the open ends of the gated walk from square `from` (its [`Stacked::counts`]
+    /// entry `m`) after the `n` actions listed so far; the count after them. Out of the
+    /// decision's loop, which few stacks take, so that the loop keeps its values in
+    /// registers.
+    #[cold]
+    #[inline(never)]
+    fn list_gated<const SIDE: usize>(
+        &mut self,
+        st: &Stacked,
+        ends: &[End; 2 * SQUARES],
+        from: usize,
+        m: u32,
+        mut n: usize,
+    ) -> usize {
+        for j in 0..(m >> 16 & 3).min(2) as usize {
+            let a = (2 * from + j) & 127;
+            if self.open::<SIDE>(st, from, &ends[a]) {
+                self.listed[n & 127] = a as u8;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Moves the stack on square `from` to the walk's end `o`, capturing the enemy stack
+    /// where it lands or joining its own; whether the game has ended (only a capture ends
+    /// it).
     #[inline(always)]
     fn move_stack<const SIDE: usize>(
         &mut self,
         st: &Stacked,
         c: &Compiled,
         s: &mut State,
-        k: usize,
         from: usize,
         o: &End,
     ) -> bool {
         let (to, set) = (o.to as usize & 63, o.set_flags);
         let moving = self.stack[from];
+        // The stack's leader is its lowest piece (all of the side to move).
+        let k = moving.trailing_zeros() as usize & 63;
         let flags = self.flags[from] | set;
         self.stack[from] = 0;
         self.flags[from] = 0;
