@@ -25,7 +25,7 @@ const NO_REGION: u8 = u8::MAX;
 const AGAIN: u8 = 1 << 4;
 /// The bit of a [`Stacked::by_marked`] entry whose value begins the game.
 const BEGINS: u8 = 1 << 5;
-/// The bit of a [`Stacked::counts`] entry whose walk meets a gate.
+/// The bit of a [`Row::counts`] entry whose walk meets a gate.
 const GATED: u32 = 1 << 31;
 
 /// One way a walk may end, and the gates on its way.
@@ -60,6 +60,19 @@ struct Walk {
     ends: [End; 2],
 }
 
+/// What a decision of one side on one value reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Row {
+    /// Per square (256 entries, so that a byte indexes it): the two actions of the walk's
+    /// ends as listed (the square's index into [`Row::ends`] for each end, in bits 0 to
+    /// 15), the number of its ends (bits 16 to 23), and [`GATED`] where a gate on the way
+    /// must be tested.
+    counts: [u32; 256],
+    /// At `square << 1 | end`: the ends of the walk from the square (an action of a
+    /// decision is listed as that index, so the drawn one reads its end in one step).
+    ends: [End; 2 * SQUARES],
+}
+
 /// The fixed settings a stacking description's playouts read, taken from [`Compiled`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Stacked {
@@ -82,15 +95,8 @@ pub(crate) struct Stacked {
     pos_at: [[u8; SQUARES]; 2],
     /// Per side: the squares of each region, by number.
     regions: [[u64; REGIONS]; 2],
-    /// Per side and steps, at `square << 1 | end`: the ends of the walk from the square
-    /// (an action of a decision is listed as that index, so the drawn one reads its end
-    /// in one step).
-    ends: Box<[[[End; 2 * SQUARES]; 16]; 2]>,
-    /// Per side, steps and square: the two actions of the walk's ends as listed (the
-    /// square's index into [`Stacked::ends`] for each end, in bits 0 to 15), the number
-    /// of its ends (bits 16 to 23), and [`GATED`] where a gate on the way must be tested
-    /// (what a decision reads, one value's in a row).
-    counts: Box<[[[u32; SQUARES]; 16]; 2]>,
+    /// Per side and steps: the walks' counts and ends.
+    rows: Box<[[Row; 16]; 2]>,
     /// Whether the loop can play on from the description's initial state.
     initial_fits: bool,
     /// What the loop keeps of the initial state, built once (most playouts start there).
@@ -199,17 +205,20 @@ impl Stacked {
                 }
             }
         }
-        let mut ends = Box::new([[[End::default(); 2 * SQUARES]; 16]; 2]);
-        let mut counts = Box::new([[[0u32; SQUARES]; 16]; 2]);
-        for side in 0..2 {
-            for steps in 0..16 {
+        let empty = Row {
+            counts: [0; 256],
+            ends: [End::default(); 2 * SQUARES],
+        };
+        let mut rows: Box<[[Row; 16]; 2]> =
+            vec![[empty; 16]; 2].into_boxed_slice().try_into().ok()?;
+        for (side, by_steps) in rows.iter_mut().enumerate() {
+            for (steps, row) in by_steps.iter_mut().enumerate() {
                 for q in 0..SQUARES {
                     let w = &walks[side << 10 | q << 4 | steps];
-                    ends[side][steps][2 * q] = w.ends[0];
-                    ends[side][steps][2 * q + 1] = w.ends[1];
+                    row.ends[2 * q] = w.ends[0];
+                    row.ends[2 * q + 1] = w.ends[1];
                     let pair = (2 * q | (2 * q + 1) << 8) as u32;
-                    counts[side][steps][q] =
-                        pair | u32::from(w.n) << 16 | if w.gated { GATED } else { 0 };
+                    row.counts[q] = pair | u32::from(w.n) << 16 | if w.gated { GATED } else { 0 };
                 }
             }
         }
@@ -231,8 +240,7 @@ impl Stacked {
             code,
             pos_at,
             regions,
-            ends,
-            counts,
+            rows,
             initial_fits: false,
             initial: Box::new(Playout::empty(c.initial_state.on_board, false)),
         };
@@ -245,6 +253,7 @@ impl Stacked {
     /// piece off the board or unmoved, no hold counted, each piece on its side's track at
     /// the square of its position, the occupancy sets those squares with no square of
     /// both sides, and each side standing (or the game over).
+    #[cfg(test)]
     pub(crate) fn fits(&self, c: &Compiled, s: &State) -> bool {
         if *s == c.initial_state {
             return self.initial_fits;
@@ -282,10 +291,32 @@ impl Stacked {
         occ == s.occ && !occ[0].meets(&occ[1])
     }
 
+    /// [`Stacked::play_to_end`] where the loop fits the state ([`Stacked::fits`]),
+    /// comparing the state with the initial one once; whether it played.
+    pub(crate) fn play_if_fits<R: rand::Rng + ?Sized>(
+        &self,
+        c: &Compiled,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        max_throws: u32,
+    ) -> bool {
+        let initial = *s == c.initial_state;
+        if !(if initial {
+            self.initial_fits
+        } else {
+            self.fits_built(c, s)
+        }) {
+            return false;
+        }
+        self.play_from(c, s, initial, bits, rng, max_throws);
+        true
+    }
+
     /// Plays the state to the end as the step-by-step path does: each throw
     /// `bits.throw(rng, sticks)`, each decision with two or more legal actions one drawn
     /// with `bits.index(rng, len)` in the order the rules list them.
-    #[inline(never)]
+    #[cfg(test)]
     pub(crate) fn play_to_end<R: rand::Rng + ?Sized>(
         &self,
         c: &Compiled,
@@ -294,7 +325,21 @@ impl Stacked {
         rng: &mut R,
         max_throws: u32,
     ) {
-        let mut p = if *s == c.initial_state {
+        self.play_from(c, s, *s == c.initial_state, bits, rng, max_throws);
+    }
+
+    /// [`Stacked::play_to_end`], told whether the state is the initial one.
+    #[inline(never)]
+    fn play_from<R: rand::Rng + ?Sized>(
+        &self,
+        c: &Compiled,
+        s: &mut State,
+        initial: bool,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        max_throws: u32,
+    ) {
+        let mut p = if initial {
             (*self.initial).clone()
         } else {
             Playout::of(self, c, s)
@@ -454,9 +499,9 @@ struct Playout {
     /// The pieces on the board (every piece left is).
     on_board: u64,
     /// The legal actions of a decision: the moving stack's square times two, plus one for
-    /// the walk's second end (its index into a row of [`Stacked::ends`]); two bytes more
-    /// so that a walk's two actions are written as one `u16` at any place below 128.
-    listed: [u8; 130],
+    /// the walk's second end (its index into [`Row::ends`]); 257 bytes, so that a byte
+    /// indexes it and a walk's two actions are written as one `u16` at any place.
+    listed: [u8; 257],
     opening: bool,
     ended: bool,
 }
@@ -470,7 +515,7 @@ impl Playout {
             occ: [0; 2],
             leaders: [0; 2],
             on_board,
-            listed: [0; 130],
+            listed: [0; 257],
             opening,
             ended: false,
         }
@@ -554,31 +599,31 @@ impl Playout {
         if v == 0 {
             return false;
         }
-        let row = &st.counts[SIDE][v];
-        let ends = &st.ends[SIDE][v];
-        let mut n = 0usize;
+        let row = &st.rows[SIDE][v];
+        // At most 64 actions (two a stack): a byte counts them.
+        let mut n = 0u8;
         for k in members(self.leaders[SIDE]) {
-            let from = self.at[k & 63] as usize & 63;
-            let m = row[from];
+            let from = self.at[k & 63];
+            let m = row.counts[from as usize];
             if m & GATED == 0 {
                 // Every end open: both actions written at once, the ends counted.
-                let i = n & 127;
+                let i = n as usize;
                 self.listed[i..i + 2].copy_from_slice(&(m as u16).to_le_bytes());
-                n += (m >> 16) as usize;
+                n = n.wrapping_add((m >> 16) as u8);
             } else {
-                n = self.list_gated::<SIDE>(st, ends, from, m, n);
+                n = self.list_gated::<SIDE>(st, &row.ends, from as usize & 63, m, n);
             }
         }
         let a = match n {
             0 => return false,
             1 => self.listed[0],
-            _ => self.listed[bits.short_index(rng, n as u32) & 127],
+            _ => self.listed[bits.short_index(rng, u32::from(n)) & 255],
         } as usize
             & 127;
-        self.move_stack::<SIDE>(st, c, s, a >> 1, &ends[a])
+        self.move_stack::<SIDE>(st, c, s, a >> 1, &row.ends[a])
     }
 
-    /// Lists the open ends of the gated walk from square `from` (its [`Stacked::counts`]
+    /// Lists the open ends of the gated walk from square `from` (its [`Row::counts`]
     /// entry `m`) after the `n` actions listed so far; the count after them. Out of the
     /// decision's loop, which few stacks take, so that the loop keeps its values in
     /// registers.
@@ -590,13 +635,13 @@ impl Playout {
         ends: &[End; 2 * SQUARES],
         from: usize,
         m: u32,
-        mut n: usize,
-    ) -> usize {
+        mut n: u8,
+    ) -> u8 {
         for j in 0..(m >> 16 & 3).min(2) as usize {
             let a = (2 * from + j) & 127;
             if self.open::<SIDE>(st, from, &ends[a]) {
-                self.listed[n & 127] = a as u8;
-                n += 1;
+                self.listed[n as usize] = a as u8;
+                n = n.wrapping_add(1);
             }
         }
         n
