@@ -217,7 +217,7 @@ impl Stacked {
                     let w = &walks[side << 10 | q << 4 | steps];
                     row.ends[2 * q] = w.ends[0];
                     row.ends[2 * q + 1] = w.ends[1];
-                    let pair = (2 * q | (2 * q + 1) << 8) as u32;
+                    let pair = ((2 * q) | ((2 * q + 1) << 8)) as u32;
                     row.counts[q] = pair | u32::from(w.n) << 16 | if w.gated { GATED } else { 0 };
                 }
             }
