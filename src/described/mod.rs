@@ -838,8 +838,7 @@ impl Described {
             }
         }
         if let Some(stacked) = &self.compiled.stacked_playouts {
-            if stacked.fits(&self.compiled, s) {
-                stacked.play_to_end(&self.compiled, s, bits, rng, self.max_throws);
+            if stacked.play_if_fits(&self.compiled, s, bits, rng, self.max_throws) {
                 return;
             }
         }

@@ -25,8 +25,8 @@ const NO_REGION: u8 = u8::MAX;
 const AGAIN: u8 = 1 << 4;
 /// The bit of a [`Stacked::by_marked`] entry whose value begins the game.
 const BEGINS: u8 = 1 << 5;
-/// The bit of a [`Stacked::counts`] entry whose walk meets a gate.
-const GATED: u8 = 1 << 7;
+/// The bit of a [`Row::counts`] entry whose walk meets a gate.
+const GATED: u32 = 1 << 31;
 
 /// One way a walk may end, and the gates on its way.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -60,6 +60,19 @@ struct Walk {
     ends: [End; 2],
 }
 
+/// What a decision of one side on one value reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Row {
+    /// Per square (256 entries, so that a byte indexes it): the two actions of the walk's
+    /// ends as listed (the square's index into [`Row::ends`] for each end, in bits 0 to
+    /// 15), the number of its ends (bits 16 to 23), and [`GATED`] where a gate on the way
+    /// must be tested.
+    counts: [u32; 256],
+    /// At `square << 1 | end`: the ends of the walk from the square (an action of a
+    /// decision is listed as that index, so the drawn one reads its end in one step).
+    ends: [End; 2 * SQUARES],
+}
+
 /// The fixed settings a stacking description's playouts read, taken from [`Compiled`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Stacked {
@@ -82,11 +95,8 @@ pub(crate) struct Stacked {
     pos_at: [[u8; SQUARES]; 2],
     /// Per side: the squares of each region, by number.
     regions: [[u64; REGIONS]; 2],
-    /// At `side << 10 | square << 4 | steps`: the walk's ends.
-    walks: Box<[Walk; 2048]>,
-    /// Per side, steps and square: the number of the walk's ends, with [`GATED`] where a
-    /// gate on the way must be tested (what a decision reads, one value's in a row).
-    counts: Box<[[[u8; SQUARES]; 16]; 2]>,
+    /// Per side and steps: the walks' counts and ends.
+    rows: Box<[[Row; 16]; 2]>,
     /// Whether the loop can play on from the description's initial state.
     initial_fits: bool,
     /// What the loop keeps of the initial state, built once (most playouts start there).
@@ -195,13 +205,20 @@ impl Stacked {
                 }
             }
         }
-        let walks: Box<[Walk; 2048]> = walks.try_into().ok()?;
-        let mut counts = Box::new([[[0u8; SQUARES]; 16]; 2]);
-        for (side, by_steps) in counts.iter_mut().enumerate() {
+        let empty = Row {
+            counts: [0; 256],
+            ends: [End::default(); 2 * SQUARES],
+        };
+        let mut rows: Box<[[Row; 16]; 2]> =
+            vec![[empty; 16]; 2].into_boxed_slice().try_into().ok()?;
+        for (side, by_steps) in rows.iter_mut().enumerate() {
             for (steps, row) in by_steps.iter_mut().enumerate() {
-                for (q, m) in row.iter_mut().enumerate() {
+                for q in 0..SQUARES {
                     let w = &walks[side << 10 | q << 4 | steps];
-                    *m = w.n | if w.gated { GATED } else { 0 };
+                    row.ends[2 * q] = w.ends[0];
+                    row.ends[2 * q + 1] = w.ends[1];
+                    let pair = ((2 * q) | ((2 * q + 1) << 8)) as u32;
+                    row.counts[q] = pair | u32::from(w.n) << 16 | if w.gated { GATED } else { 0 };
                 }
             }
         }
@@ -223,8 +240,7 @@ impl Stacked {
             code,
             pos_at,
             regions,
-            walks,
-            counts,
+            rows,
             initial_fits: false,
             initial: Box::new(Playout::empty(c.initial_state.on_board, false)),
         };
@@ -237,6 +253,7 @@ impl Stacked {
     /// piece off the board or unmoved, no hold counted, each piece on its side's track at
     /// the square of its position, the occupancy sets those squares with no square of
     /// both sides, and each side standing (or the game over).
+    #[cfg(test)]
     pub(crate) fn fits(&self, c: &Compiled, s: &State) -> bool {
         if *s == c.initial_state {
             return self.initial_fits;
@@ -274,10 +291,32 @@ impl Stacked {
         occ == s.occ && !occ[0].meets(&occ[1])
     }
 
+    /// [`Stacked::play_to_end`] where the loop fits the state ([`Stacked::fits`]),
+    /// comparing the state with the initial one once; whether it played.
+    pub(crate) fn play_if_fits<R: rand::Rng + ?Sized>(
+        &self,
+        c: &Compiled,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        max_throws: u32,
+    ) -> bool {
+        let initial = *s == c.initial_state;
+        if !(if initial {
+            self.initial_fits
+        } else {
+            self.fits_built(c, s)
+        }) {
+            return false;
+        }
+        self.play_from(c, s, initial, bits, rng, max_throws);
+        true
+    }
+
     /// Plays the state to the end as the step-by-step path does: each throw
     /// `bits.throw(rng, sticks)`, each decision with two or more legal actions one drawn
     /// with `bits.index(rng, len)` in the order the rules list them.
-    #[inline(never)]
+    #[cfg(test)]
     pub(crate) fn play_to_end<R: rand::Rng + ?Sized>(
         &self,
         c: &Compiled,
@@ -286,7 +325,21 @@ impl Stacked {
         rng: &mut R,
         max_throws: u32,
     ) {
-        let mut p = if *s == c.initial_state {
+        self.play_from(c, s, *s == c.initial_state, bits, rng, max_throws);
+    }
+
+    /// [`Stacked::play_to_end`], told whether the state is the initial one.
+    #[inline(never)]
+    fn play_from<R: rand::Rng + ?Sized>(
+        &self,
+        c: &Compiled,
+        s: &mut State,
+        initial: bool,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        max_throws: u32,
+    ) {
+        let mut p = if initial {
             (*self.initial).clone()
         } else {
             Playout::of(self, c, s)
@@ -329,17 +382,22 @@ impl Stacked {
                 }
             }
         }
-        // Each seat's turns with its side a constant.
-        while !p.ended && !p.opening {
-            let passed = if turn == 0 {
-                p.turn::<0, R>(self, c, s, sticks, &mut left, &mut b, rng)
-            } else {
-                p.turn::<1, R>(self, c, s, sticks, &mut left, &mut b, rng)
+        // Each seat's turns with its side a constant, one after the other, until one ends
+        // the game or reaches the cap (then the turn stays with it).
+        if !p.ended && !p.opening {
+            turn = 'turns: {
+                if turn == 1 && !p.turn::<1, R>(self, c, s, sticks, &mut left, &mut b, rng) {
+                    break 'turns 1;
+                }
+                loop {
+                    if !p.turn::<0, R>(self, c, s, sticks, &mut left, &mut b, rng) {
+                        break 'turns 0;
+                    }
+                    if !p.turn::<1, R>(self, c, s, sticks, &mut left, &mut b, rng) {
+                        break 'turns 1;
+                    }
+                }
             };
-            if !passed {
-                break;
-            }
-            turn = 1 - turn;
         }
         for (side, pos_at) in self.pos_at.iter().enumerate() {
             for q in members(p.occ[side]) {
@@ -440,9 +498,10 @@ struct Playout {
     leaders: [u64; 2],
     /// The pieces on the board (every piece left is).
     on_board: u64,
-    /// The legal actions of a decision: the leading piece of the moving stack, and 64 for
-    /// the walk's second end.
-    listed: [u8; 128],
+    /// The legal actions of a decision: the moving stack's square times two, plus one for
+    /// the walk's second end (its index into [`Row::ends`]); 257 bytes, so that a byte
+    /// indexes it and a walk's two actions are written as one `u16` at any place.
+    listed: [u8; 257],
     opening: bool,
     ended: bool,
 }
@@ -456,7 +515,7 @@ impl Playout {
             occ: [0; 2],
             leaders: [0; 2],
             on_board,
-            listed: [0; 128],
+            listed: [0; 257],
             opening,
             ended: false,
         }
@@ -540,52 +599,70 @@ impl Playout {
         if v == 0 {
             return false;
         }
-        let row = &st.counts[SIDE][v];
-        let mut n = 0usize;
+        let row = &st.rows[SIDE][v];
+        // At most 64 actions (two a stack): a byte counts them.
+        let mut n = 0u8;
         for k in members(self.leaders[SIDE]) {
-            let from = self.at[k & 63] as usize & 63;
-            let m = row[from];
+            let from = self.at[k & 63];
+            let m = row.counts[from as usize];
             if m & GATED == 0 {
-                // Every end open: both places written, the ends counted.
-                self.listed[n & 127] = k as u8;
-                self.listed[(n + 1) & 127] = k as u8 | 1 << 6;
-                n += m as usize;
+                // Every end open: both actions written at once, the ends counted.
+                let i = n as usize;
+                self.listed[i..i + 2].copy_from_slice(&(m as u16).to_le_bytes());
+                n = n.wrapping_add((m >> 16) as u8);
             } else {
-                let w = &st.walks[(SIDE << 10 | from << 4 | v) & 2047];
-                for (j, o) in w.ends[..(w.n as usize).min(2)].iter().enumerate() {
-                    if self.open::<SIDE>(st, from, o) {
-                        self.listed[n & 127] = k as u8 | (j as u8) << 6;
-                        n += 1;
-                    }
-                }
+                n = self.list_gated::<SIDE>(st, &row.ends, from as usize & 63, m, n);
             }
         }
         let a = match n {
             0 => return false,
             1 => self.listed[0],
-            _ => self.listed[bits.short_index(rng, n as u32) & 127],
-        };
-        let k = (a & 63) as usize;
-        let from = self.at[k] as usize;
-        let o = &st.walks[(SIDE << 10 | from << 4 | v) & 2047].ends[(a >> 6 & 1) as usize];
-        self.move_stack::<SIDE>(st, c, s, k, from, o)
+            _ => self.listed[bits.short_index(rng, u32::from(n)) & 255],
+        } as usize
+            & 127;
+        self.move_stack::<SIDE>(st, c, s, a >> 1, &row.ends[a])
     }
 
-    /// Moves the stack that piece `k` leads from square `from` to the walk's end `o`,
-    /// capturing the enemy stack where it lands or joining its own; whether the game has
-    /// ended (only a capture ends it).
+    /// Lists the open ends of the gated walk from square `from` (its [`Row::counts`]
+    /// entry `m`) after the `n` actions listed so far; the count after them. Out of the
+    /// decision's loop, which few stacks take, so that the loop keeps its values in
+    /// registers.
+    #[cold]
+    #[inline(never)]
+    fn list_gated<const SIDE: usize>(
+        &mut self,
+        st: &Stacked,
+        ends: &[End; 2 * SQUARES],
+        from: usize,
+        m: u32,
+        mut n: u8,
+    ) -> u8 {
+        for j in 0..(m >> 16 & 3).min(2) as usize {
+            let a = (2 * from + j) & 127;
+            if self.open::<SIDE>(st, from, &ends[a]) {
+                self.listed[n as usize] = a as u8;
+                n = n.wrapping_add(1);
+            }
+        }
+        n
+    }
+
+    /// Moves the stack on square `from` to the walk's end `o`, capturing the enemy stack
+    /// where it lands or joining its own; whether the game has ended (only a capture ends
+    /// it).
     #[inline(always)]
     fn move_stack<const SIDE: usize>(
         &mut self,
         st: &Stacked,
         c: &Compiled,
         s: &mut State,
-        k: usize,
         from: usize,
         o: &End,
     ) -> bool {
         let (to, set) = (o.to as usize & 63, o.set_flags);
         let moving = self.stack[from];
+        // The stack's leader is its lowest piece (all of the side to move).
+        let k = moving.trailing_zeros() as usize & 63;
         let flags = self.flags[from] | set;
         self.stack[from] = 0;
         self.flags[from] = 0;
