@@ -47,7 +47,7 @@ printf '%-28s %8s %14s %12s\n' game players "instr/throw" "throws"
 for spec in "sig-wa-duqqan 2" "sig-wa-duqqan 4" "sig-el-oued 2" "sig-el-oued 4" "issiren 2" \
     "issiren-described 2" "sig-wa-duqqan-houmt-taourit 2" "sig-wa-duqqan-houmt-taourit 4" \
     "siryu-race 2" "siryu-race 4" "siryu-war 2" "siryu-war-described 2" "sig-el-oued-capture 2" \
-    "sig-mzab 2" "sig-tozeur 2" "kioz 2" "tab 2" "sijat-el-taba 2" "es-sig 2" "es-sig 4" \
+    "sig-mzab 2" "sig-tozeur 2" "kioz 2" "tab 2" "sijat-el-taba 2" "es-sig 2" "es-sig 4" "es-sig 8" \
     "sig-western-sahara 2" "sig-western-sahara 4"; do
     read -r game players <<<"$spec"
     if [ $# -gt 0 ] && [[ "$spec" != *"$1"* ]]; then continue; fi
