@@ -370,13 +370,18 @@ impl Line {
     #[inline(always)]
     fn set_room(&mut self, r: usize, l: u8) {
         let r = r & 63;
-        let old = self.room[r];
-        self.room[r] = l;
-        self.room_for = self
-            .room_for
-            .wrapping_add(ROOM_FOR[l as usize & 15])
-            .wrapping_sub(ROOM_FOR[old as usize & 15]);
+        self.room_for = self.swap_room(r, l, self.room_for);
         self.open = (self.open & !(1 << r)) | u64::from(l != 0) << r;
+    }
+
+    /// Sets the room of slot `r` to `l`; `room_for` with that room counted instead of the
+    /// slot's old one.
+    #[inline(always)]
+    fn swap_room(&mut self, r: usize, l: u8, room_for: u64) -> u64 {
+        let old = core::mem::replace(&mut self.room[r & 63], l);
+        room_for
+            .wrapping_add(ROOM_FOR[l as usize & 15])
+            .wrapping_sub(ROOM_FOR[old as usize & 15])
     }
 
     /// The slot of the next piece after slot `r` (64: none).
@@ -416,12 +421,7 @@ impl Line {
         let g = self.gap[r].wrapping_sub(v);
         self.gap[r] = g;
         let l = g.min(LONGEST as u8);
-        let old = self.room[r];
-        self.room[r] = l;
-        let mut room_for = self
-            .room_for
-            .wrapping_add(ROOM_FOR[l as usize & 15])
-            .wrapping_sub(ROOM_FOR[old as usize & 15]);
+        let mut room_for = self.swap_room(r, l, self.room_for);
         // It had room: it keeps it unless the move closed it.
         if l == 0 {
             self.open &= !(1 << r);
@@ -431,12 +431,7 @@ impl Line {
             let b = last(before);
             let g = self.gap[b].wrapping_add(v);
             self.gap[b] = g;
-            let l = g.min(LONGEST as u8);
-            let old = self.room[b];
-            self.room[b] = l;
-            room_for = room_for
-                .wrapping_add(ROOM_FOR[l as usize & 15])
-                .wrapping_sub(ROOM_FOR[old as usize & 15]);
+            room_for = self.swap_room(b, g.min(LONGEST as u8), room_for);
             // It has room: the square just left.
             self.open |= 1 << b;
         }
