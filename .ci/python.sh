@@ -23,8 +23,15 @@ cargo fmt --manifest-path python/Cargo.toml -- --check
 cargo clippy --manifest-path python/Cargo.toml --all-targets -- -D warnings
 # --release: the tests then share their compilations with maturin's release build below
 # (in the test profile they were 40 more compilations: dependencies and four workspace crates
-# compiled once more unoptimised).
-cargo test --manifest-path python/Cargo.toml --release --quiet
+# compiled once more unoptimised). --lib: the extension's Rust tests are its unit tests; a
+# plain `cargo test` also built the library itself (rlib and cdylib) for doctests, and the
+# crate has none: one more release compile of the extension (about 85 s of CPU) for no test.
+# So that a doc example added later is not skipped unseen, one fails the run here.
+if grep -n '```' python/src/*.rs; then
+    echo "python/src has a doc example: run the crate's doctests here (drop --lib)" >&2
+    exit 1
+fi
+cargo test --manifest-path python/Cargo.toml --release --quiet --lib
 
 echo "== python: one version and one rust-version for the crates and the wheel"
 field() { # field FILE KEY: the first `KEY = "..."` of a manifest
