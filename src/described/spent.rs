@@ -98,6 +98,9 @@ impl Spent {
                 .all(|&v| (1..=LONGEST as u8).contains(&v))
             && c.values.iter().all(|&v| (1..=LONGEST as u8).contains(&v))
             && c.pieces_per_side <= MOST_PIECES
+            // A decision lists at most a piece a held value: no more than the buffer the
+            // step-by-step path lists them in, so the draw's length needs no cap.
+            && c.pieces_per_side * c.values.len() <= BUFFER
             && c.start.iter().all(|st| {
                 st.iter().all(|&p| (p as usize) < len) && st.windows(2).all(|w| w[0] < w[1])
             });
@@ -173,6 +176,7 @@ impl Spent {
         s.pending == GONE
             && !s.opening
             && s.held[0] == 0
+            && (1..=LONGEST).all(|v| s.held[v] == 0 || self.values >> v & 1 != 0)
             && s.held[LONGEST + 1..].iter().all(|&h| h == 0)
             && (s.turn as usize) < self.seats
             && s.out_place == [0; MAX_SEATS]
@@ -203,6 +207,15 @@ impl Spent {
         let mut throws = s.throws;
         let mut spending = s.spending;
         let sticks = u32::from(c.sticks.count());
+        if spending && g.mask == 0 {
+            // Nothing held: the listing is a pass, which ends the turn (a turn's throws
+            // always hold a value, so the loop's spending never starts empty).
+            spending = false;
+            turn += 1;
+            if turn == self.seats {
+                turn = 0;
+            }
+        }
         loop {
             if !spending {
                 if throws >= max_throws {
@@ -213,7 +226,8 @@ impl Spent {
                     let e = self.by_bits[b.take(rng, sticks) as usize & 255];
                     throws = throws.saturating_add(1);
                     let v = (e & 15) as usize;
-                    g.held[v] = g.held[v].saturating_add(1);
+                    // Kept at 255, as the step-by-step path keeps it.
+                    g.held[v] += u8::from(g.held[v] != u8::MAX);
                     g.mask |= 1 << v;
                     if e & AGAIN == 0 || throws >= max_throws {
                         break;
@@ -575,7 +589,8 @@ impl Playout {
     }
 
     /// Plays side `SIDE`'s spending decisions until the held values are spent or none can
-    /// be (false), or the game ends (true). Every held value is dropped after.
+    /// be (false), or the game ends (true). Every held value is dropped after. Some value
+    /// is held ([`Spent::play_to_end`] passes an empty turn before the loop).
     #[inline(always)]
     fn spend<const SIDE: usize, R: rand::Rng + ?Sized>(
         &mut self,
@@ -584,12 +599,6 @@ impl Playout {
         bits: &mut RandomBits,
         rng: &mut R,
     ) -> bool {
-        if self.mask == 0 {
-            // Nothing held: the listing is a pass (it cannot be reached from a turn's
-            // throws, which always hold a value).
-            self.drop_held();
-            return false;
-        }
         loop {
             let line = &self.line[SIDE];
             // The actions: for each value held, the pieces with room for it (a sum of
@@ -630,7 +639,7 @@ impl Playout {
             let mut i = if total == 1 {
                 0
             } else {
-                bits.short_index(rng, total.min(BUFFER) as u32)
+                bits.short_index(rng, total as u32)
             };
             // The drawn action, by its rank in the listing (piece by piece, each piece's
             // values in increasing order); per room, how many of the held values fit.
