@@ -668,6 +668,22 @@ impl Playout {
                     i -= k;
                     rest &= rest - 1;
                 }
+            } else if 2 * i >= total {
+                // The same from the last piece down, the barred values left out.
+                let mut j = total - 1 - i;
+                loop {
+                    let r = last(rest);
+                    let mut k = upto[line.room[r] as usize & 15] as usize;
+                    if cut_slots >> r & 1 != 0 {
+                        k -= ones(self.cut[r]);
+                    }
+                    if j < k {
+                        i = k - 1 - j;
+                        break r;
+                    }
+                    j -= k;
+                    rest &= !(1 << r);
+                }
             } else {
                 loop {
                     let r = rest.trailing_zeros() as usize & 63;
