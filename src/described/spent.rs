@@ -261,13 +261,13 @@ impl Spent {
     }
 }
 
-/// Per room `l` (0 to [`LONGEST`], and the same as [`LONGEST`] up to 15, so that a room
-/// indexes it without a bound's test): a one in each byte below `l`, so that a sum of
-/// these over a side's pieces counts, in byte `v - 1`, the pieces with room for `v` steps.
-const ROOM_FOR: [u64; 16] = {
-    let mut t = [0u64; 16];
+/// Per gap `l` (any byte, so that a gap indexes it without a bound's test or a cut at
+/// [`LONGEST`]): a one in each byte below `l` (up to [`LONGEST`]), so that a sum of these
+/// over a side's pieces counts, in byte `v - 1`, the pieces with room for `v` steps.
+const ROOM_FOR: [u64; 256] = {
+    let mut t = [0u64; 256];
     let mut l = 1;
-    while l < 16 {
+    while l < 256 {
         t[l] = t[l - 1];
         if l <= LONGEST {
             t[l] += 1u64 << (8 * (l - 1));
@@ -296,9 +296,9 @@ const BYTES: [u64; 256] = {
 };
 
 /// Per set of held values (bit `v - 1` for value `v`): in byte `l`, how many of them are
-/// at most `l` (read when a drawn action is found by its rank).
-const UPTO: [[u8; 16]; 256] = {
-    let mut t = [[0u8; 16]; 256];
+/// at most `l` (read when a drawn action is found by its rank, at a piece's gap).
+static UPTO: [[u8; 256]; 256] = {
+    let mut t = [[0u8; 256]; 256];
     let mut m = 0;
     while m < 256 {
         let mut b = 0;
@@ -306,7 +306,7 @@ const UPTO: [[u8; 16]; 256] = {
             if m >> b & 1 == 1 {
                 // Value b + 1 counts for every l from b + 1 on.
                 let mut l = b + 1;
-                while l < 16 {
+                while l < 256 {
                     t[m][l] += 1;
                     l += 1;
                 }
@@ -335,13 +335,6 @@ fn ones(set: u16) -> usize {
     ONES[(set >> 1) as usize & 255] as usize
 }
 
-/// The room of a piece at position `p` before the next piece (or the track's end) at
-/// `next`, counted up to [`LONGEST`].
-#[inline(always)]
-fn room(p: u8, next: u8) -> u8 {
-    next.wrapping_sub(p).wrapping_sub(1).min(LONGEST as u8)
-}
-
 /// The last (highest) member of a set that has one.
 #[inline(always)]
 fn last(set: u64) -> usize {
@@ -355,10 +348,9 @@ struct Line {
     /// Per slot: the piece's position; entry 64 the track's length (the "next" of the
     /// last piece).
     pos: [u8; 65],
-    /// Per slot: the piece's room before the next, up to [`LONGEST`] ([`room`]).
-    room: [u8; 64],
-    /// Per slot: the empty positions before the next piece or the track's end (the room
-    /// not cut at [`LONGEST`]), so that a move changes it without finding the next piece.
+    /// Per slot: the piece's room, the empty positions before the next piece or the
+    /// track's end, so that a move changes it without finding the next piece (the tables
+    /// read at it have an entry for every byte).
     gap: [u8; 64],
     /// The slots of the pieces on the board.
     present: u64,
@@ -380,22 +372,16 @@ fn low_bit(p: u8) -> u64 {
 }
 
 impl Line {
-    /// Sets the room of the piece in slot `r`.
+    /// Sets the gap of the piece in slot `r`.
     #[inline(always)]
-    fn set_room(&mut self, r: usize, l: u8) {
+    fn set_gap(&mut self, r: usize, g: u8) {
         let r = r & 63;
-        self.room_for = self.swap_room(r, l, self.room_for);
-        self.open = (self.open & !(1 << r)) | u64::from(l != 0) << r;
-    }
-
-    /// Sets the room of slot `r` to `l`; `room_for` with that room counted instead of the
-    /// slot's old one.
-    #[inline(always)]
-    fn swap_room(&mut self, r: usize, l: u8, room_for: u64) -> u64 {
-        let old = core::mem::replace(&mut self.room[r & 63], l);
-        room_for
-            .wrapping_add(ROOM_FOR[l as usize & 15])
-            .wrapping_sub(ROOM_FOR[old as usize & 15])
+        let old = core::mem::replace(&mut self.gap[r], g);
+        self.room_for = self
+            .room_for
+            .wrapping_add(ROOM_FOR[g as usize])
+            .wrapping_sub(ROOM_FOR[old as usize]);
+        self.open = (self.open & !(1 << r)) | u64::from(g != 0) << r;
     }
 
     /// The slot of the next piece after slot `r` (64: none).
@@ -408,15 +394,14 @@ impl Line {
     #[inline]
     fn remove(&mut self, r: usize) {
         let r = r & 63;
-        self.set_room(r, 0);
+        let freed = self.gap[r];
+        self.set_gap(r, 0);
         self.present &= !(1 << r);
         self.low &= !low_bit(self.pos[r]);
         let before = self.present & ((1 << r) - 1);
         if before != 0 {
             let b = last(before);
-            let g = self.gap[b].wrapping_add(self.gap[r]).wrapping_add(1);
-            self.gap[b] = g;
-            self.set_room(b, g.min(LONGEST as u8));
+            self.set_gap(b, self.gap[b].wrapping_add(freed).wrapping_add(1));
         }
     }
 
@@ -432,20 +417,26 @@ impl Line {
             self.low ^= (1 | 1 << (v & 63)) << p;
         }
         self.pos[r] = q;
-        let g = self.gap[r].wrapping_sub(v);
+        let old = self.gap[r];
+        let g = old.wrapping_sub(v);
         self.gap[r] = g;
-        let l = g.min(LONGEST as u8);
-        let mut room_for = self.swap_room(r, l, self.room_for);
+        let mut room_for = self
+            .room_for
+            .wrapping_add(ROOM_FOR[g as usize])
+            .wrapping_sub(ROOM_FOR[old as usize]);
         // It had room: it keeps it unless the move closed it.
-        if l == 0 {
+        if g == 0 {
             self.open &= !(1 << r);
         }
         let before = self.present & ((1 << r) - 1);
         if before != 0 {
             let b = last(before);
-            let g = self.gap[b].wrapping_add(v);
+            let old = self.gap[b];
+            let g = old.wrapping_add(v);
             self.gap[b] = g;
-            room_for = self.swap_room(b, g.min(LONGEST as u8), room_for);
+            room_for = room_for
+                .wrapping_add(ROOM_FOR[g as usize])
+                .wrapping_sub(ROOM_FOR[old as usize]);
             // It has room: the square just left.
             self.open |= 1 << b;
         }
@@ -478,18 +469,28 @@ struct Playout {
     ended: bool,
 }
 
-/// The values (bits) of `mask` of at most `l` (0 to [`LONGEST`]) steps.
+/// The values (bits) of `mask` of at most `l` steps.
 #[inline(always)]
 fn at_most(mask: u16, l: u8) -> u16 {
-    mask & ((2u32 << (l & 15)) - 1) as u16
+    mask & AT_MOST[l as usize]
 }
+
+/// Per number of steps `l`: the values (bits) of at most `l` steps.
+const AT_MOST: [u16; 256] = {
+    let mut t = [u16::MAX; 256];
+    let mut l = 0;
+    while l < 15 {
+        t[l] = (2u16 << l) - 1;
+        l += 1;
+    }
+    t
+};
 
 impl Playout {
     fn of(spent: &Spent, c: &Compiled, s: &State) -> Playout {
         let mut board = [0u8; 256];
         let mut line = [Line {
             pos: [0; 65],
-            room: [0; 64],
             gap: [0; 64],
             present: 0,
             open: 0,
@@ -516,8 +517,7 @@ impl Playout {
             l.pos[64] = spent.len;
             for r in members(l.present) {
                 let next = l.pos[l.next(r).min(64)];
-                l.gap[r] = next.wrapping_sub(l.pos[r]).wrapping_sub(1);
-                l.set_room(r, room(l.pos[r], next));
+                l.set_gap(r, next.wrapping_sub(l.pos[r]).wrapping_sub(1));
             }
         }
         let mut mask = 0u16;
@@ -624,7 +624,7 @@ impl Playout {
                     rest &= rest - 1;
                     let k = self.board[(spent.at[SIDE][p as usize] & 0xff) as usize];
                     let r = (k as usize).wrapping_sub(1 + SIDE * spent.pieces) & 63;
-                    let cut = at_most(self.mask, line.room[r]) & self.barred(SIDE, p);
+                    let cut = at_most(self.mask, line.gap[r]) & self.barred(SIDE, p);
                     if cut != 0 {
                         cut_slots |= 1 << r;
                         self.cut[r] = cut;
@@ -650,7 +650,7 @@ impl Playout {
                 let mut j = total - 1 - i;
                 loop {
                     let r = last(rest);
-                    let k = upto[line.room[r] as usize & 15] as usize;
+                    let k = upto[line.gap[r] as usize] as usize;
                     if j < k {
                         i = k - 1 - j;
                         break r;
@@ -661,7 +661,7 @@ impl Playout {
             } else if cut_slots == 0 {
                 loop {
                     let r = rest.trailing_zeros() as usize & 63;
-                    let k = upto[line.room[r] as usize & 15] as usize;
+                    let k = upto[line.gap[r] as usize] as usize;
                     if i < k {
                         break r;
                     }
@@ -673,7 +673,7 @@ impl Playout {
                 let mut j = total - 1 - i;
                 loop {
                     let r = last(rest);
-                    let mut k = upto[line.room[r] as usize & 15] as usize;
+                    let mut k = upto[line.gap[r] as usize] as usize;
                     if cut_slots >> r & 1 != 0 {
                         k -= ones(self.cut[r]);
                     }
@@ -687,7 +687,7 @@ impl Playout {
             } else {
                 loop {
                     let r = rest.trailing_zeros() as usize & 63;
-                    let mut k = upto[line.room[r] as usize & 15] as usize;
+                    let mut k = upto[line.gap[r] as usize] as usize;
                     if cut_slots >> r & 1 != 0 {
                         k -= ones(self.cut[r]);
                     }
@@ -699,7 +699,7 @@ impl Playout {
                 }
             };
             let p = line.pos[r] as usize;
-            let mut allowed = at_most(self.mask, line.room[r]);
+            let mut allowed = at_most(self.mask, line.gap[r]);
             if cut_slots >> r & 1 != 0 {
                 allowed &= !self.cut[r];
             }
@@ -818,7 +818,7 @@ impl Playout {
             return false;
         }
         let r = last(line.open);
-        line.room[r] >= spent.min_value
+        line.gap[r] >= spent.min_value
             && (self.blocked[side & 1] == 0 || line.pos[r] >= spent.bar_end[side & 1])
     }
 
@@ -842,7 +842,7 @@ impl Playout {
     fn can_move(&self, spent: &Spent, side: usize, r: usize) -> bool {
         let (side, line, r) = (side & 1, &self.line[side & 1], r & 63);
         let p = line.pos[r];
-        let mut allowed = at_most(spent.values, line.room[r]);
+        let mut allowed = at_most(spent.values, line.gap[r]);
         if p < spent.bar_end[side] {
             allowed &= !self.barred(side, p);
         }
