@@ -203,53 +203,41 @@ impl Spent {
         }
         let mut g = Playout::of(self, c, s);
         let mut b = *bits;
-        let mut turn = s.turn as usize;
+        let first = s.turn as usize;
+        // The turns ended since: the seat to play is `first` plus these, and (seat 0 being
+        // of side 0 and the sides alternating) its side is that seat's parity.
+        let mut turns = 0usize;
         let mut throws = s.throws;
-        let mut spending = s.spending;
         let sticks = u32::from(c.sticks.count());
-        if spending && g.mask == 0 {
-            // Nothing held: the listing is a pass, which ends the turn (a turn's throws
-            // always hold a value, so the loop's spending never starts empty).
-            spending = false;
-            turn += 1;
-            if turn == self.seats {
-                turn = 0;
-            }
+        let mut stop = false;
+        if s.spending {
+            // A turn whose spending has begun ends first.
+            stop = if first & 1 == 0 {
+                g.spend_begun::<0, R>(self, s, &mut b, rng)
+            } else {
+                g.spend_begun::<1, R>(self, s, &mut b, rng)
+            };
+            turns += usize::from(!stop);
         }
-        loop {
-            if !spending {
-                if throws >= max_throws {
-                    break;
-                }
-                // The turn's throws, each value held, until one gives no other (or the cap).
-                loop {
-                    let e = self.by_bits[b.take(rng, sticks) as usize & 255];
-                    throws = throws.saturating_add(1);
-                    let v = (e & 15) as usize;
-                    // Kept at 255, as the step-by-step path keeps it.
-                    g.held[v] += u8::from(g.held[v] != u8::MAX);
-                    g.mask |= 1 << v;
-                    if e & AGAIN == 0 || throws >= max_throws {
+        if !stop {
+            // Two turns a round, side 0's and then side 1's, so that neither tests its
+            // side; a first seat of side 1 skips the first half once.
+            let mut skip = (first + turns) & 1 == 1;
+            loop {
+                if !skip {
+                    if g.turn::<0, R>(self, s, &mut b, rng, &mut throws, max_throws, sticks) {
                         break;
                     }
+                    turns += 1;
                 }
-            }
-            spending = false;
-            // Seat 0 is of side 0 and the sides alternate: a seat's side is its parity.
-            let over = if turn & 1 == 0 {
-                g.spend::<0, R>(self, s, &mut b, rng)
-            } else {
-                g.spend::<1, R>(self, s, &mut b, rng)
-            };
-            if over {
-                g.ended = true;
-                break;
-            }
-            turn += 1;
-            if turn == self.seats {
-                turn = 0;
+                skip = false;
+                if g.turn::<1, R>(self, s, &mut b, rng, &mut throws, max_throws, sticks) {
+                    break;
+                }
+                turns += 1;
             }
         }
+        let turn = (first + turns) % self.seats;
         g.write_back(self, s);
         c.set_occupancy(s);
         s.held = g.held;
@@ -565,10 +553,10 @@ impl Playout {
         s.unmoved &= !(moved | self.captured);
     }
 
-    /// Spends one held value `v`.
+    /// Spends one held value `v` (held: its count is not 0).
     #[inline(always)]
     fn spend_one(&mut self, v: usize) {
-        self.held[v] = self.held[v].saturating_sub(1);
+        self.held[v] = self.held[v].wrapping_sub(1);
         if self.held[v] == 0 {
             self.mask &= !(1 << v);
         }
@@ -588,9 +576,65 @@ impl Playout {
         (self.blocked[side & 1] >> (p & 63)) as u16
     }
 
+    /// Plays a turn of side `SIDE`'s seat: its throws, each value held, until one gives no
+    /// other, and then its spending. Whether the loop stops: the throws reached
+    /// `max_throws` before the turn (the turn not played) or the game ended.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn turn<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        spent: &Spent,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        throws: &mut u32,
+        max_throws: u32,
+        sticks: u32,
+    ) -> bool {
+        if *throws >= max_throws {
+            return true;
+        }
+        loop {
+            let e = spent.by_bits[bits.take(rng, sticks) as usize & 255];
+            *throws = throws.saturating_add(1);
+            let v = (e & 15) as usize;
+            // Kept at 255, as the step-by-step path keeps it.
+            self.held[v] += u8::from(self.held[v] != u8::MAX);
+            self.mask |= 1 << v;
+            if e & AGAIN == 0 || *throws >= max_throws {
+                break;
+            }
+        }
+        if self.spend::<SIDE, R>(spent, s, bits, rng) {
+            self.ended = true;
+            return true;
+        }
+        false
+    }
+
+    /// The spending of a turn that had begun when the loop was called (out of the loop's
+    /// way: it is taken once at most); whether the game ended. With nothing held, the
+    /// listing is a pass, which ends the turn.
+    #[cold]
+    #[inline(never)]
+    fn spend_begun<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        spent: &Spent,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+    ) -> bool {
+        if self.mask == 0 {
+            return false;
+        }
+        let over = self.spend::<SIDE, R>(spent, s, bits, rng);
+        self.ended |= over;
+        over
+    }
+
     /// Plays side `SIDE`'s spending decisions until the held values are spent or none can
     /// be (false), or the game ends (true). Every held value is dropped after. Some value
-    /// is held ([`Spent::play_to_end`] passes an empty turn before the loop).
+    /// is held (a turn's throws hold one; [`Playout::spend_begun`] passes an empty turn).
     #[inline(always)]
     fn spend<const SIDE: usize, R: rand::Rng + ?Sized>(
         &mut self,
