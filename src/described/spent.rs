@@ -457,6 +457,17 @@ struct Playout {
     ended: bool,
 }
 
+/// The value of rank `i` among those of `mask` a piece with room `gap` may spend, less
+/// those in `cut`.
+#[inline(always)]
+fn value_at(mask: u16, gap: u8, cut: u16, i: usize) -> usize {
+    let mut allowed = at_most(mask, gap) & !cut;
+    for _ in 0..i {
+        allowed &= allowed.wrapping_sub(1);
+    }
+    allowed.trailing_zeros() as usize & 15
+}
+
 /// The values (bits) of `mask` of at most `l` steps.
 #[inline(always)]
 fn at_most(mask: u16, l: u8) -> u16 {
@@ -551,6 +562,16 @@ impl Playout {
         s.on_board &= !self.captured;
         s.alive &= !self.captured;
         s.unmoved &= !(moved | self.captured);
+    }
+
+    /// The held values barred for the piece in slot `r` (none where `cut_slots` has no `r`).
+    #[inline(always)]
+    fn cut_at(&self, cut_slots: u64, r: usize) -> u16 {
+        if cut_slots >> r & 1 != 0 {
+            self.cut[r & 63]
+        } else {
+            0
+        }
     }
 
     /// Spends one held value `v` (held: its count is not 0).
@@ -689,15 +710,15 @@ impl Playout {
             // values in increasing order); per room, how many of the held values fit.
             let upto = &UPTO[(self.mask >> 1) as usize & 255];
             let mut rest = line.open;
-            let r = if cut_slots == 0 && 2 * i >= total {
+            let mask = self.mask;
+            let (r, v) = if cut_slots == 0 && 2 * i >= total {
                 // From the last piece down, the nearer end to the rank.
                 let mut j = total - 1 - i;
                 loop {
                     let r = last(rest);
                     let k = upto[line.gap[r] as usize] as usize;
                     if j < k {
-                        i = k - 1 - j;
-                        break r;
+                        break (r, value_at(mask, line.gap[r], 0, k - 1 - j));
                     }
                     j -= k;
                     rest &= !(1 << r);
@@ -707,7 +728,7 @@ impl Playout {
                     let r = rest.trailing_zeros() as usize & 63;
                     let k = upto[line.gap[r] as usize] as usize;
                     if i < k {
-                        break r;
+                        break (r, value_at(mask, line.gap[r], 0, i));
                     }
                     i -= k;
                     rest &= rest - 1;
@@ -722,8 +743,10 @@ impl Playout {
                         k -= ones(self.cut[r]);
                     }
                     if j < k {
-                        i = k - 1 - j;
-                        break r;
+                        break (
+                            r,
+                            value_at(mask, line.gap[r], self.cut_at(cut_slots, r), k - 1 - j),
+                        );
                     }
                     j -= k;
                     rest &= !(1 << r);
@@ -736,21 +759,13 @@ impl Playout {
                         k -= ones(self.cut[r]);
                     }
                     if i < k {
-                        break r;
+                        break (r, value_at(mask, line.gap[r], self.cut_at(cut_slots, r), i));
                     }
                     i -= k;
                     rest &= rest - 1;
                 }
             };
             let p = line.pos[r] as usize;
-            let mut allowed = at_most(self.mask, line.gap[r]);
-            if cut_slots >> r & 1 != 0 {
-                allowed &= !self.cut[r];
-            }
-            for _ in 0..i {
-                allowed &= allowed.wrapping_sub(1);
-            }
-            let v = allowed.trailing_zeros() as usize & 15;
             let over = self.move_piece::<SIDE>(spent, s, r, p, p + v);
             self.spend_one(v);
             if over || (spent.frozen_ends && self.frozen(spent)) {
