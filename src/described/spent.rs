@@ -677,8 +677,10 @@ impl Playout {
             let mut cut_slots = 0u64;
             let blocked = self.blocked[SIDE];
             if blocked != 0 {
-                let mut reach = 0u64;
+                // Some value is held: the first taken before the loop.
                 let mut values = self.mask;
+                let mut reach = blocked >> (values.trailing_zeros() & 15);
+                values &= values.wrapping_sub(1);
                 while values != 0 {
                     reach |= blocked >> (values.trailing_zeros() & 15);
                     values &= values - 1;
