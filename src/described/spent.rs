@@ -811,9 +811,10 @@ impl Playout {
     }
 
     /// The move's effects on the enemy's barred landings and on the count of pieces
-    /// outside the region of the end (rare: only from or to a square with [`THREAT`] or
-    /// [`IN`]); whether that ends the game.
-    #[inline(always)]
+    /// outside the region of the end (only from or to a square with [`THREAT`] or [`IN`],
+    /// a fifth of the moves: out of line, so that the others keep their registers);
+    /// whether that ends the game.
+    #[inline(never)]
     fn regions<const SIDE: usize>(
         &mut self,
         spent: &Spent,
