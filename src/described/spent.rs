@@ -98,6 +98,9 @@ impl Spent {
                 .all(|&v| (1..=LONGEST as u8).contains(&v))
             && c.values.iter().all(|&v| (1..=LONGEST as u8).contains(&v))
             && c.pieces_per_side <= MOST_PIECES
+            // A decision lists at most a piece a held value: no more than the buffer the
+            // step-by-step path lists them in, so the draw's length needs no cap.
+            && c.pieces_per_side * c.values.len() <= BUFFER
             && c.start.iter().all(|st| {
                 st.iter().all(|&p| (p as usize) < len) && st.windows(2).all(|w| w[0] < w[1])
             });
@@ -173,6 +176,7 @@ impl Spent {
         s.pending == GONE
             && !s.opening
             && s.held[0] == 0
+            && (1..=LONGEST).all(|v| s.held[v] == 0 || self.values >> v & 1 != 0)
             && s.held[LONGEST + 1..].iter().all(|&h| h == 0)
             && (s.turn as usize) < self.seats
             && s.out_place == [0; MAX_SEATS]
@@ -199,43 +203,41 @@ impl Spent {
         }
         let mut g = Playout::of(self, c, s);
         let mut b = *bits;
-        let mut turn = s.turn as usize;
+        let first = s.turn as usize;
+        // The turns ended since: the seat to play is `first` plus these, and (seat 0 being
+        // of side 0 and the sides alternating) its side is that seat's parity.
+        let mut turns = 0usize;
         let mut throws = s.throws;
-        let mut spending = s.spending;
         let sticks = u32::from(c.sticks.count());
-        loop {
-            if !spending {
-                if throws >= max_throws {
-                    break;
-                }
-                // The turn's throws, each value held, until one gives no other (or the cap).
-                loop {
-                    let e = self.by_bits[b.take(rng, sticks) as usize & 255];
-                    throws = throws.saturating_add(1);
-                    let v = (e & 15) as usize;
-                    g.held[v] = g.held[v].saturating_add(1);
-                    g.mask |= 1 << v;
-                    if e & AGAIN == 0 || throws >= max_throws {
+        let mut stop = false;
+        if s.spending {
+            // A turn whose spending has begun ends first.
+            stop = if first & 1 == 0 {
+                g.spend_begun::<0, R>(self, s, &mut b, rng)
+            } else {
+                g.spend_begun::<1, R>(self, s, &mut b, rng)
+            };
+            turns += usize::from(!stop);
+        }
+        if !stop {
+            // Two turns a round, side 0's and then side 1's, so that neither tests its
+            // side; a first seat of side 1 skips the first half once.
+            let mut skip = (first + turns) & 1 == 1;
+            loop {
+                if !skip {
+                    if g.turn::<0, R>(self, s, &mut b, rng, &mut throws, max_throws, sticks) {
                         break;
                     }
+                    turns += 1;
                 }
-            }
-            spending = false;
-            // Seat 0 is of side 0 and the sides alternate: a seat's side is its parity.
-            let over = if turn & 1 == 0 {
-                g.spend::<0, R>(self, s, &mut b, rng)
-            } else {
-                g.spend::<1, R>(self, s, &mut b, rng)
-            };
-            if over {
-                g.ended = true;
-                break;
-            }
-            turn += 1;
-            if turn == self.seats {
-                turn = 0;
+                skip = false;
+                if g.turn::<1, R>(self, s, &mut b, rng, &mut throws, max_throws, sticks) {
+                    break;
+                }
+                turns += 1;
             }
         }
+        let turn = (first + turns) % self.seats;
         g.write_back(self, s);
         c.set_occupancy(s);
         s.held = g.held;
@@ -247,13 +249,13 @@ impl Spent {
     }
 }
 
-/// Per room `l` (0 to [`LONGEST`], and the same as [`LONGEST`] up to 15, so that a room
-/// indexes it without a bound's test): a one in each byte below `l`, so that a sum of
-/// these over a side's pieces counts, in byte `v - 1`, the pieces with room for `v` steps.
-const ROOM_FOR: [u64; 16] = {
-    let mut t = [0u64; 16];
+/// Per gap `l` (any byte, so that a gap indexes it without a bound's test or a cut at
+/// [`LONGEST`]): a one in each byte below `l` (up to [`LONGEST`]), so that a sum of these
+/// over a side's pieces counts, in byte `v - 1`, the pieces with room for `v` steps.
+const ROOM_FOR: [u64; 256] = {
+    let mut t = [0u64; 256];
     let mut l = 1;
-    while l < 16 {
+    while l < 256 {
         t[l] = t[l - 1];
         if l <= LONGEST {
             t[l] += 1u64 << (8 * (l - 1));
@@ -282,9 +284,9 @@ const BYTES: [u64; 256] = {
 };
 
 /// Per set of held values (bit `v - 1` for value `v`): in byte `l`, how many of them are
-/// at most `l` (read when a drawn action is found by its rank).
-const UPTO: [[u8; 16]; 256] = {
-    let mut t = [[0u8; 16]; 256];
+/// at most `l` (read when a drawn action is found by its rank, at a piece's gap).
+static UPTO: [[u8; 256]; 256] = {
+    let mut t = [[0u8; 256]; 256];
     let mut m = 0;
     while m < 256 {
         let mut b = 0;
@@ -292,7 +294,7 @@ const UPTO: [[u8; 16]; 256] = {
             if m >> b & 1 == 1 {
                 // Value b + 1 counts for every l from b + 1 on.
                 let mut l = b + 1;
-                while l < 16 {
+                while l < 256 {
                     t[m][l] += 1;
                     l += 1;
                 }
@@ -321,13 +323,6 @@ fn ones(set: u16) -> usize {
     ONES[(set >> 1) as usize & 255] as usize
 }
 
-/// The room of a piece at position `p` before the next piece (or the track's end) at
-/// `next`, counted up to [`LONGEST`].
-#[inline(always)]
-fn room(p: u8, next: u8) -> u8 {
-    next.wrapping_sub(p).wrapping_sub(1).min(LONGEST as u8)
-}
-
 /// The last (highest) member of a set that has one.
 #[inline(always)]
 fn last(set: u64) -> usize {
@@ -341,10 +336,9 @@ struct Line {
     /// Per slot: the piece's position; entry 64 the track's length (the "next" of the
     /// last piece).
     pos: [u8; 65],
-    /// Per slot: the piece's room before the next, up to [`LONGEST`] ([`room`]).
-    room: [u8; 64],
-    /// Per slot: the empty positions before the next piece or the track's end (the room
-    /// not cut at [`LONGEST`]), so that a move changes it without finding the next piece.
+    /// Per slot: the piece's room, the empty positions before the next piece or the
+    /// track's end, so that a move changes it without finding the next piece (the tables
+    /// read at it have an entry for every byte).
     gap: [u8; 64],
     /// The slots of the pieces on the board.
     present: u64,
@@ -366,22 +360,16 @@ fn low_bit(p: u8) -> u64 {
 }
 
 impl Line {
-    /// Sets the room of the piece in slot `r`.
+    /// Sets the gap of the piece in slot `r`.
     #[inline(always)]
-    fn set_room(&mut self, r: usize, l: u8) {
+    fn set_gap(&mut self, r: usize, g: u8) {
         let r = r & 63;
-        self.room_for = self.swap_room(r, l, self.room_for);
-        self.open = (self.open & !(1 << r)) | u64::from(l != 0) << r;
-    }
-
-    /// Sets the room of slot `r` to `l`; `room_for` with that room counted instead of the
-    /// slot's old one.
-    #[inline(always)]
-    fn swap_room(&mut self, r: usize, l: u8, room_for: u64) -> u64 {
-        let old = core::mem::replace(&mut self.room[r & 63], l);
-        room_for
-            .wrapping_add(ROOM_FOR[l as usize & 15])
-            .wrapping_sub(ROOM_FOR[old as usize & 15])
+        let old = core::mem::replace(&mut self.gap[r], g);
+        self.room_for = self
+            .room_for
+            .wrapping_add(ROOM_FOR[g as usize])
+            .wrapping_sub(ROOM_FOR[old as usize]);
+        self.open = (self.open & !(1 << r)) | u64::from(g != 0) << r;
     }
 
     /// The slot of the next piece after slot `r` (64: none).
@@ -394,15 +382,14 @@ impl Line {
     #[inline]
     fn remove(&mut self, r: usize) {
         let r = r & 63;
-        self.set_room(r, 0);
+        let freed = self.gap[r];
+        self.set_gap(r, 0);
         self.present &= !(1 << r);
         self.low &= !low_bit(self.pos[r]);
         let before = self.present & ((1 << r) - 1);
         if before != 0 {
             let b = last(before);
-            let g = self.gap[b].wrapping_add(self.gap[r]).wrapping_add(1);
-            self.gap[b] = g;
-            self.set_room(b, g.min(LONGEST as u8));
+            self.set_gap(b, self.gap[b].wrapping_add(freed).wrapping_add(1));
         }
     }
 
@@ -418,20 +405,26 @@ impl Line {
             self.low ^= (1 | 1 << (v & 63)) << p;
         }
         self.pos[r] = q;
-        let g = self.gap[r].wrapping_sub(v);
+        let old = self.gap[r];
+        let g = old.wrapping_sub(v);
         self.gap[r] = g;
-        let l = g.min(LONGEST as u8);
-        let mut room_for = self.swap_room(r, l, self.room_for);
+        let mut room_for = self
+            .room_for
+            .wrapping_add(ROOM_FOR[g as usize])
+            .wrapping_sub(ROOM_FOR[old as usize]);
         // It had room: it keeps it unless the move closed it.
-        if l == 0 {
+        if g == 0 {
             self.open &= !(1 << r);
         }
         let before = self.present & ((1 << r) - 1);
         if before != 0 {
             let b = last(before);
-            let g = self.gap[b].wrapping_add(v);
+            let old = self.gap[b];
+            let g = old.wrapping_add(v);
             self.gap[b] = g;
-            room_for = self.swap_room(b, g.min(LONGEST as u8), room_for);
+            room_for = room_for
+                .wrapping_add(ROOM_FOR[g as usize])
+                .wrapping_sub(ROOM_FOR[old as usize]);
             // It has room: the square just left.
             self.open |= 1 << b;
         }
@@ -464,18 +457,39 @@ struct Playout {
     ended: bool,
 }
 
-/// The values (bits) of `mask` of at most `l` (0 to [`LONGEST`]) steps.
+/// The value of rank `i` among those of `mask` a piece with room `gap` may spend, less
+/// those in `cut`.
+#[inline(always)]
+fn value_at(mask: u16, gap: u8, cut: u16, i: usize) -> usize {
+    let mut allowed = at_most(mask, gap) & !cut;
+    for _ in 0..i {
+        allowed &= allowed.wrapping_sub(1);
+    }
+    allowed.trailing_zeros() as usize & 15
+}
+
+/// The values (bits) of `mask` of at most `l` steps.
 #[inline(always)]
 fn at_most(mask: u16, l: u8) -> u16 {
-    mask & ((2u32 << (l & 15)) - 1) as u16
+    mask & AT_MOST[l as usize]
 }
+
+/// Per number of steps `l`: the values (bits) of at most `l` steps.
+const AT_MOST: [u16; 256] = {
+    let mut t = [u16::MAX; 256];
+    let mut l = 0;
+    while l < 15 {
+        t[l] = (2u16 << l) - 1;
+        l += 1;
+    }
+    t
+};
 
 impl Playout {
     fn of(spent: &Spent, c: &Compiled, s: &State) -> Playout {
         let mut board = [0u8; 256];
         let mut line = [Line {
             pos: [0; 65],
-            room: [0; 64],
             gap: [0; 64],
             present: 0,
             open: 0,
@@ -502,8 +516,7 @@ impl Playout {
             l.pos[64] = spent.len;
             for r in members(l.present) {
                 let next = l.pos[l.next(r).min(64)];
-                l.gap[r] = next.wrapping_sub(l.pos[r]).wrapping_sub(1);
-                l.set_room(r, room(l.pos[r], next));
+                l.set_gap(r, next.wrapping_sub(l.pos[r]).wrapping_sub(1));
             }
         }
         let mut mask = 0u16;
@@ -551,10 +564,20 @@ impl Playout {
         s.unmoved &= !(moved | self.captured);
     }
 
-    /// Spends one held value `v`.
+    /// The held values barred for the piece in slot `r` (none where `cut_slots` has no `r`).
+    #[inline(always)]
+    fn cut_at(&self, cut_slots: u64, r: usize) -> u16 {
+        if cut_slots >> r & 1 != 0 {
+            self.cut[r & 63]
+        } else {
+            0
+        }
+    }
+
+    /// Spends one held value `v` (held: its count is not 0).
     #[inline(always)]
     fn spend_one(&mut self, v: usize) {
-        self.held[v] = self.held[v].saturating_sub(1);
+        self.held[v] = self.held[v].wrapping_sub(1);
         if self.held[v] == 0 {
             self.mask &= !(1 << v);
         }
@@ -574,8 +597,65 @@ impl Playout {
         (self.blocked[side & 1] >> (p & 63)) as u16
     }
 
+    /// Plays a turn of side `SIDE`'s seat: its throws, each value held, until one gives no
+    /// other, and then its spending. Whether the loop stops: the throws reached
+    /// `max_throws` before the turn (the turn not played) or the game ended.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn turn<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        spent: &Spent,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        throws: &mut u32,
+        max_throws: u32,
+        sticks: u32,
+    ) -> bool {
+        if *throws >= max_throws {
+            return true;
+        }
+        loop {
+            let e = spent.by_bits[bits.take(rng, sticks) as usize & 255];
+            *throws = throws.saturating_add(1);
+            let v = (e & 15) as usize;
+            // Kept at 255, as the step-by-step path keeps it.
+            self.held[v] += u8::from(self.held[v] != u8::MAX);
+            self.mask |= 1 << v;
+            if e & AGAIN == 0 || *throws >= max_throws {
+                break;
+            }
+        }
+        if self.spend::<SIDE, R>(spent, s, bits, rng) {
+            self.ended = true;
+            return true;
+        }
+        false
+    }
+
+    /// The spending of a turn that had begun when the loop was called (out of the loop's
+    /// way: it is taken once at most); whether the game ended. With nothing held, the
+    /// listing is a pass, which ends the turn.
+    #[cold]
+    #[inline(never)]
+    fn spend_begun<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        spent: &Spent,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+    ) -> bool {
+        if self.mask == 0 {
+            return false;
+        }
+        let over = self.spend::<SIDE, R>(spent, s, bits, rng);
+        self.ended |= over;
+        over
+    }
+
     /// Plays side `SIDE`'s spending decisions until the held values are spent or none can
-    /// be (false), or the game ends (true). Every held value is dropped after.
+    /// be (false), or the game ends (true). Every held value is dropped after. Some value
+    /// is held (a turn's throws hold one; [`Playout::spend_begun`] passes an empty turn).
     #[inline(always)]
     fn spend<const SIDE: usize, R: rand::Rng + ?Sized>(
         &mut self,
@@ -584,12 +664,6 @@ impl Playout {
         bits: &mut RandomBits,
         rng: &mut R,
     ) -> bool {
-        if self.mask == 0 {
-            // Nothing held: the listing is a pass (it cannot be reached from a turn's
-            // throws, which always hold a value).
-            self.drop_held();
-            return false;
-        }
         loop {
             let line = &self.line[SIDE];
             // The actions: for each value held, the pieces with room for it (a sum of
@@ -603,8 +677,10 @@ impl Playout {
             let mut cut_slots = 0u64;
             let blocked = self.blocked[SIDE];
             if blocked != 0 {
-                let mut reach = 0u64;
+                // Some value is held: the first taken before the loop.
                 let mut values = self.mask;
+                let mut reach = blocked >> (values.trailing_zeros() & 15);
+                values &= values.wrapping_sub(1);
                 while values != 0 {
                     reach |= blocked >> (values.trailing_zeros() & 15);
                     values &= values - 1;
@@ -615,7 +691,7 @@ impl Playout {
                     rest &= rest - 1;
                     let k = self.board[(spent.at[SIDE][p as usize] & 0xff) as usize];
                     let r = (k as usize).wrapping_sub(1 + SIDE * spent.pieces) & 63;
-                    let cut = at_most(self.mask, line.room[r]) & self.barred(SIDE, p);
+                    let cut = at_most(self.mask, line.gap[r]) & self.barred(SIDE, p);
                     if cut != 0 {
                         cut_slots |= 1 << r;
                         self.cut[r] = cut;
@@ -630,21 +706,21 @@ impl Playout {
             let mut i = if total == 1 {
                 0
             } else {
-                bits.short_index(rng, total.min(BUFFER) as u32)
+                bits.short_index(rng, total as u32)
             };
             // The drawn action, by its rank in the listing (piece by piece, each piece's
             // values in increasing order); per room, how many of the held values fit.
             let upto = &UPTO[(self.mask >> 1) as usize & 255];
             let mut rest = line.open;
-            let r = if cut_slots == 0 && 2 * i >= total {
+            let mask = self.mask;
+            let (r, v) = if cut_slots == 0 && 2 * i >= total {
                 // From the last piece down, the nearer end to the rank.
                 let mut j = total - 1 - i;
                 loop {
                     let r = last(rest);
-                    let k = upto[line.room[r] as usize & 15] as usize;
+                    let k = upto[line.gap[r] as usize] as usize;
                     if j < k {
-                        i = k - 1 - j;
-                        break r;
+                        break (r, value_at(mask, line.gap[r], 0, k - 1 - j));
                     }
                     j -= k;
                     rest &= !(1 << r);
@@ -652,36 +728,46 @@ impl Playout {
             } else if cut_slots == 0 {
                 loop {
                     let r = rest.trailing_zeros() as usize & 63;
-                    let k = upto[line.room[r] as usize & 15] as usize;
+                    let k = upto[line.gap[r] as usize] as usize;
                     if i < k {
-                        break r;
+                        break (r, value_at(mask, line.gap[r], 0, i));
                     }
                     i -= k;
                     rest &= rest - 1;
                 }
+            } else if 2 * i >= total {
+                // The same from the last piece down, the barred values left out.
+                let mut j = total - 1 - i;
+                loop {
+                    let r = last(rest);
+                    let mut k = upto[line.gap[r] as usize] as usize;
+                    if cut_slots >> r & 1 != 0 {
+                        k -= ones(self.cut[r]);
+                    }
+                    if j < k {
+                        break (
+                            r,
+                            value_at(mask, line.gap[r], self.cut_at(cut_slots, r), k - 1 - j),
+                        );
+                    }
+                    j -= k;
+                    rest &= !(1 << r);
+                }
             } else {
                 loop {
                     let r = rest.trailing_zeros() as usize & 63;
-                    let mut k = upto[line.room[r] as usize & 15] as usize;
+                    let mut k = upto[line.gap[r] as usize] as usize;
                     if cut_slots >> r & 1 != 0 {
                         k -= ones(self.cut[r]);
                     }
                     if i < k {
-                        break r;
+                        break (r, value_at(mask, line.gap[r], self.cut_at(cut_slots, r), i));
                     }
                     i -= k;
                     rest &= rest - 1;
                 }
             };
             let p = line.pos[r] as usize;
-            let mut allowed = at_most(self.mask, line.room[r]);
-            if cut_slots >> r & 1 != 0 {
-                allowed &= !self.cut[r];
-            }
-            for _ in 0..i {
-                allowed &= allowed.wrapping_sub(1);
-            }
-            let v = allowed.trailing_zeros() as usize & 15;
             let over = self.move_piece::<SIDE>(spent, s, r, p, p + v);
             self.spend_one(v);
             if over || (spent.frozen_ends && self.frozen(spent)) {
@@ -725,9 +811,10 @@ impl Playout {
     }
 
     /// The move's effects on the enemy's barred landings and on the count of pieces
-    /// outside the region of the end (rare: only from or to a square with [`THREAT`] or
-    /// [`IN`]); whether that ends the game.
-    #[inline(always)]
+    /// outside the region of the end (only from or to a square with [`THREAT`] or [`IN`],
+    /// a fifth of the moves: out of line, so that the others keep their registers);
+    /// whether that ends the game.
+    #[inline(never)]
     fn regions<const SIDE: usize>(
         &mut self,
         spent: &Spent,
@@ -793,7 +880,7 @@ impl Playout {
             return false;
         }
         let r = last(line.open);
-        line.room[r] >= spent.min_value
+        line.gap[r] >= spent.min_value
             && (self.blocked[side & 1] == 0 || line.pos[r] >= spent.bar_end[side & 1])
     }
 
@@ -817,7 +904,7 @@ impl Playout {
     fn can_move(&self, spent: &Spent, side: usize, r: usize) -> bool {
         let (side, line, r) = (side & 1, &self.line[side & 1], r & 63);
         let p = line.pos[r];
-        let mut allowed = at_most(spent.values, line.room[r]);
+        let mut allowed = at_most(spent.values, line.gap[r]);
         if p < spent.bar_end[side] {
             allowed &= !self.barred(side, p);
         }
