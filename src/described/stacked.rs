@@ -385,12 +385,18 @@ impl Stacked {
         // Each seat's turns with its side a constant, one after the other, until one ends
         // the game or reaches the cap (then the turn stays with it).
         if !p.ended && !p.opening {
-            // Four sticks (Tab's) as a constant: the throw's shift and mask are then
-            // immediates, not values the loop keeps.
-            turn = if sticks == 4 {
-                p.alternate::<4, R>(self, c, s, sticks, turn, &mut left, &mut b, rng)
-            } else {
-                p.alternate::<0, R>(self, c, s, sticks, turn, &mut left, &mut b, rng)
+            turn = 'turns: {
+                if turn == 1 && !p.turn::<1, R>(self, c, s, sticks, &mut left, &mut b, rng) {
+                    break 'turns 1;
+                }
+                loop {
+                    if !p.turn::<0, R>(self, c, s, sticks, &mut left, &mut b, rng) {
+                        break 'turns 0;
+                    }
+                    if !p.turn::<1, R>(self, c, s, sticks, &mut left, &mut b, rng) {
+                        break 'turns 1;
+                    }
+                }
             };
         }
         for (side, pos_at) in self.pos_at.iter().enumerate() {
@@ -532,36 +538,6 @@ impl Playout {
             }
         }
         p
-    }
-
-    /// Each seat's turns with its side a constant, one after the other, from seat `turn`'s,
-    /// until one ends the game or reaches the cap (then the turn stays with it); the seat
-    /// to move then. `STICKS`: the number of sticks, where not 0 (then `sticks`).
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn alternate<const STICKS: u32, R: rand::Rng + ?Sized>(
-        &mut self,
-        st: &Stacked,
-        c: &Compiled,
-        s: &mut State,
-        sticks: u32,
-        turn: u8,
-        left: &mut u32,
-        bits: &mut RandomBits,
-        rng: &mut R,
-    ) -> u8 {
-        let sticks = if STICKS == 0 { sticks } else { STICKS };
-        if turn == 1 && !self.turn::<1, R>(st, c, s, sticks, left, bits, rng) {
-            return 1;
-        }
-        loop {
-            if !self.turn::<0, R>(st, c, s, sticks, left, bits, rng) {
-                return 0;
-            }
-            if !self.turn::<1, R>(st, c, s, sticks, left, bits, rng) {
-                return 1;
-            }
-        }
     }
 
     /// Plays side `SIDE`'s throws until it passes the turn (true), or the game ends or
