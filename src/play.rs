@@ -109,6 +109,38 @@ impl RandomBits {
         out
     }
 
+    /// [`RandomBits::take`] with the generator's draw out of line (the same bits): for a
+    /// loop whose values fill the registers, where the draw inlined would keep the
+    /// generator's state and constants in registers through the whole loop for a step it
+    /// takes once in several uses.
+    #[inline(always)]
+    pub(crate) fn take_drawn_apart<R: rand::Rng + ?Sized>(&mut self, rng: &mut R, n: u32) -> u64 {
+        if self.left < n {
+            self.bits = draw_apart(rng);
+            self.left = 64;
+        }
+        let out = self.bits & ((1u64 << n) - 1);
+        self.bits >>= n;
+        self.left -= n;
+        out
+    }
+
+    /// [`RandomBits::short_index`] with the generator's draw out of line, as
+    /// [`RandomBits::take_drawn_apart`] (the same bits).
+    #[inline(always)]
+    pub(crate) fn short_index_drawn_apart<R: rand::Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+        len: u32,
+    ) -> usize {
+        debug_assert!(len > 0 && len as usize <= MAX_INDEX_LEN);
+        loop {
+            if let Some(i) = index_from_16_bits(self.take_drawn_apart(rng, 16) as u32, len) {
+                return i;
+            }
+        }
+    }
+
     /// A throw of `sticks`: one bit per stick, a set bit a marked side up.
     #[inline(always)]
     pub fn throw<R: rand::Rng + ?Sized>(&mut self, rng: &mut R, sticks: crate::Sticks) -> Throw {
@@ -143,6 +175,13 @@ impl RandomBits {
             }
         }
     }
+}
+
+/// The generator's next 64 bits, out of line ([`RandomBits::take_drawn_apart`]).
+#[cold]
+#[inline(never)]
+fn draw_apart<R: rand::Rng + ?Sized>(rng: &mut R) -> u64 {
+    rng.next_u64()
 }
 
 /// The longest length [`RandomBits::index`] draws 16 bits for.

@@ -365,7 +365,7 @@ impl Stacked {
         // The opening: throws pass the turn until one has the opening's value.
         while p.opening && !p.ended && left > 0 {
             left -= 1;
-            let e = self.by_bits[b.take(rng, sticks) as usize & 63];
+            let e = self.by_bits[b.take_drawn_apart(rng, sticks) as usize & 63];
             if e & BEGINS == 0 {
                 turn = 1 - turn;
                 continue;
@@ -559,7 +559,7 @@ impl Playout {
                 return false;
             }
             *left -= 1;
-            let e = st.by_bits[bits.take(rng, sticks) as usize & 63];
+            let e = st.by_bits[bits.take_drawn_apart(rng, sticks) as usize & 63];
             if self.decide::<SIDE, R>(st, c, s, e, bits, rng) {
                 return false;
             }
@@ -617,7 +617,7 @@ impl Playout {
         let a = match n {
             0 => return false,
             1 => self.listed[0],
-            _ => self.listed[bits.short_index(rng, u32::from(n)) & 255],
+            _ => self.listed[bits.short_index_drawn_apart(rng, u32::from(n)) & 255],
         } as usize
             & 127;
         self.move_stack::<SIDE>(st, c, s, a >> 1, &row.ends[a])
