@@ -102,8 +102,36 @@ impl Stocked {
     /// `bits.throw(rng, sticks)`, each decision a uniformly random legal action drawn
     /// with `bits.index(rng, len)` as [`Compiled::draw`] draws it or, for the stored value,
     /// picked among the listed actions.
-    #[inline(never)]
+    #[inline]
     pub(crate) fn play_to_end<R: rand::Rng + ?Sized>(
+        &self,
+        c: &Compiled,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        max_throws: u32,
+    ) {
+        // Sijat El Taba's settings, as constants: its own copy of the loop has none of the
+        // tests of the other settings.
+        let p = &self.plain;
+        if self.any
+            && !p.priority
+            && p.release_steps == 0
+            && !p.bars
+            && p.no_pieces_ends
+            && self.separated_ends
+        {
+            self.play::<true, R>(c, s, bits, rng, max_throws);
+        } else {
+            self.play::<false, R>(c, s, bits, rng, max_throws);
+        }
+    }
+
+    /// [`Stocked::play_to_end`] where `F` says the settings are Sijat El Taba's (a capture
+    /// lengthened by any count of stored values, no priority, a release that does not
+    /// move, no bars, both ends).
+    #[inline(never)]
+    fn play<const F: bool, R: rand::Rng + ?Sized>(
         &self,
         c: &Compiled,
         s: &mut State,
@@ -150,9 +178,9 @@ impl Stocked {
             let e = self.plain.by_marked[(p.pending & 15).min(8) as usize];
             p.pending = GONE;
             let again = if turn == 0 {
-                p.decide::<0, R>(self, c, s, rng, e)
+                p.decide::<0, F, R>(self, c, s, rng, e)
             } else {
-                p.decide::<1, R>(self, c, s, rng, e)
+                p.decide::<1, F, R>(self, c, s, rng, e)
             };
             if !(again || p.ended) {
                 turn = 1 - turn;
@@ -168,9 +196,9 @@ impl Stocked {
             left -= 1;
             let e = self.plain.by_bits[p.bits.take(rng, sticks) as usize & 63];
             let again = if turn == 0 {
-                p.decide::<0, R>(self, c, s, rng, e)
+                p.decide::<0, F, R>(self, c, s, rng, e)
             } else {
-                p.decide::<1, R>(self, c, s, rng, e)
+                p.decide::<1, F, R>(self, c, s, rng, e)
             };
             if p.ended {
                 break;
@@ -256,7 +284,7 @@ impl Playout {
     /// Plays side `SIDE`'s decision on the throw of entry `e` ([`Plain::by_marked`]):
     /// whether the throw gives another.
     #[inline(always)]
-    fn decide<const SIDE: usize, R: rand::Rng + ?Sized>(
+    fn decide<const SIDE: usize, const F: bool, R: rand::Rng + ?Sized>(
         &mut self,
         st: &Stocked,
         c: &Compiled,
@@ -268,7 +296,7 @@ impl Playout {
         let releases = e >> (RELEASE_BIT + SIDE as u16) & 1 == 1;
         if v == st.store {
             // Listed: store, then unlock each locked piece, lowest first.
-            let n = 1 + if releases && st.plain.release_steps == 0 {
+            let n = 1 + if releases && (F || st.plain.release_steps == 0) {
                 self.locked[SIDE]
             } else {
                 0
@@ -281,11 +309,11 @@ impl Playout {
                 self.unlock::<SIDE>(s, j);
             }
         } else if v > 0 {
-            if let Some((j, to, by)) = self.draw::<SIDE, R>(st, c, s, rng, releases, v) {
+            if let Some((j, to, by)) = self.draw::<SIDE, F, R>(st, c, s, rng, releases, v) {
                 if to == RELEASED {
                     self.unlock::<SIDE>(s, j);
                 } else {
-                    self.move_to::<SIDE>(st, c, s, j, to);
+                    self.move_to::<SIDE, F>(st, c, s, j, to);
                     self.stock[SIDE] = self.stock[SIDE].saturating_sub(by);
                 }
             }
@@ -296,7 +324,7 @@ impl Playout {
     /// The drawn action of a throw worth `v` (not the stored value) that releases a piece
     /// where `releases`.
     #[inline(always)]
-    fn draw<const SIDE: usize, R: rand::Rng + ?Sized>(
+    fn draw<const SIDE: usize, const F: bool, R: rand::Rng + ?Sized>(
         &mut self,
         st: &Stocked,
         c: &Compiled,
@@ -321,7 +349,8 @@ impl Playout {
             let f = s.pos[j] as usize + steps as usize;
             (f < 64 && free >> f & 1 == 1).then(|| (j, end(f), 0))
         };
-        let steps = plain.release_steps;
+        let steps = if F { 0 } else { plain.release_steps };
+        let (any, priority) = (F || st.any, !F && plain.priority);
         let release_of = move |j: usize| {
             if steps == 0 {
                 Some((j, RELEASED, 0))
@@ -334,7 +363,7 @@ impl Playout {
         let mut index = |len| bits.index(rng, len);
         if stock == 0 {
             let moved = self.moved[SIDE];
-            return if plain.priority {
+            return if priority {
                 match draw_among_counted(release, locked, &mut index, release_of) {
                     Some(d) => Some(d),
                     None => draw_among_counted(moves, moved, &mut index, |j| walk(j, v)),
@@ -370,7 +399,7 @@ impl Playout {
         // the bits past its end are clear.
         let prey = self.prey[SIDE];
         let walks = free >> v;
-        let (ahead, counts) = if st.any {
+        let (ahead, counts) = if any {
             let counts = if stock >= 63 {
                 !1
             } else {
@@ -385,10 +414,10 @@ impl Playout {
         // Counted by position (the order does not change the count), from the positions
         // of the moved pieces: no piece's position is looked up.
         let mut n = nr;
-        if !(plain.priority && nr > 0) {
+        if !(priority && nr > 0) {
             let mobile = self.mobile[SIDE];
             n += (mobile & walks).count_ones() as usize;
-            if st.any {
+            if any {
                 // Only the pieces with an enemy piece they may capture within the stock's
                 // reach ahead of their walk's end: `near`, the capturable positions spread
                 // back over the stock's width (doubling the width, then the rest).
@@ -442,7 +471,7 @@ impl Playout {
             let caps = captures(p);
             let c = ones(caps);
             if i < c {
-                let by = if st.any { nth(caps, i) as u8 } else { stock };
+                let by = if any { nth(caps, i) as u8 } else { stock };
                 return Some((j, end(p as usize + v as usize + by as usize), by));
             }
             i -= c;
@@ -463,7 +492,7 @@ impl Playout {
     /// Moves piece `j` of side `SIDE` to the walk's end `to` (position, and square in the
     /// high byte), capturing the enemy piece there, and tests the ends.
     #[inline(always)]
-    fn move_to<const SIDE: usize>(
+    fn move_to<const SIDE: usize, const F: bool>(
         &mut self,
         st: &Stocked,
         c: &Compiled,
@@ -483,7 +512,7 @@ impl Playout {
         self.mobile[SIDE] = self.mobile[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
         let enemy = 1 - SIDE;
         self.prey[enemy] = self.prey[enemy] & !st.prey[enemy][from] | st.prey[enemy][at];
-        if st.plain.bars {
+        if !F && st.plain.bars {
             self.barred[enemy] =
                 self.barred[enemy] & !st.barred[enemy][from] | st.barred[enemy][at];
         }
@@ -509,9 +538,9 @@ impl Playout {
             self.mobile[enemy] &= !st.on[enemy][at];
             self.prey[SIDE] &= !st.prey[SIDE][at];
             s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
-            self.ended = st.plain.no_pieces_ends && self.alive & c.side_bits[enemy] == 0;
+            self.ended = (F || st.plain.no_pieces_ends) && self.alive & c.side_bits[enemy] == 0;
         }
-        self.ended |= st.separated_ends && separated(&self.rows);
+        self.ended |= (F || st.separated_ends) && separated(&self.rows);
         self.board[at] = j as u8 + 1;
         s.pos[j] = to as u8;
         s.sq[j] = sq;
