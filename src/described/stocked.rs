@@ -141,6 +141,7 @@ impl Stocked {
     ) {
         let mut p = Playout {
             board: [0; 256],
+            at: [[0; 64]; 2],
             rows: [0; 2],
             own: [0; 2],
             prey: [0; 2],
@@ -164,6 +165,7 @@ impl Stocked {
             for k in members(s.on_board & c.side_bits[side]) {
                 let sq = s.sq[k] as usize;
                 p.board[sq] = k as u8 + 1;
+                p.at[side][s.pos[k] as usize & 63] = k as u8;
                 p.rows[side] += row_bit(s.sq[k]);
                 p.own[side] |= self.on[side][sq];
                 p.prey[1 - side] |= self.prey[1 - side][sq];
@@ -235,6 +237,9 @@ fn separated(rows: &[u64; 2]) -> bool {
 struct Playout {
     /// Per square: the piece on it, plus one (0: none).
     board: [u8; 256],
+    /// Per side and position of its track: the piece last there (current where the side
+    /// has a piece on the position).
+    at: [[u8; 64]; 2],
     /// Per side: its pieces on the board per row, a byte a row.
     rows: [u64; 2],
     /// Per side: the positions of its track on the squares of its pieces.
@@ -412,15 +417,26 @@ impl Playout {
         };
         let captures = |p: u8| ahead >> p & counts;
         // Counted by position (the order does not change the count), from the positions
-        // of the moved pieces: no piece's position is looked up.
+        // of the moved pieces, each named by the table of the piece on each position:
+        // `walkers`, the moved pieces that may walk, and `hunters`, those with a capture
+        // lengthened by stored values, as sets of pieces, for the find below.
+        let (mut walkers, mut hunters) = (0u64, 0u64);
         let mut n = nr;
         if !(priority && nr > 0) {
             let mobile = self.mobile[SIDE];
-            n += (mobile & walks).count_ones() as usize;
-            if any {
-                // Only the pieces with an enemy piece they may capture within the stock's
-                // reach ahead of their walk's end: `near`, the capturable positions spread
-                // back over the stock's width (doubling the width, then the rest).
+            let at = &self.at[SIDE];
+            let mut rest = mobile & walks;
+            while rest != 0 {
+                let p = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                walkers |= 1 << (at[p] & 63);
+                n += 1;
+            }
+            // Only the pieces with an enemy piece they may capture within the stock's
+            // reach ahead of their walk's end: `near`, the capturable positions spread
+            // back over the stock's width (doubling the width, then the rest); where the
+            // whole stock is spent, those one capture ahead.
+            let near = if any {
                 let width = usize::from(stock).min(63);
                 let mut near = prey >> v >> 1;
                 let mut w = 1;
@@ -428,15 +444,16 @@ impl Playout {
                     near |= near >> w;
                     w *= 2;
                 }
-                near |= near >> (width - w);
-                let mut rest = mobile & near;
-                while rest != 0 {
-                    let p = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    n += ones(ahead >> p & counts);
-                }
+                near | near >> (width - w)
             } else {
-                n += (mobile & ahead >> 1).count_ones() as usize;
+                ahead >> 1
+            };
+            let mut rest = mobile & near;
+            while rest != 0 {
+                let p = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                hunters |= 1 << (at[p] & 63);
+                n += ones(ahead >> p & counts);
             }
         }
         let mut i = match n {
@@ -459,10 +476,15 @@ impl Playout {
             return None;
         }
         i -= nr;
-        // The action of rank `i` among the moved pieces', in the listing's order.
-        for j in members(moves) {
+        // The action of rank `i` among the moved pieces', in the listing's order (by piece,
+        // each piece's walk before its captures).
+        if hunters == 0 {
+            let j = nth(walkers, i);
+            return Some((j, end(s.pos[j] as usize + v as usize), 0));
+        }
+        for j in members(walkers | hunters) {
             let p = s.pos[j];
-            if walks >> p & 1 == 1 {
+            if walkers >> j & 1 == 1 {
                 if i == 0 {
                     return Some((j, end(p as usize + v as usize), 0));
                 }
@@ -542,6 +564,7 @@ impl Playout {
         }
         self.ended |= (F || st.separated_ends) && separated(&self.rows);
         self.board[at] = j as u8 + 1;
+        self.at[SIDE][to as usize & 63] = j as u8;
         s.pos[j] = to as u8;
         s.sq[j] = sq;
         s.flags[j] &= !UNMOVED;
