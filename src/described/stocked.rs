@@ -35,6 +35,10 @@ pub(crate) struct Stocked {
     track: u64,
     /// Per side and position: the square.
     square: [[u8; 64]; 2],
+    /// Per side and position: its square's row, counted in the row's byte ([`row_bit`]).
+    row: [[u64; 64]; 2],
+    /// Whether each square is on one position of each side's track at most.
+    single: bool,
     /// The positions on each square.
     on: BySquare,
     /// The positions on each square where the side may capture an enemy piece.
@@ -58,6 +62,7 @@ impl Stocked {
         }
         let plain = Plain::settings(c);
         let mut square = [[0; 64]; 2];
+        let mut row = [[0; 64]; 2];
         let (mut on, mut prey, mut barred) = (
             Box::new([[0; 256]; 2]),
             Box::new([[0; 256]; 2]),
@@ -66,6 +71,7 @@ impl Stocked {
         for side in 0..2 {
             for (p, &sq) in c.square_of[side].iter().enumerate() {
                 square[side][p] = sq;
+                row[side][p] = row_bit(sq);
                 let sq = sq as usize;
                 on[side][sq] |= 1 << p;
                 if plain.enemy_bar[side].has(sq as u8) {
@@ -82,6 +88,8 @@ impl Stocked {
             separated_ends: c.end_separated,
             track: u64::MAX >> (64 - c.track_len.max(1)),
             square,
+            row,
+            single: (0..2).all(|side| on[side].iter().all(|m: &u64| m.count_ones() <= 1)),
             on,
             prey,
             barred,
@@ -120,6 +128,7 @@ impl Stocked {
             && !p.bars
             && p.no_pieces_ends
             && self.separated_ends
+            && self.single
         {
             self.play::<true, R>(c, s, bits, rng, max_throws);
         } else {
@@ -142,6 +151,7 @@ impl Stocked {
         let mut p = Playout {
             board: [0; 256],
             at: [[0; 64]; 2],
+            touched: 0,
             rows: [0; 2],
             own: [0; 2],
             prey: [0; 2],
@@ -207,6 +217,14 @@ impl Stocked {
             }
             turn ^= u8::from(!again);
         }
+        for k in members(p.touched & p.alive) {
+            let side = (c.side_bits[1] >> k & 1) as usize;
+            s.sq[k] = self.square[side][s.pos[k] as usize & 63];
+            s.count[k] = 0;
+        }
+        for k in members(s.unmoved & !p.unmoved & p.alive) {
+            s.flags[k] &= !UNMOVED;
+        }
         (s.on_board, s.alive, s.unmoved) = (p.on_board, p.alive, p.unmoved);
         c.set_occupancy(s);
         s.stock[..2].copy_from_slice(&p.stock);
@@ -237,6 +255,9 @@ fn separated(rows: &[u64; 2]) -> bool {
 struct Playout {
     /// Per square: the piece on it, plus one (0: none).
     board: [u8; 256],
+    /// The pieces moved by the loop, whose squares and counts the state is given at the
+    /// end (with the flag of the unlocked ones), not at each move.
+    touched: u64,
     /// Per side and position of its track: the piece last there (current where the side
     /// has a piece on the position).
     at: [[u8; 64]; 2],
@@ -504,7 +525,6 @@ impl Playout {
     /// Unlocks side `SIDE`'s piece `j` where it stands.
     #[inline(always)]
     fn unlock<const SIDE: usize>(&mut self, s: &mut State, j: usize) {
-        s.flags[j] &= !UNMOVED;
         self.mobile[SIDE] |= 1u64 << (s.pos[j] & 63);
         self.unmoved &= !(1u64 << j);
         self.locked[SIDE] -= 1;
@@ -523,15 +543,24 @@ impl Playout {
         to: u16,
     ) {
         let sq = (to >> 8) as u8;
-        if self.unmoved >> j & 1 == 1 {
+        // With Sijat El Taba's settings only moved pieces move (a release does not).
+        if !F && self.unmoved >> j & 1 == 1 {
             self.locked[SIDE] -= 1;
             self.moved[SIDE] += 1;
         }
-        let (from, at) = (s.sq[j] as usize, sq as usize);
+        let (fp, tp) = (s.pos[j] as usize & 63, to as usize & 63);
+        let (from, at) = (st.square[SIDE][fp] as usize, sq as usize);
         self.board[from] = 0;
-        self.rows[SIDE] = self.rows[SIDE] - row_bit(from as u8) + row_bit(sq);
-        self.own[SIDE] = self.own[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
-        self.mobile[SIDE] = self.mobile[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
+        self.rows[SIDE] = self.rows[SIDE] - st.row[SIDE][fp] + st.row[SIDE][tp];
+        if F {
+            // One position a square: the piece leaves its position's bit for the free one.
+            let both = 1u64 << fp | 1u64 << tp;
+            self.own[SIDE] ^= both;
+            self.mobile[SIDE] ^= both;
+        } else {
+            self.own[SIDE] = self.own[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
+            self.mobile[SIDE] = self.mobile[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
+        }
         let enemy = 1 - SIDE;
         self.prey[enemy] = self.prey[enemy] & !st.prey[enemy][from] | st.prey[enemy][at];
         if !F && st.plain.bars {
@@ -564,12 +593,12 @@ impl Playout {
         }
         self.ended |= (F || st.separated_ends) && separated(&self.rows);
         self.board[at] = j as u8 + 1;
-        self.at[SIDE][to as usize & 63] = j as u8;
+        self.at[SIDE][tp] = j as u8;
         s.pos[j] = to as u8;
-        s.sq[j] = sq;
-        s.flags[j] &= !UNMOVED;
-        s.count[j] = 0;
-        self.unmoved &= !(1u64 << j);
+        self.touched |= 1 << j;
+        if !F {
+            self.unmoved &= !(1u64 << j);
+        }
     }
 }
 
