@@ -366,7 +366,8 @@ impl Playout {
         let locked = if releases { self.locked[SIDE] } else { 0 };
         let moves = self.on_board & own & !self.unmoved;
         // The positions the side may end a walk on, and a walk's end by its position.
-        let free = st.track & !self.own[SIDE] & !self.barred[SIDE];
+        let barred = if F { 0 } else { self.barred[SIDE] };
+        let free = st.track & !self.own[SIDE] & !barred;
         let square = &st.square[SIDE];
         // Closures of copies (`move`), so that none needs its captures kept in memory.
         let end = move |f: usize| f as u16 | u16::from(square[f & 63]) << 8;
@@ -426,11 +427,8 @@ impl Playout {
         let prey = self.prey[SIDE];
         let walks = free >> v;
         let (ahead, counts) = if any {
-            let counts = if stock >= 63 {
-                !1
-            } else {
-                ((1u64 << stock) - 1) << 1
-            };
+            // Bits 1 to the stock (the stock is not 0 here).
+            let counts = u64::MAX >> (63 - u32::from(stock).min(63)) & !1;
             (prey >> v, counts)
         } else {
             let t = v as usize + stock as usize;
@@ -552,6 +550,9 @@ impl Playout {
         let (from, at) = (st.square[SIDE][fp] as usize, sq as usize);
         self.board[from] = 0;
         self.rows[SIDE] = self.rows[SIDE] - st.row[SIDE][fp] + st.row[SIDE][tp];
+        // The sides can become separated only where a row loses its last piece of a side:
+        // the row the piece leaves, or the captured piece's.
+        let mut emptied = self.rows[SIDE] & st.row[SIDE][fp].wrapping_mul(0xff) == 0;
         if F {
             // One position a square: the piece leaves its position's bit for the free one.
             let both = 1u64 << fp | 1u64 << tp;
@@ -590,8 +591,11 @@ impl Playout {
             self.prey[SIDE] &= !st.prey[SIDE][at];
             s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
             self.ended = (F || st.plain.no_pieces_ends) && self.alive & c.side_bits[enemy] == 0;
+            emptied = true;
         }
-        self.ended |= (F || st.separated_ends) && separated(&self.rows);
+        if emptied {
+            self.ended |= (F || st.separated_ends) && separated(&self.rows);
+        }
         self.board[at] = j as u8 + 1;
         self.at[SIDE][tp] = j as u8;
         s.pos[j] = to as u8;
