@@ -37,8 +37,9 @@ pub(crate) struct Stocked {
     square: [[u8; 64]; 2],
     /// Per side and position: its square's row, counted in the row's byte ([`row_bit`]).
     row: [[u64; 64]; 2],
-    /// Whether each square is on one position of each side's track at most.
-    single: bool,
+    /// Whether the settings are Sijat El Taba's, which a copy of the loop takes as
+    /// constants ([`Stocked::play_to_end`]).
+    sijat: bool,
     /// The positions on each square.
     on: BySquare,
     /// The positions on each square where the side may capture an enemy piece.
@@ -81,6 +82,20 @@ impl Stocked {
                 }
             }
         }
+        let p = &plain;
+        // A capture lengthened by any count of stored values, no priority, a release that
+        // does not move and only by the stored value, no bars, both ends, and each square
+        // on one position of each side's track at most.
+        let sijat = c.supplement == Supplement::Any
+            && !p.priority
+            && p.release_steps == 0
+            && !p.bars
+            && p.no_pieces_ends
+            && c.end_separated
+            && (0..2).all(|side| on[side].iter().all(|m: &u64| m.count_ones() <= 1))
+            && p.by_marked
+                .iter()
+                .all(|&e| e >> RELEASE_BIT & 3 == 0 || u16::from(store) == e & 15);
         Some(Stocked {
             plain,
             store,
@@ -89,7 +104,7 @@ impl Stocked {
             track: u64::MAX >> (64 - c.track_len.max(1)),
             square,
             row,
-            single: (0..2).all(|side| on[side].iter().all(|m: &u64| m.count_ones() <= 1)),
+            sijat,
             on,
             prey,
             barred,
@@ -121,24 +136,15 @@ impl Stocked {
     ) {
         // Sijat El Taba's settings, as constants: its own copy of the loop has none of the
         // tests of the other settings.
-        let p = &self.plain;
-        if self.any
-            && !p.priority
-            && p.release_steps == 0
-            && !p.bars
-            && p.no_pieces_ends
-            && self.separated_ends
-            && self.single
-        {
+        if self.sijat {
             self.play::<true, R>(c, s, bits, rng, max_throws);
         } else {
             self.play::<false, R>(c, s, bits, rng, max_throws);
         }
     }
 
-    /// [`Stocked::play_to_end`] where `F` says the settings are Sijat El Taba's (a capture
-    /// lengthened by any count of stored values, no priority, a release that does not
-    /// move, no bars, both ends).
+    /// [`Stocked::play_to_end`] where `F` says the settings are Sijat El Taba's
+    /// ([`Stocked::sijat`]).
     #[inline(never)]
     fn play<const F: bool, R: rand::Rng + ?Sized>(
         &self,
@@ -362,6 +368,8 @@ impl Playout {
         let plain = &st.plain;
         let own = c.side_bits[SIDE];
         // Every unmoved piece is on the board (`Stocked::fits`).
+        // With Sijat El Taba's settings only the stored value releases.
+        let releases = !F && releases;
         let release = if releases { self.unmoved & own } else { 0 };
         let locked = if releases { self.locked[SIDE] } else { 0 };
         let moves = self.on_board & own & !self.unmoved;
