@@ -35,6 +35,11 @@ pub(crate) struct Stocked {
     track: u64,
     /// Per side and position: the square.
     square: [[u8; 64]; 2],
+    /// Per side and position: its square's row, counted in the row's byte ([`row_bit`]).
+    row: [[u64; 64]; 2],
+    /// Whether the settings are Sijat El Taba's, which a copy of the loop takes as
+    /// constants ([`Stocked::play_to_end`]).
+    sijat: bool,
     /// The positions on each square.
     on: BySquare,
     /// The positions on each square where the side may capture an enemy piece.
@@ -58,6 +63,7 @@ impl Stocked {
         }
         let plain = Plain::settings(c);
         let mut square = [[0; 64]; 2];
+        let mut row = [[0; 64]; 2];
         let (mut on, mut prey, mut barred) = (
             Box::new([[0; 256]; 2]),
             Box::new([[0; 256]; 2]),
@@ -66,6 +72,7 @@ impl Stocked {
         for side in 0..2 {
             for (p, &sq) in c.square_of[side].iter().enumerate() {
                 square[side][p] = sq;
+                row[side][p] = row_bit(sq);
                 let sq = sq as usize;
                 on[side][sq] |= 1 << p;
                 if plain.enemy_bar[side].has(sq as u8) {
@@ -75,6 +82,20 @@ impl Stocked {
                 }
             }
         }
+        let p = &plain;
+        // A capture lengthened by any count of stored values, no priority, a release that
+        // does not move and only by the stored value, no bars, both ends, and each square
+        // on one position of each side's track at most.
+        let sijat = c.supplement == Supplement::Any
+            && !p.priority
+            && p.release_steps == 0
+            && !p.bars
+            && p.no_pieces_ends
+            && c.end_separated
+            && (0..2).all(|side| on[side].iter().all(|m: &u64| m.count_ones() <= 1))
+            && p.by_marked
+                .iter()
+                .all(|&e| e >> RELEASE_BIT & 3 == 0 || u16::from(store) == e & 15);
         Some(Stocked {
             plain,
             store,
@@ -82,6 +103,8 @@ impl Stocked {
             separated_ends: c.end_separated,
             track: u64::MAX >> (64 - c.track_len.max(1)),
             square,
+            row,
+            sijat,
             on,
             prey,
             barred,
@@ -102,8 +125,28 @@ impl Stocked {
     /// `bits.throw(rng, sticks)`, each decision a uniformly random legal action drawn
     /// with `bits.index(rng, len)` as [`Compiled::draw`] draws it or, for the stored value,
     /// picked among the listed actions.
-    #[inline(never)]
+    #[inline]
     pub(crate) fn play_to_end<R: rand::Rng + ?Sized>(
+        &self,
+        c: &Compiled,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        max_throws: u32,
+    ) {
+        // Sijat El Taba's settings, as constants: its own copy of the loop has none of the
+        // tests of the other settings.
+        if self.sijat {
+            self.play::<true, R>(c, s, bits, rng, max_throws);
+        } else {
+            self.play::<false, R>(c, s, bits, rng, max_throws);
+        }
+    }
+
+    /// [`Stocked::play_to_end`] where `F` says the settings are Sijat El Taba's
+    /// ([`Stocked::sijat`]).
+    #[inline(never)]
+    fn play<const F: bool, R: rand::Rng + ?Sized>(
         &self,
         c: &Compiled,
         s: &mut State,
@@ -113,6 +156,8 @@ impl Stocked {
     ) {
         let mut p = Playout {
             board: [0; 256],
+            at: [[0; 64]; 2],
+            touched: 0,
             rows: [0; 2],
             own: [0; 2],
             prey: [0; 2],
@@ -136,6 +181,7 @@ impl Stocked {
             for k in members(s.on_board & c.side_bits[side]) {
                 let sq = s.sq[k] as usize;
                 p.board[sq] = k as u8 + 1;
+                p.at[side][s.pos[k] as usize & 63] = k as u8;
                 p.rows[side] += row_bit(s.sq[k]);
                 p.own[side] |= self.on[side][sq];
                 p.prey[1 - side] |= self.prey[1 - side][sq];
@@ -150,9 +196,9 @@ impl Stocked {
             let e = self.plain.by_marked[(p.pending & 15).min(8) as usize];
             p.pending = GONE;
             let again = if turn == 0 {
-                p.decide::<0, R>(self, c, s, rng, e)
+                p.decide::<0, F, R>(self, c, s, rng, e)
             } else {
-                p.decide::<1, R>(self, c, s, rng, e)
+                p.decide::<1, F, R>(self, c, s, rng, e)
             };
             if !(again || p.ended) {
                 turn = 1 - turn;
@@ -168,14 +214,22 @@ impl Stocked {
             left -= 1;
             let e = self.plain.by_bits[p.bits.take(rng, sticks) as usize & 63];
             let again = if turn == 0 {
-                p.decide::<0, R>(self, c, s, rng, e)
+                p.decide::<0, F, R>(self, c, s, rng, e)
             } else {
-                p.decide::<1, R>(self, c, s, rng, e)
+                p.decide::<1, F, R>(self, c, s, rng, e)
             };
             if p.ended {
                 break;
             }
             turn ^= u8::from(!again);
+        }
+        for k in members(p.touched & p.alive) {
+            let side = (c.side_bits[1] >> k & 1) as usize;
+            s.sq[k] = self.square[side][s.pos[k] as usize & 63];
+            s.count[k] = 0;
+        }
+        for k in members(s.unmoved & !p.unmoved & p.alive) {
+            s.flags[k] &= !UNMOVED;
         }
         (s.on_board, s.alive, s.unmoved) = (p.on_board, p.alive, p.unmoved);
         c.set_occupancy(s);
@@ -207,6 +261,12 @@ fn separated(rows: &[u64; 2]) -> bool {
 struct Playout {
     /// Per square: the piece on it, plus one (0: none).
     board: [u8; 256],
+    /// The pieces moved by the loop, whose squares and counts the state is given at the
+    /// end (with the flag of the unlocked ones), not at each move.
+    touched: u64,
+    /// Per side and position of its track: the piece last there (current where the side
+    /// has a piece on the position).
+    at: [[u8; 64]; 2],
     /// Per side: its pieces on the board per row, a byte a row.
     rows: [u64; 2],
     /// Per side: the positions of its track on the squares of its pieces.
@@ -256,7 +316,7 @@ impl Playout {
     /// Plays side `SIDE`'s decision on the throw of entry `e` ([`Plain::by_marked`]):
     /// whether the throw gives another.
     #[inline(always)]
-    fn decide<const SIDE: usize, R: rand::Rng + ?Sized>(
+    fn decide<const SIDE: usize, const F: bool, R: rand::Rng + ?Sized>(
         &mut self,
         st: &Stocked,
         c: &Compiled,
@@ -268,7 +328,7 @@ impl Playout {
         let releases = e >> (RELEASE_BIT + SIDE as u16) & 1 == 1;
         if v == st.store {
             // Listed: store, then unlock each locked piece, lowest first.
-            let n = 1 + if releases && st.plain.release_steps == 0 {
+            let n = 1 + if releases && (F || st.plain.release_steps == 0) {
                 self.locked[SIDE]
             } else {
                 0
@@ -281,11 +341,11 @@ impl Playout {
                 self.unlock::<SIDE>(s, j);
             }
         } else if v > 0 {
-            if let Some((j, to, by)) = self.draw::<SIDE, R>(st, c, s, rng, releases, v) {
+            if let Some((j, to, by)) = self.draw::<SIDE, F, R>(st, c, s, rng, releases, v) {
                 if to == RELEASED {
                     self.unlock::<SIDE>(s, j);
                 } else {
-                    self.move_to::<SIDE>(st, c, s, j, to);
+                    self.move_to::<SIDE, F>(st, c, s, j, to);
                     self.stock[SIDE] = self.stock[SIDE].saturating_sub(by);
                 }
             }
@@ -296,7 +356,7 @@ impl Playout {
     /// The drawn action of a throw worth `v` (not the stored value) that releases a piece
     /// where `releases`.
     #[inline(always)]
-    fn draw<const SIDE: usize, R: rand::Rng + ?Sized>(
+    fn draw<const SIDE: usize, const F: bool, R: rand::Rng + ?Sized>(
         &mut self,
         st: &Stocked,
         c: &Compiled,
@@ -308,11 +368,14 @@ impl Playout {
         let plain = &st.plain;
         let own = c.side_bits[SIDE];
         // Every unmoved piece is on the board (`Stocked::fits`).
+        // With Sijat El Taba's settings only the stored value releases.
+        let releases = !F && releases;
         let release = if releases { self.unmoved & own } else { 0 };
         let locked = if releases { self.locked[SIDE] } else { 0 };
         let moves = self.on_board & own & !self.unmoved;
         // The positions the side may end a walk on, and a walk's end by its position.
-        let free = st.track & !self.own[SIDE] & !self.barred[SIDE];
+        let barred = if F { 0 } else { self.barred[SIDE] };
+        let free = st.track & !self.own[SIDE] & !barred;
         let square = &st.square[SIDE];
         // Closures of copies (`move`), so that none needs its captures kept in memory.
         let end = move |f: usize| f as u16 | u16::from(square[f & 63]) << 8;
@@ -321,7 +384,8 @@ impl Playout {
             let f = s.pos[j] as usize + steps as usize;
             (f < 64 && free >> f & 1 == 1).then(|| (j, end(f), 0))
         };
-        let steps = plain.release_steps;
+        let steps = if F { 0 } else { plain.release_steps };
+        let (any, priority) = (F || st.any, !F && plain.priority);
         let release_of = move |j: usize| {
             if steps == 0 {
                 Some((j, RELEASED, 0))
@@ -334,7 +398,7 @@ impl Playout {
         let mut index = |len| bits.index(rng, len);
         if stock == 0 {
             let moved = self.moved[SIDE];
-            return if plain.priority {
+            return if priority {
                 match draw_among_counted(release, locked, &mut index, release_of) {
                     Some(d) => Some(d),
                     None => draw_among_counted(moves, moved, &mut index, |j| walk(j, v)),
@@ -370,12 +434,9 @@ impl Playout {
         // the bits past its end are clear.
         let prey = self.prey[SIDE];
         let walks = free >> v;
-        let (ahead, counts) = if st.any {
-            let counts = if stock >= 63 {
-                !1
-            } else {
-                ((1u64 << stock) - 1) << 1
-            };
+        let (ahead, counts) = if any {
+            // Bits 1 to the stock (the stock is not 0 here).
+            let counts = u64::MAX >> (63 - u32::from(stock).min(63)) & !1;
             (prey >> v, counts)
         } else {
             let t = v as usize + stock as usize;
@@ -383,15 +444,26 @@ impl Playout {
         };
         let captures = |p: u8| ahead >> p & counts;
         // Counted by position (the order does not change the count), from the positions
-        // of the moved pieces: no piece's position is looked up.
+        // of the moved pieces, each named by the table of the piece on each position:
+        // `walkers`, the moved pieces that may walk, and `hunters`, those with a capture
+        // lengthened by stored values, as sets of pieces, for the find below.
+        let (mut walkers, mut hunters) = (0u64, 0u64);
         let mut n = nr;
-        if !(plain.priority && nr > 0) {
+        if !(priority && nr > 0) {
             let mobile = self.mobile[SIDE];
-            n += (mobile & walks).count_ones() as usize;
-            if st.any {
-                // Only the pieces with an enemy piece they may capture within the stock's
-                // reach ahead of their walk's end: `near`, the capturable positions spread
-                // back over the stock's width (doubling the width, then the rest).
+            let at = &self.at[SIDE];
+            let mut rest = mobile & walks;
+            while rest != 0 {
+                let p = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                walkers |= 1 << (at[p] & 63);
+                n += 1;
+            }
+            // Only the pieces with an enemy piece they may capture within the stock's
+            // reach ahead of their walk's end: `near`, the capturable positions spread
+            // back over the stock's width (doubling the width, then the rest); where the
+            // whole stock is spent, those one capture ahead.
+            let near = if any {
                 let width = usize::from(stock).min(63);
                 let mut near = prey >> v >> 1;
                 let mut w = 1;
@@ -399,15 +471,16 @@ impl Playout {
                     near |= near >> w;
                     w *= 2;
                 }
-                near |= near >> (width - w);
-                let mut rest = mobile & near;
-                while rest != 0 {
-                    let p = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    n += ones(ahead >> p & counts);
-                }
+                near | near >> (width - w)
             } else {
-                n += (mobile & ahead >> 1).count_ones() as usize;
+                ahead >> 1
+            };
+            let mut rest = mobile & near;
+            while rest != 0 {
+                let p = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                hunters |= 1 << (at[p] & 63);
+                n += ones(ahead >> p & counts);
             }
         }
         let mut i = match n {
@@ -430,10 +503,15 @@ impl Playout {
             return None;
         }
         i -= nr;
-        // The action of rank `i` among the moved pieces', in the listing's order.
-        for j in members(moves) {
+        // The action of rank `i` among the moved pieces', in the listing's order (by piece,
+        // each piece's walk before its captures).
+        if hunters == 0 {
+            let j = nth(walkers, i);
+            return Some((j, end(s.pos[j] as usize + v as usize), 0));
+        }
+        for j in members(walkers | hunters) {
             let p = s.pos[j];
-            if walks >> p & 1 == 1 {
+            if walkers >> j & 1 == 1 {
                 if i == 0 {
                     return Some((j, end(p as usize + v as usize), 0));
                 }
@@ -442,7 +520,7 @@ impl Playout {
             let caps = captures(p);
             let c = ones(caps);
             if i < c {
-                let by = if st.any { nth(caps, i) as u8 } else { stock };
+                let by = if any { nth(caps, i) as u8 } else { stock };
                 return Some((j, end(p as usize + v as usize + by as usize), by));
             }
             i -= c;
@@ -453,7 +531,6 @@ impl Playout {
     /// Unlocks side `SIDE`'s piece `j` where it stands.
     #[inline(always)]
     fn unlock<const SIDE: usize>(&mut self, s: &mut State, j: usize) {
-        s.flags[j] &= !UNMOVED;
         self.mobile[SIDE] |= 1u64 << (s.pos[j] & 63);
         self.unmoved &= !(1u64 << j);
         self.locked[SIDE] -= 1;
@@ -463,7 +540,7 @@ impl Playout {
     /// Moves piece `j` of side `SIDE` to the walk's end `to` (position, and square in the
     /// high byte), capturing the enemy piece there, and tests the ends.
     #[inline(always)]
-    fn move_to<const SIDE: usize>(
+    fn move_to<const SIDE: usize, const F: bool>(
         &mut self,
         st: &Stocked,
         c: &Compiled,
@@ -472,18 +549,30 @@ impl Playout {
         to: u16,
     ) {
         let sq = (to >> 8) as u8;
-        if self.unmoved >> j & 1 == 1 {
+        // With Sijat El Taba's settings only moved pieces move (a release does not).
+        if !F && self.unmoved >> j & 1 == 1 {
             self.locked[SIDE] -= 1;
             self.moved[SIDE] += 1;
         }
-        let (from, at) = (s.sq[j] as usize, sq as usize);
+        let (fp, tp) = (s.pos[j] as usize & 63, to as usize & 63);
+        let (from, at) = (st.square[SIDE][fp] as usize, sq as usize);
         self.board[from] = 0;
-        self.rows[SIDE] = self.rows[SIDE] - row_bit(from as u8) + row_bit(sq);
-        self.own[SIDE] = self.own[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
-        self.mobile[SIDE] = self.mobile[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
+        self.rows[SIDE] = self.rows[SIDE] - st.row[SIDE][fp] + st.row[SIDE][tp];
+        // The sides can become separated only where a row loses its last piece of a side:
+        // the row the piece leaves, or the captured piece's.
+        let mut emptied = self.rows[SIDE] & st.row[SIDE][fp].wrapping_mul(0xff) == 0;
+        if F {
+            // One position a square: the piece leaves its position's bit for the free one.
+            let both = 1u64 << fp | 1u64 << tp;
+            self.own[SIDE] ^= both;
+            self.mobile[SIDE] ^= both;
+        } else {
+            self.own[SIDE] = self.own[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
+            self.mobile[SIDE] = self.mobile[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
+        }
         let enemy = 1 - SIDE;
         self.prey[enemy] = self.prey[enemy] & !st.prey[enemy][from] | st.prey[enemy][at];
-        if st.plain.bars {
+        if !F && st.plain.bars {
             self.barred[enemy] =
                 self.barred[enemy] & !st.barred[enemy][from] | st.barred[enemy][at];
         }
@@ -509,15 +598,19 @@ impl Playout {
             self.mobile[enemy] &= !st.on[enemy][at];
             self.prey[SIDE] &= !st.prey[SIDE][at];
             s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
-            self.ended = st.plain.no_pieces_ends && self.alive & c.side_bits[enemy] == 0;
+            self.ended = (F || st.plain.no_pieces_ends) && self.alive & c.side_bits[enemy] == 0;
+            emptied = true;
         }
-        self.ended |= st.separated_ends && separated(&self.rows);
+        if emptied {
+            self.ended |= (F || st.separated_ends) && separated(&self.rows);
+        }
         self.board[at] = j as u8 + 1;
+        self.at[SIDE][tp] = j as u8;
         s.pos[j] = to as u8;
-        s.sq[j] = sq;
-        s.flags[j] &= !UNMOVED;
-        s.count[j] = 0;
-        self.unmoved &= !(1u64 << j);
+        self.touched |= 1 << j;
+        if !F {
+            self.unmoved &= !(1u64 << j);
+        }
     }
 }
 
