@@ -37,9 +37,12 @@ pub(crate) struct Stocked {
     square: [[u8; 64]; 2],
     /// Per side and position: its square's row, counted in the row's byte ([`row_bit`]).
     row: [[u64; 64]; 2],
-    /// Whether the settings are Sijat El Taba's, which a copy of the loop takes as
-    /// constants ([`Stocked::play_to_end`]).
-    sijat: bool,
+    /// Whether the description uses the stock without the mechanics that the loop's
+    /// general copy tests for at every step: a capture lengthened by any count of stored
+    /// values, no priority, releases only by the stored value and without a walk, no bars,
+    /// both ends, one position a square. A copy of the loop takes these as constants
+    /// ([`Stocked::play_to_end`]); Sijat El Taba's descriptions are such.
+    lean: bool,
     /// The positions on each square.
     on: BySquare,
     /// The positions on each square where the side may capture an enemy piece.
@@ -86,7 +89,7 @@ impl Stocked {
         // A capture lengthened by any count of stored values, no priority, a release that
         // does not move and only by the stored value, no bars, both ends, and each square
         // on one position of each side's track at most.
-        let sijat = c.supplement == Supplement::Any
+        let lean = c.supplement == Supplement::Any
             && !p.priority
             && p.release_steps == 0
             && !p.bars
@@ -104,7 +107,7 @@ impl Stocked {
             track: u64::MAX >> (64 - c.track_len.max(1)),
             square,
             row,
-            sijat,
+            lean,
             on,
             prey,
             barred,
@@ -134,19 +137,19 @@ impl Stocked {
         rng: &mut R,
         max_throws: u32,
     ) {
-        // Sijat El Taba's settings, as constants: its own copy of the loop has none of the
+        // The lean settings as constants: their own copy of the loop has none of the
         // tests of the other settings.
-        if self.sijat {
+        if self.lean {
             self.play::<true, R>(c, s, bits, rng, max_throws);
         } else {
             self.play::<false, R>(c, s, bits, rng, max_throws);
         }
     }
 
-    /// [`Stocked::play_to_end`] where `F` says the settings are Sijat El Taba's
-    /// ([`Stocked::sijat`]).
+    /// [`Stocked::play_to_end`] where `LEAN` says the settings are the lean ones
+    /// ([`Stocked::lean`]).
     #[inline(never)]
-    fn play<const F: bool, R: rand::Rng + ?Sized>(
+    fn play<const LEAN: bool, R: rand::Rng + ?Sized>(
         &self,
         c: &Compiled,
         s: &mut State,
@@ -196,9 +199,9 @@ impl Stocked {
             let e = self.plain.by_marked[(p.pending & 15).min(8) as usize];
             p.pending = GONE;
             let again = if turn == 0 {
-                p.decide::<0, F, R>(self, c, s, rng, e)
+                p.decide::<0, LEAN, R>(self, c, s, rng, e)
             } else {
-                p.decide::<1, F, R>(self, c, s, rng, e)
+                p.decide::<1, LEAN, R>(self, c, s, rng, e)
             };
             if !(again || p.ended) {
                 turn = 1 - turn;
@@ -214,9 +217,9 @@ impl Stocked {
             left -= 1;
             let e = self.plain.by_bits[p.bits.take(rng, sticks) as usize & 63];
             let again = if turn == 0 {
-                p.decide::<0, F, R>(self, c, s, rng, e)
+                p.decide::<0, LEAN, R>(self, c, s, rng, e)
             } else {
-                p.decide::<1, F, R>(self, c, s, rng, e)
+                p.decide::<1, LEAN, R>(self, c, s, rng, e)
             };
             if p.ended {
                 break;
@@ -316,7 +319,7 @@ impl Playout {
     /// Plays side `SIDE`'s decision on the throw of entry `e` ([`Plain::by_marked`]):
     /// whether the throw gives another.
     #[inline(always)]
-    fn decide<const SIDE: usize, const F: bool, R: rand::Rng + ?Sized>(
+    fn decide<const SIDE: usize, const LEAN: bool, R: rand::Rng + ?Sized>(
         &mut self,
         st: &Stocked,
         c: &Compiled,
@@ -328,7 +331,7 @@ impl Playout {
         let releases = e >> (RELEASE_BIT + SIDE as u16) & 1 == 1;
         if v == st.store {
             // Listed: store, then unlock each locked piece, lowest first.
-            let n = 1 + if releases && (F || st.plain.release_steps == 0) {
+            let n = 1 + if releases && (LEAN || st.plain.release_steps == 0) {
                 self.locked[SIDE]
             } else {
                 0
@@ -341,11 +344,11 @@ impl Playout {
                 self.unlock::<SIDE>(s, j);
             }
         } else if v > 0 {
-            if let Some((j, to, by)) = self.draw::<SIDE, F, R>(st, c, s, rng, releases, v) {
+            if let Some((j, to, by)) = self.draw::<SIDE, LEAN, R>(st, c, s, rng, releases, v) {
                 if to == RELEASED {
                     self.unlock::<SIDE>(s, j);
                 } else {
-                    self.move_to::<SIDE, F>(st, c, s, j, to);
+                    self.move_to::<SIDE, LEAN>(st, c, s, j, to);
                     self.stock[SIDE] = self.stock[SIDE].saturating_sub(by);
                 }
             }
@@ -356,7 +359,7 @@ impl Playout {
     /// The drawn action of a throw worth `v` (not the stored value) that releases a piece
     /// where `releases`.
     #[inline(always)]
-    fn draw<const SIDE: usize, const F: bool, R: rand::Rng + ?Sized>(
+    fn draw<const SIDE: usize, const LEAN: bool, R: rand::Rng + ?Sized>(
         &mut self,
         st: &Stocked,
         c: &Compiled,
@@ -368,13 +371,13 @@ impl Playout {
         let plain = &st.plain;
         let own = c.side_bits[SIDE];
         // Every unmoved piece is on the board (`Stocked::fits`).
-        // With Sijat El Taba's settings only the stored value releases.
-        let releases = !F && releases;
+        // With the lean settings only the stored value releases.
+        let releases = !LEAN && releases;
         let release = if releases { self.unmoved & own } else { 0 };
         let locked = if releases { self.locked[SIDE] } else { 0 };
         let moves = self.on_board & own & !self.unmoved;
         // The positions the side may end a walk on, and a walk's end by its position.
-        let barred = if F { 0 } else { self.barred[SIDE] };
+        let barred = if LEAN { 0 } else { self.barred[SIDE] };
         let free = st.track & !self.own[SIDE] & !barred;
         let square = &st.square[SIDE];
         // Closures of copies (`move`), so that none needs its captures kept in memory.
@@ -384,8 +387,8 @@ impl Playout {
             let f = s.pos[j] as usize + steps as usize;
             (f < 64 && free >> f & 1 == 1).then(|| (j, end(f), 0))
         };
-        let steps = if F { 0 } else { plain.release_steps };
-        let (any, priority) = (F || st.any, !F && plain.priority);
+        let steps = if LEAN { 0 } else { plain.release_steps };
+        let (any, priority) = (LEAN || st.any, !LEAN && plain.priority);
         let release_of = move |j: usize| {
             if steps == 0 {
                 Some((j, RELEASED, 0))
@@ -540,7 +543,7 @@ impl Playout {
     /// Moves piece `j` of side `SIDE` to the walk's end `to` (position, and square in the
     /// high byte), capturing the enemy piece there, and tests the ends.
     #[inline(always)]
-    fn move_to<const SIDE: usize, const F: bool>(
+    fn move_to<const SIDE: usize, const LEAN: bool>(
         &mut self,
         st: &Stocked,
         c: &Compiled,
@@ -549,8 +552,8 @@ impl Playout {
         to: u16,
     ) {
         let sq = (to >> 8) as u8;
-        // With Sijat El Taba's settings only moved pieces move (a release does not).
-        if !F && self.unmoved >> j & 1 == 1 {
+        // With the lean settings only moved pieces move (a release does not).
+        if !LEAN && self.unmoved >> j & 1 == 1 {
             self.locked[SIDE] -= 1;
             self.moved[SIDE] += 1;
         }
@@ -561,7 +564,7 @@ impl Playout {
         // The sides can become separated only where a row loses its last piece of a side:
         // the row the piece leaves, or the captured piece's.
         let mut emptied = self.rows[SIDE] & st.row[SIDE][fp].wrapping_mul(0xff) == 0;
-        if F {
+        if LEAN {
             // One position a square: the piece leaves its position's bit for the free one.
             let both = 1u64 << fp | 1u64 << tp;
             self.own[SIDE] ^= both;
@@ -572,7 +575,7 @@ impl Playout {
         }
         let enemy = 1 - SIDE;
         self.prey[enemy] = self.prey[enemy] & !st.prey[enemy][from] | st.prey[enemy][at];
-        if !F && st.plain.bars {
+        if !LEAN && st.plain.bars {
             self.barred[enemy] =
                 self.barred[enemy] & !st.barred[enemy][from] | st.barred[enemy][at];
         }
@@ -598,17 +601,17 @@ impl Playout {
             self.mobile[enemy] &= !st.on[enemy][at];
             self.prey[SIDE] &= !st.prey[SIDE][at];
             s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
-            self.ended = (F || st.plain.no_pieces_ends) && self.alive & c.side_bits[enemy] == 0;
+            self.ended = (LEAN || st.plain.no_pieces_ends) && self.alive & c.side_bits[enemy] == 0;
             emptied = true;
         }
         if emptied {
-            self.ended |= (F || st.separated_ends) && separated(&self.rows);
+            self.ended |= (LEAN || st.separated_ends) && separated(&self.rows);
         }
         self.board[at] = j as u8 + 1;
         self.at[SIDE][tp] = j as u8;
         s.pos[j] = to as u8;
         self.touched |= 1 << j;
-        if !F {
+        if !LEAN {
             self.unmoved &= !(1u64 << j);
         }
     }
