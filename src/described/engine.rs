@@ -837,12 +837,11 @@ impl Compiled {
                 n += 1;
             }
         }
-        // Value by value, and each value's pieces in order: so that a random draw finds
-        // the drawn value by its count of pieces, and then the piece (the one loop,
-        // `spent.rs`, draws so).
-        for &v in &held[..n] {
-            for k in members(self.on_board(s, side)) {
-                let (p, sq) = (s.pos[k], s.sq[k]);
+        let held = &held[..n];
+        for k in members(self.on_board(s, side)) {
+            let p = s.pos[k];
+            let sq = s.sq[k];
+            for &v in held {
                 self.walk(s, side, p, v, s.flags[k], &mut |_| {
                     out.push(Action::at(Kind::Held, sq, v))
                 });

@@ -283,8 +283,45 @@ const BYTES: [u64; 256] = {
     t
 };
 
-/// A one in each byte: a multiplication by it sums a word's bytes into the top one.
-const ONE_A_BYTE: u64 = 0x0101_0101_0101_0101;
+/// Per set of held values (bit `v - 1` for value `v`): in byte `l`, how many of them are
+/// at most `l` (read when a drawn action is found by its rank, at a piece's gap).
+static UPTO: [[u8; 256]; 256] = {
+    let mut t = [[0u8; 256]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut b = 0;
+        while b < 8 {
+            if m >> b & 1 == 1 {
+                // Value b + 1 counts for every l from b + 1 on.
+                let mut l = b + 1;
+                while l < 256 {
+                    t[m][l] += 1;
+                    l += 1;
+                }
+            }
+            b += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// Per byte: its set bits (the build has no `popcnt` instruction).
+const ONES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 1;
+    while b < 256 {
+        t[b] = t[b >> 1] + (b & 1) as u8;
+        b += 1;
+    }
+    t
+};
+
+/// The number of values (bits 1 to 8) in `set`.
+#[inline(always)]
+fn ones(set: u16) -> usize {
+    ONES[(set >> 1) as usize & 255] as usize
+}
 
 /// The last (highest) member of a set that has one.
 #[inline(always)]
@@ -414,7 +451,21 @@ struct Playout {
     /// Per side: the positions of its track (bit p) where it may not land, an enemy piece
     /// standing on a square with [`BAR`] (while there are none, no landing is barred).
     blocked: [u64; 2],
+    /// Per slot of the side deciding: the held values it may not spend for a barred
+    /// landing (read only at the slots a decision marks).
+    cut: [u16; 64],
     ended: bool,
+}
+
+/// The value of rank `i` among those of `mask` a piece with room `gap` may spend, less
+/// those in `cut`.
+#[inline(always)]
+fn value_at(mask: u16, gap: u8, cut: u16, i: usize) -> usize {
+    let mut allowed = at_most(mask, gap) & !cut;
+    for _ in 0..i {
+        allowed &= allowed.wrapping_sub(1);
+    }
+    allowed.trailing_zeros() as usize & 15
 }
 
 /// The values (bits) of `mask` of at most `l` steps.
@@ -482,6 +533,7 @@ impl Playout {
             held: s.held,
             mask,
             blocked,
+            cut: [0; 64],
             ended: s.ended,
         }
     }
@@ -512,23 +564,14 @@ impl Playout {
         s.unmoved &= !(moved | self.captured);
     }
 
-    /// The slot of side `SIDE`'s piece at position `p` (read from the board).
+    /// The held values barred for the piece in slot `r` (none where `cut_slots` has no `r`).
     #[inline(always)]
-    fn slot_at<const SIDE: usize>(&self, spent: &Spent, p: u8) -> usize {
-        let k = self.board[(spent.at[SIDE][p as usize] & 0xff) as usize];
-        (k as usize).wrapping_sub(1 + SIDE * spent.pieces) & 63
-    }
-
-    /// The slots of side `SIDE`'s pieces that would land on an enemy piece on a barred
-    /// square with `v` steps (out of line: a few decisions have any).
-    #[cold]
-    #[inline(never)]
-    fn barred_slots<const SIDE: usize>(&self, spent: &Spent, v: usize) -> u64 {
-        let mut out = 0;
-        for p in members(self.line[SIDE].low & self.blocked[SIDE] >> (v & 63)) {
-            out |= 1 << self.slot_at::<SIDE>(spent, p as u8);
+    fn cut_at(&self, cut_slots: u64, r: usize) -> u16 {
+        if cut_slots >> r & 1 != 0 {
+            self.cut[r & 63]
+        } else {
+            0
         }
-        out
     }
 
     /// Spends one held value `v` (held: its count is not 0).
@@ -622,19 +665,108 @@ impl Playout {
         rng: &mut R,
     ) -> bool {
         loop {
-            let (counts, cut_values) = self.count::<SIDE>(spent);
-            let total = (counts.wrapping_mul(ONE_A_BYTE) >> 56) as usize;
+            let line = &self.line[SIDE];
+            // The actions: for each value held, the pieces with room for it (a sum of
+            // bytes, each at most the side's pieces) ...
+            let mut total = ((line.room_for & BYTES[(self.mask >> 1) as usize & 255])
+                .wrapping_mul(0x0101_0101_0101_0101)
+                >> 56) as usize;
+            // ... less those landing on an enemy piece on a barred square: only from the
+            // positions a held value takes onto one (found for all pieces at once, from
+            // the set of their positions), and only while an enemy piece stands on one.
+            let mut cut_slots = 0u64;
+            let blocked = self.blocked[SIDE];
+            if blocked != 0 {
+                // Some value is held: the first taken before the loop.
+                let mut values = self.mask;
+                let mut reach = blocked >> (values.trailing_zeros() & 15);
+                values &= values.wrapping_sub(1);
+                while values != 0 {
+                    reach |= blocked >> (values.trailing_zeros() & 15);
+                    values &= values - 1;
+                }
+                let mut rest = line.low & reach;
+                while rest != 0 {
+                    let p = rest.trailing_zeros() as u8;
+                    rest &= rest - 1;
+                    let k = self.board[(spent.at[SIDE][p as usize] & 0xff) as usize];
+                    let r = (k as usize).wrapping_sub(1 + SIDE * spent.pieces) & 63;
+                    let cut = at_most(self.mask, line.gap[r]) & self.barred(SIDE, p);
+                    if cut != 0 {
+                        cut_slots |= 1 << r;
+                        self.cut[r] = cut;
+                        total -= ones(cut);
+                    }
+                }
+            }
             if total == 0 {
                 self.drop_held();
                 return false;
             }
-            let i = if total == 1 {
+            let mut i = if total == 1 {
                 0
             } else {
                 bits.short_index(rng, total as u32)
             };
-            let (r, v) = self.pick::<SIDE>(spent, counts, cut_values, i);
-            let line = &self.line[SIDE];
+            // The drawn action, by its rank in the listing (piece by piece, each piece's
+            // values in increasing order); per room, how many of the held values fit.
+            let upto = &UPTO[(self.mask >> 1) as usize & 255];
+            let mut rest = line.open;
+            let mask = self.mask;
+            let (r, v) = if cut_slots == 0 && 2 * i >= total {
+                // From the last piece down, the nearer end to the rank.
+                let mut j = total - 1 - i;
+                loop {
+                    let r = last(rest);
+                    let k = upto[line.gap[r] as usize] as usize;
+                    if j < k {
+                        break (r, value_at(mask, line.gap[r], 0, k - 1 - j));
+                    }
+                    j -= k;
+                    rest &= !(1 << r);
+                }
+            } else if cut_slots == 0 {
+                loop {
+                    let r = rest.trailing_zeros() as usize & 63;
+                    let k = upto[line.gap[r] as usize] as usize;
+                    if i < k {
+                        break (r, value_at(mask, line.gap[r], 0, i));
+                    }
+                    i -= k;
+                    rest &= rest - 1;
+                }
+            } else if 2 * i >= total {
+                // The same from the last piece down, the barred values left out.
+                let mut j = total - 1 - i;
+                loop {
+                    let r = last(rest);
+                    let mut k = upto[line.gap[r] as usize] as usize;
+                    if cut_slots >> r & 1 != 0 {
+                        k -= ones(self.cut[r]);
+                    }
+                    if j < k {
+                        break (
+                            r,
+                            value_at(mask, line.gap[r], self.cut_at(cut_slots, r), k - 1 - j),
+                        );
+                    }
+                    j -= k;
+                    rest &= !(1 << r);
+                }
+            } else {
+                loop {
+                    let r = rest.trailing_zeros() as usize & 63;
+                    let mut k = upto[line.gap[r] as usize] as usize;
+                    if cut_slots >> r & 1 != 0 {
+                        k -= ones(self.cut[r]);
+                    }
+                    if i < k {
+                        break (r, value_at(mask, line.gap[r], self.cut_at(cut_slots, r), i));
+                    }
+                    i -= k;
+                    rest &= rest - 1;
+                }
+            };
             let p = line.pos[r] as usize;
             let over = self.move_piece::<SIDE>(spent, s, r, p, p + v);
             self.spend_one(v);
@@ -646,99 +778,6 @@ impl Playout {
                 return false;
             }
         }
-    }
-
-    /// The actions of side `SIDE`'s decision, counted without listing them: in byte
-    /// `v - 1`, how many pieces can spend the held value `v`; and the held values that some
-    /// piece with room for them may not spend, landing on an enemy piece on a barred square.
-    /// The actions are listed value by value (each held value in increasing order, and for
-    /// each the pieces in the track's order), as [`Compiled::spend_actions`] lists them.
-    #[inline(always)]
-    fn count<const SIDE: usize>(&self, spent: &Spent) -> (u64, u16) {
-        let line = &self.line[SIDE];
-        // Per value held, the pieces with room for it (each byte at most the side's
-        // pieces) ...
-        let mut counts = line.room_for & BYTES[(self.mask >> 1) as usize & 255];
-        // ... less those landing on an enemy piece on a barred square: only from the
-        // positions a held value takes onto one (found for all pieces at once, from the
-        // set of their positions), and only while an enemy piece stands on one.
-        let mut cut_values = 0u16;
-        let blocked = self.blocked[SIDE];
-        if blocked != 0 {
-            // Some value is held: the first taken before the loop.
-            let mut values = self.mask;
-            let mut reach = blocked >> (values.trailing_zeros() & 15);
-            values &= values.wrapping_sub(1);
-            while values != 0 {
-                reach |= blocked >> (values.trailing_zeros() & 15);
-                values &= values - 1;
-            }
-            let mut rest = line.low & reach;
-            while rest != 0 {
-                let p = rest.trailing_zeros() as u8;
-                rest &= rest - 1;
-                let r = self.slot_at::<SIDE>(spent, p);
-                let cut = at_most(self.mask, line.gap[r]) & self.barred(SIDE, p);
-                cut_values |= cut;
-                counts -= BYTES[(cut >> 1) as usize & 255] & ONE_A_BYTE;
-            }
-        }
-        (counts, cut_values)
-    }
-
-    /// The action of rank `i` (below the sum of `counts`) in [`Playout::count`]'s order:
-    /// the slot of its piece, and its value.
-    #[inline(always)]
-    fn pick<const SIDE: usize>(
-        &self,
-        spent: &Spent,
-        counts: u64,
-        cut_values: u16,
-        mut i: usize,
-    ) -> (usize, usize) {
-        let line = &self.line[SIDE];
-        // The value: the first whose running count passes the rank.
-        let mut values = self.mask;
-        let (v, n) = loop {
-            let v = values.trailing_zeros() as usize & 15;
-            let n = (counts >> ((8 * v).wrapping_sub(8) & 63)) as usize & 255;
-            if i < n {
-                break (v, n);
-            }
-            i -= n;
-            values &= values.wrapping_sub(1);
-        };
-        // Its piece of rank `i` among the `n` with room for it (and not barred), walking
-        // the pieces with room from the nearer end.
-        let mut rest = line.open;
-        if cut_values >> v & 1 != 0 {
-            rest &= !self.barred_slots::<SIDE>(spent, v);
-        }
-        let r = if 2 * i >= n {
-            let mut j = n - 1 - i;
-            loop {
-                let r = last(rest);
-                if line.gap[r] as usize >= v {
-                    if j == 0 {
-                        break r;
-                    }
-                    j -= 1;
-                }
-                rest &= !(1 << r);
-            }
-        } else {
-            loop {
-                let r = rest.trailing_zeros() as usize & 63;
-                if line.gap[r] as usize >= v {
-                    if i == 0 {
-                        break r;
-                    }
-                    i -= 1;
-                }
-                rest &= rest - 1;
-            }
-        };
-        (r, v)
     }
 
     /// Moves side `SIDE`'s piece in slot `r` from position `p` to position `q`, capturing
@@ -875,12 +914,9 @@ impl Playout {
 
 #[cfg(test)]
 mod tests {
-    use super::super::action::{Action, Kind};
     use super::super::loop_tests::{compare_along, compare_every_variant};
-    use super::super::state::{State, GONE};
+    use super::super::state::GONE;
     use super::super::Described;
-    use super::{Playout, ONE_A_BYTE};
-    use crate::game::Node;
 
     /// From nodes all along random games of every variant (seat count and option) of every
     /// shipped and reference description that the loop takes (and with a throw cap that
@@ -909,178 +945,6 @@ mod tests {
             }
         }
         assert!(starts > 3_000, "{starts}");
-    }
-
-    /// The game of every variant (seat count and number of columns).
-    fn sig_variants() -> Vec<Described> {
-        let game = Described::from_text(
-            "sig-western-sahara.toml",
-            super::super::games::SHIPPED
-                .iter()
-                .find(|g| g.0 == "sig-western-sahara")
-                .unwrap()
-                .2,
-        )
-        .unwrap();
-        Described::variants(&game.base)
-    }
-
-    /// Calls `f` at every spending decision of random games of every variant (a fixed
-    /// sequence of choices), with the variant and the state.
-    fn each_spending_decision(games: usize, mut f: impl FnMut(&Described, &State)) {
-        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = |n: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % n as u64) as usize
-        };
-        for g in sig_variants() {
-            for _ in 0..games {
-                let mut s = g.initial_state();
-                loop {
-                    match g.node(&s) {
-                        Node::End => break,
-                        Node::Throw(_) => {
-                            let t = crate::Throw::new(
-                                next(g.compiled.sticks.count() as usize + 1) as u8
-                            );
-                            g.apply_throw_unchecked(&mut s, t);
-                        }
-                        Node::Decide(_) => {
-                            let list = g.legal_actions(&s);
-                            if s.spending {
-                                f(&g, &s);
-                            }
-                            g.apply_action_unchecked(&mut s, list[next(list.len())]);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// The loop's count and its pick by rank of side `side`'s decision: the number of
-    /// actions, and the action of each rank.
-    fn ranked(g: &Described, s: &State, side: usize) -> Vec<Action> {
-        let (c, p) = (&*g.compiled, g.compiled.spent_playouts.as_ref().unwrap());
-        let play = Playout::of(p, c, s);
-        let (counts, cut) = if side == 0 {
-            play.count::<0>(p)
-        } else {
-            play.count::<1>(p)
-        };
-        let total = (counts.wrapping_mul(ONE_A_BYTE) >> 56) as usize;
-        (0..total)
-            .map(|i| {
-                let (r, v) = if side == 0 {
-                    play.pick::<0>(p, counts, cut, i)
-                } else {
-                    play.pick::<1>(p, counts, cut, i)
-                };
-                let sq = (p.at[side][play.line[side].pos[r] as usize] & 0xff) as u8;
-                Action::at(Kind::Held, sq, v as u8)
-            })
-            .collect()
-    }
-
-    /// At every spending decision of random games of every variant, the loop's count is
-    /// the number of listed actions and its pick of each rank is the listed action of
-    /// that rank (the listing value by value): the index being drawn uniformly below the
-    /// count, each listed action is drawn with probability exactly one over their number,
-    /// and no other action is drawn. Decisions with barred landings, several held values
-    /// and picks from either end are all met.
-    #[test]
-    fn the_loop_draws_each_listed_spending_action_with_the_same_chance() {
-        let (mut decisions, mut barred, mut several) = (0, 0, 0);
-        each_spending_decision(6, |g, s| {
-            let list = g.legal_actions(s);
-            let side = g.compiled.side_of(s.turn as usize);
-            let ranked = ranked(g, s, side);
-            if list == [Action::PASS] {
-                assert!(ranked.is_empty(), "{s:?}");
-                return;
-            }
-            // Each listed action is drawn from exactly one rank.
-            assert_eq!(ranked, list, "{s:?}");
-            let p = g.compiled.spent_playouts.as_ref().unwrap();
-            let play = Playout::of(p, &g.compiled, s);
-            let cut = if side == 0 {
-                play.count::<0>(p).1
-            } else {
-                play.count::<1>(p).1
-            };
-            decisions += 1;
-            barred += usize::from(cut != 0);
-            several += usize::from(play.mask.count_ones() > 1 && list.len() > 2);
-        });
-        assert!(
-            decisions > 5_000 && barred > 100 && several > 1_000,
-            "{decisions} {barred} {several}"
-        );
-    }
-
-    /// Drawn with the random bits of a fixed seed many times as the loop draws (the count,
-    /// an index below it, the pick), at a decision with several held values and a barred
-    /// landing, each listed action comes about equally often: Pearson's chi-square of the
-    /// counts against equal chances stays below the bound that a uniform draw exceeds with
-    /// probability about one in a million.
-    #[test]
-    fn the_loop_draw_of_a_spending_action_is_uniform() {
-        use rand::SeedableRng as _;
-        let mut found = None;
-        each_spending_decision(1, |g, s| {
-            if found.is_some() || g.seats() != 2 {
-                return;
-            }
-            let list = g.legal_actions(s);
-            let side = g.compiled.side_of(s.turn as usize);
-            let p = g.compiled.spent_playouts.as_ref().unwrap();
-            let play = Playout::of(p, &g.compiled, s);
-            let cut = if side == 0 {
-                play.count::<0>(p).1
-            } else {
-                play.count::<1>(p).1
-            };
-            if cut != 0 && play.mask.count_ones() >= 2 && list.len() >= 8 {
-                found = Some((g.clone(), *s));
-            }
-        });
-        let (g, s) = found.expect("a decision with barred landings and several values");
-        let list = g.legal_actions(&s);
-        let side = g.compiled.side_of(s.turn as usize);
-        let p = g.compiled.spent_playouts.as_ref().unwrap();
-        let play = Playout::of(p, &g.compiled, &s);
-        let k = list.len();
-        let mut rng = crate::Rng::seed_from_u64(2026);
-        let mut bits = crate::play::RandomBits::new();
-        let draws = 200_000;
-        let mut counts = vec![0u32; k];
-        for _ in 0..draws {
-            let (r, v) = if side == 0 {
-                let (n, cut) = play.count::<0>(p);
-                let total = (n.wrapping_mul(ONE_A_BYTE) >> 56) as u32;
-                play.pick::<0>(p, n, cut, bits.short_index(&mut rng, total))
-            } else {
-                let (n, cut) = play.count::<1>(p);
-                let total = (n.wrapping_mul(ONE_A_BYTE) >> 56) as u32;
-                play.pick::<1>(p, n, cut, bits.short_index(&mut rng, total))
-            };
-            let sq = (p.at[side][play.line[side].pos[r] as usize] & 0xff) as u8;
-            let a = Action::at(Kind::Held, sq, v as u8);
-            counts[list.iter().position(|&b| b == a).unwrap()] += 1;
-        }
-        let e = draws as f64 / k as f64;
-        let chi2: f64 = counts.iter().map(|&o| (o as f64 - e).powi(2) / e).sum();
-        // The chi-square quantile of probability 1 - 1e-6 for k - 1 degrees of freedom
-        // (Wilson-Hilferty, z = 4.753).
-        let df = (k - 1) as f64;
-        let z = 4.753;
-        let bound = df * (1.0 - 2.0 / (9.0 * df) + z * (2.0 / (9.0 * df)).sqrt()).powi(3);
-        assert!(
-            chi2 < bound,
-            "chi-square {chi2} over {bound}: {counts:?} for {list:?}"
-        );
     }
 
     /// A move that leaves no piece able to move ends the game (the frozen end) in the loop
