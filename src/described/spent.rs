@@ -59,6 +59,9 @@ pub(crate) struct Spent {
     no_pieces_ends: bool,
     all_in_ends: bool,
     frozen_ends: bool,
+    /// What the loop keeps of the description's initial state, built once (most playouts
+    /// start there); none where the loop does not fit that state.
+    initial: Option<Box<Playout>>,
 }
 
 impl Spent {
@@ -141,7 +144,7 @@ impl Spent {
         if bar_end.iter().any(|&e| e as usize + LONGEST > 64) {
             return None;
         }
-        Some(Spent {
+        let mut spent = Spent {
             by_bits,
             len: len as u8,
             seats: c.seats,
@@ -154,7 +157,12 @@ impl Spent {
             no_pieces_ends: c.end_no_pieces,
             all_in_ends: c.end_all_in.is_some(),
             frozen_ends: c.end_frozen,
-        })
+            initial: None,
+        };
+        if spent.fits(c, &c.initial_state) {
+            spent.initial = Some(Box::new(Playout::of(&spent, c, &c.initial_state)));
+        }
+        Some(spent)
     }
 
     /// Whether the loop can play on from the state: no throw pending, no opening, no seat
@@ -186,12 +194,51 @@ impl Spent {
             && one_a_square(c, s)
     }
 
-    /// Plays the state to the end as the step-by-step path does: each throw
-    /// `bits.throw(rng, sticks)`, each spending decision a uniformly random action among
-    /// those [`Compiled::spend_actions`] lists, drawn with `bits.index(rng, len)`.
-    #[inline(never)]
+    /// Plays the state to the end as the step-by-step path does where the loop fits it
+    /// ([`Spent::fits`]): each throw `bits.throw(rng, sticks)`, each spending decision a
+    /// uniformly random action among those [`Compiled::spend_actions`] lists, drawn with
+    /// `bits.index(rng, len)`; whether it played. The initial state (where most playouts
+    /// start) is recognised by one comparison, and its loop state copied.
+    pub(crate) fn play_if_fits<R: rand::Rng + ?Sized>(
+        &self,
+        c: &Compiled,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        max_throws: u32,
+    ) -> bool {
+        let g = if *s == c.initial_state {
+            match &self.initial {
+                Some(g) => (**g).clone(),
+                None => return false,
+            }
+        } else if self.fits(c, s) {
+            Playout::of(self, c, s)
+        } else {
+            return false;
+        };
+        self.play_from(g, c, s, bits, rng, max_throws);
+        true
+    }
+
+    /// [`Spent::play_if_fits`] for a state the loop fits.
+    #[cfg(test)]
     pub(crate) fn play_to_end<R: rand::Rng + ?Sized>(
         &self,
+        c: &Compiled,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        max_throws: u32,
+    ) {
+        assert!(self.play_if_fits(c, s, bits, rng, max_throws));
+    }
+
+    /// Plays the state to the end from its loop state `g`.
+    #[inline(never)]
+    fn play_from<R: rand::Rng + ?Sized>(
+        &self,
+        mut g: Playout,
         c: &Compiled,
         s: &mut State,
         bits: &mut RandomBits,
@@ -201,7 +248,6 @@ impl Spent {
         if s.ended {
             return;
         }
-        let mut g = Playout::of(self, c, s);
         let mut b = *bits;
         let first = s.turn as usize;
         // The turns ended since: the seat to play is `first` plus these, and (seat 0 being
@@ -331,7 +377,7 @@ fn last(set: u64) -> usize {
 
 /// One side's pieces on the board, each in its slot (its number less the side's first):
 /// as none passes another, the slots' order is the track's.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Line {
     /// Per slot: the piece's position; entry 64 the track's length (the "next" of the
     /// last piece).
@@ -434,6 +480,7 @@ impl Line {
 
 /// What the loop keeps of the state between decisions. The pieces' positions, squares
 /// and flags are written back to the state once, at the end ([`Playout::write_back`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Playout {
     /// Per square: the piece on it, plus one (0: none).
     board: [u8; 256],
