@@ -363,10 +363,27 @@ const ONES: [u8; 256] = {
     t
 };
 
+/// A held count that went past 255, back to 255.
+#[cold]
+#[inline(never)]
+fn saturate(count: &mut u8) {
+    *count = u8::MAX;
+}
+
 /// The number of values (bits 1 to 8) in `set`.
 #[inline(always)]
 fn ones(set: u16) -> usize {
     ONES[(set >> 1) as usize & 255] as usize
+}
+
+/// The positions 1 to [`LONGEST`] before those of `blocked`.
+#[inline(always)]
+fn near(blocked: u64) -> u64 {
+    let mut x = blocked;
+    x |= x >> 1;
+    x |= x >> 2;
+    x |= x >> 4;
+    x >> 1
 }
 
 /// The last (highest) member of a set that has one.
@@ -498,6 +515,10 @@ struct Playout {
     /// Per side: the positions of its track (bit p) where it may not land, an enemy piece
     /// standing on a square with [`BAR`] (while there are none, no landing is barred).
     blocked: [u64; 2],
+    /// Per side: the positions from which a value (of at most [`LONGEST`]) could land on
+    /// a position of [`Playout::blocked`], so that a decision whose pieces stand on none
+    /// of them (most) looks no further for barred landings.
+    near: [u64; 2],
     /// Per slot of the side deciding: the held values it may not spend for a barred
     /// landing (read only at the slots a decision marks).
     cut: [u16; 64],
@@ -580,6 +601,7 @@ impl Playout {
             held: s.held,
             mask,
             blocked,
+            near: [near(blocked[0]), near(blocked[1])],
             cut: [0; 64],
             ended: s.ended,
         }
@@ -666,8 +688,12 @@ impl Playout {
             let e = spent.by_bits[bits.take(rng, sticks) as usize & 255];
             *throws = throws.saturating_add(1);
             let v = (e & 15) as usize;
-            // Kept at 255, as the step-by-step path keeps it.
-            self.held[v] += u8::from(self.held[v] != u8::MAX);
+            self.held[v] = self.held[v].wrapping_add(1);
+            if self.held[v] == 0 {
+                // Kept at 255, as the step-by-step path keeps it (out of line: it takes 255
+                // throws of one value in a turn).
+                saturate(&mut self.held[v]);
+            }
             self.mask |= 1 << v;
             if e & AGAIN == 0 || *throws >= max_throws {
                 break;
@@ -723,7 +749,7 @@ impl Playout {
             // the set of their positions), and only while an enemy piece stands on one.
             let mut cut_slots = 0u64;
             let blocked = self.blocked[SIDE];
-            if blocked != 0 {
+            if line.low & self.near[SIDE] != 0 {
                 // Some value is held: the first taken before the loop.
                 let mut values = self.mask;
                 let mut reach = blocked >> (values.trailing_zeros() & 15);
@@ -879,6 +905,7 @@ impl Playout {
         if to & THREAT != 0 {
             self.blocked[1 - SIDE] |= 1 << (spent.enemy_pos[SIDE][q & 255] & 63);
         }
+        self.near[1 - SIDE] = near(self.blocked[1 - SIDE]);
         if spent.all_in_ends {
             let (was, is) = (from & IN != 0, to & IN != 0);
             if was && !is {
