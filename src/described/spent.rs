@@ -267,20 +267,23 @@ impl Spent {
         }
         if !stop {
             // Two turns a round, side 0's and then side 1's, so that neither tests its
-            // side; a first seat of side 1 skips the first half once.
-            let mut skip = (first + turns) & 1 == 1;
-            loop {
-                if !skip {
+            // side (a first seat of side 1 plays its turn before, out of line), and the
+            // turns are counted by the round.
+            if (first + turns) & 1 == 1 {
+                stop = g.turn_apart::<1, R>(self, s, &mut b, rng, &mut throws, max_throws, sticks);
+                turns += usize::from(!stop);
+            }
+            if !stop {
+                loop {
                     if g.turn::<0, R>(self, s, &mut b, rng, &mut throws, max_throws, sticks) {
                         break;
                     }
-                    turns += 1;
+                    if g.turn::<1, R>(self, s, &mut b, rng, &mut throws, max_throws, sticks) {
+                        turns += 1;
+                        break;
+                    }
+                    turns += 2;
                 }
-                skip = false;
-                if g.turn::<1, R>(self, s, &mut b, rng, &mut throws, max_throws, sticks) {
-                    break;
-                }
-                turns += 1;
             }
         }
         let turn = (first + turns) % self.seats;
@@ -706,6 +709,24 @@ impl Playout {
         false
     }
 
+    /// [`Playout::turn`] out of line, for the first turn when its seat is of side 1 (once
+    /// at most).
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn turn_apart<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        spent: &Spent,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        throws: &mut u32,
+        max_throws: u32,
+        sticks: u32,
+    ) -> bool {
+        self.turn::<SIDE, R>(spent, s, bits, rng, throws, max_throws, sticks)
+    }
+
     /// The spending of a turn that had begun when the loop was called (out of the loop's
     /// way: it is taken once at most); whether the game ended. With nothing held, the
     /// listing is a pass, which ends the turn.
@@ -843,7 +864,12 @@ impl Playout {
             let p = line.pos[r] as usize;
             let over = self.move_piece::<SIDE>(spent, s, r, p, p + v);
             self.spend_one(v);
-            if over || (spent.frozen_ends && self.frozen(spent)) {
+            // The mover that can step on with the smallest value settles the frozen end
+            // at once (most moves); the others take the quick look at each side's last
+            // piece with room.
+            let steps_on = self.line[SIDE].gap[r] >= spent.min_value
+                && (p + v >= spent.bar_end[SIDE] as usize || self.blocked[SIDE] == 0);
+            if over || (spent.frozen_ends && !steps_on && self.frozen(spent)) {
                 self.drop_held();
                 return true;
             }
