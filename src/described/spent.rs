@@ -217,7 +217,11 @@ impl Spent {
         } else {
             return false;
         };
-        self.play_from(g, c, s, bits, rng, max_throws);
+        if c.sticks.count() == 8 {
+            self.play_from::<R, 8>(g, c, s, bits, rng, max_throws);
+        } else {
+            self.play_from::<R, 0>(g, c, s, bits, rng, max_throws);
+        }
         true
     }
 
@@ -234,9 +238,11 @@ impl Spent {
         assert!(self.play_if_fits(c, s, bits, rng, max_throws));
     }
 
-    /// Plays the state to the end from its loop state `g`.
+    /// Plays the state to the end from its loop state `g`, with `STICKS` sticks (0: as
+    /// many as the description has; the usual 8 known when the loop is compiled, so that
+    /// a throw's bits are taken with constants).
     #[inline(never)]
-    fn play_from<R: rand::Rng + ?Sized>(
+    fn play_from<R: rand::Rng + ?Sized, const STICKS: u32>(
         &self,
         mut g: Playout,
         c: &Compiled,
@@ -254,7 +260,11 @@ impl Spent {
         // of side 0 and the sides alternating) its side is that seat's parity.
         let mut turns = 0usize;
         let mut throws = s.throws;
-        let sticks = u32::from(c.sticks.count());
+        let sticks = if STICKS == 0 {
+            u32::from(c.sticks.count())
+        } else {
+            STICKS
+        };
         let mut stop = false;
         if s.spending {
             // A turn whose spending has begun ends first.
