@@ -656,15 +656,6 @@ impl Playout {
         }
     }
 
-    /// Spends one held value `v` (held: its count is not 0).
-    #[inline(always)]
-    fn spend_one(&mut self, v: usize) {
-        self.held[v] = self.held[v].wrapping_sub(1);
-        if self.held[v] == 0 {
-            self.mask &= !(1 << v);
-        }
-    }
-
     /// Forgets every held value.
     #[inline(always)]
     fn drop_held(&mut self) {
@@ -697,6 +688,8 @@ impl Playout {
         if *throws >= max_throws {
             return true;
         }
+        // The values held kept in a register through the turn.
+        let mut mask = self.mask;
         loop {
             let e = spent.by_bits[bits.take(rng, sticks) as usize & 255];
             *throws = throws.saturating_add(1);
@@ -707,12 +700,12 @@ impl Playout {
                 // throws of one value in a turn).
                 saturate(&mut self.held[v]);
             }
-            self.mask |= 1 << v;
+            mask |= 1 << v;
             if e & AGAIN == 0 || *throws >= max_throws {
                 break;
             }
         }
-        if self.spend::<SIDE, R>(spent, s, bits, rng) {
+        if self.spend::<SIDE, R>(spent, s, bits, rng, mask) {
             self.ended = true;
             return true;
         }
@@ -752,7 +745,7 @@ impl Playout {
         if self.mask == 0 {
             return false;
         }
-        let over = self.spend::<SIDE, R>(spent, s, bits, rng);
+        let over = self.spend::<SIDE, R>(spent, s, bits, rng, self.mask);
         self.ended |= over;
         over
     }
@@ -760,6 +753,7 @@ impl Playout {
     /// Plays side `SIDE`'s spending decisions until the held values are spent or none can
     /// be (false), or the game ends (true). Every held value is dropped after. Some value
     /// is held (a turn's throws hold one; [`Playout::spend_begun`] passes an empty turn).
+    /// The values held are `mask` ([`Playout::mask`] is 0 after).
     #[inline(always)]
     fn spend<const SIDE: usize, R: rand::Rng + ?Sized>(
         &mut self,
@@ -767,12 +761,13 @@ impl Playout {
         s: &mut State,
         bits: &mut RandomBits,
         rng: &mut R,
+        mut mask: u16,
     ) -> bool {
         loop {
             let line = &self.line[SIDE];
             // The actions: for each value held, the pieces with room for it (a sum of
             // bytes, each at most the side's pieces) ...
-            let mut total = ((line.room_for & BYTES[(self.mask >> 1) as usize & 255])
+            let mut total = ((line.room_for & BYTES[(mask >> 1) as usize & 255])
                 .wrapping_mul(0x0101_0101_0101_0101)
                 >> 56) as usize;
             // ... less those landing on an enemy piece on a barred square: only from the
@@ -782,7 +777,7 @@ impl Playout {
             let blocked = self.blocked[SIDE];
             if line.low & self.near[SIDE] != 0 {
                 // Some value is held: the first taken before the loop.
-                let mut values = self.mask;
+                let mut values = mask;
                 let mut reach = blocked >> (values.trailing_zeros() & 15);
                 values &= values.wrapping_sub(1);
                 while values != 0 {
@@ -795,7 +790,7 @@ impl Playout {
                     rest &= rest - 1;
                     let k = self.board[(spent.at[SIDE][p as usize] & 0xff) as usize];
                     let r = (k as usize).wrapping_sub(1 + SIDE * spent.pieces) & 63;
-                    let cut = at_most(self.mask, line.gap[r]) & self.barred(SIDE, p);
+                    let cut = at_most(mask, line.gap[r]) & self.barred(SIDE, p);
                     if cut != 0 {
                         cut_slots |= 1 << r;
                         self.cut[r] = cut;
@@ -814,9 +809,8 @@ impl Playout {
             };
             // The drawn action, by its rank in the listing (piece by piece, each piece's
             // values in increasing order); per room, how many of the held values fit.
-            let upto = &UPTO[(self.mask >> 1) as usize & 255];
+            let upto = &UPTO[(mask >> 1) as usize & 255];
             let mut rest = line.open;
-            let mask = self.mask;
             let (r, v) = if cut_slots == 0 && 2 * i >= total {
                 // From the last piece down, the nearer end to the rank.
                 let mut j = total - 1 - i;
@@ -873,7 +867,10 @@ impl Playout {
             };
             let p = line.pos[r] as usize;
             let over = self.move_piece::<SIDE>(spent, s, r, p, p + v);
-            self.spend_one(v);
+            self.held[v] = self.held[v].wrapping_sub(1);
+            if self.held[v] == 0 {
+                mask &= !(1 << v);
+            }
             // The mover that can step on with the smallest value settles the frozen end
             // at once (most moves); the others take the quick look at each side's last
             // piece with room.
@@ -883,7 +880,8 @@ impl Playout {
                 self.drop_held();
                 return true;
             }
-            if self.mask == 0 {
+            if mask == 0 {
+                self.mask = 0;
                 return false;
             }
         }
