@@ -427,6 +427,9 @@ struct Line {
     /// The positions of the pieces (bit p), those before 64 only: enough to find the
     /// pieces that can land on a barred position (all before 64 less [`LONGEST`]).
     low: u64,
+    /// Per slot: the slot of the piece behind it (64: none), so that a move finds the
+    /// piece whose room it adds to in one read (it changes only at a capture).
+    behind: [u8; 64],
 }
 
 /// The position `p` as a bit of [`Line::low`] (none from 64 on).
@@ -462,9 +465,13 @@ impl Line {
         self.set_gap(r, 0);
         self.present &= !(1 << r);
         self.low &= !low_bit(self.pos[r]);
-        let before = self.present & ((1 << r) - 1);
-        if before != 0 {
-            let b = last(before);
+        let b = self.behind[r];
+        let next = self.next(r);
+        if next < 64 {
+            self.behind[next] = b;
+        }
+        if b < 64 {
+            let b = b as usize & 63;
             self.set_gap(b, self.gap[b].wrapping_add(freed).wrapping_add(1));
         }
     }
@@ -492,9 +499,8 @@ impl Line {
         if g == 0 {
             self.open &= !(1 << r);
         }
-        let before = self.present & ((1 << r) - 1);
-        if before != 0 {
-            let b = last(before);
+        let b = self.behind[r] as usize;
+        if b < 64 {
             let old = self.gap[b];
             let g = old.wrapping_add(v);
             self.gap[b] = g;
@@ -576,6 +582,7 @@ impl Playout {
             open: 0,
             room_for: 0,
             low: 0,
+            behind: [64; 64],
         }; 2];
         let mut outside = [0; 2];
         let mut blocked = [0u64; 2];
@@ -595,9 +602,12 @@ impl Playout {
                 }
             }
             l.pos[64] = spent.len;
+            let mut behind = 64;
             for r in members(l.present) {
                 let next = l.pos[l.next(r).min(64)];
                 l.set_gap(r, next.wrapping_sub(l.pos[r]).wrapping_sub(1));
+                l.behind[r] = behind;
+                behind = r as u8;
             }
         }
         let mut mask = 0u16;
