@@ -479,12 +479,13 @@ impl Line {
     /// Moves the piece in slot `r` to position `q` (ahead, before the next): the one
     /// before it then has more room.
     #[inline(always)]
-    fn advance(&mut self, r: usize, q: u8) {
+    fn advance(&mut self, r: usize, q: u8, bar_end: u8) {
         let r = r & 63;
         let p = self.pos[r];
         let v = q.wrapping_sub(p);
-        if p < 64 {
-            // The new position's bit shifted out of the word when it is 64 or more.
+        if p < bar_end {
+            // Only the positions before `bar_end` are read (a piece past them never comes
+            // back); the new position's bit shifts out of the word when it is 64 or more.
             self.low ^= (1 | 1 << (v & 63)) << p;
         }
         self.pos[r] = q;
@@ -923,7 +924,7 @@ impl Playout {
         if (from | to) & (THREAT | IN) != 0 {
             over |= self.regions::<SIDE>(spent, from, to, p, q);
         }
-        self.line[SIDE].advance(r, q as u8);
+        self.line[SIDE].advance(r, q as u8, spent.bar_end[SIDE]);
         over
     }
 
