@@ -843,8 +843,7 @@ impl Described {
             }
         }
         if let Some(spent) = &self.compiled.spent_playouts {
-            if spent.fits(&self.compiled, s) {
-                spent.play_to_end(&self.compiled, s, bits, rng, self.max_throws);
+            if spent.play_if_fits(&self.compiled, s, bits, rng, self.max_throws) {
                 return;
             }
         }

@@ -59,6 +59,9 @@ pub(crate) struct Spent {
     no_pieces_ends: bool,
     all_in_ends: bool,
     frozen_ends: bool,
+    /// What the loop keeps of the description's initial state, built once (most playouts
+    /// start there); none where the loop does not fit that state.
+    initial: Option<Box<Playout>>,
 }
 
 impl Spent {
@@ -141,7 +144,7 @@ impl Spent {
         if bar_end.iter().any(|&e| e as usize + LONGEST > 64) {
             return None;
         }
-        Some(Spent {
+        let mut spent = Spent {
             by_bits,
             len: len as u8,
             seats: c.seats,
@@ -154,7 +157,12 @@ impl Spent {
             no_pieces_ends: c.end_no_pieces,
             all_in_ends: c.end_all_in.is_some(),
             frozen_ends: c.end_frozen,
-        })
+            initial: None,
+        };
+        if spent.fits(c, &c.initial_state) {
+            spent.initial = Some(Box::new(Playout::of(&spent, c, &c.initial_state)));
+        }
+        Some(spent)
     }
 
     /// Whether the loop can play on from the state: no throw pending, no opening, no seat
@@ -186,12 +194,57 @@ impl Spent {
             && one_a_square(c, s)
     }
 
-    /// Plays the state to the end as the step-by-step path does: each throw
-    /// `bits.throw(rng, sticks)`, each spending decision a uniformly random action among
-    /// those [`Compiled::spend_actions`] lists, drawn with `bits.index(rng, len)`.
-    #[inline(never)]
+    /// Plays the state to the end as the step-by-step path does where the loop fits it
+    /// ([`Spent::fits`]): each throw `bits.throw(rng, sticks)`, each spending decision a
+    /// uniformly random action among those [`Compiled::spend_actions`] lists, drawn with
+    /// `bits.index(rng, len)`; whether it played. The initial state (where most playouts
+    /// start) is recognised by one comparison, and its loop state copied.
+    pub(crate) fn play_if_fits<R: rand::Rng + ?Sized>(
+        &self,
+        c: &Compiled,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        max_throws: u32,
+    ) -> bool {
+        let g = if *s == c.initial_state {
+            match &self.initial {
+                Some(g) => (**g).clone(),
+                None => return false,
+            }
+        } else if self.fits(c, s) {
+            Playout::of(self, c, s)
+        } else {
+            return false;
+        };
+        if c.sticks.count() == 8 {
+            self.play_from::<R, 8>(g, c, s, bits, rng, max_throws);
+        } else {
+            self.play_from::<R, 0>(g, c, s, bits, rng, max_throws);
+        }
+        true
+    }
+
+    /// [`Spent::play_if_fits`] for a state the loop fits.
+    #[cfg(test)]
     pub(crate) fn play_to_end<R: rand::Rng + ?Sized>(
         &self,
+        c: &Compiled,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        max_throws: u32,
+    ) {
+        assert!(self.play_if_fits(c, s, bits, rng, max_throws));
+    }
+
+    /// Plays the state to the end from its loop state `g`, with `STICKS` sticks (0: as
+    /// many as the description has; the usual 8 known when the loop is compiled, so that
+    /// a throw's bits are taken with constants).
+    #[inline(never)]
+    fn play_from<R: rand::Rng + ?Sized, const STICKS: u32>(
+        &self,
+        mut g: Playout,
         c: &Compiled,
         s: &mut State,
         bits: &mut RandomBits,
@@ -201,14 +254,17 @@ impl Spent {
         if s.ended {
             return;
         }
-        let mut g = Playout::of(self, c, s);
         let mut b = *bits;
         let first = s.turn as usize;
         // The turns ended since: the seat to play is `first` plus these, and (seat 0 being
         // of side 0 and the sides alternating) its side is that seat's parity.
         let mut turns = 0usize;
         let mut throws = s.throws;
-        let sticks = u32::from(c.sticks.count());
+        let sticks = if STICKS == 0 {
+            u32::from(c.sticks.count())
+        } else {
+            STICKS
+        };
         let mut stop = false;
         if s.spending {
             // A turn whose spending has begun ends first.
@@ -221,20 +277,23 @@ impl Spent {
         }
         if !stop {
             // Two turns a round, side 0's and then side 1's, so that neither tests its
-            // side; a first seat of side 1 skips the first half once.
-            let mut skip = (first + turns) & 1 == 1;
-            loop {
-                if !skip {
+            // side (a first seat of side 1 plays its turn before, out of line), and the
+            // turns are counted by the round.
+            if (first + turns) & 1 == 1 {
+                stop = g.turn_apart::<1, R>(self, s, &mut b, rng, &mut throws, max_throws, sticks);
+                turns += usize::from(!stop);
+            }
+            if !stop {
+                loop {
                     if g.turn::<0, R>(self, s, &mut b, rng, &mut throws, max_throws, sticks) {
                         break;
                     }
-                    turns += 1;
+                    if g.turn::<1, R>(self, s, &mut b, rng, &mut throws, max_throws, sticks) {
+                        turns += 1;
+                        break;
+                    }
+                    turns += 2;
                 }
-                skip = false;
-                if g.turn::<1, R>(self, s, &mut b, rng, &mut throws, max_throws, sticks) {
-                    break;
-                }
-                turns += 1;
             }
         }
         let turn = (first + turns) % self.seats;
@@ -317,10 +376,27 @@ const ONES: [u8; 256] = {
     t
 };
 
+/// A held count that went past 255, back to 255.
+#[cold]
+#[inline(never)]
+fn saturate(count: &mut u8) {
+    *count = u8::MAX;
+}
+
 /// The number of values (bits 1 to 8) in `set`.
 #[inline(always)]
 fn ones(set: u16) -> usize {
     ONES[(set >> 1) as usize & 255] as usize
+}
+
+/// The positions 1 to [`LONGEST`] before those of `blocked`.
+#[inline(always)]
+fn near(blocked: u64) -> u64 {
+    let mut x = blocked;
+    x |= x >> 1;
+    x |= x >> 2;
+    x |= x >> 4;
+    x >> 1
 }
 
 /// The last (highest) member of a set that has one.
@@ -331,7 +407,7 @@ fn last(set: u64) -> usize {
 
 /// One side's pieces on the board, each in its slot (its number less the side's first):
 /// as none passes another, the slots' order is the track's.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Line {
     /// Per slot: the piece's position; entry 64 the track's length (the "next" of the
     /// last piece).
@@ -351,6 +427,9 @@ struct Line {
     /// The positions of the pieces (bit p), those before 64 only: enough to find the
     /// pieces that can land on a barred position (all before 64 less [`LONGEST`]).
     low: u64,
+    /// Per slot: the slot of the piece behind it (64: none), so that a move finds the
+    /// piece whose room it adds to in one read (it changes only at a capture).
+    behind: [u8; 64],
 }
 
 /// The position `p` as a bit of [`Line::low`] (none from 64 on).
@@ -386,9 +465,13 @@ impl Line {
         self.set_gap(r, 0);
         self.present &= !(1 << r);
         self.low &= !low_bit(self.pos[r]);
-        let before = self.present & ((1 << r) - 1);
-        if before != 0 {
-            let b = last(before);
+        let b = self.behind[r];
+        let next = self.next(r);
+        if next < 64 {
+            self.behind[next] = b;
+        }
+        if b < 64 {
+            let b = b as usize & 63;
             self.set_gap(b, self.gap[b].wrapping_add(freed).wrapping_add(1));
         }
     }
@@ -396,12 +479,13 @@ impl Line {
     /// Moves the piece in slot `r` to position `q` (ahead, before the next): the one
     /// before it then has more room.
     #[inline(always)]
-    fn advance(&mut self, r: usize, q: u8) {
+    fn advance(&mut self, r: usize, q: u8, bar_end: u8) {
         let r = r & 63;
         let p = self.pos[r];
         let v = q.wrapping_sub(p);
-        if p < 64 {
-            // The new position's bit shifted out of the word when it is 64 or more.
+        if p < bar_end {
+            // Only the positions before `bar_end` are read (a piece past them never comes
+            // back); the new position's bit shifts out of the word when it is 64 or more.
             self.low ^= (1 | 1 << (v & 63)) << p;
         }
         self.pos[r] = q;
@@ -416,9 +500,8 @@ impl Line {
         if g == 0 {
             self.open &= !(1 << r);
         }
-        let before = self.present & ((1 << r) - 1);
-        if before != 0 {
-            let b = last(before);
+        let b = self.behind[r] as usize;
+        if b < 64 {
             let old = self.gap[b];
             let g = old.wrapping_add(v);
             self.gap[b] = g;
@@ -434,6 +517,7 @@ impl Line {
 
 /// What the loop keeps of the state between decisions. The pieces' positions, squares
 /// and flags are written back to the state once, at the end ([`Playout::write_back`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Playout {
     /// Per square: the piece on it, plus one (0: none).
     board: [u8; 256],
@@ -451,6 +535,10 @@ struct Playout {
     /// Per side: the positions of its track (bit p) where it may not land, an enemy piece
     /// standing on a square with [`BAR`] (while there are none, no landing is barred).
     blocked: [u64; 2],
+    /// Per side: the positions from which a value (of at most [`LONGEST`]) could land on
+    /// a position of [`Playout::blocked`], so that a decision whose pieces stand on none
+    /// of them (most) looks no further for barred landings.
+    near: [u64; 2],
     /// Per slot of the side deciding: the held values it may not spend for a barred
     /// landing (read only at the slots a decision marks).
     cut: [u16; 64],
@@ -495,6 +583,7 @@ impl Playout {
             open: 0,
             room_for: 0,
             low: 0,
+            behind: [64; 64],
         }; 2];
         let mut outside = [0; 2];
         let mut blocked = [0u64; 2];
@@ -514,9 +603,12 @@ impl Playout {
                 }
             }
             l.pos[64] = spent.len;
+            let mut behind = 64;
             for r in members(l.present) {
                 let next = l.pos[l.next(r).min(64)];
                 l.set_gap(r, next.wrapping_sub(l.pos[r]).wrapping_sub(1));
+                l.behind[r] = behind;
+                behind = r as u8;
             }
         }
         let mut mask = 0u16;
@@ -533,6 +625,7 @@ impl Playout {
             held: s.held,
             mask,
             blocked,
+            near: [near(blocked[0]), near(blocked[1])],
             cut: [0; 64],
             ended: s.ended,
         }
@@ -574,15 +667,6 @@ impl Playout {
         }
     }
 
-    /// Spends one held value `v` (held: its count is not 0).
-    #[inline(always)]
-    fn spend_one(&mut self, v: usize) {
-        self.held[v] = self.held[v].wrapping_sub(1);
-        if self.held[v] == 0 {
-            self.mask &= !(1 << v);
-        }
-    }
-
     /// Forgets every held value.
     #[inline(always)]
     fn drop_held(&mut self) {
@@ -615,22 +699,46 @@ impl Playout {
         if *throws >= max_throws {
             return true;
         }
+        // The values held kept in a register through the turn.
+        let mut mask = self.mask;
         loop {
             let e = spent.by_bits[bits.take(rng, sticks) as usize & 255];
             *throws = throws.saturating_add(1);
             let v = (e & 15) as usize;
-            // Kept at 255, as the step-by-step path keeps it.
-            self.held[v] += u8::from(self.held[v] != u8::MAX);
-            self.mask |= 1 << v;
+            self.held[v] = self.held[v].wrapping_add(1);
+            if self.held[v] == 0 {
+                // Kept at 255, as the step-by-step path keeps it (out of line: it takes 255
+                // throws of one value in a turn).
+                saturate(&mut self.held[v]);
+            }
+            mask |= 1 << v;
             if e & AGAIN == 0 || *throws >= max_throws {
                 break;
             }
         }
-        if self.spend::<SIDE, R>(spent, s, bits, rng) {
+        if self.spend::<SIDE, R>(spent, s, bits, rng, mask) {
             self.ended = true;
             return true;
         }
         false
+    }
+
+    /// [`Playout::turn`] out of line, for the first turn when its seat is of side 1 (once
+    /// at most).
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn turn_apart<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        spent: &Spent,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        throws: &mut u32,
+        max_throws: u32,
+        sticks: u32,
+    ) -> bool {
+        self.turn::<SIDE, R>(spent, s, bits, rng, throws, max_throws, sticks)
     }
 
     /// The spending of a turn that had begun when the loop was called (out of the loop's
@@ -648,7 +756,7 @@ impl Playout {
         if self.mask == 0 {
             return false;
         }
-        let over = self.spend::<SIDE, R>(spent, s, bits, rng);
+        let over = self.spend::<SIDE, R>(spent, s, bits, rng, self.mask);
         self.ended |= over;
         over
     }
@@ -656,6 +764,7 @@ impl Playout {
     /// Plays side `SIDE`'s spending decisions until the held values are spent or none can
     /// be (false), or the game ends (true). Every held value is dropped after. Some value
     /// is held (a turn's throws hold one; [`Playout::spend_begun`] passes an empty turn).
+    /// The values held are `mask` ([`Playout::mask`] is 0 after).
     #[inline(always)]
     fn spend<const SIDE: usize, R: rand::Rng + ?Sized>(
         &mut self,
@@ -663,12 +772,13 @@ impl Playout {
         s: &mut State,
         bits: &mut RandomBits,
         rng: &mut R,
+        mut mask: u16,
     ) -> bool {
         loop {
             let line = &self.line[SIDE];
             // The actions: for each value held, the pieces with room for it (a sum of
             // bytes, each at most the side's pieces) ...
-            let mut total = ((line.room_for & BYTES[(self.mask >> 1) as usize & 255])
+            let mut total = ((line.room_for & BYTES[(mask >> 1) as usize & 255])
                 .wrapping_mul(0x0101_0101_0101_0101)
                 >> 56) as usize;
             // ... less those landing on an enemy piece on a barred square: only from the
@@ -676,9 +786,9 @@ impl Playout {
             // the set of their positions), and only while an enemy piece stands on one.
             let mut cut_slots = 0u64;
             let blocked = self.blocked[SIDE];
-            if blocked != 0 {
+            if line.low & self.near[SIDE] != 0 {
                 // Some value is held: the first taken before the loop.
-                let mut values = self.mask;
+                let mut values = mask;
                 let mut reach = blocked >> (values.trailing_zeros() & 15);
                 values &= values.wrapping_sub(1);
                 while values != 0 {
@@ -691,7 +801,7 @@ impl Playout {
                     rest &= rest - 1;
                     let k = self.board[(spent.at[SIDE][p as usize] & 0xff) as usize];
                     let r = (k as usize).wrapping_sub(1 + SIDE * spent.pieces) & 63;
-                    let cut = at_most(self.mask, line.gap[r]) & self.barred(SIDE, p);
+                    let cut = at_most(mask, line.gap[r]) & self.barred(SIDE, p);
                     if cut != 0 {
                         cut_slots |= 1 << r;
                         self.cut[r] = cut;
@@ -710,9 +820,8 @@ impl Playout {
             };
             // The drawn action, by its rank in the listing (piece by piece, each piece's
             // values in increasing order); per room, how many of the held values fit.
-            let upto = &UPTO[(self.mask >> 1) as usize & 255];
+            let upto = &UPTO[(mask >> 1) as usize & 255];
             let mut rest = line.open;
-            let mask = self.mask;
             let (r, v) = if cut_slots == 0 && 2 * i >= total {
                 // From the last piece down, the nearer end to the rank.
                 let mut j = total - 1 - i;
@@ -769,12 +878,21 @@ impl Playout {
             };
             let p = line.pos[r] as usize;
             let over = self.move_piece::<SIDE>(spent, s, r, p, p + v);
-            self.spend_one(v);
-            if over || (spent.frozen_ends && self.frozen(spent)) {
+            self.held[v] = self.held[v].wrapping_sub(1);
+            if self.held[v] == 0 {
+                mask &= !(1 << v);
+            }
+            // The mover that can step on with the smallest value settles the frozen end
+            // at once (most moves); the others take the quick look at each side's last
+            // piece with room.
+            let steps_on = self.line[SIDE].gap[r] >= spent.min_value
+                && (p + v >= spent.bar_end[SIDE] as usize || self.blocked[SIDE] == 0);
+            if over || (spent.frozen_ends && !steps_on && self.frozen(spent)) {
                 self.drop_held();
                 return true;
             }
-            if self.mask == 0 {
+            if mask == 0 {
+                self.mask = 0;
                 return false;
             }
         }
@@ -806,7 +924,7 @@ impl Playout {
         if (from | to) & (THREAT | IN) != 0 {
             over |= self.regions::<SIDE>(spent, from, to, p, q);
         }
-        self.line[SIDE].advance(r, q as u8);
+        self.line[SIDE].advance(r, q as u8, spent.bar_end[SIDE]);
         over
     }
 
@@ -832,6 +950,7 @@ impl Playout {
         if to & THREAT != 0 {
             self.blocked[1 - SIDE] |= 1 << (spent.enemy_pos[SIDE][q & 255] & 63);
         }
+        self.near[1 - SIDE] = near(self.blocked[1 - SIDE]);
         if spent.all_in_ends {
             let (was, is) = (from & IN != 0, to & IN != 0);
             if was && !is {
