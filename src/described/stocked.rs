@@ -157,9 +157,16 @@ impl Stocked {
         rng: &mut R,
         max_throws: u32,
     ) {
+        // The squares' and positions' tables apart from the loop's other values, which the
+        // compiler can then keep in registers (a table indexed by a variable keeps the whole
+        // value it belongs to in memory).
+        let mut board = [0; 256];
+        let mut at = [[0; 64]; 2];
+        let moved = |side: usize| (s.on_board & c.side_bits[side] & !s.unmoved).count_ones();
+        let locked = |side: usize| (s.unmoved & s.alive & c.side_bits[side]).count_ones();
         let mut p = Playout {
-            board: [0; 256],
-            at: [[0; 64]; 2],
+            board: &mut board,
+            at: &mut at,
             touched: 0,
             rows: [0; 2],
             own: [0; 2],
@@ -173,27 +180,11 @@ impl Stocked {
             on_board: s.on_board,
             alive: s.alive,
             unmoved: s.unmoved,
-            moved: core::array::from_fn(|side| {
-                (s.on_board & c.side_bits[side] & !s.unmoved).count_ones() as usize
-            }),
-            locked: core::array::from_fn(|side| {
-                (s.unmoved & s.alive & c.side_bits[side]).count_ones() as usize
-            }),
+            moved: [moved(0) as usize, moved(1) as usize],
+            locked: [locked(0) as usize, locked(1) as usize],
         };
-        for side in 0..2 {
-            for k in members(s.on_board & c.side_bits[side]) {
-                let sq = s.sq[k] as usize;
-                p.board[sq] = k as u8 + 1;
-                p.at[side][s.pos[k] as usize & 63] = k as u8;
-                p.rows[side] += row_bit(s.sq[k]);
-                p.own[side] |= self.on[side][sq];
-                p.prey[1 - side] |= self.prey[1 - side][sq];
-                p.barred[1 - side] |= self.barred[1 - side][sq];
-                if s.unmoved >> k & 1 == 0 {
-                    p.mobile[side] |= self.on[side][sq];
-                }
-            }
-        }
+        p.enter::<0>(self, c, s);
+        p.enter::<1>(self, c, s);
         let mut turn = s.turn;
         if !p.ended && p.pending != GONE {
             let e = self.plain.by_marked[(p.pending & 15).min(8) as usize];
@@ -261,15 +252,15 @@ fn separated(rows: &[u64; 2]) -> bool {
 }
 
 /// What the loop keeps of the state and the settings between throws.
-struct Playout {
+struct Playout<'a> {
     /// Per square: the piece on it, plus one (0: none).
-    board: [u8; 256],
+    board: &'a mut [u8; 256],
     /// The pieces moved by the loop, whose squares and counts the state is given at the
     /// end (with the flag of the unlocked ones), not at each move.
     touched: u64,
     /// Per side and position of its track: the piece last there (current where the side
     /// has a piece on the position).
-    at: [[u8; 64]; 2],
+    at: &'a mut [[u8; 64]; 2],
     /// Per side: its pieces on the board per row, a byte a row.
     rows: [u64; 2],
     /// Per side: the positions of its track on the squares of its pieces.
@@ -315,7 +306,25 @@ fn nth(mut set: u64, r: usize) -> usize {
 /// [`RELEASED`], and the stored values it spends.
 type Drawn = (usize, u16, u8);
 
-impl Playout {
+impl Playout<'_> {
+    /// Enters side `SIDE`'s pieces on the board of the state.
+    #[inline(always)]
+    fn enter<const SIDE: usize>(&mut self, st: &Stocked, c: &Compiled, s: &State) {
+        let enemy = 1 - SIDE;
+        for k in members(s.on_board & c.side_bits[SIDE]) {
+            let sq = s.sq[k] as usize;
+            self.board[sq] = k as u8 + 1;
+            self.at[SIDE][s.pos[k] as usize & 63] = k as u8;
+            self.rows[SIDE] += row_bit(s.sq[k]);
+            self.own[SIDE] |= st.on[SIDE][sq];
+            self.prey[enemy] |= st.prey[enemy][sq];
+            self.barred[enemy] |= st.barred[enemy][sq];
+            if s.unmoved >> k & 1 == 0 {
+                self.mobile[SIDE] |= st.on[SIDE][sq];
+            }
+        }
+    }
+
     /// Plays side `SIDE`'s decision on the throw of entry `e` ([`Plain::by_marked`]):
     /// whether the throw gives another.
     #[inline(always)]
