@@ -37,10 +37,12 @@ pub(crate) struct Stocked {
     square: [[u8; 64]; 2],
     /// Per side and position: its square's row, counted in the row's byte ([`row_bit`]).
     row: [[u64; 64]; 2],
+    /// [`Plain::by_bits`] with [`STORED_BIT`] set where the throw's value is the stored one.
+    by_bits: [u16; 64],
     /// Whether the description uses the stock without the mechanics that the loop's
     /// general copy tests for at every step: a capture lengthened by any count of stored
     /// values, no priority, releases only by the stored value and without a walk, no bars,
-    /// both ends, one position a square. A copy of the loop takes these as constants
+    /// both ends, one position a square, three sticks ([`LEAN_STICKS`]). A copy of the loop takes these as constants
     /// ([`Stocked::play_to_end`]); Sijat El Taba's descriptions are such.
     lean: bool,
     /// The positions on each square.
@@ -98,9 +100,14 @@ impl Stocked {
             && (0..2).all(|side| on[side].iter().all(|m: &u64| m.count_ones() <= 1))
             && p.by_marked
                 .iter()
-                .all(|&e| e >> RELEASE_BIT & 3 == 0 || u16::from(store) == e & 15);
+                .all(|&e| e >> RELEASE_BIT & 3 == 0 || u16::from(store) == e & 15)
+            && u32::from(c.sticks.count()) == LEAN_STICKS;
+        let by_bits = plain
+            .by_bits
+            .map(|e| e | u16::from(e & 15 == u16::from(store)) << STORED_BIT);
         Some(Stocked {
             plain,
+            by_bits,
             store,
             any: c.supplement == Supplement::Any,
             separated_ends: c.end_separated,
@@ -188,6 +195,7 @@ impl Stocked {
         let mut turn = s.turn;
         if !p.ended && p.pending != GONE {
             let e = self.plain.by_marked[(p.pending & 15).min(8) as usize];
+            let e = e | u16::from(e & 15 == u16::from(self.store)) << STORED_BIT;
             p.pending = GONE;
             let again = if turn == 0 {
                 p.decide::<0, LEAN, R>(self, c, s, rng, e)
@@ -201,12 +209,16 @@ impl Stocked {
         // The throws left before the cap, counted down.
         let cap = max_throws.saturating_sub(s.throws);
         let mut left = cap;
-        let sticks = u32::from(c.sticks.count());
+        let sticks = if LEAN {
+            LEAN_STICKS
+        } else {
+            u32::from(c.sticks.count())
+        };
         // One loop over the throws of both seats (a loop per seat's turn made the compiler
         // move the loop's values between registers and the stack at every turn).
         while !p.ended && left > 0 {
             left -= 1;
-            let e = self.plain.by_bits[p.bits.take(rng, sticks) as usize & 63];
+            let e = self.by_bits[p.bits.take(rng, sticks) as usize & 63];
             let again = if turn == 0 {
                 p.decide::<0, LEAN, R>(self, c, s, rng, e)
             } else {
@@ -235,6 +247,12 @@ impl Stocked {
         *bits = p.bits;
     }
 }
+
+/// The bit of a throw's entry ([`Stocked::by_bits`]) set where its value is the stored one.
+const STORED_BIT: u16 = 7;
+
+/// The sticks of the lean settings ([`Stocked::lean`]), a constant in their copy of the loop.
+const LEAN_STICKS: u32 = 3;
 
 /// A piece on the square, counted in its row's byte.
 #[inline(always)]
@@ -338,7 +356,7 @@ impl Playout<'_> {
     ) -> bool {
         let v = (e & 15) as u8;
         let releases = e >> (RELEASE_BIT + SIDE as u16) & 1 == 1;
-        if v == st.store {
+        if e >> STORED_BIT & 1 == 1 {
             // Listed: store, then unlock each locked piece, lowest first.
             let n = 1 + if releases && (LEAN || st.plain.release_steps == 0) {
                 self.locked[SIDE]
