@@ -37,6 +37,9 @@ pub(crate) struct Stocked {
     square: [[u8; 64]; 2],
     /// Per side and position: its square's row, counted in the row's byte ([`row_bit`]).
     row: [[u64; 64]; 2],
+    /// Per side and position: the enemy's positions on its square (with one position a
+    /// square, the lean copy's move finds a capture and updates the enemy's masks by it).
+    cross: [[u64; 64]; 2],
     /// [`Plain::by_bits`] with [`STORED_BIT`] set where the throw's value is the stored one.
     by_bits: [u16; 64],
     /// Whether the description uses the stock without the mechanics that the loop's
@@ -69,6 +72,7 @@ impl Stocked {
         let plain = Plain::settings(c);
         let mut square = [[0; 64]; 2];
         let mut row = [[0; 64]; 2];
+        let mut cross = [[0; 64]; 2];
         let (mut on, mut prey, mut barred) = (
             Box::new([[0; 256]; 2]),
             Box::new([[0; 256]; 2]),
@@ -85,6 +89,11 @@ impl Stocked {
                 } else {
                     prey[side][sq] |= 1 << p;
                 }
+            }
+        }
+        for side in 0..2 {
+            for (p, &sq) in c.square_of[side].iter().enumerate() {
+                cross[side][p] = on[1 - side][sq as usize];
             }
         }
         let p = &plain;
@@ -114,6 +123,7 @@ impl Stocked {
             track: u64::MAX >> (64 - c.track_len.max(1)),
             square,
             row,
+            cross,
             lean,
             on,
             prey,
@@ -372,7 +382,8 @@ impl Playout<'_> {
             }
         } else if v > 0 {
             if let Some((j, to, by)) = self.draw::<SIDE, LEAN, R>(st, c, s, rng, releases, v) {
-                if to == RELEASED {
+                // With the lean settings a throw to move releases nothing.
+                if !LEAN && to == RELEASED {
                     self.unlock::<SIDE>(s, j);
                 } else {
                     self.move_to::<SIDE, LEAN>(st, c, s, j, to);
@@ -408,7 +419,14 @@ impl Playout<'_> {
         let free = st.track & !self.own[SIDE] & !barred;
         let square = &st.square[SIDE];
         // Closures of copies (`move`), so that none needs its captures kept in memory.
-        let end = move |f: usize| f as u16 | u16::from(square[f & 63]) << 8;
+        // The lean copy's move needs no square.
+        let end = move |f: usize| {
+            if LEAN {
+                f as u16
+            } else {
+                f as u16 | u16::from(square[f & 63]) << 8
+            }
+        };
         // Piece `j`'s walk of `steps`, if it may make it.
         let walk = move |j: usize, steps: u8| -> Option<Drawn> {
             let f = s.pos[j] as usize + steps as usize;
@@ -578,6 +596,10 @@ impl Playout<'_> {
         j: usize,
         to: u16,
     ) {
+        if LEAN {
+            self.move_lean::<SIDE>(st, c, s, j, to as usize & 63);
+            return;
+        }
         let sq = (to >> 8) as u8;
         // With the lean settings only moved pieces move (a release does not).
         if !LEAN && self.unmoved >> j & 1 == 1 {
@@ -641,6 +663,64 @@ impl Playout<'_> {
         if !LEAN {
             self.unmoved &= !(1u64 << j);
         }
+    }
+
+    /// [`Playout::move_to`] with the lean settings ([`Stocked::lean`]): one position a
+    /// square, so that the masks change by a bit of each track, and the enemy piece captured,
+    /// if any, is found by the enemy's position on the square, without the board.
+    #[inline(always)]
+    fn move_lean<const SIDE: usize>(
+        &mut self,
+        st: &Stocked,
+        c: &Compiled,
+        s: &mut State,
+        j: usize,
+        tp: usize,
+    ) {
+        let fp = s.pos[j] as usize & 63;
+        let (from_row, to_row) = (st.row[SIDE][fp], st.row[SIDE][tp]);
+        self.rows[SIDE] = self.rows[SIDE] - from_row + to_row;
+        // The sides can become separated only where a row loses its last piece of a side:
+        // the row the piece leaves, or the captured piece's.
+        let mut emptied = self.rows[SIDE] & from_row.wrapping_mul(0xff) == 0;
+        // The piece leaves its position's bit for the free one, of its own track and, where
+        // the squares are on it, of the enemy's (where the enemy may capture it).
+        let both = 1u64 << fp | 1u64 << tp;
+        self.own[SIDE] ^= both;
+        self.mobile[SIDE] ^= both;
+        let enemy = 1 - SIDE;
+        let hit = st.cross[SIDE][tp];
+        self.prey[enemy] ^= st.cross[SIDE][fp] | hit;
+        if self.own[enemy] & hit != 0 {
+            // An enemy piece: the walk lands only on those it may capture.
+            let e = self.at[enemy][hit.trailing_zeros() as usize & 63] as usize;
+            if self.unmoved >> e & 1 == 1 {
+                self.locked[enemy] -= 1;
+            } else {
+                self.moved[enemy] -= 1;
+            }
+            s.pos[e] = GONE;
+            s.sq[e] = GONE;
+            s.flags[e] = 0;
+            s.count[e] = 0;
+            let bit = !(1u64 << e);
+            self.on_board &= bit;
+            self.alive &= bit;
+            self.unmoved &= bit;
+            self.rows[enemy] -= to_row;
+            self.own[enemy] &= !hit;
+            self.mobile[enemy] &= !hit;
+            self.prey[SIDE] &= !(1u64 << tp);
+            s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
+            self.ended = self.alive & c.side_bits[enemy] == 0;
+            emptied = true;
+        }
+        if emptied {
+            self.ended |= separated(&self.rows);
+        }
+        self.at[SIDE][tp] = j as u8;
+        s.pos[j] = tp as u8;
+        self.touched |= 1 << j;
     }
 }
 
