@@ -179,12 +179,15 @@ impl Stocked {
         // value it belongs to in memory).
         let mut board = [0; 256];
         let mut at = [[0; 64]; 2];
+        // The positions before the loop: a piece the loop moves walks forward, so the pieces
+        // whose squares and counts the state is given at the end are those whose position
+        // changed (none is kept for it at each move).
+        let start = s.pos;
         let moved = |side: usize| (s.on_board & c.side_bits[side] & !s.unmoved).count_ones();
         let locked = |side: usize| (s.unmoved & s.alive & c.side_bits[side]).count_ones();
         let mut p = Playout {
             board: &mut board,
             at: &mut at,
-            touched: 0,
             rows: [0; 2],
             own: [0; 2],
             prey: [0; 2],
@@ -239,7 +242,10 @@ impl Stocked {
             }
             turn ^= u8::from(!again);
         }
-        for k in members(p.touched & p.alive) {
+        for k in members(p.alive) {
+            if s.pos[k] == start[k] {
+                continue;
+            }
             let side = (c.side_bits[1] >> k & 1) as usize;
             s.sq[k] = self.square[side][s.pos[k] as usize & 63];
             s.count[k] = 0;
@@ -283,9 +289,6 @@ fn separated(rows: &[u64; 2]) -> bool {
 struct Playout<'a> {
     /// Per square: the piece on it, plus one (0: none).
     board: &'a mut [u8; 256],
-    /// The pieces moved by the loop, whose squares and counts the state is given at the
-    /// end (with the flag of the unlocked ones), not at each move.
-    touched: u64,
     /// Per side and position of its track: the piece last there (current where the side
     /// has a piece on the position).
     at: &'a mut [[u8; 64]; 2],
@@ -659,7 +662,6 @@ impl Playout<'_> {
         self.board[at] = j as u8 + 1;
         self.at[SIDE][tp] = j as u8;
         s.pos[j] = to as u8;
-        self.touched |= 1 << j;
         if !LEAN {
             self.unmoved &= !(1u64 << j);
         }
@@ -720,7 +722,6 @@ impl Playout<'_> {
         }
         self.at[SIDE][tp] = j as u8;
         s.pos[j] = tp as u8;
-        self.touched |= 1 << j;
     }
 }
 
