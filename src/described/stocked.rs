@@ -189,7 +189,7 @@ impl Stocked {
             board: &mut board,
             at: &mut at,
             rows: [0; 2],
-            own: [0; 2],
+            free: [self.track; 2],
             prey: [0; 2],
             barred: [0; 2],
             mobile: [0; 2],
@@ -294,8 +294,8 @@ struct Playout<'a> {
     at: &'a mut [[u8; 64]; 2],
     /// Per side: its pieces on the board per row, a byte a row.
     rows: [u64; 2],
-    /// Per side: the positions of its track on the squares of its pieces.
-    own: [u64; 2],
+    /// Per side: the positions of its track not on the squares of its pieces.
+    free: [u64; 2],
     /// Per side: the positions of its track where it may capture an enemy piece, and
     /// where it may not land on one.
     prey: [u64; 2],
@@ -347,7 +347,7 @@ impl Playout<'_> {
             self.board[sq] = k as u8 + 1;
             self.at[SIDE][s.pos[k] as usize & 63] = k as u8;
             self.rows[SIDE] += row_bit(s.sq[k]);
-            self.own[SIDE] |= st.on[SIDE][sq];
+            self.free[SIDE] &= !st.on[SIDE][sq];
             self.prey[enemy] |= st.prey[enemy][sq];
             self.barred[enemy] |= st.barred[enemy][sq];
             if s.unmoved >> k & 1 == 0 {
@@ -419,7 +419,7 @@ impl Playout<'_> {
         let moves = self.on_board & own & !self.unmoved;
         // The positions the side may end a walk on, and a walk's end by its position.
         let barred = if LEAN { 0 } else { self.barred[SIDE] };
-        let free = st.track & !self.own[SIDE] & !barred;
+        let free = self.free[SIDE] & !barred;
         let square = &st.square[SIDE];
         // Closures of copies (`move`), so that none needs its captures kept in memory.
         // The lean copy's move needs no square.
@@ -487,7 +487,7 @@ impl Playout<'_> {
         let walks = free >> v;
         let (ahead, counts) = if any {
             // Bits 1 to the stock (the stock is not 0 here).
-            let counts = u64::MAX >> (63 - u32::from(stock).min(63)) & !1;
+            let counts = (2u64 << stock.min(63)).wrapping_sub(2);
             (prey >> v, counts)
         } else {
             let t = v as usize + stock as usize;
@@ -619,10 +619,10 @@ impl Playout<'_> {
         if LEAN {
             // One position a square: the piece leaves its position's bit for the free one.
             let both = 1u64 << fp | 1u64 << tp;
-            self.own[SIDE] ^= both;
+            self.free[SIDE] ^= both;
             self.mobile[SIDE] ^= both;
         } else {
-            self.own[SIDE] = self.own[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
+            self.free[SIDE] = self.free[SIDE] & !st.on[SIDE][at] | st.on[SIDE][from];
             self.mobile[SIDE] = self.mobile[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
         }
         let enemy = 1 - SIDE;
@@ -649,7 +649,7 @@ impl Playout<'_> {
             self.alive &= bit;
             self.unmoved &= bit;
             self.rows[enemy] -= row_bit(sq);
-            self.own[enemy] &= !st.on[enemy][at];
+            self.free[enemy] |= st.on[enemy][at];
             self.mobile[enemy] &= !st.on[enemy][at];
             self.prey[SIDE] &= !st.prey[SIDE][at];
             s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
@@ -688,12 +688,12 @@ impl Playout<'_> {
         // The piece leaves its position's bit for the free one, of its own track and, where
         // the squares are on it, of the enemy's (where the enemy may capture it).
         let both = 1u64 << fp | 1u64 << tp;
-        self.own[SIDE] ^= both;
+        self.free[SIDE] ^= both;
         self.mobile[SIDE] ^= both;
         let enemy = 1 - SIDE;
         let hit = st.cross[SIDE][tp];
         self.prey[enemy] ^= st.cross[SIDE][fp] | hit;
-        if self.own[enemy] & hit != 0 {
+        if self.free[enemy] & hit != hit {
             // An enemy piece: the walk lands only on those it may capture.
             let e = self.at[enemy][hit.trailing_zeros() as usize & 63] as usize;
             if self.unmoved >> e & 1 == 1 {
@@ -710,7 +710,7 @@ impl Playout<'_> {
             self.alive &= bit;
             self.unmoved &= bit;
             self.rows[enemy] -= to_row;
-            self.own[enemy] &= !hit;
+            self.free[enemy] |= hit;
             self.mobile[enemy] &= !hit;
             self.prey[SIDE] &= !(1u64 << tp);
             s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
