@@ -45,7 +45,7 @@ pub(crate) struct Stocked {
     /// Whether the description uses the stock without the mechanics that the loop's
     /// general copy tests for at every step: a capture lengthened by any count of stored
     /// values, no priority, releases only by the stored value and without a walk, no bars,
-    /// both ends, one position a square, three sticks ([`LEAN_STICKS`]). A copy of the loop takes these as constants
+    /// both ends, one position a square, three sticks ([`LEAN_STICKS`]), no throw worth 0. A copy of the loop takes these as constants
     /// ([`Stocked::play_to_end`]); Sijat El Taba's descriptions are such.
     lean: bool,
     /// The positions on each square.
@@ -110,7 +110,8 @@ impl Stocked {
             && p.by_marked
                 .iter()
                 .all(|&e| e >> RELEASE_BIT & 3 == 0 || u16::from(store) == e & 15)
-            && u32::from(c.sticks.count()) == LEAN_STICKS;
+            && u32::from(c.sticks.count()) == LEAN_STICKS
+            && p.by_bits[..1 << LEAN_STICKS].iter().all(|&e| e & 15 != 0);
         let by_bits = plain
             .by_bits
             .map(|e| e | u16::from(e & 15 == u16::from(store)) << STORED_BIT);
@@ -383,7 +384,7 @@ impl Playout<'_> {
                 let j = nth(self.unmoved & c.side_bits[SIDE], i - 1);
                 self.unlock::<SIDE>(s, j);
             }
-        } else if v > 0 {
+        } else if LEAN || v > 0 {
             if let Some((j, to, by)) = self.draw::<SIDE, LEAN, R>(st, c, s, rng, releases, v) {
                 // With the lean settings a throw to move releases nothing.
                 if !LEAN && to == RELEASED {
@@ -517,10 +518,27 @@ impl Playout<'_> {
             let near = if any {
                 let width = usize::from(stock).min(63);
                 let mut near = prey >> v >> 1;
+                // Unrolled (the width is at most 63): no loop's counters to set up.
                 let mut w = 1;
-                while 2 * w <= width {
-                    near |= near >> w;
-                    w *= 2;
+                if width >= 2 {
+                    near |= near >> 1;
+                    w = 2;
+                    if width >= 4 {
+                        near |= near >> 2;
+                        w = 4;
+                        if width >= 8 {
+                            near |= near >> 4;
+                            w = 8;
+                            if width >= 16 {
+                                near |= near >> 8;
+                                w = 16;
+                                if width >= 32 {
+                                    near |= near >> 16;
+                                    w = 32;
+                                }
+                            }
+                        }
+                    }
                 }
                 near | near >> (width - w)
             } else {
