@@ -328,8 +328,15 @@ fn ones(set: u64) -> usize {
 /// The member of `set` of rank `r` (0 the lowest).
 #[inline(always)]
 fn nth(mut set: u64, r: usize) -> usize {
-    for _ in 0..r {
-        set &= set - 1;
+    // The first ranks written out (most are small), no loop's counters to set up.
+    if r > 0 {
+        set &= set.wrapping_sub(1);
+        if r > 1 {
+            set &= set.wrapping_sub(1);
+            for _ in 2..r {
+                set &= set.wrapping_sub(1);
+            }
+        }
     }
     set.trailing_zeros() as usize
 }
