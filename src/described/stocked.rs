@@ -454,7 +454,9 @@ impl Playout<'_> {
         };
         let stock = self.stock[SIDE];
         let bits = &mut self.bits;
-        let mut index = |len| bits.index(rng, len);
+        // The same bits as `index`: far fewer actions than 2^16 (at most 32 pieces, each
+        // with a walk and a capture by each count of stored values up to 63).
+        let mut index = |len: usize| bits.short_index(rng, len as u32);
         if stock == 0 {
             let moved = self.moved[SIDE];
             return if priority {
