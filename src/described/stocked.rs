@@ -198,7 +198,6 @@ impl Stocked {
             bits: *bits,
             pending: s.pending,
             ended: s.ended,
-            on_board: s.on_board,
             alive: s.alive,
             unmoved: s.unmoved,
             moved: [moved(0) as usize, moved(1) as usize],
@@ -254,7 +253,7 @@ impl Stocked {
         for k in members(s.unmoved & !p.unmoved & p.alive) {
             s.flags[k] &= !UNMOVED;
         }
-        (s.on_board, s.alive, s.unmoved) = (p.on_board, p.alive, p.unmoved);
+        (s.on_board, s.alive, s.unmoved) = (s.on_board & p.alive, p.alive, p.unmoved);
         c.set_occupancy(s);
         s.stock[..2].copy_from_slice(&p.stock);
         s.turn = turn;
@@ -307,7 +306,6 @@ struct Playout<'a> {
     bits: RandomBits,
     pending: u8,
     ended: bool,
-    on_board: u64,
     alive: u64,
     unmoved: u64,
     /// Per side: the moved pieces on the board, and the unmoved ones.
@@ -424,7 +422,9 @@ impl Playout<'_> {
         let releases = !LEAN && releases;
         let release = if releases { self.unmoved & own } else { 0 };
         let locked = if releases { self.locked[SIDE] } else { 0 };
-        let moves = self.on_board & own & !self.unmoved;
+        // The loop moves no piece onto the board or off it, and the pieces it captures are no
+        // longer alive.
+        let moves = s.on_board & self.alive & own & !self.unmoved;
         // The positions the side may end a walk on, and a walk's end by its position.
         let barred = if LEAN { 0 } else { self.barred[SIDE] };
         let free = self.free[SIDE] & !barred;
@@ -672,7 +672,6 @@ impl Playout<'_> {
             s.flags[e] = 0;
             s.count[e] = 0;
             let bit = !(1u64 << e);
-            self.on_board &= bit;
             self.alive &= bit;
             self.unmoved &= bit;
             self.rows[enemy] -= row_bit(sq);
@@ -733,7 +732,6 @@ impl Playout<'_> {
             s.flags[e] = 0;
             s.count[e] = 0;
             let bit = !(1u64 << e);
-            self.on_board &= bit;
             self.alive &= bit;
             self.unmoved &= bit;
             self.rows[enemy] -= to_row;
