@@ -384,7 +384,8 @@ impl Playout<'_> {
             };
             let i = if n == 1 { 0 } else { self.bits.index(rng, n) };
             if i == 0 {
-                self.stock[SIDE] = self.stock[SIDE].saturating_add(1);
+                // Saturating, as a compare and an add.
+                self.stock[SIDE] += u8::from(self.stock[SIDE] != u8::MAX);
             } else {
                 let j = nth(self.unmoved & c.side_bits[SIDE], i - 1);
                 self.unlock::<SIDE>(s, j);
