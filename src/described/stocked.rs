@@ -203,8 +203,9 @@ impl Stocked {
             moved: [moved(0) as usize, moved(1) as usize],
             locked: [locked(0) as usize, locked(1) as usize],
         };
-        p.enter::<0>(self, c, s);
-        p.enter::<1>(self, c, s);
+        // The lean copy's move finds pieces without the board.
+        p.enter::<0, LEAN>(self, c, s);
+        p.enter::<1, LEAN>(self, c, s);
         let mut turn = s.turn;
         if !p.ended && p.pending != GONE {
             let e = self.plain.by_marked[(p.pending & 15).min(8) as usize];
@@ -346,11 +347,13 @@ type Drawn = (usize, u16, u8);
 impl Playout<'_> {
     /// Enters side `SIDE`'s pieces on the board of the state.
     #[inline(always)]
-    fn enter<const SIDE: usize>(&mut self, st: &Stocked, c: &Compiled, s: &State) {
+    fn enter<const SIDE: usize, const LEAN: bool>(&mut self, st: &Stocked, c: &Compiled, s: &State) {
         let enemy = 1 - SIDE;
         for k in members(s.on_board & c.side_bits[SIDE]) {
             let sq = s.sq[k] as usize;
-            self.board[sq] = k as u8 + 1;
+            if !LEAN {
+                self.board[sq] = k as u8 + 1;
+            }
             self.at[SIDE][s.pos[k] as usize & 63] = k as u8;
             self.rows[SIDE] += row_bit(s.sq[k]);
             self.free[SIDE] &= !st.on[SIDE][sq];
