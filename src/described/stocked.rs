@@ -45,8 +45,9 @@ pub(crate) struct Stocked {
     /// Whether the description uses the stock without the mechanics that the loop's
     /// general copy tests for at every step: a capture lengthened by any count of stored
     /// values, no priority, releases only by the stored value and without a walk, no bars,
-    /// both ends, one position a square, three sticks ([`LEAN_STICKS`]), no throw worth 0. A copy of the loop takes these as constants
-    /// ([`Stocked::play_to_end`]); Sijat El Taba's descriptions are such.
+    /// both ends, one position a square, three sticks ([`LEAN_STICKS`]), no throw worth 0.
+    /// A copy of the loop takes these as constants ([`Stocked::play_to_end`]); Sijat El
+    /// Taba's descriptions are such.
     lean: bool,
     /// The positions on each square.
     on: BySquare,
@@ -98,8 +99,8 @@ impl Stocked {
         }
         let p = &plain;
         // A capture lengthened by any count of stored values, no priority, a release that
-        // does not move and only by the stored value, no bars, both ends, and each square
-        // on one position of each side's track at most.
+        // does not move and only by the stored value, no bars, both ends, each square on one
+        // position of each side's track at most, three sticks and no throw worth 0.
         let lean = c.supplement == Supplement::Any
             && !p.priority
             && p.release_steps == 0
@@ -288,7 +289,7 @@ fn separated(rows: &[u64; 2]) -> bool {
 
 /// What the loop keeps of the state and the settings between throws.
 struct Playout<'a> {
-    /// Per square: the piece on it, plus one (0: none).
+    /// Per square: the piece on it, plus one (0: none); not kept by the lean copy.
     board: &'a mut [u8; 256],
     /// Per side and position of its track: the piece last there (current where the side
     /// has a piece on the position).
@@ -347,7 +348,12 @@ type Drawn = (usize, u16, u8);
 impl Playout<'_> {
     /// Enters side `SIDE`'s pieces on the board of the state.
     #[inline(always)]
-    fn enter<const SIDE: usize, const LEAN: bool>(&mut self, st: &Stocked, c: &Compiled, s: &State) {
+    fn enter<const SIDE: usize, const LEAN: bool>(
+        &mut self,
+        st: &Stocked,
+        c: &Compiled,
+        s: &State,
+    ) {
         let enemy = 1 - SIDE;
         for k in members(s.on_board & c.side_bits[SIDE]) {
             let sq = s.sq[k] as usize;
