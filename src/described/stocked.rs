@@ -37,11 +37,17 @@ pub(crate) struct Stocked {
     square: [[u8; 64]; 2],
     /// Per side and position: its square's row, counted in the row's byte ([`row_bit`]).
     row: [[u64; 64]; 2],
+    /// Per side and position: the enemy's positions on its square (with one position a
+    /// square, the lean copy's move finds a capture and updates the enemy's masks by it).
+    cross: [[u64; 64]; 2],
+    /// [`Plain::by_bits`] with [`STORED_BIT`] set where the throw's value is the stored one.
+    by_bits: [u16; 64],
     /// Whether the description uses the stock without the mechanics that the loop's
     /// general copy tests for at every step: a capture lengthened by any count of stored
     /// values, no priority, releases only by the stored value and without a walk, no bars,
-    /// both ends, one position a square. A copy of the loop takes these as constants
-    /// ([`Stocked::play_to_end`]); Sijat El Taba's descriptions are such.
+    /// both ends, one position a square, three sticks ([`LEAN_STICKS`]), no throw worth 0.
+    /// A copy of the loop takes these as constants ([`Stocked::play_to_end`]); Sijat El
+    /// Taba's descriptions are such.
     lean: bool,
     /// The positions on each square.
     on: BySquare,
@@ -67,6 +73,7 @@ impl Stocked {
         let plain = Plain::settings(c);
         let mut square = [[0; 64]; 2];
         let mut row = [[0; 64]; 2];
+        let mut cross = [[0; 64]; 2];
         let (mut on, mut prey, mut barred) = (
             Box::new([[0; 256]; 2]),
             Box::new([[0; 256]; 2]),
@@ -85,10 +92,15 @@ impl Stocked {
                 }
             }
         }
+        for side in 0..2 {
+            for (p, &sq) in c.square_of[side].iter().enumerate() {
+                cross[side][p] = on[1 - side][sq as usize];
+            }
+        }
         let p = &plain;
         // A capture lengthened by any count of stored values, no priority, a release that
-        // does not move and only by the stored value, no bars, both ends, and each square
-        // on one position of each side's track at most.
+        // does not move and only by the stored value, no bars, both ends, each square on one
+        // position of each side's track at most, three sticks and no throw worth 0.
         let lean = c.supplement == Supplement::Any
             && !p.priority
             && p.release_steps == 0
@@ -98,15 +110,22 @@ impl Stocked {
             && (0..2).all(|side| on[side].iter().all(|m: &u64| m.count_ones() <= 1))
             && p.by_marked
                 .iter()
-                .all(|&e| e >> RELEASE_BIT & 3 == 0 || u16::from(store) == e & 15);
+                .all(|&e| e >> RELEASE_BIT & 3 == 0 || u16::from(store) == e & 15)
+            && u32::from(c.sticks.count()) == LEAN_STICKS
+            && p.by_bits[..1 << LEAN_STICKS].iter().all(|&e| e & 15 != 0);
+        let by_bits = plain
+            .by_bits
+            .map(|e| e | u16::from(e & 15 == u16::from(store)) << STORED_BIT);
         Some(Stocked {
             plain,
+            by_bits,
             store,
             any: c.supplement == Supplement::Any,
             separated_ends: c.end_separated,
             track: u64::MAX >> (64 - c.track_len.max(1)),
             square,
             row,
+            cross,
             lean,
             on,
             prey,
@@ -157,12 +176,22 @@ impl Stocked {
         rng: &mut R,
         max_throws: u32,
     ) {
+        // The squares' and positions' tables apart from the loop's other values, which the
+        // compiler can then keep in registers (a table indexed by a variable keeps the whole
+        // value it belongs to in memory).
+        let mut board = [0; 256];
+        let mut at = [[0; 64]; 2];
+        // The positions before the loop: a piece the loop moves walks forward, so the pieces
+        // whose squares and counts the state is given at the end are those whose position
+        // changed (none is kept for it at each move).
+        let start = s.pos;
+        let moved = |side: usize| (s.on_board & c.side_bits[side] & !s.unmoved).count_ones();
+        let locked = |side: usize| (s.unmoved & s.alive & c.side_bits[side]).count_ones();
         let mut p = Playout {
-            board: [0; 256],
-            at: [[0; 64]; 2],
-            touched: 0,
+            board: &mut board,
+            at: &mut at,
             rows: [0; 2],
-            own: [0; 2],
+            free: [self.track; 2],
             prey: [0; 2],
             barred: [0; 2],
             mobile: [0; 2],
@@ -170,33 +199,18 @@ impl Stocked {
             bits: *bits,
             pending: s.pending,
             ended: s.ended,
-            on_board: s.on_board,
             alive: s.alive,
             unmoved: s.unmoved,
-            moved: core::array::from_fn(|side| {
-                (s.on_board & c.side_bits[side] & !s.unmoved).count_ones() as usize
-            }),
-            locked: core::array::from_fn(|side| {
-                (s.unmoved & s.alive & c.side_bits[side]).count_ones() as usize
-            }),
+            moved: [moved(0) as usize, moved(1) as usize],
+            locked: [locked(0) as usize, locked(1) as usize],
         };
-        for side in 0..2 {
-            for k in members(s.on_board & c.side_bits[side]) {
-                let sq = s.sq[k] as usize;
-                p.board[sq] = k as u8 + 1;
-                p.at[side][s.pos[k] as usize & 63] = k as u8;
-                p.rows[side] += row_bit(s.sq[k]);
-                p.own[side] |= self.on[side][sq];
-                p.prey[1 - side] |= self.prey[1 - side][sq];
-                p.barred[1 - side] |= self.barred[1 - side][sq];
-                if s.unmoved >> k & 1 == 0 {
-                    p.mobile[side] |= self.on[side][sq];
-                }
-            }
-        }
+        // The lean copy's move finds pieces without the board.
+        p.enter::<0, LEAN>(self, c, s);
+        p.enter::<1, LEAN>(self, c, s);
         let mut turn = s.turn;
         if !p.ended && p.pending != GONE {
             let e = self.plain.by_marked[(p.pending & 15).min(8) as usize];
+            let e = e | u16::from(e & 15 == u16::from(self.store)) << STORED_BIT;
             p.pending = GONE;
             let again = if turn == 0 {
                 p.decide::<0, LEAN, R>(self, c, s, rng, e)
@@ -210,12 +224,16 @@ impl Stocked {
         // The throws left before the cap, counted down.
         let cap = max_throws.saturating_sub(s.throws);
         let mut left = cap;
-        let sticks = u32::from(c.sticks.count());
+        let sticks = if LEAN {
+            LEAN_STICKS
+        } else {
+            u32::from(c.sticks.count())
+        };
         // One loop over the throws of both seats (a loop per seat's turn made the compiler
         // move the loop's values between registers and the stack at every turn).
         while !p.ended && left > 0 {
             left -= 1;
-            let e = self.plain.by_bits[p.bits.take(rng, sticks) as usize & 63];
+            let e = self.by_bits[p.bits.take(rng, sticks) as usize & 63];
             let again = if turn == 0 {
                 p.decide::<0, LEAN, R>(self, c, s, rng, e)
             } else {
@@ -226,7 +244,10 @@ impl Stocked {
             }
             turn ^= u8::from(!again);
         }
-        for k in members(p.touched & p.alive) {
+        for k in members(p.alive) {
+            if s.pos[k] == start[k] {
+                continue;
+            }
             let side = (c.side_bits[1] >> k & 1) as usize;
             s.sq[k] = self.square[side][s.pos[k] as usize & 63];
             s.count[k] = 0;
@@ -234,7 +255,7 @@ impl Stocked {
         for k in members(s.unmoved & !p.unmoved & p.alive) {
             s.flags[k] &= !UNMOVED;
         }
-        (s.on_board, s.alive, s.unmoved) = (p.on_board, p.alive, p.unmoved);
+        (s.on_board, s.alive, s.unmoved) = (s.on_board & p.alive, p.alive, p.unmoved);
         c.set_occupancy(s);
         s.stock[..2].copy_from_slice(&p.stock);
         s.turn = turn;
@@ -244,6 +265,12 @@ impl Stocked {
         *bits = p.bits;
     }
 }
+
+/// The bit of a throw's entry ([`Stocked::by_bits`]) set where its value is the stored one.
+const STORED_BIT: u16 = 7;
+
+/// The sticks of the lean settings ([`Stocked::lean`]), a constant in their copy of the loop.
+const LEAN_STICKS: u32 = 3;
 
 /// A piece on the square, counted in its row's byte.
 #[inline(always)]
@@ -261,19 +288,16 @@ fn separated(rows: &[u64; 2]) -> bool {
 }
 
 /// What the loop keeps of the state and the settings between throws.
-struct Playout {
-    /// Per square: the piece on it, plus one (0: none).
-    board: [u8; 256],
-    /// The pieces moved by the loop, whose squares and counts the state is given at the
-    /// end (with the flag of the unlocked ones), not at each move.
-    touched: u64,
+struct Playout<'a> {
+    /// Per square: the piece on it, plus one (0: none); not kept by the lean copy.
+    board: &'a mut [u8; 256],
     /// Per side and position of its track: the piece last there (current where the side
     /// has a piece on the position).
-    at: [[u8; 64]; 2],
+    at: &'a mut [[u8; 64]; 2],
     /// Per side: its pieces on the board per row, a byte a row.
     rows: [u64; 2],
-    /// Per side: the positions of its track on the squares of its pieces.
-    own: [u64; 2],
+    /// Per side: the positions of its track not on the squares of its pieces.
+    free: [u64; 2],
     /// Per side: the positions of its track where it may capture an enemy piece, and
     /// where it may not land on one.
     prey: [u64; 2],
@@ -284,7 +308,6 @@ struct Playout {
     bits: RandomBits,
     pending: u8,
     ended: bool,
-    on_board: u64,
     alive: u64,
     unmoved: u64,
     /// Per side: the moved pieces on the board, and the unmoved ones.
@@ -305,8 +328,15 @@ fn ones(set: u64) -> usize {
 /// The member of `set` of rank `r` (0 the lowest).
 #[inline(always)]
 fn nth(mut set: u64, r: usize) -> usize {
-    for _ in 0..r {
-        set &= set - 1;
+    // The first ranks written out (most are small), no loop's counters to set up.
+    if r > 0 {
+        set &= set.wrapping_sub(1);
+        if r > 1 {
+            set &= set.wrapping_sub(1);
+            for _ in 2..r {
+                set &= set.wrapping_sub(1);
+            }
+        }
     }
     set.trailing_zeros() as usize
 }
@@ -315,7 +345,32 @@ fn nth(mut set: u64, r: usize) -> usize {
 /// [`RELEASED`], and the stored values it spends.
 type Drawn = (usize, u16, u8);
 
-impl Playout {
+impl Playout<'_> {
+    /// Enters side `SIDE`'s pieces on the board of the state.
+    #[inline(always)]
+    fn enter<const SIDE: usize, const LEAN: bool>(
+        &mut self,
+        st: &Stocked,
+        c: &Compiled,
+        s: &State,
+    ) {
+        let enemy = 1 - SIDE;
+        for k in members(s.on_board & c.side_bits[SIDE]) {
+            let sq = s.sq[k] as usize;
+            if !LEAN {
+                self.board[sq] = k as u8 + 1;
+            }
+            self.at[SIDE][s.pos[k] as usize & 63] = k as u8;
+            self.rows[SIDE] += row_bit(s.sq[k]);
+            self.free[SIDE] &= !st.on[SIDE][sq];
+            self.prey[enemy] |= st.prey[enemy][sq];
+            self.barred[enemy] |= st.barred[enemy][sq];
+            if s.unmoved >> k & 1 == 0 {
+                self.mobile[SIDE] |= st.on[SIDE][sq];
+            }
+        }
+    }
+
     /// Plays side `SIDE`'s decision on the throw of entry `e` ([`Plain::by_marked`]):
     /// whether the throw gives another.
     #[inline(always)]
@@ -329,7 +384,7 @@ impl Playout {
     ) -> bool {
         let v = (e & 15) as u8;
         let releases = e >> (RELEASE_BIT + SIDE as u16) & 1 == 1;
-        if v == st.store {
+        if e >> STORED_BIT & 1 == 1 {
             // Listed: store, then unlock each locked piece, lowest first.
             let n = 1 + if releases && (LEAN || st.plain.release_steps == 0) {
                 self.locked[SIDE]
@@ -338,14 +393,16 @@ impl Playout {
             };
             let i = if n == 1 { 0 } else { self.bits.index(rng, n) };
             if i == 0 {
-                self.stock[SIDE] = self.stock[SIDE].saturating_add(1);
+                // Saturating, as a compare and an add.
+                self.stock[SIDE] += u8::from(self.stock[SIDE] != u8::MAX);
             } else {
                 let j = nth(self.unmoved & c.side_bits[SIDE], i - 1);
                 self.unlock::<SIDE>(s, j);
             }
-        } else if v > 0 {
+        } else if LEAN || v > 0 {
             if let Some((j, to, by)) = self.draw::<SIDE, LEAN, R>(st, c, s, rng, releases, v) {
-                if to == RELEASED {
+                // With the lean settings a throw to move releases nothing.
+                if !LEAN && to == RELEASED {
                     self.unlock::<SIDE>(s, j);
                 } else {
                     self.move_to::<SIDE, LEAN>(st, c, s, j, to);
@@ -375,13 +432,22 @@ impl Playout {
         let releases = !LEAN && releases;
         let release = if releases { self.unmoved & own } else { 0 };
         let locked = if releases { self.locked[SIDE] } else { 0 };
-        let moves = self.on_board & own & !self.unmoved;
+        // The loop moves no piece onto the board or off it, and the pieces it captures are no
+        // longer alive.
+        let moves = s.on_board & self.alive & own & !self.unmoved;
         // The positions the side may end a walk on, and a walk's end by its position.
         let barred = if LEAN { 0 } else { self.barred[SIDE] };
-        let free = st.track & !self.own[SIDE] & !barred;
+        let free = self.free[SIDE] & !barred;
         let square = &st.square[SIDE];
         // Closures of copies (`move`), so that none needs its captures kept in memory.
-        let end = move |f: usize| f as u16 | u16::from(square[f & 63]) << 8;
+        // The lean copy's move needs no square.
+        let end = move |f: usize| {
+            if LEAN {
+                f as u16
+            } else {
+                f as u16 | u16::from(square[f & 63]) << 8
+            }
+        };
         // Piece `j`'s walk of `steps`, if it may make it.
         let walk = move |j: usize, steps: u8| -> Option<Drawn> {
             let f = s.pos[j] as usize + steps as usize;
@@ -398,7 +464,9 @@ impl Playout {
         };
         let stock = self.stock[SIDE];
         let bits = &mut self.bits;
-        let mut index = |len| bits.index(rng, len);
+        // The same bits as `index`: far fewer actions than 2^16 (at most 32 pieces, each
+        // with a walk and a capture by each count of stored values up to 63).
+        let mut index = |len: usize| bits.short_index(rng, len as u32);
         if stock == 0 {
             let moved = self.moved[SIDE];
             return if priority {
@@ -439,7 +507,7 @@ impl Playout {
         let walks = free >> v;
         let (ahead, counts) = if any {
             // Bits 1 to the stock (the stock is not 0 here).
-            let counts = u64::MAX >> (63 - u32::from(stock).min(63)) & !1;
+            let counts = (2u64 << stock.min(63)).wrapping_sub(2);
             (prey >> v, counts)
         } else {
             let t = v as usize + stock as usize;
@@ -469,10 +537,27 @@ impl Playout {
             let near = if any {
                 let width = usize::from(stock).min(63);
                 let mut near = prey >> v >> 1;
+                // Unrolled (the width is at most 63): no loop's counters to set up.
                 let mut w = 1;
-                while 2 * w <= width {
-                    near |= near >> w;
-                    w *= 2;
+                if width >= 2 {
+                    near |= near >> 1;
+                    w = 2;
+                    if width >= 4 {
+                        near |= near >> 2;
+                        w = 4;
+                        if width >= 8 {
+                            near |= near >> 4;
+                            w = 8;
+                            if width >= 16 {
+                                near |= near >> 8;
+                                w = 16;
+                                if width >= 32 {
+                                    near |= near >> 16;
+                                    w = 32;
+                                }
+                            }
+                        }
+                    }
                 }
                 near | near >> (width - w)
             } else {
@@ -551,6 +636,10 @@ impl Playout {
         j: usize,
         to: u16,
     ) {
+        if LEAN {
+            self.move_lean::<SIDE>(st, c, s, j, to as usize & 63);
+            return;
+        }
         let sq = (to >> 8) as u8;
         // With the lean settings only moved pieces move (a release does not).
         if !LEAN && self.unmoved >> j & 1 == 1 {
@@ -567,10 +656,10 @@ impl Playout {
         if LEAN {
             // One position a square: the piece leaves its position's bit for the free one.
             let both = 1u64 << fp | 1u64 << tp;
-            self.own[SIDE] ^= both;
+            self.free[SIDE] ^= both;
             self.mobile[SIDE] ^= both;
         } else {
-            self.own[SIDE] = self.own[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
+            self.free[SIDE] = self.free[SIDE] & !st.on[SIDE][at] | st.on[SIDE][from];
             self.mobile[SIDE] = self.mobile[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
         }
         let enemy = 1 - SIDE;
@@ -593,11 +682,10 @@ impl Playout {
             s.flags[e] = 0;
             s.count[e] = 0;
             let bit = !(1u64 << e);
-            self.on_board &= bit;
             self.alive &= bit;
             self.unmoved &= bit;
             self.rows[enemy] -= row_bit(sq);
-            self.own[enemy] &= !st.on[enemy][at];
+            self.free[enemy] |= st.on[enemy][at];
             self.mobile[enemy] &= !st.on[enemy][at];
             self.prey[SIDE] &= !st.prey[SIDE][at];
             s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
@@ -610,10 +698,65 @@ impl Playout {
         self.board[at] = j as u8 + 1;
         self.at[SIDE][tp] = j as u8;
         s.pos[j] = to as u8;
-        self.touched |= 1 << j;
         if !LEAN {
             self.unmoved &= !(1u64 << j);
         }
+    }
+
+    /// [`Playout::move_to`] with the lean settings ([`Stocked::lean`]): one position a
+    /// square, so that the masks change by a bit of each track, and the enemy piece captured,
+    /// if any, is found by the enemy's position on the square, without the board.
+    #[inline(always)]
+    fn move_lean<const SIDE: usize>(
+        &mut self,
+        st: &Stocked,
+        c: &Compiled,
+        s: &mut State,
+        j: usize,
+        tp: usize,
+    ) {
+        let fp = s.pos[j] as usize & 63;
+        let (from_row, to_row) = (st.row[SIDE][fp], st.row[SIDE][tp]);
+        self.rows[SIDE] = self.rows[SIDE] - from_row + to_row;
+        // The sides can become separated only where a row loses its last piece of a side:
+        // the row the piece leaves, or the captured piece's.
+        let mut emptied = self.rows[SIDE] & from_row.wrapping_mul(0xff) == 0;
+        // The piece leaves its position's bit for the free one, of its own track and, where
+        // the squares are on it, of the enemy's (where the enemy may capture it).
+        let both = 1u64 << fp | 1u64 << tp;
+        self.free[SIDE] ^= both;
+        self.mobile[SIDE] ^= both;
+        let enemy = 1 - SIDE;
+        let hit = st.cross[SIDE][tp];
+        self.prey[enemy] ^= st.cross[SIDE][fp] | hit;
+        if self.free[enemy] & hit != hit {
+            // An enemy piece: the walk lands only on those it may capture.
+            let e = self.at[enemy][hit.trailing_zeros() as usize & 63] as usize;
+            if self.unmoved >> e & 1 == 1 {
+                self.locked[enemy] -= 1;
+            } else {
+                self.moved[enemy] -= 1;
+            }
+            s.pos[e] = GONE;
+            s.sq[e] = GONE;
+            s.flags[e] = 0;
+            s.count[e] = 0;
+            let bit = !(1u64 << e);
+            self.alive &= bit;
+            self.unmoved &= bit;
+            self.rows[enemy] -= to_row;
+            self.free[enemy] |= hit;
+            self.mobile[enemy] &= !hit;
+            self.prey[SIDE] &= !(1u64 << tp);
+            s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
+            self.ended = self.alive & c.side_bits[enemy] == 0;
+            emptied = true;
+        }
+        if emptied {
+            self.ended |= separated(&self.rows);
+        }
+        self.at[SIDE][tp] = j as u8;
+        s.pos[j] = tp as u8;
     }
 }
 
