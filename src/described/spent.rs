@@ -461,8 +461,9 @@ impl Line {
     #[inline]
     fn remove(&mut self, r: usize) {
         let r = r & 63;
-        let freed = self.gap[r];
-        self.set_gap(r, 0);
+        let freed = core::mem::replace(&mut self.gap[r], 0);
+        let mut room_for = self.room_for.wrapping_sub(ROOM_FOR[freed as usize]);
+        self.open &= !(1 << r);
         self.present &= !(1 << r);
         self.low &= !low_bit(self.pos[r]);
         let b = self.behind[r];
@@ -471,9 +472,18 @@ impl Line {
             self.behind[next] = b;
         }
         if b < 64 {
+            // The piece behind gains the square left and the captured one's room: it
+            // has room.
             let b = b as usize & 63;
-            self.set_gap(b, self.gap[b].wrapping_add(freed).wrapping_add(1));
+            let old = self.gap[b];
+            let g = old.wrapping_add(freed).wrapping_add(1);
+            self.gap[b] = g;
+            room_for = room_for
+                .wrapping_add(ROOM_FOR[g as usize])
+                .wrapping_sub(ROOM_FOR[old as usize]);
+            self.open |= 1 << b;
         }
+        self.room_for = room_for;
     }
 
     /// Moves the piece in slot `r` to position `q` (ahead, before the next): the one
