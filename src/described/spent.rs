@@ -61,7 +61,7 @@ pub(crate) struct Spent {
     frozen_ends: bool,
     /// What the loop keeps of the description's initial state, built once (most playouts
     /// start there); none where the loop does not fit that state.
-    initial: Option<Box<Playout>>,
+    initial: Option<Box<Start>>,
 }
 
 impl Spent {
@@ -160,7 +160,7 @@ impl Spent {
             initial: None,
         };
         if spent.fits(c, &c.initial_state) {
-            spent.initial = Some(Box::new(Playout::of(&spent, c, &c.initial_state)));
+            spent.initial = Some(Box::new(Start::of(&spent, c, &c.initial_state)));
         }
         Some(spent)
     }
@@ -207,13 +207,15 @@ impl Spent {
         rng: &mut R,
         max_throws: u32,
     ) -> bool {
+        let built;
         let g = if *s == c.initial_state {
             match &self.initial {
-                Some(g) => (**g).clone(),
+                Some(g) => &**g,
                 None => return false,
             }
         } else if self.fits(c, s) {
-            Playout::of(self, c, s)
+            built = Start::of(self, c, s);
+            &built
         } else {
             return false;
         };
@@ -244,7 +246,7 @@ impl Spent {
     #[inline(never)]
     fn play_from<R: rand::Rng + ?Sized, const STICKS: u32>(
         &self,
-        mut g: Playout,
+        g: &Start,
         c: &Compiled,
         s: &mut State,
         bits: &mut RandomBits,
@@ -254,12 +256,21 @@ impl Spent {
         if s.ended {
             return;
         }
-        let mut b = *bits;
+        // What the loop keeps in memory, a local of this frame copied from the one built
+        // (read at fixed places of the frame, no pointer to keep), held by reference; the
+        // values kept in registers a local of their own.
+        let mut tables = g.t.clone();
+        let t = &mut tables;
+        t.captures = [s.captures[0], s.captures[1]];
+        let mut p = g.p;
+        p.bits = *bits;
+        // The throws left before the cap, counted down.
+        let cap = max_throws.saturating_sub(s.throws);
+        p.left = cap;
         let first = s.turn as usize;
         // The turns ended since: the seat to play is `first` plus these, and (seat 0 being
         // of side 0 and the sides alternating) its side is that seat's parity.
         let mut turns = 0usize;
-        let mut throws = s.throws;
         let sticks = if STICKS == 0 {
             u32::from(c.sticks.count())
         } else {
@@ -267,12 +278,15 @@ impl Spent {
         };
         let mut stop = false;
         if s.spending {
-            // A turn whose spending has begun ends first.
+            // A turn whose spending has begun ends first (on a copy of the values, out
+            // of line).
+            let mut copy = p;
             stop = if first & 1 == 0 {
-                g.spend_begun::<0, R>(self, s, &mut b, rng)
+                copy.spend_begun::<0, R>(t, self, rng)
             } else {
-                g.spend_begun::<1, R>(self, s, &mut b, rng)
+                copy.spend_begun::<1, R>(t, self, rng)
             };
+            p = copy;
             turns += usize::from(!stop);
         }
         if !stop {
@@ -280,15 +294,17 @@ impl Spent {
             // side (a first seat of side 1 plays its turn before, out of line), and the
             // turns are counted by the round.
             if (first + turns) & 1 == 1 {
-                stop = g.turn_apart::<1, R>(self, s, &mut b, rng, &mut throws, max_throws, sticks);
+                let mut copy = p;
+                stop = copy.turn_apart::<1, R>(t, self, rng, sticks);
+                p = copy;
                 turns += usize::from(!stop);
             }
             if !stop {
                 loop {
-                    if g.turn::<0, R>(self, s, &mut b, rng, &mut throws, max_throws, sticks) {
+                    if p.turn::<0, R>(t, self, rng, sticks) {
                         break;
                     }
-                    if g.turn::<1, R>(self, s, &mut b, rng, &mut throws, max_throws, sticks) {
+                    if p.turn::<1, R>(t, self, rng, sticks) {
                         turns += 1;
                         break;
                     }
@@ -297,14 +313,15 @@ impl Spent {
             }
         }
         let turn = (first + turns) % self.seats;
-        g.write_back(self, s);
+        t.write_back(self, s);
         c.set_occupancy(s);
-        s.held = g.held;
+        s.held = t.held;
         s.spending = false;
         s.turn = turn as u8;
-        s.throws = throws;
-        s.ended = g.ended;
-        *bits = b;
+        s.throws += cap - p.left;
+        s.captures[..2].copy_from_slice(&t.captures);
+        s.ended = p.ended;
+        *bits = p.bits;
     }
 }
 
@@ -405,19 +422,11 @@ fn last(set: u64) -> usize {
     (63 - set.leading_zeros() as usize) & 63
 }
 
-/// One side's pieces on the board, each in its slot (its number less the side's first):
-/// as none passes another, the slots' order is the track's.
+/// One side's sets and counts of its pieces, in their slots (a piece's number less the
+/// side's first), whose tables are in [`Tables`]: as none passes another, the slots' order
+/// is the track's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Line {
-    /// Per slot: the piece's position; entry 64 the track's length (the "next" of the
-    /// last piece).
-    pos: [u8; 65],
-    /// Per slot: the piece's room, the empty positions before the next piece or the
-    /// track's end, so that a move changes it without finding the next piece (the tables
-    /// read at it have an entry for every byte).
-    gap: [u8; 64],
-    /// The slots of the pieces on the board.
-    present: u64,
     /// The slots of the pieces with room (bit r): the only ones that can move, no value
     /// being 0.
     open: u64,
@@ -427,9 +436,6 @@ struct Line {
     /// The positions of the pieces (bit p), those before 64 only: enough to find the
     /// pieces that can land on a barred position (all before 64 less [`LONGEST`]).
     low: u64,
-    /// Per slot: the slot of the piece behind it (64: none), so that a move finds the
-    /// piece whose room it adds to in one read (it changes only at a capture).
-    behind: [u8; 64],
 }
 
 /// The position `p` as a bit of [`Line::low`] (none from 64 on).
@@ -438,100 +444,28 @@ fn low_bit(p: u8) -> u64 {
     u64::from(p < 64) << (p & 63)
 }
 
-impl Line {
-    /// Sets the gap of the piece in slot `r`.
-    #[inline(always)]
-    fn set_gap(&mut self, r: usize, g: u8) {
-        let r = r & 63;
-        let old = core::mem::replace(&mut self.gap[r], g);
-        self.room_for = self
-            .room_for
-            .wrapping_add(ROOM_FOR[g as usize])
-            .wrapping_sub(ROOM_FOR[old as usize]);
-        self.open = (self.open & !(1 << r)) | u64::from(g != 0) << r;
-    }
-
-    /// The slot of the next piece after slot `r` (64: none).
-    #[inline(always)]
-    fn next(&self, r: usize) -> usize {
-        (self.present & (!1u64 << (r & 63))).trailing_zeros() as usize
-    }
-
-    /// Removes the piece in slot `r` (the one before it then has room).
-    #[inline]
-    fn remove(&mut self, r: usize) {
-        let r = r & 63;
-        let freed = core::mem::replace(&mut self.gap[r], 0);
-        let mut room_for = self.room_for.wrapping_sub(ROOM_FOR[freed as usize]);
-        self.open &= !(1 << r);
-        self.present &= !(1 << r);
-        self.low &= !low_bit(self.pos[r]);
-        let b = self.behind[r];
-        let next = self.next(r);
-        if next < 64 {
-            self.behind[next] = b;
-        }
-        if b < 64 {
-            // The piece behind gains the square left and the captured one's room: it
-            // has room.
-            let b = b as usize & 63;
-            let old = self.gap[b];
-            let g = old.wrapping_add(freed).wrapping_add(1);
-            self.gap[b] = g;
-            room_for = room_for
-                .wrapping_add(ROOM_FOR[g as usize])
-                .wrapping_sub(ROOM_FOR[old as usize]);
-            self.open |= 1 << b;
-        }
-        self.room_for = room_for;
-    }
-
-    /// Moves the piece in slot `r` to position `q` (ahead, before the next): the one
-    /// before it then has more room.
-    #[inline(always)]
-    fn advance(&mut self, r: usize, q: u8, bar_end: u8) {
-        let r = r & 63;
-        let p = self.pos[r];
-        let v = q.wrapping_sub(p);
-        if p < bar_end {
-            // Only the positions before `bar_end` are read (a piece past them never comes
-            // back); the new position's bit shifts out of the word when it is 64 or more.
-            self.low ^= (1 | 1 << (v & 63)) << p;
-        }
-        self.pos[r] = q;
-        let old = self.gap[r];
-        let g = old.wrapping_sub(v);
-        self.gap[r] = g;
-        let mut room_for = self
-            .room_for
-            .wrapping_add(ROOM_FOR[g as usize])
-            .wrapping_sub(ROOM_FOR[old as usize]);
-        // It had room: it keeps it unless the move closed it.
-        if g == 0 {
-            self.open &= !(1 << r);
-        }
-        let b = self.behind[r] as usize;
-        if b < 64 {
-            let old = self.gap[b];
-            let g = old.wrapping_add(v);
-            self.gap[b] = g;
-            room_for = room_for
-                .wrapping_add(ROOM_FOR[g as usize])
-                .wrapping_sub(ROOM_FOR[old as usize]);
-            // It has room: the square just left.
-            self.open |= 1 << b;
-        }
-        self.room_for = room_for;
-    }
-}
-
-/// What the loop keeps of the state between decisions. The pieces' positions, squares
-/// and flags are written back to the state once, at the end ([`Playout::write_back`]).
+/// What the loop keeps in memory, a local of its own (read at a fixed place of the loop's
+/// frame): the tables indexed by a variable (a square, a slot, a value) and the sides'
+/// sets and counts, which a move or a decision reads or changes once or twice each.
+/// Apart from the few values read at every throw ([`Playout`]): a table indexed by a
+/// variable keeps the whole value it belongs to in memory, so that apart, those can be
+/// kept in registers.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Playout {
+struct Tables {
     /// Per square: the piece on it, plus one (0: none).
     board: [u8; 256],
-    line: [Line; 2],
+    /// Per side and slot: the piece's position; entry 64 the track's length (the "next"
+    /// of the last piece).
+    pos: [[u8; 65]; 2],
+    /// Per side and slot: the piece's room, the empty positions before the next piece or
+    /// the track's end, so that a move changes it without finding the next piece (the
+    /// tables read at it have an entry for every byte).
+    gap: [[u8; 64]; 2],
+    /// Per side and slot: the slot of the piece behind it (64: none), so that a move finds
+    /// the piece whose room it adds to in one read (it changes only at a capture).
+    behind: [[u8; 64]; 2],
+    /// Per side: the slots of the pieces on the board (changed only at a capture).
+    present: [u64; 2],
     /// Per side: its pieces outside the region of the end when all are in (0 where there
     /// is no such end).
     outside: [u32; 2],
@@ -540,19 +474,40 @@ struct Playout {
     captured: u64,
     /// The held values' counts.
     held: [u8; MAX_VALUE + 1],
-    /// The values held (bit v).
-    mask: u16,
+    /// Per slot of the side deciding: the held values it may not spend for a barred
+    /// landing (read only at the slots a decision marks).
+    cut: [u16; 64],
+    /// Per side: the state's count of captures.
+    captures: [u8; 2],
+    /// Per side: its sets and counts.
+    line: [Line; 2],
     /// Per side: the positions of its track (bit p) where it may not land, an enemy piece
     /// standing on a square with [`BAR`] (while there are none, no landing is barred).
     blocked: [u64; 2],
     /// Per side: the positions from which a value (of at most [`LONGEST`]) could land on
-    /// a position of [`Playout::blocked`], so that a decision whose pieces stand on none
+    /// a position of [`Tables::blocked`], so that a decision whose pieces stand on none
     /// of them (most) looks no further for barred landings.
     near: [u64; 2],
-    /// Per slot of the side deciding: the held values it may not spend for a barred
-    /// landing (read only at the slots a decision marks).
-    cut: [u16; 64],
+}
+
+/// What the loop keeps in registers: the values read at every throw. The rest is in
+/// [`Tables`]; the pieces' positions, squares and flags are written back to the state once,
+/// at the end ([`Tables::write_back`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Playout {
+    /// The values held (bit v).
+    mask: u16,
     ended: bool,
+    bits: RandomBits,
+    /// The throws left before the cap.
+    left: u32,
+}
+
+/// The loop's tables and values built from a state ([`Start::of`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Start {
+    t: Tables,
+    p: Playout,
 }
 
 /// The value of rank `i` among those of `mask` a piece with room `gap` may spend, less
@@ -583,70 +538,95 @@ const AT_MOST: [u16; 256] = {
     t
 };
 
-impl Playout {
-    fn of(spent: &Spent, c: &Compiled, s: &State) -> Playout {
-        let mut board = [0u8; 256];
+impl Start {
+    fn of(spent: &Spent, c: &Compiled, s: &State) -> Start {
+        let mut t = Tables {
+            board: [0; 256],
+            pos: [[0; 65]; 2],
+            gap: [[0; 64]; 2],
+            behind: [[64; 64]; 2],
+            present: [0; 2],
+            outside: [0; 2],
+            captured: 0,
+            held: s.held,
+            cut: [0; 64],
+            captures: [0; 2],
+            blocked: [0; 2],
+            near: [0; 2],
+            line: [Line {
+                open: 0,
+                room_for: 0,
+                low: 0,
+            }; 2],
+        };
         let mut line = [Line {
-            pos: [0; 65],
-            gap: [0; 64],
-            present: 0,
             open: 0,
             room_for: 0,
             low: 0,
-            behind: [64; 64],
         }; 2];
-        let mut outside = [0; 2];
-        let mut blocked = [0u64; 2];
         for (side, l) in line.iter_mut().enumerate() {
             for k in members(s.on_board & c.side_bits[side]) {
                 let (p, r) = (s.pos[k], (k - side * spent.pieces) & 63);
                 let a = spent.at[side][p as usize];
-                board[s.sq[k] as usize] = k as u8 + 1;
+                t.board[s.sq[k] as usize] = k as u8 + 1;
                 if a & THREAT != 0 {
-                    blocked[1 - side] |= 1 << (spent.enemy_pos[side][p as usize] & 63);
+                    t.blocked[1 - side] |= 1 << (spent.enemy_pos[side][p as usize] & 63);
                 }
-                l.pos[r] = p;
-                l.present |= 1 << r;
+                t.pos[side][r] = p;
+                t.present[side] |= 1 << r;
                 l.low |= low_bit(p);
                 if spent.all_in_ends && a & IN == 0 {
-                    outside[side] += 1;
+                    t.outside[side] += 1;
                 }
             }
-            l.pos[64] = spent.len;
+            t.pos[side][64] = spent.len;
             let mut behind = 64;
-            for r in members(l.present) {
-                let next = l.pos[l.next(r).min(64)];
-                l.set_gap(r, next.wrapping_sub(l.pos[r]).wrapping_sub(1));
-                l.behind[r] = behind;
+            for r in members(t.present[side]) {
+                let next = (t.present[side] & (!1u64 << r)).trailing_zeros() as usize;
+                let g = t.pos[side][next.min(64)]
+                    .wrapping_sub(t.pos[side][r])
+                    .wrapping_sub(1);
+                t.gap[side][r] = g;
+                l.room_for += ROOM_FOR[g as usize];
+                l.open |= u64::from(g != 0) << r;
+                t.behind[side][r] = behind;
                 behind = r as u8;
             }
         }
+        t.near = [near(t.blocked[0]), near(t.blocked[1])];
+        t.line = line;
         let mut mask = 0u16;
         for v in 1..=LONGEST {
             if s.held[v] != 0 {
                 mask |= 1 << v;
             }
         }
-        Playout {
-            board,
-            line,
-            outside,
-            captured: 0,
-            held: s.held,
-            mask,
-            blocked,
-            near: [near(blocked[0]), near(blocked[1])],
-            cut: [0; 64],
-            ended: s.ended,
+        Start {
+            t,
+            p: Playout {
+                mask,
+                ended: s.ended,
+                bits: RandomBits::new(),
+                left: 0,
+            },
         }
+    }
+}
+
+impl Tables {
+    /// The values (bits, of those at most [`LONGEST`]) that would take a piece of the side
+    /// at position `p` before its `bar_end` onto an enemy piece on a barred square.
+    #[inline(always)]
+    fn barred(&self, side: usize, p: u8) -> u16 {
+        (self.blocked[side & 1] >> (p & 63)) as u16
     }
 
     /// Writes the pieces' positions, squares, flags and sets into the state.
     fn write_back(&self, spent: &Spent, s: &mut State) {
         let mut moved = 0u64;
-        for (side, l) in self.line.iter().enumerate() {
-            for r in members(l.present) {
-                let (k, p) = ((side * spent.pieces + r) & 63, l.pos[r]);
+        for side in 0..2 {
+            for r in members(self.present[side]) {
+                let (k, p) = ((side * spent.pieces + r) & 63, self.pos[side][r]);
                 if s.pos[k] != p {
                     moved |= 1 << k;
                     s.flags[k] &= !UNMOVED;
@@ -667,281 +647,66 @@ impl Playout {
         s.unmoved &= !(moved | self.captured);
     }
 
-    /// The held values barred for the piece in slot `r` (none where `cut_slots` has no `r`).
-    #[inline(always)]
-    fn cut_at(&self, cut_slots: u64, r: usize) -> u16 {
-        if cut_slots >> r & 1 != 0 {
-            self.cut[r & 63]
+    /// Removes side `SIDE`'s piece in slot `r`, whose side's values are `line` (the one
+    /// before it then has room).
+    #[inline]
+    fn remove<const SIDE: usize>(&mut self, line: &mut Line, r: usize) {
+        let r = r & 63;
+        let freed = core::mem::replace(&mut self.gap[SIDE][r], 0);
+        let mut room_for = line.room_for.wrapping_sub(ROOM_FOR[freed as usize]);
+        line.open &= !(1 << r);
+        let present = self.present[SIDE] & !(1 << r);
+        self.present[SIDE] = present;
+        line.low &= !low_bit(self.pos[SIDE][r]);
+        let b = self.behind[SIDE][r];
+        let next = (present & (!1u64 << r)).trailing_zeros() as usize;
+        if next < 64 {
+            self.behind[SIDE][next] = b;
+        }
+        if b < 64 {
+            // The piece behind gains the square left and the captured one's room: it
+            // has room.
+            let b = b as usize & 63;
+            let old = self.gap[SIDE][b];
+            let g = old.wrapping_add(freed).wrapping_add(1);
+            self.gap[SIDE][b] = g;
+            room_for = room_for
+                .wrapping_add(ROOM_FOR[g as usize])
+                .wrapping_sub(ROOM_FOR[old as usize]);
+            line.open |= 1 << b;
+        }
+        line.room_for = room_for;
+    }
+
+    /// Captures the enemy piece `on - 1` of side `SIDE`'s enemy, whose values are `enemy`;
+    /// those values after, and whether that ends the game (no enemy piece left, or every
+    /// piece in).
+    #[inline(never)]
+    fn capture<const SIDE: usize>(&mut self, spent: &Spent, on: u8) -> bool {
+        let mut enemy = self.line[1 - SIDE];
+        let e = on.wrapping_sub(1) as usize & 63;
+        let r = e.wrapping_sub((1 - SIDE) * spent.pieces) & 63;
+        let ep = self.pos[1 - SIDE][r];
+        if SIDE == 0 {
+            self.remove::<1>(&mut enemy, r);
         } else {
-            0
+            self.remove::<0>(&mut enemy, r);
         }
-    }
-
-    /// Forgets every held value.
-    #[inline(always)]
-    fn drop_held(&mut self) {
-        self.held = [0; MAX_VALUE + 1];
-        self.mask = 0;
-    }
-
-    /// The values (bits, of those at most [`LONGEST`]) that would take a piece of the side
-    /// at position `p` before its `bar_end` onto an enemy piece on a barred square.
-    #[inline(always)]
-    fn barred(&self, side: usize, p: u8) -> u16 {
-        (self.blocked[side & 1] >> (p & 63)) as u16
-    }
-
-    /// Plays a turn of side `SIDE`'s seat: its throws, each value held, until one gives no
-    /// other, and then its spending. Whether the loop stops: the throws reached
-    /// `max_throws` before the turn (the turn not played) or the game ended.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn turn<const SIDE: usize, R: rand::Rng + ?Sized>(
-        &mut self,
-        spent: &Spent,
-        s: &mut State,
-        bits: &mut RandomBits,
-        rng: &mut R,
-        throws: &mut u32,
-        max_throws: u32,
-        sticks: u32,
-    ) -> bool {
-        if *throws >= max_throws {
-            return true;
+        let gone = self.present[1 - SIDE] == 0;
+        if spent.all_in_ends && spent.at[1 - SIDE][ep as usize] & IN == 0 {
+            self.outside[1 - SIDE] -= 1;
         }
-        // The values held kept in a register through the turn.
-        let mut mask = self.mask;
-        loop {
-            let e = spent.by_bits[bits.take(rng, sticks) as usize & 255];
-            *throws = throws.saturating_add(1);
-            let v = (e & 15) as usize;
-            self.held[v] = self.held[v].wrapping_add(1);
-            if self.held[v] == 0 {
-                // Kept at 255, as the step-by-step path keeps it (out of line: it takes 255
-                // throws of one value in a turn).
-                saturate(&mut self.held[v]);
-            }
-            mask |= 1 << v;
-            if e & AGAIN == 0 || *throws >= max_throws {
-                break;
-            }
-        }
-        if self.spend::<SIDE, R>(spent, s, bits, rng, mask) {
-            self.ended = true;
-            return true;
-        }
-        false
-    }
-
-    /// [`Playout::turn`] out of line, for the first turn when its seat is of side 1 (once
-    /// at most).
-    #[cold]
-    #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    fn turn_apart<const SIDE: usize, R: rand::Rng + ?Sized>(
-        &mut self,
-        spent: &Spent,
-        s: &mut State,
-        bits: &mut RandomBits,
-        rng: &mut R,
-        throws: &mut u32,
-        max_throws: u32,
-        sticks: u32,
-    ) -> bool {
-        self.turn::<SIDE, R>(spent, s, bits, rng, throws, max_throws, sticks)
-    }
-
-    /// The spending of a turn that had begun when the loop was called (out of the loop's
-    /// way: it is taken once at most); whether the game ended. With nothing held, the
-    /// listing is a pass, which ends the turn.
-    #[cold]
-    #[inline(never)]
-    fn spend_begun<const SIDE: usize, R: rand::Rng + ?Sized>(
-        &mut self,
-        spent: &Spent,
-        s: &mut State,
-        bits: &mut RandomBits,
-        rng: &mut R,
-    ) -> bool {
-        if self.mask == 0 {
-            return false;
-        }
-        let over = self.spend::<SIDE, R>(spent, s, bits, rng, self.mask);
-        self.ended |= over;
+        self.captured |= 1 << e;
+        self.captures[SIDE] = self.captures[SIDE].saturating_add(1);
+        let over = (spent.no_pieces_ends && gone) || (spent.all_in_ends && self.outside == [0, 0]);
+        self.line[1 - SIDE] = enemy;
         over
     }
 
-    /// Plays side `SIDE`'s spending decisions until the held values are spent or none can
-    /// be (false), or the game ends (true). Every held value is dropped after. Some value
-    /// is held (a turn's throws hold one; [`Playout::spend_begun`] passes an empty turn).
-    /// The values held are `mask` ([`Playout::mask`] is 0 after).
-    #[inline(always)]
-    fn spend<const SIDE: usize, R: rand::Rng + ?Sized>(
-        &mut self,
-        spent: &Spent,
-        s: &mut State,
-        bits: &mut RandomBits,
-        rng: &mut R,
-        mut mask: u16,
-    ) -> bool {
-        loop {
-            let line = &self.line[SIDE];
-            // The actions: for each value held, the pieces with room for it (a sum of
-            // bytes, each at most the side's pieces) ...
-            let mut total = ((line.room_for & BYTES[(mask >> 1) as usize & 255])
-                .wrapping_mul(0x0101_0101_0101_0101)
-                >> 56) as usize;
-            // ... less those landing on an enemy piece on a barred square: only from the
-            // positions a held value takes onto one (found for all pieces at once, from
-            // the set of their positions), and only while an enemy piece stands on one.
-            let mut cut_slots = 0u64;
-            let blocked = self.blocked[SIDE];
-            if line.low & self.near[SIDE] != 0 {
-                // Some value is held: the first taken before the loop.
-                let mut values = mask;
-                let mut reach = blocked >> (values.trailing_zeros() & 15);
-                values &= values.wrapping_sub(1);
-                while values != 0 {
-                    reach |= blocked >> (values.trailing_zeros() & 15);
-                    values &= values - 1;
-                }
-                let mut rest = line.low & reach;
-                while rest != 0 {
-                    let p = rest.trailing_zeros() as u8;
-                    rest &= rest - 1;
-                    let k = self.board[(spent.at[SIDE][p as usize] & 0xff) as usize];
-                    let r = (k as usize).wrapping_sub(1 + SIDE * spent.pieces) & 63;
-                    let cut = at_most(mask, line.gap[r]) & self.barred(SIDE, p);
-                    if cut != 0 {
-                        cut_slots |= 1 << r;
-                        self.cut[r] = cut;
-                        total -= ones(cut);
-                    }
-                }
-            }
-            if total == 0 {
-                self.drop_held();
-                return false;
-            }
-            let mut i = if total == 1 {
-                0
-            } else {
-                bits.short_index(rng, total as u32)
-            };
-            // The drawn action, by its rank in the listing (piece by piece, each piece's
-            // values in increasing order); per room, how many of the held values fit.
-            let upto = &UPTO[(mask >> 1) as usize & 255];
-            let mut rest = line.open;
-            let (r, v) = if cut_slots == 0 && 2 * i >= total {
-                // From the last piece down, the nearer end to the rank.
-                let mut j = total - 1 - i;
-                loop {
-                    let r = last(rest);
-                    let k = upto[line.gap[r] as usize] as usize;
-                    if j < k {
-                        break (r, value_at(mask, line.gap[r], 0, k - 1 - j));
-                    }
-                    j -= k;
-                    rest &= !(1 << r);
-                }
-            } else if cut_slots == 0 {
-                loop {
-                    let r = rest.trailing_zeros() as usize & 63;
-                    let k = upto[line.gap[r] as usize] as usize;
-                    if i < k {
-                        break (r, value_at(mask, line.gap[r], 0, i));
-                    }
-                    i -= k;
-                    rest &= rest - 1;
-                }
-            } else if 2 * i >= total {
-                // The same from the last piece down, the barred values left out.
-                let mut j = total - 1 - i;
-                loop {
-                    let r = last(rest);
-                    let mut k = upto[line.gap[r] as usize] as usize;
-                    if cut_slots >> r & 1 != 0 {
-                        k -= ones(self.cut[r]);
-                    }
-                    if j < k {
-                        break (
-                            r,
-                            value_at(mask, line.gap[r], self.cut_at(cut_slots, r), k - 1 - j),
-                        );
-                    }
-                    j -= k;
-                    rest &= !(1 << r);
-                }
-            } else {
-                loop {
-                    let r = rest.trailing_zeros() as usize & 63;
-                    let mut k = upto[line.gap[r] as usize] as usize;
-                    if cut_slots >> r & 1 != 0 {
-                        k -= ones(self.cut[r]);
-                    }
-                    if i < k {
-                        break (r, value_at(mask, line.gap[r], self.cut_at(cut_slots, r), i));
-                    }
-                    i -= k;
-                    rest &= rest - 1;
-                }
-            };
-            let p = line.pos[r] as usize;
-            let over = self.move_piece::<SIDE>(spent, s, r, p, p + v);
-            self.held[v] = self.held[v].wrapping_sub(1);
-            if self.held[v] == 0 {
-                mask &= !(1 << v);
-            }
-            // The mover that can step on with the smallest value settles the frozen end
-            // at once (most moves); the others take the quick look at each side's last
-            // piece with room.
-            let steps_on = self.line[SIDE].gap[r] >= spent.min_value
-                && (p + v >= spent.bar_end[SIDE] as usize || self.blocked[SIDE] == 0);
-            if over || (spent.frozen_ends && !steps_on && self.frozen(spent)) {
-                self.drop_held();
-                return true;
-            }
-            if mask == 0 {
-                self.mask = 0;
-                return false;
-            }
-        }
-    }
-
-    /// Moves side `SIDE`'s piece in slot `r` from position `p` to position `q`, capturing
-    /// the enemy piece there; whether that ends the game by the ends other than the
-    /// frozen one ([`Compiled::check_end`]).
-    #[inline(always)]
-    fn move_piece<const SIDE: usize>(
-        &mut self,
-        spent: &Spent,
-        s: &mut State,
-        r: usize,
-        p: usize,
-        q: usize,
-    ) -> bool {
-        let (from, to) = (spent.at[SIDE][p & 255], spent.at[SIDE][q & 255]);
-        let k = (SIDE * spent.pieces + r) & 63;
-        let sq = (to & 0xff) as usize;
-        self.board[(from & 0xff) as usize] = 0;
-        let on = self.board[sq];
-        let mut over = false;
-        if on != 0 {
-            // An enemy piece (no walk ends on an own one).
-            over = self.capture::<SIDE>(spent, s, on);
-        }
-        self.board[sq] = k as u8 + 1;
-        if (from | to) & (THREAT | IN) != 0 {
-            over |= self.regions::<SIDE>(spent, from, to, p, q);
-        }
-        self.line[SIDE].advance(r, q as u8, spent.bar_end[SIDE]);
-        over
-    }
-
-    /// The move's effects on the enemy's barred landings and on the count of pieces
-    /// outside the region of the end (only from or to a square with [`THREAT`] or [`IN`],
-    /// a fifth of the moves: out of line, so that the others keep their registers);
-    /// whether that ends the game.
+    /// The move's effects on the enemy's barred landings, `blocked` (its set after), and
+    /// on the count of pieces outside the region of the end (only from or to a square with
+    /// [`THREAT`] or [`IN`], a fifth of the moves: out of line, so that the others keep
+    /// their registers); whether that ends the game.
     #[inline(never)]
     fn regions<const SIDE: usize>(
         &mut self,
@@ -973,24 +738,6 @@ impl Playout {
         over
     }
 
-    /// Captures the enemy piece `on - 1` of side `SIDE`'s enemy; whether that ends the
-    /// game (no enemy piece left, or every piece in).
-    #[inline(never)]
-    fn capture<const SIDE: usize>(&mut self, spent: &Spent, s: &mut State, on: u8) -> bool {
-        let e = on.wrapping_sub(1) as usize & 63;
-        let enemy = &mut self.line[1 - SIDE];
-        let r = e.wrapping_sub((1 - SIDE) * spent.pieces) & 63;
-        let ep = enemy.pos[r];
-        enemy.remove(r);
-        let gone = enemy.present == 0;
-        if spent.all_in_ends && spent.at[1 - SIDE][ep as usize] & IN == 0 {
-            self.outside[1 - SIDE] -= 1;
-        }
-        self.captured |= 1 << e;
-        s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
-        (spent.no_pieces_ends && gone) || (spent.all_in_ends && self.outside == [0, 0])
-    }
-
     /// Whether no piece of either side can move with any of the description's values
     /// ([`Compiled::check_end`]'s frozen end): first the quick look at each side's last
     /// piece with room, which settles nearly every case.
@@ -1004,13 +751,14 @@ impl Playout {
     /// the last, or no enemy piece stands on one). False says nothing.
     #[inline(always)]
     fn moves_at_top(&self, spent: &Spent, side: usize) -> bool {
-        let line = &self.line[side & 1];
-        if line.open == 0 {
+        let side = side & 1;
+        let open = self.line[side].open;
+        if open == 0 {
             return false;
         }
-        let r = last(line.open);
-        line.gap[r] >= spent.min_value
-            && (self.blocked[side & 1] == 0 || line.pos[r] >= spent.bar_end[side & 1])
+        let r = last(open);
+        self.gap[side][r] >= spent.min_value
+            && (self.blocked[side] == 0 || self.pos[side][r] >= spent.bar_end[side])
     }
 
     /// The frozen end's test, every piece with room tried.
@@ -1031,13 +779,316 @@ impl Playout {
     /// values.
     #[inline(always)]
     fn can_move(&self, spent: &Spent, side: usize, r: usize) -> bool {
-        let (side, line, r) = (side & 1, &self.line[side & 1], r & 63);
-        let p = line.pos[r];
-        let mut allowed = at_most(spent.values, line.gap[r]);
-        if p < spent.bar_end[side] {
-            allowed &= !self.barred(side, p);
+        let (side, r) = (side & 1, r & 63);
+        let at = self.pos[side][r];
+        let mut allowed = at_most(spent.values, self.gap[side][r]);
+        if at < spent.bar_end[side] {
+            allowed &= !self.barred(side, at);
         }
         allowed != 0
+    }
+}
+
+impl Playout {
+    /// The held values barred for the piece in slot `r` (none where `cut_slots` has no `r`).
+    #[inline(always)]
+    fn cut_at(t: &Tables, cut_slots: u64, r: usize) -> u16 {
+        if cut_slots >> r & 1 != 0 {
+            t.cut[r & 63]
+        } else {
+            0
+        }
+    }
+
+    /// Forgets every held value.
+    #[inline(always)]
+    fn drop_held(&mut self, t: &mut Tables) {
+        t.held = [0; MAX_VALUE + 1];
+        self.mask = 0;
+    }
+
+    /// Moves side `SIDE`'s piece in slot `r` to position `q` (ahead, before the next): the
+    /// one before it then has more room.
+    #[inline(always)]
+    fn advance<const SIDE: usize>(&mut self, t: &mut Tables, r: usize, q: u8, bar_end: u8) {
+        let r = r & 63;
+        let line = &mut t.line[SIDE];
+        let p = t.pos[SIDE][r];
+        let v = q.wrapping_sub(p);
+        if p < bar_end {
+            // Only the positions before `bar_end` are read (a piece past them never comes
+            // back); the new position's bit shifts out of the word when it is 64 or more.
+            line.low ^= (1 | 1 << (v & 63)) << p;
+        }
+        t.pos[SIDE][r] = q;
+        let old = t.gap[SIDE][r];
+        let g = old.wrapping_sub(v);
+        t.gap[SIDE][r] = g;
+        let mut room_for = line
+            .room_for
+            .wrapping_add(ROOM_FOR[g as usize])
+            .wrapping_sub(ROOM_FOR[old as usize]);
+        // It had room: it keeps it unless the move closed it.
+        if g == 0 {
+            line.open &= !(1 << r);
+        }
+        let b = t.behind[SIDE][r] as usize;
+        if b < 64 {
+            let old = t.gap[SIDE][b];
+            let g = old.wrapping_add(v);
+            t.gap[SIDE][b] = g;
+            room_for = room_for
+                .wrapping_add(ROOM_FOR[g as usize])
+                .wrapping_sub(ROOM_FOR[old as usize]);
+            // It has room: the square just left.
+            line.open |= 1 << b;
+        }
+        line.room_for = room_for;
+    }
+
+    /// Plays a turn of side `SIDE`'s seat: its throws, each value held, until one gives no
+    /// other, and then its spending. Whether the loop stops: the throws reached
+    /// `max_throws` before the turn (the turn not played) or the game ended.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn turn<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        t: &mut Tables,
+        spent: &Spent,
+        rng: &mut R,
+        sticks: u32,
+    ) -> bool {
+        if self.left == 0 {
+            return true;
+        }
+        // The values held kept in a register through the turn.
+        let mut mask = self.mask;
+        loop {
+            // The generator's draws out of line (the same bits): inlined, its state and
+            // constants would take registers through the loop for a draw made once in
+            // eight throws.
+            let e = spent.by_bits[self.bits.take_drawn_apart(rng, sticks) as usize & 255];
+            self.left -= 1;
+            let v = (e & 15) as usize;
+            t.held[v] = t.held[v].wrapping_add(1);
+            if t.held[v] == 0 {
+                // Kept at 255, as the step-by-step path keeps it (out of line: it takes 255
+                // throws of one value in a turn).
+                saturate(&mut t.held[v]);
+            }
+            mask |= 1 << v;
+            if e & AGAIN == 0 || self.left == 0 {
+                break;
+            }
+        }
+        if self.spend::<SIDE, R>(t, spent, rng, mask) {
+            self.ended = true;
+            return true;
+        }
+        false
+    }
+
+    /// [`Playout::turn`] out of line, for the first turn when its seat is of side 1 (once
+    /// at most); called on a copy of the loop's values, so that theirs are not taken by
+    /// reference.
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn turn_apart<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        t: &mut Tables,
+        spent: &Spent,
+        rng: &mut R,
+        sticks: u32,
+    ) -> bool {
+        self.turn::<SIDE, R>(t, spent, rng, sticks)
+    }
+
+    /// The spending of a turn that had begun when the loop was called (out of the loop's
+    /// way: it is taken once at most, on a copy of the loop's values); whether the game
+    /// ended. With nothing held, the listing is a pass, which ends the turn.
+    #[cold]
+    #[inline(never)]
+    fn spend_begun<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        t: &mut Tables,
+        spent: &Spent,
+        rng: &mut R,
+    ) -> bool {
+        if self.mask == 0 {
+            return false;
+        }
+        let over = self.spend::<SIDE, R>(t, spent, rng, self.mask);
+        self.ended |= over;
+        over
+    }
+
+    /// Plays side `SIDE`'s spending decisions until the held values are spent or none can
+    /// be (false), or the game ends (true). Every held value is dropped after. Some value
+    /// is held (a turn's throws hold one; [`Playout::spend_begun`] passes an empty turn).
+    /// The values held are `mask` ([`Playout::mask`] is 0 after).
+    #[inline(always)]
+    fn spend<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        t: &mut Tables,
+        spent: &Spent,
+        rng: &mut R,
+        mut mask: u16,
+    ) -> bool {
+        loop {
+            let line = t.line[SIDE];
+            // The actions: for each value held, the pieces with room for it (a sum of
+            // bytes, each at most the side's pieces) ...
+            let mut total = ((line.room_for & BYTES[(mask >> 1) as usize & 255])
+                .wrapping_mul(0x0101_0101_0101_0101)
+                >> 56) as usize;
+            // ... less those landing on an enemy piece on a barred square: only from the
+            // positions a held value takes onto one (found for all pieces at once, from
+            // the set of their positions), and only while an enemy piece stands on one.
+            let mut cut_slots = 0u64;
+            let blocked = t.blocked[SIDE];
+            if line.low & t.near[SIDE] != 0 {
+                // Some value is held: the first taken before the loop.
+                let mut values = mask;
+                let mut reach = blocked >> (values.trailing_zeros() & 15);
+                values &= values.wrapping_sub(1);
+                while values != 0 {
+                    reach |= blocked >> (values.trailing_zeros() & 15);
+                    values &= values - 1;
+                }
+                let mut rest = line.low & reach;
+                while rest != 0 {
+                    let p = rest.trailing_zeros() as u8;
+                    rest &= rest - 1;
+                    let k = t.board[(spent.at[SIDE][p as usize] & 0xff) as usize];
+                    let r = (k as usize).wrapping_sub(1 + SIDE * spent.pieces) & 63;
+                    let cut = at_most(mask, t.gap[SIDE][r]) & t.barred(SIDE, p);
+                    if cut != 0 {
+                        cut_slots |= 1 << r;
+                        t.cut[r] = cut;
+                        total -= ones(cut);
+                    }
+                }
+            }
+            if total == 0 {
+                self.drop_held(t);
+                return false;
+            }
+            let mut i = if total == 1 {
+                0
+            } else {
+                self.bits.short_index_drawn_apart(rng, total as u32)
+            };
+            // The drawn action, by its rank in the listing (piece by piece, each piece's
+            // values in increasing order); per room, how many of the held values fit.
+            let upto = &UPTO[(mask >> 1) as usize & 255];
+            let gap = &t.gap[SIDE];
+            let mut rest = line.open;
+            let (r, v) = if cut_slots == 0 && 2 * i >= total {
+                // From the last piece down, the nearer end to the rank.
+                let mut j = total - 1 - i;
+                loop {
+                    let r = last(rest);
+                    let k = upto[gap[r] as usize] as usize;
+                    if j < k {
+                        break (r, value_at(mask, gap[r], 0, k - 1 - j));
+                    }
+                    j -= k;
+                    rest &= !(1 << r);
+                }
+            } else if cut_slots == 0 {
+                loop {
+                    let r = rest.trailing_zeros() as usize & 63;
+                    let k = upto[gap[r] as usize] as usize;
+                    if i < k {
+                        break (r, value_at(mask, gap[r], 0, i));
+                    }
+                    i -= k;
+                    rest &= rest - 1;
+                }
+            } else if 2 * i >= total {
+                // The same from the last piece down, the barred values left out.
+                let mut j = total - 1 - i;
+                loop {
+                    let r = last(rest);
+                    let mut k = upto[gap[r] as usize] as usize;
+                    if cut_slots >> r & 1 != 0 {
+                        k -= ones(t.cut[r]);
+                    }
+                    if j < k {
+                        break (
+                            r,
+                            value_at(mask, gap[r], Self::cut_at(t, cut_slots, r), k - 1 - j),
+                        );
+                    }
+                    j -= k;
+                    rest &= !(1 << r);
+                }
+            } else {
+                loop {
+                    let r = rest.trailing_zeros() as usize & 63;
+                    let mut k = upto[gap[r] as usize] as usize;
+                    if cut_slots >> r & 1 != 0 {
+                        k -= ones(t.cut[r]);
+                    }
+                    if i < k {
+                        break (r, value_at(mask, gap[r], Self::cut_at(t, cut_slots, r), i));
+                    }
+                    i -= k;
+                    rest &= rest - 1;
+                }
+            };
+            let p = t.pos[SIDE][r] as usize;
+            let over = self.move_piece::<SIDE>(t, spent, r, p, p + v);
+            t.held[v] = t.held[v].wrapping_sub(1);
+            if t.held[v] == 0 {
+                mask &= !(1 << v);
+            }
+            // The mover that can step on with the smallest value settles the frozen end
+            // at once (most moves); the others take the quick look at each side's last
+            // piece with room.
+            let steps_on = t.gap[SIDE][r] >= spent.min_value
+                && (p + v >= spent.bar_end[SIDE] as usize || t.blocked[SIDE] == 0);
+            if over || (spent.frozen_ends && !steps_on && t.frozen(spent)) {
+                self.drop_held(t);
+                return true;
+            }
+            if mask == 0 {
+                self.mask = 0;
+                return false;
+            }
+        }
+    }
+
+    /// Moves side `SIDE`'s piece in slot `r` from position `p` to position `q`, capturing
+    /// the enemy piece there; whether that ends the game by the ends other than the
+    /// frozen one ([`Compiled::check_end`]).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn move_piece<const SIDE: usize>(
+        &mut self,
+        t: &mut Tables,
+        spent: &Spent,
+        r: usize,
+        p: usize,
+        q: usize,
+    ) -> bool {
+        let (from, to) = (spent.at[SIDE][p & 255], spent.at[SIDE][q & 255]);
+        let k = (SIDE * spent.pieces + r) & 63;
+        let sq = (to & 0xff) as usize;
+        t.board[(from & 0xff) as usize] = 0;
+        let on = t.board[sq];
+        let mut over = false;
+        if on != 0 {
+            // An enemy piece (no walk ends on an own one).
+            over = t.capture::<SIDE>(spent, on);
+        }
+        t.board[sq] = k as u8 + 1;
+        if (from | to) & (THREAT | IN) != 0 {
+            over |= t.regions::<SIDE>(spent, from, to, p, q);
+        }
+        self.advance::<SIDE>(t, r, q as u8, spent.bar_end[SIDE]);
+        over
     }
 }
 
