@@ -42,8 +42,9 @@ pub(crate) struct Spent {
     /// The track's length (positions 0 to `len - 1`, one after the other).
     len: u8,
     seats: usize,
-    /// Per side and track position: the square, with [`BAR`], [`IN`] and [`THREAT`].
-    at: Box<[[u16; 256]; 2]>,
+    /// Per side and track position: the square, with [`BAR`], [`IN`] and [`THREAT`] (in
+    /// the settings, not behind a pointer: a move reads it at the settings' address).
+    at: [[u16; 256]; 2],
     /// Per side and track position: the enemy's track position of the same square.
     enemy_pos: Box<[[u8; 256]; 2]>,
     /// Per side: one past the last position with [`BAR`] (0 where there is none): a piece
@@ -114,7 +115,7 @@ impl Spent {
             let k = (c.sticks.throw_from_bits(raw as u64).marked() as usize).min(8);
             c.table.value[k] | if c.table.again[k] { AGAIN } else { 0 }
         });
-        let mut at = Box::new([[u16::from(NONE); 256]; 2]);
+        let mut at = [[u16::from(NONE); 256]; 2];
         let mut enemy_pos = Box::new([[0u8; 256]; 2]);
         let mut bar_end = [0u8; 2];
         let barred = |side: usize, sq: u8| {
@@ -678,10 +679,10 @@ impl Tables {
         line.room_for = room_for;
     }
 
-    /// Captures the enemy piece `on - 1` of side `SIDE`'s enemy, whose values are `enemy`;
-    /// those values after, and whether that ends the game (no enemy piece left, or every
-    /// piece in).
-    #[inline(never)]
+    /// Captures the enemy piece `on - 1` of side `SIDE`'s enemy; whether that ends the game
+    /// (no enemy piece left, or every piece in). In line: the loop's values being in
+    /// memory, a call would only move the registers' values to the stack and back.
+    #[inline(always)]
     fn capture<const SIDE: usize>(&mut self, spent: &Spent, on: u8) -> bool {
         let mut enemy = self.line[1 - SIDE];
         let e = on.wrapping_sub(1) as usize & 63;
@@ -703,11 +704,11 @@ impl Tables {
         over
     }
 
-    /// The move's effects on the enemy's barred landings, `blocked` (its set after), and
+    /// The move's effects on the enemy's barred landings and
     /// on the count of pieces outside the region of the end (only from or to a square with
-    /// [`THREAT`] or [`IN`], a fifth of the moves: out of line, so that the others keep
-    /// their registers); whether that ends the game.
-    #[inline(never)]
+    /// [`THREAT`] or [`IN`], a fifth of the moves; in line, as [`Tables::capture`]);
+    /// whether that ends the game.
+    #[inline(always)]
     fn regions<const SIDE: usize>(
         &mut self,
         spent: &Spent,
@@ -864,10 +865,7 @@ impl Playout {
         // The values held kept in a register through the turn.
         let mut mask = self.mask;
         loop {
-            // The generator's draws out of line (the same bits): inlined, its state and
-            // constants would take registers through the loop for a draw made once in
-            // eight throws.
-            let e = spent.by_bits[self.bits.take_drawn_apart(rng, sticks) as usize & 255];
+            let e = spent.by_bits[self.bits.take(rng, sticks) as usize & 255];
             self.left -= 1;
             let v = (e & 15) as usize;
             t.held[v] = t.held[v].wrapping_add(1);
@@ -977,6 +975,9 @@ impl Playout {
             let mut i = if total == 1 {
                 0
             } else {
+                // The generator's draw out of line (the same bits): inlined, its state and
+                // constants would take registers through the decision (the throw's draw,
+                // in line, counts fewer).
                 self.bits.short_index_drawn_apart(rng, total as u32)
             };
             // The drawn action, by its rank in the listing (piece by piece, each piece's
