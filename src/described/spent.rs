@@ -45,8 +45,9 @@ pub(crate) struct Spent {
     /// Per side and track position: the square, with [`BAR`], [`IN`] and [`THREAT`] (in
     /// the settings, not behind a pointer: a move reads it at the settings' address).
     at: [[u16; 256]; 2],
-    /// Per side and track position: the enemy's track position of the same square.
-    enemy_pos: Box<[[u8; 256]; 2]>,
+    /// Per side and track position: the enemy's track position of the same square (in
+    /// the settings, as [`Spent::at`]).
+    enemy_pos: [[u8; 256]; 2],
     /// Per side: one past the last position with [`BAR`] (0 where there is none): a piece
     /// at or past it lands on no barred square. At most 64 less [`LONGEST`], so that the
     /// barred landings of a piece before it are a window of a word.
@@ -116,7 +117,7 @@ impl Spent {
             c.table.value[k] | if c.table.again[k] { AGAIN } else { 0 }
         });
         let mut at = [[u16::from(NONE); 256]; 2];
-        let mut enemy_pos = Box::new([[0u8; 256]; 2]);
+        let mut enemy_pos = [[0u8; 256]; 2];
         let mut bar_end = [0u8; 2];
         let barred = |side: usize, sq: u8| {
             !c.capture
