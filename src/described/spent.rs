@@ -809,13 +809,14 @@ impl Playout {
         self.mask = 0;
     }
 
-    /// Moves side `SIDE`'s piece in slot `r` to position `q` (ahead, before the next): the
-    /// one before it then has more room.
+    /// Moves side `SIDE`'s piece in slot `r` from position `p` to position `q` (ahead,
+    /// before the next): the one before it then has more room; the piece's room after.
+    /// The position is passed, not read: the board's stores before it keep the compiler
+    /// from reusing its load.
     #[inline(always)]
-    fn advance<const SIDE: usize>(&mut self, t: &mut Tables, r: usize, q: u8, bar_end: u8) {
+    fn advance<const SIDE: usize>(t: &mut Tables, r: usize, p: u8, q: u8, bar_end: u8) -> u8 {
         let r = r & 63;
         let line = &mut t.line[SIDE];
-        let p = t.pos[SIDE][r];
         let v = q.wrapping_sub(p);
         if p < bar_end {
             // Only the positions before `bar_end` are read (a piece past them never comes
@@ -846,6 +847,7 @@ impl Playout {
             line.open |= 1 << b;
         }
         line.room_for = room_for;
+        g
     }
 
     /// Plays a turn of side `SIDE`'s seat: its throws, each value held, until one gives no
@@ -1041,7 +1043,7 @@ impl Playout {
                 }
             };
             let p = t.pos[SIDE][r] as usize;
-            let over = self.move_piece::<SIDE>(t, spent, r, p, p + v);
+            let (over, g) = self.move_piece::<SIDE>(t, spent, r, p, p + v);
             t.held[v] = t.held[v].wrapping_sub(1);
             if t.held[v] == 0 {
                 mask &= !(1 << v);
@@ -1049,7 +1051,7 @@ impl Playout {
             // The mover that can step on with the smallest value settles the frozen end
             // at once (most moves); the others take the quick look at each side's last
             // piece with room.
-            let steps_on = t.gap[SIDE][r] >= spent.min_value
+            let steps_on = g >= spent.min_value
                 && (p + v >= spent.bar_end[SIDE] as usize || t.blocked[SIDE] == 0);
             if over || (spent.frozen_ends && !steps_on && t.frozen(spent)) {
                 self.drop_held(t);
@@ -1064,7 +1066,7 @@ impl Playout {
 
     /// Moves side `SIDE`'s piece in slot `r` from position `p` to position `q`, capturing
     /// the enemy piece there; whether that ends the game by the ends other than the
-    /// frozen one ([`Compiled::check_end`]).
+    /// frozen one ([`Compiled::check_end`]), and the piece's room after.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn move_piece<const SIDE: usize>(
@@ -1074,7 +1076,7 @@ impl Playout {
         r: usize,
         p: usize,
         q: usize,
-    ) -> bool {
+    ) -> (bool, u8) {
         let (from, to) = (spent.at[SIDE][p & 255], spent.at[SIDE][q & 255]);
         let k = (SIDE * spent.pieces + r) & 63;
         let sq = (to & 0xff) as usize;
@@ -1089,8 +1091,8 @@ impl Playout {
         if (from | to) & (THREAT | IN) != 0 {
             over |= t.regions::<SIDE>(spent, from, to, p, q);
         }
-        self.advance::<SIDE>(t, r, q as u8, spent.bar_end[SIDE]);
-        over
+        let g = Self::advance::<SIDE>(t, r, p as u8, q as u8, spent.bar_end[SIDE]);
+        (over, g)
     }
 }
 
