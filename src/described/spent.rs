@@ -517,8 +517,15 @@ struct Start {
 #[inline(always)]
 fn value_at(mask: u16, gap: u8, cut: u16, i: usize) -> usize {
     let mut allowed = at_most(mask, gap) & !cut;
-    for _ in 0..i {
+    // The first ranks written out (most are small), no loop's counter to set up.
+    if i > 0 {
         allowed &= allowed.wrapping_sub(1);
+        if i > 1 {
+            allowed &= allowed.wrapping_sub(1);
+            for _ in 2..i {
+                allowed &= allowed.wrapping_sub(1);
+            }
+        }
     }
     allowed.trailing_zeros() as usize & 15
 }
