@@ -641,8 +641,7 @@ impl Playout<'_> {
             return;
         }
         let sq = (to >> 8) as u8;
-        // With the lean settings only moved pieces move (a release does not).
-        if !LEAN && self.unmoved >> j & 1 == 1 {
+        if self.unmoved >> j & 1 == 1 {
             self.locked[SIDE] -= 1;
             self.moved[SIDE] += 1;
         }
@@ -653,18 +652,11 @@ impl Playout<'_> {
         // The sides can become separated only where a row loses its last piece of a side:
         // the row the piece leaves, or the captured piece's.
         let mut emptied = self.rows[SIDE] & st.row[SIDE][fp].wrapping_mul(0xff) == 0;
-        if LEAN {
-            // One position a square: the piece leaves its position's bit for the free one.
-            let both = 1u64 << fp | 1u64 << tp;
-            self.free[SIDE] ^= both;
-            self.mobile[SIDE] ^= both;
-        } else {
-            self.free[SIDE] = self.free[SIDE] & !st.on[SIDE][at] | st.on[SIDE][from];
-            self.mobile[SIDE] = self.mobile[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
-        }
+        self.free[SIDE] = self.free[SIDE] & !st.on[SIDE][at] | st.on[SIDE][from];
+        self.mobile[SIDE] = self.mobile[SIDE] & !st.on[SIDE][from] | st.on[SIDE][at];
         let enemy = 1 - SIDE;
         self.prey[enemy] = self.prey[enemy] & !st.prey[enemy][from] | st.prey[enemy][at];
-        if !LEAN && st.plain.bars {
+        if st.plain.bars {
             self.barred[enemy] =
                 self.barred[enemy] & !st.barred[enemy][from] | st.barred[enemy][at];
         }
@@ -689,11 +681,11 @@ impl Playout<'_> {
             self.mobile[enemy] &= !st.on[enemy][at];
             self.prey[SIDE] &= !st.prey[SIDE][at];
             s.captures[SIDE] = s.captures[SIDE].saturating_add(1);
-            self.ended = (LEAN || st.plain.no_pieces_ends) && self.alive & c.side_bits[enemy] == 0;
+            self.ended = st.plain.no_pieces_ends && self.alive & c.side_bits[enemy] == 0;
             emptied = true;
         }
         if emptied {
-            self.ended |= (LEAN || st.separated_ends) && separated(&self.rows);
+            self.ended |= st.separated_ends && separated(&self.rows);
         }
         self.board[at] = j as u8 + 1;
         self.at[SIDE][tp] = j as u8;
