@@ -826,8 +826,7 @@ impl Described {
             }
         }
         if let Some(stocked) = &self.compiled.stocked_playouts {
-            if stocked.fits(&self.compiled, s) {
-                stocked.play_to_end(&self.compiled, s, bits, rng, self.max_throws);
+            if stocked.play_if_fits(&self.compiled, s, bits, rng, self.max_throws) {
                 return;
             }
         }

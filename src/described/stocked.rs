@@ -55,6 +55,24 @@ pub(crate) struct Stocked {
     prey: BySquare,
     /// The positions on each square where the side may not land on an enemy piece.
     barred: BySquare,
+    /// What the loop makes of the description's initial state (where most playouts
+    /// start), built once; none where the loop does not fit that state.
+    initial: Option<Box<Entered>>,
+}
+
+/// What [`Playout::enter`] makes of a state's pieces: the loop's tables and sets before
+/// its first throw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Entered {
+    board: [u8; 256],
+    at: [[u8; 64]; 2],
+    rows: [u64; 2],
+    free: [u64; 2],
+    prey: [u64; 2],
+    barred: [u64; 2],
+    mobile: [u64; 2],
+    moved: [usize; 2],
+    locked: [usize; 2],
 }
 
 impl Stocked {
@@ -116,7 +134,7 @@ impl Stocked {
         let by_bits = plain
             .by_bits
             .map(|e| e | u16::from(e & 15 == u16::from(store)) << STORED_BIT);
-        Some(Stocked {
+        let mut stocked = Stocked {
             plain,
             by_bits,
             store,
@@ -130,7 +148,38 @@ impl Stocked {
             on,
             prey,
             barred,
-        })
+            initial: None,
+        };
+        if stocked.fits(c, &c.initial_state) {
+            let entered = if lean {
+                stocked.entered::<true>(c, &c.initial_state)
+            } else {
+                stocked.entered::<false>(c, &c.initial_state)
+            };
+            stocked.initial = Some(Box::new(entered));
+        }
+        Some(stocked)
+    }
+
+    /// What the loop makes of the state's pieces before its first throw.
+    fn entered<const LEAN: bool>(&self, c: &Compiled, s: &State) -> Entered {
+        let (mut board, mut at) = ([0; 256], [[0; 64]; 2]);
+        let mut p = Playout::new(self, s, &mut board, &mut at, RandomBits::new());
+        p.enter_all::<LEAN>(self, c, s);
+        let (rows, free, prey, barred, mobile, moved, locked) = (
+            p.rows, p.free, p.prey, p.barred, p.mobile, p.moved, p.locked,
+        );
+        Entered {
+            board,
+            at,
+            rows,
+            free,
+            prey,
+            barred,
+            mobile,
+            moved,
+            locked,
+        }
     }
 
     /// Whether the loop can play on from the state: as [`Plain::fits`], with no unmoved
@@ -143,11 +192,44 @@ impl Stocked {
             && (!self.separated_ends || s.ended || !c.separated(s))
     }
 
-    /// Plays the state to the end as the step-by-step path does: each throw
-    /// `bits.throw(rng, sticks)`, each decision a uniformly random legal action drawn
-    /// with `bits.index(rng, len)` as [`Compiled::draw`] draws it or, for the stored value,
-    /// picked among the listed actions.
+    /// Plays the state to the end as the step-by-step path does where the loop fits it
+    /// ([`Stocked::fits`]): each throw `bits.throw(rng, sticks)`, each decision a
+    /// uniformly random legal action drawn with `bits.index(rng, len)` as
+    /// [`Compiled::draw`] draws it or, for the stored value, picked among the listed
+    /// actions; whether it played. The initial state is recognised by one comparison and
+    /// its pieces' tables copied, in place of the test of the state and the entry of
+    /// each piece.
     #[inline]
+    pub(crate) fn play_if_fits<R: rand::Rng + ?Sized>(
+        &self,
+        c: &Compiled,
+        s: &mut State,
+        bits: &mut RandomBits,
+        rng: &mut R,
+        max_throws: u32,
+    ) -> bool {
+        let entered = if *s == c.initial_state {
+            match &self.initial {
+                Some(e) => Some(&**e),
+                None => return false,
+            }
+        } else if self.fits(c, s) {
+            None
+        } else {
+            return false;
+        };
+        // The lean settings as constants: their own copy of the loop has none of the
+        // tests of the other settings.
+        if self.lean {
+            self.play::<true, R>(c, s, bits, rng, max_throws, entered);
+        } else {
+            self.play::<false, R>(c, s, bits, rng, max_throws, entered);
+        }
+        true
+    }
+
+    /// [`Stocked::play_if_fits`] for a state the loop fits.
+    #[cfg(test)]
     pub(crate) fn play_to_end<R: rand::Rng + ?Sized>(
         &self,
         c: &Compiled,
@@ -156,17 +238,11 @@ impl Stocked {
         rng: &mut R,
         max_throws: u32,
     ) {
-        // The lean settings as constants: their own copy of the loop has none of the
-        // tests of the other settings.
-        if self.lean {
-            self.play::<true, R>(c, s, bits, rng, max_throws);
-        } else {
-            self.play::<false, R>(c, s, bits, rng, max_throws);
-        }
+        assert!(self.play_if_fits(c, s, bits, rng, max_throws));
     }
 
-    /// [`Stocked::play_to_end`] where `LEAN` says the settings are the lean ones
-    /// ([`Stocked::lean`]).
+    /// [`Stocked::play_if_fits`] where `LEAN` says the settings are the lean ones
+    /// ([`Stocked::lean`]), from the pieces' tables `entered` where they were built.
     #[inline(never)]
     fn play<const LEAN: bool, R: rand::Rng + ?Sized>(
         &self,
@@ -175,38 +251,28 @@ impl Stocked {
         bits: &mut RandomBits,
         rng: &mut R,
         max_throws: u32,
+        entered: Option<&Entered>,
     ) {
         // The squares' and positions' tables apart from the loop's other values, which the
         // compiler can then keep in registers (a table indexed by a variable keeps the whole
         // value it belongs to in memory).
-        let mut board = [0; 256];
-        let mut at = [[0; 64]; 2];
+        let (mut board, mut at) = match entered {
+            Some(e) => (e.board, e.at),
+            None => ([0; 256], [[0; 64]; 2]),
+        };
         // The positions before the loop: a piece the loop moves walks forward, so the pieces
         // whose squares and counts the state is given at the end are those whose position
         // changed (none is kept for it at each move).
         let start = s.pos;
-        let moved = |side: usize| (s.on_board & c.side_bits[side] & !s.unmoved).count_ones();
-        let locked = |side: usize| (s.unmoved & s.alive & c.side_bits[side]).count_ones();
-        let mut p = Playout {
-            board: &mut board,
-            at: &mut at,
-            rows: [0; 2],
-            free: [self.track; 2],
-            prey: [0; 2],
-            barred: [0; 2],
-            mobile: [0; 2],
-            stock: [s.stock[0], s.stock[1]],
-            bits: *bits,
-            pending: s.pending,
-            ended: s.ended,
-            alive: s.alive,
-            unmoved: s.unmoved,
-            moved: [moved(0) as usize, moved(1) as usize],
-            locked: [locked(0) as usize, locked(1) as usize],
-        };
-        // The lean copy's move finds pieces without the board.
-        p.enter::<0, LEAN>(self, c, s);
-        p.enter::<1, LEAN>(self, c, s);
+        let mut p = Playout::new(self, s, &mut board, &mut at, *bits);
+        match entered {
+            Some(e) => {
+                (p.rows, p.free, p.prey, p.barred, p.mobile) =
+                    (e.rows, e.free, e.prey, e.barred, e.mobile);
+                (p.moved, p.locked) = (e.moved, e.locked);
+            }
+            None => p.enter_all::<LEAN>(self, c, s),
+        }
         let mut turn = s.turn;
         if !p.ended && p.pending != GONE {
             let e = self.plain.by_marked[(p.pending & 15).min(8) as usize];
@@ -345,7 +411,46 @@ fn nth(mut set: u64, r: usize) -> usize {
 /// [`RELEASED`], and the stored values it spends.
 type Drawn = (usize, u16, u8);
 
-impl Playout<'_> {
+impl<'a> Playout<'a> {
+    /// The loop's values for the state, with no piece entered yet.
+    fn new(
+        st: &Stocked,
+        s: &State,
+        board: &'a mut [u8; 256],
+        at: &'a mut [[u8; 64]; 2],
+        bits: RandomBits,
+    ) -> Playout<'a> {
+        Playout {
+            board,
+            at,
+            rows: [0; 2],
+            free: [st.track; 2],
+            prey: [0; 2],
+            barred: [0; 2],
+            mobile: [0; 2],
+            stock: [s.stock[0], s.stock[1]],
+            bits,
+            pending: s.pending,
+            ended: s.ended,
+            alive: s.alive,
+            unmoved: s.unmoved,
+            moved: [0; 2],
+            locked: [0; 2],
+        }
+    }
+
+    /// Enters the state's pieces: the tables, sets and counts of [`Entered`].
+    #[inline(always)]
+    fn enter_all<const LEAN: bool>(&mut self, st: &Stocked, c: &Compiled, s: &State) {
+        let moved = |side: usize| (s.on_board & c.side_bits[side] & !s.unmoved).count_ones();
+        let locked = |side: usize| (s.unmoved & s.alive & c.side_bits[side]).count_ones();
+        self.moved = [moved(0) as usize, moved(1) as usize];
+        self.locked = [locked(0) as usize, locked(1) as usize];
+        // The lean copy's move finds pieces without the board.
+        self.enter::<0, LEAN>(st, c, s);
+        self.enter::<1, LEAN>(st, c, s);
+    }
+
     /// Enters side `SIDE`'s pieces on the board of the state.
     #[inline(always)]
     fn enter<const SIDE: usize, const LEAN: bool>(
@@ -817,6 +922,8 @@ mod tests {
         let g = Described::from_text(file, text).unwrap();
         let p = g.compiled.stocked_playouts.as_ref().unwrap();
         assert!(p.fits(&g.compiled, &g.initial_state()));
+        // Its playouts from the start copy the pieces' tables built once.
+        assert!(p.initial.is_some());
         assert!(starts > 2_000, "{starts}");
     }
 
