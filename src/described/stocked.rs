@@ -46,7 +46,7 @@ pub(crate) struct Stocked {
     /// general copy tests for at every step: a capture lengthened by any count of stored
     /// values, no priority, releases only by the stored value and without a walk, no bars,
     /// both ends, one position a square, three sticks ([`LEAN_STICKS`]), no throw worth 0.
-    /// A copy of the loop takes these as constants ([`Stocked::play_to_end`]); Sijat El
+    /// A copy of the loop takes these as constants ([`Stocked::play_if_fits`]); Sijat El
     /// Taba's descriptions are such.
     lean: bool,
     /// The positions on each square.
@@ -226,19 +226,6 @@ impl Stocked {
             self.play::<false, R>(c, s, bits, rng, max_throws, entered);
         }
         true
-    }
-
-    /// [`Stocked::play_if_fits`] for a state the loop fits.
-    #[cfg(test)]
-    pub(crate) fn play_to_end<R: rand::Rng + ?Sized>(
-        &self,
-        c: &Compiled,
-        s: &mut State,
-        bits: &mut RandomBits,
-        rng: &mut R,
-        max_throws: u32,
-    ) {
-        assert!(self.play_if_fits(c, s, bits, rng, max_throws));
     }
 
     /// [`Stocked::play_if_fits`] where `LEAN` says the settings are the lean ones
@@ -884,7 +871,7 @@ mod tests {
                 seed,
                 name,
                 |s| p.fits(&g.compiled, s),
-                |s, bits, rng| p.play_to_end(&g.compiled, s, bits, rng, cap),
+                |s, bits, rng| assert!(p.play_if_fits(&g.compiled, s, bits, rng, cap)),
             );
         }
         starts
