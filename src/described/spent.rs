@@ -874,9 +874,17 @@ impl Playout {
         }
         // The values held kept in a register through the turn.
         let mut mask = self.mask;
+        let mut e = spent.by_bits[self.bits.take(rng, sticks) as usize & 255];
+        self.left -= 1;
+        if e & AGAIN == 0 && mask == 0 {
+            // One throw, one value (two turns in three): spent without being held.
+            if self.spend_one::<SIDE, R>(t, spent, rng, (e & 15) as usize) {
+                self.ended = true;
+                return true;
+            }
+            return false;
+        }
         loop {
-            let e = spent.by_bits[self.bits.take(rng, sticks) as usize & 255];
-            self.left -= 1;
             let v = (e & 15) as usize;
             t.held[v] = t.held[v].wrapping_add(1);
             if t.held[v] == 0 {
@@ -888,6 +896,8 @@ impl Playout {
             if e & AGAIN == 0 || self.left == 0 {
                 break;
             }
+            e = spent.by_bits[self.bits.take(rng, sticks) as usize & 255];
+            self.left -= 1;
         }
         if self.spend::<SIDE, R>(t, spent, rng, mask) {
             self.ended = true;
@@ -1069,6 +1079,78 @@ impl Playout {
                 return false;
             }
         }
+    }
+
+    /// Plays side `SIDE`'s one spending decision of a turn that holds the one value `v`
+    /// alone (none held before it): as [`Playout::spend`] with `mask` the value alone, but
+    /// the value not counted among the held ones (their counts stay 0), a piece's actions
+    /// one or none (its room at least `v`, its landing not barred); whether the game ended.
+    #[inline(always)]
+    fn spend_one<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        t: &mut Tables,
+        spent: &Spent,
+        rng: &mut R,
+        v: usize,
+    ) -> bool {
+        let line = t.line[SIDE];
+        // The pieces with room for the value, less those it takes onto an enemy piece on a
+        // barred square (where one stands near).
+        let mut total = (line.room_for >> (8 * (v - 1) & 63)) as usize & 255;
+        let mut rest = line.open;
+        if line.low & t.near[SIDE] != 0 {
+            let mut from = line.low & t.blocked[SIDE] >> (v & 63);
+            while from != 0 {
+                let p = from.trailing_zeros() as u8;
+                from &= from - 1;
+                let k = t.board[(spent.at[SIDE][p as usize] & 0xff) as usize];
+                let r = (k as usize).wrapping_sub(1 + SIDE * spent.pieces) & 63;
+                if t.gap[SIDE][r] as usize >= v {
+                    rest &= !(1 << r);
+                    total -= 1;
+                }
+            }
+        }
+        if total == 0 {
+            return false;
+        }
+        let i = if total == 1 {
+            0
+        } else {
+            self.bits.short_index_drawn_apart(rng, total as u32)
+        };
+        // The drawn piece, by its rank among those with room for the value.
+        let gap = &t.gap[SIDE];
+        let r = if 2 * i >= total {
+            let mut j = total - 1 - i;
+            loop {
+                let r = last(rest);
+                if gap[r] as usize >= v {
+                    if j == 0 {
+                        break r;
+                    }
+                    j -= 1;
+                }
+                rest &= !(1 << r);
+            }
+        } else {
+            let mut i = i;
+            loop {
+                let r = rest.trailing_zeros() as usize & 63;
+                if gap[r] as usize >= v {
+                    if i == 0 {
+                        break r;
+                    }
+                    i -= 1;
+                }
+                rest &= rest - 1;
+            }
+        };
+        let p = t.pos[SIDE][r] as usize;
+        let (over, g) = self.move_piece::<SIDE>(t, spent, r, p, p + v);
+        let steps_on =
+            g >= spent.min_value && (p + v >= spent.bar_end[SIDE] as usize || t.blocked[SIDE] == 0);
+        over || (spent.frozen_ends && !steps_on && t.frozen(spent))
     }
 
     /// Moves side `SIDE`'s piece in slot `r` from position `p` to position `q`, capturing
