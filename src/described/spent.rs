@@ -30,6 +30,8 @@ const IN: u16 = 1 << 9;
 const THREAT: u16 = 1 << 10;
 /// The longest value the loop takes (held values are kept in one byte each of a word).
 const LONGEST: usize = 8;
+/// What [`Playout::spend`] returns when the game ended (no value is 16).
+const ENDED: usize = 16;
 /// The most pieces a side may have (a decision's count is summed in one byte).
 const MOST_PIECES: usize = 31;
 
@@ -872,18 +874,42 @@ impl Playout {
         if self.left == 0 {
             return true;
         }
-        // The values held kept in a register through the turn.
-        let mut mask = self.mask;
-        let mut e = spent.by_bits[self.bits.take(rng, sticks) as usize & 255];
+        // The values held before the turn (none but in a state whose throws had begun).
+        let mask = self.mask;
+        let e = spent.by_bits[self.bits.take(rng, sticks) as usize & 255];
         self.left -= 1;
-        if e & AGAIN == 0 && mask == 0 {
-            // One throw, one value (two turns in three): spent without being held.
-            if self.spend_one::<SIDE, R>(t, spent, rng, (e & 15) as usize) {
-                self.ended = true;
-                return true;
-            }
-            return false;
+        // One throw, one value (two turns in three): spent without being held; and so is
+        // the last value of a turn that held more, held once when the others are spent.
+        let one = if e & AGAIN == 0 && mask == 0 {
+            (e & 15) as usize
+        } else {
+            self.throws_and_spend::<SIDE, R>(t, spent, rng, sticks, mask, e)
+        };
+        if one == ENDED {
+            self.ended = true;
+            return true;
         }
+        if one != 0 && self.spend_one::<SIDE, R>(t, spent, rng, one) {
+            self.ended = true;
+            return true;
+        }
+        false
+    }
+
+    /// The rest of a turn that holds more than one value (or one held before it): its
+    /// throws, from the first, `e`, and its spending by [`Playout::spend`], with what that
+    /// returns.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn throws_and_spend<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        t: &mut Tables,
+        spent: &Spent,
+        rng: &mut R,
+        sticks: u32,
+        mut mask: u16,
+        mut e: u8,
+    ) -> usize {
         loop {
             let v = (e & 15) as usize;
             t.held[v] = t.held[v].wrapping_add(1);
@@ -899,11 +925,7 @@ impl Playout {
             e = spent.by_bits[self.bits.take(rng, sticks) as usize & 255];
             self.left -= 1;
         }
-        if self.spend::<SIDE, R>(t, spent, rng, mask) {
-            self.ended = true;
-            return true;
-        }
-        false
+        self.spend::<SIDE, R>(t, spent, rng, mask)
     }
 
     /// [`Playout::turn`] out of line, for the first turn when its seat is of side 1 (once
@@ -936,15 +958,24 @@ impl Playout {
         if self.mask == 0 {
             return false;
         }
-        let over = self.spend::<SIDE, R>(t, spent, rng, self.mask);
-        self.ended |= over;
-        over
+        let mut over = self.spend::<SIDE, R>(t, spent, rng, self.mask);
+        if over != 0 && over != ENDED {
+            over = if self.spend_one::<SIDE, R>(t, spent, rng, over) {
+                ENDED
+            } else {
+                0
+            };
+        }
+        self.ended |= over == ENDED;
+        over == ENDED
     }
 
     /// Plays side `SIDE`'s spending decisions until the held values are spent or none can
-    /// be (false), or the game ends (true). Every held value is dropped after. Some value
-    /// is held (a turn's throws hold one; [`Playout::spend_begun`] passes an empty turn).
-    /// The values held are `mask` ([`Playout::mask`] is 0 after).
+    /// be (0), or the game ends ([`ENDED`]), or one value is left, held once (that value,
+    /// dropped from the held ones: its decision is [`Playout::spend_one`]'s). Every held
+    /// value is dropped after. Some value is held (a turn's throws hold one;
+    /// [`Playout::spend_begun`] passes an empty turn). The values held are `mask`
+    /// ([`Playout::mask`] is 0 after).
     #[inline(always)]
     fn spend<const SIDE: usize, R: rand::Rng + ?Sized>(
         &mut self,
@@ -952,7 +983,7 @@ impl Playout {
         spent: &Spent,
         rng: &mut R,
         mut mask: u16,
-    ) -> bool {
+    ) -> usize {
         loop {
             let line = t.line[SIDE];
             // The actions: for each value held, the pieces with room for it (a sum of
@@ -990,7 +1021,7 @@ impl Playout {
             }
             if total == 0 {
                 self.drop_held(t);
-                return false;
+                return 0;
             }
             let mut i = if total == 1 {
                 0
@@ -1072,11 +1103,19 @@ impl Playout {
                 && (p + v >= spent.bar_end[SIDE] as usize || t.blocked[SIDE] == 0);
             if over || (spent.frozen_ends && !steps_on && t.frozen(spent)) {
                 self.drop_held(t);
-                return true;
+                return ENDED;
             }
-            if mask == 0 {
-                self.mask = 0;
-                return false;
+            if mask & mask.wrapping_sub(1) == 0 {
+                let w = mask.trailing_zeros() as usize & 15;
+                if mask == 0 {
+                    self.mask = 0;
+                    return 0;
+                }
+                if t.held[w] == 1 {
+                    t.held[w] = 0;
+                    self.mask = 0;
+                    return w;
+                }
             }
         }
     }
