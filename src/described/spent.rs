@@ -883,13 +883,16 @@ impl Playout {
         let one = if e & AGAIN == 0 && mask == 0 {
             (e & 15) as usize
         } else {
-            self.throws_and_spend::<SIDE, R>(t, spent, rng, sticks, mask, e)
+            match self.throws_and_spend::<SIDE, R>(t, spent, rng, sticks, mask, e) {
+                0 => return false,
+                ENDED => {
+                    self.ended = true;
+                    return true;
+                }
+                one => one,
+            }
         };
-        if one == ENDED {
-            self.ended = true;
-            return true;
-        }
-        if one != 0 && self.spend_one::<SIDE, R>(t, spent, rng, one) {
+        if self.spend_one::<SIDE, R>(t, spent, rng, one) {
             self.ended = true;
             return true;
         }
