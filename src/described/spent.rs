@@ -483,6 +483,10 @@ struct Tables {
     cut: [u16; 64],
     /// Per side: the state's count of captures.
     captures: [u8; 2],
+    /// Whether a move ended the game by the ends other than the frozen one (set by the
+    /// rare moves that can, a capture or a move from or to a square with [`THREAT`] or
+    /// [`IN`], and read once a move: kept in memory, the other moves leave it alone).
+    over: bool,
     /// Per side: its sets and counts.
     line: [Line; 2],
     /// Per side: the positions of its track (bit p) where it may not land, an enemy piece
@@ -562,6 +566,7 @@ impl Start {
             held: s.held,
             cut: [0; 64],
             captures: [0; 2],
+            over: false,
             blocked: [0; 2],
             near: [0; 2],
             line: [Line {
@@ -1094,7 +1099,7 @@ impl Playout {
                 }
             };
             let p = t.pos[SIDE][r] as usize;
-            let (over, g) = self.move_piece::<SIDE>(t, spent, r, p, p + v);
+            let g = self.move_piece::<SIDE>(t, spent, r, p, p + v);
             t.held[v] = t.held[v].wrapping_sub(1);
             if t.held[v] == 0 {
                 mask &= !(1 << v);
@@ -1104,7 +1109,7 @@ impl Playout {
             // piece with room.
             let steps_on = g >= spent.min_value
                 && (p + v >= spent.bar_end[SIDE] as usize || t.blocked[SIDE] == 0);
-            if over || (spent.frozen_ends && !steps_on && t.frozen(spent)) {
+            if t.over || (spent.frozen_ends && !steps_on && t.frozen(spent)) {
                 self.drop_held(t);
                 return ENDED;
             }
@@ -1189,15 +1194,15 @@ impl Playout {
             }
         };
         let p = t.pos[SIDE][r] as usize;
-        let (over, g) = self.move_piece::<SIDE>(t, spent, r, p, p + v);
+        let g = self.move_piece::<SIDE>(t, spent, r, p, p + v);
         let steps_on =
             g >= spent.min_value && (p + v >= spent.bar_end[SIDE] as usize || t.blocked[SIDE] == 0);
-        over || (spent.frozen_ends && !steps_on && t.frozen(spent))
+        t.over || (spent.frozen_ends && !steps_on && t.frozen(spent))
     }
 
     /// Moves side `SIDE`'s piece in slot `r` from position `p` to position `q`, capturing
-    /// the enemy piece there; whether that ends the game by the ends other than the
-    /// frozen one ([`Compiled::check_end`]), and the piece's room after.
+    /// the enemy piece there; the piece's room after. Where that ends the game by the ends
+    /// other than the frozen one ([`Compiled::check_end`]), [`Tables::over`] is set.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn move_piece<const SIDE: usize>(
@@ -1207,23 +1212,21 @@ impl Playout {
         r: usize,
         p: usize,
         q: usize,
-    ) -> (bool, u8) {
+    ) -> u8 {
         let (from, to) = (spent.at[SIDE][p & 255], spent.at[SIDE][q & 255]);
         let k = (SIDE * spent.pieces + r) & 63;
         let sq = (to & 0xff) as usize;
         t.board[(from & 0xff) as usize] = 0;
         let on = t.board[sq];
-        let mut over = false;
-        if on != 0 {
-            // An enemy piece (no walk ends on an own one).
-            over = t.capture::<SIDE>(spent, on);
+        if on != 0 && t.capture::<SIDE>(spent, on) {
+            // An enemy piece (no walk ends on an own one), and the last or the last out.
+            t.over = true;
         }
         t.board[sq] = k as u8 + 1;
-        if (from | to) & (THREAT | IN) != 0 {
-            over |= t.regions::<SIDE>(spent, from, to, p, q);
+        if (from | to) & (THREAT | IN) != 0 && t.regions::<SIDE>(spent, from, to, p, q) {
+            t.over = true;
         }
-        let g = Self::advance::<SIDE>(t, r, p as u8, q as u8, spent.bar_end[SIDE]);
-        (over, g)
+        Self::advance::<SIDE>(t, r, p as u8, q as u8, spent.bar_end[SIDE])
     }
 }
 
