@@ -456,7 +456,8 @@ fn low_bit(p: u8) -> u64 {
 /// kept in registers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Tables {
-    /// Per square: the piece on it, plus one (0: none).
+    /// Per square: the piece on it, by its slot plus 64 times its side, plus one (0:
+    /// none), so that a move writes it without the piece's number.
     board: [u8; 256],
     /// Per side and slot: the piece's position; entry 64 the track's length (the "next"
     /// of the last piece).
@@ -584,7 +585,7 @@ impl Start {
             for k in members(s.on_board & c.side_bits[side]) {
                 let (p, r) = (s.pos[k], (k - side * spent.pieces) & 63);
                 let a = spent.at[side][p as usize];
-                t.board[s.sq[k] as usize] = k as u8 + 1;
+                t.board[s.sq[k] as usize] = (side << 6 | r) as u8 + 1;
                 if a & THREAT != 0 {
                     t.blocked[1 - side] |= 1 << (spent.enemy_pos[side][p as usize] & 63);
                 }
@@ -694,14 +695,15 @@ impl Tables {
         line.room_for = room_for;
     }
 
-    /// Captures the enemy piece `on - 1` of side `SIDE`'s enemy; whether that ends the game
-    /// (no enemy piece left, or every piece in). In line: the loop's values being in
+    /// Captures the piece of side `SIDE`'s enemy whose board entry is `on` (its slot plus
+    /// 64 times its side, plus one); whether that ends the game (no enemy piece left, or
+    /// every piece in). In line: the loop's values being in
     /// memory, a call would only move the registers' values to the stack and back.
     #[inline(always)]
     fn capture<const SIDE: usize>(&mut self, spent: &Spent, on: u8) -> bool {
         let mut enemy = self.line[1 - SIDE];
-        let e = on.wrapping_sub(1) as usize & 63;
-        let r = e.wrapping_sub((1 - SIDE) * spent.pieces) & 63;
+        let r = on.wrapping_sub(1) as usize & 63;
+        let e = ((1 - SIDE) * spent.pieces + r) & 63;
         let ep = self.pos[1 - SIDE][r];
         if SIDE == 0 {
             self.remove::<1>(&mut enemy, r);
@@ -1018,7 +1020,7 @@ impl Playout {
                     let p = rest.trailing_zeros() as u8;
                     rest &= rest - 1;
                     let k = t.board[(spent.at[SIDE][p as usize] & 0xff) as usize];
-                    let r = (k as usize).wrapping_sub(1 + SIDE * spent.pieces) & 63;
+                    let r = (k as usize).wrapping_sub(1) & 63;
                     let cut = at_most(mask, t.gap[SIDE][r]) & t.barred(SIDE, p);
                     if cut != 0 {
                         cut_slots |= 1 << r;
@@ -1151,7 +1153,7 @@ impl Playout {
                 let p = from.trailing_zeros() as u8;
                 from &= from - 1;
                 let k = t.board[(spent.at[SIDE][p as usize] & 0xff) as usize];
-                let r = (k as usize).wrapping_sub(1 + SIDE * spent.pieces) & 63;
+                let r = (k as usize).wrapping_sub(1) & 63;
                 if t.gap[SIDE][r] as usize >= v {
                     rest &= !(1 << r);
                     total -= 1;
@@ -1214,7 +1216,6 @@ impl Playout {
         q: usize,
     ) -> u8 {
         let (from, to) = (spent.at[SIDE][p & 255], spent.at[SIDE][q & 255]);
-        let k = (SIDE * spent.pieces + r) & 63;
         let sq = (to & 0xff) as usize;
         t.board[(from & 0xff) as usize] = 0;
         let on = t.board[sq];
@@ -1222,7 +1223,7 @@ impl Playout {
             // An enemy piece (no walk ends on an own one), and the last or the last out.
             t.over = true;
         }
-        t.board[sq] = k as u8 + 1;
+        t.board[sq] = (SIDE << 6 | r & 63) as u8 + 1;
         if (from | to) & (THREAT | IN) != 0 && t.regions::<SIDE>(spent, from, to, p, q) {
             t.over = true;
         }
