@@ -270,7 +270,7 @@ impl Spent {
         p.bits = *bits;
         // The throws left before the cap, counted down.
         let cap = max_throws.saturating_sub(s.throws);
-        p.left = cap;
+        t.left = cap;
         let first = s.turn as usize;
         // The turns ended since: the seat to play is `first` plus these, and (seat 0 being
         // of side 0 and the sides alternating) its side is that seat's parity.
@@ -322,7 +322,7 @@ impl Spent {
         s.held = t.held;
         s.spending = false;
         s.turn = turn as u8;
-        s.throws += cap - p.left;
+        s.throws += cap - t.left;
         s.captures[..2].copy_from_slice(&t.captures);
         s.ended = p.ended;
         *bits = p.bits;
@@ -484,6 +484,9 @@ struct Tables {
     cut: [u16; 64],
     /// Per side: the state's count of captures.
     captures: [u8; 2],
+    /// The throws left before the cap (in memory: a register would be kept through the
+    /// spending only to be stored and loaded again around it).
+    left: u32,
     /// Whether a move ended the game by the ends other than the frozen one (set by the
     /// rare moves that can, a capture or a move from or to a square with [`THREAT`] or
     /// [`IN`], and read once a move: kept in memory, the other moves leave it alone).
@@ -508,8 +511,6 @@ struct Playout {
     mask: u16,
     ended: bool,
     bits: RandomBits,
-    /// The throws left before the cap.
-    left: u32,
 }
 
 /// The loop's tables and values built from a state ([`Start::of`]).
@@ -567,6 +568,7 @@ impl Start {
             held: s.held,
             cut: [0; 64],
             captures: [0; 2],
+            left: 0,
             over: false,
             blocked: [0; 2],
             near: [0; 2],
@@ -624,7 +626,6 @@ impl Start {
                 mask,
                 ended: s.ended,
                 bits: RandomBits::new(),
-                left: 0,
             },
         }
     }
@@ -878,13 +879,13 @@ impl Playout {
         rng: &mut R,
         sticks: u32,
     ) -> bool {
-        if self.left == 0 {
+        if t.left == 0 {
             return true;
         }
         // The values held before the turn (none but in a state whose throws had begun).
         let mask = self.mask;
         let e = spent.by_bits[self.bits.take(rng, sticks) as usize & 255];
-        self.left -= 1;
+        t.left -= 1;
         // One throw, one value (two turns in three): spent without being held; and so is
         // the last value of a turn that held more, held once when the others are spent.
         let one = if e & AGAIN == 0 && mask == 0 {
@@ -929,11 +930,11 @@ impl Playout {
                 saturate(&mut t.held[v]);
             }
             mask |= 1 << v;
-            if e & AGAIN == 0 || self.left == 0 {
+            if e & AGAIN == 0 || t.left == 0 {
                 break;
             }
             e = spent.by_bits[self.bits.take(rng, sticks) as usize & 255];
-            self.left -= 1;
+            t.left -= 1;
         }
         self.spend::<SIDE, R>(t, spent, rng, mask)
     }
