@@ -293,6 +293,14 @@ impl Spent {
             p = copy;
             turns += usize::from(!stop);
         }
+        if !stop && (first + turns) & 1 == 0 && p.mask != 0 {
+            // A first seat of side 0 whose throws had begun (values held) plays its turn
+            // out of line, so that the loop's turns begin with none held.
+            let mut copy = p;
+            stop = copy.turn_apart::<0, R>(t, self, rng, sticks);
+            p = copy;
+            turns += usize::from(!stop);
+        }
         if !stop {
             // Two turns a round, side 0's and then side 1's, so that neither tests its
             // side (a first seat of side 1 plays its turn before, out of line), and the
@@ -305,10 +313,10 @@ impl Spent {
             }
             if !stop {
                 loop {
-                    if p.turn::<0, R>(t, self, rng, sticks) {
+                    if p.turn::<0, R, false>(t, self, rng, sticks) {
                         break;
                     }
-                    if p.turn::<1, R>(t, self, rng, sticks) {
+                    if p.turn::<1, R, false>(t, self, rng, sticks) {
                         turns += 1;
                         break;
                     }
@@ -869,10 +877,11 @@ impl Playout {
 
     /// Plays a turn of side `SIDE`'s seat: its throws, each value held, until one gives no
     /// other, and then its spending. Whether the loop stops: the throws reached
-    /// `max_throws` before the turn (the turn not played) or the game ended.
+    /// `max_throws` before the turn (the turn not played) or the game ended. Values may
+    /// be held before the turn only where `HELD` (in the loop's turns, none are).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn turn<const SIDE: usize, R: rand::Rng + ?Sized>(
+    fn turn<const SIDE: usize, R: rand::Rng + ?Sized, const HELD: bool>(
         &mut self,
         t: &mut Tables,
         spent: &Spent,
@@ -883,7 +892,7 @@ impl Playout {
             return true;
         }
         // The values held before the turn (none but in a state whose throws had begun).
-        let mask = self.mask;
+        let mask = if HELD { self.mask } else { 0 };
         let e = spent.by_bits[self.bits.take(rng, sticks) as usize & 255];
         t.left -= 1;
         // One throw, one value (two turns in three): spent without being held; and so is
@@ -939,8 +948,8 @@ impl Playout {
         self.spend::<SIDE, R>(t, spent, rng, mask)
     }
 
-    /// [`Playout::turn`] out of line, for the first turn when its seat is of side 1 (once
-    /// at most); called on a copy of the loop's values, so that theirs are not taken by
+    /// [`Playout::turn`] out of line, for the first turn when its seat is of side 1 or
+    /// holds values (once or twice at most); called on a copy of the loop's values, so that theirs are not taken by
     /// reference.
     #[cold]
     #[inline(never)]
@@ -952,7 +961,7 @@ impl Playout {
         rng: &mut R,
         sticks: u32,
     ) -> bool {
-        self.turn::<SIDE, R>(t, spent, rng, sticks)
+        self.turn::<SIDE, R, true>(t, spent, rng, sticks)
     }
 
     /// The spending of a turn that had begun when the loop was called (out of the loop's
