@@ -595,7 +595,7 @@ impl Start {
             for k in members(s.on_board & c.side_bits[side]) {
                 let (p, r) = (s.pos[k], (k - side * spent.pieces) & 63);
                 let a = spent.at[side][p as usize];
-                t.board[s.sq[k] as usize] = (side << 6 | r) as u8 + 1;
+                t.board[s.sq[k] as usize] = ((side << 6) | r) as u8 + 1;
                 if a & THREAT != 0 {
                     t.blocked[1 - side] |= 1 << (spent.enemy_pos[side][p as usize] & 63);
                 }
@@ -1155,10 +1155,10 @@ impl Playout {
         let line = t.line[SIDE];
         // The pieces with room for the value, less those it takes onto an enemy piece on a
         // barred square (where one stands near).
-        let mut total = (line.room_for >> (8 * (v - 1) & 63)) as usize & 255;
+        let mut total = (line.room_for >> ((8 * (v - 1)) & 63)) as usize & 255;
         let mut rest = line.open;
         if line.low & t.near[SIDE] != 0 {
-            let mut from = line.low & t.blocked[SIDE] >> (v & 63);
+            let mut from = line.low & (t.blocked[SIDE] >> (v & 63));
             while from != 0 {
                 let p = from.trailing_zeros() as u8;
                 from &= from - 1;
@@ -1233,7 +1233,7 @@ impl Playout {
             // An enemy piece (no walk ends on an own one), and the last or the last out.
             t.over = true;
         }
-        t.board[sq] = (SIDE << 6 | r & 63) as u8 + 1;
+        t.board[sq] = ((SIDE << 6) | (r & 63)) as u8 + 1;
         if (from | to) & (THREAT | IN) != 0 && t.regions::<SIDE>(spent, from, to, p, q) {
             t.over = true;
         }
