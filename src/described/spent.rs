@@ -30,6 +30,8 @@ const IN: u16 = 1 << 9;
 const THREAT: u16 = 1 << 10;
 /// The longest value the loop takes (held values are kept in one byte each of a word).
 const LONGEST: usize = 8;
+/// What [`Playout::spend`] returns when the game ended (no value is 16).
+const ENDED: usize = 16;
 /// The most pieces a side may have (a decision's count is summed in one byte).
 const MOST_PIECES: usize = 31;
 
@@ -268,7 +270,7 @@ impl Spent {
         p.bits = *bits;
         // The throws left before the cap, counted down.
         let cap = max_throws.saturating_sub(s.throws);
-        p.left = cap;
+        t.left = cap;
         let first = s.turn as usize;
         // The turns ended since: the seat to play is `first` plus these, and (seat 0 being
         // of side 0 and the sides alternating) its side is that seat's parity.
@@ -291,6 +293,14 @@ impl Spent {
             p = copy;
             turns += usize::from(!stop);
         }
+        if !stop && (first + turns) & 1 == 0 && p.mask != 0 {
+            // A first seat of side 0 whose throws had begun (values held) plays its turn
+            // out of line, so that the loop's turns begin with none held.
+            let mut copy = p;
+            stop = copy.turn_apart::<0, R>(t, self, rng, sticks);
+            p = copy;
+            turns += usize::from(!stop);
+        }
         if !stop {
             // Two turns a round, side 0's and then side 1's, so that neither tests its
             // side (a first seat of side 1 plays its turn before, out of line), and the
@@ -303,10 +313,10 @@ impl Spent {
             }
             if !stop {
                 loop {
-                    if p.turn::<0, R>(t, self, rng, sticks) {
+                    if p.turn::<0, R, false>(t, self, rng, sticks) {
                         break;
                     }
-                    if p.turn::<1, R>(t, self, rng, sticks) {
+                    if p.turn::<1, R, false>(t, self, rng, sticks) {
                         turns += 1;
                         break;
                     }
@@ -320,7 +330,7 @@ impl Spent {
         s.held = t.held;
         s.spending = false;
         s.turn = turn as u8;
-        s.throws += cap - p.left;
+        s.throws += cap - t.left;
         s.captures[..2].copy_from_slice(&t.captures);
         s.ended = p.ended;
         *bits = p.bits;
@@ -454,7 +464,8 @@ fn low_bit(p: u8) -> u64 {
 /// kept in registers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Tables {
-    /// Per square: the piece on it, plus one (0: none).
+    /// Per square: the piece on it, by its slot plus 64 times its side, plus one (0:
+    /// none), so that a move writes it without the piece's number.
     board: [u8; 256],
     /// Per side and slot: the piece's position; entry 64 the track's length (the "next"
     /// of the last piece).
@@ -481,6 +492,13 @@ struct Tables {
     cut: [u16; 64],
     /// Per side: the state's count of captures.
     captures: [u8; 2],
+    /// The throws left before the cap (in memory: a register would be kept through the
+    /// spending only to be stored and loaded again around it).
+    left: u32,
+    /// Whether a move ended the game by the ends other than the frozen one (set by the
+    /// rare moves that can, a capture or a move from or to a square with [`THREAT`] or
+    /// [`IN`], and read once a move: kept in memory, the other moves leave it alone).
+    over: bool,
     /// Per side: its sets and counts.
     line: [Line; 2],
     /// Per side: the positions of its track (bit p) where it may not land, an enemy piece
@@ -501,8 +519,6 @@ struct Playout {
     mask: u16,
     ended: bool,
     bits: RandomBits,
-    /// The throws left before the cap.
-    left: u32,
 }
 
 /// The loop's tables and values built from a state ([`Start::of`]).
@@ -560,6 +576,8 @@ impl Start {
             held: s.held,
             cut: [0; 64],
             captures: [0; 2],
+            left: 0,
+            over: false,
             blocked: [0; 2],
             near: [0; 2],
             line: [Line {
@@ -577,7 +595,7 @@ impl Start {
             for k in members(s.on_board & c.side_bits[side]) {
                 let (p, r) = (s.pos[k], (k - side * spent.pieces) & 63);
                 let a = spent.at[side][p as usize];
-                t.board[s.sq[k] as usize] = k as u8 + 1;
+                t.board[s.sq[k] as usize] = ((side << 6) | r) as u8 + 1;
                 if a & THREAT != 0 {
                     t.blocked[1 - side] |= 1 << (spent.enemy_pos[side][p as usize] & 63);
                 }
@@ -616,7 +634,6 @@ impl Start {
                 mask,
                 ended: s.ended,
                 bits: RandomBits::new(),
-                left: 0,
             },
         }
     }
@@ -687,14 +704,15 @@ impl Tables {
         line.room_for = room_for;
     }
 
-    /// Captures the enemy piece `on - 1` of side `SIDE`'s enemy; whether that ends the game
-    /// (no enemy piece left, or every piece in). In line: the loop's values being in
+    /// Captures the piece of side `SIDE`'s enemy whose board entry is `on` (its slot plus
+    /// 64 times its side, plus one); whether that ends the game (no enemy piece left, or
+    /// every piece in). In line: the loop's values being in
     /// memory, a call would only move the registers' values to the stack and back.
     #[inline(always)]
     fn capture<const SIDE: usize>(&mut self, spent: &Spent, on: u8) -> bool {
         let mut enemy = self.line[1 - SIDE];
-        let e = on.wrapping_sub(1) as usize & 63;
-        let r = e.wrapping_sub((1 - SIDE) * spent.pieces) & 63;
+        let r = on.wrapping_sub(1) as usize & 63;
+        let e = ((1 - SIDE) * spent.pieces + r) & 63;
         let ep = self.pos[1 - SIDE][r];
         if SIDE == 0 {
             self.remove::<1>(&mut enemy, r);
@@ -859,24 +877,60 @@ impl Playout {
 
     /// Plays a turn of side `SIDE`'s seat: its throws, each value held, until one gives no
     /// other, and then its spending. Whether the loop stops: the throws reached
-    /// `max_throws` before the turn (the turn not played) or the game ended.
+    /// `max_throws` before the turn (the turn not played) or the game ended. Values may
+    /// be held before the turn only where `HELD` (in the loop's turns, none are).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn turn<const SIDE: usize, R: rand::Rng + ?Sized>(
+    fn turn<const SIDE: usize, R: rand::Rng + ?Sized, const HELD: bool>(
         &mut self,
         t: &mut Tables,
         spent: &Spent,
         rng: &mut R,
         sticks: u32,
     ) -> bool {
-        if self.left == 0 {
+        if t.left == 0 {
             return true;
         }
-        // The values held kept in a register through the turn.
-        let mut mask = self.mask;
+        // The values held before the turn (none but in a state whose throws had begun).
+        let mask = if HELD { self.mask } else { 0 };
+        let e = spent.by_bits[self.bits.take(rng, sticks) as usize & 255];
+        t.left -= 1;
+        // One throw, one value (two turns in three): spent without being held; and so is
+        // the last value of a turn that held more, held once when the others are spent.
+        let one = if e & AGAIN == 0 && mask == 0 {
+            (e & 15) as usize
+        } else {
+            match self.throws_and_spend::<SIDE, R>(t, spent, rng, sticks, mask, e) {
+                0 => return false,
+                ENDED => {
+                    self.ended = true;
+                    return true;
+                }
+                one => one,
+            }
+        };
+        if self.spend_one::<SIDE, R>(t, spent, rng, one) {
+            self.ended = true;
+            return true;
+        }
+        false
+    }
+
+    /// The rest of a turn that holds more than one value (or one held before it): its
+    /// throws, from the first, `e`, and its spending by [`Playout::spend`], with what that
+    /// returns.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn throws_and_spend<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        t: &mut Tables,
+        spent: &Spent,
+        rng: &mut R,
+        sticks: u32,
+        mut mask: u16,
+        mut e: u8,
+    ) -> usize {
         loop {
-            let e = spent.by_bits[self.bits.take(rng, sticks) as usize & 255];
-            self.left -= 1;
             let v = (e & 15) as usize;
             t.held[v] = t.held[v].wrapping_add(1);
             if t.held[v] == 0 {
@@ -885,19 +939,17 @@ impl Playout {
                 saturate(&mut t.held[v]);
             }
             mask |= 1 << v;
-            if e & AGAIN == 0 || self.left == 0 {
+            if e & AGAIN == 0 || t.left == 0 {
                 break;
             }
+            e = spent.by_bits[self.bits.take(rng, sticks) as usize & 255];
+            t.left -= 1;
         }
-        if self.spend::<SIDE, R>(t, spent, rng, mask) {
-            self.ended = true;
-            return true;
-        }
-        false
+        self.spend::<SIDE, R>(t, spent, rng, mask)
     }
 
-    /// [`Playout::turn`] out of line, for the first turn when its seat is of side 1 (once
-    /// at most); called on a copy of the loop's values, so that theirs are not taken by
+    /// [`Playout::turn`] out of line, for the first turn when its seat is of side 1 or
+    /// holds values (once or twice at most); called on a copy of the loop's values, so that theirs are not taken by
     /// reference.
     #[cold]
     #[inline(never)]
@@ -909,7 +961,7 @@ impl Playout {
         rng: &mut R,
         sticks: u32,
     ) -> bool {
-        self.turn::<SIDE, R>(t, spent, rng, sticks)
+        self.turn::<SIDE, R, true>(t, spent, rng, sticks)
     }
 
     /// The spending of a turn that had begun when the loop was called (out of the loop's
@@ -926,15 +978,24 @@ impl Playout {
         if self.mask == 0 {
             return false;
         }
-        let over = self.spend::<SIDE, R>(t, spent, rng, self.mask);
-        self.ended |= over;
-        over
+        let mut over = self.spend::<SIDE, R>(t, spent, rng, self.mask);
+        if over != 0 && over != ENDED {
+            over = if self.spend_one::<SIDE, R>(t, spent, rng, over) {
+                ENDED
+            } else {
+                0
+            };
+        }
+        self.ended |= over == ENDED;
+        over == ENDED
     }
 
     /// Plays side `SIDE`'s spending decisions until the held values are spent or none can
-    /// be (false), or the game ends (true). Every held value is dropped after. Some value
-    /// is held (a turn's throws hold one; [`Playout::spend_begun`] passes an empty turn).
-    /// The values held are `mask` ([`Playout::mask`] is 0 after).
+    /// be (0), or the game ends ([`ENDED`]), or one value is left, held once (that value,
+    /// dropped from the held ones: its decision is [`Playout::spend_one`]'s). Every held
+    /// value is dropped after. Some value is held (a turn's throws hold one;
+    /// [`Playout::spend_begun`] passes an empty turn). The values held are `mask`
+    /// ([`Playout::mask`] is 0 after).
     #[inline(always)]
     fn spend<const SIDE: usize, R: rand::Rng + ?Sized>(
         &mut self,
@@ -942,7 +1003,7 @@ impl Playout {
         spent: &Spent,
         rng: &mut R,
         mut mask: u16,
-    ) -> bool {
+    ) -> usize {
         loop {
             let line = t.line[SIDE];
             // The actions: for each value held, the pieces with room for it (a sum of
@@ -969,7 +1030,7 @@ impl Playout {
                     let p = rest.trailing_zeros() as u8;
                     rest &= rest - 1;
                     let k = t.board[(spent.at[SIDE][p as usize] & 0xff) as usize];
-                    let r = (k as usize).wrapping_sub(1 + SIDE * spent.pieces) & 63;
+                    let r = (k as usize).wrapping_sub(1) & 63;
                     let cut = at_most(mask, t.gap[SIDE][r]) & t.barred(SIDE, p);
                     if cut != 0 {
                         cut_slots |= 1 << r;
@@ -980,7 +1041,7 @@ impl Playout {
             }
             if total == 0 {
                 self.drop_held(t);
-                return false;
+                return 0;
             }
             let mut i = if total == 1 {
                 0
@@ -1050,7 +1111,7 @@ impl Playout {
                 }
             };
             let p = t.pos[SIDE][r] as usize;
-            let (over, g) = self.move_piece::<SIDE>(t, spent, r, p, p + v);
+            let g = self.move_piece::<SIDE>(t, spent, r, p, p + v);
             t.held[v] = t.held[v].wrapping_sub(1);
             if t.held[v] == 0 {
                 mask &= !(1 << v);
@@ -1060,20 +1121,100 @@ impl Playout {
             // piece with room.
             let steps_on = g >= spent.min_value
                 && (p + v >= spent.bar_end[SIDE] as usize || t.blocked[SIDE] == 0);
-            if over || (spent.frozen_ends && !steps_on && t.frozen(spent)) {
+            if t.over || (spent.frozen_ends && !steps_on && t.frozen(spent)) {
                 self.drop_held(t);
-                return true;
+                return ENDED;
             }
-            if mask == 0 {
-                self.mask = 0;
-                return false;
+            if mask & mask.wrapping_sub(1) == 0 {
+                let w = mask.trailing_zeros() as usize & 15;
+                if mask == 0 {
+                    self.mask = 0;
+                    return 0;
+                }
+                if t.held[w] == 1 {
+                    t.held[w] = 0;
+                    self.mask = 0;
+                    return w;
+                }
             }
         }
     }
 
+    /// Plays side `SIDE`'s one spending decision of a turn that holds the one value `v`
+    /// alone (none held before it): as [`Playout::spend`] with `mask` the value alone, but
+    /// the value not counted among the held ones (their counts stay 0), a piece's actions
+    /// one or none (its room at least `v`, its landing not barred); whether the game ended.
+    #[inline(always)]
+    fn spend_one<const SIDE: usize, R: rand::Rng + ?Sized>(
+        &mut self,
+        t: &mut Tables,
+        spent: &Spent,
+        rng: &mut R,
+        v: usize,
+    ) -> bool {
+        let line = t.line[SIDE];
+        // The pieces with room for the value, less those it takes onto an enemy piece on a
+        // barred square (where one stands near).
+        let mut total = (line.room_for >> ((8 * (v - 1)) & 63)) as usize & 255;
+        let mut rest = line.open;
+        if line.low & t.near[SIDE] != 0 {
+            let mut from = line.low & (t.blocked[SIDE] >> (v & 63));
+            while from != 0 {
+                let p = from.trailing_zeros() as u8;
+                from &= from - 1;
+                let k = t.board[(spent.at[SIDE][p as usize] & 0xff) as usize];
+                let r = (k as usize).wrapping_sub(1) & 63;
+                if t.gap[SIDE][r] as usize >= v {
+                    rest &= !(1 << r);
+                    total -= 1;
+                }
+            }
+        }
+        if total == 0 {
+            return false;
+        }
+        let i = if total == 1 {
+            0
+        } else {
+            self.bits.short_index_drawn_apart(rng, total as u32)
+        };
+        // The drawn piece, by its rank among those with room for the value.
+        let gap = &t.gap[SIDE];
+        let r = if 2 * i >= total {
+            let mut j = total - 1 - i;
+            loop {
+                let r = last(rest);
+                if gap[r] as usize >= v {
+                    if j == 0 {
+                        break r;
+                    }
+                    j -= 1;
+                }
+                rest &= !(1 << r);
+            }
+        } else {
+            let mut i = i;
+            loop {
+                let r = rest.trailing_zeros() as usize & 63;
+                if gap[r] as usize >= v {
+                    if i == 0 {
+                        break r;
+                    }
+                    i -= 1;
+                }
+                rest &= rest - 1;
+            }
+        };
+        let p = t.pos[SIDE][r] as usize;
+        let g = self.move_piece::<SIDE>(t, spent, r, p, p + v);
+        let steps_on =
+            g >= spent.min_value && (p + v >= spent.bar_end[SIDE] as usize || t.blocked[SIDE] == 0);
+        t.over || (spent.frozen_ends && !steps_on && t.frozen(spent))
+    }
+
     /// Moves side `SIDE`'s piece in slot `r` from position `p` to position `q`, capturing
-    /// the enemy piece there; whether that ends the game by the ends other than the
-    /// frozen one ([`Compiled::check_end`]), and the piece's room after.
+    /// the enemy piece there; the piece's room after. Where that ends the game by the ends
+    /// other than the frozen one ([`Compiled::check_end`]), [`Tables::over`] is set.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn move_piece<const SIDE: usize>(
@@ -1083,23 +1224,20 @@ impl Playout {
         r: usize,
         p: usize,
         q: usize,
-    ) -> (bool, u8) {
+    ) -> u8 {
         let (from, to) = (spent.at[SIDE][p & 255], spent.at[SIDE][q & 255]);
-        let k = (SIDE * spent.pieces + r) & 63;
         let sq = (to & 0xff) as usize;
         t.board[(from & 0xff) as usize] = 0;
         let on = t.board[sq];
-        let mut over = false;
-        if on != 0 {
-            // An enemy piece (no walk ends on an own one).
-            over = t.capture::<SIDE>(spent, on);
+        if on != 0 && t.capture::<SIDE>(spent, on) {
+            // An enemy piece (no walk ends on an own one), and the last or the last out.
+            t.over = true;
         }
-        t.board[sq] = k as u8 + 1;
-        if (from | to) & (THREAT | IN) != 0 {
-            over |= t.regions::<SIDE>(spent, from, to, p, q);
+        t.board[sq] = ((SIDE << 6) | (r & 63)) as u8 + 1;
+        if (from | to) & (THREAT | IN) != 0 && t.regions::<SIDE>(spent, from, to, p, q) {
+            t.over = true;
         }
-        let g = Self::advance::<SIDE>(t, r, p as u8, q as u8, spent.bar_end[SIDE]);
-        (over, g)
+        Self::advance::<SIDE>(t, r, p as u8, q as u8, spent.bar_end[SIDE])
     }
 }
 
