@@ -949,8 +949,8 @@ impl Playout {
     }
 
     /// [`Playout::turn`] out of line, for the first turn when its seat is of side 1 or
-    /// holds values (once or twice at most); called on a copy of the loop's values, so that theirs are not taken by
-    /// reference.
+    /// holds values (once or twice at most); called on a copy of the loop's values, so
+    /// that theirs are not taken by reference.
     #[cold]
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
