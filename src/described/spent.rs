@@ -1110,18 +1110,11 @@ impl Playout {
                     rest &= rest - 1;
                 }
             };
-            let p = t.pos[SIDE][r] as usize;
-            let g = self.move_piece::<SIDE>(t, spent, r, p, p + v);
             t.held[v] = t.held[v].wrapping_sub(1);
             if t.held[v] == 0 {
                 mask &= !(1 << v);
             }
-            // The mover that can step on with the smallest value settles the frozen end
-            // at once (most moves); the others take the quick look at each side's last
-            // piece with room.
-            let steps_on = g >= spent.min_value
-                && (p + v >= spent.bar_end[SIDE] as usize || t.blocked[SIDE] == 0);
-            if t.over || (spent.frozen_ends && !steps_on && t.frozen(spent)) {
+            if self.play_move::<SIDE>(t, spent, r, v) {
                 self.drop_held(t);
                 return ENDED;
             }
@@ -1205,8 +1198,24 @@ impl Playout {
                 rest &= rest - 1;
             }
         };
+        self.play_move::<SIDE>(t, spent, r, v)
+    }
+
+    /// Moves side `SIDE`'s piece in slot `r` by `v` ([`Playout::move_piece`]); whether
+    /// that ends the game, the frozen end included.
+    #[inline(always)]
+    fn play_move<const SIDE: usize>(
+        &mut self,
+        t: &mut Tables,
+        spent: &Spent,
+        r: usize,
+        v: usize,
+    ) -> bool {
         let p = t.pos[SIDE][r] as usize;
         let g = self.move_piece::<SIDE>(t, spent, r, p, p + v);
+        // The mover that can step on with the smallest value settles the frozen end at
+        // once (most moves); the others take the quick look at each side's last piece
+        // with room.
         let steps_on =
             g >= spent.min_value && (p + v >= spent.bar_end[SIDE] as usize || t.blocked[SIDE] == 0);
         t.over || (spent.frozen_ends && !steps_on && t.frozen(spent))
