@@ -888,13 +888,17 @@ impl Playout {
         rng: &mut R,
         sticks: u32,
     ) -> bool {
-        if t.left == 0 {
+        // The throw taken off the throws left, the cap's test the borrow of that
+        // subtraction (none left: set back to 0, the turn not played).
+        let (left, none) = t.left.overflowing_sub(1);
+        t.left = left;
+        if none {
+            t.left = 0;
             return true;
         }
         // The values held before the turn (none but in a state whose throws had begun).
         let mask = if HELD { self.mask } else { 0 };
         let e = spent.by_bits[self.bits.take(rng, sticks) as usize & 255];
-        t.left -= 1;
         // One throw, one value (two turns in three): spent without being held; and so is
         // the last value of a turn that held more, held once when the others are spent.
         let one = if e & AGAIN == 0 && mask == 0 {
@@ -939,11 +943,16 @@ impl Playout {
                 saturate(&mut t.held[v]);
             }
             mask |= 1 << v;
-            if e & AGAIN == 0 || t.left == 0 {
+            if e & AGAIN == 0 {
+                break;
+            }
+            let (left, none) = t.left.overflowing_sub(1);
+            t.left = left;
+            if none {
+                t.left = 0;
                 break;
             }
             e = spent.by_bits[self.bits.take(rng, sticks) as usize & 255];
-            t.left -= 1;
         }
         self.spend::<SIDE, R>(t, spent, rng, mask)
     }
