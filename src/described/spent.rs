@@ -338,15 +338,17 @@ impl Spent {
 }
 
 /// Per gap `l` (any byte, so that a gap indexes it without a bound's test or a cut at
-/// [`LONGEST`]): a one in each byte below `l` (up to [`LONGEST`]), so that a sum of these
-/// over a side's pieces counts, in byte `v - 1`, the pieces with room for `v` steps.
+/// [`LONGEST`]): a one in byte `v` mod 8 for each value `v` up to `l` (and up to
+/// [`LONGEST`]), so that a sum of these over a side's pieces counts, in that byte, the
+/// pieces with room for `v` steps. Byte `v` mod 8 rather than `v - 1`: the shift that
+/// reads it is `8 * v`, which the shift instruction takes mod 64, with no subtraction.
 const ROOM_FOR: [u64; 256] = {
     let mut t = [0u64; 256];
     let mut l = 1;
     while l < 256 {
         t[l] = t[l - 1];
         if l <= LONGEST {
-            t[l] += 1u64 << (8 * (l - 1));
+            t[l] += 1u64 << (8 * (l % 8));
         }
         l += 1;
     }
@@ -354,7 +356,7 @@ const ROOM_FOR: [u64; 256] = {
 };
 
 /// Per set of held values (bit `v - 1` for value `v`): the bytes of [`Line::room_for`]
-/// of those values.
+/// of those values (byte `v` mod 8).
 const BYTES: [u64; 256] = {
     let mut t = [0u64; 256];
     let mut m = 0;
@@ -362,7 +364,7 @@ const BYTES: [u64; 256] = {
         let mut b = 0;
         while b < 8 {
             if m >> b & 1 == 1 {
-                t[m] |= 0xff << (8 * b);
+                t[m] |= 0xff << (8 * ((b + 1) % 8));
             }
             b += 1;
         }
@@ -442,7 +444,7 @@ struct Line {
     /// The slots of the pieces with room (bit r): the only ones that can move, no value
     /// being 0.
     open: u64,
-    /// In byte `v - 1`: how many pieces have room for `v` steps (the sum of [`ROOM_FOR`]
+    /// In byte `v` mod 8: how many pieces have room for `v` steps (the sum of [`ROOM_FOR`]
     /// over the rooms), so that a decision's count is read, not summed over the pieces.
     room_for: u64,
     /// The positions of the pieces (bit p), those before 64 only: enough to find the
@@ -834,15 +836,21 @@ impl Playout {
         self.mask = 0;
     }
 
-    /// Moves side `SIDE`'s piece in slot `r` from position `p` to position `q` (ahead,
-    /// before the next): the one before it then has more room; the piece's room after.
-    /// The position is passed, not read: the board's stores before it keep the compiler
-    /// from reusing its load.
+    /// Moves side `SIDE`'s piece in slot `r` from position `p` to position `q`, `v` ahead
+    /// (before the next): the one before it then has more room; the piece's room after.
+    /// The position and the value are passed, not read or worked out again: the board's
+    /// stores before it keep the compiler from reusing the position's load.
     #[inline(always)]
-    fn advance<const SIDE: usize>(t: &mut Tables, r: usize, p: u8, q: u8, bar_end: u8) -> u8 {
+    fn advance<const SIDE: usize>(
+        t: &mut Tables,
+        r: usize,
+        p: u8,
+        q: u8,
+        v: u8,
+        bar_end: u8,
+    ) -> u8 {
         let r = r & 63;
         let line = &mut t.line[SIDE];
-        let v = q.wrapping_sub(p);
         if p < bar_end {
             // Only the positions before `bar_end` are read (a piece past them never comes
             // back); the new position's bit shifts out of the word when it is 64 or more.
@@ -1157,7 +1165,7 @@ impl Playout {
         let line = t.line[SIDE];
         // The pieces with room for the value, less those it takes onto an enemy piece on a
         // barred square (where one stands near).
-        let mut total = (line.room_for >> ((8 * (v - 1)) & 63)) as usize & 255;
+        let mut total = (line.room_for >> ((8 * v) & 63)) as usize & 255;
         let mut rest = line.open;
         if line.low & t.near[SIDE] != 0 {
             let mut from = line.low & (t.blocked[SIDE] >> (v & 63));
@@ -1221,7 +1229,7 @@ impl Playout {
         v: usize,
     ) -> bool {
         let p = t.pos[SIDE][r] as usize;
-        let g = self.move_piece::<SIDE>(t, spent, r, p, p + v);
+        let g = self.move_piece::<SIDE>(t, spent, r, p, p + v, v);
         // The mover that can step on with the smallest value settles the frozen end at
         // once (most moves); the others take the quick look at each side's last piece
         // with room.
@@ -1230,8 +1238,8 @@ impl Playout {
         t.over || (spent.frozen_ends && !steps_on && t.frozen(spent))
     }
 
-    /// Moves side `SIDE`'s piece in slot `r` from position `p` to position `q`, capturing
-    /// the enemy piece there; the piece's room after. Where that ends the game by the ends
+    /// Moves side `SIDE`'s piece in slot `r` from position `p` to position `q`, `v` ahead,
+    /// capturing the enemy piece there; the piece's room after. Where that ends the game by the ends
     /// other than the frozen one ([`Compiled::check_end`]), [`Tables::over`] is set.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
@@ -1242,6 +1250,7 @@ impl Playout {
         r: usize,
         p: usize,
         q: usize,
+        v: usize,
     ) -> u8 {
         let (from, to) = (spent.at[SIDE][p & 255], spent.at[SIDE][q & 255]);
         let sq = (to & 0xff) as usize;
@@ -1255,7 +1264,7 @@ impl Playout {
         if (from | to) & (THREAT | IN) != 0 && t.regions::<SIDE>(spent, from, to, p, q) {
             t.over = true;
         }
-        Self::advance::<SIDE>(t, r, p as u8, q as u8, spent.bar_end[SIDE])
+        Self::advance::<SIDE>(t, r, p as u8, q as u8, v as u8, spent.bar_end[SIDE])
     }
 }
 
