@@ -60,6 +60,10 @@ pub(crate) struct Spent {
     values: u16,
     /// The smallest of them.
     min_value: u8,
+    /// [`ROOM_FOR`], in the settings: a move reads it at the settings' address, which is
+    /// in a register, instead of forming the constant table's address (a `lea`) at each
+    /// use.
+    room_for: [u64; 256],
     no_pieces_ends: bool,
     all_in_ends: bool,
     frozen_ends: bool,
@@ -158,6 +162,7 @@ impl Spent {
             pieces: c.pieces_per_side,
             values: c.values.iter().fold(0, |m, &v| m | 1 << v),
             min_value: c.values.iter().copied().min().unwrap_or(u8::MAX),
+            room_for: ROOM_FOR,
             no_pieces_ends: c.end_no_pieces,
             all_in_ends: c.end_all_in.is_some(),
             frozen_ends: c.end_frozen,
@@ -848,6 +853,7 @@ impl Playout {
         q: u8,
         v: u8,
         bar_end: u8,
+        room: &[u64; 256],
     ) -> u8 {
         let r = r & 63;
         let line = &mut t.line[SIDE];
@@ -862,8 +868,8 @@ impl Playout {
         t.gap[SIDE][r] = g;
         let mut room_for = line
             .room_for
-            .wrapping_add(ROOM_FOR[g as usize])
-            .wrapping_sub(ROOM_FOR[old as usize]);
+            .wrapping_add(room[g as usize])
+            .wrapping_sub(room[old as usize]);
         // It had room: it keeps it unless the move closed it.
         if g == 0 {
             line.open &= !(1 << r);
@@ -874,8 +880,8 @@ impl Playout {
             let g = old.wrapping_add(v);
             t.gap[SIDE][b] = g;
             room_for = room_for
-                .wrapping_add(ROOM_FOR[g as usize])
-                .wrapping_sub(ROOM_FOR[old as usize]);
+                .wrapping_add(room[g as usize])
+                .wrapping_sub(room[old as usize]);
             // It has room: the square just left.
             line.open |= 1 << b;
         }
@@ -1264,7 +1270,15 @@ impl Playout {
         if (from | to) & (THREAT | IN) != 0 && t.regions::<SIDE>(spent, from, to, p, q) {
             t.over = true;
         }
-        Self::advance::<SIDE>(t, r, p as u8, q as u8, v as u8, spent.bar_end[SIDE])
+        Self::advance::<SIDE>(
+            t,
+            r,
+            p as u8,
+            q as u8,
+            v as u8,
+            spent.bar_end[SIDE],
+            &spent.room_for,
+        )
     }
 }
 
