@@ -1236,12 +1236,17 @@ impl Playout {
     ) -> bool {
         let p = t.pos[SIDE][r] as usize;
         let g = self.move_piece::<SIDE>(t, spent, r, p, p + v, v);
+        // The flag tested first, as one compare with memory (not loaded to a register to
+        // be tested on both paths of the frozen end's test).
+        if t.over {
+            return true;
+        }
         // The mover that can step on with the smallest value settles the frozen end at
         // once (most moves); the others take the quick look at each side's last piece
         // with room.
         let steps_on =
             g >= spent.min_value && (p + v >= spent.bar_end[SIDE] as usize || t.blocked[SIDE] == 0);
-        t.over || (spent.frozen_ends && !steps_on && t.frozen(spent))
+        spent.frozen_ends && !steps_on && t.frozen(spent)
     }
 
     /// Moves side `SIDE`'s piece in slot `r` from position `p` to position `q`, `v` ahead,
