@@ -96,8 +96,15 @@ impl Ranking {
             "1 to {MAX_SEATS} seats"
         );
         let mut places = [0u8; MAX_SEATS];
-        for (s, k) in keys.iter().enumerate() {
-            places[s] = keys.iter().filter(|other| *other < k).count() as u8;
+        if let [a, b] = *keys {
+            // Two seats (most games, and every random playout's end of them): one
+            // comparison each, no loop.
+            places[0] = u8::from(b < a);
+            places[1] = u8::from(a < b);
+        } else {
+            for (s, k) in keys.iter().enumerate() {
+                places[s] = keys.iter().filter(|other| *other < k).count() as u8;
+            }
         }
         Ranking {
             places,
@@ -1209,5 +1216,19 @@ mod tests {
         let two = Ranking::from_keys(&[7, 7]);
         assert_eq!((two.score(0), two.score(1)), (0.5, 0.5));
         assert!(!two.is_sole_winner(0));
+    }
+
+    /// Two seats' places (compared directly) are the seats with a strictly better key.
+    #[test]
+    fn two_seats_place_by_the_better_key() {
+        for (a, b) in [(0, 0), (0, 1), (1, 0), (5, 5), (u32::MAX, 0), (3, u32::MAX)] {
+            let r = Ranking::from_keys(&[a, b]);
+            assert_eq!(r.places(), &[u8::from(b < a), u8::from(a < b)], "{a} {b}");
+            assert_eq!(r.seats(), 2);
+            assert_eq!(
+                r.places,
+                [u8::from(b < a), u8::from(a < b), 0, 0, 0, 0, 0, 0]
+            );
+        }
     }
 }

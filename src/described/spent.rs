@@ -8,7 +8,7 @@
 //! `bits.index(rng, len)`): it counts the listed actions without listing them and finds the
 //! drawn one by its rank. The test below compares the two at every node.
 
-use super::compile::{Compiled, MAX_VALUE, NONE};
+use super::compile::{Compiled, MAX_PIECES, MAX_VALUE, NONE};
 use super::engine::{members, BUFFER};
 use super::format::{Occupancy, Overshoot};
 use super::plain::one_a_square;
@@ -330,8 +330,7 @@ impl Spent {
             }
         }
         let turn = (first + turns) % self.seats;
-        t.write_back(self, s);
-        c.set_occupancy(s);
+        t.write_back(self, s, g.clean);
         s.held = t.held;
         s.spending = false;
         s.turn = turn as u8;
@@ -411,6 +410,33 @@ const ONES: [u8; 256] = {
     }
     t
 };
+
+/// Per byte: its bits spread to the bytes of a word (bit i set: byte i all ones).
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                t[b] |= 0xff << (8 * i);
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+// A captured piece's position and square are set by ORing all ones into them.
+const _: () = assert!(GONE == u8::MAX);
+
+/// Changes the `i`th eight bytes of `a` by `f`, as one word.
+#[inline(always)]
+fn eight(a: &mut [u8; MAX_PIECES], i: usize, f: impl FnOnce(u64) -> u64) {
+    let w = &mut a.as_chunks_mut::<8>().0[i & 7];
+    *w = f(u64::from_ne_bytes(*w)).to_ne_bytes();
+}
 
 /// A held count that went past 255, back to 255.
 #[cold]
@@ -533,6 +559,11 @@ struct Playout {
 struct Start {
     t: Tables,
     p: Playout,
+    /// Whether the state's pieces on the board have no flag and no hold count, and none is
+    /// in its set of unmoved pieces (as in every initial state the loop fits): a move then
+    /// leaves the flags, counts and that set as they are, and [`Tables::write_back`] skips
+    /// their upkeep.
+    clean: bool,
 }
 
 /// The value of rank `i` among those of `mask` a piece with room `gap` may spend, less
@@ -635,7 +666,11 @@ impl Start {
                 mask |= 1 << v;
             }
         }
+        let on_board = s.on_board & (c.side_bits[0] | c.side_bits[1]);
+        let clean = s.unmoved & on_board == 0
+            && members(on_board).all(|k| s.flags[k] == 0 && s.count[k] == 0);
         Start {
+            clean,
             t,
             p: Playout {
                 mask,
@@ -654,30 +689,61 @@ impl Tables {
         (self.blocked[side & 1] >> (p & 63)) as u16
     }
 
-    /// Writes the pieces' positions, squares, flags and sets into the state.
-    fn write_back(&self, spent: &Spent, s: &mut State) {
+    /// Writes the pieces' positions, squares, flags and sets, and the sides' occupancy
+    /// (as [`Compiled::set_occupancy`] sets it), into the state; `clean` as
+    /// [`Start::clean`] (the moved pieces' flags and counts are then left as they are,
+    /// being nothing to clear).
+    fn write_back(&self, spent: &Spent, s: &mut State, clean: bool) {
+        s.occ = Default::default();
+        if clean {
+            self.write_pieces::<true>(spent, s);
+        } else {
+            self.write_pieces::<false>(spent, s);
+        }
+        // The captured pieces eight at a time (most of a side's are captured by the end):
+        // their positions and squares to GONE (all ones), and where not clean their flags
+        // and counts to 0.
+        let mut gone = self.captured;
+        let mut i = 0;
+        while gone != 0 {
+            let m = SPREAD[(gone & 255) as usize];
+            eight(&mut s.pos, i, |w| w | m);
+            eight(&mut s.sq, i, |w| w | m);
+            if !clean {
+                eight(&mut s.flags, i, |w| w & !m);
+                eight(&mut s.count, i, |w| w & !m);
+            }
+            gone >>= 8;
+            i += 1;
+        }
+        s.on_board &= !self.captured;
+        s.alive &= !self.captured;
+    }
+
+    /// [`Tables::write_back`]'s pieces on the board: each one's position, square and
+    /// occupancy bit, and where not `CLEAN` the upkeep of those moved (those whose position
+    /// changed: no move leaves a piece where it was).
+    #[inline(always)]
+    fn write_pieces<const CLEAN: bool>(&self, spent: &Spent, s: &mut State) {
         let mut moved = 0u64;
         for side in 0..2 {
+            let first = side * spent.pieces;
             for r in members(self.present[side]) {
-                let (k, p) = ((side * spent.pieces + r) & 63, self.pos[side][r]);
-                if s.pos[k] != p {
+                let (k, p) = ((first + r) & 63, self.pos[side][r]);
+                if !CLEAN && s.pos[k] != p {
                     moved |= 1 << k;
                     s.flags[k] &= !UNMOVED;
                     s.count[k] = 0;
                 }
+                let sq = (spent.at[side][p as usize] & 0xff) as u8;
                 s.pos[k] = p;
-                s.sq[k] = (spent.at[side][p as usize] & 0xff) as u8;
+                s.sq[k] = sq;
+                s.occ[side].set(sq);
             }
         }
-        for k in members(self.captured) {
-            s.pos[k] = GONE;
-            s.sq[k] = GONE;
-            s.flags[k] = 0;
-            s.count[k] = 0;
+        if !CLEAN {
+            s.unmoved &= !(moved | self.captured);
         }
-        s.on_board &= !self.captured;
-        s.alive &= !self.captured;
-        s.unmoved &= !(moved | self.captured);
     }
 
     /// Removes side `SIDE`'s piece in slot `r`, whose side's values are `line` (the one
@@ -1290,8 +1356,9 @@ impl Playout {
 #[cfg(test)]
 mod tests {
     use super::super::loop_tests::{compare_along, compare_every_variant};
-    use super::super::state::GONE;
+    use super::super::state::{State, GONE};
     use super::super::Described;
+    use crate::play::RandomBits;
 
     /// From nodes all along random games of every variant (seat count and option) of every
     /// shipped and reference description that the loop takes (and with a throw cap that
@@ -1320,6 +1387,64 @@ mod tests {
             }
         }
         assert!(starts > 3_000, "{starts}");
+    }
+
+    /// Where the pieces on the board have flags and hold counts (none of the loop's
+    /// descriptions sets them, but a state given may have them), the loop plays as from
+    /// the state without them and then keeps them as a move does: a moved piece loses
+    /// its unmoved flag (and its place in the set of unmoved pieces) and its count, a
+    /// captured one all its flags and its count, the others keep theirs.
+    #[test]
+    fn the_spending_loop_keeps_flags_and_counts_as_moves_do() {
+        let game = Described::from_text(
+            "sig-western-sahara.toml",
+            super::super::games::SHIPPED
+                .iter()
+                .find(|g| g.0 == "sig-western-sahara")
+                .unwrap()
+                .2,
+        )
+        .unwrap();
+        for seats in [2, 4] {
+            let g = game.with_seat_count(seats).unwrap();
+            let c = &g.compiled;
+            let p = c.spent_playouts.as_ref().unwrap();
+            let start = g.initial_state();
+            let mut dirty = start;
+            for k in super::members(start.on_board) {
+                dirty.flags[k] = super::UNMOVED | 1;
+                dirty.count[k] = 3;
+            }
+            dirty.unmoved = start.on_board;
+            // Throw caps that stop games early, so that some pieces are still unmoved.
+            let (mut kept, mut gone) = (0, 0);
+            for (seed, cap) in (1..30).map(|seed| (seed, [10, 40, g.max_throws][seed as usize % 3]))
+            {
+                let play = |mut s: State| {
+                    let mut rng = <crate::Rng as rand::SeedableRng>::seed_from_u64(seed);
+                    p.play_to_end(c, &mut s, &mut RandomBits::new(), &mut rng, cap);
+                    s
+                };
+                let (clean, end) = (play(start), play(dirty));
+                let mut expected = clean;
+                for k in super::members(start.on_board) {
+                    let (moved, captured) = (clean.pos[k] != start.pos[k], clean.pos[k] == GONE);
+                    expected.flags[k] = match (captured, moved) {
+                        (true, _) => 0,
+                        (false, true) => 1,
+                        (false, false) => super::UNMOVED | 1,
+                    };
+                    expected.count[k] = if moved { 0 } else { 3 };
+                    if !moved {
+                        expected.unmoved |= 1 << k;
+                    }
+                    kept += usize::from(!moved);
+                    gone += usize::from(captured);
+                }
+                assert_eq!(end, expected, "{seats} seats, seed {seed}, cap {cap}");
+            }
+            assert!(kept > 100 && gone > 100, "{kept} kept, {gone} captured");
+        }
     }
 
     /// A move that leaves no piece able to move ends the game (the frozen end) in the loop
