@@ -1749,7 +1749,7 @@ impl Compiled {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::described::games::{REFERENCE, SHIPPED};
+    use crate::described::games::{shipped, REFERENCE, SHIPPED};
     use crate::described::Described;
     use crate::game::Node;
     use std::collections::BTreeMap;
@@ -1887,10 +1887,7 @@ mod tests {
     /// Sijat El Taba in each of its variants (its rows, and a capture lengthened by any
     /// count or by all of the stored 1s).
     fn sijat_variants() -> Vec<Described> {
-        let (_, file, text) = SHIPPED
-            .iter()
-            .find(|(n, _, _)| *n == "sijat-el-taba")
-            .unwrap();
+        let (file, text) = shipped("sijat-el-taba").unwrap();
         let g = Described::from_text(file, text).unwrap();
         Described::variants(&g.base)
     }
@@ -2014,10 +2011,7 @@ mod tests {
     /// 25 pieces a side), random sets of pieces in the game.
     #[test]
     fn pieces_left_ranks_by_each_sides_count() {
-        let (_, file, text) = SHIPPED
-            .iter()
-            .find(|(n, _, _)| *n == "sig-western-sahara")
-            .unwrap();
+        let (file, text) = shipped("sig-western-sahara").unwrap();
         let game = Described::from_text(file, text).unwrap();
         let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut shapes = Vec::new();

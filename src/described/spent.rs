@@ -1389,6 +1389,12 @@ mod tests {
         assert!(starts > 3_000, "{starts}");
     }
 
+    /// Sig (Western Sahara), as shipped.
+    fn western_sahara() -> Described {
+        let (file, text) = super::super::games::shipped("sig-western-sahara").unwrap();
+        Described::from_text(file, text).unwrap()
+    }
+
     /// Where the pieces on the board have flags and hold counts (none of the loop's
     /// descriptions sets them, but a state given may have them), the loop plays as from
     /// the state without them and then keeps them as a move does: a moved piece loses
@@ -1396,15 +1402,7 @@ mod tests {
     /// captured one all its flags and its count, the others keep theirs.
     #[test]
     fn the_spending_loop_keeps_flags_and_counts_as_moves_do() {
-        let game = Described::from_text(
-            "sig-western-sahara.toml",
-            super::super::games::SHIPPED
-                .iter()
-                .find(|g| g.0 == "sig-western-sahara")
-                .unwrap()
-                .2,
-        )
-        .unwrap();
+        let game = western_sahara();
         for seats in [2, 4] {
             let g = game.with_seat_count(seats).unwrap();
             let c = &g.compiled;
@@ -1453,15 +1451,7 @@ mod tests {
     /// them (the row is side 1's safe one) and has nowhere else to go.
     #[test]
     fn the_spending_loop_ends_the_game_when_no_piece_can_move() {
-        let game = Described::from_text(
-            "sig-western-sahara.toml",
-            super::super::games::SHIPPED
-                .iter()
-                .find(|g| g.0 == "sig-western-sahara")
-                .unwrap()
-                .2,
-        )
-        .unwrap();
+        let game = western_sahara();
         for seats in [2, 4] {
             let g = game.with_seat_count(seats).unwrap();
             let c = &g.compiled;

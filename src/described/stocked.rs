@@ -846,7 +846,7 @@ impl<'a> Playout<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::games::{REFERENCE, SHIPPED};
+    use super::super::games::{shipped, REFERENCE, SHIPPED};
     use super::super::loop_tests::compare_along;
     use super::super::Described;
 
@@ -902,10 +902,7 @@ mod tests {
             4,
             "{stocked:?}"
         );
-        let (_, file, text) = SHIPPED
-            .iter()
-            .find(|(n, _, _)| *n == "sijat-el-taba")
-            .unwrap();
+        let (file, text) = shipped("sijat-el-taba").unwrap();
         let g = Described::from_text(file, text).unwrap();
         let p = g.compiled.stocked_playouts.as_ref().unwrap();
         assert!(p.fits(&g.compiled, &g.initial_state()));
@@ -919,10 +916,7 @@ mod tests {
     /// squares where pieces are safe; no captures at all.
     #[test]
     fn the_stocked_loop_plays_other_mechanics_as_the_step_by_step_path() {
-        let (_, file, text) = SHIPPED
-            .iter()
-            .find(|(n, _, _)| *n == "sijat-el-taba")
-            .unwrap();
+        let (file, text) = shipped("sijat-el-taba").unwrap();
         let release = "values = [1]\nsteps = 0\n";
         assert!(text.contains(release));
         let moves = "[moves]\ncapture = \"landing\"\n";
